@@ -424,11 +424,6 @@ static int file_pass(struct wmember *m, struct bundle_writer *w, int64_t mtime,
 		rc = samples_reader_finish(&tsv, NULL, NULL, err);
 		if (rc < 0)
 			goto out_digest;
-		if (tsv.rows == 0) {
-			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: no samples (only the header row)",
-					   m->path);
-			goto out_digest;
-		}
 	}
 	rc = digest_final(&d, sha, err);
 	goto out_tsv;
