@@ -12,10 +12,12 @@ test_expect_success 'a small bundle' '
 
 # damage.py MODE BUNDLE: run plumb verify on damaged copies; print each
 # copy whose exit status is wrong.  truncate: a shorter prefix must exit 3.
-# (Every offset and every bit are tried in-process by the unit tests,
-# test-bundle.c; here the command runs on a sample, one process each.)  flip: a flipped bit must exit 3, or exit 0 only when the file
-# still decompresses to the very same tar stream (a zstd header bit that
-# no decoder reads, a smaller window that still suffices).
+# flip: a flipped bit must exit 3, or exit 0 only when the file still
+# decompresses to the very same tar stream (a zstd header bit that no
+# decoder reads, a smaller window that still suffices, a padding bit of an
+# entropy-coded stream).  Every offset and every bit are tried in-process
+# by the unit tests (test-bundle.c); here the command runs on a sample,
+# one process each.
 cat >damage.py <<\EOF
 import subprocess, sys
 mode, path = sys.argv[1], sys.argv[2]
