@@ -521,6 +521,9 @@ int bundle_reader_finish(struct bundle_reader *r, struct plumb_err *err)
 		if (rc > 0 && !all_zero(r->out, r->out_len))
 			goto trailing;
 	}
+	/* The decoder's window is not needed any more: give it back early. */
+	ZSTD_freeDCtx(r->dctx);
+	r->dctx = NULL;
 	return 0;
 trailing:
 	return plumb_err_set(err, PLUMB_EINPUT, "%s: data after the end of the tar archive",

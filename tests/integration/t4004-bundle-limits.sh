@@ -47,6 +47,20 @@ test_expect_success CRAFT_TIME 'the 2 GiB window is refused with bounded memory'
 	test "$(tail -n 1 rss)" -lt 65536
 '
 
+test_expect_success CRAFT_TIME 'the costliest manifest the limits allow verifies in bounded memory' '
+	python3 -c "
+import json, sys
+m = json.load(open(sys.argv[1]))
+m[\"spec\"] = {\"x\": [{}] * 49000, \"y\": \"z\" * 800000}
+print(json.dumps(m, separators=(\",\", \":\")))" "$FIXTURES/bundle/small/manifest.json" >m.json &&
+	cp -R "$FIXTURES/bundle/small" costly && chmod -R u+w costly && cp m.json costly/manifest.json &&
+	plumb bundle pack costly -o costly.plumb >/dev/null &&
+	/usr/bin/time -f "%M" -o rss "$PLUMB" bundle verify costly.plumb >/dev/null &&
+	kb=$(tail -n 1 rss) &&
+	echo "peak RSS $kb KiB" &&
+	test "$kb" -lt 65536
+'
+
 test_expect_success CRAFT 'at most 1024 members' '
 	python3 "$craft" many.plumb --from small.plumb --many 1020=f --resum &&
 	plumb bundle verify many.plumb >out &&
@@ -65,10 +79,25 @@ test_expect_success CRAFT 'members over their size limits are refused at their h
 	python3 "$craft" big.plumb --from small.plumb --file SHA256SUMS.sig=@sig &&
 	test_expect_code 3 plumb bundle verify big.plumb 2>err &&
 	test_grep "member .SHA256SUMS.sig.: 16385 bytes, more than 16384 (the limit)" err &&
-	head -c 16777217 /dev/zero | tr "\0" " " >m.json &&
+	head -c 1048577 /dev/zero | tr "\0" " " >m.json &&
 	python3 "$craft" big.plumb --from small.plumb --file manifest.json=@m.json --resum &&
 	test_expect_code 3 plumb bundle verify big.plumb 2>err &&
-	test_grep "member .manifest.json.: 16777217 bytes, more than 16777216 (the limit)" err
+	test_grep "member .manifest.json.: 1048577 bytes, more than 1048576 (the limit)" err
+'
+
+test_expect_success CRAFT 'a manifest with more than 100,000 JSON values is refused' '
+	python3 -c "
+import json, sys
+m = json.load(open(sys.argv[1]))
+m[\"spec\"] = {\"x\": [{}] * 50000}
+print(json.dumps(m))" "$FIXTURES/bundle/small/manifest.json" >m.json &&
+	python3 "$craft" values.plumb --from small.plumb --file manifest.json=@m.json --resum &&
+	test_expect_code 3 plumb bundle verify values.plumb 2>err &&
+	test_grep "values.plumb: manifest.json: more than 100000 JSON values" err &&
+	cp -R "$FIXTURES/bundle/small" v && chmod -R u+w v && cp m.json v/manifest.json &&
+	test_expect_code 3 plumb bundle pack v -o v.plumb 2>err &&
+	test_grep "v/manifest.json: more than 100000 JSON values" err &&
+	! test -e v.plumb
 '
 
 test_expect_success CRAFT 'pack refuses what the reader would refuse' '
