@@ -20,8 +20,8 @@
  *   config_release(&cfg);
  *
  * Ownership: struct plumb_config is caller-owned storage; config_init()
- * fills it with the defaults and config_release() frees every string and
- * array inside it (all heap copies; nothing points into the file, the
+ * fills it with the defaults (heap copies) and config_release() frees every
+ * string and array inside it (all heap copies; nothing points into the file, the
  * overrides or libgit2).  struct config_overrides only borrows its strings.
  */
 #ifndef PLUMB_FORMATS_CONFIG_H
@@ -84,7 +84,7 @@ struct config_bench {
 	long timeout;                  /* seconds, for one run of command */
 	uint64_t max_samples;          /* samples mode: most samples per run */
 	enum config_checksum checksum;
-	unsigned explicit_keys;        /* internal: which keys the file set */
+	unsigned explicit_keys;        /* internal: which keys were set, not defaulted */
 };
 
 struct plumb_config {
@@ -130,6 +130,8 @@ struct plumb_config {
 	char *workdir;     /* NULL: the default ($XDG_CACHE_HOME/plumb/runs) */
 	bool keep;
 	bool keep_going;
+
+	uint64_t explicit_keys;  /* internal: which keys were set, not defaulted */
 };
 
 /*
@@ -165,16 +167,16 @@ struct config_key {
 /* The i-th known key (bench keys under section "bench"), NULL past the end. */
 const struct config_key *config_key_at(size_t i);
 
-/* Fill cfg with the defaults; nothing to fail. */
-void config_init(struct plumb_config *cfg);
+/* Fill cfg with the defaults; fails only when memory runs out. */
+int config_init(struct plumb_config *cfg, struct plumb_err *err);
 
-/* Free everything cfg holds; cfg is then as after config_init(). */
+/* Free everything cfg holds and zero it (config_init() before reuse). */
 void config_release(struct plumb_config *cfg);
 
 /*
- * Read path into cfg (set up with config_init()), checking every value.
- * Required keys are checked later, by config_check(), so that flags may
- * supply them.  On error cfg holds part of the file; release it.
+ * Read path into cfg (set up with config_init(), once), checking every
+ * value.  Required keys are checked later, by config_check(), so that
+ * flags may supply them.  On error cfg holds part of the file; release it.
  */
 int config_read(struct plumb_config *cfg, const char *path,
 		struct plumb_err *err);
