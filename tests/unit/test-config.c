@@ -712,6 +712,7 @@ PLUMB_TEST(config_overrides_checked)
 	const char *bench_case[] = { "B" };
 	const char *bench_far[] = { "zzzzzz" };
 	const char *bad_label[] = { "=x" };
+	const char *bad_utf8[] = { "k=\xc3(" };
 	const char *text = "[run]\n\tbase = v1\n[build]\n\tcommand = make\n\tartifact = p\n"
 			   "[bench \"b\"]\n\tcommand = x\n[bench \"interp\"]\n\tcommand = x\n";
 
@@ -735,6 +736,9 @@ PLUMB_TEST(config_overrides_checked)
 			      "--bench: no benchmark 'zzzzzz' in {file}");
 	expect_override_error(text, &(struct config_overrides){ .labels = bad_label, .nlabels = 1 },
 			      "--label: '=x' is not KEY=VALUE (KEY: up to 64 letters, digits, '.', '_' or '-'; "
+			      "VALUE: up to 256 characters)");
+	expect_override_error(text, &(struct config_overrides){ .labels = bad_utf8, .nlabels = 1 },
+			      "--label: 'k=\\xc3(' is not KEY=VALUE (KEY: up to 64 letters, digits, '.', '_' or '-'; "
 			      "VALUE: up to 256 characters)");
 	expect_override_error(text, &(struct config_overrides){ .workdir = "" },
 			      "--workdir: empty value");
