@@ -2,7 +2,7 @@
  * runner/host-json.c: the host facts as JSON (the object run manifests
  * keep as host.start and host.end) and the comparability fingerprint.
  * The keys are a contract: docs/host-facts.md lists every one, and
- * t5004-host-live.sh fails when code and document disagree.
+ * t5003-host-live.sh fails when code and document disagree.
  */
 #include <stdio.h>
 #include <string.h>
