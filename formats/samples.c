@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/err.h"
+#include "common/numfmt.h"
 #include "formats/samples.h"
 #include "common/banned.h"
 
@@ -540,20 +541,9 @@ int samples_read_path(const char *path, const struct samples_limits *lim,
 
 int samples_format_value(double v, char *out, size_t size)
 {
-	int n;
-
-	if (!isfinite(v) || v < 0 || size < 32)
+	if (!isfinite(v) || v < 0 || size < NUMFMT_MAX)
 		return -1;
-	if (v == 0)   /* also -0.0, which would print as "-0" */
-		return snprintf(out, size, "0");
-	if (v < 9007199254740992.0 && v == floor(v))
-		return snprintf(out, size, "%llu", (unsigned long long)v);
-	for (int prec = 15; prec <= 17; prec++) {
-		n = snprintf(out, size, "%.*g", prec, v);
-		if (prec == 17 || strtod(out, NULL) == v)
-			return n;
-	}
-	return -1;
+	return numfmt_double(v, out, size);
 }
 
 int samples_write_stdio(void *ctx, const void *data, size_t len,
