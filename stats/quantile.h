@@ -5,7 +5,7 @@
  * values for an even count), because the pad reduction of seed 000
  * (pads.py) is defined with it.  Percentiles are nearest-rank without
  * interpolation, sorted[floor(p * (n - 1))], as in seed 003's benchlab.
- * Every function here works by selection (quickselect, O(n) expected,
+ * Every function here works by selection (Floyd-Rivest, O(n) expected,
  * O(n log n) at worst), never by sorting the whole array.
  *
  * Ownership: no function allocates.  The *_inplace functions reorder the
