@@ -393,6 +393,7 @@ static void where(char *out, size_t size, const struct group *g, uint64_t key)
 static int add_fail(struct analysis *a, int rc)
 {
 	a->failed = rc;
+	a->last = NO_ROUND;   /* no fast path after a failure */
 	return rc;
 }
 
@@ -406,6 +407,22 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 	char w[PLUMB_ERR_MAX / 2];
 
 	assert(a->magic == ANALYSIS_MAGIC);
+	/*
+	 * The common case first: the next sample of the previous row's round,
+	 * with room in its array.  (A round with an array is in samples mode:
+	 * process mode never stores a second value.)
+	 */
+	if (a->last != NO_ROUND && value >= 0 && isfinite(value)) {
+		struct rstore *l = &a->rs[a->last];
+		uint64_t lk = l->key;
+		if (iter == l->n && l->n < l->cap && KEY_ROUND(lk) == round &&
+		    KEY_PAD(lk) == pad && KEY_SIDE(lk) == (unsigned)side &&
+		    group_is(&a->groups[KEY_GROUP(lk)], bench, bench_len, metric, metric_len)) {
+			l->u.v[l->n++] = value;
+			a->rows++;
+			return 0;
+		}
+	}
 	if (a->failed)
 		return plumb_err_set(err, a->failed, "analysis: add after an earlier error");
 	if (a->finished)

@@ -25,7 +25,7 @@ text = open(\"actual\").read()
 for r in j[\"results\"]:
     v = r[\"verdict\"]
     assert (\"verdict  \" + v) in text, (r[\"bench\"], v)
-" 
+"
 	'
 done
 
@@ -36,7 +36,7 @@ test_expect_success 'the cases cover every verdict' '
 	done
 '
 
-test_expect_success 'seed 000 /alloc table: the one-build main is placement' '
+test_expect_success PYTHON 'seed 000 /alloc table: the one-build main is placement' '
 	test_json "$golden/alloc.json" "[r[\"verdict\"] for r in j[\"results\"]] == [\"placement\", \"placement\"]" &&
 	test_json "$golden/alloc.json" "j[\"results\"][1][\"sides\"][\"base\"][\"center\"] == 0.9775 and j[\"results\"][1][\"sides\"][\"base\"][\"min\"] == 0.974 and j[\"results\"][1][\"sides\"][\"base\"][\"max\"] == 1.003"
 '
@@ -54,7 +54,7 @@ test_expect_success 'rows in any order give the same result' '
 	test_cmp expect shuffled.txt
 '
 
-test_expect_success '--warmup none keeps every sample; --warmup N discards N' '
+test_expect_success PYTHON '--warmup none keeps every sample; --warmup N discards N' '
 	plumb analyze --json --warmup none codec.tsv >cold.json &&
 	test_json cold.json "j[\"warmup\"][\"policy\"] == \"none\" and all(r[\"start\"] == 0 and r[\"n\"] == 300 and r[\"steady\"] == \"cold\" for s in j[\"results\"][0][\"sides\"].values() if s for p in s[\"pads\"] for r in p[\"per_round\"])" &&
 	plumb analyze --json --warmup 100 codec.tsv >fixed.json &&
@@ -63,7 +63,7 @@ test_expect_success '--warmup none keeps every sample; --warmup N discards N' '
 	test_grep "warmup none (cold: every sample kept)" cold.txt
 '
 
-test_expect_success 'a drifting round is flagged, never trimmed' '
+test_expect_success PYTHON 'a drifting round is flagged, never trimmed' '
 	test_json "$golden/codec.json" "j[\"results\"][0][\"unsteady_rounds\"] == 1" &&
 	test_json "$golden/codec.json" "[r for r in j[\"results\"][0][\"sides\"][\"candidate\"][\"pads\"][1][\"per_round\"] if r[\"steady\"] == \"none\"][0][\"start\"] == 0" &&
 	test_grep "1 of 15 rounds never reached a steady state" "$golden/codec.txt"
