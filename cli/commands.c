@@ -10,5 +10,6 @@
 const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_analyze,
 	&cmd_help,
+	&cmd_host,
 	NULL
 };
