@@ -30,7 +30,7 @@ for lang in c cxx; do
 	'
 
 	test_expect_success "$lang: more samples than the 4 KiB buffer holds" '
-		PLUMB_SAMPLES_FD=3 "$prog" 0 5000 1 3>many-$lang &&
+		PLUMB_SAMPLES_FD=3 "$prog" 0 5000 20 3>many-$lang &&
 		check_samples many-$lang 5000
 	'
 
