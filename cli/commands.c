@@ -8,7 +8,9 @@
 #include "common/banned.h"
 
 const struct plumb_cmd *const plumb_commands[] = {
+	&cmd_analyze,
 	&cmd_help,
 	&cmd_bundle,
+	&cmd_host,
 	NULL
 };
