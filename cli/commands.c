@@ -10,6 +10,7 @@
 const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_analyze,
 	&cmd_help,
+	&cmd_bundle,
 	&cmd_host,
 	NULL
 };
