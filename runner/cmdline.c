@@ -62,7 +62,7 @@ int cmdline_needs_shell(const char *text)
 	const char *p = text, *end;
 	size_t len;
 
-	if (strpbrk(text, "|&;<>()$`\\\"'*?[]#~{}\n\r"))
+	if (strpbrk(text, "|&;<>()$`\\\"'*?[]#~\n\r"))
 		return 1;
 	while (is_blank(*p))
 		p++;
@@ -98,61 +98,56 @@ static int placeholder_len(const char *p)
 	return p[n] == '}' ? n + 1 : 0;
 }
 
-static int unknown_placeholder(const char *p, int n,
-			       const struct cmdline_var *vars, size_t nvars,
-			       const char *key, struct plumb_err *err)
-{
-	struct buf known;
-	int r;
+/* Where a substitution lands in shell text: how its value must be quoted. */
+enum quote_state { Q_NONE, Q_SINGLE, Q_DOUBLE };
 
-	buf_init(&known, 4096);
-	for (size_t i = 0; i < nvars; i++)
-		if (buf_printf(&known, "%s{%s}", i ? " " : "", vars[i].name) < 0)
-			break;
-	r = plumb_err_set(err, PLUMB_EINPUT,
-			  "%s: unknown placeholder %.*s (known: %s; write {{ and }} for literal braces)",
-			  key, n, p, buf_cstr(&known));
-	buf_release(&known);
-	return r;
+/* Append value for the shell, fitting the quotes it sits in. */
+static int quote_in(struct buf *out, const char *v, enum quote_state q)
+{
+	if (q == Q_NONE)
+		return cmdline_quote(out, v);
+	for (; *v; v++) {
+		int r;
+		if (q == Q_SINGLE && *v == '\'')
+			r = buf_addstr(out, "'\\''");
+		else if (q == Q_DOUBLE && strchr("\"\\$`", *v))
+			r = buf_addch(out, '\\') < 0 ? -1 : buf_addch(out, *v);
+		else
+			r = buf_addch(out, *v);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /*
- * Walk tmpl once: append to out the text with each placeholder replaced by
- * its value (quoted when quote is set) or, when values is 0, by a plain
- * "x", so that the result can be checked for shell syntax.
+ * Walk tmpl once: append to out the text with each known placeholder
+ * replaced by its value (quoted for the shell, according to the quotes
+ * around it, when quote is set) or, when values is 0, by a plain "x", so
+ * that the result can be checked for shell syntax.  Unknown words in
+ * braces stay as written (formats/config.c has refused near misses).
  */
 static int expand(struct buf *out, const char *tmpl, size_t len,
 		  const struct cmdline_var *vars, size_t nvars, int values,
 		  int quote, const char *key, struct plumb_err *err)
 {
 	const char *p = tmpl, *end = tmpl + len;
+	enum quote_state q = Q_NONE;
 
 	while (p < end) {
-		if (p[0] == '{' && p + 1 < end && p[1] == '{') {
-			if (buf_addch(out, '{') < 0)
-				return buf_err(err, key);
-			p += 2;
-			continue;
-		}
-		if (p[0] == '}' && p + 1 < end && p[1] == '}') {
-			if (buf_addch(out, '}') < 0)
-				return buf_err(err, key);
-			p += 2;
-			continue;
-		}
 		if (p[0] == '{' && (p == tmpl || p[-1] != '$')) {
 			int n = placeholder_len(p);
-			if (n > 0 && p + n <= end) {
-				const struct cmdline_var *v = find_var(vars, nvars, p + 1, (size_t)n - 2);
+			const struct cmdline_var *v = NULL;
+			if (n > 0 && p + n <= end)
+				v = find_var(vars, nvars, p + 1, (size_t)n - 2);
+			if (v) {
 				int r;
-				if (!v)
-					return unknown_placeholder(p, n, vars, nvars, key, err);
 				if (!values)
 					r = buf_addch(out, 'x');
 				else if (!*v->value)
 					r = 0;
 				else if (quote)
-					r = cmdline_quote(out, v->value);
+					r = quote_in(out, v->value, q);
 				else
 					r = buf_addstr(out, v->value);
 				if (r < 0)
@@ -161,6 +156,23 @@ static int expand(struct buf *out, const char *tmpl, size_t len,
 				continue;
 			}
 		}
+		/* Track the shell's quoting of the literal text. */
+		if (q == Q_NONE && *p == '\\' && p + 1 < end) {
+			if (buf_add(out, p, 2) < 0)
+				return buf_err(err, key);
+			p += 2;
+			continue;
+		}
+		if (q == Q_DOUBLE && *p == '\\' && p + 1 < end) {
+			if (buf_add(out, p, 2) < 0)
+				return buf_err(err, key);
+			p += 2;
+			continue;
+		}
+		if (*p == '\'' && q != Q_DOUBLE)
+			q = q == Q_SINGLE ? Q_NONE : Q_SINGLE;
+		else if (*p == '"' && q != Q_SINGLE)
+			q = q == Q_DOUBLE ? Q_NONE : Q_DOUBLE;
 		if (buf_addch(out, *p) < 0)
 			return buf_err(err, key);
 		p++;
@@ -168,7 +180,6 @@ static int expand(struct buf *out, const char *tmpl, size_t len,
 	return 0;
 }
 
-/* Append w (taken over; NULL counts as out of memory) to argv. */
 static int push_word(char ***argv, size_t *n, char *w)
 {
 	char **nv;

@@ -7,9 +7,10 @@
  * VAR=value, a shell keyword or built-in first); then it runs as
  * `/bin/sh -c LINE`, and the record says so.  Placeholders `{name}` are
  * replaced by the caller's values; each expands to one word (quoted for the
- * shell when its value needs it); an empty value expands to nothing.
- * `{{` and `}}` stand for literal braces; any other `{name}` is an error
- * naming the configuration key and the known placeholders.
+ * shell to suit the quotes it stands in, so `LDFLAGS={pad_ldflags}`,
+ * `LDFLAGS='{pad_ldflags}'` and `LDFLAGS="{pad_ldflags}"` all pass the
+ * value intact); an empty value expands to nothing.  Other words in braces
+ * stay as written (the configuration reader refuses near misses).
  *
  * Ownership: struct cmdline is caller-owned storage; cmdline_expand() fills
  * it, cmdline_release() frees everything it holds.
@@ -34,8 +35,7 @@ struct cmdline {
 
 /*
  * Expand tmpl with vars and decide how to run it.  key names the setting
- * for messages ("build.command").  An empty line or an unknown placeholder
- * is PLUMB_EINPUT.
+ * for messages ("build.command").  An empty line is PLUMB_EINPUT.
  */
 int cmdline_expand(struct cmdline *cl, const char *tmpl,
 		   const struct cmdline_var *vars, size_t nvars,

@@ -122,7 +122,8 @@ static int capture_open(struct capture *c, const struct proc_sink *sink,
 		return 0;
 	}
 	c->name = sink->path;
-	c->fd = open(sink->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	c->fd = open(sink->path, O_WRONLY | O_CREAT | O_CLOEXEC |
+		     (sink->append ? O_APPEND : O_TRUNC), 0644);
 	if (c->fd < 0) {
 		int e = errno;
 		free(c->ring);
@@ -721,4 +722,45 @@ void proc_describe(const struct proc_result *res, uint64_t timeout_ns,
 	else
 		snprintf(out, size, "killed by signal %d (%s)", res->signo,
 			 strsignal(res->signo));
+}
+
+int proc_log_tail(const char *path, unsigned nlines, const char *indent,
+		  struct buf *out)
+{
+	char tail[16384 + 1];
+	ssize_t n;
+	off_t size;
+	char *start, *end;
+	unsigned seen = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	size = lseek(fd, 0, SEEK_END);
+	if (size < 0) {
+		close(fd);
+		return -1;
+	}
+	n = pread(fd, tail, sizeof(tail) - 1,
+		  size > (off_t)sizeof(tail) - 1 ? size - (off_t)sizeof(tail) + 1 : 0);
+	close(fd);
+	if (n < 0)
+		return -1;
+	tail[n] = '\0';
+	end = tail + n;
+	while (end > tail && end[-1] == '\n')
+		end--;
+	*end = '\0';
+	/* Walk back over nlines line breaks. */
+	for (start = end; start > tail; start--)
+		if (start[-1] == '\n' && ++seen == nlines)
+			break;
+	while (*start) {
+		char *nl = strchr(start, '\n');
+		size_t len = nl ? (size_t)(nl - start) : strlen(start);
+		if (buf_printf(out, "%s%.*s\n", indent, (int)len, start) < 0)
+			return -1;
+		start += len + (nl ? 1 : 0);
+	}
+	return 0;
 }

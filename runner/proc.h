@@ -52,6 +52,7 @@ struct proc_sink {
 	enum proc_sink_kind kind;
 	const char *path;     /* FILE */
 	size_t cap;           /* FILE, MEM: bytes kept (0: PROC_CAP_DEFAULT) */
+	int append;           /* FILE: append to what is there instead of truncating */
 	/* CALLBACK: return 0, or a negative PLUMB_E* code after filling err,
 	 * which stops the child (group killed) and becomes proc_run's result. */
 	int (*on_data)(void *ctx, const char *data, size_t len, struct plumb_err *err);
@@ -102,6 +103,13 @@ void proc_result_release(struct proc_result *res);
 /* "exit status 2", "killed by SIGSEGV", "timed out after 3.0 s" ... */
 void proc_describe(const struct proc_result *res, uint64_t timeout_ns,
 		   char *out, size_t size);
+
+/*
+ * Append to out the last nlines lines of the log at path (reading at most
+ * its last 16 KiB), each prefixed with indent; 0, or -1 when unreadable.
+ */
+int proc_log_tail(const char *path, unsigned nlines, const char *indent,
+		  struct buf *out);
 
 /* A spec with no sinks, no timeout, no pinning. */
 void proc_spec_init(struct proc_spec *spec);

@@ -461,16 +461,45 @@ PLUMB_TEST(cmdline_words_and_placeholders)
 	assert_string_equal(cl.argv[2], "make 'LDFLAGS=/r/p/02/plumb_pad.o -Wl,-O1' && cp a b");
 	cmdline_release(&cl);
 
-	assert_int_equal(cmdline_expand(&cl, "awk '{{print}}' {pad_object}", vars, 4, "k", &err), 0);
+	assert_int_equal(cmdline_expand(&cl, "awk '{print}' {pad_object}", vars, 4, "k", &err), 0);
 	assert_true(cl.shell);
 	assert_string_equal(cl.argv[2], "awk '{print}' /r/p/02/plumb_pad.o");
 	cmdline_release(&cl);
 
-	assert_int_equal(cmdline_expand(&cl, "make {pad_ldflag}", vars, 4, "build.command", &err),
-			 PLUMB_EINPUT);
-	assert_non_null(strstr(err.msg, "build.command: unknown placeholder {pad_ldflag}"));
+	/* Inside single and double quotes the value keeps its blanks, once. */
+	assert_int_equal(cmdline_expand(&cl, "make LDFLAGS='{pad_ldflags}' X=\"{pad_ldflags}\"",
+					vars, 4, "k", &err), 0);
+	assert_true(cl.shell);
+	assert_string_equal(cl.argv[2], "make LDFLAGS='LDFLAGS=/r/p/02/plumb_pad.o -Wl,-O1' "
+			    "X=\"LDFLAGS=/r/p/02/plumb_pad.o -Wl,-O1\"");
+	cmdline_release(&cl);
+
 	assert_int_equal(cmdline_expand(&cl, "  ", vars, 4, "bench.x.command", &err), PLUMB_EINPUT);
 	assert_non_null(strstr(err.msg, "bench.x.command: the command is empty"));
+}
+
+PLUMB_TEST(cmdline_quoting_reaches_the_program_intact)
+{
+	/* A value with quotes and a dollar, in each quoting context, through sh. */
+	const struct cmdline_var vars[] = { { "v", "a 'b' \"c\" $d `e` \\f" } };
+	const char *forms[] = { "printf '%s|' {v} '{v}' \"{v}\"" };
+	struct cmdline cl;
+	struct plumb_err err;
+	struct proc_spec spec;
+	struct proc_result res;
+
+	plumb_err_clear(&err);
+	assert_int_equal(cmdline_expand(&cl, forms[0], vars, 1, "k", &err), 0);
+	assert_true(cl.shell);
+	proc_spec_init(&spec);
+	spec.argv = cl.argv;
+	spec.env = test_env;
+	spec.out.kind = PROC_SINK_MEM;
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_string_equal(buf_cstr(&res.out_mem),
+			    "a 'b' \"c\" $d `e` \\f|a 'b' \"c\" $d `e` \\f|a 'b' \"c\" $d `e` \\f|");
+	proc_result_release(&res);
+	cmdline_release(&cl);
 }
 
 PLUMB_TEST(cmdline_shell_detection)
