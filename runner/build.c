@@ -364,8 +364,10 @@ static int run_build(const struct plumb_config *cfg, struct runner_result *res,
 	spec.err.kind = PROC_SINK_STDOUT;
 	r = proc_run(&spec, &pr, err);
 	v->build_ns = pr.wall_ns;
-	if (r < 0)
+	if (r < 0) {
+		plumb_err_prefix(err, "%s", name);
 		goto out;
+	}
 	if (!(pr.exited && pr.status == 0)) {
 		struct buf tail;
 		proc_describe(&pr, spec.timeout_ns, what, sizeof(what));
@@ -516,7 +518,7 @@ static int read_addresses(const struct plumb_config *cfg, struct runner_result *
 		r = 0;
 		if (cfg->build.pad == CONFIG_PAD_NONE && !res->symbols_hot) {
 			snprintf(res->shift_note, sizeof(res->shift_note),
-				 "not checked: pad = none, and %s is not an ELF file defining main",
+				 "build.pad = none, and %s is not an ELF file defining main",
 				 cfg->build.artifact);
 			goto out;
 		}
@@ -598,7 +600,7 @@ static int check_shift(const struct plumb_config *cfg, struct runner_result *res
 	if (cfg->build.pad == CONFIG_PAD_NONE) {
 		res->shift = RUNNER_SHIFT_NOT_CHECKED;
 		snprintf(res->shift_note, sizeof(res->shift_note),
-			 "not checked: build.pad = none (the variants are plain rebuilds)");
+			 "build.pad = none (the variants are plain rebuilds)");
 		return 0;
 	}
 	for (size_t i = 0; i < res->nvariants; i++) {
@@ -618,11 +620,14 @@ static int check_shift(const struct plumb_config *cfg, struct runner_result *res
 			}
 		}
 		if (!moved) {
+			/* A relinked artifact equal to pad 0's was not linked again at all. */
+			const char *stale = v->relinked && strcmp(v->sha256, p0->sha256) == 0 ?
+				"; or the build did not link again: with build.reuse = relink plumb removes only build.artifact, so it must be the file the link makes" : "";
 			if (cfg->build.pad == CONFIG_PAD_LINK)
 				return plumb_err_set(err, PLUMB_EBUILD,
-						     "pad %u did not move the code: the build ignored LDFLAGS; put {pad_ldflags} in build.command (%s %s: %s at 0x%llx, as in pad 0)",
+						     "pad %u did not move the code: the build ignored LDFLAGS; put {pad_ldflags} in build.command (%s %s: %s at 0x%llx, as in pad 0)%s",
 						     v->pad, runner_side_name(v->side), v->id, res->symbols[0],
-						     (unsigned long long)v->addr[0]);
+						     (unsigned long long)v->addr[0], stale);
 			return plumb_err_set(err, PLUMB_EBUILD,
 					     "pad %u did not move the code: the build ignored PLUMB_PAD; apply it in build.command or use build.pad = link (%s %s: %s at 0x%llx, as in pad 0)",
 					     v->pad, runner_side_name(v->side), v->id, res->symbols[0],
@@ -843,7 +848,8 @@ static int plan_variants(const struct plumb_config *cfg, struct runner_result *r
 		v->side = control || i < pads ? RUNNER_BASE : RUNNER_CANDIDATE;
 		v->control = control;
 		v->pad = control ? 0 : (unsigned)(i % pads);
-		v->pad_bytes = (uint64_t)v->pad * cfg->build.pad_bytes;
+		v->pad_bytes = cfg->build.pad == CONFIG_PAD_NONE ? 0 :
+			       (uint64_t)v->pad * cfg->build.pad_bytes;
 		snprintf(v->id, sizeof(v->id), "%c%02u", control ? 'k' : v->side == RUNNER_BASE ? 'b' : 'c',
 			 v->pad % PADS_MAX);
 		v->dir = xprintf("%s/v/%s", res->run_dir, v->id);

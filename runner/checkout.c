@@ -228,8 +228,9 @@ int checkout_open(struct checkout_repo *r, const char *path, const char *url,
 	}
 	if (url) {
 		rc = open_url(r, url, err);
-	} else if (git_repository_open_ext(&r->repo, path, 0, NULL) < 0) {
-		rc = plumb_err_set(err, PLUMB_EINPUT, "repo.path: '%s' is not in a git repository: %s",
+	} else if (git_repository_open_ext(&r->repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		rc = plumb_err_set(err, PLUMB_EINPUT,
+				   "repo.path: '%s' is not a git repository (name its top folder): %s",
 				   path, git_msg());
 	} else {
 		/* Name the repository by its resolved folder, not by "." */
@@ -404,7 +405,6 @@ static int worktree_tree(struct checkout_repo *r, git_oid *out, const char *key,
 	}
 	if (git_repository_index(&idx, r->repo) < 0 ||
 	    git_index_read(idx, 1) < 0 ||
-	    git_index_add_all(idx, NULL, GIT_INDEX_ADD_DEFAULT, NULL, NULL) < 0 ||
 	    git_index_update_all(idx, NULL, NULL, NULL) < 0 ||
 	    git_index_write_tree(out, idx) < 0)
 		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: cannot read the working copy of %s: %s",

@@ -2,14 +2,19 @@
  * runner/checkout.h: the repository, the two revisions, and their trees
  * exported into the run folder (DESIGN §5.1).
  *
- * A repository is a local one (repo.path: the folder or any folder inside
- * it) or a URL (repo.url) mirrored with libgit2 into
+ * A repository is a local one (repo.path: its top folder, or the .git
+ * folder of a bare one; no search upwards, so a folder that merely sits
+ * inside some other repository is refused) or a URL (repo.url) mirrored
+ * with libgit2 into
  * $XDG_CACHE_HOME/plumb/repos/<hash>.git and fetched again on later runs.
  * A revision is anything git rev-parse resolves to a commit (tag, branch,
  * HEAD~N, full or short id), or WORKTREE: the working copy with its
- * uncommitted changes and its untracked, not ignored files, hashed in
- * memory (the repository and its index are not written) and recorded as
- * dirty when it differs from HEAD.
+ * uncommitted changes, as `git commit -a` would take it: every file in
+ * the index with its working-copy content, deleted files left out, new
+ * files once they are added (untracked files are not part of it, so an
+ * untracked plumb.conf does not make the copy dirty).  It is hashed in
+ * memory (neither the repository nor its index is written) and recorded
+ * as dirty when its tree differs from HEAD's.
  *
  * Export writes the tree without .git: regular files with their executable
  * bit, symbolic links as links; content as stored (no smudge filters, so a
