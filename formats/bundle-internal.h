@@ -165,6 +165,7 @@ struct bundle_writer {
 	struct archive_entry *entry;
 	struct plumb_err cb_err;          /* an error raised inside the write callback */
 	int cb_failed;
+	int discard;                      /* drop what libarchive writes from now on */
 	uint64_t remaining;               /* data bytes the current entry still needs */
 	char *cur;
 	int last;                         /* the last member's header is written */

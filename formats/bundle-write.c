@@ -149,6 +149,8 @@ static la_ssize_t tar_write(struct archive *a, void *ctx, const void *buf, size_
 {
 	struct bundle_writer *w = ctx;
 
+	if (w->discard)
+		return (la_ssize_t)len;
 	if (w->cb_failed)
 		return -1;
 	if (bundle_zsink_write(&w->z, buf, len, 0, &w->cb_err) < 0) {
@@ -171,11 +173,17 @@ static int ar_fail(struct bundle_writer *w, struct plumb_err *err, const char *w
 			     archive_error_string(w->ar) ? archive_error_string(w->ar) : "?");
 }
 
-/* Drop libarchive without letting it write anything more. */
+/*
+ * Drop libarchive without letting anything more reach the file: its output
+ * is discarded while it closes.  (Closing rather than archive_write_fail():
+ * libarchive 3.6 leaks an entry's pax state when freed in the failed
+ * state.  Closing writes the unwritten data as zeros, into the discard.)
+ */
 static void drop_archive(struct bundle_writer *w)
 {
 	if (w->ar) {
-		archive_write_fail(w->ar);
+		w->discard = 1;
+		archive_write_close(w->ar);
 		archive_write_free(w->ar);
 		w->ar = NULL;
 	}
