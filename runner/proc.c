@@ -224,6 +224,8 @@ struct child_plan {
 	int gate_wr;          /* plumb's end, closed in the child before waiting */
 	int report_wr;
 	int pin, cpu, no_aslr;
+	const int *cpus;
+	size_t ncpus;
 };
 
 static void child_fail(int report, int stage, int e)
@@ -285,10 +287,14 @@ static void child_run(struct child_plan *p)
 			child_fail(p->report_wr, STAGE_DUP, errno);
 	if (p->cwd && chdir(p->cwd) < 0)
 		child_fail(p->report_wr, STAGE_CHDIR, errno);
-	if (p->pin) {
+	if (p->pin || p->ncpus) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
-		CPU_SET(p->cpu, &set);
+		if (p->pin)
+			CPU_SET(p->cpu, &set);
+		for (size_t i = 0; i < p->ncpus; i++)
+			if (p->cpus[i] >= 0 && p->cpus[i] < CPU_SETSIZE)
+				CPU_SET(p->cpus[i], &set);
 		if (sched_setaffinity(0, sizeof(set), &set) < 0)
 			child_fail(p->report_wr, STAGE_CPU, errno);
 	}
@@ -480,6 +486,8 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	plan.report_wr = report[1];
 	plan.pin = spec->pin;
 	plan.cpu = spec->cpu;
+	plan.cpus = spec->cpus;
+	plan.ncpus = spec->ncpus;
 	plan.no_aslr = spec->no_aslr;
 
 	{

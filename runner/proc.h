@@ -71,6 +71,8 @@ struct proc_spec {
 	struct proc_sink extra;
 	int pin;              /* nonzero: pin the child to CPU `cpu` */
 	int cpu;
+	const int *cpus;      /* ncpus > 0: pin the child to these CPUs (run.cpu) */
+	size_t ncpus;
 	int no_aslr;          /* nonzero: personality(ADDR_NO_RANDOMIZE) */
 	/* Called in plumb once the child exists and before it executes
 	 * (perf counters attach here); a negative return stops the child. */
