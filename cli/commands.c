@@ -9,6 +9,8 @@
 
 const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_run,
+	&cmd_analyze,
 	&cmd_help,
+	&cmd_host,
 	NULL
 };

@@ -149,7 +149,60 @@ const char *config_checksum_name(enum config_checksum checksum)
 
 /* ---- small helpers ---------------------------------------------------- */
 
-/* A value as shown in a message: quoted, control characters escaped, cut. */
+/*
+ * The length of the valid UTF-8 sequence at p (1 to 4), or 0 when p starts
+ * an invalid one (overlong forms, surrogates and code points past U+10FFFF
+ * included): values end up in JSON, which must be UTF-8.
+ */
+static size_t utf8_seq(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	size_t len;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1fu;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0fu;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07u;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3fu);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+static bool utf8_ok(const char *v)
+{
+	const unsigned char *p = (const unsigned char *)v;
+
+	while (*p) {
+		size_t n = utf8_seq(p);
+
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/*
+ * A value as shown in a message: control characters and bytes that are
+ * not UTF-8 escaped, cut to fit.
+ */
 static const char *shown(const char *v, char *out, size_t size)
 {
 	size_t o = 0;
@@ -170,10 +223,14 @@ static const char *shown(const char *v, char *out, size_t size)
 		} else if (c == '\t') {
 			out[o++] = '\\';
 			out[o++] = 't';
-		} else if (c < 0x20 || c == 0x7f) {
+		} else if (c < 0x20 || c == 0x7f || utf8_seq((const unsigned char *)v + i) == 0) {
 			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
 		} else {
-			out[o++] = (char)c;
+			size_t n = utf8_seq((const unsigned char *)v + i);
+
+			memcpy(out + o, v + i, n);
+			o += n;
+			i += n - 1;
 		}
 	}
 	out[o] = '\0';
@@ -696,7 +753,7 @@ static int add_label(const char *where, const char *v, bool replace,
 	size_t klen;
 
 	if (!eq || !label_key_ok(v, (size_t)(eq - v)) || strlen(eq + 1) > 256 ||
-	    has_ctrl(eq + 1, false))
+	    has_ctrl(eq + 1, false) || !utf8_ok(eq + 1))
 		return plumb_err_set(err, PLUMB_EINPUT,
 				     "%s: '%s' is not KEY=VALUE (KEY: up to %d letters, digits, '.', '_' or '-'; "
 				     "VALUE: up to 256 characters)",
@@ -817,6 +874,9 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 	if (v && strlen(v) > VALUE_MAX)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: value longer than %d bytes",
 				     where, VALUE_MAX);
+	if (v && !utf8_ok(v))
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not valid UTF-8",
+				     where, SHOW(v));
 	switch (id) {
 	case K_REPO_PATH:
 		if (cfg->repo.url)

@@ -74,29 +74,50 @@ void checkout_side_release(struct checkout_side *side)
 	memset(side, 0, sizeof(*side));
 }
 
-/* Fetch every ref of origin into the same name, prune, and point HEAD
- * where the remote's HEAD points. */
+/*
+ * Fetch every ref of url into the same name, prune, and point HEAD where
+ * the remote's HEAD points.  The remote is anonymous and url is used as
+ * written (no url.*.insteadOf rewriting): both keep libgit2 1.5 away from
+ * its config regex matching, which leaks (fixed upstream by libgit2
+ * #6382); the mirror's own "origin" is only read as text, to check that
+ * the cache holds the right repository.
+ */
 static int mirror_fetch(git_repository *repo, const char *url, struct plumb_err *err)
 {
+	static char spec[] = "+refs/*:refs/*";
+	char *specs[] = { spec };
+	git_strarray refspecs = { specs, 1 };
 	git_remote *remote = NULL;
+	git_remote_create_options ro;
 	git_remote_callbacks cbs;
 	git_fetch_options fo;
-	git_buf head = { 0 };
+	git_config *cfg = NULL;
+	git_buf head = { 0 }, origin = { 0 };
 	int r = 0;
 
-	if (git_remote_lookup(&remote, repo, "origin") < 0)
-		return plumb_err_set(err, PLUMB_EINPUT, "repo.url: cached mirror has no origin: %s", git_msg());
-	if (strcmp(git_remote_url(remote), url) != 0) {
+	if (git_repository_config(&cfg, repo) < 0 ||
+	    git_config_get_string_buf(&origin, cfg, "remote.origin.url") < 0) {
+		r = plumb_err_set(err, PLUMB_EINPUT, "repo.url: the cached mirror has no origin: %s", git_msg());
+		goto out;
+	}
+	if (strcmp(origin.ptr, url) != 0) {
 		r = plumb_err_set(err, PLUMB_EINPUT, "repo.url: the cached mirror is of '%s', not '%s'",
-				  git_remote_url(remote), url);
+				  origin.ptr, url);
+		goto out;
+	}
+	git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+	ro.repository = repo;
+	ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF | GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+	if (git_remote_create_with_opts(&remote, url, &ro) < 0) {
+		r = plumb_err_set(err, PLUMB_EINPUT, "repo.url: '%s': %s", url, git_msg());
 		goto out;
 	}
 	git_remote_init_callbacks(&cbs, GIT_REMOTE_CALLBACKS_VERSION);
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
 	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cbs, NULL, NULL) < 0 ||
-	    git_remote_download(remote, NULL, &fo) < 0 ||
-	    git_remote_update_tips(remote, &cbs, 1, GIT_REMOTE_DOWNLOAD_TAGS_ALL, "plumb: fetch") < 0 ||
+	    git_remote_download(remote, &refspecs, &fo) < 0 ||
+	    git_remote_update_tips(remote, &cbs, 0, GIT_REMOTE_DOWNLOAD_TAGS_ALL, "plumb: fetch") < 0 ||
 	    git_remote_prune(remote, &cbs) < 0) {
 		r = plumb_err_set(err, git_code(), "repo.url: cannot fetch '%s': %s", url, git_msg());
 		goto out;
@@ -109,6 +130,8 @@ static int mirror_fetch(git_repository *repo, const char *url, struct plumb_err 
 	}
 out:
 	git_buf_dispose(&head);
+	git_buf_dispose(&origin);
+	git_config_free(cfg);
 	if (remote) {
 		git_remote_disconnect(remote);
 		git_remote_free(remote);
@@ -169,17 +192,20 @@ static int open_url(struct checkout_repo *r, const char *url, struct plumb_err *
 		}
 		rc = mirror_fetch(repo, url, err);
 	} else {
-		git_remote *remote = NULL;
+		git_config *cfg = NULL;
 		if ((rc = workdir_remove_tree(tmp.data, err)) < 0)
 			goto out;
+		/* An "origin" a person can fetch with too: every ref, same name. */
 		if (git_repository_init(&repo, tmp.data, 1) < 0 ||
-		    git_remote_create_with_fetchspec(&remote, repo, "origin", url, "+refs/*:refs/*") < 0) {
+		    git_repository_config(&cfg, repo) < 0 ||
+		    git_config_set_string(cfg, "remote.origin.url", url) < 0 ||
+		    git_config_set_string(cfg, "remote.origin.fetch", "+refs/*:refs/*") < 0) {
 			rc = plumb_err_set(err, PLUMB_EIO, "repo.url: cannot create the mirror in %s: %s",
 					   tmp.data, git_msg());
-			git_remote_free(remote);
+			git_config_free(cfg);
 			goto out;
 		}
-		git_remote_free(remote);
+		git_config_free(cfg);
 		rc = mirror_fetch(repo, url, err);
 		if (rc == 0) {
 			git_repository_free(repo);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -215,6 +216,7 @@ static int capture_finish(struct capture *c)
 /* ---- the child side ------------------------------------------------------ */
 
 struct child_plan {
+	pid_t parent;
 	const char *path;
 	char *const *argv;
 	char *const *env;
@@ -259,6 +261,11 @@ static void child_run(struct child_plan *p)
 	char c;
 
 	setpgid(0, 0);
+	/* Should plumb itself be killed outright (SIGKILL, no handler runs), the
+	 * child goes with it instead of running on unseen. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != p->parent)
+		_exit(127);
 	/* plumb ignores SIGPIPE and handles SIGINT/SIGTERM; the child must not. */
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
@@ -426,6 +433,9 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	    spec->extra.kind == PROC_SINK_MEM)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: unsupported sink");
 
+	if (cleanup_signal_pending())
+		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: not started: stopped by signal %d",
+				     spec->argv[0], cleanup_signal_pending());
 	if ((r = capture_open(&cap[0], &spec->out, "stdout", &res->out_mem, err)) < 0)
 		goto out;
 	if (spec->err.kind != PROC_SINK_STDOUT &&
@@ -466,6 +476,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	}
 
 	memset(&plan, 0, sizeof(plan));
+	plan.parent = getpid();
 	plan.path = path;
 	plan.argv = spec->argv;
 	plan.env = spec->env;

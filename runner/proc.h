@@ -12,7 +12,9 @@
  * the last bytes are kept, a marker says how much was dropped between),
  * wall time on CLOCK_MONOTONIC and rusage from wait4.  When the child exits,
  * whatever it left running in its group is killed, and it is reaped before
- * proc_run() returns: no child outlives the call.
+ * proc_run() returns: no child outlives the call.  Should plumb itself be
+ * killed with SIGKILL (no handler runs), the kernel kills the child too
+ * (PR_SET_PDEATHSIG); what that child started is beyond reach then.
  *
  * A child that cannot be started (program not found, folder missing) is
  * reported as exit status 127 with spawn_error set and the reason written

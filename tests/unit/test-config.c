@@ -438,6 +438,34 @@ PLUMB_TEST(config_case)
 	config_release(&cfg);
 }
 
+/* Files edited elsewhere: CRLF line ends and a UTF-8 byte-order mark read the same. */
+PLUMB_TEST(config_crlf_and_bom)
+{
+	struct plumb_config a, b;
+	struct plumb_err err;
+	struct tmp t1, t2;
+	struct buf crlf;
+	json_t *ja, *jb;
+
+	buf_init(&crlf, 1 << 16);
+	assert_int_equal(buf_addstr(&crlf, "\xef\xbb\xbf"), 0);
+	for (const char *p = minimal; *p; p++)
+		assert_int_equal(*p == '\n' ? buf_addstr(&crlf, "\r\n") : buf_addch(&crlf, *p), 0);
+	assert_int_equal(load_text(&t1, minimal, NULL, &a, &err), 0);
+	if (load_text(&t2, buf_cstr(&crlf), NULL, &b, &err) != 0)
+		fail_msg("%s", err.msg);
+	ja = config_to_json(&a);
+	jb = config_to_json(&b);
+	assert_true(json_equal(ja, jb));
+	json_decref(ja);
+	json_decref(jb);
+	config_release(&a);
+	config_release(&b);
+	buf_release(&crlf);
+	rm_tree(t1.dir);
+	rm_tree(t2.dir);
+}
+
 /* ---- errors ----------------------------------------------------------- */
 
 /* Every tests/fixtures/config/bad/NAME.conf fails with its "# error:" line. */
@@ -712,6 +740,7 @@ PLUMB_TEST(config_overrides_checked)
 	const char *bench_case[] = { "B" };
 	const char *bench_far[] = { "zzzzzz" };
 	const char *bad_label[] = { "=x" };
+	const char *bad_utf8[] = { "k=\xc3(" };
 	const char *text = "[run]\n\tbase = v1\n[build]\n\tcommand = make\n\tartifact = p\n"
 			   "[bench \"b\"]\n\tcommand = x\n[bench \"interp\"]\n\tcommand = x\n";
 
@@ -735,6 +764,9 @@ PLUMB_TEST(config_overrides_checked)
 			      "--bench: no benchmark 'zzzzzz' in {file}");
 	expect_override_error(text, &(struct config_overrides){ .labels = bad_label, .nlabels = 1 },
 			      "--label: '=x' is not KEY=VALUE (KEY: up to 64 letters, digits, '.', '_' or '-'; "
+			      "VALUE: up to 256 characters)");
+	expect_override_error(text, &(struct config_overrides){ .labels = bad_utf8, .nlabels = 1 },
+			      "--label: 'k=\\xc3(' is not KEY=VALUE (KEY: up to 64 letters, digits, '.', '_' or '-'; "
 			      "VALUE: up to 256 characters)");
 	expect_override_error(text, &(struct config_overrides){ .workdir = "" },
 			      "--workdir: empty value");
