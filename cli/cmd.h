@@ -41,6 +41,7 @@ extern const struct plumb_cmd *const plumb_commands[];
 extern const struct plumb_cmd cmd_analyze;
 extern const struct plumb_cmd cmd_help;
 extern const struct plumb_cmd cmd_host;
+extern const struct plumb_cmd cmd_bundle;
 extern const struct plumb_cmd cmd_run;
 
 /* Print "usage: plumb <path> ..." lines of cmd to out. */
