@@ -90,7 +90,7 @@ struct proc_result {
 	int killed;            /* the group needed SIGKILL */
 	int spawn_errno;       /* nonzero when the child could not be started */
 	char spawn_error[256]; /* why, "" otherwise */
-	uint64_t wall_ns;      /* execve to exit, CLOCK_MONOTONIC */
+	uint64_t wall_ns;      /* start (gate release) to exit, CLOCK_MONOTONIC */
 	uint64_t user_ns, sys_ns;
 	long maxrss_kb;
 	uint64_t out_bytes, err_bytes, extra_bytes;  /* what the child wrote */
