@@ -110,9 +110,9 @@ int runview_report(struct runview *v, int rc, const struct plumb_err *err,
 	if (rc < 0) {
 		status = cli_fail(err);
 		if (res->stderr_tail)
-			fprintf(stderr, "plumb: the last lines of its %s:\n%s",
-				err->code == PLUMB_EBUILD ? "build log" : "standard error",
-				res->stderr_tail);
+			fprintf(stderr, "plumb: %s:\n%s",
+				err->code == PLUMB_EBUILD ? "the last lines of the build log" :
+				"the last lines of its standard error", res->stderr_tail);
 		return status;
 	}
 	plumb_err_clear(&e);

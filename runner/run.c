@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -128,6 +129,7 @@ struct run_state {
 	uint64_t t0;                 /* start of the first benchmark run */
 	uint64_t done, total;
 	double load1;
+	const char *last_bench, *last_variant;   /* of the last run, for progress */
 };
 
 static enum samples_side tsv_side(const struct runner_variant *v)
@@ -445,21 +447,29 @@ out:
 	return r;
 }
 
+/*
+ * After a run (b and vi set: counted) or at the end of a round or warmup
+ * pass (b NULL: round_done, the last run's names repeated).
+ */
 static void progress(struct run_state *st, int warmup, unsigned round, unsigned rounds,
-		     const struct bench_state *b, size_t vi, int round_done)
+		     const struct bench_state *b, size_t vi)
 {
 	struct runner_progress p;
 
-	st->done++;
-	if (!st->opts->progress)
+	if (b) {
+		st->done++;
+		st->last_bench = b->cb->name;
+		st->last_variant = st->labels[vi];
+	}
+	if (!st->opts->progress || !st->last_bench)
 		return;
 	memset(&p, 0, sizeof(p));
 	p.warmup = warmup;
 	p.round = round;
 	p.rounds = rounds;
-	p.bench = b->cb->name;
-	p.variant = st->labels[vi];
-	p.round_done = round_done;
+	p.bench = st->last_bench;
+	p.variant = st->last_variant;
+	p.round_done = b == NULL;
 	p.done = st->done;
 	p.total = st->total;
 	p.elapsed_ns = now_ns() - st->t0;
@@ -954,6 +964,30 @@ static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size
  * before anything is built, with generous per-item sizes, so that a long
  * run cannot end in a bundle that cannot be written.
  */
+/* The bundle's folder must exist and be writable; an existing file is replaced. */
+static int check_output(const char *path, int given, struct plumb_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return plumb_err_set(err, PLUMB_EUSAGE, "%s%s: is a folder, not a bundle file",
+				     given ? "-o: " : "", path);
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return plumb_err_set(err, PLUMB_EUSAGE, "%s%s: no folder %s to write the bundle in",
+				     given ? "-o: " : "", path, dir);
+	if (access(dir, W_OK | X_OK) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, dir, "cannot write the bundle there");
+	return 0;
+}
+
 static int check_capacity(const struct plumb_config *cfg, struct plumb_err *err)
 {
 	uint64_t nv = 2 * (uint64_t)cfg->run.pads + (cfg->run.control ? 1 : 0);
@@ -1017,7 +1051,7 @@ static int measure_all(struct run_state *st, struct manifest *m, struct plumb_er
 	st->t0 = now_ns();
 	st->load1 = -1;
 
-	for (unsigned w = 1; w <= cfg->run.warmup_runs && r == 0; w++)
+	for (unsigned w = 1; w <= cfg->run.warmup_runs && r == 0; w++) {
 		for (size_t vi = 0; vi < nv && r == 0; vi++)
 			for (size_t bi = 0; bi < nb && r == 0; bi++) {
 				struct bench_state *b = &st->benches[bi];
@@ -1027,8 +1061,11 @@ static int measure_all(struct run_state *st, struct manifest *m, struct plumb_er
 				if (r == 0 && b->failure)
 					replan(st, cfg->run.rounds, cfg->run.warmup_runs - w);
 				if (r == 0)
-					progress(st, 1, w, cfg->run.warmup_runs, b, vi, vi + 1 == nv && bi + 1 == nb);
+					progress(st, 1, w, cfg->run.warmup_runs, b, vi);
 			}
+		if (r == 0)
+			progress(st, 1, w, cfg->run.warmup_runs, NULL, 0);
+	}
 
 	schedule_init(&sched, cfg->run.seed, nv);
 	for (unsigned round = 1; round <= cfg->run.rounds && r == 0; round++) {
@@ -1070,9 +1107,10 @@ static int measure_all(struct run_state *st, struct manifest *m, struct plumb_er
 				if (r == 0 && b->failure)
 					replan(st, cfg->run.rounds - round, 0);
 				if (r == 0)
-					progress(st, 0, round, cfg->run.rounds, b, perm[k],
-						 k + 1 == nv && bi + 1 == nb);
+					progress(st, 0, round, cfg->run.rounds, b, perm[k]);
 			}
+		if (r == 0)
+			progress(st, 0, round, cfg->run.rounds, NULL, 0);
 	}
 	free(perm);
 	return r;
@@ -1164,13 +1202,27 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	host_facts_init(&start);
 	host_facts_init(&end);
 	buf_init(&out, PATH_MAX);
-	if (sodium_init() < 0)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "libsodium: cannot initialize");
-	if (!getcwd(st.cwd, sizeof(st.cwd)))
-		return plumb_err_errno(err, PLUMB_EIO, errno, ".", "getcwd");
-
+	if (sodium_init() < 0) {
+		r = plumb_err_set(err, PLUMB_EINTERNAL, "libsodium: cannot initialize");
+		goto out;
+	}
+	if (!getcwd(st.cwd, sizeof(st.cwd))) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, ".", "getcwd");
+		goto out;
+	}
 	if ((r = check_capacity(cfg, err)) < 0)
-		return r;
+		goto out;
+	/* Where the bundle goes, known (and writable) before anything runs. */
+	if (!opts->output)
+		r = runner_default_output(cfg->run.base, cfg->run.candidate, (int64_t)time(NULL), &out);
+	else
+		r = buf_addstr(&out, opts->output);
+	if (r < 0) {
+		r = buf_err(err, "bundle name");
+		goto out;
+	}
+	if ((r = check_output(out.data, opts->output != NULL, err)) < 0)
+		goto out;
 
 	/* The counters, once: needed now if a metric depends on them. */
 	st.counters = perf_probe(perf_hw_events, PERF_NCOUNTERS, st.counters_reason,
@@ -1178,10 +1230,12 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	for (size_t i = 0; i < cfg->nbenches; i++) {
 		const struct config_bench *cb = &cfg->benches[i];
 		if (!st.counters && (cb->metric == CONFIG_METRIC_CYCLES ||
-				     cb->metric == CONFIG_METRIC_INSTRUCTIONS))
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "bench.%s.metric: '%s' needs hardware counters, and this host has none: %s",
-					     cb->name, config_metric_name(cb->metric), st.counters_reason);
+				     cb->metric == CONFIG_METRIC_INSTRUCTIONS)) {
+			r = plumb_err_set(err, PLUMB_EINPUT,
+					  "bench.%s.metric: '%s' needs hardware counters, and this host has none: %s",
+					  cb->name, config_metric_name(cb->metric), st.counters_reason);
+			goto out;
+		}
 	}
 
 	/* Host facts before the first build. */
@@ -1203,6 +1257,15 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 		}
 		goto out;
 	}
+
+	for (int side = 0; side < 2; side++)
+		if (!st.build.side[side].commit[0]) {
+			r = plumb_err_set(err, PLUMB_EINPUT,
+					  "%s: %s of a repository without a commit: a bundle records a commit id; commit once first",
+					  side == RUNNER_BASE ? "run.base" : "run.candidate",
+					  st.build.side[side].ref);
+			goto out;
+		}
 
 	/* The benchmarks. */
 	st.labels = calloc(st.build.nvariants, sizeof(*st.labels));
@@ -1295,18 +1358,15 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 			goto out;
 
 	/* The bundle. */
-	if (!opts->output) {
-		if (runner_default_output(cfg->run.base, cfg->run.candidate, (int64_t)time(NULL), &out) < 0) {
-			r = buf_err(err, "bundle name");
-			goto out;
-		}
-	} else if (buf_addstr(&out, opts->output) < 0) {
-		r = buf_err(err, "-o");
-		goto out;
-	}
 	if ((r = write_bundle(&st, m, out.data, err)) < 0)
 		goto out;
 	res->bundle = buf_detach(&out, NULL);
+	if (cfg->keep && opts->log) {
+		char *line = xprintf("the run folder is kept: %s", st.build.run_dir);
+		if (line)
+			opts->log(opts->ctx, line);
+		free(line);
+	}
 	r = 0;
 out:
 	if (st.tsv)

@@ -35,14 +35,16 @@
 struct plumb_config;
 struct plumb_err;
 
-/* Where the run is, for a progress display; passed after every run. */
+/* Where the run is, for a progress display: after every benchmark run, and
+ * once more when a round or warmup pass ends (round_done). */
 struct runner_progress {
 	int warmup;              /* 1: an untimed warmup run */
 	unsigned round;          /* 1-based (warmup: the warmup pass) */
 	unsigned rounds;         /* run.rounds (warmup: run.warmupRuns) */
 	const char *bench;
 	const char *variant;     /* "base/2", "control/0" */
-	int round_done;          /* this run ended its round (or warmup pass) */
+	int round_done;          /* a round (or warmup pass) just ended; bench and
+	                            variant are then those of its last run */
 	uint64_t done, total;    /* measured and warmup runs, done and planned */
 	uint64_t elapsed_ns;     /* since the first warmup run */
 	double load1;            /* 1-minute load average at the round's start, or -1 */
@@ -52,7 +54,7 @@ struct runner_run_opts {
 	const char *output;      /* bundle path; NULL: runner_default_output() */
 	/* One line about the builds ("b01: built in 0.8 s"), or NULL. */
 	void (*log)(void *ctx, const char *line);
-	/* Called after every benchmark run, or NULL. */
+	/* See struct runner_progress, or NULL. */
 	void (*progress)(void *ctx, const struct runner_progress *p);
 	void *ctx;
 };

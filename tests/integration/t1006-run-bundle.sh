@@ -137,6 +137,20 @@ j[\"runs\"] == 20
 )"
 '
 
+test_expect_success '-o into a missing folder is refused before anything is built' '
+	rm -rf wd &&
+	test_expect_code 2 run_plumb -c proj/plumb.conf -o nowhere/x.plumb 2>err &&
+	test_grep "^plumb: -o: nowhere/x.plumb: no folder nowhere to write the bundle in" err &&
+	! test -d wd
+'
+
+test_expect_success '--keep keeps the run folder with samples.tsv and the logs' '
+	run_plumb -c proj/plumb.conf -o k.plumb --keep >out 2>err &&
+	test_grep "the run folder is kept: .*/wd/run-" err &&
+	test -f wd/run-*/samples.tsv && test -f wd/run-*/log/b00.log &&
+	rm -rf wd
+'
+
 test_expect_success 'more rounds than a bundle can record: exit 3 before building' '
 	rm -rf wd &&
 	test_expect_code 3 run_plumb -c proj/plumb.conf -o big.plumb --rounds 100000 2>err &&
