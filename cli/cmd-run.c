@@ -1,9 +1,8 @@
 /*
  * cli/cmd-run.c: `plumb run`: read plumb.conf with the command-line
- * overrides, then print the effective configuration (--dry-run) or check
- * out, build and verify every pad variant (--build-only, runner_build()).
- * Measuring the variants and writing the bundle is the measurement
- * harness's part and answers "not implemented" until it lands.
+ * overrides, then print the effective configuration (--dry-run), or check
+ * out, build and verify every pad variant (--build-only, runner_build()),
+ * or do the whole run and write the bundle (runner_run()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,10 +11,12 @@
 #include <jansson.h>
 
 #include "cli/cmd.h"
+#include "cli/runview.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/config.h"
 #include "runner/build.h"
+#include "runner/run.h"
 #include "runner/summary.h"
 #include "common/banned.h"
 
@@ -116,6 +117,26 @@ static int print_result(const struct plumb_config *cfg, const struct runner_resu
 	return PLUMB_EXIT_OK;
 }
 
+/* The whole run: builds, rounds, statistics, bundle. */
+static int run_all(const struct plumb_config *cfg)
+{
+	struct runner_run_opts ropts;
+	struct runner_run_result res;
+	struct runview view;
+	struct plumb_err err;
+	int rc, status;
+
+	plumb_err_clear(&err);
+	memset(&ropts, 0, sizeof(ropts));
+	runview_init(&view);
+	runview_attach(&view, &ropts);
+	ropts.output = o.output;
+	rc = runner_run(cfg, &ropts, &res, &err);
+	status = runview_report(&view, rc, &err, &res, o.json);
+	runner_run_result_release(&res);
+	return status;
+}
+
 static int run_exec(int argc, char **argv)
 {
 	struct config_overrides ov;
@@ -132,9 +153,15 @@ static int run_exec(int argc, char **argv)
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}
-	if (o.output || o.archive || o.report) {
-		fprintf(stderr, "plumb run: %s is not implemented until the measurement harness lands\n",
+	if ((o.build_only || o.dry_run) && (o.output || o.archive || o.report)) {
+		fprintf(stderr, "plumb run: %s needs a measuring run (not --build-only or --dry-run)\n",
 			o.output ? "-o" : o.archive ? "--archive" : "--report");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.archive || o.report) {
+		fprintf(stderr, "plumb run: %s is not implemented yet\n",
+			o.archive ? "--archive" : "--report");
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}
@@ -159,9 +186,7 @@ static int run_exec(int argc, char **argv)
 		goto out_cfg;
 	}
 	if (!o.build_only) {
-		fprintf(stderr, "plumb run: measuring is not implemented until the measurement harness lands; "
-			"use --build-only (or --dry-run)\n");
-		status = PLUMB_EXIT_USAGE;
+		status = run_all(&cfg);
 		goto out_cfg;
 	}
 	memset(&ropts, 0, sizeof(ropts));
@@ -186,7 +211,7 @@ out_opts:
 
 const struct plumb_cmd cmd_run = {
 	.name = "run",
-	.summary = "check out, build every pad variant and verify the shifts",
+	.summary = "build base and candidate at every pad, measure them in rounds, write a bundle",
 	.usage = "run [-c plumb.conf] [--base REF] [--candidate REF] [--pads N] [--rounds N] "
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
 		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] "
@@ -195,9 +220,14 @@ const struct plumb_cmd cmd_run = {
 		"Check out the base and candidate revisions of plumb.conf, build each at\n"
 		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
 		"every pad moved the code, check that the control build is reproducible,\n"
-		"and compare the hot code of the two sides.  --dry-run prints the\n"
-		"effective configuration; --build-only stops after the builds and prints\n"
-		"every variant and the checks.  Measuring is not implemented yet.",
+		"and compare the hot code of the two sides.  Then run every benchmark on\n"
+		"every variant: warmup runs, then run.rounds rounds, each running every\n"
+		"variant once in an order shuffled by run.seed.  Print per benchmark the\n"
+		"centers and ranges over pads, the ratio and the verdict, and write the\n"
+		"result bundle (-o, default plumb-<base>-<candidate>-<UTC time>.plumb).\n"
+		"--dry-run prints the effective configuration; --build-only stops after\n"
+		"the builds and prints every variant and the checks.  A failed benchmark\n"
+		"exits 5 and publishes nothing, unless --keep-going.",
 	.opts = run_opts,
 	.exec = run_exec,
 };

@@ -43,6 +43,7 @@ extern const struct plumb_cmd cmd_help;
 extern const struct plumb_cmd cmd_host;
 extern const struct plumb_cmd cmd_bundle;
 extern const struct plumb_cmd cmd_run;
+extern const struct plumb_cmd cmd_demo;
 
 /* Print "usage: plumb <path> ..." lines of cmd to out. */
 void cmd_print_usage(const struct plumb_cmd *cmd, const char *path, FILE *out);

@@ -10,6 +10,7 @@
 const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_run,
 	&cmd_analyze,
+	&cmd_demo,
 	&cmd_help,
 	&cmd_bundle,
 	&cmd_host,

@@ -503,6 +503,58 @@ static int read_labels(struct rd *r, const json_t *run, struct manifest *m)
 	return rc;
 }
 
+static int read_conditions(struct rd *r, const json_t *run, struct manifest *m)
+{
+	json_t *a, *e, *l;
+	size_t old, old2, old3 = 0, i, j;
+	int rc = member(r, run, "conditions", 0, W_ARRAY, &a, &old);
+
+	if (rc < 0 || !a) {
+		if (rc == 0)
+			jsonio_path_restore(&r->path, old);
+		return rc;
+	}
+	m->run.conditions = alloc_n(r, json_array_size(a), sizeof(*m->run.conditions));
+	if (!m->run.conditions)
+		return PLUMB_EINTERNAL;
+	for (i = 0; i < json_array_size(a); i++) {
+		struct manifest_condition *c = &m->run.conditions[i];
+
+		manifest_condition_init(c);
+		m->run.n_conditions++;
+		old2 = jsonio_path_index(&r->path, i);
+		e = json_array_get(a, i);
+		rc = expect(r, e, W_OBJECT);
+		if (rc == 0)
+			rc = get_int(r, e, "atNs", 1, &c->at_ns);
+		if (rc == 0)
+			rc = get_int(r, e, "curKhzMin", 0, &c->cur_khz_min);
+		if (rc == 0)
+			rc = get_int(r, e, "curKhzMax", 0, &c->cur_khz_max);
+		if (rc == 0)
+			rc = member(r, e, "load", 0, W_ARRAY, &l, &old3);
+		if (rc == 0 && l) {
+			if (json_array_size(l) != 3)
+				rc = fail(r, "expected 3 load averages, found %zu", json_array_size(l));
+			for (j = 0; rc == 0 && j < 3; j++) {
+				size_t old4 = jsonio_path_index(&r->path, j);
+				json_t *v = json_array_get(l, j);
+				rc = expect(r, v, W_NUMBER);
+				if (rc == 0)
+					c->load[j] = json_number_value(v);
+				if (rc == 0)
+					jsonio_path_restore(&r->path, old4);
+			}
+		}
+		if (rc < 0)
+			return rc;
+		jsonio_path_restore(&r->path, old3);
+		jsonio_path_restore(&r->path, old2);
+	}
+	jsonio_path_restore(&r->path, old);
+	return 0;
+}
+
 static int read_run(struct rd *r, const json_t *root, struct manifest *m)
 {
 	json_t *run, *o;
@@ -541,6 +593,8 @@ static int read_run(struct rd *r, const json_t *root, struct manifest *m)
 		rc = read_labels(r, run, m);
 	if (rc == 0)
 		rc = read_order(r, run, m);
+	if (rc == 0)
+		rc = read_conditions(r, run, m);
 	if (rc == 0)
 		jsonio_path_restore(&r->path, old);
 	return rc;
@@ -649,6 +703,8 @@ static int read_bench_extras(struct rd *r, const json_t *o, struct manifest_benc
 					rc = get_str(r, e, "name", 1, &h->name);
 				if (rc == 0)
 					rc = get_bool(r, e, "identical", 1, &h->identical);
+				if (rc == 0)
+					rc = get_str(r, e, "verdict", 0, &h->verdict);
 				if (rc == 0)
 					jsonio_path_restore(&r->path, old3);
 			}

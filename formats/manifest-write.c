@@ -269,6 +269,25 @@ static void write_run(struct wr *w, json_t *root, const struct manifest *m)
 			}
 		}
 	}
+	if (r->n_conditions > 0) {
+		old2 = enter(w, "conditions", 0);
+		a = put_arr(w, o, "conditions");
+		for (i = 0; a && i < r->n_conditions; i++) {
+			const struct manifest_condition *c = &r->conditions[i];
+			g = put_obj(w, a, NULL);
+			if (!g)
+				break;
+			put_int(w, g, "atNs", c->at_ns);
+			if (!isnan(c->load[0])) {
+				json_t *l = put_arr(w, g, "load");
+				for (j = 0; l && j < 3; j++)
+					put(w, l, NULL, json_real(c->load[j]));
+			}
+			put_int(w, g, "curKhzMin", c->cur_khz_min);
+			put_int(w, g, "curKhzMax", c->cur_khz_max);
+		}
+		jsonio_path_restore(&w->path, old2);
+	}
 out:
 	jsonio_path_restore(&w->path, old);
 }
@@ -354,6 +373,7 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 					if (e) {
 						put_str(w, e, "name", b->hot.symbols[j].name);
 						put_bool(w, e, "identical", b->hot.symbols[j].identical);
+						put_str(w, e, "verdict", b->hot.symbols[j].verdict);
 					}
 					jsonio_path_restore(&w->path, old4);
 				}

@@ -106,8 +106,10 @@ static void bench_release(struct manifest_bench *b)
 	side_stats_release(&b->base);
 	side_stats_release(&b->candidate);
 	side_stats_release(&b->control);
-	for (i = 0; i < b->hot.n_symbols; i++)
+	for (i = 0; i < b->hot.n_symbols; i++) {
 		free(b->hot.symbols[i].name);
+		free(b->hot.symbols[i].verdict);
+	}
 	free(b->hot.symbols);
 	free(b->checksum.base);
 	free(b->checksum.candidate);
@@ -157,10 +159,18 @@ void manifest_release(struct manifest *m)
 		free(m->run.labels[i].value);
 	}
 	free(m->run.labels);
+	free(m->run.conditions);
 	for (i = 0; i < m->n_benches; i++)
 		bench_release(&m->benches[i]);
 	free(m->benches);
 	manifest_init(m);
+}
+
+void manifest_condition_init(struct manifest_condition *c)
+{
+	c->at_ns = -1;
+	c->load[0] = c->load[1] = c->load[2] = NAN;
+	c->cur_khz_min = c->cur_khz_max = -1;
 }
 
 int manifest_set_str(char **slot, const char *s)
@@ -574,6 +584,22 @@ static int check_run(const struct manifest *m, struct plumb_err *err)
 		}
 		free(stamp);
 	}
+	if (r->n_conditions > 0 && (int64_t)r->n_conditions != r->rounds)
+		return bad(err, "run.conditions: %zu rounds listed, run.rounds is %lld",
+			   r->n_conditions, (long long)r->rounds);
+	for (i = 0; i < r->n_conditions; i++) {
+		const struct manifest_condition *c = &r->conditions[i];
+		if (c->at_ns < 0)
+			return bad(err, "run.conditions[%zu].atNs: missing required field", i);
+		if (isnan(c->load[0]) != isnan(c->load[1]) || isnan(c->load[0]) != isnan(c->load[2]))
+			return bad(err, "run.conditions[%zu].load: needs all three load averages", i);
+		for (j = 0; j < 3; j++)
+			if (!isnan(c->load[j]) && (!isfinite(c->load[j]) || c->load[j] < 0))
+				return bad(err, "run.conditions[%zu].load[%zu]: must be a finite number >= 0", i, j);
+		if (c->cur_khz_min < -1 || c->cur_khz_max < -1 ||
+		    (c->cur_khz_min >= 0 && c->cur_khz_max >= 0 && c->cur_khz_min > c->cur_khz_max))
+			return bad(err, "run.conditions[%zu]: curKhzMin must not exceed curKhzMax", i);
+	}
 	if (r->n_labels == 0)
 		return 0;
 	keys = malloc(r->n_labels * sizeof(*keys));
@@ -709,6 +735,17 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 				return bad(err, "benches[%zu].hot.symbols[%zu].name: missing required field", i, j);
 			if (!is_bool(b->hot.symbols[j].identical))
 				return bad(err, "benches[%zu].hot.symbols[%zu].identical: missing required field", i, j);
+			if (b->hot.symbols[j].verdict) {
+				const char *v = b->hot.symbols[j].verdict;
+				int same = strcmp(v, "identical") == 0;
+				if (!same && strcmp(v, "identical except addresses") != 0 &&
+				    strcmp(v, "changed") != 0)
+					return bad(err, "benches[%zu].hot.symbols[%zu].verdict: '%.64s' is not identical, identical except addresses or changed",
+						   i, j, v);
+				if (same != (b->hot.symbols[j].identical == 1))
+					return bad(err, "benches[%zu].hot.symbols[%zu].verdict: '%s' contradicts identical",
+						   i, j, v);
+			}
 		}
 	}
 	if (b->checksum.present && !is_bool(b->checksum.consistent))

@@ -165,6 +165,14 @@ struct manifest_round {
 	size_t n;
 };
 
+/* run.conditions[r]: what the machine was doing when round r started. */
+struct manifest_condition {
+	int64_t at_ns;       /* .atNs, required: ns since the first benchmark run */
+	double load[3];      /* .load, optional: 1, 5 and 15-minute load averages (NAN: absent) */
+	int64_t cur_khz_min; /* .curKhzMin, optional: lowest current CPU frequency, kHz */
+	int64_t cur_khz_max; /* .curKhzMax, optional: highest current CPU frequency, kHz */
+};
+
 /* run.labels: --label K=V pairs, written sorted by key. */
 struct manifest_label {
 	char *key;
@@ -185,6 +193,8 @@ struct manifest_run {
 	char *counters_reason;          /* run.counters.reason, optional */
 	struct manifest_label *labels;  /* run.labels, optional object of strings */
 	size_t n_labels;
+	struct manifest_condition *conditions;  /* run.conditions, optional: one per round */
+	size_t n_conditions;            /* 0 when run.conditions is absent */
 };
 
 /* benches[].sides.<side>.counters: hardware counters, centers over pads. */
@@ -221,6 +231,8 @@ struct manifest_noise {
 struct manifest_hot_cmp {
 	char *name;             /* .name, required */
 	int identical;          /* .identical, required boolean */
+	char *verdict;          /* .verdict, optional: "identical", "identical except
+	                           addresses" or "changed" (true only for identical) */
 };
 
 /* benches[].hot: are the hot symbols' bytes the same in base and candidate? */
@@ -311,6 +323,9 @@ struct manifest_variant *manifest_add_variant(struct manifest *m,
 					      struct plumb_err *err);
 struct manifest_bench *manifest_add_bench(struct manifest *m, const char *name,
 					  struct plumb_err *err);
+
+/* A round's conditions with every optional field absent. */
+void manifest_condition_init(struct manifest_condition *c);
 
 /* Replace *slot with a copy of s (NULL clears it); -1 when memory runs out. */
 int manifest_set_str(char **slot, const char *s);

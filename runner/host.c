@@ -771,6 +771,38 @@ static int resolve_root(char **root, struct plumb_err *err)
 	return 0;
 }
 
+void host_round_sample(struct host_round *out)
+{
+	struct host_facts hf;
+	struct plumb_err err;
+	struct reader r;
+	struct buf b;
+	char *root, *online = NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->cur_min_khz = out->cur_max_khz = HOST_NA;
+	plumb_err_clear(&err);
+	if (resolve_root(&root, &err) != 0)
+		return;
+	host_facts_init(&hf);
+	memset(&r, 0, sizeof(r));
+	r.root = root;
+	r.hf = &hf;
+	if (read_cpulist(&r, CPU_DIR "/online", &r.cpus, &online) != 1 || r.cpus.n == 0)
+		list_cpu_dirs(&r);
+	per_cpu_range(&r, "cpufreq/scaling_cur_freq", 1000LL * 1000 * 1000,
+		      &out->cur_min_khz, &out->cur_max_khz);
+	buf_init(&b, LIMIT_TEXT);
+	if (read_rel(&r, "proc/loadavg", LIMIT_ATTR, &b) == 1 &&
+	    host_parse_loadavg(b.data, out->load) == 0)
+		out->has_load = 1;
+	buf_release(&b);
+	free(online);
+	cpuset_release(&r.cpus);
+	host_facts_release(&hf);
+	free(root);
+}
+
 int host_facts_collect(struct host_facts *hf, struct plumb_err *err)
 {
 	struct reader r;

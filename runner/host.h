@@ -108,6 +108,20 @@ void host_facts_release(struct host_facts *hf);
  */
 int host_facts_collect(struct host_facts *hf, struct plumb_err *err);
 
+/* What plumb run reads at the start of every round (run.conditions). */
+struct host_round {
+	int has_load;
+	double load[3];                 /* 1, 5 and 15-minute load averages */
+	long long cur_min_khz, cur_max_khz;   /* scaling_cur_freq over the CPUs; HOST_NA unknown */
+};
+
+/*
+ * Read the load average and the range of the CPUs' current frequencies
+ * (under PLUMB_SYSROOT, as the facts are).  Cheap, never fails: what
+ * cannot be read is unknown.
+ */
+void host_round_sample(struct host_round *out);
+
 /* The fingerprint (16 lower-case hex digits); "" before collection. */
 const char *host_fingerprint(const struct host_facts *hf);
 

@@ -73,6 +73,8 @@ struct proc_spec {
 	struct proc_sink extra;
 	int pin;              /* nonzero: pin the child to CPU `cpu` */
 	int cpu;
+	const int *cpus;      /* ncpus > 0: pin the child to these CPUs (run.cpu) */
+	size_t ncpus;
 	int no_aslr;          /* nonzero: personality(ADDR_NO_RANDOMIZE) */
 	/* Called in plumb once the child exists and before it executes
 	 * (perf counters attach here); a negative return stops the child. */
@@ -88,7 +90,7 @@ struct proc_result {
 	int killed;            /* the group needed SIGKILL */
 	int spawn_errno;       /* nonzero when the child could not be started */
 	char spawn_error[256]; /* why, "" otherwise */
-	uint64_t wall_ns;      /* execve to exit, CLOCK_MONOTONIC */
+	uint64_t wall_ns;      /* start (gate release) to exit, CLOCK_MONOTONIC */
 	uint64_t user_ns, sys_ns;
 	long maxrss_kb;
 	uint64_t out_bytes, err_bytes, extra_bytes;  /* what the child wrote */

@@ -88,14 +88,20 @@ test_expect_success 'WORKTREE with repo.url exits 3 naming the key' '
 	test_grep "run.candidate: WORKTREE needs repo.path" err
 '
 
-test_expect_success 'measuring, -o, --archive and --report are not there yet: exit 2' '
-	test_expect_code 2 plumb run -c proj/plumb.conf 2>err &&
-	test_grep "not implemented" err &&
+test_expect_success '-o, --archive and --report need a measuring run: exit 2' '
 	test_expect_code 2 plumb run -c proj/plumb.conf --build-only -o x.plumb 2>err &&
-	test_grep "not implemented" err &&
+	test_grep "plumb run: -o needs a measuring run (not --build-only or --dry-run)" err &&
+	test_expect_code 2 plumb run -c proj/plumb.conf --dry-run -o x.plumb 2>err &&
 	test_expect_code 2 plumb run -c proj/plumb.conf --build-only --archive 2>err &&
 	test_expect_code 2 plumb run -c proj/plumb.conf --build-only --report r.html 2>err &&
 	! test -e x.plumb
+'
+
+test_expect_success '--archive and --report are not there yet: exit 2' '
+	test_expect_code 2 plumb run -c proj/plumb.conf --archive 2>err &&
+	test_grep "not implemented" err &&
+	test_expect_code 2 plumb run -c proj/plumb.conf --report r.html 2>err &&
+	test_grep "not implemented" err
 '
 
 test_expect_success 'an unknown option or an argument is a usage error' '

@@ -1,0 +1,45 @@
+/*
+ * cli/runview.h: how `plumb run` and `plumb demo` show a run: the build
+ * lines and the progress of the rounds on stderr, and the summary (or the
+ * JSON) on stdout at the end.
+ *
+ * Progress (DESIGN §3): on a terminal one line (round, variant,
+ * benchmark, elapsed, ETA) redrawn in place; otherwise plain timestamped
+ * lines, one per round, for cron logs.
+ *
+ * Ownership: struct runview is caller-owned storage, set up by
+ * runview_init(); it holds no resources.
+ */
+#ifndef PLUMB_CLI_RUNVIEW_H
+#define PLUMB_CLI_RUNVIEW_H
+
+#include <stdio.h>
+
+struct runner_progress;
+struct runner_run_opts;
+struct runner_run_result;
+struct plumb_err;
+
+struct runview {
+	FILE *err;          /* stderr */
+	int tty;            /* redraw one line in place */
+	int drawn;          /* a progress line is on the screen */
+	int quiet;          /* no progress at all (--json keeps it: stderr) */
+};
+
+void runview_init(struct runview *v);
+
+/* Point opts' log and progress callbacks at v. */
+void runview_attach(struct runview *v, struct runner_run_opts *opts);
+
+/* Clear a progress line still on the screen. */
+void runview_finish(struct runview *v);
+
+/*
+ * After runner_run(): print the summary (text, or JSON with json), or the
+ * error and the failed run's stderr tail; returns the exit status.
+ */
+int runview_report(struct runview *v, int rc, const struct plumb_err *err,
+		   const struct runner_run_result *res, int json);
+
+#endif

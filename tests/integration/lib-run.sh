@@ -1,0 +1,38 @@
+# tests/integration/lib-run.sh: helpers of the measuring `plumb run` tests
+# (t1006 onwards).  Source it after test-lib.sh and lib-project.sh.
+#
+#   run_conf FILE [section.key=value]...   write_conf for a quick run: 2 pads,
+#                          3 rounds, no warmup run, the control on
+#   run_plumb [ARGS...]    plumb run with a per-test work folder
+#   manifest BUNDLE DIR    extract BUNDLE into DIR (verified on the way)
+#   no_bundle DIR          DIR holds no bundle and no temporary file
+#   wait_for COMMAND...    up to 20 s for COMMAND to succeed
+
+run_conf() {
+	conf=$1
+	shift
+	write_conf "$conf" run.rounds=3 run.warmupRuns=0 "$@"
+}
+
+run_plumb() {
+	plumb run --workdir "$TRASH/wd" "$@"
+}
+
+manifest() {
+	rm -rf "$2" && plumb bundle extract "$1" "$2" >/dev/null
+}
+
+no_bundle() {
+	ls -a "$1" >"$TRASH/.listing" &&
+	test_grep_not '\.plumb$' "$TRASH/.listing" &&
+	test_grep_not '\.tmp\.' "$TRASH/.listing"
+}
+
+wait_for() {
+	i=0
+	while ! "$@"; do
+		i=$((i + 1))
+		test $i -gt 200 && return 1
+		sleep 0.1
+	done
+}

@@ -1,0 +1,75 @@
+#!/bin/sh
+test_description='plumb demo: a repository with two commits, a 4-pad sweep, a bundle'
+. "$(dirname "$0")/test-lib.sh"
+
+PLUMB_EXAMPLES="$TEST_SRCDIR/examples"
+export PLUMB_EXAMPLES
+
+test_expect_success 'an existing folder that is not empty is never touched' '
+	mkdir full && echo keep >full/file &&
+	test_expect_code 2 plumb demo full 2>err &&
+	test_grep "full: exists and is not empty; plumb demo never overwrites anything" err &&
+	ls full >list && echo file >expect && test_cmp expect list &&
+	echo x >afile &&
+	test_expect_code 2 plumb demo afile 2>err &&
+	test_grep "afile: exists and is not a folder" err
+'
+
+test_expect_success 'without the example sources it says where it looked' '
+	mkdir nowhere && (
+		cd nowhere &&
+		PLUMB_EXAMPLES=/nonexistent test_expect_code 3 plumb demo 2>../err &&
+		test_grep "PLUMB_EXAMPLES: /nonexistent: no interp/interp.c there" ../err &&
+		ls >../list && test_cmp /dev/null ../list
+	)
+'
+
+test_expect_success 'the demo: two commits, only main() changes, the sweep, a bundle' '
+	plumb demo d >out 2>err &&
+	test "$(git -C d rev-list --count HEAD)" = 2 &&
+	git -C d diff --stat HEAD~1 HEAD >stat &&
+	test_grep "interp.c" stat && test_grep " 1 file changed" stat &&
+	git -C d diff HEAD~1 HEAD >diff &&
+	test_grep "^+static int usage(const char \*bad)" diff &&
+	test_grep_not "^[-+].*reg\[i->a\]" diff &&
+	git -C d status --porcelain >status &&
+	echo "?? demo.plumb" >expect && test_cmp expect status &&
+	test_grep "^interp (process mode, wall): " out &&
+	test_grep "^  hot code   run: " out &&
+	test_grep "^bundle: .*/d/demo.plumb$" out &&
+	test_grep "the whole sweep (4 pads x 2 sides + control, 6 rounds) took [0-9.]* s" err &&
+	plumb bundle verify d/demo.plumb >/dev/null
+'
+
+test_expect_success PYTHON 'its bundle holds the 4-pad sweep of both sides' '
+	plumb bundle extract d/demo.plumb m >/dev/null &&
+	test_json m/manifest.json "(
+len(j[\"build\"][\"variants\"]) == 9 and
+len(j[\"benches\"][0][\"sides\"][\"base\"][\"pads\"]) == 4 and
+len(j[\"benches\"][0][\"sides\"][\"candidate\"][\"pads\"]) == 4 and
+j[\"benches\"][0][\"checksum\"][\"base\"] == j[\"benches\"][0][\"checksum\"][\"candidate\"]
+)"
+'
+
+# A fast stand-in for the example, to see the default folder made.
+test_expect_success 'without DIR it makes a new ./plumb-demo-XXXXXX' '
+	mkdir -p fake/interp &&
+	sed -n "/^int main(/,\$p" "$TEST_SRCDIR/examples/interp/interp.c" |
+		sed -e "s/run(program, reg)/run(reg)/" >main.part &&
+	{
+		printf "%s\n" "#include <stdint.h>" "#include <stdio.h>" "#include <stdlib.h>" \
+			"#define NREGS 8" \
+			"__attribute__((noinline)) uint64_t run(uint64_t *reg) { return reg[1] * 3; }" "" &&
+		cat main.part
+	} >fake/interp/interp.c &&
+	cp "$TEST_SRCDIR/examples/interp/Makefile" "$TEST_SRCDIR/examples/interp/README.md" fake/interp/ &&
+	mkdir here && (
+		cd here &&
+		PLUMB_EXAMPLES="$TRASH/fake" plumb demo >out 2>err &&
+		ls >list &&
+		test_grep "^plumb-demo-......$" list &&
+		test -f plumb-demo-*/demo.plumb
+	)
+'
+
+test_done
