@@ -39,6 +39,7 @@ struct plumb_cmd {
 extern const struct plumb_cmd *const plumb_commands[];
 
 extern const struct plumb_cmd cmd_help;
+extern const struct plumb_cmd cmd_report;
 extern const struct plumb_cmd cmd_host;
 
 /* Print "usage: plumb <path> ..." lines of cmd to out. */

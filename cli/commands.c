@@ -9,6 +9,7 @@
 
 const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_help,
+	&cmd_report,
 	&cmd_host,
 	NULL
 };
