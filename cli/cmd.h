@@ -42,6 +42,7 @@ extern const struct plumb_cmd cmd_analyze;
 extern const struct plumb_cmd cmd_help;
 extern const struct plumb_cmd cmd_report;
 extern const struct plumb_cmd cmd_host;
+extern const struct plumb_cmd cmd_bundle;
 
 /* Print "usage: plumb <path> ..." lines of cmd to out. */
 void cmd_print_usage(const struct plumb_cmd *cmd, const char *path, FILE *out);

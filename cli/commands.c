@@ -12,5 +12,6 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_help,
 	&cmd_report,
 	&cmd_host,
+	&cmd_bundle,
 	NULL
 };

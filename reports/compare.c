@@ -20,6 +20,7 @@
 #include "reports/distribution.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "stats/verdict.h"
 #include "common/banned.h"
 
 #define NOTE_MAX 4096
@@ -46,25 +47,47 @@ static const char *checksum_of(const struct manifest_bench *b, enum manifest_sid
 	return side == MANIFEST_SIDE_CANDIDATE ? b->checksum.candidate : b->checksum.base;
 }
 
+/* A recorded side as the statistics see it. */
+static void stats_view(const struct manifest_side_stats *s, struct stats_side *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->npads = s->n_pads;
+	/* Rounds not recorded: nothing says the side is short of them. */
+	out->min_rounds = s->rounds >= 0 ? (size_t)s->rounds : STATS_MIN_ROUNDS;
+	out->center = s->center;
+	out->min = s->min;
+	out->max = s->max;
+	out->spread = s->spread;
+	out->has_spread = !isnan(s->spread);
+}
+
 /*
- * The overlap rule of DESIGN §6 on two recorded sides: slower or faster
- * only when the ranges do not overlap, unswept when either side has one
- * pad, insufficient when a pad has fewer than 3 rounds.
+ * The verdict of DESIGN §6 on two recorded sides, by the statistics'
+ * own rule (stats/verdict.h), so that a report against a baseline judges
+ * exactly as a run does.
  */
 static enum manifest_verdict overlap_rule(const struct manifest_side_stats *o,
 					  const struct manifest_side_stats *n,
 					  enum manifest_direction *dir)
 {
+	struct stats_side so, sn;
+	struct stats_verdict_result v;
+
+	stats_view(o, &so);
+	stats_view(n, &sn);
+	stats_verdict_judge(&so, &sn, &v);
 	*dir = MANIFEST_DIRECTION_UNSET;
-	if ((o->rounds >= 0 && o->rounds < 3) || (n->rounds >= 0 && n->rounds < 3))
-		return MANIFEST_VERDICT_INSUFFICIENT;
-	if (n->min <= o->max && n->max >= o->min)
-		return MANIFEST_VERDICT_PLACEMENT;
-	if (o->n_pads < 2 || n->n_pads < 2) {
-		*dir = n->min > o->max ? MANIFEST_DIRECTION_SLOWER : MANIFEST_DIRECTION_FASTER;
+	switch (v.verdict) {
+	case STATS_VERDICT_SLOWER: return MANIFEST_VERDICT_SLOWER;
+	case STATS_VERDICT_FASTER: return MANIFEST_VERDICT_FASTER;
+	case STATS_VERDICT_PLACEMENT: return MANIFEST_VERDICT_PLACEMENT;
+	case STATS_VERDICT_INSUFFICIENT: return MANIFEST_VERDICT_INSUFFICIENT;
+	case STATS_VERDICT_UNSWEPT:
+		*dir = v.direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
+						       : MANIFEST_DIRECTION_SLOWER;
 		return MANIFEST_VERDICT_UNSWEPT;
 	}
-	return n->min > o->max ? MANIFEST_VERDICT_SLOWER : MANIFEST_VERDICT_FASTER;
+	return MANIFEST_VERDICT_UNSET;
 }
 
 static int add_note(struct report_bench *b, struct plumb_err *err,

@@ -9,6 +9,7 @@
 
 #include "common/err.h"
 #include "reports/distribution.h"
+#include "stats/quantile.h"
 #include "common/banned.h"
 
 #define DIST_MAGIC 0x44495354u   /* "DIST" */
@@ -172,24 +173,6 @@ int report_dist_add(struct report_dist *d, const char *bench,
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Quantile q of n sorted values, interpolated between neighbours. */
-static double quantile(const double *v, size_t n, double q)
-{
-	double h = q * (double)(n - 1);
-	size_t lo = (size_t)floor(h);
-
-	if (lo + 1 >= n)
-		return v[n - 1];
-	return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
-}
-
 int report_dist_finish(struct report_dist *d, struct plumb_err *err)
 {
 	if (d->finished)
@@ -209,16 +192,16 @@ int report_dist_finish(struct report_dist *d, struct plumb_err *err)
 				struct report_dist_pad *o = &b->pads[s][used];
 				if (se->n == 0)
 					continue;
-				qsort(se->v, se->n, sizeof(*se->v), cmp_double);
+				/* The percentiles of the statistics (nearest rank), median as theirs. */
 				o->pad = (uint32_t)p;
 				o->n = se->seen;
-				o->min = se->v[0];
-				o->p1 = quantile(se->v, se->n, 0.01);
-				o->p25 = quantile(se->v, se->n, 0.25);
-				o->p50 = quantile(se->v, se->n, 0.5);
-				o->p75 = quantile(se->v, se->n, 0.75);
-				o->p99 = quantile(se->v, se->n, 0.99);
-				o->max = se->v[se->n - 1];
+				o->min = stats_min(se->v, se->n);
+				o->max = stats_max(se->v, se->n);
+				o->p1 = stats_percentile_inplace(se->v, se->n, 0.01);
+				o->p25 = stats_percentile_inplace(se->v, se->n, 0.25);
+				o->p75 = stats_percentile_inplace(se->v, se->n, 0.75);
+				o->p99 = stats_percentile_inplace(se->v, se->n, 0.99);
+				o->p50 = stats_median_inplace(se->v, se->n);
 				used++;
 				free(se->v);
 				se->v = NULL;

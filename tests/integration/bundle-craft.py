@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# tests/integration/bundle-craft.py: build bundles that plumb would never
+# write, for the tests of the bundle reader (hostile members, bad
+# checksums, odd compression).  Only the standard library and the zstd
+# command are used, so the bundles are made independently of plumb's
+# writer.
+#
+#   bundle-craft.py OUT [--from BUNDLE] [OPERATION...]
+#
+# The entries start as those of BUNDLE (or empty) and the operations apply
+# in order:
+#   --file NAME=TEXT      add or replace a regular file (TEXT may be @PATH)
+#   --append NAME=TEXT    add a regular file even if the name exists
+#   --dir NAME            add a folder entry
+#   --symlink NAME=TARGET, --hardlink NAME=TARGET
+#   --chr NAME, --blk NAME, --fifo NAME
+#   --drop NAME           remove every entry of that name
+#   --resum               rewrite SHA256SUMS over the regular files
+#   --format pax|gnu|ustar
+#   --zstd ARGS           zstd options, e.g. "--long=31" (default "-3")
+#   --tar                 write the tar stream without zstd
+#   --trailer HEX         append these bytes to the tar stream after its end
+import hashlib
+import io
+import subprocess
+import sys
+import tarfile
+
+
+def load(path):
+    raw = subprocess.run(["zstd", "-dc", path], check=True, capture_output=True).stdout
+    entries = []
+    with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as t:
+        for m in t.getmembers():
+            data = t.extractfile(m).read() if m.isfile() else b""
+            entries.append((m, data))
+    return entries
+
+
+def text_arg(v):
+    if v.startswith("@"):
+        with open(v[1:], "rb") as f:
+            return f.read()
+    return v.encode()
+
+
+def reg(name, data, mtime=0):
+    ti = tarfile.TarInfo(name)
+    ti.size = len(data)
+    ti.mode = 0o644
+    ti.mtime = mtime
+    return ti, data
+
+
+def main(argv):
+    out = argv[0]
+    args = argv[1:]
+    entries = []
+    fmt = tarfile.PAX_FORMAT
+    zargs = ["-3"]
+    raw_tar = False
+    trailer = b""
+    i = 0
+    while i < len(args):
+        op = args[i]
+        val = args[i + 1] if i + 1 < len(args) else None
+        i += 2
+        if op == "--from":
+            entries = load(val)
+        elif op in ("--file", "--append"):
+            name, _, text = val.partition("=")
+            data = text_arg(text)
+            if op == "--file" and any(m.name == name for m, _ in entries):
+                entries = [(reg(name, data)[0], data) if m.name == name else (m, d)
+                           for m, d in entries]
+            else:
+                entries.append(reg(name, data))
+        elif op == "--dir":
+            ti = tarfile.TarInfo(val)
+            ti.type = tarfile.DIRTYPE
+            ti.mode = 0o755
+            entries.append((ti, b""))
+        elif op in ("--symlink", "--hardlink"):
+            name, _, target = val.partition("=")
+            ti = tarfile.TarInfo(name)
+            ti.type = tarfile.SYMTYPE if op == "--symlink" else tarfile.LNKTYPE
+            ti.linkname = target
+            entries.append((ti, b""))
+        elif op in ("--chr", "--blk", "--fifo"):
+            ti = tarfile.TarInfo(val)
+            ti.type = {"--chr": tarfile.CHRTYPE, "--blk": tarfile.BLKTYPE,
+                       "--fifo": tarfile.FIFOTYPE}[op]
+            ti.devmajor, ti.devminor = 1, 3
+            entries.append((ti, b""))
+        elif op == "--drop":
+            entries = [(m, d) for m, d in entries if m.name != val]
+        elif op == "--resum":
+            i -= 1
+            files = sorted((m.name, d) for m, d in entries
+                           if m.isfile() and m.name not in ("SHA256SUMS", "SHA256SUMS.sig"))
+            sums = "".join("%s  %s\n" % (hashlib.sha256(d).hexdigest(), n)
+                           for n, d in files).encode()
+            entries = [(reg("SHA256SUMS", sums)[0], sums) if m.name == "SHA256SUMS"
+                       else (m, d) for m, d in entries]
+        elif op == "--format":
+            fmt = {"pax": tarfile.PAX_FORMAT, "gnu": tarfile.GNU_FORMAT,
+                   "ustar": tarfile.USTAR_FORMAT}[val]
+        elif op == "--zstd":
+            zargs = val.split()
+        elif op == "--tar":
+            i -= 1
+            raw_tar = True
+        elif op == "--trailer":
+            trailer = bytes.fromhex(val)
+        else:
+            sys.exit("bundle-craft.py: unknown operation " + op)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=fmt) as t:
+        for m, d in entries:
+            t.addfile(m, io.BytesIO(d) if m.isfile() else None)
+    tar = buf.getvalue() + trailer
+    if raw_tar:
+        data = tar
+    else:
+        data = subprocess.run(["zstd", "-q", "-c"] + zargs, input=tar, check=True,
+                              capture_output=True).stdout
+    with open(out, "wb") as f:
+        f.write(data)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
