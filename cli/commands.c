@@ -9,5 +9,6 @@
 
 const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_help,
+	&cmd_archive,
 	NULL
 };
