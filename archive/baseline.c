@@ -15,7 +15,7 @@
 #include "archive/query.h"
 #include "archive/store.h"
 #include "common/err.h"
-#include "common/timefmt.h"
+#include "formats/manifest.h"
 #include "common/banned.h"
 
 #define BASELINE_NAME_MAX 128
@@ -117,12 +117,12 @@ fail:
 /* One baseline row as JSON: name, bundle, side, set_at, note, created, candidate. */
 static json_t *row_json(sqlite3_stmt *s)
 {
-	char set_at[TIMEFMT_LEN], created[TIMEFMT_LEN];
+	char set_at[MANIFEST_TIME_MAX], created[MANIFEST_TIME_MAX];
 	const char *note = (const char *)sqlite3_column_text(s, 4);
 	const char *commit = (const char *)sqlite3_column_text(s, 6);
 
-	timefmt_format(sqlite3_column_int64(s, 3), set_at);
-	timefmt_format(sqlite3_column_int64(s, 5), created);
+	manifest_time_format(sqlite3_column_int64(s, 3), set_at);
+	manifest_time_format(sqlite3_column_int64(s, 5), created);
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:o}",
 			 "name", (const char *)sqlite3_column_text(s, 0),
 			 "bundle", (const char *)sqlite3_column_text(s, 1),

@@ -16,7 +16,7 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
-#include "common/timefmt.h"
+#include "formats/manifest.h"
 #include "common/banned.h"
 
 /*
@@ -64,11 +64,11 @@ static json_t *col_num(sqlite3_stmt *s, int i)
 /* An epoch-seconds column as an RFC 3339 string, or null. */
 static json_t *col_time(sqlite3_stmt *s, int i)
 {
-	char t[TIMEFMT_LEN];
+	char t[MANIFEST_TIME_MAX];
 
-	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+	if (sqlite3_column_type(s, i) == SQLITE_NULL ||
+	    manifest_time_format(sqlite3_column_int64(s, i), t) < 0)
 		return json_null();
-	timefmt_format(sqlite3_column_int64(s, i), t);
 	return json_string(t);
 }
 
@@ -195,6 +195,18 @@ static int labels_json(struct store *st, int64_t rid, json_t **out,
 	return 0;
 }
 
+/* A day ("2026-03-01", its start in UTC) or an RFC 3339 UTC time. */
+static int parse_since(const char *s, int64_t *out)
+{
+	char full[MANIFEST_TIME_MAX];
+
+	if (strlen(s) == 10) {
+		snprintf(full, sizeof(full), "%.10sT00:00:00Z", s);
+		return manifest_time_parse(full, out);
+	}
+	return manifest_time_parse(s, out);
+}
+
 int query_list(struct store *st, const struct query_filter *f, json_t **out,
 	       struct plumb_err *err)
 {
@@ -211,9 +223,9 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 		if ((r = query_host(st, f->host, &host, fp, sizeof(fp), err)) < 0)
 			return r;
 	}
-	if (f->since && timefmt_parse(f->since, &since) < 0)
+	if (f->since && parse_since(f->since, &since) < 0)
 		return plumb_err_set(err, PLUMB_EUSAGE,
-				     "--since: '%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)",
+				     "--since: '%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, UTC)",
 				     f->since);
 	if (f->commit && (strlen(f->commit) < 4 || hex_range(f->commit, clo, chi, sizeof(clo)) < 0))
 		return plumb_err_set(err, PLUMB_EUSAGE,

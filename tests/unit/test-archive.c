@@ -24,7 +24,6 @@
 #include "archive/scrub.h"
 #include "archive/store.h"
 #include "common/err.h"
-#include "common/timefmt.h"
 #include "common/banned.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
