@@ -21,6 +21,7 @@
 
 #include "archive/store.h"
 
+struct manifest;
 struct plumb_err;
 
 /* One side (base or candidate) of one benchmark; NAN marks a missing value. */
@@ -85,6 +86,13 @@ int ingest_add_label(struct ingest_record *rec, const char *key, const char *val
  */
 int ingest_read_bundle(const char *path, struct ingest_record *rec,
 		       struct plumb_err *err);
+
+/*
+ * Fill rec's manifest-derived fields (everything but the id, the file
+ * hash and size, and the signature state) from a parsed manifest.
+ */
+int ingest_from_manifest(const struct manifest *m, struct ingest_record *rec,
+			 struct plumb_err *err);
 
 /*
  * Insert rec's rows (host, bundle, benchmarks, labels).  Must run inside

@@ -23,7 +23,10 @@
 #include "archive/schema.h"
 #include "archive/scrub.h"
 #include "archive/store.h"
+#include "common/buf.h"
 #include "common/err.h"
+#include "common/fileio.h"
+#include "formats/manifest.h"
 #include "common/banned.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -554,4 +557,47 @@ PLUMB_TEST(archive_subset_slices_partition)
 	/* Bundle files go by their id's first 8 hex digits. */
 	assert_int_equal(scrub_slice_of(names[0], 7), 0xabcdef01u % 7);
 	assert_int_equal(scrub_slice_of(names[2], 10), 0xffffffffu % 10);
+}
+
+PLUMB_TEST(archive_record_from_manifest)
+{
+	struct ingest_record rec;
+	struct manifest m;
+	struct plumb_err err;
+	struct buf text;
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/manifest/valid.json", unit_srcdir());
+	buf_init(&text, 1 << 20);
+	plumb_err_clear(&err);
+	if (file_read(path, 1 << 20, &text, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(manifest_parse(&m, text.data, text.len, &err), 0);
+	buf_release(&text);
+	ingest_record_init(&rec);
+	assert_int_equal(ingest_from_manifest(&m, &rec, &err), 0);
+	manifest_release(&m);
+
+	assert_int_equal(rec.created, 1714566896);   /* 2024-05-01T12:34:56Z */
+	assert_string_equal(rec.plumb_version, "0.1.0");
+	assert_string_equal(rec.format_version, "1.0");
+	assert_string_equal(rec.repo, "/srv/src/interp");
+	assert_string_equal(rec.base.ref, "v1.2.0");
+	assert_string_equal(rec.cand.commit, "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d");
+	assert_true(rec.cand.has_time);
+	assert_string_equal(rec.host_fingerprint, "c0ffee0123456789");
+	assert_non_null(rec.host_facts);
+	assert_int_equal(rec.nlabels, 2);
+	assert_int_equal(rec.nbenches, 3);
+	assert_string_equal(rec.benches[0].name, "interp");
+	assert_string_equal(rec.benches[0].verdict, "faster");
+	assert_true(rec.benches[0].cand.center == 95500000.0);
+	assert_int_equal(rec.benches[0].cand.npads, 3);
+	assert_true(fabs(rec.benches[0].noise - 0.0049382716049382715) < 1e-15);
+	assert_string_equal(rec.benches[1].mode, "samples");
+	/* A failed benchmark keeps its name and says so. */
+	assert_string_equal(rec.benches[2].name, "startup");
+	assert_string_equal(rec.benches[2].verdict, "failed");
+	assert_true(isnan(rec.benches[2].cand.center));
+	ingest_record_release(&rec);
 }
