@@ -135,21 +135,44 @@ static int pragma_int(sqlite3 *db, const char *path, const char *pragma,
 static int check_version(sqlite3 *db, const char *path, int version, int nsteps,
 			 struct plumb_err *err)
 {
-	int app = 0;
+	int app = 0, r;
 
 	if (version > nsteps)
 		return plumb_err_set(err, PLUMB_EINPUT,
 				     "%s: archive schema %d is newer than this plumb understands (%d)",
 				     path, version, nsteps);
 	if (version > 0) {
-		if (pragma_int(db, path, "application_id", &app, err) < 0)
-			return err ? err->code : PLUMB_EINTERNAL;
+		if ((r = pragma_int(db, path, "application_id", &app, err)) < 0)
+			return r;
 		if (app != SCHEMA_APPLICATION_ID)
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: not a plumb archive (application_id %d)",
 					     path, app);
+		return 0;
 	}
+	/* Version 0 must be a new, empty file: a foreign database is not adopted. */
+	sqlite3_stmt *stmt;
+	int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_sqlite_err(db, path, rc, "read schema", err);
+	rc = sqlite3_step(stmt);
+	int n = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW)
+		return store_sqlite_err(db, path, rc, "read schema", err);
+	if (n != 0)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: not a plumb archive (a database with other tables)", path);
 	return 0;
+}
+
+int schema_check(sqlite3 *db, const char *path, struct plumb_err *err)
+{
+	int version = 0, r;
+
+	if ((r = pragma_int(db, path, "user_version", &version, err)) < 0)
+		return r;
+	return check_version(db, path, version, SCHEMA_VERSION, err);
 }
 
 int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
@@ -178,24 +201,6 @@ int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
 		*from = version;
 	if ((r = check_version(db, path, version, nsteps, err)) < 0)
 		goto fail;
-	if (version == 0) {
-		/* A new file must be empty: a foreign database is not adopted. */
-		sqlite3_stmt *stmt;
-		rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &stmt, NULL);
-		if (rc != SQLITE_OK) {
-			r = store_sqlite_err(db, path, rc, "read schema", err);
-			goto fail;
-		}
-		rc = sqlite3_step(stmt);
-		int n = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
-		sqlite3_finalize(stmt);
-		if (n != 0) {
-			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "%s: not a plumb archive (a database with other tables)",
-					  path);
-			goto fail;
-		}
-	}
 	for (int v = version; v < nsteps; v++) {
 		char *msg = NULL;
 		rc = sqlite3_exec(db, steps[v], NULL, NULL, &msg);

@@ -31,6 +31,13 @@ int schema_migrate(sqlite3 *db, const char *path, int *from,
 		   struct plumb_err *err);
 
 /*
+ * Check, without writing anything, that db is a plumb archive (or an empty
+ * database) no newer than SCHEMA_VERSION.  store_open() calls it before
+ * anything that could change the file.
+ */
+int schema_check(sqlite3 *db, const char *path, struct plumb_err *err);
+
+/*
  * The same with an explicit step table: steps[i] is the SQL that turns
  * version i into version i+1, for i in [0, nsteps).  For tests.
  */

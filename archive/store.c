@@ -198,11 +198,9 @@ int store_open(struct store *st, const char *dir, int flags,
 		store_close(st);
 		return r;
 	}
-	if (flags & STORE_CREATE) {
-		if ((r = mkdir_p(st->bundles_dir, err)) < 0) {
-			store_close(st);
-			return r;
-		}
+	if ((flags & STORE_CREATE) && (r = mkdir_p(st->dir, err)) < 0) {
+		store_close(st);
+		return r;
 	}
 	rc = sqlite3_open_v2(st->db_path, &st->db,
 			     SQLITE_OPEN_READWRITE | (flags & STORE_CREATE ? SQLITE_OPEN_CREATE : 0),
@@ -218,10 +216,13 @@ int store_open(struct store *st, const char *dir, int flags,
 	 * WAL: readers never block the writer; FULL: a commit reported to
 	 * the user survives a power cut (the bundle file was synced before).
 	 */
-	if ((r = exec_locking(st, "PRAGMA journal_mode = WAL", err)) < 0 ||
+	/* Nothing may touch a database this program does not understand. */
+	if ((r = schema_check(st->db, st->db_path, err)) < 0 ||
+	    (r = exec_locking(st, "PRAGMA journal_mode = WAL", err)) < 0 ||
 	    (r = exec_simple(st, "PRAGMA synchronous = FULL", err)) < 0 ||
 	    (r = exec_simple(st, "PRAGMA foreign_keys = ON", err)) < 0 ||
-	    (r = schema_migrate(st->db, st->db_path, NULL, err)) < 0) {
+	    (r = schema_migrate(st->db, st->db_path, NULL, err)) < 0 ||
+	    ((flags & STORE_CREATE) && (r = mkdir_p(st->bundles_dir, err)) < 0)) {
 		store_close(st);
 		return r;
 	}
