@@ -231,6 +231,26 @@ static int restore_row(struct store *st, int64_t rid, const struct ingest_record
 	return 0;
 }
 
+/*
+ * After a failed add: remove the file it published, unless rows for it
+ * exist after all.  Done under the lock, like every change to bundles/;
+ * if even that fails, the file stays as a file without rows for gc.
+ */
+static void discard_copy(struct store *st, const char *id, const char *dest)
+{
+	struct plumb_err ignored;
+	int64_t rid, size;
+	int found;
+
+	plumb_err_clear(&ignored);
+	if (store_begin(st, &ignored) < 0)
+		return;
+	if (lookup(st, id, &found, &rid, &size, &ignored) == 0 && !found &&
+	    unlink(dest) == 0)
+		fsync_parent(dest, &ignored);
+	store_rollback(st);
+}
+
 int store_add(struct store *st, const char *path, struct store_added *out,
 	      struct plumb_err *err)
 {
@@ -238,7 +258,7 @@ int store_add(struct store *st, const char *path, struct store_added *out,
 	struct stat before, again;
 	char *dest = NULL;
 	int64_t rid = 0, size = 0;
-	int fd, found, r;
+	int fd, found, r, copied = 0;
 
 	memset(out, 0, sizeof(*out));
 	ingest_record_init(&rec);
@@ -289,6 +309,7 @@ int store_add(struct store *st, const char *path, struct store_added *out,
 	if ((r = make_parent(dest, err)) < 0 ||
 	    (r = copy_checked(fd, path, dest, &before, rec.file_sha256, &rec.size, err)) < 0)
 		goto rollback;
+	copied = !found;
 	if (found) {
 		r = restore_row(st, rid, &rec, err);
 		out->status = STORE_RESTORED;
@@ -298,10 +319,15 @@ int store_add(struct store *st, const char *path, struct store_added *out,
 	}
 	if (r < 0)
 		goto rollback;
-	r = store_commit(st, err);
+	if ((r = store_commit(st, err)) < 0)
+		goto discard;
 	goto out;
 rollback:
 	store_rollback(st);
+discard:
+	/* The rows did not make it: take back the file published for them. */
+	if (copied)
+		discard_copy(st, rec.id, dest);
 out:
 	close(fd);
 	free(dest);

@@ -363,6 +363,9 @@ static int verify_exec(int argc, char **argv)
 		r = cli_fail(&err);
 	} else if (rep.nproblems > 0) {
 		print_report(&rep);
+		printf("FAILED: %zu bundle%s and %zu file%s checked (slice %u/%u), %zu problem%s\n",
+		       rep.nbundles, rep.nbundles == 1 ? "" : "s", rep.nfiles,
+		       rep.nfiles == 1 ? "" : "s", n, t, rep.nproblems, rep.nproblems == 1 ? "" : "s");
 		plumb_err_set(&err, PLUMB_EINPUT, "%s: %zu problem%s found (slice %u/%u)", st.dir,
 			      rep.nproblems, rep.nproblems == 1 ? "" : "s", n, t);
 		r = cli_fail(&err);
