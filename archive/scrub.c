@@ -340,6 +340,16 @@ static int pragma_check(struct store *st, const char *pragma, int ok_row,
 	return 0;
 }
 
+/* msg without a leading "<path>: ", which the report line already has. */
+static const char *without_path(const char *msg, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (strncmp(msg, path, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ')
+		return msg + n + 2;
+	return msg;
+}
+
 /* Hash and re-verify one stored bundle file against its row. */
 static int check_file(struct store *st, const struct row *row, const char *path,
 		      struct scrub_report *rep, struct plumb_err *err)
@@ -373,7 +383,7 @@ static int check_file(struct store *st, const struct row *row, const char *path,
 	ingest_record_init(&rec);
 	plumb_err_clear(&e2);
 	if (ingest_read_bundle(path, &rec, &e2) < 0)
-		oom |= say(rep, 1, "%s: no longer verifies: %s", path, e2.msg);
+		oom |= say(rep, 1, "%s: no longer verifies: %s", path, without_path(e2.msg, path));
 	else if (strcmp(rec.id, row->id) != 0)
 		oom |= say(rep, 1, "%s: holds bundle %s, not %s", path, rec.id, row->id);
 	ingest_record_release(&rec);
@@ -523,7 +533,8 @@ static int adopt(struct store *st, const struct entry *e, struct scrub_report *r
 		if ((r = quarantine(st, e->rel, &moved, err)) < 0)
 			goto rollback;
 		store_rollback(st);
-		if (say(rep, 0, "%s: %s; moved to %s", path, why.msg, buf_cstr(&moved)))
+		if (say(rep, 0, "%s: %s; moved to %s", path, without_path(why.msg, path),
+			buf_cstr(&moved)))
 			r = plumb_err_oom(err, "report");
 		goto done;
 	}

@@ -92,6 +92,9 @@ int store_sqlite_err(sqlite3 *db, const char *path, int rc, const char *what,
 		code = PLUMB_EINTERNAL;
 		break;
 	}
+	/* SQLite reports a full disk as SQLITE_FULL, not always with its errno. */
+	if ((rc & 0xff) == SQLITE_FULL && sys == 0)
+		sys = ENOSPC;
 	if (code == PLUMB_EIO && sys != 0) {
 		char what_msg[256];
 		snprintf(what_msg, sizeof(what_msg), "%s (%s)", what, msg);

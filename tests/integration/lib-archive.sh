@@ -3,13 +3,18 @@
 
 command -v sqlite3 >/dev/null 2>&1 && test_set_prereq SQLITE3
 
-# make_bundle SEED OUT: pack the fixture folder with run.seed = SEED, so
-# each seed gives a bundle with its own id.
+# make_bundle SEED OUT [LOGBYTES]: pack the fixture folder with run.seed =
+# SEED, so each seed gives a bundle with its own id; with LOGBYTES, a log
+# of that many bytes of base64 noise (compressing to about 3/4) makes it big.
 make_bundle() {
 	rm -rf "mk.$1" && mkdir "mk.$1" &&
 	sed "s/\"seed\": 1,/\"seed\": $1,/" "$FIXTURES/archive/bundle/manifest.json" \
 		>"mk.$1/manifest.json" &&
 	cp "$FIXTURES/archive/bundle/samples.tsv" "mk.$1/" &&
+	if test -n "${3:-}"; then
+		mkdir "mk.$1/logs" &&
+		head -c "$3" /dev/urandom | base64 | head -c "$3" >"mk.$1/logs/build.log"
+	fi &&
 	plumb bundle pack "mk.$1" -o "$2" >/dev/null &&
 	rm -rf "mk.$1"
 }

@@ -11,7 +11,7 @@ fi
 
 # The system calls where an add can be cut: opening and creating files,
 # writing the copy and the database, syncing, renaming, closing.
-SYSCALLS="openat write pwrite64 fsync fdatasync rename close fcntl unlink"
+SYSCALLS="openat write pwrite64 fsync fdatasync rename close fcntl unlink ftruncate mkdir"
 
 test_expect_success BUNDLE 'an archive with earlier contents, and a bundle to add' '
 	make_bundle 1 one.plumb &&

@@ -14,53 +14,74 @@ if command -v strace >/dev/null 2>&1 &&
 	test_set_prereq STRACE
 fi
 
-test_expect_success BUNDLE 'bundles: two earlier ones and a new one' '
+test_expect_success BUNDLE 'bundles: two earlier ones, a new one, and a big one' '
 	make_bundle 1 one.plumb &&
 	make_bundle 2 two.plumb &&
 	make_bundle 3 new.plumb &&
-	NEW=$(bundle_id new.plumb) && echo "$NEW" >new.id
+	make_bundle 4 big.plumb 500000 &&
+	test $(wc -c <big.plumb) -gt 300000 &&
+	NEW=$(bundle_id new.plumb) && echo "$NEW" >new.id &&
+	BIG=$(bundle_id big.plumb) && echo "$BIG" >big.id
 '
 NEW=$(cat new.id 2>/dev/null)
+BIG=$(cat big.id 2>/dev/null)
 
-# In the namespace: an archive on a small tmpfs with the earlier bundles,
-# then the disk filled to the last block, then the add.
+# In the namespace: an archive on a 2 MiB tmpfs with the earlier bundles;
+# then (1) the disk full to the last byte, (2) room for the database to
+# open but not for the big bundle.  Results go to files in the trash.
 cat >full.sh <<'EOS'
 set -u
 mnt=$1
-mount -t tmpfs -o size=512k tmpfs "$mnt" || exit 90
+mount -t tmpfs -o size=2m tmpfs "$mnt" || exit 90
 "$PLUMB" archive add one.plumb two.plumb --archive-dir "$mnt/A" >/dev/null || exit 91
-cp -a "$mnt/A" before
-# Fill every free block.
-dd if=/dev/zero of="$mnt/fill" bs=4096 2>/dev/null
-dd if=/dev/zero of="$mnt/fill2" bs=1 2>/dev/null
-"$PLUMB" archive add new.plumb --archive-dir "$mnt/A" >add.out 2>add.err
-echo $? >add.status
-find "$mnt/A" -name ".*.tmp.*" >temps
-ls -R "$mnt/A/bundles" >listing
-"$PLUMB" archive list --json --archive-dir "$mnt/A" >list.json 2>list.err
-"$PLUMB" archive verify --archive-dir "$mnt/A" >verify.out 2>&1
-echo $? >verify.status
-# Room again: the same add now works.
-rm -f "$mnt/fill" "$mnt/fill2"
-"$PLUMB" archive add new.plumb --archive-dir "$mnt/A" >add2.out 2>&1
-echo $? >add2.status
-"$PLUMB" archive verify --archive-dir "$mnt/A" >verify2.out 2>&1
-echo $? >verify2.status
+fill() {
+	dd if=/dev/zero of="$mnt/fill" bs=4096 2>/dev/null
+	dd if=/dev/zero of="$mnt/fill2" bs=1 2>/dev/null
+}
+after() {
+	find "$mnt/A" -name ".*.tmp.*" >temps.$1
+	rm -f "$mnt/fill" "$mnt/fill2"
+	find "$mnt/A/bundles" -name "*.plumb" | wc -l >files.$1
+	"$PLUMB" archive list --json --archive-dir "$mnt/A" >list.$1 2>&1
+	"$PLUMB" archive verify --archive-dir "$mnt/A" >verify.$1 2>&1
+	echo $? >verify.status.$1
+}
+# (1) Not a byte free.
+fill
+"$PLUMB" archive add new.plumb --archive-dir "$mnt/A" >add.out.1 2>add.err.1
+echo $? >add.status.1
+after 1
+# (2) 192 KiB free: the database opens, the 300+ KiB bundle does not fit.
+dd if=/dev/zero of="$mnt/reserve" bs=4096 count=48 2>/dev/null
+fill
+rm -f "$mnt/reserve"
+"$PLUMB" archive add big.plumb --archive-dir "$mnt/A" >add.out.2 2>add.err.2
+echo $? >add.status.2
+after 2
+# Room again: the same adds now work.
+"$PLUMB" archive add new.plumb big.plumb --archive-dir "$mnt/A" >add.out.3 2>&1
+echo $? >add.status.3
+"$PLUMB" archive verify --archive-dir "$mnt/A" >verify.3 2>&1
+echo $? >verify.status.3
 umount "$mnt"
 EOS
 
-test_expect_success BUNDLE,TMPFS 'a full tmpfs: exit 74 naming the path, no temporary file, earlier contents intact' '
+test_expect_success BUNDLE,TMPFS 'a full tmpfs: exit 74 naming the path, nothing half-written, earlier contents intact' '
 	mkdir mnt &&
 	unshare -rm sh full.sh "$TRASH/mnt" &&
-	test "$(cat add.status)" = 74 &&
-	test_grep "mnt/A/bundles/.*No space left on device" add.err &&
-	test_must_fail test -s temps &&
-	test_must_fail grep -q "$NEW" listing &&
-	test_json list.json "len(j) == 2 and \"$NEW\" not in [b[\"id\"] for b in j]" &&
-	test "$(cat verify.status)" = 0 &&
-	test "$(cat add2.status)" = 0 &&
-	test_grep "^$NEW  added" add2.out &&
-	test "$(cat verify2.status)" = 0
+	for i in 1 2; do
+		test "$(cat add.status.$i)" = 74 &&
+		test_grep "mnt/A/.*No space left on device" add.err.$i &&
+		test_must_fail test -s temps.$i &&
+		test "$(cat files.$i)" = 2 &&
+		test_json list.$i "len(j) == 2" &&
+		test "$(cat verify.status.$i)" = 0 || return 1
+	done &&
+	test_grep "mnt/A/bundles/.*/\..*\.plumb\.tmp\..*: write: No space left on device" add.err.2 &&
+	test "$(cat add.status.3)" = 0 &&
+	test_grep "^$NEW  added" add.out.3 &&
+	test_grep "^$BIG  added" add.out.3 &&
+	test "$(cat verify.status.3)" = 0
 '
 
 # The same failure at any write, the database's included, by injection.
