@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <sodium.h>
 #include <sqlite3.h>
 
 #include "archive/bundles.h"
@@ -26,6 +25,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "formats/digest.h"
 #include "common/banned.h"
 
 #define COPY_CHUNK (256 * 1024)
@@ -41,24 +41,15 @@ static ssize_t read_some(int fd, void *p, size_t len)
 	return n;
 }
 
-static int sodium_ready(struct plumb_err *err)
-{
-	if (sodium_init() < 0)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "libsodium failed to initialize");
-	return 0;
-}
-
 int store_hash_file(const char *path, char *hex, int64_t *size,
 		    struct plumb_err *err)
 {
-	crypto_hash_sha256_state h;
-	unsigned char digest[crypto_hash_sha256_BYTES];
+	unsigned char sum[DIGEST_BYTES];
 	unsigned char *chunk;
+	struct digest d;
 	int64_t total = 0;
 	int fd, r = 0;
 
-	if ((r = sodium_ready(err)) < 0)
-		return r;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return plumb_err_errno(err, errno == ENOENT ? PLUMB_EINPUT : PLUMB_EIO,
@@ -68,7 +59,11 @@ int store_hash_file(const char *path, char *hex, int64_t *size,
 		close(fd);
 		return plumb_err_oom(err, path);
 	}
-	crypto_hash_sha256_init(&h);
+	if ((r = digest_init(&d, 0, err)) < 0) {
+		free(chunk);
+		close(fd);
+		return r;
+	}
 	for (;;) {
 		ssize_t n = read_some(fd, chunk, COPY_CHUNK);
 		if (n < 0) {
@@ -77,15 +72,19 @@ int store_hash_file(const char *path, char *hex, int64_t *size,
 		}
 		if (n == 0)
 			break;
-		crypto_hash_sha256_update(&h, chunk, (unsigned long long)n);
+		if ((r = digest_update(&d, chunk, (size_t)n, err)) < 0)
+			break;
 		total += n;
 	}
 	free(chunk);
 	close(fd);
-	if (r < 0)
+	if (r < 0) {
+		digest_release(&d);
 		return r;
-	crypto_hash_sha256_final(&h, digest);
-	sodium_bin2hex(hex, STORE_ID_LEN + 1, digest, sizeof(digest));
+	}
+	if ((r = digest_final(&d, sum, err)) < 0)
+		return r;
+	digest_hex(sum, hex);
 	*size = total;
 	return 0;
 }
@@ -99,26 +98,28 @@ static int copy_checked(int fd, const char *src, const char *dest,
 			const struct stat *expect, char *hex, int64_t *size,
 			struct plumb_err *err)
 {
-	crypto_hash_sha256_state h;
-	unsigned char digest[crypto_hash_sha256_BYTES];
+	unsigned char sum[DIGEST_BYTES];
 	struct atomic_file af;
 	unsigned char *chunk;
+	struct digest d;
 	int64_t total = 0;
 	int r;
 
-	if ((r = sodium_ready(err)) < 0)
-		return r;
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return plumb_err_errno(err, PLUMB_EIO, errno, src, "seek");
 	chunk = malloc(COPY_CHUNK);
 	if (!chunk)
 		return plumb_err_oom(err, src);
-	/* Bundles are immutable once stored: read-only for everyone. */
-	if ((r = atomic_file_open(&af, dest, 0444, err)) < 0) {
+	if ((r = digest_init(&d, 0, err)) < 0) {
 		free(chunk);
 		return r;
 	}
-	crypto_hash_sha256_init(&h);
+	/* Bundles are immutable once stored: read-only for everyone. */
+	if ((r = atomic_file_open(&af, dest, 0444, err)) < 0) {
+		digest_release(&d);
+		free(chunk);
+		return r;
+	}
 	for (;;) {
 		ssize_t n = read_some(fd, chunk, COPY_CHUNK);
 		if (n < 0) {
@@ -127,8 +128,8 @@ static int copy_checked(int fd, const char *src, const char *dest,
 		}
 		if (n == 0)
 			break;
-		crypto_hash_sha256_update(&h, chunk, (unsigned long long)n);
-		if ((r = atomic_file_write(&af, chunk, (size_t)n, err)) < 0)
+		if ((r = digest_update(&d, chunk, (size_t)n, err)) < 0 ||
+		    (r = atomic_file_write(&af, chunk, (size_t)n, err)) < 0)
 			break;
 		total += n;
 	}
@@ -147,13 +148,17 @@ static int copy_checked(int fd, const char *src, const char *dest,
 		}
 	}
 	if (r < 0) {
+		digest_release(&d);
+		atomic_file_abort(&af);
+		return r;
+	}
+	if ((r = digest_final(&d, sum, err)) < 0) {
 		atomic_file_abort(&af);
 		return r;
 	}
 	if ((r = atomic_file_commit(&af, err)) < 0)
 		return r;
-	crypto_hash_sha256_final(&h, digest);
-	sodium_bin2hex(hex, STORE_ID_LEN + 1, digest, sizeof(digest));
+	digest_hex(sum, hex);
 	*size = total;
 	return 0;
 }
@@ -255,7 +260,7 @@ int store_add(struct store *st, const char *path, struct store_added *out,
 	      struct plumb_err *err)
 {
 	struct ingest_record rec;
-	struct stat before, again;
+	struct stat before;
 	char *dest = NULL;
 	int64_t rid = 0, size = 0;
 	int fd, found, r, copied = 0;
@@ -276,13 +281,9 @@ int store_add(struct store *st, const char *path, struct store_added *out,
 		r = plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file", path);
 		goto out;
 	}
-	if ((r = ingest_read_bundle(path, &rec, err)) < 0)
+	/* Verify the very file that will be copied: same descriptor. */
+	if ((r = ingest_read_bundle_fd(fd, path, &rec, err)) < 0)
 		goto out;
-	if (stat(path, &again) < 0 || again.st_dev != before.st_dev ||
-	    again.st_ino != before.st_ino) {
-		r = plumb_err_set(err, PLUMB_EINPUT, "%s: replaced while being added; try again", path);
-		goto out;
-	}
 	memcpy(out->id, rec.id, sizeof(out->id));
 	dest = store_bundle_path(st, rec.id);
 	if (!dest) {

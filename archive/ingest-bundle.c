@@ -13,6 +13,7 @@
 
 #include "archive/ingest.h"
 #include "common/err.h"
+#include "formats/bundle.h"
 #include "formats/manifest.h"
 #include "common/banned.h"
 
@@ -130,10 +131,53 @@ oom:
 	return plumb_err_oom(err, "archive record");
 }
 
+/* After a successful verification: the record from the bundle's info. */
+static int from_info(const struct bundle_info *info, struct ingest_record *rec,
+		     const char *name, struct plumb_err *err)
+{
+	int r;
+
+	snprintf(rec->id, sizeof(rec->id), "%s", info->id);
+	switch (info->sig) {
+	case BUNDLE_SIG_GOOD:
+		rec->signature = "verified";
+		break;
+	case BUNDLE_SIG_UNCHECKED:
+		rec->signature = "present";
+		break;
+	default:
+		rec->signature = "none";
+		break;
+	}
+	if ((r = ingest_from_manifest(&info->manifest, rec, err)) < 0)
+		return plumb_err_prefix(err, "%s: manifest.json", name);
+	return 0;
+}
+
+int ingest_read_bundle_fd(int fd, const char *name, struct ingest_record *rec,
+			  struct plumb_err *err)
+{
+	struct bundle_info info;
+	int r;
+
+	bundle_info_init(&info);
+	r = bundle_verify_fd(fd, name, NULL, &info, err);
+	if (r == 0)
+		r = from_info(&info, rec, name, err);
+	bundle_info_release(&info);
+	return r;
+}
+
 int ingest_read_bundle(const char *path, struct ingest_record *rec,
 		       struct plumb_err *err)
 {
-	(void)rec;
-	return plumb_err_set(err, PLUMB_EINTERNAL,
-			     "%s: this plumb was built without the bundle reader", path);
+	struct bundle_info info;
+	int r;
+
+	bundle_info_init(&info);
+	r = bundle_verify_path(path, NULL, &info, err);
+	if (r == 0)
+		r = from_info(&info, rec, path, err);
+	bundle_info_release(&info);
+	return r;
 }

@@ -87,6 +87,10 @@ int ingest_add_label(struct ingest_record *rec, const char *key, const char *val
 int ingest_read_bundle(const char *path, struct ingest_record *rec,
 		       struct plumb_err *err);
 
+/* The same from an open file, read from its current offset; name is for messages. */
+int ingest_read_bundle_fd(int fd, const char *name, struct ingest_record *rec,
+			  struct plumb_err *err);
+
 /*
  * Fill rec's manifest-derived fields (everything but the id, the file
  * hash and size, and the signature state) from a parsed manifest.

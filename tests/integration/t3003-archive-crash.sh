@@ -40,6 +40,13 @@ kill_at() {
 		cat kill.err >&2
 		return 1
 	fi
+	# Killed before it touched the archive (loading libraries, reading
+	# the bundle): nothing to recover from, and the rerun would be a
+	# plain add, which the other points cover.
+	if diff -r pristine W >/dev/null 2>&1; then
+		echo untouched
+		return 0
+	fi
 	# The invariant, earlier contents, and a database that opens.
 	rows_have_files W && db_ok W || { echo "after a kill at $1 #$2" >&2; return 1; }
 	test "$(sqlite3 W/archive.db "SELECT count(*) FROM bundles WHERE id <> '$NEW'")" = 2 ||
@@ -56,15 +63,19 @@ kill_at() {
 
 for sc in $SYSCALLS; do
 	test_expect_success BUNDLE,STRACE,SQLITE3 "killed at each $sc" '
-		n=1 kills=0 &&
+		n=1 kills=0 untouched=0 &&
 		while :; do
 			r=$(kill_at '"$sc"' $n) || return 1
 			test "$r" = done && break
-			kills=$((kills + 1))
+			if test "$r" = untouched; then
+				untouched=$((untouched + 1))
+			else
+				kills=$((kills + 1))
+			fi
 			n=$((n + 1))
 			test $n -le 400 || { echo "'"$sc"': more than 400 calls?" >&2; return 1; }
 		done &&
-		say "'"$sc"': killed at $kills point(s), recovered from each"
+		echo "'"$sc"': killed at $kills point(s) after the archive was opened, recovered from each; $untouched before" >>kills.txt
 	'
 done
 
@@ -74,4 +85,6 @@ test_expect_success BUNDLE,STRACE 'the kills did hit the add (openat and write a
 	grep -q " rename" counts && grep -q " fsync" counts && grep -q " write" counts
 '
 
+# The counts, as TAP comments.
+test -f kills.txt && sed -e "s/^/# /" kills.txt
 test_done
