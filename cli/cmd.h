@@ -42,6 +42,7 @@ extern const struct plumb_cmd cmd_analyze;
 extern const struct plumb_cmd cmd_help;
 extern const struct plumb_cmd cmd_report;
 extern const struct plumb_cmd cmd_host;
+extern const struct plumb_cmd cmd_archive;
 extern const struct plumb_cmd cmd_bundle;
 
 /* Print "usage: plumb <path> ..." lines of cmd to out. */

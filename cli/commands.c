@@ -12,6 +12,7 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_help,
 	&cmd_report,
 	&cmd_host,
+	&cmd_archive,
 	&cmd_bundle,
 	NULL
 };
