@@ -116,9 +116,9 @@ static int report_exec(int argc, char **argv)
 	report_source_init(&bundle);
 	report_source_init(&baseline);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	rc = report_source_load(&bundle, argv[0], &err);
+	rc = report_source_find(&bundle, argv[0], opt_dir, 0, &err);
 	if (rc == 0 && opt_baseline)
-		rc = report_source_find(&baseline, opt_baseline, opt_dir, &err);
+		rc = report_source_find(&baseline, opt_baseline, opt_dir, 1, &err);
 	if (rc == 0) {
 		report_source_side(&bundle, MANIFEST_SIDE_CANDIDATE, &bs);
 		report_source_side(&baseline, baseline.side, &ls);

@@ -301,10 +301,10 @@ static int bench_notes(struct report *r, struct report_bench *b,
 			rc = add_note(b, err, "same instructions (\u00d7%s), fewer cycles (\u00d7%s): "
 				      "placement or micro-architecture, not less work", x, y);
 		else if (di > REPORT_SAME_WORK)
-			rc = add_note(b, err, "more instructions (\u00d7%s) and cycles \u00d7%s: "
+			rc = add_note(b, err, "more instructions (\u00d7%s, cycles \u00d7%s): "
 				      "the candidate does more work", x, y);
 		else if (di < -REPORT_SAME_WORK)
-			rc = add_note(b, err, "fewer instructions (\u00d7%s) and cycles \u00d7%s: "
+			rc = add_note(b, err, "fewer instructions (\u00d7%s, cycles \u00d7%s): "
 				      "the candidate does less work", x, y);
 		if (rc < 0)
 			return rc;

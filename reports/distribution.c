@@ -14,73 +14,47 @@
 
 #define DIST_MAGIC 0x44495354u   /* "DIST" */
 
+struct sample {
+	uint64_t iter;
+	double value;
+};
+
+/* The samples of one benchmark's side and pad in one metric. */
 struct series {
-	double *v;
+	char *bench, *metric;
+	int side;
+	uint32_t pad;
+	struct sample *v;
 	size_t n, cap;
-	uint64_t seen;        /* values offered (after warmup) */
+	uint64_t seen;        /* values offered */
 	uint64_t stride;      /* keep every stride-th value */
 };
 
-struct dist_bench {
-	char *name;
-	const char *metric;           /* static enum name */
-	uint64_t skip;                /* iterations dropped at the start of a round */
-	struct series *series[3];     /* per side: indexed by pad */
-	size_t n_series[3];
-	struct report_dist_pad *pads[3];   /* after finish */
-	size_t n_pads[3];
-	struct report_dist_side view[3];
+/* What a finished benchmark side shows. */
+struct dist_out {
+	char *bench;
+	int side;
+	struct report_dist_pad *pads;
+	struct report_dist_side view;
 };
 
 struct report_dist {
 	unsigned magic;
 	int finished;
-	struct dist_bench *benches;
-	size_t n;
-	size_t last;                  /* the bench of the previous row */
+	struct series *series;
+	size_t n, cap;
+	size_t last;                  /* the series of the previous row */
+	struct dist_out *out;
+	size_t n_out;
 };
 
-struct report_dist *report_dist_new(const struct manifest *m)
+struct report_dist *report_dist_new(void)
 {
 	struct report_dist *d = calloc(1, sizeof(*d));
-	uint64_t count_skip = 0;
-	int policy_count = 0;
 
-	if (!d)
-		return NULL;
-	d->magic = DIST_MAGIC;
-	if (m->run.warmup_policy && m->run.warmup_policy[0] >= '0' &&
-	    m->run.warmup_policy[0] <= '9') {
-		char *end;
-		errno = 0;
-		count_skip = strtoull(m->run.warmup_policy, &end, 10);
-		policy_count = !errno && !*end;
-	}
-	for (size_t i = 0; i < m->n_benches; i++) {
-		const struct manifest_bench *b = &m->benches[i];
-		struct dist_bench *db;
-
-		if (b->mode != MANIFEST_MODE_SAMPLES)
-			continue;
-		db = realloc(d->benches, (d->n + 1) * sizeof(*db));
-		if (!db)
-			goto oom;
-		d->benches = db;
-		db = &db[d->n];
-		memset(db, 0, sizeof(*db));
-		if (!(db->name = strdup(b->name)))
-			goto oom;
-		d->n++;
-		db->metric = manifest_metric_name(b->metric);
-		if (policy_count)
-			db->skip = count_skip;
-		else if (b->steady.present && !isnan(b->steady.start) && b->steady.start > 0)
-			db->skip = (uint64_t)b->steady.start;
-	}
+	if (d)
+		d->magic = DIST_MAGIC;
 	return d;
-oom:
-	report_dist_free(d);
-	return NULL;
 }
 
 void report_dist_free(struct report_dist *d)
@@ -88,33 +62,71 @@ void report_dist_free(struct report_dist *d)
 	if (!d)
 		return;
 	for (size_t i = 0; i < d->n; i++) {
-		struct dist_bench *b = &d->benches[i];
-		for (int s = 0; s < 3; s++) {
-			for (size_t p = 0; p < b->n_series[s]; p++)
-				free(b->series[s][p].v);
-			free(b->series[s]);
-			free(b->pads[s]);
-		}
-		free(b->name);
+		free(d->series[i].bench);
+		free(d->series[i].metric);
+		free(d->series[i].v);
 	}
-	free(d->benches);
+	free(d->series);
+	for (size_t i = 0; i < d->n_out; i++) {
+		free(d->out[i].bench);
+		free(d->out[i].pads);
+	}
+	free(d->out);
 	d->magic = 0;
 	free(d);
 }
 
-static struct dist_bench *find(struct report_dist *d, const char *name)
+static int same(const struct series *s, const char *bench, const char *metric,
+		int side, uint32_t pad)
 {
-	if (d->last < d->n && strcmp(d->benches[d->last].name, name) == 0)
-		return &d->benches[d->last];
-	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->benches[i].name, name) == 0) {
-			d->last = i;
-			return &d->benches[i];
-		}
-	return NULL;
+	return s->side == side && s->pad == pad && strcmp(s->bench, bench) == 0 &&
+	       strcmp(s->metric, metric) == 0;
 }
 
-static int series_add(struct series *s, double value)
+/* The series of a row, created when new; NULL when there is no room. */
+static struct series *series_of(struct report_dist *d, const char *bench,
+				const char *metric, int side, uint32_t pad, int *oom)
+{
+	struct series *s;
+
+	*oom = 0;
+	if (d->last < d->n && same(&d->series[d->last], bench, metric, side, pad))
+		return &d->series[d->last];
+	for (size_t i = 0; i < d->n; i++)
+		if (same(&d->series[i], bench, metric, side, pad)) {
+			d->last = i;
+			return &d->series[i];
+		}
+	if (d->n == REPORT_DIST_SERIES)
+		return NULL;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 16;
+		s = realloc(d->series, cap * sizeof(*s));
+		if (!s) {
+			*oom = 1;
+			return NULL;
+		}
+		d->series = s;
+		d->cap = cap;
+	}
+	s = &d->series[d->n];
+	memset(s, 0, sizeof(*s));
+	s->bench = strdup(bench);
+	s->metric = strdup(metric);
+	if (!s->bench || !s->metric) {
+		free(s->bench);
+		free(s->metric);
+		*oom = 1;
+		return NULL;
+	}
+	s->side = side;
+	s->pad = pad;
+	s->stride = 1;
+	d->last = d->n++;
+	return s;
+}
+
+static int series_add(struct series *s, uint64_t iter, double value)
 {
 	uint64_t k = s->seen++;
 
@@ -131,7 +143,7 @@ static int series_add(struct series *s, double value)
 	}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 256;
-		double *v;
+		struct sample *v;
 		if (cap > REPORT_DIST_KEEP)
 			cap = REPORT_DIST_KEEP;
 		v = realloc(s->v, cap * sizeof(*v));
@@ -140,7 +152,9 @@ static int series_add(struct series *s, double value)
 		s->v = v;
 		s->cap = cap;
 	}
-	s->v[s->n++] = value;
+	s->v[s->n].iter = iter;
+	s->v[s->n].value = value;
+	s->n++;
 	return 0;
 }
 
@@ -148,81 +162,142 @@ int report_dist_add(struct report_dist *d, const char *bench,
 		    enum manifest_side side, uint32_t pad, uint64_t iter,
 		    const char *metric, double value, struct plumb_err *err)
 {
-	struct dist_bench *b;
-	int si = (int)side;
+	struct series *s;
+	int oom;
 
-	if (d->finished || iter == UINT64_MAX || si < 0 || si > 2)
+	if (d->finished || iter == UINT64_MAX || (int)side < 0 || (int)side > 2 ||
+	    !isfinite(value))
 		return 0;
-	b = find(d, bench);
-	if (!b || strcmp(b->metric, metric) != 0 || iter < b->skip || !isfinite(value))
-		return 0;
-	if (pad >= b->n_series[si]) {
-		size_t n = (size_t)pad + 1;
-		struct series *s = realloc(b->series[si], n * sizeof(*s));
-		if (!s)
-			return plumb_err_oom(err, "sample distributions");
-		for (size_t i = b->n_series[si]; i < n; i++) {
-			memset(&s[i], 0, sizeof(s[i]));
-			s[i].stride = 1;
-		}
-		b->series[si] = s;
-		b->n_series[si] = n;
-	}
-	if (series_add(&b->series[si][pad], value) < 0)
+	s = series_of(d, bench, metric, (int)side, pad, &oom);
+	if (!s)
+		return oom ? plumb_err_oom(err, "sample distributions") : 0;
+	if (series_add(s, iter, value) < 0)
 		return plumb_err_oom(err, "sample distributions");
 	return 0;
 }
 
-int report_dist_finish(struct report_dist *d, struct plumb_err *err)
+/* Iterations to drop at the start of each round, as the run recorded it. */
+static uint64_t warmup_skip(const struct manifest *m, const struct manifest_bench *b)
 {
+	const char *p = m->run.warmup_policy;
+
+	if (p && *p >= '0' && *p <= '9') {
+		char *end;
+		unsigned long long n;
+		errno = 0;
+		n = strtoull(p, &end, 10);
+		if (!errno && !*end)
+			return n;
+	}
+	if (b->steady.present && !isnan(b->steady.start) && b->steady.start > 0)
+		return (uint64_t)b->steady.start;
+	return 0;
+}
+
+static int cmp_pad(const void *a, const void *b)
+{
+	uint32_t x = ((const struct report_dist_pad *)a)->pad;
+	uint32_t y = ((const struct report_dist_pad *)b)->pad;
+
+	return (x > y) - (x < y);
+}
+
+/* Reduce the series of one benchmark's side into an output entry. */
+static int finish_side(struct report_dist *d, const struct manifest_bench *b,
+		       int side, uint64_t skip, double *scratch, struct plumb_err *err)
+{
+	const char *metric = manifest_metric_name(b->metric);
+	struct dist_out *o;
+	size_t count = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		count += d->series[i].side == side && strcmp(d->series[i].bench, b->name) == 0 &&
+			 strcmp(d->series[i].metric, metric) == 0;
+	if (count == 0)
+		return 0;
+	o = &d->out[d->n_out];
+	memset(o, 0, sizeof(*o));
+	o->side = side;
+	if (!(o->bench = strdup(b->name)) || !(o->pads = calloc(count, sizeof(*o->pads)))) {
+		free(o->bench);
+		return plumb_err_oom(err, "sample distributions");
+	}
+	d->n_out++;
+	for (size_t i = 0; i < d->n; i++) {
+		struct series *s = &d->series[i];
+		struct report_dist_pad *p = &o->pads[o->view.n_pads];
+		size_t n = 0;
+		if (s->side != side || strcmp(s->bench, b->name) != 0 ||
+		    strcmp(s->metric, metric) != 0)
+			continue;
+		for (size_t k = 0; k < s->n; k++)
+			if (s->v[k].iter >= skip)
+				scratch[n++] = s->v[k].value;
+		if (n == 0)
+			continue;
+		/* The statistics' percentiles (nearest rank) and median. */
+		p->pad = s->pad;
+		p->n = n * s->stride;
+		p->min = stats_min(scratch, n);
+		p->max = stats_max(scratch, n);
+		p->p1 = stats_percentile_inplace(scratch, n, 0.01);
+		p->p25 = stats_percentile_inplace(scratch, n, 0.25);
+		p->p75 = stats_percentile_inplace(scratch, n, 0.75);
+		p->p99 = stats_percentile_inplace(scratch, n, 0.99);
+		p->p50 = stats_median_inplace(scratch, n);
+		o->view.n_pads++;
+	}
+	qsort(o->pads, o->view.n_pads, sizeof(*o->pads), cmp_pad);
+	o->view.pads = o->pads;
+	return 0;
+}
+
+int report_dist_finish(struct report_dist *d, const struct manifest *m,
+		       struct plumb_err *err)
+{
+	double *scratch;
+	size_t samples_benches = 0;
+	int rc = 0;
+
 	if (d->finished)
 		return 0;
 	d->finished = 1;
-	for (size_t i = 0; i < d->n; i++) {
-		struct dist_bench *b = &d->benches[i];
-		for (int s = 0; s < 3; s++) {
-			size_t used = 0;
-			if (b->n_series[s] == 0)
-				continue;
-			b->pads[s] = calloc(b->n_series[s], sizeof(*b->pads[s]));
-			if (!b->pads[s])
-				return plumb_err_oom(err, "sample distributions");
-			for (size_t p = 0; p < b->n_series[s]; p++) {
-				struct series *se = &b->series[s][p];
-				struct report_dist_pad *o = &b->pads[s][used];
-				if (se->n == 0)
-					continue;
-				/* The percentiles of the statistics (nearest rank), median as theirs. */
-				o->pad = (uint32_t)p;
-				o->n = se->seen;
-				o->min = stats_min(se->v, se->n);
-				o->max = stats_max(se->v, se->n);
-				o->p1 = stats_percentile_inplace(se->v, se->n, 0.01);
-				o->p25 = stats_percentile_inplace(se->v, se->n, 0.25);
-				o->p75 = stats_percentile_inplace(se->v, se->n, 0.75);
-				o->p99 = stats_percentile_inplace(se->v, se->n, 0.99);
-				o->p50 = stats_median_inplace(se->v, se->n);
-				used++;
-				free(se->v);
-				se->v = NULL;
-				se->n = se->cap = 0;
-			}
-			b->n_pads[s] = used;
-			b->view[s].pads = b->pads[s];
-			b->view[s].n_pads = used;
-		}
+	for (size_t i = 0; i < m->n_benches; i++)
+		samples_benches += m->benches[i].mode == MANIFEST_MODE_SAMPLES;
+	if (samples_benches == 0 || d->n == 0)
+		goto done;
+	d->out = calloc(samples_benches * 3, sizeof(*d->out));
+	scratch = malloc(REPORT_DIST_KEEP * sizeof(*scratch));
+	if (!d->out || !scratch) {
+		free(scratch);
+		return plumb_err_oom(err, "sample distributions");
 	}
-	return 0;
+	for (size_t i = 0; rc == 0 && i < m->n_benches; i++) {
+		const struct manifest_bench *b = &m->benches[i];
+		if (b->mode != MANIFEST_MODE_SAMPLES)
+			continue;
+		for (int side = 0; rc == 0 && side < 3; side++)
+			rc = finish_side(d, b, side, warmup_skip(m, b), scratch, err);
+	}
+	free(scratch);
+done:
+	/* The raw samples are not needed any more. */
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->series[i].v);
+		d->series[i].v = NULL;
+		d->series[i].n = d->series[i].cap = 0;
+	}
+	return rc;
 }
 
 const struct report_dist_side *report_dist_find(const struct report_dist *d,
 						const char *bench,
 						enum manifest_side side)
 {
-	if (!d || !d->finished || (int)side < 0 || (int)side > 2)
+	if (!d || !d->finished)
 		return NULL;
-	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->benches[i].name, bench) == 0)
-			return d->benches[i].n_pads[side] ? &d->benches[i].view[side] : NULL;
+	for (size_t i = 0; i < d->n_out; i++)
+		if (d->out[i].side == (int)side && strcmp(d->out[i].bench, bench) == 0)
+			return d->out[i].view.n_pads ? &d->out[i].view : NULL;
 	return NULL;
 }

@@ -30,8 +30,8 @@ static const struct {
 	enum hostdiff_level level;
 } decisive[] = {
 	{ "cpu.model", "CPU model", HOSTDIFF_BLOCKER },
-	{ "cpu.logical", "logical CPUs", HOSTDIFF_BLOCKER },
-	{ "cpu.physical_cores", "physical cores", HOSTDIFF_BLOCKER },
+	{ "cpu.logical", "logical CPU count", HOSTDIFF_BLOCKER },
+	{ "cpu.physical_cores", "physical core count", HOSTDIFF_BLOCKER },
 	{ "kernel.release", "kernel", HOSTDIFF_WARNING },
 	{ "cpufreq.governor", "governor", HOSTDIFF_WARNING },
 	{ "cpufreq.turbo", "turbo", HOSTDIFF_WARNING },

@@ -207,20 +207,24 @@ void report_source_init(struct report_source *s);
 void report_source_release(struct report_source *s);
 
 /*
- * Load what path names: a folder holding manifest.json (and optionally
- * samples.tsv), or a bundle file.  Errors are PLUMB_EINPUT naming path.
+ * Load what path names: a bundle file (verified completely first), a
+ * folder holding manifest.json and optionally samples.tsv, or a bare
+ * manifest.json.  Errors are PLUMB_EINPUT naming path (and the member,
+ * JSON path or TSV line).
  */
 int report_source_load(struct report_source *s, const char *path,
 		       struct plumb_err *err);
 
 /*
- * Find what --baseline names: an existing path (a bundle file or folder,
- * its candidate side), else a baseline name of the archive in dir (NULL:
- * the default archive), else an archived bundle id or unique prefix (its
- * candidate side).  Nothing found is PLUMB_EINPUT naming what.
+ * Find what a command line names: an existing path (a bundle file, a
+ * folder or a manifest.json: report_source_load()), else, in the archive
+ * in dir (NULL: the default archive), a baseline name when baseline is
+ * set (its recorded side), else an archived bundle id or unique prefix of
+ * at least 4 hex digits (its candidate side).  Nothing found is
+ * PLUMB_EINPUT naming what.
  */
 int report_source_find(struct report_source *s, const char *what,
-		       const char *dir, struct plumb_err *err);
+		       const char *dir, int baseline, struct plumb_err *err);
 
 /* The report_side view of a loaded source (its candidate side unless told). */
 void report_source_side(const struct report_source *s, enum manifest_side side,

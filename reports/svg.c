@@ -61,6 +61,18 @@ static double nice_step(double span)
 	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
 }
 
+/* A tick value with as many decimals as the step needs ("220", "1.505"). */
+static void tick_number(double v, double step, const struct units_scale *sc,
+			char out[UNITS_MAX])
+{
+	double st = step / sc->div;
+	int decimals = st >= 1 ? 0 : (int)ceil(-log10(st) - 1e-9);
+
+	if (decimals > 6)
+		decimals = 6;
+	snprintf(out, UNITS_MAX, "%.*f", decimals, v / sc->div);
+}
+
 /* The axis line at y with ticks and value labels in one unit. */
 static int axis_draw(struct buf *out, const struct axis *a, double y)
 {
@@ -74,7 +86,7 @@ static int axis_draw(struct buf *out, const struct axis *a, double y)
 			 LEFT, y, W - RIGHT, y);
 	for (v = ceil(a->lo / step) * step; v <= a->hi && n < 12; v += step, n++) {
 		double x = xpos(a, v);
-		units_number(fabs(v) < step * 1e-9 ? 0 : v, &sc, num);
+		tick_number(fabs(v) < step * 1e-9 ? 0 : v, step, &sc, num);
 		rc |= buf_printf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 				 "<text class=\"ticklabel\" x=\"%.1f\" y=\"%.1f\">%s</text>",
 				 x, y, x, y + 5, x, y + 18, num);
@@ -281,7 +293,7 @@ int svg_trend(struct buf *out, const char *bench, enum manifest_metric metric,
 	rc |= buf_printf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 			 left - 6, top, left - 6, H - bottom);
 	for (v = ceil(lo / step) * step; v <= hi && ticks < 12; v += step, ticks++) {
-		units_number(fabs(v) < step * 1e-9 ? 0 : v, &sc, num);
+		tick_number(fabs(v) < step * 1e-9 ? 0 : v, step, &sc, num);
 		rc |= buf_printf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 				 "<text class=\"vlabel\" x=\"%.1f\" y=\"%.1f\">%s</text>",
 				 left - 6, TY(v), W - right, TY(v), left - 10, TY(v) + 4, num);

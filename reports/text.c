@@ -152,7 +152,7 @@ static int line(struct buf *out, int color, const char *c, const char *label,
 /* "  base       v1.2.0 3f2a9c0d1e4b Release 1.2.0" */
 static int heading_line(struct buf *out, const char *label, struct buf *raw)
 {
-	int rc = buf_printf(out, "  %-10s ", label);
+	int rc = buf_printf(out, "  %-13s ", label);
 
 	rc |= esc_text(out, buf_cstr(raw));
 	rc |= buf_addch(out, '\n');
@@ -179,7 +179,7 @@ static int heading(const struct report *r, struct buf *out)
 	if (r->kind == REPORT_BASELINE) {
 		rc |= phrase_source(&r->old, &raw);
 		rc |= buf_printf(&raw, " (%s side)", manifest_side_name(r->old.side));
-		rc |= heading_line(out, "from", &raw);
+		rc |= heading_line(out, "baseline from", &raw);
 	}
 	rc |= phrase_source(&r->new, &raw);
 	rc |= heading_line(out, "bundle", &raw);
@@ -187,7 +187,7 @@ static int heading(const struct report *r, struct buf *out)
 	rc |= heading_line(out, "created", &raw);
 	if (r->kind == REPORT_BASELINE) {
 		rc |= phrase_host(r->old.m->host.start, &raw);
-		rc |= heading_line(out, "host was", &raw);
+		rc |= heading_line(out, "baseline host", &raw);
 	}
 	rc |= phrase_host(r->new.m->host.start, &raw);
 	rc |= heading_line(out, "host", &raw);
@@ -223,6 +223,8 @@ int report_text(const struct report *r, int color, struct buf *out,
 	size_t cols;
 
 	rc |= heading(r, out);
+	if (r->host.n_items || r->host.n_statements)
+		rc |= buf_addch(out, '\n');
 	rc |= host_lines(r, color, out);
 	rc |= buf_addch(out, '\n');
 

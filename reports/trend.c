@@ -12,6 +12,8 @@
 
 #include <jansson.h>
 
+#include "archive/query.h"
+#include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/jsonio.h"
@@ -368,7 +370,22 @@ int trend_render_model(const json_t *model, enum report_format format,
 
 int trend_render(const struct trend_opts *o, struct buf *out, struct plumb_err *err)
 {
-	(void)o;
-	(void)out;
-	return plumb_err_set(err, PLUMB_EINPUT, "--trend needs the archive, which this build lacks");
+	struct query_trend q = { o->bench, NULL, o->host, o->last };
+	struct store st;
+	json_t *model = NULL;
+	char *dir = NULL;
+	int rc;
+
+	if ((rc = store_locate(o->archive_dir, &dir, err)) < 0)
+		return rc;
+	rc = store_open(&st, dir, 0, err);
+	free(dir);
+	if (rc < 0)
+		return rc;
+	rc = query_trend(&st, &q, &model, err);
+	store_close(&st);
+	if (rc == 0)
+		rc = trend_render_model(model, o->format, out, err);
+	json_decref(model);
+	return rc;
 }
