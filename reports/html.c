@@ -85,6 +85,7 @@ static const char css[] =
 	"td.key{font-family:ui-monospace,monospace;font-size:.85rem;white-space:nowrap}\n"
 	"td.fact{overflow-wrap:anywhere;min-width:8rem}\n"
 	"a{color:inherit}\n"
+	"svg .ticklabel.first{text-anchor:start}svg .ticklabel.last{text-anchor:end}\n"
 	"svg .grid{stroke:var(--line);stroke-width:1}svg .vlabel{text-anchor:end;fill:var(--muted);"
 	"font-size:9.5px}\n"
 	"svg .trendline{fill:none;stroke:var(--new);stroke-width:1.5}"

@@ -335,7 +335,9 @@ int svg_trend(struct buf *out, const char *bench, enum manifest_metric metric,
 	}
 	/* The first and last commit under the axis. */
 	for (size_t i = 0; i < n; i += (n > 1 ? n - 1 : 1)) {
-		rc |= buf_printf(out, "<text class=\"ticklabel\" x=\"%.1f\" y=\"%.1f\">", TX(i), H - bottom + 18);
+		/* The first label starts at its point, the last one ends at it. */
+		rc |= buf_printf(out, "<text class=\"ticklabel%s\" x=\"%.1f\" y=\"%.1f\">",
+				 n == 1 ? "" : i == 0 ? " first" : " last", TX(i), H - bottom + 18);
 		rc |= esc_html(out, p[i].time ? p[i].time : "");
 		rc |= buf_addstr(out, "</text>");
 		if (n == 1)

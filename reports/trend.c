@@ -316,10 +316,12 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 		units_value(p[i].center, m, 0, c);
 		range_text(&p[i], m, r, sizeof(r));
 		units_percent(p[i].spread, s);
-		rc |= buf_printf(out, "<tr%s><td>", p[i].shift ? " class=\"differs\"" : "");
+		rc |= buf_printf(out, "<tr%s><td class=\"num\">", p[i].shift ? " class=\"differs\"" : "");
 		rc |= esc_html(out, p[i].time ? p[i].time : "");
 		rc |= buf_addstr(out, "</td><td class=\"key\">");
-		rc |= esc_html(out, p[i].commit ? p[i].commit : "");
+		snprintf(r, sizeof(r), "%.12s", p[i].commit ? p[i].commit : "");
+		esc_utf8_cut(r);
+		rc |= esc_html(out, r);
 		rc |= buf_addstr(out, "</td><td>");
 		rc |= esc_html(out, p[i].ref ? p[i].ref : "");
 		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
