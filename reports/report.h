@@ -201,6 +201,7 @@ struct report_source {
 	char *baseline;                /* the baseline's name, or NULL */
 	enum manifest_side side;       /* the side a baseline names (candidate by default) */
 	struct report_dist *dist;      /* per-pad distributions, or NULL */
+	int want_dist;                 /* read samples.tsv for them (default 1; only HTML shows them) */
 };
 
 void report_source_init(struct report_source *s);

@@ -36,16 +36,20 @@ void report_source_init(struct report_source *s)
 	memset(s, 0, sizeof(*s));
 	manifest_init(&s->m);
 	s->side = MANIFEST_SIDE_CANDIDATE;
+	s->want_dist = 1;
 }
 
 void report_source_release(struct report_source *s)
 {
+	int want = s->want_dist;
+
 	manifest_release(&s->m);
 	free(s->bundle);
 	free(s->origin);
 	free(s->baseline);
 	report_dist_free(s->dist);
 	report_source_init(s);
+	s->want_dist = want;
 }
 
 void report_source_side(const struct report_source *s, enum manifest_side side,
@@ -113,7 +117,7 @@ static int load_folder(struct report_source *s, const char *dir, struct plumb_er
 	}
 	if ((rc = load_manifest(s, mpath, err)) < 0)
 		goto done;
-	if (stat(spath, &st) != 0)
+	if (!s->want_dist || stat(spath, &st) != 0)
 		goto done;
 	if (!(s->dist = report_dist_new())) {
 		rc = plumb_err_oom(err, "report source");
@@ -134,10 +138,11 @@ static int load_bundle(struct report_source *s, const char *path, struct plumb_e
 	struct bundle_info info;
 	int rc;
 
-	if (!(s->dist = report_dist_new()))
+	if (s->want_dist && !(s->dist = report_dist_new()))
 		return plumb_err_oom(err, "report source");
 	bundle_info_init(&info);
-	rc = bundle_verify_path_samples(path, NULL, dist_row, s->dist, &info, err);
+	rc = bundle_verify_path_samples(path, NULL, s->dist ? dist_row : NULL, s->dist,
+					&info, err);
 	if (rc == 0) {
 		manifest_release(&s->m);
 		s->m = info.manifest;
@@ -146,7 +151,7 @@ static int load_bundle(struct report_source *s, const char *path, struct plumb_e
 			rc = plumb_err_oom(err, "report source");
 	}
 	bundle_info_release(&info);
-	if (rc == 0)
+	if (rc == 0 && s->dist)
 		rc = report_dist_finish(s->dist, &s->m, err);
 	return rc;
 }
