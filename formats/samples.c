@@ -3,11 +3,11 @@
  *
  * Separate from the bundle code because `plumb analyze` reads the same
  * layout from any file, and the runner writes it before any bundle exists.
- * The reader is on the hot path of a 10-million-row analysis, so it copies
- * each line once into its own buffer, splits it in place, parses numbers
- * by hand (strtod only for the rare value the fast path cannot round
- * exactly) and validates a name only when it differs from the previous
- * row's.
+ * The reader is on the hot path of a 10-million-row analysis, so it parses
+ * each line where it lies in the caller's bytes (copying only a line split
+ * between two feeds), parses numbers by hand (strtod only for the rare
+ * value the fast path cannot round exactly) and validates a name only when
+ * it differs from the previous row's.
  */
 #include <errno.h>
 #include <fcntl.h>
