@@ -210,11 +210,26 @@ static void show_commit(const char *label, const struct manifest_commit *c)
 	       c->dirty == 1 ? "  (dirty working copy)" : "");
 }
 
+/* A string host fact ("cpu", "model"), or NULL. */
+static const char *host_fact(const json_t *facts, const char *group, const char *key)
+{
+	const json_t *v = facts;
+
+	if (group)
+		v = json_object_get(v, group);
+	v = json_object_get(v, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
 static int show_text(const char *path, const struct bundle_info *info)
 {
 	const struct manifest *m = &info->manifest;
+	const json_t *h = m->host.start;
+	const char *hostname = host_fact(h, NULL, "hostname");
+	const char *cpu = host_fact(h, "cpu", "model");
+	const char *kernel = host_fact(h, "kernel", "release");
+	const char *governor = host_fact(h, "cpufreq", "governor");
 	char sig[200];
-	const json_t *hn = m->host.start ? json_object_get(m->host.start, "hostname") : NULL;
 
 	printf("bundle     %s\n", path);
 	printf("id         %s\n", info->id);
@@ -224,10 +239,29 @@ static int show_text(const char *path, const struct bundle_info *info)
 		printf("repo       %s\n", m->repo.url);
 	show_commit("base", &m->repo.base);
 	show_commit("candidate", &m->repo.candidate);
-	if (json_is_string(hn) || m->host.fingerprint)
-		printf("host       %s%s%s\n", json_is_string(hn) ? json_string_value(hn) : "",
-		       json_is_string(hn) && m->host.fingerprint ? "  fingerprint " : "",
-		       m->host.fingerprint ? m->host.fingerprint : "");
+	if (hostname || cpu || kernel || governor || m->host.fingerprint) {
+		const char *sep = " ";
+		printf("host      ");
+		if (hostname) {
+			printf("%s%s", sep, hostname);
+			sep = ", ";
+		}
+		if (cpu) {
+			printf("%s%s", sep, cpu);
+			sep = ", ";
+		}
+		if (kernel) {
+			printf("%skernel %s", sep, kernel);
+			sep = ", ";
+		}
+		if (governor) {
+			printf("%sgovernor %s", sep, governor);
+			sep = ", ";
+		}
+		if (m->host.fingerprint)
+			printf("%sfingerprint %s", sep, m->host.fingerprint);
+		printf("\n");
+	}
 	printf("run        %lld rounds, seed %lld, %zu variants, build method %s\n",
 	       (long long)m->run.rounds, (long long)m->run.seed, m->build.n_variants,
 	       manifest_method_name(m->build.method));

@@ -54,7 +54,8 @@ struct bundle_reader {
 	int fd;
 	const unsigned char *mem;
 	size_t mem_len, mem_pos;
-	unsigned char *in;
+	const unsigned char *in;          /* inbuf, or the memory block itself */
+	unsigned char *inbuf;             /* fd mode only */
 	size_t in_cap, in_len, in_pos;
 	int in_eof;
 	uint64_t file_bytes;

@@ -136,7 +136,7 @@ int bundle_pack(const char *dir, const char *out,
 	DIR *d;
 	int rc = 0;
 
-	buf_init(&mtext, MANIFEST_MAX_BYTES + 1);
+	buf_init(&mtext, BUNDLE_MAX_MANIFEST + 1);
 	if (stat(dir, &st) < 0)
 		return plumb_err_errno(err, PLUMB_EINPUT, errno, dir, NULL);
 	if (!S_ISDIR(st.st_mode))
@@ -188,7 +188,7 @@ int bundle_pack(const char *dir, const char *out,
 	if (rc == 0 && have_logs)
 		rc = scan_logs(lpath, &logs, err);
 	if (rc == 0)
-		rc = file_read(mpath, MANIFEST_MAX_BYTES, &mtext, err);
+		rc = file_read(mpath, BUNDLE_MAX_MANIFEST, &mtext, err);
 	if (rc == 0) {
 		memset(&spec, 0, sizeof(spec));
 		spec.manifest_json = mtext.data;

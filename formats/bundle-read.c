@@ -53,7 +53,7 @@ static int src_fail(struct bundle_reader *r, const char *fmt, ...)
 	return -1;
 }
 
-/* Refill the compressed input buffer; -1 on a read error. */
+/* Refill the compressed input; -1 on a read error. */
 static int refill(struct bundle_reader *r)
 {
 	size_t got;
@@ -61,16 +61,14 @@ static int refill(struct bundle_reader *r)
 	r->in_pos = 0;
 	r->in_len = 0;
 	if (r->fd < 0) {
+		/* Memory: the whole block at once, read in place. */
 		got = r->mem_len - r->mem_pos;
-		if (got > r->in_cap)
-			got = r->in_cap;
-		/* Copy rather than point: the fuzzer's input must be read only once. */
-		memcpy(r->in, r->mem + r->mem_pos, got);
+		r->in = r->mem + r->mem_pos;
 		r->mem_pos += got;
 	} else {
 		ssize_t n;
 		do {
-			n = read(r->fd, r->in, r->in_cap);
+			n = read(r->fd, r->inbuf, r->in_cap);
 		} while (n < 0 && errno == EINTR);
 		if (n < 0) {
 			plumb_err_errno(&r->src_err, PLUMB_EIO, errno, r->name, "read");
@@ -78,6 +76,7 @@ static int refill(struct bundle_reader *r)
 			return -1;
 		}
 		got = (size_t)n;
+		r->in = r->inbuf;
 	}
 	if (got == 0) {
 		r->in_eof = 1;
@@ -206,14 +205,16 @@ static int reader_open(struct bundle_reader *r, const char *name,
 	else
 		bundle_limits_default(&r->lim);
 	plumb_err_clear(&r->src_err);
-	r->in_cap = IN_CHUNK;
-	r->in = malloc(r->in_cap);
+	if (r->fd >= 0) {
+		r->in_cap = IN_CHUNK;
+		r->inbuf = malloc(r->in_cap);
+	}
 	r->out_cap = ZSTD_DStreamOutSize();
 	r->out = malloc(r->out_cap);
 	r->dctx = ZSTD_createDCtx();
 	r->entry = archive_entry_new();
 	r->ar = archive_read_new();
-	if (!r->in || !r->out || !r->dctx || !r->entry || !r->ar) {
+	if ((r->fd >= 0 && !r->inbuf) || !r->out || !r->dctx || !r->entry || !r->ar) {
 		bundle_reader_close(r);
 		return plumb_err_oom(err, "bundle reader");
 	}
@@ -266,7 +267,7 @@ void bundle_reader_close(struct bundle_reader *r)
 	if (r->entry)
 		archive_entry_free(r->entry);
 	ZSTD_freeDCtx(r->dctx);
-	free(r->in);
+	free(r->inbuf);
 	free(r->out);
 	for (size_t i = 0; i < r->n_names; i++)
 		free(r->names[i]);
@@ -477,12 +478,10 @@ int bundle_reader_data(struct bundle_reader *r, const void **p, size_t *len,
 	return 1;
 }
 
+/* Are the n bytes at p all zero?  (memcmp of p with p + 1 runs at memory speed.) */
 static int all_zero(const unsigned char *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
+	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
 }
 
 int bundle_reader_finish(struct bundle_reader *r, struct plumb_err *err)
@@ -522,6 +521,9 @@ int bundle_reader_finish(struct bundle_reader *r, struct plumb_err *err)
 		if (rc > 0 && !all_zero(r->out, r->out_len))
 			goto trailing;
 	}
+	/* The decoder's window is not needed any more: give it back early. */
+	ZSTD_freeDCtx(r->dctx);
+	r->dctx = NULL;
 	return 0;
 trailing:
 	return plumb_err_set(err, PLUMB_EINPUT, "%s: data after the end of the tar archive",

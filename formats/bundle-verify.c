@@ -280,6 +280,12 @@ static int verify_after(struct bundle_reader *r, struct verify_state *vs,
 	rc = check_sig(r->name, vs, opts, err);
 	if (rc < 0)
 		return rc;
+	/* Peak memory: SHA256SUMS is done with before the manifest is parsed. */
+	buf_release(&vs->sums);
+	buf_release(&vs->sig);
+	rc = bundle_manifest_budget(vs->manifest.data, vs->manifest.len, err);
+	if (rc < 0)
+		return plumb_err_prefix(err, "%s: manifest.json", r->name);
 	rc = manifest_parse(&info->manifest, vs->manifest.data ? vs->manifest.data : "",
 			    vs->manifest.len, err);
 	if (rc < 0)

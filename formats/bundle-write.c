@@ -511,7 +511,15 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 	buf_init(&sums, BUNDLE_MAX_SUMS);
 	buf_init(&sig, BUNDLE_MAX_SIG);
 	manifest_init(&man);
-	rc = manifest_parse(&man, spec->manifest_json, spec->manifest_len, err);
+	if (spec->manifest_len > BUNDLE_MAX_MANIFEST) {
+		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: larger than %llu bytes (the limit "
+				   "of a bundle's manifest.json)", mname,
+				   (unsigned long long)BUNDLE_MAX_MANIFEST);
+		goto out;
+	}
+	rc = bundle_manifest_budget(spec->manifest_json, spec->manifest_len, err);
+	if (rc == 0)
+		rc = manifest_parse(&man, spec->manifest_json, spec->manifest_len, err);
 	if (rc < 0) {
 		plumb_err_prefix(err, "%s", mname);
 		goto out;

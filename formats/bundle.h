@@ -48,8 +48,10 @@ struct plumb_err;
 #define BUNDLE_MAX_README      ((uint64_t)64 << 10)
 #define BUNDLE_MAX_SUMS        ((uint64_t)8 << 20)   /* SHA256SUMS */
 #define BUNDLE_MAX_SIG         ((uint64_t)SIGN_TEXT_MAX)
-#define BUNDLE_MAX_MANIFEST    ((uint64_t)MANIFEST_MAX_BYTES)
+#define BUNDLE_MAX_MANIFEST    ((uint64_t)1 << 20)   /* below MANIFEST_MAX_BYTES: see
+                                                        bundle-v1.md, Limits */
 #define BUNDLE_MAX_LOG         ((uint64_t)64 << 20)  /* each logs/ member */
+#define BUNDLE_MAX_JSON_VALUES 100000u               /* in manifest.json */
 
 /* zstd parameters of the writer. */
 #define BUNDLE_ZSTD_LEVEL      3
@@ -195,6 +197,13 @@ int bundle_trusted_comment(const char *id, const char *created, char *out,
  * no "." or ".." component, not absolute.
  */
 const char *bundle_name_problem(const char *name, size_t len);
+
+/*
+ * Count manifest.json's JSON values as format v1 does ('{', '[' and ','
+ * outside strings, plus one) and refuse more than BUNDLE_MAX_JSON_VALUES:
+ * the parsed form's memory follows that count, not the byte size.
+ */
+int bundle_manifest_budget(const char *json, size_t len, struct plumb_err *err);
 
 /* The README.txt text this plumb writes (appended to out). */
 int bundle_readme(struct buf *out, struct plumb_err *err);

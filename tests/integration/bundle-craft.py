@@ -14,12 +14,15 @@
 #   --dir NAME            add a folder entry
 #   --symlink NAME=TARGET, --hardlink NAME=TARGET
 #   --chr NAME, --blk NAME, --fifo NAME
+#   --many N=PREFIX       add N small files PREFIX0 ... PREFIX<N-1>
 #   --drop NAME           remove every entry of that name
 #   --resum               rewrite SHA256SUMS over the regular files
 #   --format pax|gnu|ustar
 #   --zstd ARGS           zstd options, e.g. "--long=31" (default "-3")
 #   --tar                 write the tar stream without zstd
 #   --trailer HEX         append these bytes to the tar stream after its end
+#   --bomb BYTES          append a zstd frame of BYTES zero bytes made of RLE
+#                         blocks (4 bytes of file per 128 KiB)
 import hashlib
 import io
 import subprocess
@@ -52,6 +55,19 @@ def reg(name, data, mtime=0):
     return ti, data
 
 
+def rle_frame(size):
+    # Frame header: magic, descriptor 0 (no checksum, no content size),
+    # window 128 KiB; then RLE blocks of up to 128 KiB of one zero byte.
+    out = bytearray(b"\x28\xb5\x2f\xfd\x00" + bytes([(17 - 10) << 3]))
+    block = 128 * 1024
+    while size > 0:
+        n = min(size, block)
+        size -= n
+        hdr = (1 if size == 0 else 0) | (1 << 1) | (n << 3)
+        out += hdr.to_bytes(3, "little") + b"\x00"
+    return bytes(out)
+
+
 def main(argv):
     out = argv[0]
     args = argv[1:]
@@ -60,6 +76,7 @@ def main(argv):
     zargs = ["-3"]
     raw_tar = False
     trailer = b""
+    bomb = 0
     i = 0
     while i < len(args):
         op = args[i]
@@ -92,6 +109,10 @@ def main(argv):
                        "--fifo": tarfile.FIFOTYPE}[op]
             ti.devmajor, ti.devminor = 1, 3
             entries.append((ti, b""))
+        elif op == "--many":
+            n, _, prefix = val.partition("=")
+            for k in range(int(n)):
+                entries.append(reg("%s%d" % (prefix, k), b"%d\n" % k))
         elif op == "--drop":
             entries = [(m, d) for m, d in entries if m.name != val]
         elif op == "--resum":
@@ -112,6 +133,8 @@ def main(argv):
             raw_tar = True
         elif op == "--trailer":
             trailer = bytes.fromhex(val)
+        elif op == "--bomb":
+            bomb = int(val)
         else:
             sys.exit("bundle-craft.py: unknown operation " + op)
     buf = io.BytesIO()
@@ -124,6 +147,8 @@ def main(argv):
     else:
         data = subprocess.run(["zstd", "-q", "-c"] + zargs, input=tar, check=True,
                               capture_output=True).stdout
+    if bomb:
+        data += rle_frame(bomb)
     with open(out, "wb") as f:
         f.write(data)
 

@@ -71,6 +71,7 @@ test_expect_success 'show summarizes commits, benchmarks and verdicts' '
 	test_grep "^interp .* 0.9432  faster$" out &&
 	test_grep "^parse .*placement$" out &&
 	test_grep "^startup .*failed: " out &&
+	test_grep "^host  *Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz, fingerprint c0ffee0123456789$" out &&
 	test_grep "^signature  *none$" out
 '
 

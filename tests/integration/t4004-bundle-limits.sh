@@ -1,0 +1,111 @@
+#!/bin/sh
+test_description='plumb bundle verify: the numeric limits of format v1'
+. "$(dirname "$0")/test-lib.sh"
+
+craft="$TEST_SRCDIR/tests/integration/bundle-craft.py"
+command -v zstd >/dev/null 2>&1 && test_have_prereq PYTHON && test_set_prereq CRAFT
+test_have_prereq CRAFT && test -x /usr/bin/time && test_set_prereq CRAFT_TIME
+
+test_expect_success 'a small bundle' '
+	plumb bundle pack "$FIXTURES/bundle/small" -o small.plumb >/dev/null
+'
+
+test_expect_success CRAFT 'a decompression bomb stops at the total limit' '
+	python3 "$craft" bomb.plumb --from small.plumb --bomb 4294967297 &&
+	test $(wc -c <bomb.plumb) -lt 200000 &&
+	test_expect_code 3 plumb bundle verify bomb.plumb 2>err &&
+	test_grep "bomb.plumb: uncompressed size exceeds 4294967296 bytes (the limit)" err
+'
+
+test_expect_success CRAFT 'up to the limit, zeros after the tar end are fine' '
+	python3 "$craft" zeros.plumb --from small.plumb --bomb 1048576 &&
+	plumb bundle verify zeros.plumb >/dev/null
+'
+
+test_expect_success CRAFT_TIME 'the bomb is stopped with bounded memory' '
+	/usr/bin/time -f "%M" -o rss "$PLUMB" bundle verify bomb.plumb 2>/dev/null;
+	test $? = 3 &&
+	kb=$(tail -n 1 rss) &&
+	echo "peak RSS $kb KiB" &&
+	test "$kb" -lt 65536
+'
+
+test_expect_success CRAFT 'a zstd window over 8 MiB is refused before it is allocated' '
+	zstd -q -d <small.plumb | zstd -q --long=31 -c >w31.plumb &&
+	test_expect_code 3 plumb bundle verify w31.plumb 2>err &&
+	test_grep "w31.plumb: zstd frame window larger than 8388608 bytes (the limit)" err &&
+	zstd -q -d <small.plumb | zstd -q --zstd=wlog=24 -c >w24.plumb &&
+	test_expect_code 3 plumb bundle verify w24.plumb 2>err &&
+	test_grep "window larger than 8388608 bytes" err &&
+	zstd -q -d <small.plumb | zstd -q --zstd=wlog=23 -c >w23.plumb &&
+	plumb bundle verify w23.plumb >/dev/null
+'
+
+test_expect_success CRAFT_TIME 'the 2 GiB window is refused with bounded memory' '
+	/usr/bin/time -f "%M" -o rss "$PLUMB" bundle verify w31.plumb 2>/dev/null;
+	test $? = 3 &&
+	test "$(tail -n 1 rss)" -lt 65536
+'
+
+test_expect_success CRAFT_TIME 'the costliest manifest the limits allow verifies in bounded memory' '
+	python3 -c "
+import json, sys
+m = json.load(open(sys.argv[1]))
+m[\"spec\"] = {\"x\": [{}] * 49000, \"y\": \"z\" * 800000}
+print(json.dumps(m, separators=(\",\", \":\")))" "$FIXTURES/bundle/small/manifest.json" >m.json &&
+	cp -R "$FIXTURES/bundle/small" costly && chmod -R u+w costly && cp m.json costly/manifest.json &&
+	plumb bundle pack costly -o costly.plumb >/dev/null &&
+	/usr/bin/time -f "%M" -o rss "$PLUMB" bundle verify costly.plumb >/dev/null &&
+	kb=$(tail -n 1 rss) &&
+	echo "peak RSS $kb KiB" &&
+	test "$kb" -lt 65536
+'
+
+test_expect_success CRAFT 'at most 1024 members' '
+	python3 "$craft" many.plumb --from small.plumb --many 1020=f --resum &&
+	plumb bundle verify many.plumb >out &&
+	test_grep "^members  *1024$" out &&
+	python3 "$craft" toomany.plumb --from small.plumb --many 1021=f --resum &&
+	test_expect_code 3 plumb bundle verify toomany.plumb 2>err &&
+	test_grep "toomany.plumb: more than 1024 members (the limit)" err
+'
+
+test_expect_success CRAFT 'members over their size limits are refused at their header' '
+	head -c 65537 /dev/zero | tr "\0" x >readme &&
+	python3 "$craft" big.plumb --from small.plumb --file README.txt=@readme --resum &&
+	test_expect_code 3 plumb bundle verify big.plumb 2>err &&
+	test_grep "member .README.txt.: 65537 bytes, more than 65536 (the limit)" err &&
+	head -c 16385 /dev/zero | tr "\0" x >sig &&
+	python3 "$craft" big.plumb --from small.plumb --file SHA256SUMS.sig=@sig &&
+	test_expect_code 3 plumb bundle verify big.plumb 2>err &&
+	test_grep "member .SHA256SUMS.sig.: 16385 bytes, more than 16384 (the limit)" err &&
+	head -c 1048577 /dev/zero | tr "\0" " " >m.json &&
+	python3 "$craft" big.plumb --from small.plumb --file manifest.json=@m.json --resum &&
+	test_expect_code 3 plumb bundle verify big.plumb 2>err &&
+	test_grep "member .manifest.json.: 1048577 bytes, more than 1048576 (the limit)" err
+'
+
+test_expect_success CRAFT 'a manifest with more than 100,000 JSON values is refused' '
+	python3 -c "
+import json, sys
+m = json.load(open(sys.argv[1]))
+m[\"spec\"] = {\"x\": [{}] * 50000}
+print(json.dumps(m))" "$FIXTURES/bundle/small/manifest.json" >m.json &&
+	python3 "$craft" values.plumb --from small.plumb --file manifest.json=@m.json --resum &&
+	test_expect_code 3 plumb bundle verify values.plumb 2>err &&
+	test_grep "values.plumb: manifest.json: more than 100000 JSON values" err &&
+	cp -R "$FIXTURES/bundle/small" v && chmod -R u+w v && cp m.json v/manifest.json &&
+	test_expect_code 3 plumb bundle pack v -o v.plumb 2>err &&
+	test_grep "v/manifest.json: more than 100000 JSON values" err &&
+	! test -e v.plumb
+'
+
+test_expect_success CRAFT 'pack refuses what the reader would refuse' '
+	cp -R "$FIXTURES/bundle/small" s && chmod -R u+w s && mkdir s/logs &&
+	head -c 67108865 /dev/zero >s/logs/huge.log &&
+	test_expect_code 3 plumb bundle pack s -o s.plumb 2>err &&
+	test_grep "s/logs/huge.log: 67108865 bytes, more than 67108864" err &&
+	! test -e s.plumb
+'
+
+test_done
