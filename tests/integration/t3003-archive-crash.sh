@@ -13,7 +13,7 @@ fi
 # writing the copy and the database, syncing, renaming, closing.
 SYSCALLS="openat write pwrite64 fsync fdatasync rename close fcntl unlink ftruncate mkdir"
 
-test_expect_success BUNDLE 'an archive with earlier contents, and a bundle to add' '
+test_expect_success 'an archive with earlier contents, and a bundle to add' '
 	make_bundle 1 one.plumb &&
 	make_bundle 2 two.plumb &&
 	make_bundle 3 new.plumb &&
@@ -62,7 +62,7 @@ kill_at() {
 }
 
 for sc in $SYSCALLS; do
-	test_expect_success BUNDLE,STRACE,SQLITE3 "killed at each $sc" '
+	test_expect_success STRACE,SQLITE3 "killed at each $sc" '
 		n=1 kills=0 untouched=0 &&
 		while :; do
 			r=$(kill_at '"$sc"' $n) || return 1
@@ -79,7 +79,7 @@ for sc in $SYSCALLS; do
 	'
 done
 
-test_expect_success BUNDLE,STRACE 'the kills did hit the add (openat and write at least once each)' '
+test_expect_success STRACE 'the kills did hit the add (openat and write at least once each)' '
 	rm -rf W && cp -a pristine W &&
 	strace -f -c -o counts -e trace=openat,write,fsync,rename "$PLUMB" archive add new.plumb --archive-dir W >/dev/null &&
 	grep -q " rename" counts && grep -q " fsync" counts && grep -q " write" counts

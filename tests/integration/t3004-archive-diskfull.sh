@@ -14,7 +14,7 @@ if command -v strace >/dev/null 2>&1 &&
 	test_set_prereq STRACE
 fi
 
-test_expect_success BUNDLE 'bundles: two earlier ones, a new one, and a big one' '
+test_expect_success 'bundles: two earlier ones, a new one, and a big one' '
 	make_bundle 1 one.plumb &&
 	make_bundle 2 two.plumb &&
 	make_bundle 3 new.plumb &&
@@ -66,7 +66,7 @@ echo $? >verify.status.3
 umount "$mnt"
 EOS
 
-test_expect_success BUNDLE,TMPFS 'a full tmpfs: exit 74 naming the path, nothing half-written, earlier contents intact' '
+test_expect_success TMPFS 'a full tmpfs: exit 74 naming the path, nothing half-written, earlier contents intact' '
 	mkdir mnt &&
 	unshare -rm sh full.sh "$TRASH/mnt" &&
 	for i in 1 2; do
@@ -111,12 +111,12 @@ inject_enospc() {
 	echo failed
 }
 
-test_expect_success BUNDLE 'an archive to inject into' '
+test_expect_success 'an archive to inject into' '
 	plumb archive add one.plumb two.plumb --archive-dir pristine >/dev/null
 '
 
 for sc in write pwrite64; do
-	test_expect_success BUNDLE,STRACE,SQLITE3 "ENOSPC at each $sc: exit 74, nothing half-written" '
+	test_expect_success STRACE,SQLITE3 "ENOSPC at each $sc: exit 74, nothing half-written" '
 		n=1 fails=0 &&
 		while :; do
 			r=$(inject_enospc '"$sc"' $n) || return 1
