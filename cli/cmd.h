@@ -41,6 +41,7 @@ extern const struct plumb_cmd *const plumb_commands[];
 extern const struct plumb_cmd cmd_help;
 extern const struct plumb_cmd cmd_archive;
 extern const struct plumb_cmd cmd_bundle;
+extern const struct plumb_cmd cmd_host;
 
 /* Print "usage: plumb <path> ..." lines of cmd to out. */
 void cmd_print_usage(const struct plumb_cmd *cmd, const char *path, FILE *out);

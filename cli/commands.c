@@ -11,5 +11,6 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_help,
 	&cmd_archive,
 	&cmd_bundle,
+	&cmd_host,
 	NULL
 };
