@@ -79,6 +79,20 @@ static int verdict_from(char **slot, const struct manifest_bench *b)
 	return dup_str(slot, v);
 }
 
+/*
+ * The host fingerprint: host.fingerprint, else the one inside the start
+ * facts (runner/host.h writes it there), else none.  Never recomputed
+ * here: the facts of an old bundle are what they are.
+ */
+static const char *fingerprint_of(const struct manifest *m)
+{
+	const char *fp = m->host.fingerprint;
+
+	if (!fp || !*fp)
+		fp = json_string_value(json_object_get(m->host.start, "fingerprint"));
+	return fp && *fp ? fp : NULL;
+}
+
 int ingest_from_manifest(const struct manifest *m, struct ingest_record *rec,
 			 struct plumb_err *err)
 {
@@ -99,7 +113,7 @@ int ingest_from_manifest(const struct manifest *m, struct ingest_record *rec,
 	    dup_str(&rec->repo, m->repo.url) < 0 ||
 	    ref_from(&rec->base, &m->repo.base) < 0 ||
 	    ref_from(&rec->cand, &m->repo.candidate) < 0 ||
-	    dup_str(&rec->host_fingerprint, m->host.fingerprint) < 0)
+	    dup_str(&rec->host_fingerprint, fingerprint_of(m)) < 0)
 		goto oom;
 	if (rec->host_fingerprint && m->host.start) {
 		rec->host_facts = json_dumps(m->host.start, JSON_COMPACT | JSON_SORT_KEYS);

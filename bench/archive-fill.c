@@ -5,7 +5,12 @@
  * writes rows without bundle files, which `plumb archive verify` would
  * rightly report.
  *
- * usage: archive-fill DIR N
+ * usage: archive-fill DIR N          fill
+ *        archive-fill --time DIR FP  time the queries inside one process
+ *
+ * --time runs each query (open included, output rendered to /dev/null) 21
+ * times and prints the median wall and CPU milliseconds: the archive's own
+ * cost, without the process start-up that the plumb command adds.
  *
  * Shape of the data: 100 hosts (N/100 bundles each), every bundle holds
  * benchmark "interp" and two of "b0".."b9", 4 pads per side, labels
@@ -14,9 +19,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include <jansson.h>
+
+#include "archive/baseline.h"
 #include "archive/ingest.h"
+#include "archive/query.h"
 #include "archive/store.h"
+#include "archive/view.h"
 #include "common/err.h"
 #include "common/banned.h"
 
@@ -120,6 +131,93 @@ static int make(struct ingest_record *rec, long i)
 	return 0;
 }
 
+enum op { OP_LIST_B3, OP_LIST_INTERP, OP_BASELINE, OP_TREND_HOST, OP_TREND_DEFAULT };
+
+/* One query as the command runs it: open, query, render, close. */
+static int run_op(const char *dir, enum op op, const char *fp, FILE *sink,
+		  struct plumb_err *err)
+{
+	struct query_filter f;
+	struct query_trend q;
+	struct store st;
+	json_t *j = NULL;
+	int r;
+
+	if ((r = store_open(&st, dir, 0, err)) < 0)
+		return r;
+	memset(&f, 0, sizeof(f));
+	memset(&q, 0, sizeof(q));
+	switch (op) {
+	case OP_LIST_B3:
+	case OP_LIST_INTERP:
+		f.bench = op == OP_LIST_B3 ? "b3" : "interp";
+		f.last = 100;
+		if ((r = query_list(&st, &f, &j, err)) == 0)
+			view_list(j, sink);
+		break;
+	case OP_BASELINE:
+		if ((r = baseline_show(&st, "nightly", &j, err)) == 0)
+			view_baseline(j, sink);
+		break;
+	case OP_TREND_HOST:
+	case OP_TREND_DEFAULT:
+		q.bench = "interp";
+		q.host = op == OP_TREND_HOST ? fp : NULL;
+		if ((r = query_trend(&st, &q, &j, err)) == 0)
+			view_trend(j, sink);
+		break;
+	}
+	json_decref(j);
+	store_close(&st);
+	return r;
+}
+
+static double ms(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int time_queries(const char *dir, const char *fp)
+{
+	static const char *const names[] = {
+		"list --bench b3 --last 100", "list --bench interp --last 100",
+		"baseline show nightly", "trend interp --host FP", "trend interp (default host)",
+	};
+	struct plumb_err err;
+	FILE *sink = fopen("/dev/null", "w");
+
+	if (!sink)
+		return 1;
+	plumb_err_clear(&err);
+	for (int op = OP_LIST_B3; op <= OP_TREND_DEFAULT; op++) {
+		double wall[21], cpu[21];
+		for (int i = 0; i < 21; i++) {
+			double w0 = ms(CLOCK_MONOTONIC), c0 = ms(CLOCK_PROCESS_CPUTIME_ID);
+			if (run_op(dir, (enum op)op, fp, sink, &err) < 0) {
+				fprintf(stderr, "archive-fill: %s\n", err.msg);
+				fclose(sink);
+				return 1;
+			}
+			wall[i] = ms(CLOCK_MONOTONIC) - w0;
+			cpu[i] = ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		}
+		qsort(wall, 21, sizeof(double), cmp_double);
+		qsort(cpu, 21, sizeof(double), cmp_double);
+		printf("%-44s wall %6.1f ms  cpu %6.1f ms\n", names[op], wall[10], cpu[10]);
+	}
+	fclose(sink);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct plumb_err err;
@@ -127,8 +225,10 @@ int main(int argc, char **argv)
 	long n;
 	char *end;
 
+	if (argc == 4 && strcmp(argv[1], "--time") == 0)
+		return time_queries(argv[2], argv[3]);
 	if (argc != 3 || (n = strtol(argv[2], &end, 10)) <= 0 || *end) {
-		fprintf(stderr, "usage: archive-fill DIR N\n");
+		fprintf(stderr, "usage: archive-fill DIR N | archive-fill --time DIR HOST-FP\n");
 		return 2;
 	}
 	plumb_err_clear(&err);

@@ -78,6 +78,11 @@ row "archive baseline show nightly" "$PLUMB" archive baseline show nightly --arc
 row "archive trend interp --host FP ($POINTS pts)" "$PLUMB" archive trend interp --host "$FP" --archive-dir "$A"
 row "archive trend interp (default host)" "$PLUMB" archive trend interp --archive-dir "$A"
 
+echo
+echo "the same inside one process (open, query, render; no start-up), median of 21:"
+"$FILL" --time "$A" "$FP"
+echo
+
 # add: a small real bundle, packed by plumb itself, added and removed in turn.
 if "$PLUMB" help bundle pack >/dev/null 2>&1; then
 	mkdir -p "$WORK/in"

@@ -50,4 +50,3 @@ no_temp_files() {
 	find "$1/bundles" -name ".*.tmp.*" >temps.txt &&
 	! test -s temps.txt || { cat temps.txt >&2; return 1; }
 }
-test_set_prereq BUNDLE   # plumb bundle pack makes the test bundles

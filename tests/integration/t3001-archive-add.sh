@@ -3,7 +3,7 @@ test_description='archive add, show, rm: verified, atomic, idempotent'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
-test_expect_success BUNDLE 'make three bundles with distinct ids' '
+test_expect_success 'make three bundles with distinct ids' '
 	make_bundle 1 one.plumb &&
 	make_bundle 2 two.plumb &&
 	make_bundle 3 three.plumb &&
@@ -13,7 +13,7 @@ test_expect_success BUNDLE 'make three bundles with distinct ids' '
 '
 ID1=$(cat id1 2>/dev/null); ID2=$(cat id2 2>/dev/null); ID3=$(cat id3 2>/dev/null)
 
-test_expect_success BUNDLE 'add stores the file by id and indexes it' '
+test_expect_success 'add stores the file by id and indexes it' '
 	plumb archive add one.plumb --archive-dir A >out &&
 	echo "$ID1  added" >expect &&
 	test_cmp expect out &&
@@ -25,7 +25,7 @@ test_expect_success BUNDLE 'add stores the file by id and indexes it' '
 	test_json list.json "j[0][\"labels\"] == {\"job\": \"nightly\"} and j[0][\"host\"] == \"5ca1ab1e00000001\""
 '
 
-test_expect_success BUNDLE,SQLITE3 'adding it again changes nothing and prints the same id' '
+test_expect_success SQLITE3 'adding it again changes nothing and prints the same id' '
 	cp A/archive.db before.db &&
 	sqlite3 A/archive.db "SELECT count(*) FROM bundles; SELECT count(*) FROM benches" >before &&
 	plumb archive add one.plumb --archive-dir A >out &&
@@ -39,7 +39,7 @@ test_expect_success BUNDLE,SQLITE3 'adding it again changes nothing and prints t
 	cmp one.plumb "$(stored_path A "$ID1")"
 '
 
-test_expect_success BUNDLE 'show prints the manifest summary, by id or prefix' '
+test_expect_success 'show prints the manifest summary, by id or prefix' '
 	plumb archive show "$(printf %.6s "$ID1")" --archive-dir A >show &&
 	test_grep "^bundle  *$ID1" show &&
 	test_grep "^repo  */srv/src/demo" show &&
@@ -52,7 +52,7 @@ test_expect_success BUNDLE 'show prints the manifest summary, by id or prefix' '
 	test_json show.json "j[\"host\"][\"facts\"][\"governor\"] == \"performance\" and j[\"format_version\"] == \"1.0\""
 '
 
-test_expect_success BUNDLE 'several bundles at once; a bad one fails alone, exit 3, nothing of it written' '
+test_expect_success 'several bundles at once; a bad one fails alone, exit 3, nothing of it written' '
 	printf "not a bundle\n" >bad.plumb &&
 	test_expect_code 3 plumb archive add two.plumb bad.plumb three.plumb --archive-dir A >out 2>err &&
 	test_grep "^$ID2  added" out &&
@@ -64,7 +64,7 @@ test_expect_success BUNDLE 'several bundles at once; a bad one fails alone, exit
 	test "$(find A/bundles -type f | wc -l)" = 3
 '
 
-test_expect_success BUNDLE 'a truncated bundle is refused with exit 3' '
+test_expect_success 'a truncated bundle is refused with exit 3' '
 	head -c 200 two.plumb >short.plumb &&
 	test_expect_code 3 plumb archive add short.plumb --archive-dir A 2>err &&
 	test_grep "short.plumb" err &&
@@ -73,7 +73,7 @@ test_expect_success BUNDLE 'a truncated bundle is refused with exit 3' '
 	no_temp_files A
 '
 
-test_expect_success BUNDLE,SQLITE3 'a stored file that went missing or changed size is restored by adding again' '
+test_expect_success SQLITE3 'a stored file that went missing or changed size is restored by adding again' '
 	f=$(stored_path A "$ID2") &&
 	rm -f "$f" &&
 	plumb archive add two.plumb --archive-dir A >out &&
@@ -86,7 +86,7 @@ test_expect_success BUNDLE,SQLITE3 'a stored file that went missing or changed s
 	rows_have_files A && db_ok A
 '
 
-test_expect_success BUNDLE,SQLITE3 'rm removes rows and file; unknown ids exit 3' '
+test_expect_success SQLITE3 'rm removes rows and file; unknown ids exit 3' '
 	plumb archive rm "$ID3" --archive-dir A >out &&
 	echo "$ID3  removed" >expect &&
 	test_cmp expect out &&
@@ -99,7 +99,7 @@ test_expect_success BUNDLE,SQLITE3 'rm removes rows and file; unknown ids exit 3
 	test_grep "^$ID3  added" out
 '
 
-test_expect_success BUNDLE 'baseline set accepts a bundle file and adds it first' '
+test_expect_success 'baseline set accepts a bundle file and adds it first' '
 	make_bundle 4 four.plumb &&
 	ID4=$(bundle_id four.plumb) &&
 	plumb archive baseline set release-1.0 four.plumb --note "shipped" --archive-dir A >out &&
@@ -110,13 +110,13 @@ test_expect_success BUNDLE 'baseline set accepts a bundle file and adds it first
 	test_grep "baseline .release-1.0." err
 '
 
-test_expect_success BUNDLE 'trend follows the candidate over the archived bundles' '
+test_expect_success 'trend follows the candidate over the archived bundles' '
 	plumb archive trend interp --json --archive-dir A >t.json &&
 	test_json t.json "j[\"host\"] == \"5ca1ab1e00000001\" and j[\"metric\"] == \"wall\" and len(j[\"points\"]) == 4" &&
 	test_json t.json "all(p[\"center\"] == 1045000 and p[\"min\"] == 1040000 and p[\"max\"] == 1050000 for p in j[\"points\"])"
 '
 
-test_expect_success BUNDLE 'the archive verifies clean after all that' '
+test_expect_success 'the archive verifies clean after all that' '
 	plumb archive verify --archive-dir A >out &&
 	test_grep "^ok: 4 bundles" out
 '

@@ -7,7 +7,7 @@ DISTINCT=20
 PROCS=8
 EACH=50
 
-test_expect_success BUNDLE "make $DISTINCT distinct bundles" '
+test_expect_success "make $DISTINCT distinct bundles" '
 	i=1 &&
 	while test $i -le $DISTINCT; do
 		make_bundle $i b$i.plumb || return 1
@@ -30,7 +30,7 @@ worker() {
 	return $status
 }
 
-test_expect_success BUNDLE,SQLITE3 "$PROCS processes x $EACH imports into a new archive all succeed" '
+test_expect_success SQLITE3 "$PROCS processes x $EACH imports into a new archive all succeed" '
 	p=1 pids= &&
 	while test $p -le $PROCS; do
 		worker $p &
@@ -49,7 +49,7 @@ test_expect_success BUNDLE,SQLITE3 "$PROCS processes x $EACH imports into a new 
 	test "$(grep -c "  added$" out)" = $DISTINCT
 '
 
-test_expect_success BUNDLE,SQLITE3 'one row per distinct bundle, every row with its file, database intact' '
+test_expect_success SQLITE3 'one row per distinct bundle, every row with its file, database intact' '
 	test "$(sqlite3 A/archive.db "SELECT count(*) FROM bundles")" = $DISTINCT &&
 	test "$(sqlite3 A/archive.db "SELECT count(DISTINCT id) FROM bundles")" = $DISTINCT &&
 	test "$(sqlite3 A/archive.db "SELECT count(*) FROM benches")" = $DISTINCT &&
@@ -59,7 +59,7 @@ test_expect_success BUNDLE,SQLITE3 'one row per distinct bundle, every row with 
 	test_grep "^ok: $DISTINCT bundles and $DISTINCT files" out
 '
 
-test_expect_success BUNDLE 'no busy or locked error ever reached a user' '
+test_expect_success 'no busy or locked error ever reached a user' '
 	! grep -i -e busy -e locked err.* /dev/null
 '
 

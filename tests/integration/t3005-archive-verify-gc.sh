@@ -3,7 +3,7 @@ test_description='archive verify finds planted damage; gc removes leftovers, ado
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
-test_expect_success BUNDLE 'an archive of six bundles verifies clean' '
+test_expect_success 'an archive of six bundles verifies clean' '
 	for i in 1 2 3 4 5 6; do
 		make_bundle $i b$i.plumb &&
 		bundle_id b$i.plumb >id$i || return 1
@@ -14,7 +14,7 @@ test_expect_success BUNDLE 'an archive of six bundles verifies clean' '
 '
 for i in 1 2 3 4 5 6; do eval "ID$i=\$(cat id$i 2>/dev/null)"; done
 
-test_expect_success BUNDLE 'plant: a flipped byte, a deleted file, a stray file, a wrong size, a temporary leftover, an orphan' '
+test_expect_success 'plant: a flipped byte, a deleted file, a stray file, a wrong size, a temporary leftover, an orphan' '
 	f1=$(stored_path A "$ID1") && chmod u+w "$f1" &&
 	python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,\"rb\").read()); b[len(b)//2] ^= 0x10; open(p,\"wb\").write(b)" "$f1" &&
 	rm "$(stored_path A "$ID2")" &&
@@ -29,7 +29,7 @@ test_expect_success BUNDLE 'plant: a flipped byte, a deleted file, a stray file,
 	echo "not a bundle" >"A/bundles/ab/abababababababababababababababababababababababababababababababab.plumb"
 '
 
-test_expect_success BUNDLE 'verify names each problem and exits 3' '
+test_expect_success 'verify names each problem and exits 3' '
 	test_expect_code 3 plumb archive verify --archive-dir A >out 2>err &&
 	test_grep "$(stored_path A "$ID1"): wrong SHA-256" out &&
 	test_grep "$(stored_path A "$ID1"): no longer verifies" out &&
@@ -45,7 +45,7 @@ test_expect_success BUNDLE 'verify names each problem and exits 3' '
 	test_must_fail grep "$ID3" out
 '
 
-test_expect_success BUNDLE 'verify --subset n/t: the slices together find the same, each bundle once' '
+test_expect_success 'verify --subset n/t: the slices together find the same, each bundle once' '
 	test_expect_code 3 plumb archive verify --archive-dir A >all 2>/dev/null &&
 	: >slices &&
 	for n in 1 2 3; do
@@ -59,7 +59,7 @@ test_expect_success BUNDLE 'verify --subset n/t: the slices together find the sa
 	test "$(($(paste -sd+ counts)))" = 5
 '
 
-test_expect_success BUNDLE 'gc removes the temporary file, adopts the orphan, moves the rest to lost/' '
+test_expect_success 'gc removes the temporary file, adopts the orphan, moves the rest to lost/' '
 	test_expect_code 3 plumb archive gc --archive-dir A >out 2>err &&
 	test_grep "\.tmp\.AbC123: removed leftover temporary file" out &&
 	test_grep "$(stored_path A "$ID6"): adopted bundle $ID6" out &&
@@ -74,7 +74,7 @@ test_expect_success BUNDLE 'gc removes the temporary file, adopts the orphan, mo
 	plumb archive show "$ID6" --archive-dir A >/dev/null
 '
 
-test_expect_success BUNDLE 'after gc, verify reports only what gc leaves to a person' '
+test_expect_success 'after gc, verify reports only what gc leaves to a person' '
 	test_expect_code 3 plumb archive verify --archive-dir A >out 2>err &&
 	grep -v "^ok:" out >problems &&
 	test_grep "$ID1" problems &&
@@ -83,7 +83,7 @@ test_expect_success BUNDLE 'after gc, verify reports only what gc leaves to a pe
 	test_must_fail grep -e stray -e temporary -e "without rows" problems
 '
 
-test_expect_success BUNDLE 'repair by hand: add restores wrong sizes and missing files, rm + add the flipped one' '
+test_expect_success 'repair by hand: add restores wrong sizes and missing files, rm + add the flipped one' '
 	plumb archive add b2.plumb b4.plumb --archive-dir A >out &&
 	test_grep "^$ID2  restored" out &&
 	test_grep "^$ID4  restored" out &&
@@ -95,7 +95,7 @@ test_expect_success BUNDLE 'repair by hand: add restores wrong sizes and missing
 	test_grep "^gc: 6 files looked at, 0 bundles adopted" out
 '
 
-test_expect_success SQLITE3,BUNDLE 'verify reports a damaged database' '
+test_expect_success SQLITE3 'verify reports a damaged database' '
 	cp -a A D &&
 	python3 "$TEST_SRCDIR/tests/integration/damage-index.py" D/archive.db bundles_created &&
 	test_expect_code 3 plumb archive verify --archive-dir D >out 2>err &&

@@ -601,3 +601,34 @@ PLUMB_TEST(archive_record_from_manifest)
 	assert_true(isnan(rec.benches[2].cand.center));
 	ingest_record_release(&rec);
 }
+
+PLUMB_TEST(archive_record_fingerprint_from_start_facts)
+{
+	static const char text[] =
+		"{\"format\":\"plumb-bundle\",\"version\":1,\"minorVersion\":0,"
+		"\"tool\":{\"name\":\"other\",\"version\":\"2.0\"},"
+		"\"created\":\"2024-05-01T12:34:56Z\",\"spec\":{},"
+		"\"repo\":{\"base\":{\"ref\":\"a\",\"commit\":\"3f2a9c0d1e4b5a6978c0d1e2f3a4b5c6d7e8f901\"},"
+		"\"candidate\":{\"ref\":\"b\",\"commit\":\"9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d\"}},"
+		"\"build\":{\"method\":\"none\",\"padBytes\":0,\"variants\":[]},"
+		"\"host\":{\"start\":{\"fingerprint\":\"0123456789abcdef\",\"governor\":\"powersave\"}},"
+		"\"run\":{\"seed\":1,\"rounds\":3},\"benches\":[]}";
+	struct ingest_record rec;
+	struct manifest m;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	if (manifest_parse(&m, text, sizeof(text) - 1, &err) != 0)
+		fail_msg("%s", err.msg);
+	ingest_record_init(&rec);
+	assert_int_equal(ingest_from_manifest(&m, &rec, &err), 0);
+	manifest_release(&m);
+	assert_string_equal(rec.host_fingerprint, "0123456789abcdef");
+	assert_non_null(strstr(rec.host_facts, "powersave"));
+	/* Not plumb: the tool's name is kept with its version; no commit times. */
+	assert_string_equal(rec.plumb_version, "other 2.0");
+	assert_false(rec.cand.has_time);
+	assert_null(rec.repo);
+	assert_int_equal(rec.nbenches, 0);
+	ingest_record_release(&rec);
+}

@@ -1,0 +1,69 @@
+/*
+ * cli/cmd-host.c: `plumb host [--json] [--check [--strict]]`, the host
+ * facts of DESIGN §8 and the readiness check (runner/host*.c).
+ */
+#include <stdio.h>
+
+#include "cli/cmd.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "runner/host.h"
+#include "common/banned.h"
+
+/* Largest output accepted: far beyond any real host's facts. */
+#define HOST_OUTPUT_MAX (16 * 1024 * 1024)
+
+static int opt_json, opt_check, opt_strict;
+
+static const struct plumb_opt host_opts[] = {
+	OPT_FLAG_("json", 0, "print one JSON object (keys in docs/host-facts.md)", &opt_json),
+	OPT_FLAG_("check", 0, "list readiness warnings and notes, each with a fix", &opt_check),
+	OPT_FLAG_("strict", 0, "with --check: exit 1 when any warning is raised", &opt_strict),
+	OPT_END_()
+};
+
+static int host_exec(int argc, char **argv)
+{
+	struct host_show_opts o = { opt_json, opt_check };
+	struct plumb_err err;
+	struct buf out;
+	size_t warnings = 0;
+	int rc;
+
+	if (argc > 0) {
+		fprintf(stderr, "plumb host: unexpected argument '%s'\n", argv[0]);
+		cmd_print_usage(&cmd_host, "host", stderr);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (opt_strict && !opt_check) {
+		fprintf(stderr, "plumb host: --strict needs --check\n");
+		cmd_print_usage(&cmd_host, "host", stderr);
+		return PLUMB_EXIT_USAGE;
+	}
+	plumb_err_clear(&err);
+	buf_init(&out, HOST_OUTPUT_MAX);
+	rc = host_show(&o, &out, &warnings, &err);
+	if (rc) {
+		buf_release(&out);
+		return cli_fail(&err);
+	}
+	fwrite(buf_cstr(&out), 1, out.len, stdout);
+	buf_release(&out);
+	if (opt_strict && warnings > 0)
+		return PLUMB_EXIT_VERDICT;
+	return PLUMB_EXIT_OK;
+}
+
+const struct plumb_cmd cmd_host = {
+	.name = "host",
+	.summary = "show the host facts that decide whether results compare",
+	.usage = "host [--json] [--check [--strict]]",
+	.description =
+		"Read the facts of this machine that make two measurements comparable\n"
+		"or not (CPU, frequency governor, turbo, SMT, kernel, isolation, ...)\n"
+		"from /proc and /sys, under PLUMB_SYSROOT when it is set. Unknown facts\n"
+		"are shown as unknown (null), never guessed. --check adds readiness\n"
+		"warnings in the manner of `pyperf system show`, each with a fix.",
+	.opts = host_opts,
+	.exec = host_exec,
+};

@@ -1,0 +1,65 @@
+/*
+ * cli/cmd.h: the command table (STYLE 1-2).
+ *
+ * Adding a command is five steps, none optional:
+ *   1. cli/cmd-<name>.c defining `const struct plumb_cmd cmd_<name>`: it
+ *      parses options into a plain struct and calls one stage function;
+ *   2. its row in plumb_commands[] (cli/commands.c) and its extern below;
+ *   3. its line in cli/local.am;
+ *   4. its section in docs/plumb.1, listing every option of its table
+ *      (t0002-help-man.sh fails otherwise);
+ *   5. an integration test tests/integration/tNNNN-<name>-*.sh.
+ *
+ * A command with subcommands (archive, bundle) sets `subs` to its own
+ * NULL-terminated table of pointers; main.c descends into it.
+ *
+ * Ownership: everything here is static, read-only data.
+ */
+#ifndef PLUMB_CLI_CMD_H
+#define PLUMB_CLI_CMD_H
+
+#include <stdio.h>
+
+#include "cli/options.h"
+
+struct plumb_err;
+
+struct plumb_cmd {
+	const char *name;
+	const char *summary;          /* one line for `plumb --help` */
+	const char *usage;            /* synopsis lines without "plumb ", '\n'-separated */
+	const char *description;      /* a paragraph for `plumb CMD --help`, or NULL */
+	const struct plumb_opt *opts; /* ends with OPT_END_(); NULL for none */
+	const struct plumb_cmd *const *subs; /* NULL-terminated table, or NULL */
+	/* Runs with argv holding only the positional arguments; returns an exit status. */
+	int (*exec)(int argc, char **argv);
+};
+
+/* The top-level table, ending with NULL. */
+extern const struct plumb_cmd *const plumb_commands[];
+
+extern const struct plumb_cmd cmd_help;
+extern const struct plumb_cmd cmd_archive;
+extern const struct plumb_cmd cmd_bundle;
+extern const struct plumb_cmd cmd_host;
+
+/* Print "usage: plumb <path> ..." lines of cmd to out. */
+void cmd_print_usage(const struct plumb_cmd *cmd, const char *path, FILE *out);
+
+/* Print the whole help of cmd (usage, description, options, subcommands). */
+void cmd_print_help(const struct plumb_cmd *cmd, const char *path, FILE *out);
+
+/* Find a command by name in a table, or NULL. */
+const struct plumb_cmd *cmd_find(const struct plumb_cmd *const *table,
+				 const char *name);
+
+/*
+ * Report a stage error on stderr as "plumb: <message>" and return the exit
+ * status for its code (the only place codes become statuses).
+ */
+int cli_fail(const struct plumb_err *err);
+
+/* Nonzero when colored output is wanted on f (a terminal, NO_COLOR unset). */
+int cli_color(FILE *f);
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * cli/commands.c: the one table of top-level commands, in the order
+ * `plumb --help` lists them.
+ */
+#include <stddef.h>
+
+#include "cli/cmd.h"
+#include "common/banned.h"
+
+const struct plumb_cmd *const plumb_commands[] = {
+	&cmd_help,
+	&cmd_archive,
+	&cmd_bundle,
+	&cmd_host,
+	NULL
+};

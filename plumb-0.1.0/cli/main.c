@@ -1,0 +1,199 @@
+/*
+ * cli/main.c: `plumb`: global options, the walk down the command table,
+ * option parsing, and the exit status.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <elfutils/version.h>
+#include <git2.h>
+#include <jansson.h>
+#include <sodium.h>
+#include <sqlite3.h>
+#include <zstd.h>
+
+#include "cli/cmd.h"
+#include "common/cleanup.h"
+#include "common/err.h"
+#include "common/banned.h"
+
+void cli_print_main_help(FILE *out);
+
+const struct plumb_cmd *cmd_find(const struct plumb_cmd *const *table,
+				 const char *name)
+{
+	for (; table && *table; table++)
+		if (strcmp((*table)->name, name) == 0)
+			return *table;
+	return NULL;
+}
+
+void cmd_print_usage(const struct plumb_cmd *cmd, const char *path, FILE *out)
+{
+	const char *u = cmd->usage;
+	const char *prefix = "usage:";
+
+	(void)path;
+	while (u && *u) {
+		const char *nl = strchr(u, '\n');
+		size_t len = nl ? (size_t)(nl - u) : strlen(u);
+		fprintf(out, "%s plumb %.*s\n", prefix, (int)len, u);
+		prefix = "     ";
+		u += len + (nl ? 1 : 0);
+	}
+}
+
+void cmd_print_help(const struct plumb_cmd *cmd, const char *path, FILE *out)
+{
+	cmd_print_usage(cmd, path, out);
+	if (cmd->description)
+		fprintf(out, "\n%s\n", cmd->description);
+	if (cmd->subs) {
+		fprintf(out, "\nsubcommands:\n");
+		for (const struct plumb_cmd *const *s = cmd->subs; *s; s++)
+			fprintf(out, "  %-16s %s\n", (*s)->name, (*s)->summary);
+		fprintf(out, "\nSee 'plumb help %s SUBCOMMAND'.\n", path);
+	}
+	if (cmd->exec) {
+		fprintf(out, "\n");
+		opts_print_help(cmd->opts, out);
+	}
+}
+
+void cli_print_main_help(FILE *out)
+{
+	fprintf(out,
+		"usage: plumb [--version] [--help] COMMAND [ARGS]\n"
+		"\n"
+		"Benchmark a base and a candidate commit across code placements, and\n"
+		"call a difference only when placement cannot explain it.\n"
+		"\n"
+		"commands:\n");
+	for (const struct plumb_cmd *const *c = plumb_commands; *c; c++)
+		fprintf(out, "  %-10s %s\n", (*c)->name, (*c)->summary);
+	fprintf(out,
+		"\n"
+		"See 'plumb help COMMAND' or 'plumb COMMAND --help'; exit statuses\n"
+		"are listed in plumb(1).\n");
+}
+
+static void print_version(void)
+{
+	int major, minor, rev;
+
+	git_libgit2_version(&major, &minor, &rev);
+	printf("plumb %s\n", PACKAGE_VERSION);
+	printf("libgit2 %d.%d.%d\n", major, minor, rev);
+	printf("libarchive %s\n", archive_version_string() + strlen("libarchive "));
+	printf("sqlite %s\n", sqlite3_libversion());
+	printf("zstd %s\n", ZSTD_versionString());
+	printf("jansson %s\n", jansson_version_str());
+	printf("libsodium %s\n", sodium_version_string());
+	printf("libelf 0.%d\n", _ELFUTILS_VERSION);
+}
+
+int cli_fail(const struct plumb_err *err)
+{
+	fprintf(stderr, "plumb: %s\n", err->msg[0] ? err->msg : "unknown error");
+	return plumb_exit_status(err->code ? err->code : PLUMB_EINTERNAL);
+}
+
+int cli_color(FILE *f)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (nc && *nc)
+		return 0;
+	return isatty(fileno(f));
+}
+
+/* Walk argv down the tables, parse options, run.  Returns an exit status. */
+static int dispatch(int argc, char **argv)
+{
+	const struct plumb_cmd *const *table = plumb_commands;
+	const struct plumb_cmd *cmd = NULL;
+	char path[256] = "";
+	char who[300];
+	int help, npos;
+
+	while (argc > 0 && table) {
+		const struct plumb_cmd *next = cmd_find(table, argv[0]);
+		if (!next) {
+			if (!cmd) {
+				fprintf(stderr, "plumb: '%s' is not a plumb command; see 'plumb --help'\n",
+					argv[0]);
+				cli_print_main_help(stderr);
+				return PLUMB_EXIT_USAGE;
+			}
+			if (argv[0][0] == '-' )
+				break;
+			fprintf(stderr, "plumb %s: '%s' is not a subcommand of '%s'\n",
+				path, argv[0], path);
+			cmd_print_help(cmd, path, stderr);
+			return PLUMB_EXIT_USAGE;
+		}
+		size_t len = strlen(path);
+		snprintf(path + len, sizeof(path) - len, "%s%s", len ? " " : "", next->name);
+		cmd = next;
+		table = cmd->subs;
+		argc--;
+		argv++;
+	}
+	snprintf(who, sizeof(who), "plumb %s", path);
+	if (!cmd->exec) {
+		/* A family such as `plumb bundle`: help, or a missing subcommand. */
+		if (argc > 0 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
+			cmd_print_help(cmd, path, stdout);
+			return PLUMB_EXIT_OK;
+		}
+		fprintf(stderr, "%s: a subcommand is needed\n", who);
+		cmd_print_help(cmd, path, stderr);
+		return PLUMB_EXIT_USAGE;
+	}
+	npos = opts_parse(cmd->opts, argc, argv, who, &help);
+	if (help) {
+		cmd_print_help(cmd, path, stdout);
+		return PLUMB_EXIT_OK;
+	}
+	if (npos < 0) {
+		cmd_print_usage(cmd, path, stderr);
+		return PLUMB_EXIT_USAGE;
+	}
+	return cmd->exec(npos, argv);
+}
+
+int main(int argc, char **argv)
+{
+	int status;
+
+	if (argc < 2) {
+		cli_print_main_help(stderr);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		print_version();
+		return PLUMB_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		cli_print_main_help(stdout);
+		return PLUMB_EXIT_OK;
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "plumb: unknown option '%s'\n", argv[1]);
+		cli_print_main_help(stderr);
+		return PLUMB_EXIT_USAGE;
+	}
+	cleanup_install_handlers();
+	status = dispatch(argc - 1, argv + 1);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "plumb: standard output: write error\n");
+		if (status == PLUMB_EXIT_OK || status == PLUMB_EXIT_VERDICT)
+			status = PLUMB_EXIT_IO;
+	}
+	if (cleanup_signal_pending())
+		status = 128 + cleanup_signal_pending();
+	return status;
+}

@@ -1,0 +1,63 @@
+/*
+ * common/fileio.h: whole-or-nothing file writes, bounded reads, and the
+ * temporary-file registry that signal handlers clean up.
+ *
+ * Temporary files are registered with common/cleanup.h while they exist.
+ *
+ * Every file plumb publishes (bundles, archive copies, reports written with
+ * -o) goes through struct atomic_file: a temporary file beside the
+ * destination, fsync, rename, fsync of the folder.  A failure or a signal
+ * leaves the destination as it was and no temporary file behind.
+ *
+ * Ownership: struct atomic_file is caller-owned storage; after
+ * atomic_file_open() succeeds the caller must call exactly one of
+ * atomic_file_commit() or atomic_file_abort(), which free what it holds.
+ */
+#ifndef PLUMB_COMMON_FILEIO_H
+#define PLUMB_COMMON_FILEIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct buf;
+struct plumb_err;
+
+struct atomic_file {
+	int fd;          /* open for writing, -1 once finished */
+	char *path;      /* the destination */
+	char *tmp_path;  /* "<dir>/.<name>.tmp.XXXXXX" beside it */
+};
+
+/* Create the temporary file beside path with the given mode (umask ignored). */
+int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode,
+		     struct plumb_err *err);
+
+/* Write all of len bytes to the temporary file. */
+int atomic_file_write(struct atomic_file *af, const void *data, size_t len,
+		      struct plumb_err *err);
+
+/* fsync, close, rename over path, fsync the folder.  On failure: aborted. */
+int atomic_file_commit(struct atomic_file *af, struct plumb_err *err);
+
+/* Close and remove the temporary file; path is untouched. */
+void atomic_file_abort(struct atomic_file *af);
+
+/* Write all of len bytes to fd, retrying on EINTR; errors name path. */
+int write_all(int fd, const void *data, size_t len, const char *path,
+	      struct plumb_err *err);
+
+/* fsync the folder holding path (or path itself when it is a folder). */
+int fsync_parent(const char *path, struct plumb_err *err);
+
+/*
+ * Read a whole regular file into out (appended, NUL-terminated).  A file
+ * larger than max bytes is PLUMB_EINPUT "<path>: larger than <max> bytes";
+ * a missing or unreadable one is PLUMB_EINPUT naming the path and errno.
+ */
+int file_read(const char *path, size_t max, struct buf *out,
+	      struct plumb_err *err);
+
+/* Create a folder and its parents (mode 0755 less umask); existing is fine. */
+int mkdir_p(const char *path, struct plumb_err *err);
+
+#endif

@@ -1,0 +1,174 @@
+/*
+ * formats/bundle-internal.h: the pieces the bundle files share: the
+ * streaming reader (zstd with a bounded window feeding libarchive's tar
+ * reader, with every structural check of a member header) and the
+ * deterministic writer (libarchive's tar writer feeding zstd).
+ *
+ * Only formats/bundle*.c and the unit tests include this file.
+ *
+ * Ownership: struct bundle_reader and struct bundle_writer are caller
+ * storage.  After a successful bundle_reader_open_*() call
+ * bundle_reader_close(); after bundle_writer_open() call exactly one of
+ * bundle_writer_commit() or bundle_writer_abort().  A struct bundle_entry
+ * filled by bundle_reader_next() points into the reader and is valid until
+ * the next call.
+ */
+#ifndef PLUMB_FORMATS_BUNDLE_INTERNAL_H
+#define PLUMB_FORMATS_BUNDLE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "common/fileio.h"
+#include "formats/bundle.h"
+
+struct archive;
+struct archive_entry;
+
+#define BUNDLE_README "README.txt"
+#define BUNDLE_MANIFEST "manifest.json"
+#define BUNDLE_SAMPLES "samples.tsv"
+#define BUNDLE_SUMS "SHA256SUMS"
+#define BUNDLE_SIG "SHA256SUMS.sig"
+#define BUNDLE_LOGS "logs"
+
+/* Members at least this large are hashed on a helper thread. */
+#define BUNDLE_THREADED_HASH ((uint64_t)4 << 20)
+
+/* Bytes of the previous decompressed chunk kept for the trailer check. */
+#define BUNDLE_TAIL_KEEP 4096
+
+struct bundle_entry {
+	const char *name;     /* normalized: no trailing '/' on folders */
+	int is_dir;
+	uint64_t size;
+	int64_t mtime;
+};
+
+struct bundle_reader {
+	unsigned magic;
+	const char *name;                 /* the bundle, in messages */
+	struct bundle_limits lim;
+	/* compressed input: an fd or a memory block */
+	int fd;
+	const unsigned char *mem;
+	size_t mem_len, mem_pos;
+	unsigned char *in;
+	size_t in_cap, in_len, in_pos;
+	int in_eof;
+	uint64_t file_bytes;
+	void *dctx;                       /* ZSTD_DCtx */
+	int frame_open;                   /* inside a zstd frame */
+	int checked_magic;
+	/* decompressed output, handed to libarchive */
+	unsigned char *out;
+	size_t out_cap, out_len;
+	unsigned char tail[BUNDLE_TAIL_KEEP];
+	size_t tail_len;
+	uint64_t tar_bytes;
+	int src_eof;
+	/* an error raised inside the read callback */
+	struct plumb_err src_err;
+	int src_failed;
+	/* tar */
+	struct archive *ar;
+	struct archive_entry *entry;
+	char *cur;                        /* the current member's name */
+	int in_member;
+	uint64_t member_offset;
+	uint64_t declared;                /* sum of header and data sizes so far */
+	char **names;                     /* every member so far */
+	unsigned char *name_is_dir;
+	size_t n_names;
+	int done;                         /* the tar end was reached */
+};
+
+int bundle_reader_open_fd(struct bundle_reader *r, int fd, const char *name,
+			  const struct bundle_limits *lim, struct plumb_err *err);
+int bundle_reader_open_mem(struct bundle_reader *r, const void *data, size_t len,
+			   const char *name, const struct bundle_limits *lim,
+			   struct plumb_err *err);
+
+/*
+ * The next member: 1 and *e filled, 0 at the end of the archive, or an
+ * error.  Every structural rule is checked here: name, type, duplicates,
+ * file/folder clashes, member count, sizes against the limits.
+ */
+int bundle_reader_next(struct bundle_reader *r, struct bundle_entry *e,
+		       struct plumb_err *err);
+
+/*
+ * The next block of the current member's data: 1 with *p and *len set, 0
+ * at its end, or an error.  Unread data is skipped by the next
+ * bundle_reader_next().
+ */
+int bundle_reader_data(struct bundle_reader *r, const void **p, size_t *len,
+		       struct plumb_err *err);
+
+/*
+ * After bundle_reader_next() returned 0: only zero bytes may follow the tar
+ * end, and the zstd stream must end with a complete frame.
+ */
+int bundle_reader_finish(struct bundle_reader *r, struct plumb_err *err);
+
+void bundle_reader_close(struct bundle_reader *r);
+
+/* The data limit of a member by name (manifest.json, SHA256SUMS, ...). */
+uint64_t bundle_member_limit(const struct bundle_limits *lim, const char *name);
+
+/* Quote a member name for a message: printable ASCII, else \xHH, cut at ~80 bytes. */
+const char *bundle_quote(char *out, size_t size, const char *s, size_t len);
+
+struct bundle_writer {
+	unsigned magic;
+	struct atomic_file af;
+	void *cctx;                       /* ZSTD_CCtx */
+	unsigned char *zout;
+	size_t zout_cap, zout_len;
+	struct archive *ar;
+	struct archive_entry *entry;
+	struct plumb_err cb_err;          /* an error raised inside the write callback */
+	int cb_failed;
+	uint64_t remaining;               /* data bytes the current entry still needs */
+	char *cur;
+};
+
+/* Create the temporary file beside path and start the tar and zstd streams. */
+int bundle_writer_open(struct bundle_writer *w, const char *path,
+		       struct plumb_err *err);
+
+/* Start a member: a file of size bytes, or a folder (size 0). */
+int bundle_writer_entry(struct bundle_writer *w, const char *name, int is_dir,
+			uint64_t size, int64_t mtime, struct plumb_err *err);
+
+/* Data of the current member; all of it must come before the next entry. */
+int bundle_writer_data(struct bundle_writer *w, const void *data, size_t len,
+		       struct plumb_err *err);
+
+/* A whole member from memory. */
+int bundle_writer_mem(struct bundle_writer *w, const char *name, const void *data,
+		      size_t len, int64_t mtime, struct plumb_err *err);
+
+/* End the tar and zstd streams, fsync, rename into place, fsync the folder. */
+int bundle_writer_commit(struct bundle_writer *w, struct plumb_err *err);
+
+/* Remove the temporary file; the destination is untouched. */
+void bundle_writer_abort(struct bundle_writer *w);
+
+/* Check SHA256SUMS text; entries receive (name, hash) pairs in order. */
+struct bundle_sum {
+	char *name;
+	unsigned char sha256[DIGEST_BYTES];
+};
+int bundle_sums_parse(const char *text, size_t len, struct bundle_sum **out,
+		      size_t *n, struct plumb_err *err);
+void bundle_sums_free(struct bundle_sum *s, size_t n);
+
+/* Open a bundle file for reading: the fd, or an error (missing: PLUMB_EINPUT). */
+int bundle_open_input(const char *path, struct plumb_err *err);
+
+/* Find "bundle:<id>" in a trusted comment: 0 found (id copied), -1 absent. */
+int bundle_comment_id(const char *comment, char id[BUNDLE_ID_HEX]);
+
+#endif

@@ -1,0 +1,399 @@
+/*
+ * formats/bundle-verify.c: `plumb bundle verify` and the check every other
+ * reader of a bundle runs first: one streaming pass over the file that
+ * hashes every member while it reads it, parses samples.tsv on the way and
+ * keeps in memory only the small members (SHA256SUMS, its signature and
+ * manifest.json, each under its limit).
+ *
+ * The order of the checks after the pass decides which message a damaged
+ * bundle gets: structure first (while reading), then SHA256SUMS and the
+ * checksums, then the signature, and only then what the members say (the
+ * manifest, samples.tsv), so a bit flip is reported as a checksum mismatch
+ * rather than as the JSON or TSV error it causes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "formats/bundle.h"
+#include "formats/bundle-internal.h"
+#include "formats/digest.h"
+#include "formats/manifest.h"
+#include "formats/samples.h"
+#include "formats/sign.h"
+#include "common/banned.h"
+
+enum member_kind { K_OTHER, K_SUMS, K_SIG, K_MANIFEST, K_SAMPLES, K_README };
+
+struct verify_state {
+	struct bundle_info *info;
+	struct buf sums, sig, manifest;
+	int seen[K_README + 1];
+	struct samples_reader tsv;
+	struct plumb_err tsv_err;
+	int tsv_bad;
+};
+
+static enum member_kind kind_of(const char *name)
+{
+	if (strcmp(name, BUNDLE_SUMS) == 0)
+		return K_SUMS;
+	if (strcmp(name, BUNDLE_SIG) == 0)
+		return K_SIG;
+	if (strcmp(name, BUNDLE_MANIFEST) == 0)
+		return K_MANIFEST;
+	if (strcmp(name, BUNDLE_SAMPLES) == 0)
+		return K_SAMPLES;
+	if (strcmp(name, BUNDLE_README) == 0)
+		return K_README;
+	return K_OTHER;
+}
+
+static struct bundle_member *add_member(struct bundle_info *info,
+					const struct bundle_entry *e,
+					struct plumb_err *err)
+{
+	struct bundle_member *m = realloc(info->members,
+					  (info->n_members + 1) * sizeof(*m));
+	if (!m) {
+		plumb_err_oom(err, "member table");
+		return NULL;
+	}
+	info->members = m;
+	m = &info->members[info->n_members];
+	memset(m, 0, sizeof(*m));
+	m->name = strdup(e->name);
+	if (!m->name) {
+		plumb_err_oom(err, "member table");
+		return NULL;
+	}
+	m->is_dir = e->is_dir;
+	m->size = e->size;
+	info->n_members++;
+	return m;
+}
+
+/* Read one member's data: hash it, and keep or parse it by kind. */
+static int read_member(struct bundle_reader *r, struct verify_state *vs,
+		       const struct bundle_entry *e, struct bundle_member *m,
+		       const struct bundle_limits *lim, struct plumb_err *err)
+{
+	enum member_kind kind = kind_of(e->name);
+	struct buf *keep = NULL;
+	struct digest d;
+	const void *p;
+	size_t len;
+	int rc;
+
+	vs->seen[kind] = 1;
+	if (kind == K_SUMS)
+		keep = &vs->sums;
+	else if (kind == K_SIG)
+		keep = &vs->sig;
+	else if (kind == K_MANIFEST)
+		keep = &vs->manifest;
+	if (kind == K_SAMPLES) {
+		struct samples_limits sl = { 0, lim->max_samples_rows };
+		rc = samples_reader_init(&vs->tsv, BUNDLE_SAMPLES, &sl, err);
+		if (rc < 0)
+			return rc;
+	}
+	rc = digest_init(&d, e->size >= BUNDLE_THREADED_HASH, err);
+	if (rc < 0) {
+		if (kind == K_SAMPLES)
+			samples_reader_release(&vs->tsv);
+		return rc;
+	}
+	while ((rc = bundle_reader_data(r, &p, &len, err)) > 0) {
+		rc = digest_update(&d, p, len, err);
+		if (rc < 0)
+			break;
+		if (keep && buf_add(keep, p, len) < 0) {
+			rc = buf_err(err, e->name);
+			break;
+		}
+		if (kind == K_SAMPLES && !vs->tsv_bad &&
+		    samples_reader_feed(&vs->tsv, p, len, NULL, NULL, &vs->tsv_err) < 0)
+			vs->tsv_bad = 1;
+	}
+	if (rc == 0 && kind == K_SAMPLES && !vs->tsv_bad &&
+	    samples_reader_finish(&vs->tsv, NULL, NULL, &vs->tsv_err) < 0)
+		vs->tsv_bad = 1;
+	if (kind == K_SAMPLES) {
+		vs->info->samples_rows = vs->tsv.rows;
+		samples_reader_release(&vs->tsv);
+	}
+	if (rc < 0) {
+		digest_release(&d);
+		return rc;
+	}
+	return digest_final(&d, m->sha256, err);
+}
+
+static const struct bundle_sum *find_sum(const struct bundle_sum *s, size_t n,
+					 const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	/* SHA256SUMS is sorted (bundle_sums_parse checked it). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s[mid].name, name);
+		if (c == 0)
+			return &s[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const struct bundle_member *find_member(const struct bundle_info *info,
+					       const char *name)
+{
+	for (size_t i = 0; i < info->n_members; i++)
+		if (strcmp(info->members[i].name, name) == 0)
+			return &info->members[i];
+	return NULL;
+}
+
+/* Every member listed, every listed member present, every checksum equal. */
+static int check_sums(const char *bname, const struct bundle_info *info,
+		      const struct bundle_sum *sums, size_t n, struct plumb_err *err)
+{
+	char q[400], h1[DIGEST_HEX], h2[DIGEST_HEX];
+
+	for (size_t i = 0; i < info->n_members; i++) {
+		const struct bundle_member *m = &info->members[i];
+		const struct bundle_sum *s;
+		if (m->is_dir || strcmp(m->name, BUNDLE_SUMS) == 0 ||
+		    strcmp(m->name, BUNDLE_SIG) == 0)
+			continue;
+		s = find_sum(sums, n, m->name);
+		if (!s)
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: member '%s' is not listed "
+					     "in SHA256SUMS", bname,
+					     bundle_quote(q, sizeof(q), m->name, strlen(m->name)));
+		if (memcmp(s->sha256, m->sha256, DIGEST_BYTES) != 0) {
+			digest_hex(s->sha256, h1);
+			digest_hex(m->sha256, h2);
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: member '%s': checksum "
+					     "mismatch (SHA256SUMS says %.16s..., the data hashes "
+					     "to %.16s...)", bname,
+					     bundle_quote(q, sizeof(q), m->name, strlen(m->name)),
+					     h1, h2);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct bundle_member *m = find_member(info, sums[i].name);
+		if (!m || m->is_dir)
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: member '%s' is listed in "
+					     "SHA256SUMS but %s", bname,
+					     bundle_quote(q, sizeof(q), sums[i].name,
+							  strlen(sums[i].name)),
+					     m ? "is a folder" : "missing");
+	}
+	return 0;
+}
+
+/* The signature: well-formed, for this bundle, and good with the key. */
+static int check_sig(const char *bname, struct verify_state *vs,
+		     const struct bundle_read_opts *opts, struct plumb_err *err)
+{
+	struct bundle_info *info = vs->info;
+	struct sign_signature s;
+	char id[BUNDLE_ID_HEX];
+	int rc;
+
+	if (!vs->seen[K_SIG]) {
+		if (opts && opts->require_signature)
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: not signed (no SHA256SUMS.sig), "
+					     "and a signature is required", bname);
+		info->sig = BUNDLE_SIG_NONE;
+		return 0;
+	}
+	rc = sign_signature_parse(&s, vs->sig.data ? vs->sig.data : "", vs->sig.len, err);
+	if (rc < 0)
+		return plumb_err_prefix(err, "%s: SHA256SUMS.sig", bname);
+	sign_keyid_hex(s.keyid, info->sig_keyid);
+	memcpy(info->sig_comment, s.trusted_comment, sizeof(info->sig_comment));
+	if (opts && opts->pubkey) {
+		rc = sign_verify_parsed(opts->pubkey, vs->sums.data, vs->sums.len, &s, err);
+		if (rc < 0)
+			return plumb_err_prefix(err, "%s: SHA256SUMS.sig", bname);
+	}
+	if (bundle_comment_id(s.trusted_comment, id) < 0)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: SHA256SUMS.sig: the trusted comment "
+				     "names no bundle id", bname);
+	if (strcmp(id, info->id) != 0)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: SHA256SUMS.sig: the signature is for "
+				     "bundle %.16s..., not this one (%.16s...)", bname, id, info->id);
+	if (opts && opts->pubkey) {
+		info->sig = BUNDLE_SIG_GOOD;
+	} else {
+		if (opts && opts->require_signature)
+			return plumb_err_set(err, PLUMB_EUSAGE, "a required signature needs a "
+					     "public key to check it with");
+		info->sig = BUNDLE_SIG_UNCHECKED;
+	}
+	return 0;
+}
+
+static int verify_after(struct bundle_reader *r, struct verify_state *vs,
+			const struct bundle_read_opts *opts, struct plumb_err *err)
+{
+	struct bundle_info *info = vs->info;
+	struct bundle_sum *sums = NULL;
+	size_t n_sums = 0;
+	unsigned char id[DIGEST_BYTES];
+	int rc;
+
+	info->tar_bytes = r->tar_bytes;
+	info->file_bytes = r->file_bytes;
+	if (!vs->seen[K_SUMS])
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no SHA256SUMS member", r->name);
+	rc = bundle_sums_parse(vs->sums.data, vs->sums.len, &sums, &n_sums, err);
+	if (rc < 0)
+		return plumb_err_prefix(err, "%s", r->name);
+	rc = check_sums(r->name, info, sums, n_sums, err);
+	bundle_sums_free(sums, n_sums);
+	if (rc < 0)
+		return rc;
+	if (!vs->seen[K_MANIFEST])
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no manifest.json member", r->name);
+	if (!vs->seen[K_SAMPLES])
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no samples.tsv member", r->name);
+	if (!vs->seen[K_README])
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no README.txt member", r->name);
+	digest_buffer(vs->sums.data, vs->sums.len, id);
+	digest_hex(id, info->id);
+	rc = check_sig(r->name, vs, opts, err);
+	if (rc < 0)
+		return rc;
+	rc = manifest_parse(&info->manifest, vs->manifest.data ? vs->manifest.data : "",
+			    vs->manifest.len, err);
+	if (rc < 0)
+		return plumb_err_prefix(err, "%s: manifest.json", r->name);
+	if (vs->tsv_bad) {
+		*err = vs->tsv_err;
+		return plumb_err_prefix(err, "%s", r->name);
+	}
+	return 0;
+}
+
+static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts *opts,
+			 struct bundle_info *info, struct plumb_err *err)
+{
+	const struct bundle_limits *lim = &r->lim;
+	struct verify_state vs;
+	struct bundle_entry e;
+	int rc;
+
+	memset(&vs, 0, sizeof(vs));
+	vs.info = info;
+	buf_init(&vs.sums, BUNDLE_MAX_SUMS);
+	buf_init(&vs.sig, BUNDLE_MAX_SIG);
+	buf_init(&vs.manifest, BUNDLE_MAX_MANIFEST);
+	while ((rc = bundle_reader_next(r, &e, err)) > 0) {
+		struct bundle_member *m = add_member(info, &e, err);
+		if (!m) {
+			rc = err ? err->code : PLUMB_EINTERNAL;
+			break;
+		}
+		if (e.is_dir)
+			continue;
+		rc = read_member(r, &vs, &e, m, lim, err);
+		if (rc < 0)
+			break;
+	}
+	if (rc == 0)
+		rc = bundle_reader_finish(r, err);
+	if (rc == 0)
+		rc = verify_after(r, &vs, opts, err);
+	buf_release(&vs.sums);
+	buf_release(&vs.sig);
+	buf_release(&vs.manifest);
+	return rc;
+}
+
+int bundle_verify_fd(int fd, const char *name, const struct bundle_read_opts *opts,
+		     struct bundle_info *info, struct plumb_err *err)
+{
+	struct bundle_reader r;
+	int rc;
+
+	if (opts && opts->require_signature && !opts->pubkey)
+		return plumb_err_set(err, PLUMB_EUSAGE, "a required signature needs a public "
+				     "key to check it with");
+	bundle_info_release(info);
+	rc = bundle_reader_open_fd(&r, fd, name, opts ? opts->limits : NULL, err);
+	if (rc < 0)
+		return rc;
+	rc = verify_reader(&r, opts, info, err);
+	bundle_reader_close(&r);
+	if (rc < 0)
+		bundle_info_release(info);
+	return rc;
+}
+
+int bundle_verify_mem(const void *data, size_t len, const char *name,
+		      const struct bundle_read_opts *opts, struct bundle_info *info,
+		      struct plumb_err *err)
+{
+	struct bundle_reader r;
+	int rc;
+
+	if (opts && opts->require_signature && !opts->pubkey)
+		return plumb_err_set(err, PLUMB_EUSAGE, "a required signature needs a public "
+				     "key to check it with");
+	bundle_info_release(info);
+	rc = bundle_reader_open_mem(&r, data, len, name, opts ? opts->limits : NULL, err);
+	if (rc < 0)
+		return rc;
+	rc = verify_reader(&r, opts, info, err);
+	bundle_reader_close(&r);
+	if (rc < 0)
+		bundle_info_release(info);
+	return rc;
+}
+
+int bundle_open_input(const char *path, struct plumb_err *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return plumb_err_errno(err, errno == ENOENT || errno == EACCES ||
+				       errno == ENOTDIR ? PLUMB_EINPUT : PLUMB_EIO,
+				       errno, path, "open");
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return plumb_err_errno(err, PLUMB_EIO, e, path, "stat");
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file", path);
+	}
+	return fd;
+}
+
+int bundle_verify_path(const char *path, const struct bundle_read_opts *opts,
+		       struct bundle_info *info, struct plumb_err *err)
+{
+	int fd = bundle_open_input(path, err);
+	int rc;
+
+	if (fd < 0)
+		return fd;
+	rc = bundle_verify_fd(fd, path, opts, info, err);
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,189 @@
+/*
+ * formats/bundle.h: result bundles (format v1, formats/bundle-v1.md):
+ * writing, verifying, extracting and signing.
+ *
+ * A bundle is a tar stream (POSIX pax, ustar headers) compressed with
+ * zstd.  Its members are README.txt, manifest.json, samples.tsv, optional
+ * logs/<name>.log, SHA256SUMS (the SHA-256 of every other member) and an
+ * optional SHA256SUMS.sig (minisign).  The bundle id is the SHA-256 of the
+ * SHA256SUMS member, so signing does not change it.
+ *
+ * Writing is deterministic: the same members give the same bytes whatever
+ * the umask, time zone, locale, user or file creation order; the file
+ * appears whole under its name or not at all (common/fileio.h).
+ *
+ * Reading treats the file as hostile.  Every limit below is enforced while
+ * streaming, memory stays bounded whatever the file's size, nothing is
+ * written to disk, and every failure is PLUMB_EINPUT with a message naming
+ * the bundle and the member (and the JSON path or TSV line inside it).
+ *
+ * Ownership: struct bundle_info and struct bundle_limits are caller-owned
+ * storage; bundle_info_init() sets an info up and bundle_info_release()
+ * frees what a successful read put in it (the parsed manifest and the
+ * member table).  Option structs and the strings they point to are
+ * borrowed for the duration of a call.
+ */
+#ifndef PLUMB_FORMATS_BUNDLE_H
+#define PLUMB_FORMATS_BUNDLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/digest.h"
+#include "formats/manifest.h"
+#include "formats/sign.h"
+
+struct buf;
+struct plumb_err;
+
+/* The numeric limits of format v1 (formats/bundle-v1.md, "Limits"). */
+#define BUNDLE_MAX_FILE        ((uint64_t)4 << 30)   /* compressed file, bytes */
+#define BUNDLE_MAX_TOTAL       ((uint64_t)4 << 30)   /* uncompressed tar stream */
+#define BUNDLE_MAX_MEMBER      ((uint64_t)2 << 30)   /* one member's data */
+#define BUNDLE_MAX_MEMBERS     1024u                 /* tar entries, folders included */
+#define BUNDLE_MAX_NAME        4096u                 /* bytes of a member name */
+#define BUNDLE_MAX_COMPONENT   255u                  /* bytes of one name component */
+#define BUNDLE_WINDOW_LOG_MAX  23                    /* zstd window <= 8 MiB */
+#define BUNDLE_MAX_README      ((uint64_t)64 << 10)
+#define BUNDLE_MAX_SUMS        ((uint64_t)8 << 20)   /* SHA256SUMS */
+#define BUNDLE_MAX_SIG         ((uint64_t)SIGN_TEXT_MAX)
+#define BUNDLE_MAX_MANIFEST    ((uint64_t)MANIFEST_MAX_BYTES)
+#define BUNDLE_MAX_LOG         ((uint64_t)64 << 20)  /* each logs/ member */
+
+/* zstd parameters of the writer. */
+#define BUNDLE_ZSTD_LEVEL      3
+#define BUNDLE_ZSTD_WINDOW_LOG 23
+
+#define BUNDLE_ID_HEX          DIGEST_HEX            /* 64 hex digits and a NUL */
+
+/* Reader limits; bundle_limits_default() fills the v1 values. Tests shrink them. */
+struct bundle_limits {
+	uint64_t max_file;
+	uint64_t max_total;
+	uint64_t max_member;
+	unsigned max_members;
+	unsigned window_log_max;
+	uint64_t max_samples_rows;    /* 0: SAMPLES_DEFAULT_MAX_ROWS */
+};
+
+void bundle_limits_default(struct bundle_limits *lim);
+
+enum bundle_sig_state {
+	BUNDLE_SIG_NONE,        /* no SHA256SUMS.sig */
+	BUNDLE_SIG_UNCHECKED,   /* present and well-formed, for this bundle; no key given */
+	BUNDLE_SIG_GOOD         /* checked with the given public key */
+};
+
+struct bundle_member {
+	char *name;             /* "logs" for the folder entry "logs/" */
+	int is_dir;
+	uint64_t size;
+	unsigned char sha256[DIGEST_BYTES];
+};
+
+struct bundle_info {
+	char id[BUNDLE_ID_HEX];             /* SHA-256 of SHA256SUMS, hex */
+	struct manifest manifest;           /* parsed manifest.json */
+	struct bundle_member *members;      /* in archive order */
+	size_t n_members;
+	uint64_t file_bytes;                /* compressed size */
+	uint64_t tar_bytes;                 /* uncompressed size of the tar stream */
+	uint64_t samples_rows;              /* data rows of samples.tsv */
+	enum bundle_sig_state sig;
+	char sig_keyid[SIGN_KEYID_HEX];     /* when sig != NONE */
+	char sig_comment[SIGN_TRUSTED_COMMENT_MAX + 1];
+};
+
+void bundle_info_init(struct bundle_info *info);
+void bundle_info_release(struct bundle_info *info);
+
+struct bundle_read_opts {
+	const struct bundle_limits *limits;      /* NULL: v1 defaults */
+	const struct sign_public_key *pubkey;    /* NULL: signature not checked */
+	int require_signature;                   /* a good signature or PLUMB_EINPUT */
+};
+
+/*
+ * Verify a bundle completely: every limit, the tar structure, every
+ * checksum, the manifest, samples.tsv and, with a public key, the
+ * signature.  Writes nothing.  On success info (initialized by the caller)
+ * describes the bundle.  name is used in messages.
+ */
+int bundle_verify_fd(int fd, const char *name, const struct bundle_read_opts *opts,
+		     struct bundle_info *info, struct plumb_err *err);
+int bundle_verify_path(const char *path, const struct bundle_read_opts *opts,
+		       struct bundle_info *info, struct plumb_err *err);
+int bundle_verify_mem(const void *data, size_t len, const char *name,
+		      const struct bundle_read_opts *opts, struct bundle_info *info,
+		      struct plumb_err *err);
+
+/*
+ * Verify the bundle at path, then write its members under dir.  dir is
+ * created when missing; a non-empty dir is PLUMB_EUSAGE unless force (then
+ * files of the same name are replaced).  Nothing is ever written outside
+ * dir, and when verification fails nothing is written at all.
+ */
+int bundle_extract(const char *path, const char *dir, int force,
+		   const struct bundle_read_opts *opts, struct bundle_info *info,
+		   struct plumb_err *err);
+
+/* One log to pack: its member name ("logs/build-base-0.log") and its file. */
+struct bundle_log {
+	const char *name;
+	const char *path;
+};
+
+/* What bundle_write() packs. */
+struct bundle_write_spec {
+	const char *manifest_json;     /* manifest.json bytes, checked here */
+	size_t manifest_len;
+	const char *manifest_name;     /* in messages; NULL: "manifest.json" */
+	const char *samples_path;      /* samples.tsv, checked while hashed */
+	const struct bundle_log *logs; /* any order; written sorted */
+	size_t n_logs;
+	int64_t mtime;                 /* every entry's mtime (seconds); -1:
+	                                  SOURCE_DATE_EPOCH, else run.end, else created */
+	const struct sign_secret_key *sign_key;  /* NULL: no SHA256SUMS.sig */
+};
+
+/*
+ * Write a bundle to out atomically.  The manifest and samples.tsv are
+ * checked first (PLUMB_EINPUT naming the JSON path or TSV line; nothing is
+ * created then).  id receives the bundle id.
+ */
+int bundle_write(const char *out, const struct bundle_write_spec *spec,
+		 char id[BUNDLE_ID_HEX], struct plumb_err *err);
+
+/*
+ * `plumb bundle pack`: dir holds manifest.json, samples.tsv and optionally
+ * logs/ with *.log files; anything else is PLUMB_EINPUT.  The entries'
+ * mtime is SOURCE_DATE_EPOCH when set, else the manifest's run.end, else
+ * its created time, so packing the same folder twice gives the same bytes.
+ */
+int bundle_pack(const char *dir, const char *out,
+		const struct sign_secret_key *sign_key, char id[BUNDLE_ID_HEX],
+		struct plumb_err *err);
+
+/*
+ * Verify the bundle at path, then replace it atomically by the same bundle
+ * with SHA256SUMS.sig made with key (an existing signature is replaced).
+ * The bundle id does not change.  info describes the signed bundle.
+ */
+int bundle_sign(const char *path, const struct sign_secret_key *key,
+		struct bundle_info *info, struct plumb_err *err);
+
+/* The trusted comment of a bundle's signature: "bundle:<id>\tcreated:<time>". */
+int bundle_trusted_comment(const char *id, const char *created, char *out,
+			   size_t size);
+
+/*
+ * Why a member name is not acceptable in a bundle, or NULL: 1..4096 bytes,
+ * components of 1..255 bytes from [A-Za-z0-9._-] separated by single '/',
+ * no "." or ".." component, not absolute.
+ */
+const char *bundle_name_problem(const char *name, size_t len);
+
+/* The README.txt text this plumb writes (appended to out). */
+int bundle_readme(struct buf *out, struct plumb_err *err);
+
+#endif

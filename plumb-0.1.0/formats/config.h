@@ -1,0 +1,240 @@
+/*
+ * formats/config.h: plumb.conf, the description of a run (DESIGN §4).
+ *
+ * plumb.conf is git-config syntax, read with libgit2's config API from the
+ * one file named (no global, system or included files).  Every key has a
+ * default or is required; every value is checked when read, and a bad one
+ * is PLUMB_EINPUT with a message naming the file, the key and the value:
+ *   plumb.conf: run.pads: 'four' is not a whole number from 1 to 64
+ * Command-line flags (struct config_overrides) go through the same checks.
+ * The effective configuration renders back to git-config text that reads
+ * back to the same configuration, and to JSON (the bundle's "spec").
+ * docs/plumb.conf.5 documents every key of config_key_at(); a unit test
+ * keeps the two in step.
+ *
+ * Typical use:
+ *   struct plumb_config cfg;
+ *   if (config_load(&cfg, "plumb.conf", &overrides, &err) < 0)
+ *           return cli_fail(&err);
+ *   ... cfg.run.pads, cfg.build.command, cfg.benches[i].name ...
+ *   config_release(&cfg);
+ *
+ * Ownership: struct plumb_config is caller-owned storage; config_init()
+ * fills it with the defaults (heap copies) and config_release() frees every
+ * string and array inside it (all heap copies; nothing points into the file, the
+ * overrides or libgit2).  struct config_overrides only borrows its strings.
+ */
+#ifndef PLUMB_FORMATS_CONFIG_H
+#define PLUMB_FORMATS_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct buf;
+struct plumb_err;
+
+/* Limits, stated in docs/plumb.conf.5. */
+#define CONFIG_FILE_MAX        (1024 * 1024)  /* bytes of plumb.conf */
+#define CONFIG_ENTRIES_MAX     10000          /* key = value lines */
+#define CONFIG_PADS_MAX        64
+#define CONFIG_ROUNDS_MAX      100000
+#define CONFIG_BENCHES_MAX     256
+#define CONFIG_BENCH_NAME_MAX  64
+#define CONFIG_LIST_MAX        256            /* env names, hot symbols, labels */
+#define CONFIG_CPU_MAX         1023           /* highest CPU number (CPU_SETSIZE - 1) */
+#define CONFIG_TIMEOUT_MAX     (7L * 24 * 3600) /* seconds */
+
+enum config_pad { CONFIG_PAD_LINK, CONFIG_PAD_ENV, CONFIG_PAD_NONE };
+enum config_reuse { CONFIG_REUSE_RELINK, CONFIG_REUSE_NONE };
+enum config_mode { CONFIG_MODE_PROCESS, CONFIG_MODE_SAMPLES };
+enum config_warmup {
+	CONFIG_WARMUP_AUTO,   /* steady-state detection (seed 001) */
+	CONFIG_WARMUP_COUNT,  /* drop the first warmup_count samples of a round */
+	CONFIG_WARMUP_NONE    /* cold mode: keep every sample */
+};
+enum config_metric {
+	CONFIG_METRIC_WALL, CONFIG_METRIC_CPU,
+	CONFIG_METRIC_CYCLES, CONFIG_METRIC_INSTRUCTIONS
+};
+enum config_checksum {
+	CONFIG_CHECKSUM_AUTO,     /* compare checksum= lines when the benchmark prints them */
+	CONFIG_CHECKSUM_REQUIRED, /* a run without a checksum= line fails */
+	CONFIG_CHECKSUM_OFF       /* ignore checksum= lines */
+};
+
+/* One `label = KEY=VALUE` of [run], or one --label. */
+struct config_label {
+	char *key;
+	char *value;
+};
+
+/* One [bench "NAME"] section. */
+struct config_bench {
+	char *name;                    /* the subsection, case kept */
+	char *command;                 /* may hold {artifact} */
+	enum config_mode mode;
+	enum config_warmup warmup;
+	uint64_t warmup_count;         /* CONFIG_WARMUP_COUNT only, >= 1 */
+	enum config_metric metric;
+	char **hot;                    /* symbol names; nhot may be 0 */
+	size_t nhot;
+	long timeout;                  /* seconds, for one run of command */
+	uint64_t max_samples;          /* samples mode: most samples per run */
+	enum config_checksum checksum;
+	unsigned explicit_keys;        /* internal: which keys were set, not defaulted */
+};
+
+struct plumb_config {
+	char *file;        /* the file read, as named; NULL when none was read */
+	char *dir;         /* its folder ("." when it has none): repo.path is relative to it */
+
+	struct {
+		char *path;    /* exactly one of path and url is set */
+		char *url;
+	} repo;
+
+	struct {
+		char *base;        /* NULL until given (file or --base): required */
+		char *candidate;   /* a revision, or "WORKTREE" */
+		unsigned pads;
+		unsigned rounds;
+		uint64_t seed;
+		bool control;
+		unsigned warmup_runs;
+		int *cpus;         /* sorted, distinct; ncpus == 0: no pinning */
+		size_t ncpus;
+		bool aslr;         /* false: run with ADDR_NO_RANDOMIZE */
+		char **env;        /* variable names passed to benchmarks */
+		size_t nenv;
+		struct config_label *labels;   /* in order given */
+		size_t nlabels;
+	} run;
+
+	struct {
+		char *command;     /* may hold {pad} {pad_bytes} {pad_object} {pad_ldflags} */
+		char *artifact;    /* relative path inside the tree */
+		enum config_pad pad;
+		unsigned pad_bytes;
+		enum config_reuse reuse;
+		long timeout;      /* seconds */
+		char *cc;          /* assembles the pad object */
+	} build;
+
+	struct config_bench *benches;  /* in file order, at least one after config_check() */
+	size_t nbenches;
+
+	/* From the command line only; not part of the spec, not rendered. */
+	char *workdir;     /* NULL: the default ($XDG_CACHE_HOME/plumb/runs) */
+	bool keep;
+	bool keep_going;
+
+	uint64_t explicit_keys;  /* internal: which keys were set, not defaulted */
+};
+
+/*
+ * Command-line values applied over the file.  Strings are the raw
+ * arguments (NULL: not given) and go through the same checks as the file's
+ * values; messages name the option ("--pads: '0' is not ...").
+ */
+struct config_overrides {
+	const char *base;
+	const char *candidate;
+	const char *pads;
+	const char *rounds;
+	const char *seed;
+	const char **benches;     /* --bench NAME...: keep only these (file order) */
+	size_t nbenches;
+	const char **labels;      /* --label KEY=VALUE...: added, or replacing the file's KEY */
+	size_t nlabels;
+	const char *workdir;
+	bool keep;
+	bool keep_going;
+};
+
+/* One documented key; the table behind the parser, the man page test and --help. */
+struct config_key {
+	const char *section;   /* "repo", "run", "build" or "bench" */
+	const char *name;      /* documented spelling, e.g. "padBytes" */
+	const char *def;       /* default as written in plumb.conf, or NULL */
+	bool required;
+	bool multi;            /* may be given more than once (run.label) */
+	const char *values;    /* allowed values, one line, e.g. "link | env | none" */
+};
+
+/* The i-th known key (bench keys under section "bench"), NULL past the end. */
+const struct config_key *config_key_at(size_t i);
+
+/* Fill cfg with the defaults; fails only when memory runs out. */
+int config_init(struct plumb_config *cfg, struct plumb_err *err);
+
+/* Free everything cfg holds and zero it (config_init() before reuse). */
+void config_release(struct plumb_config *cfg);
+
+/*
+ * Read path into cfg (set up with config_init(), once), checking every
+ * value.  Required keys are checked later, by config_check(), so that
+ * flags may supply them.  On error cfg holds part of the file; release it.
+ */
+int config_read(struct plumb_config *cfg, const char *path,
+		struct plumb_err *err);
+
+/*
+ * Set one key from text, as if read from a file: name is
+ * "section.key" or "bench.NAME.key" (case-insensitive, bench NAME as is),
+ * origin names the source in messages ("plumb.conf", "--pads").
+ */
+int config_set(struct plumb_config *cfg, const char *name, const char *value,
+	       const char *origin, struct plumb_err *err);
+
+/* Apply command-line overrides (ov may be NULL); an unknown --bench is an error. */
+int config_apply_overrides(struct plumb_config *cfg,
+			   const struct config_overrides *ov,
+			   struct plumb_err *err);
+
+/* Check required keys and keys that depend on each other. */
+int config_check(const struct plumb_config *cfg, struct plumb_err *err);
+
+/*
+ * config_init + config_read + config_apply_overrides + config_check.
+ * On error cfg is released (and empty), err says why.
+ */
+int config_load(struct plumb_config *cfg, const char *path,
+		const struct config_overrides *ov, struct plumb_err *err);
+
+/*
+ * The effective configuration as a new JSON object (caller json_decref()s
+ * it), every key with its value, keys in the documented order; NULL when
+ * memory runs out.  Layout: docs/plumb.conf.5, EFFECTIVE CONFIGURATION.
+ */
+json_t *config_to_json(const struct plumb_config *cfg);
+
+/*
+ * The effective configuration as plumb.conf text (appended to out): every
+ * key with its value, unset optional keys as comments.  Reading the text
+ * back gives the same configuration.
+ */
+int config_to_text(const struct plumb_config *cfg, struct buf *out,
+		   struct plumb_err *err);
+
+/* Names for enum values as written in plumb.conf ("link", "samples", ...). */
+const char *config_pad_name(enum config_pad pad);
+const char *config_reuse_name(enum config_reuse reuse);
+const char *config_mode_name(enum config_mode mode);
+const char *config_metric_name(enum config_metric metric);
+const char *config_checksum_name(enum config_checksum checksum);
+
+/* The bench named name (exact match), or NULL. */
+const struct config_bench *config_bench_find(const struct plumb_config *cfg,
+					     const char *name);
+
+/*
+ * The repository folder: repo.path as is when absolute, else joined to
+ * cfg->dir (appended to out).  PLUMB_EINPUT when repo.url is used instead.
+ */
+int config_repo_dir(const struct plumb_config *cfg, struct buf *out,
+		    struct plumb_err *err);
+
+#endif

@@ -1,0 +1,801 @@
+/*
+ * formats/manifest.c: the manifest model: set-up and release, builders,
+ * enum names, RFC 3339 times, and the semantic rules shared by reading and
+ * writing (manifest_validate).  Reading lives in manifest-read.c, writing in
+ * manifest-write.c; see manifest.h for the contract.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/err.h"
+#include "formats/manifest.h"
+#include "formats/manifest-internal.h"
+#include "common/banned.h"
+
+/* Enum name tables: the index is the enum value. */
+const char *const manifest_side_names[] = { "base", "candidate", "control", NULL };
+const char *const manifest_method_names[] = { "link", "env", "none", NULL };
+const char *const manifest_mode_names[] = { "process", "samples", NULL };
+const char *const manifest_metric_names[] = { "wall", "cpu", "cycles", "instructions", NULL };
+/* Index 0 is MANIFEST_VERDICT_UNSET, never written. */
+const char *const manifest_verdict_names[] = {
+	"", "slower", "faster", "placement", "unswept", "insufficient", NULL
+};
+const char *const manifest_direction_names[] = { "", "slower", "faster", NULL };
+
+static void commit_init(struct manifest_commit *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->dirty = MANIFEST_UNKNOWN;
+}
+
+static void commit_release(struct manifest_commit *c)
+{
+	free(c->ref);
+	free(c->commit);
+	free(c->tree);
+	free(c->subject);
+	free(c->author);
+	free(c->time);
+	commit_init(c);
+}
+
+void manifest_side_stats_init(struct manifest_side_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->center = s->min = s->max = NAN;
+	s->spread = s->p99 = s->co_p99 = NAN;
+	s->rounds = -1;
+	s->counters.cycles = s->counters.instructions = s->counters.branch_misses = NAN;
+}
+
+static void side_stats_release(struct manifest_side_stats *s)
+{
+	free(s->pads);
+	manifest_side_stats_init(s);
+}
+
+void manifest_variant_init(struct manifest_variant *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->artifact_size = -1;
+	v->build_ns = -1;
+}
+
+static void variant_release(struct manifest_variant *v)
+{
+	size_t i;
+
+	free(v->artifact_path);
+	free(v->artifact_sha256);
+	for (i = 0; i < v->n_hot; i++) {
+		free(v->hot[i].name);
+		free(v->hot[i].sha256);
+	}
+	free(v->hot);
+	manifest_variant_init(v);
+}
+
+void manifest_bench_init(struct manifest_bench *b)
+{
+	memset(b, 0, sizeof(*b));
+	manifest_side_stats_init(&b->base);
+	manifest_side_stats_init(&b->candidate);
+	manifest_side_stats_init(&b->control);
+	b->ratio = NAN;
+	b->noise.relative = NAN;
+	b->noise.too_noisy = MANIFEST_UNKNOWN;
+	b->hot.identical = MANIFEST_UNKNOWN;
+	b->checksum.consistent = MANIFEST_UNKNOWN;
+	b->steady.window = -1;
+	b->steady.tolerance = NAN;
+	b->steady.unsettled = -1;
+	b->steady.start = NAN;
+}
+
+static void bench_release(struct manifest_bench *b)
+{
+	size_t i;
+
+	free(b->name);
+	free(b->failure);
+	side_stats_release(&b->base);
+	side_stats_release(&b->candidate);
+	side_stats_release(&b->control);
+	for (i = 0; i < b->hot.n_symbols; i++)
+		free(b->hot.symbols[i].name);
+	free(b->hot.symbols);
+	free(b->checksum.base);
+	free(b->checksum.candidate);
+	for (i = 0; i < b->n_notes; i++)
+		free(b->notes[i]);
+	free(b->notes);
+	manifest_bench_init(b);
+}
+
+void manifest_init(struct manifest *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->version_minor = MANIFEST_VERSION_MINOR;
+	commit_init(&m->repo.base);
+	commit_init(&m->repo.candidate);
+	m->run.warmup_runs = -1;
+	m->run.counters_available = MANIFEST_UNKNOWN;
+}
+
+void manifest_release(struct manifest *m)
+{
+	size_t i;
+
+	free(m->tool.name);
+	free(m->tool.version);
+	free(m->created);
+	json_decref(m->spec);
+	free(m->repo.url);
+	commit_release(&m->repo.base);
+	commit_release(&m->repo.candidate);
+	free(m->build.command);
+	for (i = 0; i < m->build.n_variants; i++)
+		variant_release(&m->build.variants[i]);
+	free(m->build.variants);
+	json_decref(m->host.start);
+	json_decref(m->host.end);
+	free(m->host.fingerprint);
+	free(m->run.start);
+	free(m->run.end);
+	for (i = 0; i < m->run.n_order; i++)
+		free(m->run.order[i].variants);
+	free(m->run.order);
+	free(m->run.warmup_policy);
+	free(m->run.counters_reason);
+	for (i = 0; i < m->run.n_labels; i++) {
+		free(m->run.labels[i].key);
+		free(m->run.labels[i].value);
+	}
+	free(m->run.labels);
+	for (i = 0; i < m->n_benches; i++)
+		bench_release(&m->benches[i]);
+	free(m->benches);
+	manifest_init(m);
+}
+
+int manifest_set_str(char **slot, const char *s)
+{
+	char *copy = NULL;
+
+	if (s) {
+		copy = strdup(s);
+		if (!copy)
+			return -1;
+	}
+	free(*slot);
+	*slot = copy;
+	return 0;
+}
+
+struct manifest_variant *manifest_add_variant(struct manifest *m,
+					      enum manifest_side side, int64_t pad,
+					      struct plumb_err *err)
+{
+	struct manifest_variant *v;
+
+	v = realloc(m->build.variants, (m->build.n_variants + 1) * sizeof(*v));
+	if (!v) {
+		plumb_err_oom(err, "manifest variant");
+		return NULL;
+	}
+	m->build.variants = v;
+	v += m->build.n_variants++;
+	manifest_variant_init(v);
+	v->side = side;
+	v->pad = pad;
+	return v;
+}
+
+struct manifest_bench *manifest_add_bench(struct manifest *m, const char *name,
+					  struct plumb_err *err)
+{
+	struct manifest_bench *b;
+	char *copy = strdup(name);
+
+	b = copy ? realloc(m->benches, (m->n_benches + 1) * sizeof(*b)) : NULL;
+	if (!b) {
+		free(copy);
+		plumb_err_oom(err, "manifest bench");
+		return NULL;
+	}
+	m->benches = b;
+	b += m->n_benches++;
+	manifest_bench_init(b);
+	b->name = copy;
+	return b;
+}
+
+const struct manifest_bench *manifest_find_bench(const struct manifest *m,
+						 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_benches; i++)
+		if (m->benches[i].name && strcmp(m->benches[i].name, name) == 0)
+			return &m->benches[i];
+	return NULL;
+}
+
+const struct manifest_variant *manifest_find_variant(const struct manifest *m,
+						     enum manifest_side side,
+						     int64_t pad)
+{
+	size_t i;
+
+	for (i = 0; i < m->build.n_variants; i++)
+		if (m->build.variants[i].side == side && m->build.variants[i].pad == pad)
+			return &m->build.variants[i];
+	return NULL;
+}
+
+/* A name from a NULL-terminated table, or "?" when v is out of range. */
+static const char *table_name(const char *const *names, int v)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (i == v)
+			return names[i];
+	return "?";
+}
+
+const char *manifest_side_name(enum manifest_side s)
+{
+	return table_name(manifest_side_names, (int)s);
+}
+
+const char *manifest_method_name(enum manifest_method m)
+{
+	return table_name(manifest_method_names, (int)m);
+}
+
+const char *manifest_mode_name(enum manifest_mode m)
+{
+	return table_name(manifest_mode_names, (int)m);
+}
+
+const char *manifest_metric_name(enum manifest_metric m)
+{
+	return table_name(manifest_metric_names, (int)m);
+}
+
+const char *manifest_verdict_name(enum manifest_verdict v)
+{
+	return v == MANIFEST_VERDICT_UNSET ? NULL : table_name(manifest_verdict_names, (int)v);
+}
+
+const char *manifest_direction_name(enum manifest_direction d)
+{
+	return d == MANIFEST_DIRECTION_UNSET ? NULL : table_name(manifest_direction_names, (int)d);
+}
+
+const char *manifest_metric_unit(enum manifest_metric m)
+{
+	return m == MANIFEST_METRIC_WALL || m == MANIFEST_METRIC_CPU ? "ns" : "count";
+}
+
+void manifest_variant_label(const struct manifest_variant *v,
+			    char out[MANIFEST_LABEL_MAX])
+{
+	snprintf(out, MANIFEST_LABEL_MAX, "%s/%lld", manifest_side_name(v->side),
+		 (long long)v->pad);
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+int manifest_time_format(int64_t unix_seconds, char out[MANIFEST_TIME_MAX])
+{
+	struct tm tm;
+	time_t t = (time_t)unix_seconds;
+
+	out[0] = '\0';
+	if ((int64_t)t != unix_seconds || !gmtime_r(&t, &tm) ||
+	    tm.tm_year + 1900 < 0 || tm.tm_year + 1900 > 9999)
+		return -1;
+	if (strftime(out, MANIFEST_TIME_MAX, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return -1;
+	return 0;
+}
+
+/* n decimal digits at s as a number, or -1. */
+static int digits(const char *s, int n)
+{
+	int v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+int manifest_time_parse(const char *s, int64_t *unix_seconds)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, mo, d, h, mi, sec;
+	const char *p;
+
+	if (!s || strlen(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
+	    s[13] != ':' || s[16] != ':')
+		return -1;
+	y = digits(s, 4);
+	mo = digits(s + 5, 2);
+	d = digits(s + 8, 2);
+	h = digits(s + 11, 2);
+	mi = digits(s + 14, 2);
+	sec = digits(s + 17, 2);
+	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h < 0 ||
+	    h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 60)
+		return -1;
+	if (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return -1;
+	p = s + 19;
+	if (*p == '.') {
+		const char *f = ++p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p == f || p - f > 9)
+			return -1;
+	}
+	if (p[0] != 'Z' || p[1] != '\0')
+		return -1;
+	/* A leap second counts as the next second's start. */
+	*unix_seconds = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
+	return 0;
+}
+
+/* ---- validation ---- */
+
+int manifest_fail(struct plumb_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	plumb_err_setv(err, PLUMB_EINPUT, fmt, ap);
+	va_end(ap);
+	/* Messages quote input: keep them on one printable line. */
+	if (err)
+		for (p = err->msg; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+	return PLUMB_EINPUT;
+}
+
+#define bad manifest_fail
+
+int manifest_is_hex(const char *s, size_t len1, size_t len2)
+{
+	size_t n;
+
+	if (!s)
+		return 0;
+	for (n = 0; s[n]; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+			return 0;
+	return n == len1 || n == len2;
+}
+
+int manifest_is_warmup_policy(const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return 0;
+	if (strcmp(s, "auto") == 0 || strcmp(s, "none") == 0)
+		return 1;
+	for (n = 0; s[n]; n++)
+		if (s[n] < '0' || s[n] > '9')
+			return 0;
+	return n > 0 && n <= 9;
+}
+
+static int check_time(const char *path, const char *s, int required,
+		      struct plumb_err *err)
+{
+	int64_t t;
+
+	if (!s)
+		return required ? bad(err, "%s: missing required field", path) : 0;
+	if (manifest_time_parse(s, &t) < 0)
+		return bad(err, "%s: '%.64s' is not an RFC 3339 UTC time like 2024-05-01T12:00:00Z",
+			   path, s);
+	return 0;
+}
+
+static int check_commit(const char *side, const struct manifest_commit *c,
+			struct plumb_err *err)
+{
+	char path[64];
+
+	if (!c->ref)
+		return bad(err, "repo.%s.ref: missing required field", side);
+	if (!c->commit)
+		return bad(err, "repo.%s.commit: missing required field", side);
+	if (!manifest_is_hex(c->commit, 40, 64))
+		return bad(err, "repo.%s.commit: '%.64s' is not a full lower-case hex object id",
+			   side, c->commit);
+	if (c->tree && !manifest_is_hex(c->tree, 40, 64))
+		return bad(err, "repo.%s.tree: '%.64s' is not a full lower-case hex object id",
+			   side, c->tree);
+	snprintf(path, sizeof(path), "repo.%s.time", side);
+	if (check_time(path, c->time, 0, err) < 0)
+		return PLUMB_EINPUT;
+	if (c->dirty < MANIFEST_UNKNOWN || c->dirty > 1)
+		return bad(err, "repo.%s.dirty: not a boolean", side);
+	return 0;
+}
+
+/* Sort key for (side, pad) uniqueness and lookups. */
+struct vkey {
+	int side;
+	int64_t pad;
+	size_t index;
+};
+
+static int cmp_vkey(const void *a, const void *b)
+{
+	const struct vkey *x = a, *y = b;
+
+	if (x->side != y->side)
+		return x->side < y->side ? -1 : 1;
+	if (x->pad != y->pad)
+		return x->pad < y->pad ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int check_variants(const struct manifest_build *b, struct plumb_err *err)
+{
+	struct vkey *keys;
+	size_t i, j;
+	char label[MANIFEST_LABEL_MAX];
+
+	for (i = 0; i < b->n_variants; i++) {
+		const struct manifest_variant *v = &b->variants[i];
+		int art = (v->artifact_path != NULL) + (v->artifact_sha256 != NULL) +
+			  (v->artifact_size >= 0);
+
+		if ((int)v->side < 0 || v->side > MANIFEST_SIDE_CONTROL)
+			return bad(err, "build.variants[%zu].side: not a side", i);
+		if (v->pad < 0)
+			return bad(err, "build.variants[%zu].pad: must be at least 0", i);
+		if (art != 0 && art != 3)
+			return bad(err, "build.variants[%zu].artifact: path, size and sha256 go together", i);
+		if (v->artifact_sha256 && !manifest_is_hex(v->artifact_sha256, 64, 64))
+			return bad(err, "build.variants[%zu].artifact.sha256: not 64 lower-case hex digits", i);
+		if (v->build_ns < -1)
+			return bad(err, "build.variants[%zu].buildNs: must be at least 0", i);
+		for (j = 0; j < v->n_hot; j++) {
+			const struct manifest_hot_symbol *h = &v->hot[j];
+			if (!h->name || !*h->name)
+				return bad(err, "build.variants[%zu].hot[%zu].name: missing required field", i, j);
+			if (h->address < 0)
+				return bad(err, "build.variants[%zu].hot[%zu].address: must be at least 0", i, j);
+			if (h->size < 0)
+				return bad(err, "build.variants[%zu].hot[%zu].size: must be at least 0", i, j);
+			if (h->sha256 && !manifest_is_hex(h->sha256, 64, 64))
+				return bad(err, "build.variants[%zu].hot[%zu].sha256: not 64 lower-case hex digits", i, j);
+		}
+	}
+	if (b->n_variants < 2)
+		return 0;
+	keys = malloc(b->n_variants * sizeof(*keys));
+	if (!keys)
+		return plumb_err_oom(err, "manifest variants");
+	for (i = 0; i < b->n_variants; i++) {
+		keys[i].side = (int)b->variants[i].side;
+		keys[i].pad = b->variants[i].pad;
+		keys[i].index = i;
+	}
+	qsort(keys, b->n_variants, sizeof(*keys), cmp_vkey);
+	for (i = 1; i < b->n_variants; i++) {
+		if (keys[i].side == keys[i - 1].side && keys[i].pad == keys[i - 1].pad) {
+			manifest_variant_label(&b->variants[keys[i].index], label);
+			j = keys[i].index;
+			i = keys[i - 1].index;
+			free(keys);
+			return bad(err, "build.variants[%zu]: variant '%s' is listed twice (also build.variants[%zu])",
+				   j, label, i);
+		}
+	}
+	free(keys);
+	return 0;
+}
+
+static int check_run(const struct manifest *m, struct plumb_err *err)
+{
+	const struct manifest_run *r = &m->run;
+	size_t i, j, *stamp;
+	const char **keys;
+
+	if (r->seed < 0)
+		return bad(err, "run.seed: must be at least 0");
+	if (r->rounds < 0)
+		return bad(err, "run.rounds: must be at least 0");
+	if (check_time("run.start", r->start, 0, err) < 0 ||
+	    check_time("run.end", r->end, 0, err) < 0)
+		return PLUMB_EINPUT;
+	if ((r->warmup_runs >= 0) != (r->warmup_policy != NULL))
+		return bad(err, "run.warmup: runs and policy go together");
+	if (r->warmup_runs < -1)
+		return bad(err, "run.warmup.runs: must be at least 0");
+	if (r->warmup_policy && !manifest_is_warmup_policy(r->warmup_policy))
+		return bad(err, "run.warmup.policy: '%.64s' is not auto, none or a count",
+			   r->warmup_policy);
+	if (r->counters_available < MANIFEST_UNKNOWN || r->counters_available > 1)
+		return bad(err, "run.counters.available: not a boolean");
+	if (r->counters_reason && r->counters_available == MANIFEST_UNKNOWN)
+		return bad(err, "run.counters.available: missing required field");
+	if (r->n_order > 0 && (int64_t)r->n_order != r->rounds)
+		return bad(err, "run.order: %zu rounds listed, run.rounds is %lld",
+			   r->n_order, (long long)r->rounds);
+	if (r->n_order > 0) {
+		stamp = calloc(m->build.n_variants ? m->build.n_variants : 1, sizeof(*stamp));
+		if (!stamp)
+			return plumb_err_oom(err, "manifest order");
+		for (i = 0; i < r->n_order; i++) {
+			for (j = 0; j < r->order[i].n; j++) {
+				size_t v = r->order[i].variants[j];
+				if (v >= m->build.n_variants) {
+					free(stamp);
+					return bad(err, "run.order[%zu][%zu]: no such variant in build.variants", i, j);
+				}
+				if (stamp[v] == i + 1) {
+					char label[MANIFEST_LABEL_MAX];
+					manifest_variant_label(&m->build.variants[v], label);
+					free(stamp);
+					return bad(err, "run.order[%zu][%zu]: variant '%s' runs twice in one round",
+						   i, j, label);
+				}
+				stamp[v] = i + 1;
+			}
+		}
+		free(stamp);
+	}
+	if (r->n_labels == 0)
+		return 0;
+	keys = malloc(r->n_labels * sizeof(*keys));
+	if (!keys)
+		return plumb_err_oom(err, "manifest labels");
+	for (i = 0; i < r->n_labels; i++) {
+		if (!r->labels[i].key || !*r->labels[i].key || !r->labels[i].value) {
+			free(keys);
+			return bad(err, "run.labels: label %zu has no key or no value", i);
+		}
+		keys[i] = r->labels[i].key;
+	}
+	qsort(keys, r->n_labels, sizeof(*keys), manifest_cmp_str);
+	for (i = 1; i < r->n_labels; i++) {
+		if (strcmp(keys[i], keys[i - 1]) == 0) {
+			bad(err, "run.labels: label '%.64s' is given twice", keys[i]);
+			free(keys);
+			return PLUMB_EINPUT;
+		}
+	}
+	free(keys);
+	return 0;
+}
+
+int manifest_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int finite_or_absent(double v)
+{
+	return isnan(v) || isfinite(v);
+}
+
+static int check_side(size_t bi, const char *side, const struct manifest_side_stats *s,
+		      struct plumb_err *err)
+{
+	double lo, hi;
+	size_t i;
+
+	if (s->n_pads == 0 || !s->pads)
+		return bad(err, "benches[%zu].sides.%s.pads: needs at least one pad", bi, side);
+	lo = hi = s->pads[0];
+	for (i = 0; i < s->n_pads; i++) {
+		if (!isfinite(s->pads[i]))
+			return bad(err, "benches[%zu].sides.%s.pads[%zu]: not a finite number", bi, side, i);
+		if (s->pads[i] < lo)
+			lo = s->pads[i];
+		if (s->pads[i] > hi)
+			hi = s->pads[i];
+	}
+	if (!isfinite(s->center))
+		return bad(err, "benches[%zu].sides.%s.center: %s", bi, side,
+			   isnan(s->center) ? "missing required field" : "not a finite number");
+	if (!isfinite(s->min))
+		return bad(err, "benches[%zu].sides.%s.min: %s", bi, side,
+			   isnan(s->min) ? "missing required field" : "not a finite number");
+	if (!isfinite(s->max))
+		return bad(err, "benches[%zu].sides.%s.max: %s", bi, side,
+			   isnan(s->max) ? "missing required field" : "not a finite number");
+	if (s->min != lo)
+		return bad(err, "benches[%zu].sides.%s.min: %.17g is not the smallest pad median (%.17g)",
+			   bi, side, s->min, lo);
+	if (s->max != hi)
+		return bad(err, "benches[%zu].sides.%s.max: %.17g is not the largest pad median (%.17g)",
+			   bi, side, s->max, hi);
+	if (s->center < s->min || s->center > s->max)
+		return bad(err, "benches[%zu].sides.%s.center: %.17g is outside [min, max]",
+			   bi, side, s->center);
+	if (!finite_or_absent(s->spread) || (!isnan(s->spread) && s->spread < 0))
+		return bad(err, "benches[%zu].sides.%s.spread: not a finite number >= 0", bi, side);
+	if (s->rounds < -1)
+		return bad(err, "benches[%zu].sides.%s.rounds: must be at least 0", bi, side);
+	if (!finite_or_absent(s->p99))
+		return bad(err, "benches[%zu].sides.%s.p99: not a finite number", bi, side);
+	if (!finite_or_absent(s->co_p99))
+		return bad(err, "benches[%zu].sides.%s.coP99: not a finite number", bi, side);
+	if (s->counters.present &&
+	    (!finite_or_absent(s->counters.cycles) ||
+	     !finite_or_absent(s->counters.instructions) ||
+	     !finite_or_absent(s->counters.branch_misses)))
+		return bad(err, "benches[%zu].sides.%s.counters: not a finite number", bi, side);
+	return 0;
+}
+
+static int is_bool(int v)
+{
+	return v == 0 || v == 1;
+}
+
+static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_err *err)
+{
+	size_t j;
+
+	if (!b->name || !*b->name)
+		return bad(err, "benches[%zu].name: missing required field", i);
+	if ((int)b->mode < 0 || b->mode > MANIFEST_MODE_SAMPLES)
+		return bad(err, "benches[%zu].mode: not a mode", i);
+	if ((int)b->metric < 0 || b->metric > MANIFEST_METRIC_INSTRUCTIONS)
+		return bad(err, "benches[%zu].metric: not a metric", i);
+	if (!b->failure) {
+		if (!b->base.present)
+			return bad(err, "benches[%zu].sides.base: missing required field", i);
+		if (!b->candidate.present)
+			return bad(err, "benches[%zu].sides.candidate: missing required field", i);
+		if (b->verdict == MANIFEST_VERDICT_UNSET)
+			return bad(err, "benches[%zu].verdict: missing required field", i);
+	}
+	if (b->base.present && check_side(i, "base", &b->base, err) < 0)
+		return PLUMB_EINPUT;
+	if (b->candidate.present && check_side(i, "candidate", &b->candidate, err) < 0)
+		return PLUMB_EINPUT;
+	if (b->control.present && check_side(i, "control", &b->control, err) < 0)
+		return PLUMB_EINPUT;
+	if (!finite_or_absent(b->ratio))
+		return bad(err, "benches[%zu].ratio: not a finite number", i);
+	if ((int)b->verdict < 0 || b->verdict > MANIFEST_VERDICT_INSUFFICIENT)
+		return bad(err, "benches[%zu].verdict: not a verdict", i);
+	if ((int)b->direction < 0 || b->direction > MANIFEST_DIRECTION_FASTER)
+		return bad(err, "benches[%zu].direction: not a direction", i);
+	if (b->verdict == MANIFEST_VERDICT_UNSWEPT && b->direction == MANIFEST_DIRECTION_UNSET)
+		return bad(err, "benches[%zu].direction: missing required field (verdict is unswept)", i);
+	if (b->verdict != MANIFEST_VERDICT_UNSWEPT && b->direction != MANIFEST_DIRECTION_UNSET)
+		return bad(err, "benches[%zu].direction: only an unswept verdict has a direction", i);
+	if (b->noise.present &&
+	    (!isfinite(b->noise.relative) || !is_bool(b->noise.too_noisy)))
+		return bad(err, "benches[%zu].noise: needs a finite relative and a tooNoisy boolean", i);
+	if (b->hot.present) {
+		if (!is_bool(b->hot.identical))
+			return bad(err, "benches[%zu].hot.identical: missing required field", i);
+		for (j = 0; j < b->hot.n_symbols; j++) {
+			if (!b->hot.symbols[j].name || !*b->hot.symbols[j].name)
+				return bad(err, "benches[%zu].hot.symbols[%zu].name: missing required field", i, j);
+			if (!is_bool(b->hot.symbols[j].identical))
+				return bad(err, "benches[%zu].hot.symbols[%zu].identical: missing required field", i, j);
+		}
+	}
+	if (b->checksum.present && !is_bool(b->checksum.consistent))
+		return bad(err, "benches[%zu].checksum.consistent: missing required field", i);
+	if (b->steady.present) {
+		if (b->steady.window < 0)
+			return bad(err, "benches[%zu].steadyState.window: missing required field", i);
+		if (!isfinite(b->steady.tolerance) || b->steady.tolerance < 0)
+			return bad(err, "benches[%zu].steadyState.tolerance: needs a finite number >= 0", i);
+		if (b->steady.unsettled < 0)
+			return bad(err, "benches[%zu].steadyState.unsettled: missing required field", i);
+		if (!finite_or_absent(b->steady.start))
+			return bad(err, "benches[%zu].steadyState.start: not a finite number", i);
+	}
+	for (j = 0; j < b->n_notes; j++)
+		if (!b->notes[j])
+			return bad(err, "benches[%zu].notes[%zu]: expected string", i, j);
+	return 0;
+}
+
+/* Bench names sorted with their index, for the uniqueness check. */
+struct nkey {
+	const char *name;
+	size_t index;
+};
+
+static int cmp_nkey(const void *a, const void *b)
+{
+	const struct nkey *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+int manifest_validate(const struct manifest *m, struct plumb_err *err)
+{
+	struct nkey *names;
+	size_t i;
+
+	if (!m->tool.name)
+		return bad(err, "tool.name: missing required field");
+	if (!m->tool.version)
+		return bad(err, "tool.version: missing required field");
+	if (check_time("created", m->created, 1, err) < 0)
+		return PLUMB_EINPUT;
+	if (!m->spec)
+		return bad(err, "spec: missing required field");
+	if (!json_is_object(m->spec))
+		return bad(err, "spec: expected object");
+	if (check_commit("base", &m->repo.base, err) < 0 ||
+	    check_commit("candidate", &m->repo.candidate, err) < 0)
+		return PLUMB_EINPUT;
+	if ((int)m->build.method < 0 || m->build.method > MANIFEST_METHOD_NONE)
+		return bad(err, "build.method: not a method");
+	if (m->build.pad_bytes < 0)
+		return bad(err, "build.padBytes: must be at least 0");
+	if (check_variants(&m->build, err) < 0)
+		return err ? err->code : PLUMB_EINPUT;
+	if (!m->host.start)
+		return bad(err, "host.start: missing required field");
+	if (!json_is_object(m->host.start))
+		return bad(err, "host.start: expected object");
+	if (m->host.end && !json_is_object(m->host.end))
+		return bad(err, "host.end: expected object");
+	if (check_run(m, err) < 0)
+		return err ? err->code : PLUMB_EINPUT;
+	for (i = 0; i < m->n_benches; i++)
+		if (check_bench(i, &m->benches[i], err) < 0)
+			return PLUMB_EINPUT;
+	if (m->n_benches < 2)
+		return 0;
+	names = malloc(m->n_benches * sizeof(*names));
+	if (!names)
+		return plumb_err_oom(err, "manifest benches");
+	for (i = 0; i < m->n_benches; i++) {
+		names[i].name = m->benches[i].name;
+		names[i].index = i;
+	}
+	qsort(names, m->n_benches, sizeof(*names), cmp_nkey);
+	for (i = 1; i < m->n_benches; i++) {
+		if (strcmp(names[i].name, names[i - 1].name) == 0) {
+			bad(err, "benches[%zu].name: benchmark '%.64s' is listed twice (also benches[%zu])",
+			    names[i].index, names[i].name, names[i - 1].index);
+			free(names);
+			return PLUMB_EINPUT;
+		}
+	}
+	free(names);
+	return 0;
+}

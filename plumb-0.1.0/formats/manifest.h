@@ -1,0 +1,350 @@
+/*
+ * formats/manifest.h: the C model of a bundle's manifest.json (DESIGN §7),
+ * shared by the runner (which fills and writes it) and the reports, the
+ * archive and `plumb bundle` (which read it).
+ *
+ * formats/manifest-fields.md is the field table (JSON path, type, unit,
+ * required or optional, meaning); formats/bundle-v1.md carries it into the
+ * normative specification.  The comments on the structs below name the
+ * JSON member of every field.
+ *
+ * Reading (manifest_parse) treats the text as hostile: at most
+ * MANIFEST_MAX_BYTES bytes, containers nested at most MANIFEST_MAX_DEPTH
+ * deep, no duplicate keys, and every error is PLUMB_EINPUT with a message
+ * that starts with the JSON path: "benches[2].sides.base.pads[1]: expected
+ * number", "repo.base.commit: missing required field", "version: major
+ * version 2 is not supported".  Members the model does not know are
+ * ignored (a minor version only adds optional members) and are not kept:
+ * writing a parsed manifest drops them.  An unknown major version is
+ * rejected before any other member is looked at.
+ *
+ * Writing (manifest_write) first checks the same rules as reading
+ * (manifest_validate), so a written manifest always reads back.  The output
+ * is deterministic: members in the fixed order of the field table, opaque
+ * objects (spec, host facts) with their keys sorted, integers as integers,
+ * reals in the shortest form that reads back to the same double, two-space
+ * indentation, a final newline.  Parsing a written manifest and writing it
+ * again gives the same bytes.
+ *
+ * Absent optional fields: strings are NULL, json_t pointers NULL, doubles
+ * NAN (test with isnan()), integers -1 (every integer field is >= 0 when
+ * present), booleans MANIFEST_UNKNOWN (-1), and optional groups have
+ * present == 0.  manifest_init() and the manifest_add_*() functions set
+ * these defaults, so a builder only fills what it knows.
+ *
+ * Ownership: struct manifest is caller-owned storage; manifest_init() or a
+ * successful manifest_parse() sets it up and manifest_release() frees
+ * everything it points to.  Every string and array it points to is owned by
+ * the manifest and allocated with malloc (a builder stores strdup()ed
+ * strings, or uses manifest_set_str()); each json_t member holds one
+ * reference owned by the manifest.  Pointers returned by manifest_add_*()
+ * and manifest_find_*() are valid until the next manifest_add_*() on the
+ * same array or manifest_release().
+ */
+#ifndef PLUMB_FORMATS_MANIFEST_H
+#define PLUMB_FORMATS_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+struct buf;
+struct plumb_err;
+
+#define MANIFEST_FORMAT "plumb-bundle"
+#define MANIFEST_VERSION_MAJOR 1
+#define MANIFEST_VERSION_MINOR 0
+#define MANIFEST_MAX_BYTES ((size_t)16 << 20)  /* manifest.json read limit */
+#define MANIFEST_MAX_DEPTH 32                  /* nesting limit, top level = 1 */
+#define MANIFEST_TIME_MAX 40                   /* RFC 3339 text, NUL included */
+#define MANIFEST_LABEL_MAX 48                  /* variant label, NUL included */
+
+#define MANIFEST_UNKNOWN (-1)   /* an absent boolean; 0 false, 1 true */
+
+enum manifest_side {
+	MANIFEST_SIDE_BASE,
+	MANIFEST_SIDE_CANDIDATE,
+	MANIFEST_SIDE_CONTROL      /* base pad 0 built and measured again */
+};
+
+enum manifest_method {          /* build.method, DESIGN §5.2 */
+	MANIFEST_METHOD_LINK,
+	MANIFEST_METHOD_ENV,
+	MANIFEST_METHOD_NONE
+};
+
+enum manifest_mode {            /* benches[].mode */
+	MANIFEST_MODE_PROCESS,
+	MANIFEST_MODE_SAMPLES
+};
+
+enum manifest_metric {          /* benches[].metric; unit: manifest_metric_unit() */
+	MANIFEST_METRIC_WALL,
+	MANIFEST_METRIC_CPU,
+	MANIFEST_METRIC_CYCLES,
+	MANIFEST_METRIC_INSTRUCTIONS
+};
+
+enum manifest_verdict {         /* benches[].verdict, DESIGN §6 */
+	MANIFEST_VERDICT_UNSET,     /* absent: only with benches[].failure */
+	MANIFEST_VERDICT_SLOWER,
+	MANIFEST_VERDICT_FASTER,
+	MANIFEST_VERDICT_PLACEMENT,
+	MANIFEST_VERDICT_UNSWEPT,   /* one pad on a side: see direction */
+	MANIFEST_VERDICT_INSUFFICIENT
+};
+
+enum manifest_direction {       /* benches[].direction, only for unswept */
+	MANIFEST_DIRECTION_UNSET,
+	MANIFEST_DIRECTION_SLOWER,
+	MANIFEST_DIRECTION_FASTER
+};
+
+/* tool: what wrote the bundle. */
+struct manifest_tool {
+	char *name;        /* tool.name, required ("plumb") */
+	char *version;     /* tool.version, required ("0.1.0") */
+};
+
+/* repo.base and repo.candidate: one checked-out side. */
+struct manifest_commit {
+	char *ref;         /* .ref, required: as written ("v1.2.0", "HEAD~3") */
+	char *commit;      /* .commit, required: full object id, lower-case hex (40 or 64) */
+	char *tree;        /* .tree, optional: tree id, lower-case hex (40 or 64) */
+	char *subject;     /* .subject, optional: first line of the message */
+	char *author;      /* .author, optional: "Name <email>" */
+	char *time;        /* .time, optional: commit time, RFC 3339 UTC */
+	int dirty;         /* .dirty, optional boolean: built from a dirty working copy */
+};
+
+struct manifest_repo {
+	char *url;                        /* repo.url, optional: path or URL of the repository */
+	struct manifest_commit base;      /* repo.base, required */
+	struct manifest_commit candidate; /* repo.candidate, required */
+};
+
+/* build.variants[].hot[]: one hot symbol in one built artifact. */
+struct manifest_hot_symbol {
+	char *name;        /* .name, required: symbol name */
+	int64_t address;   /* .address, required: st_value, bytes */
+	int64_t size;      /* .size, required: st_size, bytes */
+	char *sha256;      /* .sha256, optional: SHA-256 of the symbol's bytes, hex */
+};
+
+/* build.variants[]: one built program (a side at a pad). */
+struct manifest_variant {
+	enum manifest_side side;      /* .side, required: base | candidate | control */
+	int64_t pad;                  /* .pad, required: pad index K (shift K * padBytes) */
+	char *artifact_path;          /* .artifact.path: kept artifact, relative path */
+	int64_t artifact_size;        /* .artifact.size: bytes */
+	char *artifact_sha256;        /* .artifact.sha256: hex; .artifact is optional,
+	                                 all three present together or none */
+	int64_t build_ns;             /* .buildNs, optional: build wall time, ns */
+	struct manifest_hot_symbol *hot;  /* .hot, optional: verified hot symbols */
+	size_t n_hot;
+};
+
+struct manifest_build {
+	enum manifest_method method;      /* build.method, required: link | env | none */
+	int64_t pad_bytes;                /* build.padBytes, required: bytes per pad step */
+	char *command;                    /* build.command, optional: as run */
+	struct manifest_variant *variants;/* build.variants, required (may be empty) */
+	size_t n_variants;
+};
+
+/* host: facts read at start and end (DESIGN §8); keys defined by runner/host*. */
+struct manifest_host {
+	json_t *start;       /* host.start, required: object */
+	json_t *end;         /* host.end, optional: object */
+	char *fingerprint;   /* host.fingerprint, optional: comparability fingerprint */
+};
+
+/* run.order[r]: the variants of round r in the order they ran. */
+struct manifest_round {
+	size_t *variants;    /* indexes into build.variants (labels in JSON) */
+	size_t n;
+};
+
+/* run.labels: --label K=V pairs, written sorted by key. */
+struct manifest_label {
+	char *key;
+	char *value;
+};
+
+struct manifest_run {
+	int64_t seed;                   /* run.seed, required: round order shuffle seed */
+	int64_t rounds;                 /* run.rounds, required: timed rounds per variant */
+	char *start;                    /* run.start, optional: RFC 3339 UTC */
+	char *end;                      /* run.end, optional: RFC 3339 UTC */
+	struct manifest_round *order;   /* run.order, optional: one entry per round */
+	size_t n_order;                 /* 0 when run.order is absent */
+	int64_t warmup_runs;            /* run.warmup.runs: untimed runs per variant */
+	char *warmup_policy;            /* run.warmup.policy: "auto" | "none" | "<N>";
+	                                   run.warmup is optional, both or none */
+	int counters_available;         /* run.counters.available, optional boolean */
+	char *counters_reason;          /* run.counters.reason, optional */
+	struct manifest_label *labels;  /* run.labels, optional object of strings */
+	size_t n_labels;
+};
+
+/* benches[].sides.<side>.counters: hardware counters, centers over pads. */
+struct manifest_counters {
+	int present;
+	double cycles;          /* .cycles, optional, count */
+	double instructions;    /* .instructions, optional, count */
+	double branch_misses;   /* .branchMisses, optional, count */
+};
+
+/* benches[].sides.base / .candidate / .control: one side's reduction. */
+struct manifest_side_stats {
+	int present;            /* 0: the side is absent */
+	double *pads;           /* .pads, required: pad medians, index = pad, >= 1 */
+	size_t n_pads;
+	double center;          /* .center, required: median of pads */
+	double min;             /* .min, required: smallest pad median */
+	double max;             /* .max, required: largest pad median */
+	double spread;          /* .spread, optional: (max - min) / center */
+	int64_t rounds;         /* .rounds, optional: fewest valid rounds of any pad */
+	double p99;             /* .p99, optional: samples mode, center of pad p99s */
+	double co_p99;          /* .coP99, optional: same, coordinated-omission corrected */
+	struct manifest_counters counters;   /* .counters, optional */
+};
+
+/* benches[].noise: the control's run-to-run noise (DESIGN §6). */
+struct manifest_noise {
+	int present;
+	double relative;        /* .relative, required: |pad 0 - control| / center */
+	int too_noisy;          /* .tooNoisy, required boolean */
+};
+
+/* benches[].hot.symbols[]: identity of one hot symbol, base vs candidate. */
+struct manifest_hot_cmp {
+	char *name;             /* .name, required */
+	int identical;          /* .identical, required boolean */
+};
+
+/* benches[].hot: are the hot symbols' bytes the same in base and candidate? */
+struct manifest_hot {
+	int present;
+	int identical;                    /* .identical, required boolean: all of them */
+	struct manifest_hot_cmp *symbols; /* .symbols, optional */
+	size_t n_symbols;
+};
+
+/* benches[].checksum: the benchmark's checksum= oracle (DESIGN §5.5). */
+struct manifest_checksum {
+	int present;
+	int consistent;         /* .consistent, required boolean: all variants of each side agree */
+	char *base;             /* .base, optional: base's value */
+	char *candidate;        /* .candidate, optional: candidate's value */
+};
+
+/* benches[].steadyState: the warmup detector (samples mode, warmup auto). */
+struct manifest_steady {
+	int present;
+	int64_t window;         /* .window, required: samples in the trailing window */
+	double tolerance;       /* .tolerance, required: relative */
+	int64_t unsettled;      /* .unsettled, required: series with no steady state */
+	double start;           /* .start, optional: median index of the first kept sample */
+};
+
+struct manifest_bench {
+	char *name;                       /* .name, required, unique */
+	enum manifest_mode mode;          /* .mode, required */
+	enum manifest_metric metric;      /* .metric, required */
+	char *failure;                    /* .failure, optional: why it failed (--keep-going) */
+	struct manifest_side_stats base;      /* .sides.base, required unless failure */
+	struct manifest_side_stats candidate; /* .sides.candidate, required unless failure */
+	struct manifest_side_stats control;   /* .sides.control, optional */
+	double ratio;                     /* .ratio, optional: candidate center / base center */
+	enum manifest_verdict verdict;    /* .verdict, required unless failure */
+	enum manifest_direction direction;/* .direction, required for unswept only */
+	struct manifest_noise noise;      /* .noise, optional */
+	struct manifest_hot hot;          /* .hot, optional */
+	struct manifest_checksum checksum;/* .checksum, optional */
+	struct manifest_steady steady;    /* .steadyState, optional */
+	char **notes;                     /* .notes, optional: lines for the reports */
+	size_t n_notes;
+};
+
+struct manifest {
+	int64_t version_minor;            /* minorVersion as read (written: MANIFEST_VERSION_MINOR) */
+	struct manifest_tool tool;        /* tool, required */
+	char *created;                    /* created, required: RFC 3339 UTC */
+	json_t *spec;                     /* spec, required: effective configuration, object */
+	struct manifest_repo repo;        /* repo, required */
+	struct manifest_build build;      /* build, required */
+	struct manifest_host host;        /* host, required */
+	struct manifest_run run;          /* run, required */
+	struct manifest_bench *benches;   /* benches, required (may be empty) */
+	size_t n_benches;
+};
+
+/* An empty manifest with every optional field absent. */
+void manifest_init(struct manifest *m);
+
+/* Free everything m points to; m is as after manifest_init() again. */
+void manifest_release(struct manifest *m);
+
+/*
+ * Parse len bytes of manifest.json into m (which need not be initialized).
+ * On failure m is left initialized and empty, err names the JSON path.
+ */
+int manifest_parse(struct manifest *m, const char *json, size_t len,
+		   struct plumb_err *err);
+
+/*
+ * Check the rules manifest_parse() enforces beyond types: required fields,
+ * formats (hex ids, RFC 3339 times), ranges (min <= center <= max, min and
+ * max the extremes of pads), unique benchmark names and variants, run.order
+ * naming existing variants, once per round.  Errors name the JSON path.
+ */
+int manifest_validate(const struct manifest *m, struct plumb_err *err);
+
+/* Validate, then append the deterministic manifest.json text to out. */
+int manifest_write(const struct manifest *m, struct buf *out,
+		   struct plumb_err *err);
+
+/* Builders: append a zeroed element with every optional field absent. */
+struct manifest_variant *manifest_add_variant(struct manifest *m,
+					      enum manifest_side side, int64_t pad,
+					      struct plumb_err *err);
+struct manifest_bench *manifest_add_bench(struct manifest *m, const char *name,
+					  struct plumb_err *err);
+
+/* Replace *slot with a copy of s (NULL clears it); -1 when memory runs out. */
+int manifest_set_str(char **slot, const char *s);
+
+/* Lookups: NULL when absent. */
+const struct manifest_bench *manifest_find_bench(const struct manifest *m,
+						 const char *name);
+const struct manifest_variant *manifest_find_variant(const struct manifest *m,
+						     enum manifest_side side,
+						     int64_t pad);
+
+/* A variant's label as used in run.order: "<side>/<pad>" ("base/0"). */
+void manifest_variant_label(const struct manifest_variant *v,
+			    char out[MANIFEST_LABEL_MAX]);
+
+/* Enum names as written in JSON ("base", "link", "samples", "placement"). */
+const char *manifest_side_name(enum manifest_side s);
+const char *manifest_method_name(enum manifest_method m);
+const char *manifest_mode_name(enum manifest_mode m);
+const char *manifest_metric_name(enum manifest_metric m);
+const char *manifest_verdict_name(enum manifest_verdict v);   /* NULL for UNSET */
+const char *manifest_direction_name(enum manifest_direction d); /* NULL for UNSET */
+
+/* The unit of a metric's values: "ns" (wall, cpu) or "count". */
+const char *manifest_metric_unit(enum manifest_metric m);
+
+/* Format Unix seconds as RFC 3339 UTC ("2024-05-01T12:00:00Z"); -1 out of range. */
+int manifest_time_format(int64_t unix_seconds, char out[MANIFEST_TIME_MAX]);
+
+/*
+ * Parse an RFC 3339 UTC time as the manifest holds them:
+ * "YYYY-MM-DDTHH:MM:SS[.fraction]Z"; the fraction is dropped.  Returns 0,
+ * or -1 when s is not such a time.
+ */
+int manifest_time_parse(const char *s, int64_t *unix_seconds);
+
+#endif

@@ -1,0 +1,675 @@
+/*
+ * formats/samples.c: the streaming samples.tsv reader and writer.
+ *
+ * Separate from the bundle code because `plumb analyze` reads the same
+ * layout from any file, and the runner writes it before any bundle exists.
+ * The reader is on the hot path of a 10-million-row analysis, so it copies
+ * each line once into its own buffer, splits it in place, parses numbers
+ * by hand (strtod only for the rare value the fast path cannot round
+ * exactly) and validates a name only when it differs from the previous
+ * row's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "formats/samples.h"
+#include "common/banned.h"
+
+#define SAMPLES_READER_MAGIC 0x53414d52u  /* "SAMR" */
+#define SAMPLES_WRITER_MAGIC 0x53414d57u  /* "SAMW" */
+#define READ_CHUNK (256u * 1024u)
+
+static const char *const column_names[SAMPLES_COLUMNS] = {
+	"bench", "side", "pad", "round", "iter", "metric", "value"
+};
+
+enum { COL_BENCH, COL_SIDE, COL_PAD, COL_ROUND, COL_ITER, COL_METRIC, COL_VALUE };
+
+const char *samples_side_name(enum samples_side side)
+{
+	switch (side) {
+	case SAMPLES_BASE: return "base";
+	case SAMPLES_CANDIDATE: return "candidate";
+	case SAMPLES_CONTROL: return "control";
+	}
+	return "?";
+}
+
+/*
+ * Quote untrusted text for a message: printable ASCII as is, anything else
+ * as \xHH, at most about 40 bytes of input.
+ */
+static const char *quote(char *out, size_t size, const char *s, size_t len)
+{
+	size_t o = 0, i;
+
+	for (i = 0; i < len && o + 8 < size && i < 40; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			out[o++] = (char)c;
+		else
+			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
+	}
+	if (i < len && o + 4 < size) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/*
+ * Why a bench or metric name is unacceptable, or NULL when it is fine:
+ * 1..max bytes of valid UTF-8 without control characters.
+ */
+static const char *name_problem(const char *s, size_t len, size_t max)
+{
+	size_t i = 0;
+
+	if (len == 0)
+		return "empty";
+	if (len > max)
+		return "too long";
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		size_t need;
+		unsigned char lo = 0x80, hi = 0xbf;
+
+		if (c < 0x80) {
+			if (c < 0x20 || c == 0x7f)
+				return "contains a control character";
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			need = 1;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			need = 2;
+			if (c == 0xe0)
+				lo = 0xa0;   /* overlong */
+			else if (c == 0xed)
+				hi = 0x9f;   /* surrogates */
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			need = 3;
+			if (c == 0xf0)
+				lo = 0x90;   /* overlong */
+			else if (c == 0xf4)
+				hi = 0x8f;   /* above U+10FFFF */
+		} else {
+			return "is not valid UTF-8";
+		}
+		if (i + need >= len)
+			return "is not valid UTF-8";
+		c = (unsigned char)s[i + 1];
+		if (c < lo || c > hi)
+			return "is not valid UTF-8";
+		for (size_t k = 2; k <= need; k++) {
+			c = (unsigned char)s[i + k];
+			if (c < 0x80 || c > 0xbf)
+				return "is not valid UTF-8";
+		}
+		i += need + 1;
+	}
+	return NULL;
+}
+
+/* A whole decimal number of digits only, <= max: 0, -1 not a number, -2 too big. */
+static int parse_uint(const char *s, size_t len, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (len == 0)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+	for (size_t i = 0; i < len; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -2;
+		v = v * 10 + d;
+	}
+	if (v > max)
+		return -2;
+	*out = v;
+	return 0;
+}
+
+static const double pow10_exact[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+/* Case-insensitive: is s (len bytes, an optional sign first) nan or inf? */
+static int is_nonfinite_word(const char *s, size_t len)
+{
+	static const char *const words[] = { "nan", "inf", "infinity" };
+
+	if (len && (*s == '-' || *s == '+')) {
+		s++;
+		len--;
+	}
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+		if (strlen(words[w]) == len && strncasecmp(s, words[w], len) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Parse a value: digits, optional ".digits", optional "e[+-]digits".  s is
+ * NUL-terminated at s[len].  Returns NULL and sets *out, or the reason.
+ * Up to 19 significant digits below 2^53 with at most 22 fraction digits
+ * are converted here exactly (one correctly rounded division of two exact
+ * doubles); anything else goes through strtod, whose grammar is wider but
+ * which only ever sees text this function already checked.
+ */
+static const char *parse_value(const char *s, size_t len, double *out)
+{
+	size_t i = 0, int_digits, frac_digits = 0;
+	uint64_t m = 0;
+	int has_exp = 0;
+	double v;
+
+	if (len == 0)
+		return "empty";
+	if (is_nonfinite_word(s, len))
+		return "not a finite number";
+	if (s[0] == '-') {
+		/* Say "negative" only when the rest is a number. */
+		double dummy;
+		if (len > 1 && parse_value(s + 1, len - 1, &dummy) == NULL)
+			return "negative value";
+		return "not a number";
+	}
+	/* m wraps past 19 digits; it is used only when there are fewer. */
+	while (i < len && s[i] >= '0' && s[i] <= '9') {
+		m = m * 10 + (uint64_t)(s[i] - '0');
+		i++;
+	}
+	int_digits = i;
+	if (int_digits == 0)
+		return "not a number";
+	if (i < len && s[i] == '.') {
+		size_t start = ++i;
+		while (i < len && s[i] >= '0' && s[i] <= '9') {
+			m = m * 10 + (uint64_t)(s[i] - '0');
+			i++;
+		}
+		frac_digits = i - start;
+		if (frac_digits == 0)
+			return "not a number";
+	}
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		size_t start;
+		i++;
+		if (i < len && (s[i] == '+' || s[i] == '-'))
+			i++;
+		start = i;
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == start)
+			return "not a number";
+		has_exp = 1;
+	}
+	if (i != len)
+		return "not a number";
+	if (!has_exp && int_digits + frac_digits <= 19 && frac_digits <= 22 &&
+	    m <= (UINT64_C(1) << 53)) {
+		*out = (double)m / pow10_exact[frac_digits];
+		return NULL;
+	}
+	v = strtod(s, NULL);
+	if (!isfinite(v))
+		return "not a finite number (out of range)";
+	*out = v;
+	return NULL;
+}
+
+/* Fill err with "<name>: line N: <fmt>", mark the reader failed. */
+static int line_err(struct samples_reader *r, struct plumb_err *err,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int line_err(struct samples_reader *r, struct plumb_err *err,
+		    const char *fmt, ...)
+{
+	char what[PLUMB_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	r->failed = PLUMB_EINPUT;
+	return plumb_err_set(err, PLUMB_EINPUT, "%s: line %llu: %s", r->name,
+			     (unsigned long long)r->lineno, what);
+}
+
+static int check_header(struct samples_reader *r, const char *line, size_t len,
+			struct plumb_err *err)
+{
+	size_t pos = 0;
+	char q[200];
+
+	for (int c = 0; c < SAMPLES_COLUMNS; c++) {
+		const char *f = line + pos;
+		const char *tab;
+		size_t flen;
+
+		if (pos > len)
+			return line_err(r, err, "column %d: header '%s' missing (the header row is "
+					"bench, side, pad, round, iter, metric, value separated by tabs)",
+					c + 1, column_names[c]);
+		tab = memchr(f, '\t', len - pos);
+		flen = tab ? (size_t)(tab - f) : len - pos;
+		if (flen != strlen(column_names[c]) || memcmp(f, column_names[c], flen) != 0)
+			return line_err(r, err, "column %d: expected header '%s', found '%s'%s",
+					c + 1, column_names[c], quote(q, sizeof(q), f, flen),
+					c == 0 ? " (the first line must be the header row)" : "");
+		pos += flen + 1;
+		if (!tab && c < SAMPLES_COLUMNS - 1)
+			pos = len + 1;
+		if (tab && c == SAMPLES_COLUMNS - 1)
+			return line_err(r, err, "column %d: unexpected header column '%s'",
+					c + 2, quote(q, sizeof(q), tab + 1,
+						     len - (size_t)(tab + 1 - line)));
+	}
+	r->header_seen = 1;
+	return 0;
+}
+
+/* Parse one data row (line is writable, NUL at line[len]) and deliver it. */
+static int process_row(struct samples_reader *r, char *line, size_t len,
+		       samples_row_fn cb, void *ctx, struct plumb_err *err)
+{
+	char *f[SAMPLES_COLUMNS];
+	size_t fl[SAMPLES_COLUMNS];
+	struct samples_row row;
+	char *p = line, *end = line + len;
+	const char *why;
+	uint64_t u;
+	char q[200];
+	int n = 0, rc;
+
+	if (r->rows >= r->max_rows)
+		return line_err(r, err, "more than %llu rows (the limit)",
+				(unsigned long long)r->max_rows);
+	if (len == 0)
+		return line_err(r, err, "column 'bench': empty line");
+	for (;;) {
+		char *tab = memchr(p, '\t', (size_t)(end - p));
+		if (n == SAMPLES_COLUMNS)
+			return line_err(r, err, "column %d: unexpected (a row has %d "
+					"tab-separated columns)", n + 1, SAMPLES_COLUMNS);
+		f[n] = p;
+		fl[n] = tab ? (size_t)(tab - p) : (size_t)(end - p);
+		n++;
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	if (n < SAMPLES_COLUMNS)
+		return line_err(r, err, "column '%s': missing (the row has %d of %d "
+				"tab-separated columns)", column_names[n], n, SAMPLES_COLUMNS);
+
+	/* bench, metric: validate only what differs from the previous row. */
+	if (fl[COL_BENCH] != r->prev_bench_len ||
+	    memcmp(f[COL_BENCH], r->prev_bench, fl[COL_BENCH]) != 0) {
+		why = name_problem(f[COL_BENCH], fl[COL_BENCH], SAMPLES_NAME_MAX);
+		if (why)
+			return line_err(r, err, "column 'bench': name '%s' %s%s",
+					quote(q, sizeof(q), f[COL_BENCH], fl[COL_BENCH]), why,
+					strcmp(why, "too long") == 0 ? " (at most 255 bytes)" : "");
+		memcpy(r->prev_bench, f[COL_BENCH], fl[COL_BENCH]);
+		r->prev_bench_len = fl[COL_BENCH];
+	}
+	if (fl[COL_METRIC] != r->prev_metric_len ||
+	    memcmp(f[COL_METRIC], r->prev_metric, fl[COL_METRIC]) != 0) {
+		why = name_problem(f[COL_METRIC], fl[COL_METRIC], SAMPLES_METRIC_MAX);
+		if (why)
+			return line_err(r, err, "column 'metric': name '%s' %s%s",
+					quote(q, sizeof(q), f[COL_METRIC], fl[COL_METRIC]), why,
+					strcmp(why, "too long") == 0 ? " (at most 64 bytes)" : "");
+		memcpy(r->prev_metric, f[COL_METRIC], fl[COL_METRIC]);
+		r->prev_metric_len = fl[COL_METRIC];
+	}
+	row.bench = f[COL_BENCH];
+	row.bench_len = fl[COL_BENCH];
+	row.metric = f[COL_METRIC];
+	row.metric_len = fl[COL_METRIC];
+
+	if (fl[COL_SIDE] == 4 && memcmp(f[COL_SIDE], "base", 4) == 0)
+		row.side = SAMPLES_BASE;
+	else if (fl[COL_SIDE] == 9 && memcmp(f[COL_SIDE], "candidate", 9) == 0)
+		row.side = SAMPLES_CANDIDATE;
+	else if (fl[COL_SIDE] == 7 && memcmp(f[COL_SIDE], "control", 7) == 0)
+		row.side = SAMPLES_CONTROL;
+	else
+		return line_err(r, err, "column 'side': unknown side '%s' (expected base, "
+				"candidate or control)", quote(q, sizeof(q), f[COL_SIDE], fl[COL_SIDE]));
+
+	rc = parse_uint(f[COL_PAD], fl[COL_PAD], SAMPLES_PAD_MAX, &u);
+	if (rc < 0)
+		return line_err(r, err, "column 'pad': %s '%s'%s",
+				rc == -1 ? "not a whole number" : "out of range",
+				quote(q, sizeof(q), f[COL_PAD], fl[COL_PAD]),
+				rc == -1 ? "" : " (0 to 65535)");
+	row.pad = (uint32_t)u;
+	rc = parse_uint(f[COL_ROUND], fl[COL_ROUND], SAMPLES_ROUND_MAX, &u);
+	if (rc < 0)
+		return line_err(r, err, "column 'round': %s '%s'%s",
+				rc == -1 ? "not a whole number" : "out of range",
+				quote(q, sizeof(q), f[COL_ROUND], fl[COL_ROUND]),
+				rc == -1 ? "" : " (0 to 999999999)");
+	row.round = (uint32_t)u;
+	if (fl[COL_ITER] == 1 && f[COL_ITER][0] == '-') {
+		row.iter = SAMPLES_ITER_NONE;
+	} else {
+		rc = parse_uint(f[COL_ITER], fl[COL_ITER], SAMPLES_ITER_MAX, &u);
+		if (rc < 0)
+			return line_err(r, err, "column 'iter': %s '%s'%s",
+					rc == -1 ? "not '-' or a whole number" : "out of range",
+					quote(q, sizeof(q), f[COL_ITER], fl[COL_ITER]),
+					rc == -1 ? "" : " (0 to 999999999999999)");
+		row.iter = u;
+	}
+	why = parse_value(f[COL_VALUE], fl[COL_VALUE], &row.value);
+	if (why)
+		return line_err(r, err, "column 'value': %s '%s'", why,
+				quote(q, sizeof(q), f[COL_VALUE], fl[COL_VALUE]));
+	row.line = r->lineno;
+
+	rc = cb ? cb(ctx, &row, err) : 0;
+	if (rc < 0) {
+		r->failed = rc;
+		return plumb_err_prefix(err, "%s: line %llu", r->name,
+					(unsigned long long)r->lineno);
+	}
+	r->rows++;
+	return 0;
+}
+
+static int process_line(struct samples_reader *r, char *line, size_t len,
+			samples_row_fn cb, void *ctx, struct plumb_err *err)
+{
+	r->lineno++;
+	line[len] = '\0';
+	if (!r->header_seen)
+		return check_header(r, line, len, err);
+	return process_row(r, line, len, cb, ctx, err);
+}
+
+int samples_reader_init(struct samples_reader *r, const char *name,
+			const struct samples_limits *lim, struct plumb_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name ? name : "samples.tsv";
+	r->prev_bench_len = (size_t)-1;   /* no previous row: validate the first */
+	r->prev_metric_len = (size_t)-1;
+	r->max_line = lim && lim->max_line ? lim->max_line : SAMPLES_DEFAULT_MAX_LINE;
+	r->max_rows = lim && lim->max_rows ? lim->max_rows : SAMPLES_DEFAULT_MAX_ROWS;
+	r->line = malloc(r->max_line + 1);
+	if (!r->line)
+		return plumb_err_oom(err, "samples reader");
+	r->magic = SAMPLES_READER_MAGIC;
+	return 0;
+}
+
+void samples_reader_release(struct samples_reader *r)
+{
+	if (!r || r->magic != SAMPLES_READER_MAGIC)
+		return;
+	free(r->line);
+	r->line = NULL;
+	r->magic = 0;
+}
+
+static int reader_after_failure(struct samples_reader *r, struct plumb_err *err)
+{
+	return plumb_err_set(err, r->failed, "%s: read after an earlier error", r->name);
+}
+
+int samples_reader_feed(struct samples_reader *r, const void *data, size_t len,
+			samples_row_fn cb, void *ctx, struct plumb_err *err)
+{
+	const char *p = data, *end = p + len;
+
+	if (r->magic != SAMPLES_READER_MAGIC)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "samples reader used before init");
+	if (r->failed)
+		return reader_after_failure(r, err);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t take = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		int rc;
+
+		if (take > r->max_line - r->line_len) {
+			r->lineno++;
+			return line_err(r, err, "column %zu: line longer than %zu bytes (the limit)",
+					r->max_line + 1, r->max_line);
+		}
+		memcpy(r->line + r->line_len, p, take);
+		if (!nl) {
+			r->line_len += take;
+			break;
+		}
+		rc = process_line(r, r->line, r->line_len + take, cb, ctx, err);
+		r->line_len = 0;
+		if (rc < 0)
+			return rc;
+		p = nl + 1;
+	}
+	return 0;
+}
+
+int samples_reader_finish(struct samples_reader *r, samples_row_fn cb,
+			  void *ctx, struct plumb_err *err)
+{
+	if (r->magic != SAMPLES_READER_MAGIC)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "samples reader used before init");
+	if (r->failed)
+		return reader_after_failure(r, err);
+	if (r->line_len > 0) {
+		int rc = process_line(r, r->line, r->line_len, cb, ctx, err);
+		r->line_len = 0;
+		if (rc < 0)
+			return rc;
+	}
+	if (!r->header_seen) {
+		r->failed = PLUMB_EINPUT;
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: empty input (no header row)", r->name);
+	}
+	return 0;
+}
+
+int samples_read_path(const char *path, const struct samples_limits *lim,
+		      samples_row_fn cb, void *ctx, uint64_t *rows,
+		      struct plumb_err *err)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "standard input" : path;
+	struct samples_reader r;
+	struct stat st;
+	char *chunk = NULL;
+	int fd, rc;
+
+	fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return plumb_err_errno(err, PLUMB_EINPUT, errno, path, NULL);
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (!is_stdin)
+			close(fd);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: is a folder, not a file", name);
+	}
+	rc = samples_reader_init(&r, name, lim, err);
+	if (rc == 0) {
+		chunk = malloc(READ_CHUNK);
+		if (!chunk)
+			rc = plumb_err_oom(err, "samples read buffer");
+	}
+	while (rc == 0) {
+		ssize_t got = read(fd, chunk, READ_CHUNK);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = plumb_err_errno(err, 0, errno, name, "read");
+			break;
+		}
+		if (got == 0) {
+			rc = samples_reader_finish(&r, cb, ctx, err);
+			break;
+		}
+		rc = samples_reader_feed(&r, chunk, (size_t)got, cb, ctx, err);
+	}
+	if (rows)
+		*rows = r.rows;
+	free(chunk);
+	samples_reader_release(&r);
+	if (!is_stdin)
+		close(fd);
+	return rc;
+}
+
+/* --- writer --- */
+
+int samples_format_value(double v, char *out, size_t size)
+{
+	int n;
+
+	if (!isfinite(v) || v < 0 || size < 32)
+		return -1;
+	if (v == 0)   /* also -0.0, which would print as "-0" */
+		return snprintf(out, size, "0");
+	if (v < 9007199254740992.0 && v == floor(v))
+		return snprintf(out, size, "%llu", (unsigned long long)v);
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(out, size, "%.*g", prec, v);
+		if (prec == 17 || strtod(out, NULL) == v)
+			return n;
+	}
+	return -1;
+}
+
+int samples_write_stdio(void *ctx, const void *data, size_t len,
+			struct plumb_err *err)
+{
+	FILE *f = ctx;
+
+	if (len && fwrite(data, 1, len, f) != len)
+		return plumb_err_errno(err, 0, errno ? errno : EIO, "samples.tsv", "write");
+	return 0;
+}
+
+void samples_writer_init(struct samples_writer *w, samples_write_fn fn, void *ctx)
+{
+	w->magic = SAMPLES_WRITER_MAGIC;
+	w->write = fn;
+	w->ctx = ctx;
+	w->header_done = 0;
+	w->failed = 0;
+	w->rows = 0;
+	w->len = 0;
+}
+
+static int writer_flush(struct samples_writer *w, struct plumb_err *err)
+{
+	int rc;
+
+	if (w->len == 0)
+		return 0;
+	rc = w->write(w->ctx, w->buf, w->len, err);
+	w->len = 0;
+	if (rc < 0)
+		w->failed = rc;
+	return rc;
+}
+
+static int writer_add(struct samples_writer *w, const char *s, size_t len,
+		      struct plumb_err *err)
+{
+	if (w->len + len > sizeof(w->buf)) {
+		int rc = writer_flush(w, err);
+		if (rc < 0)
+			return rc;
+	}
+	memcpy(w->buf + w->len, s, len);
+	w->len += len;
+	return 0;
+}
+
+int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
+		       struct plumb_err *err)
+{
+	char line[SAMPLES_NAME_MAX + SAMPLES_METRIC_MAX + 128];
+	char val[40], iter[24], q[200];
+	const char *why;
+	int n;
+
+	if (w->magic != SAMPLES_WRITER_MAGIC)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "samples writer used before init");
+	if (w->failed)
+		return plumb_err_set(err, w->failed, "samples.tsv: write after an earlier error");
+	why = name_problem(row->bench, row->bench_len, SAMPLES_NAME_MAX);
+	if (why)
+		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'bench': "
+				     "name '%s' %s", (unsigned long long)w->rows + 1,
+				     quote(q, sizeof(q), row->bench, row->bench_len), why);
+	why = name_problem(row->metric, row->metric_len, SAMPLES_METRIC_MAX);
+	if (why)
+		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'metric': "
+				     "name '%s' %s", (unsigned long long)w->rows + 1,
+				     quote(q, sizeof(q), row->metric, row->metric_len), why);
+	if (row->side != SAMPLES_BASE && row->side != SAMPLES_CANDIDATE &&
+	    row->side != SAMPLES_CONTROL)
+		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'side': "
+				     "unknown side %d", (unsigned long long)w->rows + 1, (int)row->side);
+	if (row->pad > SAMPLES_PAD_MAX || row->round > SAMPLES_ROUND_MAX ||
+	    (row->iter != SAMPLES_ITER_NONE && row->iter > SAMPLES_ITER_MAX))
+		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column '%s': "
+				     "out of range", (unsigned long long)w->rows + 1,
+				     row->pad > SAMPLES_PAD_MAX ? "pad" :
+				     row->round > SAMPLES_ROUND_MAX ? "round" : "iter");
+	if (samples_format_value(row->value, val, sizeof(val)) < 0)
+		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'value': "
+				     "%s value %g", (unsigned long long)w->rows + 1,
+				     isfinite(row->value) ? "negative" : "not a finite", row->value);
+	if (row->iter == SAMPLES_ITER_NONE)
+		snprintf(iter, sizeof(iter), "-");
+	else
+		snprintf(iter, sizeof(iter), "%llu", (unsigned long long)row->iter);
+	if (!w->header_done) {
+		if (writer_add(w, SAMPLES_HEADER "\n", sizeof(SAMPLES_HEADER), err) < 0)
+			return w->failed;
+		w->header_done = 1;
+	}
+	n = snprintf(line, sizeof(line), "%.*s\t%s\t%u\t%u\t%s\t%.*s\t%s\n",
+		     (int)row->bench_len, row->bench, samples_side_name(row->side),
+		     (unsigned)row->pad, (unsigned)row->round, iter,
+		     (int)row->metric_len, row->metric, val);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return plumb_err_set(err, PLUMB_EINTERNAL, "samples.tsv: row too long");
+	if (writer_add(w, line, (size_t)n, err) < 0)
+		return w->failed;
+	w->rows++;
+	return 0;
+}
+
+int samples_writer_finish(struct samples_writer *w, struct plumb_err *err)
+{
+	if (w->magic != SAMPLES_WRITER_MAGIC)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "samples writer used before init");
+	if (w->failed)
+		return plumb_err_set(err, w->failed, "samples.tsv: write after an earlier error");
+	if (!w->header_done) {
+		if (writer_add(w, SAMPLES_HEADER "\n", sizeof(SAMPLES_HEADER), err) < 0)
+			return w->failed;
+		w->header_done = 1;
+	}
+	return writer_flush(w, err);
+}

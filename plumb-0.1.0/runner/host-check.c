@@ -1,0 +1,248 @@
+/*
+ * runner/host-check.c: `plumb host --check`, the readiness rules.  Each
+ * rule looks at the facts alone (never at the files), so the same rules
+ * judge a live machine, a fixture tree, and the host.start of an old
+ * bundle.  Warnings are confounds a benchmark cannot undo (a moving clock,
+ * a shared core); notes are worth knowing but never fail --strict.  The
+ * rules and thresholds are documented in docs/host-facts.md.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "runner/host.h"
+#include "common/banned.h"
+
+void host_check_init(struct host_check *hc)
+{
+	memset(hc, 0, sizeof(*hc));
+}
+
+void host_check_release(struct host_check *hc)
+{
+	for (size_t i = 0; i < hc->n; i++) {
+		free(hc->items[i].message);
+		free(hc->items[i].fix);
+	}
+	free(hc->items);
+	host_check_init(hc);
+}
+
+/* Add a finding; the message is formatted, the fix is a plain string. */
+static int add(struct host_check *hc, const char *id, enum host_level level,
+	       const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int add(struct host_check *hc, const char *id, enum host_level level,
+	       const char *fix, const char *fmt, ...)
+{
+	struct host_finding *nv;
+	struct buf b;
+	va_list ap;
+	int rc;
+
+	buf_init(&b, 4096);
+	va_start(ap, fmt);
+	rc = buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	nv = rc < 0 ? NULL : realloc(hc->items, (hc->n + 1) * sizeof(*nv));
+	if (!nv) {
+		buf_release(&b);
+		return -1;
+	}
+	hc->items = nv;
+	nv[hc->n].id = id;
+	nv[hc->n].level = level;
+	nv[hc->n].message = buf_detach(&b, NULL);
+	nv[hc->n].fix = strdup(fix);
+	if (!nv[hc->n].message || !nv[hc->n].fix) {
+		free(nv[hc->n].message);
+		free(nv[hc->n].fix);
+		return -1;
+	}
+	hc->n++;
+	if (level == HOST_WARNING)
+		hc->warnings++;
+	else
+		hc->notes++;
+	return 0;
+}
+
+/* "8.0 GiB" or "259 MiB" for a kB count. */
+static void size_text(char *out, size_t size, long long kb)
+{
+	if (kb >= 1024LL * 1024)
+		snprintf(out, size, "%.1f GiB", (double)kb / (1024.0 * 1024.0));
+	else if (kb >= 1024)
+		snprintf(out, size, "%lld MiB", kb / 1024);
+	else
+		snprintf(out, size, "%lld kB", kb);
+}
+
+/* The fix for turbo, written for the file the state was read from. */
+static const char *turbo_fix(const char *source)
+{
+	if (source && strstr(source, "intel_pstate"))
+		return "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo";
+	if (source && strstr(source, "cpu*"))
+		return "echo 0 | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/boost";
+	return "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost";
+}
+
+int host_check_run(const struct host_facts *hf, struct host_check *hc,
+		   struct plumb_err *err)
+{
+	int bad = 0;
+
+	/* Seed 003: under powersave the clock moves between samples. */
+	if (hf->governor && strcmp(hf->governor, "performance") != 0)
+		bad |= add(hc, "governor", HOST_WARNING,
+			   "echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor",
+			   "the CPU scaling governor is %s, not performance: the clock follows the load",
+			   hf->governor);
+	else if (!hf->governor)
+		bad |= add(hc, "governor", HOST_NOTE,
+			   "ask the firmware or the hypervisor for a fixed clock",
+			   "the CPU scaling governor is unknown (no cpufreq in sysfs)");
+
+	if (hf->turbo == HOST_YES)
+		bad |= add(hc, "turbo", HOST_WARNING, turbo_fix(hf->turbo_source),
+			   "turbo/boost is on: the clock rises above base while power and heat allow");
+	else if (hf->turbo == HOST_UNKNOWN)
+		bad |= add(hc, "turbo", HOST_NOTE,
+			   "check the firmware setup for turbo/boost",
+			   "the turbo/boost state is unknown");
+
+	if (hf->smt == HOST_YES)
+		bad |= add(hc, "smt", HOST_WARNING,
+			   "echo off | sudo tee /sys/devices/system/cpu/smt/control",
+			   "SMT is on: a sibling hardware thread can share the benchmark's core");
+
+	if (hf->aslr != HOST_NA && hf->aslr > 0)
+		bad |= add(hc, "aslr", HOST_NOTE,
+			   "set aslr = off under [run] in plumb.conf to turn it off for benchmarks only",
+			   "ASLR is on (randomize_va_space %lld): stack, heap and library addresses move between runs",
+			   hf->aslr);
+
+	if (hf->has_load && hf->logical_cpus != HOST_NA && hf->logical_cpus > 0) {
+		double limit = (double)hf->logical_cpus / 4.0;
+		if (limit < 1.0)
+			limit = 1.0;
+		if (hf->load[0] >= limit)
+			bad |= add(hc, "load", HOST_WARNING,
+				   "wait for other jobs to finish, or run when the machine is idle",
+				   "the load average is %.2f, high for %lld CPUs (limit %.2f)",
+				   hf->load[0], hf->logical_cpus, limit);
+	}
+
+	if (hf->perf_cycles && strcmp(hf->perf_cycles, "not supported") == 0)
+		bad |= add(hc, "perf", HOST_WARNING,
+			   "use metric = wall or cpu, or give the machine a (virtual) PMU",
+			   "cycle and instruction counters are not supported (no CPU PMU)");
+	else if (hf->perf_cycles && strcmp(hf->perf_cycles, "not permitted") == 0) {
+		char level[32] = "unknown";
+		if (hf->perf_paranoid != HOST_NA)
+			snprintf(level, sizeof(level), "%lld", hf->perf_paranoid);
+		bad |= add(hc, "perf", HOST_WARNING,
+			   "echo 2 | sudo tee /proc/sys/kernel/perf_event_paranoid (in a container: allow perf_event_open)",
+			   "cycle and instruction counters are not permitted (perf_event_paranoid %s)",
+			   level);
+	}
+
+	if (hf->virtualized == HOST_YES) {
+		const char *how = hf->hypervisor_type ? hf->hypervisor_type : "hypervisor CPU flag";
+		bad |= add(hc, "virt", HOST_WARNING,
+			   "benchmark on bare metal, or pin the virtual CPUs to dedicated host cores",
+			   "running virtualized (%s): other guests and the hypervisor share the hardware",
+			   how);
+	}
+
+	if (hf->logical_cpus != HOST_NA && hf->logical_cpus > 1) {
+		const char *iso = hf->isolated_cpus ? hf->isolated_cpus : hf->isolcpus;
+		if (iso && !*iso)
+			bad |= add(hc, "isolation", HOST_WARNING,
+				   "boot with isolcpus=N nohz_full=N and set cpu = N under [run] in plumb.conf",
+				   "no CPU is isolated: the scheduler may run other tasks on the benchmark's CPU");
+	}
+
+	if (hf->thp && strcmp(hf->thp, "always") == 0)
+		bad |= add(hc, "thp", HOST_WARNING,
+			   "echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled",
+			   "transparent huge pages are always on: page faults and khugepaged vary run to run");
+
+	if (hf->swap_total_kb != HOST_NA && hf->swap_free_kb != HOST_NA &&
+	    hf->swap_total_kb > hf->swap_free_kb) {
+		char used[32];
+		size_text(used, sizeof(used), hf->swap_total_kb - hf->swap_free_kb);
+		bad |= add(hc, "swap", HOST_WARNING,
+			   "free memory, then: sudo swapoff -a && sudo swapon -a",
+			   "swap is in use (%s): a benchmark's pages may come back from disk", used);
+	}
+
+	if ((hf->core_throttle != HOST_NA && hf->core_throttle > 0) ||
+	    (hf->package_throttle != HOST_NA && hf->package_throttle > 0)) {
+		char core[32] = "unknown", pkg[32] = "unknown";
+		if (hf->core_throttle != HOST_NA)
+			snprintf(core, sizeof(core), "%lld", hf->core_throttle);
+		if (hf->package_throttle != HOST_NA)
+			snprintf(pkg, sizeof(pkg), "%lld", hf->package_throttle);
+		bad |= add(hc, "throttle", HOST_WARNING,
+			   "improve cooling; compare the counts before and after a run",
+			   "thermal throttling seen since boot (%s core, %s package events)",
+			   core, pkg);
+	}
+
+	if (bad)
+		return plumb_err_oom(err, "host check");
+	return 0;
+}
+
+int host_check_print(const struct host_check *hc, struct buf *out,
+		     struct plumb_err *err)
+{
+	for (size_t i = 0; i < hc->n; i++) {
+		const struct host_finding *f = &hc->items[i];
+		if (buf_printf(out, "%s: %s: %s\n  fix: %s\n",
+			       f->level == HOST_WARNING ? "warning" : "note",
+			       f->id, f->message, f->fix) < 0)
+			return buf_err(err, "host check");
+	}
+	if (buf_printf(out, "%zu warning%s, %zu note%s\n",
+		       hc->warnings, hc->warnings == 1 ? "" : "s",
+		       hc->notes, hc->notes == 1 ? "" : "s") < 0)
+		return buf_err(err, "host check");
+	return 0;
+}
+
+json_t *host_check_to_json(const struct host_check *hc)
+{
+	json_t *o = json_object();
+	json_t *items = json_array();
+	int bad = !o || !items;
+
+	for (size_t i = 0; !bad && i < hc->n; i++) {
+		const struct host_finding *f = &hc->items[i];
+		json_t *it = json_pack("{s:s, s:s, s:s, s:s}",
+				       "id", f->id,
+				       "level", f->level == HOST_WARNING ? "warning" : "note",
+				       "message", f->message,
+				       "fix", f->fix);
+		bad |= !it || json_array_append_new(items, it) < 0;
+	}
+	if (!bad) {
+		bad |= json_object_set_new(o, "warnings", json_integer((json_int_t)hc->warnings));
+		bad |= json_object_set_new(o, "notes", json_integer((json_int_t)hc->notes));
+		bad |= json_object_set_new(o, "items", items);
+		items = NULL;
+	}
+	json_decref(items);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}

@@ -1,0 +1,128 @@
+/*
+ * tests/unit/test-common.c: common/ (errors, buffers, atomic files).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include "tests/unit/unit.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "common/banned.h"
+
+PLUMB_TEST(err_set_and_exit_status)
+{
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(err.code, 0);
+	assert_int_equal(plumb_err_set(&err, PLUMB_EINPUT, "%s: bad", "x.conf"), PLUMB_EINPUT);
+	assert_string_equal(err.msg, "x.conf: bad");
+	assert_int_equal(plumb_exit_status(err.code), 3);
+	assert_int_equal(plumb_exit_status(PLUMB_ELOCKED), 75);
+	assert_int_equal(plumb_exit_status(PLUMB_EIO), 74);
+	assert_int_equal(plumb_exit_status(-12345), 70);
+	plumb_err_prefix(&err, "line %d", 4);
+	assert_string_equal(err.msg, "line 4: x.conf: bad");
+	assert_int_equal(err.code, PLUMB_EINPUT);
+}
+
+PLUMB_TEST(err_errno_names_subject)
+{
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(plumb_err_errno(&err, 0, ENOSPC, "/a/b", "write"), PLUMB_EIO);
+	assert_non_null(strstr(err.msg, "/a/b: write: "));
+	assert_non_null(strstr(err.msg, "No space left"));
+}
+
+PLUMB_TEST(buf_grows_and_respects_max)
+{
+	struct buf b;
+
+	buf_init(&b, 10);
+	assert_string_equal(buf_cstr(&b), "");
+	assert_int_equal(buf_addstr(&b, "hello"), 0);
+	assert_int_equal(buf_printf(&b, "%d", 1234), 0);
+	assert_string_equal(buf_cstr(&b), "hello1234");
+	assert_int_equal(buf_addstr(&b, "xy"), -1);
+	assert_int_equal(errno, E2BIG);
+	assert_string_equal(buf_cstr(&b), "hello1234");
+	assert_int_equal(buf_addch(&b, '!'), 0);
+	assert_int_equal(b.len, 10);
+	buf_release(&b);
+	assert_null(b.data);
+}
+
+/* Count the entries of dir that start with prefix. */
+static int count_prefix(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+PLUMB_TEST(atomic_file_commit_and_abort)
+{
+	char dir[] = "/tmp/plumb-unit-XXXXXX";
+	char path[256];
+	struct atomic_file af;
+	struct plumb_err err;
+	struct buf b;
+	struct stat st;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	plumb_err_clear(&err);
+
+	/* Abort leaves nothing at all. */
+	assert_int_equal(atomic_file_open(&af, path, 0644, &err), 0);
+	assert_int_equal(atomic_file_write(&af, "abc", 3, &err), 0);
+	assert_int_equal(count_prefix(dir, ".out.txt.tmp."), 1);
+	atomic_file_abort(&af);
+	assert_int_equal(count_prefix(dir, ".out.txt.tmp."), 0);
+	assert_int_not_equal(stat(path, &st), 0);
+
+	/* Commit publishes the whole file with the asked mode. */
+	assert_int_equal(atomic_file_open(&af, path, 0640, &err), 0);
+	assert_int_equal(atomic_file_write(&af, "hello\n", 6, &err), 0);
+	assert_int_equal(atomic_file_commit(&af, &err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0640);
+	assert_int_equal(count_prefix(dir, ".out.txt.tmp."), 0);
+
+	buf_init(&b, 100);
+	assert_int_equal(file_read(path, 100, &b, &err), 0);
+	assert_string_equal(buf_cstr(&b), "hello\n");
+	buf_reset(&b);
+	assert_int_equal(file_read(path, 3, &b, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "larger than 3 bytes"));
+	buf_release(&b);
+
+	unlink(path);
+	rmdir(dir);
+}
+
+PLUMB_TEST(atomic_file_missing_folder_is_io_error)
+{
+	struct atomic_file af;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(atomic_file_open(&af, "/nonexistent-plumb/x/out", 0644, &err), PLUMB_EIO);
+	assert_non_null(strstr(err.msg, "/nonexistent-plumb/x/"));
+}
