@@ -100,7 +100,9 @@ static const char css[] =
 	"@media print{:root{--fg:#000;--bg:#fff;--panel:#fff;--warnbg:#fff3b0;--blockbg:#ffd7d5}"
 	"body{max-width:none;font-size:10pt;padding:0}section.bench{break-inside:avoid;"
 	"page-break-inside:avoid}.scroll{overflow:visible}details>summary{list-style:none}"
-	"a{text-decoration:none}}\n";
+	"a{text-decoration:none}table{width:100%;font-size:9pt}td.num{white-space:normal}"
+	"td.key,td.fact{white-space:normal;"
+	"overflow-wrap:anywhere}tr{break-inside:avoid}}\n";
 
 int html_begin(struct buf *out, const char *title)
 {

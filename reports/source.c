@@ -222,10 +222,14 @@ int report_source_find(struct report_source *s, const char *what,
 	struct stat sb;
 	char *where = NULL;
 	int64_t rid;
-	int rc;
+	int rc, hexid;
 
 	if (stat(what, &sb) == 0)
 		return report_source_load(s, what, err);
+	hexid = strlen(what) >= 4 && strspn(what, "0123456789abcdef") == strlen(what);
+	/* Not a path, and not an id: only a baseline name is left to try. */
+	if (!baseline && !hexid)
+		return plumb_err_errno(err, PLUMB_EINPUT, errno, what, "open");
 	plumb_err_clear(&e2);
 	if ((rc = store_locate(dir, &where, err)) < 0)
 		return rc;
@@ -257,7 +261,7 @@ int report_source_find(struct report_source *s, const char *what,
 		}
 	}
 	/* An archived bundle by id or unique prefix: its candidate side. */
-	if (strlen(what) >= 4 && strspn(what, "0123456789abcdef") == strlen(what)) {
+	if (hexid) {
 		plumb_err_clear(&e2);
 		rc = store_resolve(&st, what, id, &rid, &e2);
 		if (rc == 0)

@@ -7,7 +7,9 @@
 #     is allowed) and every console message (a CSP violation is one);
 #   - measures from the rendered DOM each benchmark's chart, its verdict
 #     label and its verdict badge (size, visibility, text);
-#   - saves a full-page screenshot, and one of the first screenful.
+#   - saves a full-page screenshot, and one of the first screenful;
+# and once more laid out for paper (the print media style sheet), also
+# printed to PDF.
 # It prints one JSON object, {page: {viewport: measurements}}; the shell
 # test asserts.
 #
@@ -17,7 +19,10 @@ import base64, fcntl, json, os, struct, subprocess, sys, tempfile, time
 
 CHROMIUM, OUTDIR = sys.argv[1:3]
 REPORTS = sys.argv[3:]
-VIEWPORTS = [("desktop", 1280, 900, False), ("phone", 390, 844, True)]
+# name, width, height, mobile, media: "print" lays the page out with its
+# print style sheet at the width of an A4 page (96 dpi, 1.5 cm margins).
+VIEWPORTS = [("desktop", 1280, 900, False, None), ("phone", 390, 844, True, None),
+             ("print", 680, 1000, False, "print")]
 TIMEOUT = 90
 
 MEASURE = r"""
@@ -138,7 +143,7 @@ def main():
     b = Browser()
     result = {}
     try:
-        for name, width, height, mobile in VIEWPORTS:
+        for name, width, height, mobile, media in VIEWPORTS:
             target = b.send("Target.createTarget", {"url": "about:blank"})["targetId"]
             s = b.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
             for domain in ("Page", "Network", "Runtime", "Log"):
@@ -146,6 +151,8 @@ def main():
             b.send("Emulation.setDeviceMetricsOverride",
                    {"width": width, "height": height, "deviceScaleFactor": 1,
                     "mobile": mobile}, session=s)
+            if media:
+                b.send("Emulation.setEmulatedMedia", {"media": media}, session=s)
             for report in REPORTS:
                 result.setdefault(report, {})[name] = visit(b, s, report, name)
             b.send("Target.closeTarget", {"targetId": target})
@@ -175,6 +182,13 @@ def visit(b, s, report, name):
         f.write(top)
     m["screenshot"] = path
     m["screenshot_size"] = png_size(shot)
+    if name == "print":
+        pdf = base64.b64decode(b.send("Page.printToPDF", {"printBackground": False},
+                                      session=s)["data"])
+        assert pdf[:5] == b"%PDF-", "not a PDF"
+        with open(path[:-4] + ".pdf", "wb") as f:
+            f.write(pdf)
+        m["pdf_bytes"] = len(pdf)
     m["requests"] = [e["params"]["request"]["url"] for e in b.events
                      if e.get("method") == "Network.requestWillBeSent"
                      and e.get("sessionId") == s]

@@ -1,14 +1,15 @@
 #!/bin/sh
-test_description='plumb report --format html in real headless Chromium, desktop and phone'
+test_description='plumb report --format html in real headless Chromium: desktop, phone, print'
 . "$(dirname "$0")/test-lib.sh"
 
 golden="$FIXTURES/reports"
 chromium=$(command -v chromium || command -v chromium-browser || true)
 test -n "$chromium" && test_set_prereq CHROMIUM
 
-# Loads each page through the DevTools protocol at 1280x900 and 390x844
-# (tests/integration/report-browser.py), keeping the screenshots in the
-# trash folder (look at them: *-top.png is the first screenful).
+# Loads each page through the DevTools protocol at 1280x900, 390x844 and as
+# printed (tests/integration/report-browser.py), keeping the screenshots
+# and the PDF in the trash folder (look at them: *-top.png is the first
+# screenful).
 cases="placement baseline not-comparable hostile"
 
 test_expect_success CHROMIUM 'the pages load in Chromium at desktop and phone widths' '
@@ -28,7 +29,8 @@ for c in $cases; do
 		import json, sys
 		m = json.load(open(sys.argv[1]))[sys.argv[2]]
 		report = json.load(open(sys.argv[3]))
-		for view, width in (("desktop", 1280), ("phone", 390)):
+		assert m["print"]["pdf_bytes"] > 1000, m["print"]
+		for view, width in (("desktop", 1280), ("phone", 390), ("print", 680)):
 		    v = m[view]
 		    assert v["vw"] == width, (view, v["vw"])
 		    # Nothing but the page itself was requested; nothing complained.
