@@ -44,6 +44,7 @@ extern const struct plumb_cmd cmd_report;
 extern const struct plumb_cmd cmd_host;
 extern const struct plumb_cmd cmd_archive;
 extern const struct plumb_cmd cmd_bundle;
+extern const struct plumb_cmd cmd_run;
 
 /* Print "usage: plumb <path> ..." lines of cmd to out. */
 void cmd_print_usage(const struct plumb_cmd *cmd, const char *path, FILE *out);

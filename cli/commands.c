@@ -8,6 +8,7 @@
 #include "common/banned.h"
 
 const struct plumb_cmd *const plumb_commands[] = {
+	&cmd_run,
 	&cmd_analyze,
 	&cmd_help,
 	&cmd_report,

@@ -9,7 +9,8 @@
  * Ownership: struct bundle_reader and struct bundle_writer are caller
  * storage.  After a successful bundle_reader_open_*() call
  * bundle_reader_close(); after bundle_writer_open() call exactly one of
- * bundle_writer_commit() or bundle_writer_abort().  A struct bundle_entry
+ * bundle_writer_commit() or bundle_writer_abort(); after
+ * bundle_zsink_open() or bundle_tail_open(), the matching _close().  A struct bundle_entry
  * filled by bundle_reader_next() points into the reader and is valid until
  * the next call.
  */
@@ -121,18 +122,55 @@ uint64_t bundle_member_limit(const struct bundle_limits *lim, const char *name);
 /* Quote a member name for a message: printable ASCII, else \xHH, cut at ~80 bytes. */
 const char *bundle_quote(char *out, size_t size, const char *s, size_t len);
 
+/* A zstd stream written to an fd with the writer's fixed parameters. */
+struct bundle_zsink {
+	void *cctx;                       /* ZSTD_CCtx */
+	unsigned char *zout;
+	size_t zout_cap;
+	int fd;
+	const char *path;                 /* in messages */
+};
+
+int bundle_zsink_open(struct bundle_zsink *z, int fd, const char *path,
+		      struct plumb_err *err);
+/* Compress len bytes; end != 0 then ends the frame (the next write starts one). */
+int bundle_zsink_write(struct bundle_zsink *z, const void *data, size_t len, int end,
+		       struct plumb_err *err);
+void bundle_zsink_close(struct bundle_zsink *z);
+
+/*
+ * The last member's data and the end of the tar stream, as a zstd frame of
+ * their own: data, zero padding to 512 bytes, two zero blocks.  The writer
+ * ends its first frame after the last member's header, so this frame can
+ * be made before the first one: `bundle pack` compresses samples.tsv while
+ * it hashes and checks it, in one read of the file.
+ */
+struct bundle_tail {
+	struct bundle_zsink z;
+	uint64_t size, done;
+};
+
+int bundle_tail_open(struct bundle_tail *t, int fd, const char *path, uint64_t size,
+		     struct plumb_err *err);
+int bundle_tail_data(struct bundle_tail *t, const void *data, size_t len,
+		     struct plumb_err *err);
+int bundle_tail_finish(struct bundle_tail *t, struct plumb_err *err);
+void bundle_tail_close(struct bundle_tail *t);
+
 struct bundle_writer {
 	unsigned magic;
 	struct atomic_file af;
-	void *cctx;                       /* ZSTD_CCtx */
-	unsigned char *zout;
-	size_t zout_cap, zout_len;
+	struct bundle_zsink z;
 	struct archive *ar;
 	struct archive_entry *entry;
 	struct plumb_err cb_err;          /* an error raised inside the write callback */
 	int cb_failed;
 	uint64_t remaining;               /* data bytes the current entry still needs */
 	char *cur;
+	int last;                         /* the last member's header is written */
+	struct bundle_tail tail;          /* its frame, when written here */
+	int tail_open;
+	int appended;                     /* its frame was copied in */
 };
 
 /* Create the temporary file beside path and start the tar and zstd streams. */
@@ -142,6 +180,17 @@ int bundle_writer_open(struct bundle_writer *w, const char *path,
 /* Start a member: a file of size bytes, or a folder (size 0). */
 int bundle_writer_entry(struct bundle_writer *w, const char *name, int is_dir,
 			uint64_t size, int64_t mtime, struct plumb_err *err);
+
+/*
+ * Start the last member, a file: its header ends the first zstd frame.
+ * Then either its data (bundle_writer_data) or an already made tail frame
+ * (bundle_writer_append) follows.
+ */
+int bundle_writer_last(struct bundle_writer *w, const char *name, uint64_t size,
+		       int64_t mtime, struct plumb_err *err);
+
+/* Copy a finished tail frame from fd (read from its start). */
+int bundle_writer_append(struct bundle_writer *w, int fd, struct plumb_err *err);
 
 /* Data of the current member; all of it must come before the next entry. */
 int bundle_writer_data(struct bundle_writer *w, const void *data, size_t len,

@@ -25,15 +25,6 @@
 #include "formats/sign.h"
 #include "common/banned.h"
 
-static const struct bundle_member *member_named(const struct bundle_info *info,
-						const char *name)
-{
-	for (size_t i = 0; i < info->n_members; i++)
-		if (strcmp(info->members[i].name, name) == 0)
-			return &info->members[i];
-	return NULL;
-}
-
 /* Copy the current member's data into w, hashing it; 0 or an error. */
 static int copy_data(struct bundle_reader *r, struct bundle_writer *w, struct buf *keep,
 		     unsigned char sha[DIGEST_BYTES], uint64_t size, struct plumb_err *err)
@@ -70,35 +61,60 @@ static int sorts_after_sig(const struct bundle_entry *e)
 	return strcmp(tarname, BUNDLE_SIG) > 0;
 }
 
-static int write_sig(struct bundle_writer *w, const struct sign_secret_key *key,
-		     const struct bundle_info *first, const struct buf *sums,
-		     int64_t mtime, struct plumb_err *err)
+/* The signature file text for the bundle first describes. */
+static int make_sig(const struct sign_secret_key *key, const struct bundle_info *first,
+		    const struct buf *sums, struct buf *sig, struct plumb_err *err)
 {
 	char comment[200];
-	struct buf sig;
-	int rc;
 
-	buf_init(&sig, BUNDLE_MAX_SIG);
 	bundle_trusted_comment(first->id, first->manifest.created, comment, sizeof(comment));
-	rc = sign_buffer(key, sums->data, sums->len, comment, &sig, err);
-	if (rc == 0)
-		rc = bundle_writer_mem(w, BUNDLE_SIG, sig.data, sig.len, mtime, err);
-	buf_release(&sig);
-	return rc;
+	return sign_buffer(key, sums->data, sums->len, comment, sig, err);
 }
 
+/*
+ * Where the new signature goes: before member sig_at (the first that
+ * sorts after it once SHA256SUMS was seen), or at the end (n).  last is
+ * the index of the last member copied (not the old signature), or -1.
+ */
+static void plan(const struct bundle_info *first, size_t *sig_at, long *last)
+{
+	int have_sums = 0;
+
+	*sig_at = first->n_members;
+	*last = -1;
+	for (size_t i = 0; i < first->n_members; i++) {
+		const struct bundle_member *m = &first->members[i];
+		struct bundle_entry e = { m->name, m->is_dir, m->size, 0 };
+		if (!m->is_dir && strcmp(m->name, BUNDLE_SIG) == 0)
+			continue;
+		if (*sig_at == first->n_members && have_sums && sorts_after_sig(&e))
+			*sig_at = i;
+		if (!m->is_dir && strcmp(m->name, BUNDLE_SUMS) == 0)
+			have_sums = 1;
+		*last = (long)i;
+	}
+}
+
+/*
+ * Copy the bundle into w with the signature at its place.  The last member
+ * written, when it is a file, goes through bundle_writer_last(), so the
+ * result has the two zstd frames `bundle pack` writes.
+ */
 static int copy_signed(int fd, const char *path, const struct sign_secret_key *key,
 		       const struct bundle_info *first, struct plumb_err *err)
 {
 	struct bundle_reader r;
 	struct bundle_writer w;
 	struct bundle_entry e;
-	struct buf sums;
+	struct buf sums, sig;
 	unsigned char sha[DIGEST_BYTES];
 	int64_t sums_mtime = 0;
-	int have_sums = 0, sig_done = 0;
+	int sig_done = 0;
+	size_t sig_at, idx = 0;
+	long last;
 	int rc;
 
+	plan(first, &sig_at, &last);
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return plumb_err_errno(err, PLUMB_EIO, errno, path, "seek");
 	rc = bundle_reader_open_fd(&r, fd, path, NULL, err);
@@ -110,20 +126,31 @@ static int copy_signed(int fd, const char *path, const struct sign_secret_key *k
 		return rc;
 	}
 	buf_init(&sums, BUNDLE_MAX_SUMS);
+	buf_init(&sig, BUNDLE_MAX_SIG);
 	while ((rc = bundle_reader_next(&r, &e, err)) > 0) {
-		const struct bundle_member *m;
+		const struct bundle_member *m = idx < first->n_members ? &first->members[idx] : NULL;
 		int is_sums = !e.is_dir && strcmp(e.name, BUNDLE_SUMS) == 0;
+		size_t i = idx++;
 
+		if (!m || strcmp(m->name, e.name) != 0 || m->size != e.size) {
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: changed while the bundle was "
+					   "being signed", path);
+			break;
+		}
 		if (!e.is_dir && strcmp(e.name, BUNDLE_SIG) == 0)
 			continue;   /* the old signature goes; its data is skipped */
-		/* The signature goes before the first member that sorts after it. */
-		if (!sig_done && have_sums && sorts_after_sig(&e)) {
-			rc = write_sig(&w, key, first, &sums, sums_mtime, err);
+		if (i == sig_at) {
+			rc = make_sig(key, first, &sums, &sig, err);
+			if (rc == 0)
+				rc = bundle_writer_mem(&w, BUNDLE_SIG, sig.data, sig.len, sums_mtime, err);
 			if (rc < 0)
 				break;
 			sig_done = 1;
 		}
-		rc = bundle_writer_entry(&w, e.name, e.is_dir, e.size, e.mtime, err);
+		if ((long)i == last && !e.is_dir && sig_at != first->n_members)
+			rc = bundle_writer_last(&w, e.name, e.size, e.mtime, err);
+		else
+			rc = bundle_writer_entry(&w, e.name, e.is_dir, e.size, e.mtime, err);
 		if (rc < 0)
 			break;
 		if (e.is_dir)
@@ -131,27 +158,27 @@ static int copy_signed(int fd, const char *path, const struct sign_secret_key *k
 		rc = copy_data(&r, &w, is_sums ? &sums : NULL, sha, e.size, err);
 		if (rc < 0)
 			break;
-		m = member_named(first, e.name);
-		if (!m || memcmp(m->sha256, sha, DIGEST_BYTES) != 0) {
+		if (memcmp(m->sha256, sha, DIGEST_BYTES) != 0) {
 			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: member '%s' changed while the "
 					   "bundle was being signed", path, e.name);
 			break;
 		}
-		if (is_sums) {
-			have_sums = 1;
+		if (is_sums)
 			sums_mtime = e.mtime;
-		}
 	}
 	if (rc == 0)
 		rc = bundle_reader_finish(&r, err);
 	if (rc == 0 && !sig_done) {
-		if (!have_sums)
-			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: no SHA256SUMS member", path);
-		else
-			rc = write_sig(&w, key, first, &sums, sums_mtime, err);
+		/* At the end: the signature is the last member. */
+		rc = make_sig(key, first, &sums, &sig, err);
+		if (rc == 0)
+			rc = bundle_writer_last(&w, BUNDLE_SIG, sig.len, sums_mtime, err);
+		if (rc == 0)
+			rc = bundle_writer_data(&w, sig.data, sig.len, err);
 	}
 	bundle_reader_close(&r);
 	buf_release(&sums);
+	buf_release(&sig);
 	if (rc < 0) {
 		bundle_writer_abort(&w);
 		return rc;

@@ -18,9 +18,12 @@
  * environment (umask, TZ, locale, user, the order files were created in)
  * reaches the bytes.
  *
- * SHA256SUMS sorts before manifest.json and samples.tsv, so the writer
- * reads each file twice: once to hash (and check) it, once to store it,
- * hashing again to catch a file that changed in between.
+ * SHA256SUMS sorts before manifest.json and samples.tsv, so their hashes
+ * are needed before they are stored.  The last member, samples.tsv (the
+ * big one), is read once: hashed, checked and compressed into a zstd frame
+ * of its own in a spool file, which is appended after the first frame
+ * (everything up to samples.tsv's header).  Logs are read twice, hashing
+ * again to catch a file that changed in between.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -51,33 +54,104 @@
 #define WRITER_MAGIC 0x42575452u  /* "BWTR" */
 #define FILE_CHUNK ((size_t)1 << 20)
 
-/* ---- the tar + zstd stream ---------------------------------------------- */
+/* ---- zstd ----------------------------------------------------------------- */
 
-static int flush_zstd(struct bundle_writer *w, ZSTD_inBuffer *ib, ZSTD_EndDirective end,
+int bundle_zsink_open(struct bundle_zsink *z, int fd, const char *path,
 		      struct plumb_err *err)
 {
+	memset(z, 0, sizeof(*z));
+	z->fd = fd;
+	z->path = path;
+	z->zout_cap = ZSTD_CStreamOutSize();
+	z->zout = malloc(z->zout_cap);
+	z->cctx = ZSTD_createCCtx();
+	if (!z->zout || !z->cctx) {
+		bundle_zsink_close(z);
+		return plumb_err_oom(err, "zstd");
+	}
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_compressionLevel,
+						BUNDLE_ZSTD_LEVEL)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_windowLog,
+						BUNDLE_ZSTD_WINDOW_LOG)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_checksumFlag, 1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_contentSizeFlag, 0))) {
+		bundle_zsink_close(z);
+		return plumb_err_set(err, PLUMB_EINTERNAL, "zstd: cannot set the parameters");
+	}
+	return 0;
+}
+
+int bundle_zsink_write(struct bundle_zsink *z, const void *data, size_t len, int end,
+		       struct plumb_err *err)
+{
+	ZSTD_inBuffer ib = { data, len, 0 };
+	ZSTD_EndDirective mode = end ? ZSTD_e_end : ZSTD_e_continue;
 	size_t ret;
 
 	do {
-		ZSTD_outBuffer ob = { w->zout, w->zout_cap, 0 };
-		ret = ZSTD_compressStream2(w->cctx, &ob, ib, end);
+		ZSTD_outBuffer ob = { z->zout, z->zout_cap, 0 };
+		ret = ZSTD_compressStream2(z->cctx, &ob, &ib, mode);
 		if (ZSTD_isError(ret))
 			return plumb_err_set(err, PLUMB_EINTERNAL, "zstd: %s",
 					     ZSTD_getErrorName(ret));
-		if (ob.pos > 0 && atomic_file_write(&w->af, w->zout, ob.pos, err) < 0)
+		if (ob.pos > 0 && write_all(z->fd, z->zout, ob.pos, z->path, err) < 0)
 			return err ? err->code : PLUMB_EIO;
-	} while (end == ZSTD_e_end ? ret != 0 : ib->pos < ib->size);
+	} while (end ? ret != 0 : ib.pos < ib.size);
 	return 0;
 }
+
+void bundle_zsink_close(struct bundle_zsink *z)
+{
+	ZSTD_freeCCtx(z->cctx);
+	free(z->zout);
+	z->cctx = NULL;
+	z->zout = NULL;
+}
+
+int bundle_tail_open(struct bundle_tail *t, int fd, const char *path, uint64_t size,
+		     struct plumb_err *err)
+{
+	t->size = size;
+	t->done = 0;
+	return bundle_zsink_open(&t->z, fd, path, err);
+}
+
+int bundle_tail_data(struct bundle_tail *t, const void *data, size_t len,
+		     struct plumb_err *err)
+{
+	if (len > t->size - t->done)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: the last member is longer "
+				     "than its header says", t->z.path);
+	t->done += len;
+	return bundle_zsink_write(&t->z, data, len, 0, err);
+}
+
+int bundle_tail_finish(struct bundle_tail *t, struct plumb_err *err)
+{
+	static const unsigned char zeros[1024 + 512];
+	size_t pad = (size_t)((512 - t->size % 512) % 512);
+
+	if (t->done != t->size)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: the last member is %llu bytes "
+				     "short", t->z.path, (unsigned long long)(t->size - t->done));
+	/* Padding of the data, then the two zero blocks that end a tar archive. */
+	return bundle_zsink_write(&t->z, zeros, pad + 1024, 1, err);
+}
+
+void bundle_tail_close(struct bundle_tail *t)
+{
+	bundle_zsink_close(&t->z);
+}
+
+/* ---- the tar + zstd stream ---------------------------------------------- */
 
 static la_ssize_t tar_write(struct archive *a, void *ctx, const void *buf, size_t len)
 {
 	struct bundle_writer *w = ctx;
-	ZSTD_inBuffer ib = { buf, len, 0 };
 
 	if (w->cb_failed)
 		return -1;
-	if (flush_zstd(w, &ib, ZSTD_e_continue, &w->cb_err) < 0) {
+	if (bundle_zsink_write(&w->z, buf, len, 0, &w->cb_err) < 0) {
 		w->cb_failed = 1;
 		archive_set_error(a, EIO, "%s", w->cb_err.msg);
 		return -1;
@@ -97,20 +171,26 @@ static int ar_fail(struct bundle_writer *w, struct plumb_err *err, const char *w
 			     archive_error_string(w->ar) ? archive_error_string(w->ar) : "?");
 }
 
-static void writer_free(struct bundle_writer *w)
+/* Drop libarchive without letting it write anything more. */
+static void drop_archive(struct bundle_writer *w)
 {
 	if (w->ar) {
 		archive_write_fail(w->ar);
 		archive_write_free(w->ar);
+		w->ar = NULL;
 	}
+}
+
+static void writer_free(struct bundle_writer *w)
+{
+	drop_archive(w);
 	if (w->entry)
 		archive_entry_free(w->entry);
-	ZSTD_freeCCtx(w->cctx);
-	free(w->zout);
-	w->ar = NULL;
 	w->entry = NULL;
-	w->cctx = NULL;
-	w->zout = NULL;
+	if (w->tail_open)
+		bundle_tail_close(&w->tail);
+	w->tail_open = 0;
+	bundle_zsink_close(&w->z);
 	w->magic = 0;
 }
 
@@ -125,23 +205,16 @@ int bundle_writer_open(struct bundle_writer *w, const char *path,
 		return rc;
 	w->magic = WRITER_MAGIC;
 	plumb_err_clear(&w->cb_err);
-	w->zout_cap = ZSTD_CStreamOutSize();
-	w->zout = malloc(w->zout_cap);
-	w->cctx = ZSTD_createCCtx();
+	rc = bundle_zsink_open(&w->z, w->af.fd, w->af.tmp_path, err);
+	if (rc < 0) {
+		bundle_writer_abort(w);
+		return rc;
+	}
 	w->entry = archive_entry_new();
 	w->ar = archive_write_new();
-	if (!w->zout || !w->cctx || !w->entry || !w->ar) {
+	if (!w->entry || !w->ar) {
 		bundle_writer_abort(w);
 		return plumb_err_oom(err, "bundle writer");
-	}
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
-						BUNDLE_ZSTD_LEVEL)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_windowLog,
-						BUNDLE_ZSTD_WINDOW_LOG)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 0))) {
-		bundle_writer_abort(w);
-		return plumb_err_set(err, PLUMB_EINTERNAL, "zstd: cannot set the parameters");
 	}
 	/* bytes_per_block 0: no blocking, no padding beyond the tar end blocks. */
 	if (archive_write_set_format_pax_restricted(w->ar) != ARCHIVE_OK ||
@@ -163,6 +236,9 @@ int bundle_writer_entry(struct bundle_writer *w, const char *name, int is_dir,
 		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: member '%s' is %llu bytes short",
 				     w->af.path, w->cur ? w->cur : "?",
 				     (unsigned long long)w->remaining);
+	if (w->last)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: a member after the last one",
+				     w->af.path);
 	if (snprintf(tarname, sizeof(tarname), "%s%s", name, is_dir ? "/" : "") >=
 	    (int)sizeof(tarname))
 		return plumb_err_set(err, PLUMB_EINPUT, "member name too long: %.80s...", name);
@@ -181,6 +257,55 @@ int bundle_writer_entry(struct bundle_writer *w, const char *name, int is_dir,
 	return 0;
 }
 
+int bundle_writer_last(struct bundle_writer *w, const char *name, uint64_t size,
+		       int64_t mtime, struct plumb_err *err)
+{
+	int rc = bundle_writer_entry(w, name, 0, size, mtime, err);
+
+	if (rc < 0)
+		return rc;
+	/*
+	 * libarchive has written the header (no blocking); what it would add
+	 * now is this member's data and the tar end, which the tail frame
+	 * holds instead.
+	 */
+	drop_archive(w);
+	rc = bundle_zsink_write(&w->z, NULL, 0, 1, err);
+	if (rc < 0)
+		return rc;
+	w->last = 1;
+	rc = bundle_tail_open(&w->tail, w->af.fd, w->af.tmp_path, size, err);
+	if (rc == 0)
+		w->tail_open = 1;
+	return rc;
+}
+
+int bundle_writer_append(struct bundle_writer *w, int fd, struct plumb_err *err)
+{
+	unsigned char buf[65536];
+
+	if (!w->last || w->tail.done)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: a tail frame out of place",
+				     w->af.path);
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, "spool file", "seek");
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return plumb_err_errno(err, PLUMB_EIO, errno, "spool file", "read");
+		}
+		if (n == 0)
+			break;
+		if (atomic_file_write(&w->af, buf, (size_t)n, err) < 0)
+			return err ? err->code : PLUMB_EIO;
+	}
+	w->appended = 1;
+	w->remaining = 0;
+	return 0;
+}
+
 int bundle_writer_data(struct bundle_writer *w, const void *data, size_t len,
 		       struct plumb_err *err)
 {
@@ -189,6 +314,13 @@ int bundle_writer_data(struct bundle_writer *w, const void *data, size_t len,
 	if (len > w->remaining)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: member '%s' is longer than "
 				     "its header says", w->af.path, w->cur ? w->cur : "?");
+	if (w->last) {
+		if (w->appended)
+			return plumb_err_set(err, PLUMB_EINTERNAL, "%s: data after the tail",
+					     w->af.path);
+		w->remaining -= len;
+		return bundle_tail_data(&w->tail, data, len, err);
+	}
 	while (len > 0) {
 		la_ssize_t n = archive_write_data(w->ar, p, len);
 		if (n <= 0)
@@ -211,7 +343,6 @@ int bundle_writer_mem(struct bundle_writer *w, const char *name, const void *dat
 
 int bundle_writer_commit(struct bundle_writer *w, struct plumb_err *err)
 {
-	ZSTD_inBuffer none = { NULL, 0, 0 };
 	int rc;
 
 	if (w->remaining) {
@@ -221,18 +352,22 @@ int bundle_writer_commit(struct bundle_writer *w, struct plumb_err *err)
 		bundle_writer_abort(w);
 		return rc;
 	}
-	if (archive_write_close(w->ar) != ARCHIVE_OK) {
+	if (w->last) {
+		/* The tail frame ends the stream (or was copied in whole). */
+		rc = w->appended ? 0 : bundle_tail_finish(&w->tail, err);
+	} else if (archive_write_close(w->ar) != ARCHIVE_OK) {
 		rc = ar_fail(w, err, "close");
-		bundle_writer_abort(w);
-		return rc;
+	} else {
+		rc = bundle_zsink_write(&w->z, NULL, 0, 1, err);
 	}
-	rc = flush_zstd(w, &none, ZSTD_e_end, err);
 	if (rc < 0) {
 		bundle_writer_abort(w);
 		return rc;
 	}
-	archive_write_free(w->ar);
-	w->ar = NULL;
+	if (w->ar) {
+		archive_write_free(w->ar);
+		w->ar = NULL;
+	}
 	writer_free(w);
 	return atomic_file_commit(&w->af, err);
 }
@@ -341,17 +476,20 @@ static int open_regular(const char *path, uint64_t *size, struct plumb_err *err)
 
 /*
  * One pass over a file member: hash it, and check it as samples.tsv (pass
- * 1) or store it (pass 2, w != NULL).  Exactly m->size bytes must come.
+ * 1); also compress it into a tail frame on spool (the last member, pass
+ * 1), or store it (pass 2, w != NULL).  Exactly m->size bytes must come.
  */
-static int file_pass(struct wmember *m, struct bundle_writer *w, int64_t mtime,
-		     unsigned char *chunk, unsigned char sha[DIGEST_BYTES],
+static int file_pass(struct wmember *m, struct bundle_writer *w, int spool,
+		     int64_t mtime, unsigned char *chunk, unsigned char sha[DIGEST_BYTES],
 		     struct plumb_err *err)
 {
 	struct digest d;
 	struct samples_reader tsv;
+	struct bundle_tail tail;
 	uint64_t size = 0, total = 0;
 	int fd, rc;
 	int check_tsv = m->is_samples && !w;
+	int to_tail = spool >= 0;
 
 	fd = open_regular(m->path, &size, err);
 	if (fd < 0)
@@ -376,6 +514,13 @@ static int file_pass(struct wmember *m, struct bundle_writer *w, int64_t mtime,
 	rc = digest_init(&d, m->size >= BUNDLE_THREADED_HASH, err);
 	if (rc < 0)
 		goto out_tsv;
+	if (to_tail) {
+		rc = bundle_tail_open(&tail, spool, "spool file", m->size, err);
+		if (rc < 0) {
+			to_tail = 0;
+			goto out_digest;
+		}
+	}
 	if (w) {
 		rc = bundle_writer_entry(w, m->name, 0, m->size, mtime, err);
 		if (rc < 0)
@@ -414,6 +559,11 @@ static int file_pass(struct wmember *m, struct bundle_writer *w, int64_t mtime,
 			if (rc < 0)
 				goto out_digest;
 		}
+		if (to_tail) {
+			rc = bundle_tail_data(&tail, chunk, (size_t)n, err);
+			if (rc < 0)
+				goto out_digest;
+		}
 	}
 	if (total != m->size) {
 		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: the file shrank while it was being "
@@ -425,15 +575,49 @@ static int file_pass(struct wmember *m, struct bundle_writer *w, int64_t mtime,
 		if (rc < 0)
 			goto out_digest;
 	}
+	if (to_tail) {
+		rc = bundle_tail_finish(&tail, err);
+		if (rc < 0)
+			goto out_digest;
+	}
 	rc = digest_final(&d, sha, err);
 	goto out_tsv;
 out_digest:
 	digest_release(&d);
 out_tsv:
+	if (to_tail)
+		bundle_tail_close(&tail);
 	if (check_tsv)
 		samples_reader_release(&tsv);
 	close(fd);
 	return rc;
+}
+
+/*
+ * A temporary file beside out for the tail frame, already unlinked: it
+ * disappears with the process whatever happens.
+ */
+static int open_spool(const char *out, struct plumb_err *err)
+{
+	const char *slash = strrchr(out, '/');
+	size_t dirlen = slash ? (size_t)(slash - out) + 1 : 0;
+	size_t n = dirlen + strlen(slash ? slash + 1 : out) + 32;
+	char *path = malloc(n);
+	int fd;
+
+	if (!path)
+		return plumb_err_oom(err, out);
+	snprintf(path, n, "%.*s.%s.spool.XXXXXX", (int)dirlen, out, slash ? slash + 1 : out);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		plumb_err_errno(err, PLUMB_EIO, e, path, "create");
+		free(path);
+		return err ? err->code : PLUMB_EIO;
+	}
+	unlink(path);
+	free(path);
+	return fd;
 }
 
 /* The entries' mtime: SOURCE_DATE_EPOCH, else run.end, else created. */
@@ -505,6 +689,8 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 	uint64_t total = 0;
 	int64_t mtime = spec->mtime;
 	int sums_done = 0;
+	int spool = -1;
+	struct wmember *last;
 	int rc;
 
 	buf_init(&readme, BUNDLE_MAX_README);
@@ -570,6 +756,13 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 		goto out;
 	}
 	qsort(l.v, l.n, sizeof(*l.v), cmp_tarname);
+	/*
+	 * The last member (samples.tsv) is read once: hashed, checked and
+	 * compressed into its own zstd frame in pass 1 (bundle_tail).
+	 */
+	last = &l.v[l.n - 1];
+	if (last->kind != SRC_FILE || strcmp(last->tarname, BUNDLE_SIG) <= 0)
+		last = NULL;
 
 	/* Pass 1: hash and check everything before anything is created. */
 	chunk = malloc(FILE_CHUNK);
@@ -587,7 +780,15 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 			}
 			digest_buffer(m->data, m->size, m->sha256);
 		} else if (m->kind == SRC_FILE) {
-			rc = file_pass(m, NULL, mtime, chunk, m->sha256, err);
+			if (m == last) {
+				spool = open_spool(out, err);
+				if (spool < 0) {
+					rc = spool;
+					goto out;
+				}
+			}
+			rc = file_pass(m, NULL, m == last ? spool : -1, mtime, chunk,
+				       m->sha256, err);
 			if (rc < 0)
 				goto out;
 		}
@@ -627,12 +828,16 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 			if (rc < 0)
 				break;
 		}
-		if (m->kind == SRC_MEM) {
+		if (m == last) {
+			rc = bundle_writer_last(&w, m->name, m->size, mtime, err);
+			if (rc == 0)
+				rc = bundle_writer_append(&w, spool, err);
+		} else if (m->kind == SRC_MEM) {
 			rc = bundle_writer_mem(&w, m->name, m->data, m->size, mtime, err);
 		} else if (m->kind == SRC_DIR) {
 			rc = bundle_writer_entry(&w, m->name, 1, 0, mtime, err);
 		} else {
-			rc = file_pass(m, &w, mtime, chunk, h, err);
+			rc = file_pass(m, &w, -1, mtime, chunk, h, err);
 			if (rc == 0 && memcmp(h, m->sha256, DIGEST_BYTES) != 0)
 				rc = plumb_err_set(err, PLUMB_EINPUT, "%s: the file changed while it "
 						   "was being packed", m->path);
@@ -649,6 +854,8 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 	}
 	rc = bundle_writer_commit(&w, err);
 out:
+	if (spool >= 0)
+		close(spool);
 	free(chunk);
 	wlist_free(&l);
 	buf_release(&readme);

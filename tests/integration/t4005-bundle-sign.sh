@@ -113,6 +113,18 @@ test_expect_success 'signing again with another key replaces the signature' '
 	test_expect_code 3 plumb bundle verify -p k.pub re.plumb 2>/dev/null
 '
 
+test_expect_success CRAFT 'a bundle in another order is signed too' '
+	members unsigned.plumb u &&
+	python3 "$craft" order.plumb --from unsigned.plumb --drop README.txt \
+		--file README.txt=@u/README.txt --drop SHA256SUMS --file SHA256SUMS=@u/SHA256SUMS &&
+	plumb bundle sign order.plumb -k k.key >/dev/null &&
+	plumb bundle verify -p k.pub --require-signature order.plumb >out &&
+	test_grep "^members  *5$" out &&
+	zstd -q -d <order.plumb | tar -tf - | tail -n 1 >last &&
+	echo SHA256SUMS.sig >expect &&
+	test_cmp expect last
+'
+
 test_expect_success MINISIGN 'stock minisign verifies what plumb signed' '
 	members b.plumb s &&
 	(cd s && minisign -Vm SHA256SUMS -x SHA256SUMS.sig -p ../k.pub >../ms.out) &&

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# bench/build-cost.sh: what the builds of a 4-pad sweep cost, against one
+# clean build of one side (issue 5's speed target: 4 pads x 2 sides +
+# control with build.reuse = relink within 2.5 x one clean build).
+#
+# Generates a make-based C project of at least 20,000 lines in a git
+# repository (base = v1, candidate = a commit that changes one function),
+# times one clean build of one side with the same build command, then
+# `plumb run --build-only` with reuse = relink, with reuse = relink and no
+# control, and with reuse = none.  Prints the wall times and the ratios.
+#
+#   bench/build-cost.sh                 (from the build tree; PLUMB=path/to/plumb)
+#   FILES=120 JOBS=2 bench/build-cost.sh
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+PLUMB=${PLUMB:-$here/../plumb}
+FILES=${FILES:-70}           # C files of about 320 lines each
+JOBS=${JOBS:-$(nproc)}       # make -jJOBS, for the clean build and for plumb's builds
+PADS=${PADS:-4}
+[ -x "$PLUMB" ] || { echo "build-cost.sh: no plumb at $PLUMB (set PLUMB=)" >&2; exit 2; }
+for t in git make cc python3; do
+	command -v "$t" >/dev/null || { echo "build-cost.sh: needs $t" >&2; exit 2; }
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/plumb-build-cost.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+unset MAKEFLAGS MFLAGS MAKELEVEL LDFLAGS || true
+
+now() { date +%s.%N; }
+elapsed() { python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$2"; }
+ratio() { python3 -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
+
+# ---- the project -----------------------------------------------------------
+proj=$tmp/proj
+mkdir -p "$proj"
+cd "$proj"
+git init -q -b main .
+{
+	echo '#ifndef COMMON_H'
+	echo '#define COMMON_H'
+	echo 'long mix(long a, long b);'
+	for ((i = 0; i < FILES; i++)); do printf 'long module_%03d(long n);\n' "$i"; done
+	echo '#endif'
+} >common.h
+for ((i = 0; i < FILES; i++)); do
+	awk -v m="$i" 'BEGIN {
+		printf "/* module %03d: generated arithmetic, enough to keep a compiler busy */\n", m
+		print "#include \"common.h\""
+		print ""
+		for (f = 0; f < 10; f++) {
+			printf "static long step_%03d_%d(long x, long y)\n{\n", m, f
+			print "\tlong acc = x ^ y;"
+			for (k = 0; k < 8; k++) {
+				printf "\tacc = acc * %d + (y >> %d);\n", 3 + 2 * k + f, (k + f) % 7 + 1
+				printf "\tif (acc & %d)\n\t\tacc ^= x + %d;\n", 1 + k * 4, k + m
+			}
+			print "\treturn acc + mix(acc, y);"
+			print "}"
+			print ""
+		}
+		printf "long module_%03d(long n)\n{\n\tlong s = %d;\n", m, m
+		for (f = 0; f < 10; f++)
+			printf "\ts = step_%03d_%d(s, n + %d);\n", m, f, f
+		print "\treturn s;"
+		print "}"
+	}' >"m$(printf %03d "$i").c"
+done
+{
+	echo '#include <stdio.h>'
+	echo '#include "common.h"'
+	echo 'long mix(long a, long b) { return (a * 31) ^ (b + 7); }'
+	echo '__attribute__((noinline)) long run(long n)'
+	echo '{'
+	echo '	long s = 0;'
+	for ((i = 0; i < FILES; i++)); do printf '\ts += module_%03d(n + s);\n' "$i"; done
+	echo '	return s;'
+	echo '}'
+	echo 'int main(void) { printf("%ld\n", run(1000)); return 0; }'
+} >main.c
+{
+	echo 'CFLAGS = -O2 -g'
+	echo 'SRCS = main.c $(wildcard m[0-9][0-9][0-9].c)'
+	echo 'OBJS = $(SRCS:.c=.o)'
+	echo 'bench: $(OBJS)'
+	printf '\t$(CC) $(LDFLAGS) -o $@ $(OBJS)\n'
+	echo '$(OBJS): common.h'
+} >Makefile
+printf 'bench\n*.o\n' >.gitignore
+git add -A
+git commit -q -m "generated project"
+git tag v1
+sed -i 's/return (a \* 31) ^ (b + 7);/return (a * 33) ^ (b + 7);/' main.c
+git commit -q -a -m "candidate: change one function"
+lines=$(cat ./*.c ./*.h Makefile | wc -l)
+if [ "$lines" -lt 20000 ]; then
+	echo "build-cost.sh: only $lines lines; raise FILES" >&2
+	exit 2
+fi
+
+command="make -j$JOBS"
+conf() {   # conf FILE CONTROL REUSE
+	cat >"$1" <<CONF
+[repo]
+	path = $proj
+[run]
+	base = v1
+	candidate = main
+	pads = $PADS
+	control = $2
+[build]
+	command = $command
+	artifact = bench
+	reuse = $3
+[bench "gen"]
+	command = {artifact}
+	hot = run
+CONF
+}
+conf "$tmp/relink.conf" true relink
+conf "$tmp/relink-nocontrol.conf" false relink
+conf "$tmp/none.conf" true none
+
+echo "project: $FILES files, $lines lines of C and make; build command: $command; $(nproc) CPUs"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- one clean build of one side --------------------------------------------
+# Measured again before each sweep: on a shared machine the load drifts, and
+# each sweep is compared with the clean build timed just before it.
+clean_build() {
+	local t0 t1
+	rm -rf "$tmp/clean"
+	mkdir "$tmp/clean"
+	git -C "$proj" archive v1 | tar -x -C "$tmp/clean"
+	t0=$(now)
+	(cd "$tmp/clean" && $command >/dev/null)
+	t1=$(now)
+	elapsed "$t0" "$t1"
+}
+
+# ---- sweeps -----------------------------------------------------------------
+sweep() {   # sweep LABEL CONF
+	local t0 t1 total clean
+	clean=$(clean_build)
+	t0=$(now)
+	"$PLUMB" run --build-only --json --workdir "$tmp/wd" -c "$2" \
+		>"$tmp/out.json" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+	t1=$(now)
+	total=$(elapsed "$t0" "$t1")
+	python3 - "$tmp/out.json" "$1" "$total" "$clean" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+label, total, clean = sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+v = j["variants"]
+full = [x for x in v if not x["relinked"]]
+rel = [x for x in v if x["relinked"]]
+fsum = sum(x["build_seconds"] for x in full)
+print("%s" % label)
+print("    one clean build just before: %6.2f s" % clean)
+print("    plumb run --build-only:      %6.2f s = %.2f x that clean build" % (total, total / clean))
+print("    %d variants: %d full builds (%.2f s, mean %.2f s), %d relinks (%.2f s), copies %.2f s;"
+      % (len(v), len(full), fsum, fsum / len(full), len(rel),
+         sum(x["build_seconds"] for x in rel), sum(x["prepare_seconds"] for x in v)))
+print("    = %.2f x the mean full build inside the sweep; shift check: %s"
+      % (total / (fsum / len(full)), j["shift"]["status"]))
+PY
+}
+sweep "$PADS pads x 2 sides + control, reuse = relink" "$tmp/relink.conf"
+sweep "$PADS pads x 2 sides, no control, reuse = relink" "$tmp/relink-nocontrol.conf"
+sweep "$PADS pads x 2 sides + control, reuse = none" "$tmp/none.conf"
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

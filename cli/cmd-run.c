@@ -1,0 +1,203 @@
+/*
+ * cli/cmd-run.c: `plumb run`: read plumb.conf with the command-line
+ * overrides, then print the effective configuration (--dry-run) or check
+ * out, build and verify every pad variant (--build-only, runner_build()).
+ * Measuring the variants and writing the bundle is the measurement
+ * harness's part and answers "not implemented" until it lands.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "cli/cmd.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "formats/config.h"
+#include "runner/build.h"
+#include "runner/summary.h"
+#include "common/banned.h"
+
+static struct {
+	const char *config;
+	const char *base, *candidate, *pads, *rounds;
+	struct strlist benches, labels;
+	const char *output, *workdir, *report;
+	int archive, build_only, dry_run, keep, keep_going, json;
+} o;
+
+static const struct plumb_opt run_opts[] = {
+	OPT_STRING_("config", 'c', "FILE", "the run's configuration (default ./plumb.conf)", &o.config),
+	OPT_STRING_("base", 0, "REF", "the base revision (run.base)", &o.base),
+	OPT_STRING_("candidate", 0, "REF", "the candidate revision, or WORKTREE (run.candidate)", &o.candidate),
+	OPT_STRING_("pads", 0, "N", "pad variants per side (run.pads)", &o.pads),
+	OPT_STRING_("rounds", 0, "N", "timed rounds (run.rounds)", &o.rounds),
+	OPT_LIST_("bench", 0, "NAME", "run only this benchmark (repeatable)", &o.benches),
+	OPT_STRING_("output", 'o', "FILE.plumb", "write the result bundle here", &o.output),
+	OPT_FLAG_("archive", 0, "import the bundle into the archive", &o.archive),
+	OPT_LIST_("label", 0, "K=V", "record a label with the run (repeatable)", &o.labels),
+	OPT_FLAG_("build-only", 0, "stop after the builds and their checks", &o.build_only),
+	OPT_FLAG_("dry-run", 0, "print the effective configuration and stop", &o.dry_run),
+	OPT_STRING_("workdir", 0, "DIR", "work folder (default $XDG_CACHE_HOME/plumb/runs)", &o.workdir),
+	OPT_FLAG_("keep", 0, "keep the run folder (builds and logs) at the end", &o.keep),
+	OPT_FLAG_("keep-going", 0, "record a failed benchmark and go on with the others", &o.keep_going),
+	OPT_STRING_("report", 0, "FILE.html", "also write an HTML report", &o.report),
+	OPT_FLAG_("json", 0, "print JSON for machines", &o.json),
+	OPT_END_()
+};
+
+static void print_progress(void *ctx, const char *line)
+{
+	char stamp[16] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	(void)ctx;
+	if (localtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
+	fprintf(stderr, "plumb: %s %s\n", stamp, line);
+}
+
+static int print_config(const struct plumb_config *cfg)
+{
+	struct plumb_err err;
+	struct buf out;
+	int r;
+
+	plumb_err_clear(&err);
+	if (o.json) {
+		json_t *j = config_to_json(cfg);
+		if (!j) {
+			plumb_err_oom(&err, "configuration");
+			return cli_fail(&err);
+		}
+		r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_decref(j);
+		fputc('\n', stdout);
+		return r < 0 ? PLUMB_EXIT_IO : PLUMB_EXIT_OK;
+	}
+	buf_init(&out, 1 << 24);
+	if (config_to_text(cfg, &out, &err) < 0) {
+		buf_release(&out);
+		return cli_fail(&err);
+	}
+	fputs(buf_cstr(&out), stdout);
+	buf_release(&out);
+	return PLUMB_EXIT_OK;
+}
+
+static int print_result(const struct plumb_config *cfg, const struct runner_result *res)
+{
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	if (o.json) {
+		json_t *j = runner_summary_json(cfg, res);
+		int r;
+		if (!j) {
+			plumb_err_oom(&err, "summary");
+			return cli_fail(&err);
+		}
+		r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_decref(j);
+		fputc('\n', stdout);
+		return r < 0 ? PLUMB_EXIT_IO : PLUMB_EXIT_OK;
+	} else {
+		struct buf out;
+		buf_init(&out, 1 << 24);
+		if (runner_summary_text(cfg, res, &out, &err) < 0) {
+			buf_release(&out);
+			return cli_fail(&err);
+		}
+		fputs(buf_cstr(&out), stdout);
+		buf_release(&out);
+	}
+	return PLUMB_EXIT_OK;
+}
+
+static int run_exec(int argc, char **argv)
+{
+	struct config_overrides ov;
+	struct plumb_config cfg;
+	struct runner_result res;
+	struct runner_opts ropts;
+	struct plumb_err err;
+	int status;
+
+	(void)argv;
+	plumb_err_clear(&err);
+	if (argc > 0) {
+		fprintf(stderr, "plumb run: unexpected argument '%s'\n", argv[0]);
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.output || o.archive || o.report) {
+		fprintf(stderr, "plumb run: %s is not implemented until the measurement harness lands\n",
+			o.output ? "-o" : o.archive ? "--archive" : "--report");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	memset(&ov, 0, sizeof(ov));
+	ov.base = o.base;
+	ov.candidate = o.candidate;
+	ov.pads = o.pads;
+	ov.rounds = o.rounds;
+	ov.benches = o.benches.v;
+	ov.nbenches = o.benches.n;
+	ov.labels = o.labels.v;
+	ov.nlabels = o.labels.n;
+	ov.workdir = o.workdir;
+	ov.keep = o.keep;
+	ov.keep_going = o.keep_going;
+	if (config_load(&cfg, o.config ? o.config : "plumb.conf", &ov, &err) < 0) {
+		status = cli_fail(&err);
+		goto out_opts;
+	}
+	if (o.dry_run) {
+		status = print_config(&cfg);
+		goto out_cfg;
+	}
+	if (!o.build_only) {
+		fprintf(stderr, "plumb run: measuring is not implemented until the measurement harness lands; "
+			"use --build-only (or --dry-run)\n");
+		status = PLUMB_EXIT_USAGE;
+		goto out_cfg;
+	}
+	memset(&ropts, 0, sizeof(ropts));
+	ropts.progress = print_progress;
+	if (runner_build(&cfg, &ropts, &res, &err) < 0) {
+		status = cli_fail(&err);
+		if (res.log_tail)
+			fprintf(stderr, "plumb: the last lines of the build log:\n%s", res.log_tail);
+		if (res.run_dir && res.keep)
+			fprintf(stderr, "plumb: the run folder is kept: %s\n", res.run_dir);
+	} else {
+		status = print_result(&cfg, &res);
+	}
+	runner_result_release(&res);
+out_cfg:
+	config_release(&cfg);
+out_opts:
+	strlist_release(&o.benches);
+	strlist_release(&o.labels);
+	return status;
+}
+
+const struct plumb_cmd cmd_run = {
+	.name = "run",
+	.summary = "check out, build every pad variant and verify the shifts",
+	.usage = "run [-c plumb.conf] [--base REF] [--candidate REF] [--pads N] [--rounds N] "
+		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
+		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] "
+		 "[--report FILE.html] [--json]",
+	.description =
+		"Check out the base and candidate revisions of plumb.conf, build each at\n"
+		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
+		"every pad moved the code, check that the control build is reproducible,\n"
+		"and compare the hot code of the two sides.  --dry-run prints the\n"
+		"effective configuration; --build-only stops after the builds and prints\n"
+		"every variant and the checks.  Measuring is not implemented yet.",
+	.opts = run_opts,
+	.exec = run_exec,
+};

@@ -1,0 +1,1073 @@
+/*
+ * runner/build.c: runner_build(), the build stage of a run; see build.h.
+ *
+ * Order of work, and why:
+ *   1. lock the work folder, sweep folders of killed runs, make the run folder;
+ *   2. export base and candidate (src/b, src/c) and assemble the pad objects;
+ *   3. build the control first, in v/b00, and rename it to v/k00: base
+ *      pad 0 is then built in the very same folder, so a path that leaks
+ *      into the binary (debug info, __FILE__) is the same in both and the
+ *      byte comparison says whether the build is reproducible, not where
+ *      it ran;
+ *   4. build base pads 0..N-1, then candidate pads 0..N-1; with reuse =
+ *      relink, pad K > 0 starts from a copy of the side's built pad 0
+ *      (timestamps kept, artifact removed), so make only relinks;
+ *   5. read the artifacts: the shift check, the reproducibility check, the
+ *      hot-code comparison.
+ * Every variant folder path has the same length (v/b00, v/c03, v/k00), so
+ * the variants differ in the pad and in nothing a path length can move.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "common/buf.h"
+#include "common/cleanup.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "formats/config.h"
+#include "runner/build.h"
+#include "runner/cmdline.h"
+#include "runner/elfsym.h"
+#include "runner/envlist.h"
+#include "runner/pad.h"
+#include "runner/proc.h"
+#include "runner/workdir.h"
+#include "common/banned.h"
+
+#define BUILD_LOG_CAP ((size_t)2 << 20)
+#define TAIL_LINES 20
+#define PADS_MAX 100      /* two digits in the folder names */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+const char *runner_side_name(enum runner_side side)
+{
+	return side == RUNNER_BASE ? "base" : "candidate";
+}
+
+static void progress(const struct runner_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void progress(const struct runner_opts *o, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!o || !o->progress)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	o->progress(o->progress_ctx, line);
+}
+
+/* A heap string from a format, or NULL when memory runs out. */
+static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *xprintf(const char *fmt, ...)
+{
+	struct buf b;
+	va_list ap;
+	int r;
+
+	buf_init(&b, 1 << 20);
+	va_start(ap, fmt);
+	r = buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* "base pad 2 (b02)" or "the control (k00)". */
+static void variant_name(const struct runner_variant *v, char *out, size_t size)
+{
+	if (v->control)
+		snprintf(out, size, "the control, base pad 0 built again (%s)", v->id);
+	else
+		snprintf(out, size, "%s pad %u (%s)", runner_side_name(v->side), v->pad, v->id);
+}
+
+/* ---- artifact digests ----------------------------------------------------- */
+
+static int hash_file(crypto_hash_sha256_state *st, const char *path, uint64_t *size,
+		     struct plumb_err *err)
+{
+	unsigned char chunk[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, path, "open");
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			return plumb_err_errno(err, PLUMB_EIO, e, path, "read");
+		}
+		if (n == 0)
+			break;
+		crypto_hash_sha256_update(st, chunk, (unsigned long long)n);
+		*size += (uint64_t)n;
+	}
+	close(fd);
+	return 0;
+}
+
+static int name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int skip_dots(const struct dirent *e)
+{
+	return strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+}
+
+/* Fold a folder into st: each entry's relative path, kind, mode and content, sorted. */
+static int hash_tree(crypto_hash_sha256_state *st, struct buf *path, size_t root_len,
+		     uint64_t *size, struct plumb_err *err)
+{
+	struct dirent **list = NULL;
+	int n = scandir(path->data, &list, skip_dots, name_cmp);
+	int r = 0;
+
+	if (n < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, path->data, "read folder");
+	for (int i = 0; i < n; i++) {
+		size_t len = path->len;
+		struct stat s;
+		char head[64];
+		if (r == 0 && buf_printf(path, "/%s", list[i]->d_name) < 0)
+			r = buf_err(err, path->data);
+		if (r == 0 && lstat(path->data, &s) < 0)
+			r = plumb_err_errno(err, PLUMB_EIO, errno, path->data, "stat");
+		if (r == 0) {
+			const char *rel = path->data + root_len + 1;
+			snprintf(head, sizeof(head), "%c %o ", S_ISDIR(s.st_mode) ? 'D' :
+				 S_ISLNK(s.st_mode) ? 'L' : S_ISREG(s.st_mode) ? 'F' : '?',
+				 (unsigned)(s.st_mode & 07777));
+			crypto_hash_sha256_update(st, (const unsigned char *)head, strlen(head));
+			crypto_hash_sha256_update(st, (const unsigned char *)rel, strlen(rel) + 1);
+			if (S_ISREG(s.st_mode)) {
+				r = hash_file(st, path->data, size, err);
+			} else if (S_ISDIR(s.st_mode)) {
+				r = hash_tree(st, path, root_len, size, err);
+			} else if (S_ISLNK(s.st_mode)) {
+				char target[PATH_MAX];
+				ssize_t t = readlink(path->data, target, sizeof(target));
+				if (t > 0)
+					crypto_hash_sha256_update(st, (const unsigned char *)target, (size_t)t);
+			}
+		}
+		path->len = len;
+		path->data[len] = '\0';
+		free(list[i]);
+	}
+	free(list);
+	return r;
+}
+
+/* SHA-256 and size of a file; for a folder, over its sorted entries. */
+static int artifact_digest(const char *path, char hex[65], uint64_t *size,
+			   struct plumb_err *err)
+{
+	crypto_hash_sha256_state st;
+	unsigned char out[crypto_hash_sha256_BYTES];
+	struct stat s;
+	int r;
+
+	*size = 0;
+	if (lstat(path, &s) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, path, "stat");
+	crypto_hash_sha256_init(&st);
+	if (S_ISDIR(s.st_mode)) {
+		struct buf p;
+		buf_init(&p, 1 << 16);
+		if (buf_addstr(&p, path) < 0)
+			return buf_err(err, path);
+		r = hash_tree(&st, &p, p.len, size, err);
+		buf_release(&p);
+	} else {
+		r = hash_file(&st, path, size, err);
+	}
+	if (r < 0)
+		return r;
+	crypto_hash_sha256_final(&st, out);
+	sodium_bin2hex(hex, 65, out, sizeof(out));
+	return 0;
+}
+
+/* Byte-for-byte equality of two files. */
+static int same_file(const char *a, const char *b, int *same, struct plumb_err *err)
+{
+	unsigned char ca[65536], cb[65536];
+	int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC);
+	int r = 0;
+
+	*same = 0;
+	if (fa < 0 || fb < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, fa < 0 ? a : b, "open");
+		goto out;
+	}
+	for (;;) {
+		ssize_t na = read(fa, ca, sizeof(ca));
+		ssize_t nb = na < 0 ? 0 : read(fb, cb, (size_t)(na > 0 ? na : 1));
+		if (na < 0 || nb < 0) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, na < 0 ? a : b, "read");
+			goto out;
+		}
+		if (na == 0) {
+			*same = nb == 0;
+			goto out;
+		}
+		/* Regular files give full reads; anything short is a difference. */
+		if (nb != na || memcmp(ca, cb, (size_t)na) != 0)
+			goto out;
+	}
+out:
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return r;
+}
+
+/* ---- the folder and the build of one variant ------------------------------ */
+
+/* The environment of a build: plumb's, without a parent make's jobserver
+ * flags (its descriptors are closed in the child), with the pad variables. */
+static int build_env(const struct plumb_config *cfg, const char *dir,
+		     const struct runner_variant *v, const char *object,
+		     const char *pad_ldflags, struct envlist *env,
+		     struct plumb_err *err)
+{
+	char n[32];
+	int r;
+
+	if ((r = envlist_init(env, err)) < 0 || (r = envlist_inherit(env, err)) < 0)
+		return r;
+	envlist_unset(env, "MAKEFLAGS");
+	envlist_unset(env, "MFLAGS");
+	envlist_unset(env, "MAKELEVEL");
+	envlist_unset(env, "GNUMAKEFLAGS");
+	if ((r = envlist_set(env, "PWD", dir, err)) < 0)
+		return r;
+	if (cfg->build.pad == CONFIG_PAD_NONE)
+		return 0;
+	snprintf(n, sizeof(n), "%u", v->pad);
+	if ((r = envlist_set(env, "PLUMB_PAD", n, err)) < 0)
+		return r;
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)v->pad_bytes);
+	if ((r = envlist_set(env, "PLUMB_PAD_BYTES", n, err)) < 0 ||
+	    (r = envlist_set(env, "PLUMB_PAD_OBJECT", object ? object : "", err)) < 0)
+		return r;
+	if (cfg->build.pad == CONFIG_PAD_LINK)
+		return envlist_set(env, "LDFLAGS", pad_ldflags, err);
+	return 0;
+}
+
+/* Run build.command for v in dir; the log gets a header line first. */
+static int run_build(const struct plumb_config *cfg, struct runner_result *res,
+		     struct runner_variant *v, const char *dir, const char *object,
+		     struct plumb_err *err)
+{
+	const char *inherited = getenv("LDFLAGS");
+	char pad_s[16], bytes_s[32], what[300], name[96];
+	struct envlist env = { 0 };
+	struct cmdline cl = { 0 };
+	struct proc_spec spec;
+	struct proc_result pr;
+	struct buf ldf, head;
+	struct stat st;
+	int r, fd;
+
+	memset(&pr, 0, sizeof(pr));
+	buf_init(&ldf, 1 << 16);
+	buf_init(&head, 1 << 16);
+	variant_name(v, name, sizeof(name));
+	if (object && buf_addstr(&ldf, object) < 0) {
+		r = buf_err(err, "LDFLAGS");
+		goto out;
+	}
+	if (inherited && *inherited &&
+	    buf_printf(&ldf, "%s%s", ldf.len ? " " : "", inherited) < 0) {
+		r = buf_err(err, "LDFLAGS");
+		goto out;
+	}
+	if ((r = build_env(cfg, dir, v, object, buf_cstr(&ldf), &env, err)) < 0)
+		goto out;
+	snprintf(pad_s, sizeof(pad_s), "%u", v->pad);
+	snprintf(bytes_s, sizeof(bytes_s), "%llu", (unsigned long long)v->pad_bytes);
+	{
+		const struct cmdline_var vars[] = {
+			{ "pad", pad_s }, { "pad_bytes", bytes_s },
+			{ "pad_object", object ? object : "" },
+			{ "pad_ldflags", buf_cstr(&ldf) },
+		};
+		if ((r = cmdline_expand(&cl, cfg->build.command, vars, 4, "build.command", err)) < 0)
+			goto out;
+	}
+	v->command = strdup(cl.text);
+	v->shell = cl.shell;
+	if (!v->command) {
+		r = plumb_err_oom(err, "build command");
+		goto out;
+	}
+	/* The log starts with what ran where. */
+	fd = open(v->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, v->log, "create");
+		goto out;
+	}
+	if (buf_printf(&head, "plumb: %s in %s\nplumb: %s%s\n", name, dir,
+		       cl.shell ? "/bin/sh -c " : "", cl.text) < 0) {
+		close(fd);
+		r = buf_err(err, v->log);
+		goto out;
+	}
+	r = write_all(fd, head.data, head.len, v->log, err);
+	close(fd);
+	if (r < 0)
+		goto out;
+
+	proc_spec_init(&spec);
+	spec.argv = cl.argv;
+	spec.env = env.v;
+	spec.cwd = dir;
+	spec.timeout_ns = (uint64_t)cfg->build.timeout * 1000000000ull;
+	spec.out.kind = PROC_SINK_FILE;
+	spec.out.path = v->log;
+	spec.out.cap = BUILD_LOG_CAP;
+	spec.out.append = 1;
+	spec.err.kind = PROC_SINK_STDOUT;
+	r = proc_run(&spec, &pr, err);
+	v->build_ns = pr.wall_ns;
+	if (r < 0) {
+		plumb_err_prefix(err, "%s", name);
+		goto out;
+	}
+	if (!(pr.exited && pr.status == 0)) {
+		struct buf tail;
+		proc_describe(&pr, spec.timeout_ns, what, sizeof(what));
+		buf_init(&tail, 1 << 16);
+		if (proc_log_tail(v->log, TAIL_LINES, "  | ", &tail) == 0) {
+			free(res->log_tail);
+			res->log_tail = buf_detach(&tail, NULL);
+		}
+		buf_release(&tail);
+		r = plumb_err_set(err, PLUMB_EBUILD, "%s: the build %s: %s; log: %s",
+				  name, pr.timed_out ? "timed out" : "failed", what, v->log);
+		goto out;
+	}
+	{
+		char *made = xprintf("%s/%s", dir, cfg->build.artifact);
+		if (!made) {
+			r = plumb_err_oom(err, "artifact");
+			goto out;
+		}
+		if (lstat(made, &st) < 0) {
+			r = plumb_err_set(err, PLUMB_EBUILD,
+					  "%s: the build succeeded but did not make build.artifact '%s' (%s); log: %s",
+					  name, cfg->build.artifact, made, v->log);
+			free(made);
+			goto out;
+		}
+		free(made);
+	}
+out:
+	proc_result_release(&pr);
+	cmdline_release(&cl);
+	envlist_release(&env);
+	buf_release(&ldf);
+	buf_release(&head);
+	return r;
+}
+
+/* ---- the checks ------------------------------------------------------------ */
+
+/* The ELF file below artifact (itself, or the first file in sorted order
+ * that defines symbol); *rel gets "" or "/sub/file".  0 found, 1 not. */
+static int find_elf(const char *artifact, const char *symbol, struct buf *rel,
+		    size_t root_len, struct plumb_err *err)
+{
+	struct stat st;
+	struct dirent **list = NULL;
+	struct buf p;
+	int n, r = 1;
+
+	if (lstat(artifact, &st) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, artifact, "stat");
+	if (S_ISREG(st.st_mode)) {
+		struct elf_image *img = NULL;
+		struct elf_symbol sym;
+		struct plumb_err ignored;
+		if (!elf_is_elf(artifact))
+			return 1;
+		if (root_len == 0)
+			return 0;   /* the artifact itself */
+		if (elf_image_open(artifact, &img, &ignored) < 0)
+			return 1;
+		r = elf_image_symbol(img, symbol, &sym, &ignored) == 1 ? 0 : 1;
+		elf_image_free(img);
+		if (r == 0 && buf_addstr(rel, artifact + root_len) < 0)
+			return buf_err(err, artifact);
+		return r;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 1;
+	n = scandir(artifact, &list, skip_dots, name_cmp);
+	if (n < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, artifact, "read folder");
+	buf_init(&p, 1 << 16);
+	for (int i = 0; i < n; i++) {
+		if (r == 1) {
+			buf_reset(&p);
+			if (buf_printf(&p, "%s/%s", artifact, list[i]->d_name) < 0)
+				r = buf_err(err, artifact);
+			else
+				r = find_elf(p.data, symbol, rel, root_len ? root_len : strlen(artifact), err);
+		}
+		free(list[i]);
+	}
+	free(list);
+	buf_release(&p);
+	return r;
+}
+
+/* The configuration key that names symbol as hot ("bench.interp.hot"). */
+static void hot_key(const struct plumb_config *cfg, const char *symbol, char *out, size_t size)
+{
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		for (size_t k = 0; k < cfg->benches[i].nhot; k++)
+			if (strcmp(cfg->benches[i].hot[k], symbol) == 0) {
+				snprintf(out, size, "bench.%s.hot", cfg->benches[i].name);
+				return;
+			}
+	snprintf(out, size, "bench.NAME.hot");
+}
+
+static int collect_symbols(const struct plumb_config *cfg, struct runner_result *res,
+			   struct plumb_err *err)
+{
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		for (size_t k = 0; k < cfg->benches[i].nhot; k++) {
+			const char *s = cfg->benches[i].hot[k];
+			size_t j;
+			char **nv;
+			for (j = 0; j < res->nsymbols; j++)
+				if (strcmp(res->symbols[j], s) == 0)
+					break;
+			if (j < res->nsymbols)
+				continue;
+			nv = realloc(res->symbols, (res->nsymbols + 1) * sizeof(*nv));
+			if (!nv)
+				return plumb_err_oom(err, "symbols");
+			res->symbols = nv;
+			res->symbols[res->nsymbols] = strdup(s);
+			if (!res->symbols[res->nsymbols])
+				return plumb_err_oom(err, "symbols");
+			res->nsymbols++;
+			res->symbols_hot = 1;
+		}
+	if (res->nsymbols == 0) {
+		res->symbols = calloc(1, sizeof(*res->symbols));
+		if (!res->symbols || !(res->symbols[0] = strdup("main")))
+			return plumb_err_oom(err, "symbols");
+		res->nsymbols = 1;
+	}
+	return 0;
+}
+
+/* Read every variant's symbol addresses; sets v->elf.  *machine from b00. */
+static int read_addresses(const struct plumb_config *cfg, struct runner_result *res,
+			  int *machine, struct plumb_err *err)
+{
+	struct runner_variant *b0 = &res->variants[0];
+	struct buf rel;
+	int r;
+
+	*machine = 0;
+	buf_init(&rel, 1 << 16);
+	r = find_elf(b0->artifact, res->symbols[0], &rel, 0, err);
+	if (r < 0)
+		goto out;
+	if (r == 1) {
+		int is_elf = elf_is_elf(b0->artifact);
+		r = 0;
+		if (cfg->build.pad == CONFIG_PAD_NONE && !res->symbols_hot) {
+			snprintf(res->shift_note, sizeof(res->shift_note),
+				 "build.pad = none, and %s is not an ELF file defining main",
+				 cfg->build.artifact);
+			goto out;
+		}
+		if (res->symbols_hot) {
+			char key[128];
+			hot_key(cfg, res->symbols[0], key, sizeof(key));
+			r = plumb_err_set(err, PLUMB_EINPUT,
+					  "%s: '%s' is not a function in %s (base pad 0): not defined, inlined, or stripped",
+					  key, res->symbols[0], b0->artifact);
+		} else if (!is_elf) {
+			r = plumb_err_set(err, PLUMB_EINPUT,
+					  "build.artifact: %s is not an ELF file, so plumb cannot check that the pads move the code; use build.pad = none for it",
+					  b0->artifact);
+		} else {
+			r = plumb_err_set(err, PLUMB_EINPUT,
+					  "build.artifact: %s defines no 'main' (stripped?); name the hot code with bench.NAME.hot",
+					  b0->artifact);
+		}
+		goto out;
+	}
+	for (size_t i = 0; i < res->nvariants && r == 0; i++) {
+		struct runner_variant *v = &res->variants[i];
+		struct elf_image *img = NULL;
+		char name[96];
+		variant_name(v, name, sizeof(name));
+		v->elf = xprintf("%s%s", v->artifact, buf_cstr(&rel));
+		v->addr = calloc(res->nsymbols, sizeof(*v->addr));
+		if (!v->elf || !v->addr) {
+			r = plumb_err_oom(err, "symbols");
+			break;
+		}
+		if ((r = elf_image_open(v->elf, &img, err)) < 0) {
+			plumb_err_prefix(err, "%s", name);
+			break;
+		}
+		if (i == 0)
+			*machine = elf_image_machine(img);
+		for (size_t k = 0; k < res->nsymbols && r == 0; k++) {
+			struct elf_symbol sym;
+			int f = elf_image_symbol(img, res->symbols[k], &sym, err);
+			if (f < 0) {
+				r = f;
+			} else if (f == 0) {
+				char key[128];
+				if (res->symbols_hot)
+					hot_key(cfg, res->symbols[k], key, sizeof(key));
+				else
+					snprintf(key, sizeof(key), "build.artifact");
+				r = plumb_err_set(err, PLUMB_EINPUT,
+						  "%s: '%s' is not a function in %s (%s): not defined, inlined, or stripped",
+						  key, res->symbols[k], v->elf, name);
+			} else {
+				v->addr[k] = sym.addr;
+			}
+		}
+		elf_image_free(img);
+	}
+out:
+	buf_release(&rel);
+	return r;
+}
+
+/* The index of a side's pad K (not the control). */
+static struct runner_variant *find_variant(struct runner_result *res, enum runner_side side,
+					   unsigned pad)
+{
+	for (size_t i = 0; i < res->nvariants; i++)
+		if (!res->variants[i].control && res->variants[i].side == side &&
+		    res->variants[i].pad == pad)
+			return &res->variants[i];
+	return NULL;
+}
+
+static int check_shift(const struct plumb_config *cfg, struct runner_result *res,
+		       struct plumb_err *err)
+{
+	int all_exact = 1;
+
+	if (cfg->build.pad == CONFIG_PAD_NONE) {
+		res->shift = RUNNER_SHIFT_NOT_CHECKED;
+		snprintf(res->shift_note, sizeof(res->shift_note),
+			 "build.pad = none (the variants are plain rebuilds)");
+		return 0;
+	}
+	for (size_t i = 0; i < res->nvariants; i++) {
+		struct runner_variant *v = &res->variants[i];
+		struct runner_variant *p0 = find_variant(res, v->side, 0);
+		int moved = 0, exact = 1;
+		size_t bad = 0;
+		if (v->control || v->pad == 0)
+			continue;
+		for (size_t k = 0; k < res->nsymbols; k++) {
+			int64_t d = (int64_t)(v->addr[k] - p0->addr[k]);
+			if (d != 0)
+				moved = 1;
+			if (d != (int64_t)v->pad_bytes && exact) {
+				exact = 0;
+				bad = k;
+			}
+		}
+		if (!moved) {
+			/* A relinked artifact equal to pad 0's was not linked again at all. */
+			const char *stale = v->relinked && strcmp(v->sha256, p0->sha256) == 0 ?
+				"; or the build did not link again: with build.reuse = relink plumb removes only build.artifact, so it must be the file the link makes" : "";
+			if (cfg->build.pad == CONFIG_PAD_LINK)
+				return plumb_err_set(err, PLUMB_EBUILD,
+						     "pad %u did not move the code: the build ignored LDFLAGS; put {pad_ldflags} in build.command (%s %s: %s at 0x%llx, as in pad 0)%s",
+						     v->pad, runner_side_name(v->side), v->id, res->symbols[0],
+						     (unsigned long long)v->addr[0], stale);
+			return plumb_err_set(err, PLUMB_EBUILD,
+					     "pad %u did not move the code: the build ignored PLUMB_PAD; apply it in build.command or use build.pad = link (%s %s: %s at 0x%llx, as in pad 0)",
+					     v->pad, runner_side_name(v->side), v->id, res->symbols[0],
+					     (unsigned long long)v->addr[0]);
+		}
+		if (!exact && cfg->build.pad == CONFIG_PAD_LINK) {
+			int64_t d = (int64_t)(v->addr[bad] - p0->addr[bad]);
+			return plumb_err_set(err, PLUMB_EBUILD,
+					     "pad %u moved %s by %lld bytes, not %llu (%u x build.padBytes): code aligned more coarsely than build.padBytes = %u rounds the pad; make build.padBytes a multiple of that alignment (%s %s)",
+					     v->pad, res->symbols[bad], (long long)d,
+					     (unsigned long long)v->pad_bytes, v->pad,
+					     cfg->build.pad_bytes, runner_side_name(v->side), v->id);
+		}
+		if (!exact)
+			all_exact = 0;
+	}
+	if (all_exact) {
+		res->shift = RUNNER_SHIFT_EXACT;
+		snprintf(res->shift_note, sizeof(res->shift_note),
+			 "every pad K moved %s%s by exactly K x %u bytes",
+			 res->symbols[0], res->nsymbols > 1 ? " and the other checked symbols" : "",
+			 cfg->build.pad_bytes);
+	} else {
+		res->shift = RUNNER_SHIFT_MOVED;
+		snprintf(res->shift_note, sizeof(res->shift_note),
+			 "every pad moved the code, not always by K x %u bytes (build.pad = env: the build decides how far)",
+			 cfg->build.pad_bytes);
+	}
+	return 0;
+}
+
+static int check_control(struct runner_result *res, struct plumb_err *err)
+{
+	struct runner_variant *b0 = find_variant(res, RUNNER_BASE, 0);
+	struct runner_variant *k = NULL;
+	struct stat st;
+	int same = 0, r;
+
+	for (size_t i = 0; i < res->nvariants; i++)
+		if (res->variants[i].control)
+			k = &res->variants[i];
+	if (!k)
+		return 0;
+	if (lstat(b0->artifact, &st) == 0 && S_ISREG(st.st_mode)) {
+		if ((r = same_file(b0->artifact, k->artifact, &same, err)) < 0)
+			return r;
+	} else {
+		same = strcmp(b0->sha256, k->sha256) == 0;
+	}
+	res->reproducible = same;
+	if (same) {
+		snprintf(res->repro_note, sizeof(res->repro_note),
+			 "the control (%s) is byte-identical to base pad 0 (%s)", k->id, b0->id);
+		return 0;
+	}
+	if (b0->elf && k->elf) {
+		struct elf_image *a = NULL, *b = NULL;
+		struct buf names;
+		buf_init(&names, 400);
+		if (elf_image_open(b0->elf, &a, err) == 0 && elf_image_open(k->elf, &b, err) == 0 &&
+		    elf_image_diff_sections(a, b, &names) > 0) {
+			snprintf(res->repro_note, sizeof(res->repro_note),
+				 "the control (%s) differs from base pad 0 (%s) in: %s", k->id, b0->id,
+				 buf_cstr(&names));
+		}
+		buf_release(&names);
+		elf_image_free(a);
+		elf_image_free(b);
+	}
+	if (!res->repro_note[0])
+		snprintf(res->repro_note, sizeof(res->repro_note),
+			 "the control (%s) differs from base pad 0 (%s)", k->id, b0->id);
+	return 0;
+}
+
+static int check_hot(struct runner_result *res, int machine, struct plumb_err *err)
+{
+	struct runner_variant *b0 = find_variant(res, RUNNER_BASE, 0);
+	struct runner_variant *c0 = find_variant(res, RUNNER_CANDIDATE, 0);
+	struct elf_image *a = NULL, *b = NULL;
+	int r = 0;
+
+	if (!res->symbols_hot || !b0->elf || !c0->elf)
+		return 0;
+	res->hot = calloc(res->nsymbols, sizeof(*res->hot));
+	if (!res->hot)
+		return plumb_err_oom(err, "hot code");
+	if ((r = elf_image_open(b0->elf, &a, err)) < 0 || (r = elf_image_open(c0->elf, &b, err)) < 0)
+		goto out;
+	for (size_t k = 0; k < res->nsymbols && r == 0; k++) {
+		struct runner_hot *h = &res->hot[res->nhot];
+		struct elf_symbol sa, sb;
+		struct hotcode_code ca, cb;
+		h->symbol = strdup(res->symbols[k]);
+		if (!h->symbol) {
+			r = plumb_err_oom(err, "hot code");
+			break;
+		}
+		res->nhot++;
+		if (elf_image_symbol(a, res->symbols[k], &sa, err) != 1 ||
+		    elf_image_symbol(b, res->symbols[k], &sb, err) != 1) {
+			r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: symbol vanished", res->symbols[k]);
+			break;
+		}
+		ca.bytes = sa.bytes;
+		ca.len = sa.bytes ? sa.nbytes : 0;
+		ca.addr = sa.addr;
+		ca.img = a;
+		cb.bytes = sb.bytes;
+		cb.len = sb.bytes ? sb.nbytes : 0;
+		cb.addr = sb.addr;
+		cb.img = b;
+		if (elf_image_machine(b) != machine) {
+			memset(&h->cmp, 0, sizeof(h->cmp));
+			h->cmp.verdict = HOTCODE_CHANGED;
+			h->cmp.base_size = ca.len;
+			h->cmp.cand_size = cb.len;
+			snprintf(h->cmp.detail, sizeof(h->cmp.detail), "built for different machines");
+			continue;
+		}
+		r = hotcode_compare(machine, &ca, &cb, &h->cmp, err);
+	}
+out:
+	elf_image_free(a);
+	elf_image_free(b);
+	return r;
+}
+
+/* ---- the stage ------------------------------------------------------------- */
+
+static int make_run_folder(const struct plumb_config *cfg, struct runner_result *res,
+			   struct plumb_err *err)
+{
+	char stamp[32] = "0", real[PATH_MAX];
+	struct buf wd, lockp;
+	time_t now = time(NULL);
+	struct tm tm;
+	int r;
+
+	buf_init(&wd, PATH_MAX);
+	buf_init(&lockp, PATH_MAX);
+	if (cfg->workdir) {
+		if (buf_addstr(&wd, cfg->workdir) < 0) {
+			r = buf_err(err, "--workdir");
+			goto out;
+		}
+	} else if ((r = workdir_cache_path("runs", &wd, err)) < 0) {
+		goto out;
+	}
+	if ((r = mkdir_p(wd.data, err)) < 0)
+		goto out;
+	/* Children run elsewhere: every path handed out is absolute. */
+	if (!realpath(wd.data, real)) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, wd.data, "resolve");
+		goto out;
+	}
+	res->workdir = strdup(real);
+	if (!res->workdir || buf_printf(&lockp, "%s/lock", real) < 0) {
+		r = plumb_err_oom(err, "work folder");
+		goto out;
+	}
+	if ((r = run_lock_acquire(&res->lock, lockp.data, err)) < 0)
+		goto out;
+	if ((r = workdir_sweep(real, err)) < 0)
+		goto out;
+	if (gmtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	res->run_dir = xprintf("%s/run-%s-%ld", real, stamp, (long)getpid());
+	if (!res->run_dir) {
+		r = plumb_err_oom(err, "run folder");
+		goto out;
+	}
+	if (mkdir(res->run_dir, 0755) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, res->run_dir, "mkdir");
+		free(res->run_dir);
+		res->run_dir = NULL;
+		goto out;
+	}
+	if (res->keep) {
+		/* Marks the folder as wanted, should this run be killed. */
+		char *kept = xprintf("%s/kept", res->run_dir);
+		int fd = kept ? open(kept, O_WRONLY | O_CREAT | O_CLOEXEC, 0644) : -1;
+		if (fd >= 0)
+			close(fd);
+		free(kept);
+	}
+	r = 0;
+	{
+		const char *subs[] = { "v", "log", "pad" };
+		for (size_t i = 0; i < 3 && r == 0; i++) {
+			char *p = xprintf("%s/%s", res->run_dir, subs[i]);
+			if (!p)
+				r = plumb_err_oom(err, "run folder");
+			else if (mkdir(p, 0755) < 0)
+				r = plumb_err_errno(err, PLUMB_EIO, errno, p, "mkdir");
+			free(p);
+		}
+	}
+out:
+	buf_release(&wd);
+	buf_release(&lockp);
+	return r;
+}
+
+/* Lay out the variants: b00..bNN, c00..cNN, k00. */
+static int plan_variants(const struct plumb_config *cfg, struct runner_result *res,
+			 struct plumb_err *err)
+{
+	unsigned pads = cfg->run.pads;
+	size_t n = 2 * (size_t)pads + (cfg->run.control ? 1 : 0);
+
+	res->variants = calloc(n, sizeof(*res->variants));
+	if (!res->variants)
+		return plumb_err_oom(err, "variants");
+	for (size_t i = 0; i < n; i++) {
+		struct runner_variant *v = &res->variants[i];
+		int control = i == 2 * (size_t)pads;
+		v->side = control || i < pads ? RUNNER_BASE : RUNNER_CANDIDATE;
+		v->control = control;
+		v->pad = control ? 0 : (unsigned)(i % pads);
+		v->pad_bytes = cfg->build.pad == CONFIG_PAD_NONE ? 0 :
+			       (uint64_t)v->pad * cfg->build.pad_bytes;
+		snprintf(v->id, sizeof(v->id), "%c%02u", control ? 'k' : v->side == RUNNER_BASE ? 'b' : 'c',
+			 v->pad % PADS_MAX);
+		v->dir = xprintf("%s/v/%s", res->run_dir, v->id);
+		v->artifact = xprintf("%s/v/%s/%s", res->run_dir, v->id, cfg->build.artifact);
+		v->log = xprintf("%s/log/%s.log", res->run_dir, v->id);
+		if (!v->dir || !v->artifact || !v->log)
+			return plumb_err_oom(err, "variants");
+		res->nvariants++;
+	}
+	return 0;
+}
+
+/* Prepare v's folder at dir (from the side's tree, or from its pad 0) and build. */
+static int build_one(const struct plumb_config *cfg, const struct runner_opts *opts,
+		     struct runner_result *res, struct runner_variant *v, const char *dir,
+		     char **objects, struct plumb_err *err)
+{
+	char *src = xprintf("%s/src/%c", res->run_dir, v->side == RUNNER_BASE ? 'b' : 'c');
+	struct runner_variant *p0 = find_variant(res, v->side, 0);
+	uint64_t t0 = now_ns();
+	char name[96];
+	int r;
+
+	if (!src)
+		return plumb_err_oom(err, "variant");
+	variant_name(v, name, sizeof(name));
+	v->relinked = cfg->build.reuse == CONFIG_REUSE_RELINK && v->pad > 0 && !v->control;
+	if (v->relinked) {
+		char *old = xprintf("%s/%s", dir, cfg->build.artifact);
+		r = old ? workdir_copy_tree(p0->dir, dir, err) : plumb_err_oom(err, "variant");
+		if (r == 0)
+			r = workdir_remove_tree(old, err);
+		free(old);
+	} else {
+		r = workdir_copy_tree(src, dir, err);
+	}
+	free(src);
+	if (r < 0)
+		return plumb_err_prefix(err, "%s", name);
+	v->prepare_ns = now_ns() - t0;
+	progress(opts, "%s: building%s", name, v->relinked ? " (relink from pad 0)" : "");
+	r = run_build(cfg, res, v, dir, objects ? objects[v->pad] : NULL, err);
+	if (r < 0)
+		return r;
+	progress(opts, "%s: built in %.2f s", v->id, (double)v->build_ns / 1e9);
+	return 0;
+}
+
+int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
+		 struct runner_result *res, struct plumb_err *err)
+{
+	struct checkout_repo repo;
+	char **objects = NULL;
+	uint64_t t0 = now_ns();
+	struct envlist env = { 0 };
+	int machine = 0, r;
+
+	memset(res, 0, sizeof(*res));
+	res->lock.fd = -1;
+	res->keep = cfg->keep;
+	memset(&repo, 0, sizeof(repo));
+	if (cfg->run.pads < 1 || cfg->run.pads > PADS_MAX || !cfg->run.base || !cfg->run.candidate ||
+	    !cfg->build.command || !cfg->build.artifact)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "runner_build: configuration not checked");
+	if (sodium_init() < 0)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "libsodium: cannot initialize");
+	if ((r = make_run_folder(cfg, res, err)) < 0)
+		goto out;
+	progress(opts, "run folder %s", res->run_dir);
+
+	/* The repository and the two trees. */
+	if (cfg->repo.url) {
+		progress(opts, "fetching %s", cfg->repo.url);
+		r = checkout_open(&repo, NULL, cfg->repo.url, err);
+	} else {
+		struct buf dir;
+		buf_init(&dir, PATH_MAX);
+		r = config_repo_dir(cfg, &dir, err);
+		if (r == 0)
+			r = checkout_open(&repo, dir.data, NULL, err);
+		buf_release(&dir);
+	}
+	if (r < 0)
+		goto out;
+	res->repo = strdup(repo.where);
+	res->repo_cache = repo.cache ? strdup(repo.cache) : NULL;
+	for (int s = 0; s < 2 && r == 0; s++) {
+		char *dest = xprintf("%s/src/%c", res->run_dir, s == 0 ? 'b' : 'c');
+		char *srcdir = xprintf("%s/src", res->run_dir);
+		if (!dest || !srcdir || (mkdir(srcdir, 0755) < 0 && errno != EEXIST)) {
+			r = !dest || !srcdir ? plumb_err_oom(err, "checkout")
+					     : plumb_err_errno(err, PLUMB_EIO, errno, srcdir, "mkdir");
+		} else {
+			r = checkout_export(&repo, s == 0 ? cfg->run.base : cfg->run.candidate, dest,
+					    s == 0 ? "run.base" : "run.candidate", &res->side[s], err);
+			if (r == 0)
+				progress(opts, "%s: %s is %.12s%s (%zu files)", s == 0 ? "base" : "candidate",
+					 res->side[s].ref, res->side[s].commit[0] ? res->side[s].commit : "(no commit)",
+					 res->side[s].dirty ? ", with uncommitted changes" : "",
+					 res->side[s].files);
+		}
+		free(dest);
+		free(srcdir);
+	}
+	checkout_close(&repo);
+	if (r < 0)
+		goto out;
+	if ((r = collect_symbols(cfg, res, err)) < 0)
+		goto out;
+
+	/* Pad objects, one per pad, shared by both sides (and the control). */
+	if (cfg->build.pad != CONFIG_PAD_NONE) {
+		if ((r = envlist_init(&env, err)) < 0 || (r = envlist_inherit(&env, err)) < 0)
+			goto out;
+		objects = calloc(cfg->run.pads, sizeof(*objects));
+		if (!objects) {
+			r = plumb_err_oom(err, "pad objects");
+			goto out;
+		}
+		for (unsigned k = 0; k < cfg->run.pads && r == 0; k++) {
+			struct pad_object po;
+			char *dir = xprintf("%s/pad/%02u", res->run_dir, k);
+			r = dir ? pad_object_make(dir, k, cfg->build.pad_bytes, cfg->build.cc, &env, &po, err)
+				: plumb_err_oom(err, "pad objects");
+			free(dir);
+			if (r == 0) {
+				objects[k] = po.object;
+				po.object = NULL;
+			}
+			pad_object_release(&po);
+		}
+		if (r < 0)
+			goto out;
+	}
+	if ((r = plan_variants(cfg, res, err)) < 0)
+		goto out;
+
+	/* The control first, in base pad 0's folder; then moved aside. */
+	if (cfg->run.control) {
+		struct runner_variant *k = &res->variants[res->nvariants - 1];
+		struct runner_variant *b0 = find_variant(res, RUNNER_BASE, 0);
+		if ((r = build_one(cfg, opts, res, k, b0->dir, objects, err)) < 0)
+			goto out;
+		if (rename(b0->dir, k->dir) < 0) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, k->dir, "rename");
+			goto out;
+		}
+		k->built = 1;
+	}
+	for (size_t i = 0; i < res->nvariants; i++) {
+		struct runner_variant *v = &res->variants[i];
+		if (v->control)
+			continue;
+		if ((r = build_one(cfg, opts, res, v, v->dir, objects, err)) < 0)
+			goto out;
+		v->built = 1;
+	}
+	for (size_t i = 0; i < res->nvariants; i++) {
+		struct runner_variant *v = &res->variants[i];
+		if ((r = artifact_digest(v->artifact, v->sha256, &v->size, err)) < 0)
+			goto out;
+	}
+
+	/* What the artifacts say. */
+	if ((r = read_addresses(cfg, res, &machine, err)) < 0)
+		goto out;
+	if (res->variants[0].elf) {
+		if ((r = check_shift(cfg, res, err)) < 0)
+			goto out;
+	}
+	res->control = cfg->run.control;
+	if ((r = check_control(res, err)) < 0)
+		goto out;
+	if ((r = check_hot(res, machine, err)) < 0)
+		goto out;
+	r = 0;
+out:
+	if (objects)
+		for (unsigned k = 0; k < cfg->run.pads; k++)
+			free(objects[k]);
+	free(objects);
+	envlist_release(&env);
+	res->total_ns = now_ns() - t0;
+	return r;
+}
+
+void runner_result_release(struct runner_result *res)
+{
+	if (res->run_dir && !res->keep) {
+		struct plumb_err ignored;
+		plumb_err_clear(&ignored);
+		if (workdir_remove_tree(res->run_dir, &ignored) < 0)
+			fprintf(stderr, "plumb: warning: cannot remove %s: %s\n", res->run_dir, ignored.msg);
+	}
+	run_lock_release(&res->lock);
+	for (int s = 0; s < 2; s++)
+		checkout_side_release(&res->side[s]);
+	for (size_t i = 0; i < res->nvariants; i++) {
+		struct runner_variant *v = &res->variants[i];
+		free(v->dir);
+		free(v->artifact);
+		free(v->elf);
+		free(v->log);
+		free(v->command);
+		free(v->addr);
+	}
+	free(res->variants);
+	for (size_t i = 0; i < res->nsymbols; i++)
+		free(res->symbols[i]);
+	free(res->symbols);
+	for (size_t i = 0; i < res->nhot; i++)
+		free(res->hot[i].symbol);
+	free(res->hot);
+	free(res->log_tail);
+	free(res->workdir);
+	free(res->run_dir);
+	free(res->repo);
+	free(res->repo_cache);
+	memset(res, 0, sizeof(*res));
+	res->lock.fd = -1;
+}

@@ -1,0 +1,118 @@
+/*
+ * runner/build.h: the build half of `plumb run`: lock a work folder, check
+ * out base and candidate, build every pad variant, prove that every pad
+ * moved the code, check the control for reproducibility, and compare the
+ * hot code of the two sides (DESIGN §5.1-5.3, seed 000).
+ *
+ * runner_build() is the stage function; the measurement harness calls it
+ * first and then runs the variants it returns.  The result owns the run
+ * folder and the work-folder lock for as long as it lives:
+ * runner_result_release() removes the folder (unless --keep) and lets the
+ * lock go, so the caller releases it after the last use of the artifacts.
+ *
+ * Ownership: struct runner_result is caller-owned storage filled by
+ * runner_build() (also on failure, so that it can be released) and freed
+ * by runner_result_release(); every string in it is a heap copy.
+ */
+#ifndef PLUMB_RUNNER_BUILD_H
+#define PLUMB_RUNNER_BUILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runner/checkout.h"
+#include "runner/hotcode.h"
+#include "runner/lock.h"
+
+struct plumb_config;
+struct plumb_err;
+
+enum runner_side { RUNNER_BASE = 0, RUNNER_CANDIDATE = 1 };
+
+/* What the shift check concluded. */
+enum runner_shift {
+	RUNNER_SHIFT_NOT_CHECKED,  /* pad = none, or not run yet */
+	RUNNER_SHIFT_EXACT,        /* every pad moved every symbol by K × padBytes */
+	RUNNER_SHIFT_MOVED         /* pad = env: every pad moved the code, by the build's amount */
+};
+
+struct runner_variant {
+	char id[4];          /* "b00", "c03"; "k00" for the control */
+	enum runner_side side;
+	int control;         /* the second build of base pad 0 */
+	unsigned pad;        /* K */
+	uint64_t pad_bytes;  /* K × build.padBytes */
+	char *dir;           /* the variant's folder: same path length for all */
+	char *artifact;      /* <dir>/<build.artifact> */
+	char *elf;           /* the ELF file checked (the artifact, or a file in it), or NULL */
+	char *log;           /* the build log */
+	char *command;       /* the build command as run */
+	int shell;           /* it ran through /bin/sh -c */
+	int relinked;        /* built from a copy of the side's built pad 0 */
+	int built;           /* the build finished and made the artifact */
+	uint64_t prepare_ns; /* exporting or copying the folder */
+	uint64_t build_ns;   /* the build command, wall time */
+	uint64_t size;       /* bytes of the artifact (a folder: of its files) */
+	char sha256[65];
+	uint64_t *addr;      /* address of each checked symbol (runner_result.symbols) */
+};
+
+struct runner_hot {
+	char *symbol;
+	struct hotcode_result cmp;   /* base pad 0 against candidate pad 0 */
+};
+
+struct runner_result {
+	char *workdir;       /* the work folder (absolute) */
+	char *run_dir;       /* <workdir>/run-<UTC time>-<pid> */
+	int keep;            /* keep the run folder at release */
+	struct run_lock lock;
+
+	struct checkout_side side[2];   /* RUNNER_BASE, RUNNER_CANDIDATE */
+	char *repo;          /* the repository, as configured (path or URL) */
+	char *repo_cache;    /* the mirror's folder for a URL, else NULL */
+
+	struct runner_variant *variants;  /* b00..bNN, c00..cNN, then k00 */
+	size_t nvariants;
+
+	char **symbols;      /* checked for the shift: the hot symbols, or "main" */
+	size_t nsymbols;
+	int symbols_hot;     /* the symbols are named hot code (not the "main" default) */
+
+	enum runner_shift shift;
+	char shift_note[512];
+
+	int control;         /* a control was built */
+	int reproducible;    /* control byte-identical to base pad 0 */
+	char repro_note[512];
+
+	struct runner_hot *hot;  /* one per hot symbol */
+	size_t nhot;
+
+	char *log_tail;      /* after a failed build: the last lines of its log */
+	uint64_t total_ns;
+};
+
+struct runner_opts {
+	/* Called with one line of progress ("b01: built in 0.8 s"), or NULL. */
+	void (*progress)(void *ctx, const char *line);
+	void *progress_ctx;
+};
+
+/*
+ * Check out, build, verify.  On failure err says which variant and why
+ * (PLUMB_EBUILD for a failed build or a pad that did not move the code,
+ * PLUMB_EINPUT for a revision or symbol that does not exist, PLUMB_ELOCKED
+ * for a work folder in use) and res->log_tail holds the failed build's
+ * last log lines.  Release res in every case.
+ */
+int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
+		 struct runner_result *res, struct plumb_err *err);
+
+/* Remove the run folder (unless keep), release the lock, free everything. */
+void runner_result_release(struct runner_result *res);
+
+/* "base" or "candidate". */
+const char *runner_side_name(enum runner_side side);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * runner/checkout.h: the repository, the two revisions, and their trees
+ * exported into the run folder (DESIGN §5.1).
+ *
+ * A repository is a local one (repo.path: its top folder, or the .git
+ * folder of a bare one; no search upwards, so a folder that merely sits
+ * inside some other repository is refused) or a URL (repo.url) mirrored
+ * with libgit2 into
+ * $XDG_CACHE_HOME/plumb/repos/<hash>.git and fetched again on later runs.
+ * A revision is anything git rev-parse resolves to a commit (tag, branch,
+ * HEAD~N, full or short id), or WORKTREE: the working copy with its
+ * uncommitted changes, as `git commit -a` would take it: every file in
+ * the index with its working-copy content, deleted files left out, new
+ * files once they are added (untracked files are not part of it, so an
+ * untracked plumb.conf does not make the copy dirty).  It is hashed in
+ * memory (neither the repository nor its index is written) and recorded
+ * as dirty when its tree differs from HEAD's.
+ *
+ * Export writes the tree without .git: regular files with their executable
+ * bit, symbolic links as links; content as stored (no smudge filters, so a
+ * Git LFS file is exported as its pointer), submodules as empty folders.
+ *
+ * Ownership: struct checkout_repo and struct checkout_side are
+ * caller-owned storage; checkout_close() and checkout_side_release() free
+ * what they hold.  Strings in a side are heap copies.
+ */
+#ifndef PLUMB_RUNNER_CHECKOUT_H
+#define PLUMB_RUNNER_CHECKOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct plumb_err;
+struct git_repository;
+
+#define CHECKOUT_WORKTREE "WORKTREE"
+
+struct checkout_repo {
+	struct git_repository *repo;
+	char *where;      /* the path or URL, as configured */
+	char *cache;      /* the mirror's folder when cloned from a URL, else NULL */
+	int bare;
+};
+
+struct checkout_side {
+	char *ref;        /* as written in the configuration */
+	char commit[41];  /* the commit (for WORKTREE: HEAD's, "" when unborn) */
+	char tree[41];    /* the exported tree */
+	char *subject;    /* first line of the commit message */
+	char *author;     /* "Name <email>" */
+	int64_t time;     /* commit time, seconds since the epoch */
+	int tz_minutes;   /* its offset from UTC */
+	int dirty;        /* WORKTREE differing from HEAD */
+	int worktree;     /* the ref was WORKTREE */
+	size_t files;     /* entries exported */
+	size_t submodules;/* submodules exported as empty folders */
+};
+
+/*
+ * Open path (a local repository) or clone/fetch url into the cache; exactly
+ * one of them is non-NULL.  Errors name key ("repo.path", "repo.url").
+ */
+int checkout_open(struct checkout_repo *r, const char *path, const char *url,
+		  struct plumb_err *err);
+void checkout_close(struct checkout_repo *r);
+
+/*
+ * Resolve ref and export its tree to dest (created; must not exist).
+ * key names the setting in messages ("run.base").  A revision that does not
+ * resolve is PLUMB_EINPUT.
+ */
+int checkout_export(struct checkout_repo *r, const char *ref, const char *dest,
+		    const char *key, struct checkout_side *side,
+		    struct plumb_err *err);
+
+void checkout_side_release(struct checkout_side *side);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * runner/pad.h: pad objects and the variables a pad variant's build sees
+ * (DESIGN §5.2).
+ *
+ * The pad object of pad K holds K × padBytes bytes (nops where the target
+ * has a one-byte nop) in section .text.unlikely.plumb_pad, which GNU ld's
+ * default script places first among the .text.unlikely input sections, at
+ * the head of the output .text; so every function in .text.startup,
+ * .text.hot and .text moves up by exactly the pad, as long as no input
+ * section is aligned more coarsely than padBytes (then the shift check
+ * fails and says so).  The section is marked SHF_GNU_RETAIN ("R") where the
+ * assembler knows it, so --gc-sections cannot drop it, and the object
+ * carries an empty .note.GNU-stack so the link does not turn on an
+ * executable stack.  Every pad object is assembled in its own folder from a
+ * file of the same name, so the objects differ in nothing but the pad.
+ *
+ * Ownership: struct pad_object is caller-owned storage; pad_object_make()
+ * fills it and pad_object_release() frees its strings.
+ */
+#ifndef PLUMB_RUNNER_PAD_H
+#define PLUMB_RUNNER_PAD_H
+
+#include <stdint.h>
+
+struct envlist;
+struct plumb_err;
+
+struct pad_object {
+	unsigned k;
+	uint64_t bytes;   /* K × padBytes */
+	char *object;     /* <dir>/plumb_pad.o */
+	int retained;     /* assembled with the "R" (retain) flag */
+};
+
+/*
+ * Write <dir>/plumb_pad.s for pad k and assemble it with `cc -c` (cc may
+ * carry flags: "gcc -m32") in dir, with env; the assembler's output goes to
+ * <dir>/assemble.log.  A failure is PLUMB_EBUILD naming build.cc.
+ */
+int pad_object_make(const char *dir, unsigned k, unsigned pad_bytes,
+		    const char *cc, const struct envlist *env,
+		    struct pad_object *out, struct plumb_err *err);
+
+void pad_object_release(struct pad_object *p);
+
+/* The assembly source of a pad of bytes bytes (appended to out). */
+struct buf;
+int pad_source(uint64_t bytes, int retain, struct buf *out);
+
+#endif

@@ -1,0 +1,777 @@
+/*
+ * runner/proc.c: starting, watching, capping and reaping one child process;
+ * see proc.h for the rules every child runs under.
+ *
+ * fork + execve rather than posix_spawn: the child must wait at a gate
+ * until plumb has attached what needs the pid (perf counters, issue 6), and
+ * it must pin itself, switch ASLR off and mark every inherited descriptor
+ * close-on-exec, none of which posix_spawn can express portably.  plumb is
+ * single-threaded, so the child may run ordinary code between fork and exec;
+ * it still allocates nothing there.
+ *
+ * The end of the child is watched through a pidfd, so the wall time ends
+ * when the child exits, not when the next poll timeout happens to fire; a
+ * kernel without pidfd_open (before 5.3) falls back to polling every 5 ms.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/cleanup.h"
+#include "common/err.h"
+#include "runner/proc.h"
+#include "common/banned.h"
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* After the child exits, how long its pipes may stay open (an escaped
+ * grandchild holding them), and the SIGKILL grace once plumb must stop. */
+#define DRAIN_NS (2ull * 1000000000ull)
+#define STOP_GRACE_NS (2ull * 1000000000ull)
+#define FALLBACK_POLL_MS 5
+
+/* What the child reports through the close-on-exec pipe when it fails. */
+enum child_stage { STAGE_DUP = 1, STAGE_CHDIR, STAGE_CPU, STAGE_ASLR, STAGE_EXEC };
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void proc_spec_init(struct proc_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+}
+
+/* ---- capture: a capped stream, first half and last half kept ---------- */
+
+struct capture {
+	enum proc_sink_kind kind;
+	const struct proc_sink *sink;
+	const char *name;      /* for messages */
+	int fd;                /* FILE: the log */
+	struct buf *mem;       /* MEM */
+	size_t head_cap, head_len;
+	char *ring;            /* the last bytes, circular */
+	size_t ring_cap, ring_start, ring_len;
+	uint64_t total, dropped;
+	int write_errno;
+};
+
+static void capture_emit(struct capture *c, const char *data, size_t len)
+{
+	if (c->kind == PROC_SINK_MEM) {
+		/* mem->max leaves room for the marker, so this cannot fail on size. */
+		if (buf_add(c->mem, data, len) < 0 && !c->write_errno)
+			c->write_errno = ENOMEM;
+		return;
+	}
+	while (len > 0 && !c->write_errno) {
+		ssize_t n = write(c->fd, data, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			c->write_errno = errno;
+			return;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+}
+
+static int capture_open(struct capture *c, const struct proc_sink *sink,
+			const char *name, struct buf *mem, struct plumb_err *err)
+{
+	size_t cap;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->kind = sink->kind;
+	c->sink = sink;
+	c->name = name;
+	if (c->kind != PROC_SINK_FILE && c->kind != PROC_SINK_MEM)
+		return 0;
+	cap = sink->cap ? sink->cap : PROC_CAP_DEFAULT;
+	c->head_cap = cap / 2;
+	c->ring_cap = cap - c->head_cap;
+	c->ring = malloc(c->ring_cap ? c->ring_cap : 1);
+	if (!c->ring)
+		return plumb_err_oom(err, name);
+	if (c->kind == PROC_SINK_MEM) {
+		buf_init(mem, cap + 256);
+		c->mem = mem;
+		return 0;
+	}
+	c->name = sink->path;
+	c->fd = open(sink->path, O_WRONLY | O_CREAT | O_CLOEXEC |
+		     (sink->append ? O_APPEND : O_TRUNC), 0644);
+	if (c->fd < 0) {
+		int e = errno;
+		free(c->ring);
+		c->ring = NULL;
+		return plumb_err_errno(err, PLUMB_EIO, e, sink->path, "create log");
+	}
+	return 0;
+}
+
+static int capture_add(struct capture *c, const char *data, size_t len,
+		       struct plumb_err *err)
+{
+	size_t take;
+
+	c->total += len;
+	switch (c->kind) {
+	case PROC_SINK_CALLBACK:
+		return c->sink->on_data(c->sink->ctx, data, len, err);
+	case PROC_SINK_FILE:
+	case PROC_SINK_MEM:
+		break;
+	default:
+		return 0;
+	}
+	take = c->head_cap - c->head_len;
+	if (take > len)
+		take = len;
+	if (take) {
+		capture_emit(c, data, take);
+		c->head_len += take;
+		data += take;
+		len -= take;
+	}
+	if (len >= c->ring_cap) {
+		/* Everything in the ring and the front of data fall out. */
+		c->dropped += c->ring_len + (len - c->ring_cap);
+		data += len - c->ring_cap;
+		len = c->ring_cap;
+		c->ring_start = 0;
+		c->ring_len = 0;
+	}
+	while (len > 0) {
+		size_t end = (c->ring_start + c->ring_len) % c->ring_cap;
+		size_t room = c->ring_cap - end;
+		size_t n = len < room ? len : room;
+		size_t over;
+		memcpy(c->ring + end, data, n);
+		c->ring_len += n;
+		if (c->ring_len > c->ring_cap) {
+			over = c->ring_len - c->ring_cap;
+			c->dropped += over;
+			c->ring_start = (c->ring_start + over) % c->ring_cap;
+			c->ring_len = c->ring_cap;
+		}
+		data += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Write the marker and the kept tail; close the log.  Returns errno or 0. */
+static int capture_finish(struct capture *c)
+{
+	if (c->kind == PROC_SINK_FILE || c->kind == PROC_SINK_MEM) {
+		if (c->dropped) {
+			char marker[200];
+			int n = snprintf(marker, sizeof(marker),
+					 "\n[plumb: %llu bytes of output dropped here; kept the first %zu and the last %zu bytes]\n",
+					 (unsigned long long)c->dropped, c->head_cap, c->ring_cap);
+			if (n > 0)
+				capture_emit(c, marker, (size_t)n < sizeof(marker) ? (size_t)n : sizeof(marker) - 1);
+		}
+		if (c->ring_len) {
+			size_t first = c->ring_cap - c->ring_start;
+			if (first > c->ring_len)
+				first = c->ring_len;
+			capture_emit(c, c->ring + c->ring_start, first);
+			capture_emit(c, c->ring, c->ring_len - first);
+		}
+	}
+	free(c->ring);
+	c->ring = NULL;
+	if (c->fd >= 0 && close(c->fd) < 0 && !c->write_errno)
+		c->write_errno = errno;
+	c->fd = -1;
+	return c->write_errno;
+}
+
+/* ---- the child side ------------------------------------------------------ */
+
+struct child_plan {
+	pid_t parent;
+	const char *path;
+	char *const *argv;
+	char *const *env;
+	const char *cwd;
+	int src[4], dst[4];   /* stdin, stdout, stderr, extra: pipe ends to install */
+	int gate_rd;          /* -1: no gate */
+	int gate_wr;          /* plumb's end, closed in the child before waiting */
+	int report_wr;
+	int pin, cpu, no_aslr;
+};
+
+static void child_fail(int report, int stage, int e)
+{
+	int msg[2] = { stage, e };
+	ssize_t r = write(report, msg, sizeof(msg));
+
+	(void)r;
+	_exit(127);
+}
+
+/* Everything from fd 3 up becomes close-on-exec (then only 0-2 + extra remain). */
+static void child_mark_cloexec(void)
+{
+	struct rlimit rl;
+	long max = 65536;
+
+	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < (rlim_t)max)
+		max = (long)rl.rlim_cur;
+	for (long fd = 3; fd < max; fd++)
+		fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+}
+
+static void child_run(struct child_plan *p)
+{
+	sigset_t none;
+	int high = 10, tmp[4];
+	char c;
+
+	setpgid(0, 0);
+	/* Should plumb itself be killed outright (SIGKILL, no handler runs), the
+	 * child goes with it instead of running on unseen. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != p->parent)
+		_exit(127);
+	/* plumb ignores SIGPIPE and handles SIGINT/SIGTERM; the child must not. */
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	/* Move every source above every target first, so no dup2 clobbers one. */
+	if (p->dst[3] >= high)
+		high = p->dst[3] + 1;
+	p->report_wr = fcntl(p->report_wr, F_DUPFD_CLOEXEC, high);
+	if (p->report_wr < 0)
+		_exit(127);
+	if (p->gate_rd >= 0 && (p->gate_rd = fcntl(p->gate_rd, F_DUPFD_CLOEXEC, high)) < 0)
+		child_fail(p->report_wr, STAGE_DUP, errno);
+	for (int i = 0; i < 4; i++) {
+		tmp[i] = -1;
+		if (p->src[i] >= 0 && (tmp[i] = fcntl(p->src[i], F_DUPFD_CLOEXEC, high)) < 0)
+			child_fail(p->report_wr, STAGE_DUP, errno);
+	}
+	child_mark_cloexec();
+	for (int i = 0; i < 4; i++)
+		if (tmp[i] >= 0 && dup2(tmp[i], p->dst[i]) < 0)
+			child_fail(p->report_wr, STAGE_DUP, errno);
+	if (p->cwd && chdir(p->cwd) < 0)
+		child_fail(p->report_wr, STAGE_CHDIR, errno);
+	if (p->pin) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(p->cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0)
+			child_fail(p->report_wr, STAGE_CPU, errno);
+	}
+	if (p->no_aslr) {
+		int pers = personality(0xffffffff);
+		if (pers < 0 || personality((unsigned long)pers | ADDR_NO_RANDOMIZE) < 0)
+			child_fail(p->report_wr, STAGE_ASLR, errno);
+	}
+	if (p->gate_rd >= 0) {
+		close(p->gate_wr);
+		while (read(p->gate_rd, &c, 1) < 0 && errno == EINTR)
+			;
+	}
+	execve(p->path, p->argv, p->env);
+	child_fail(p->report_wr, STAGE_EXEC, errno);
+}
+
+/* ---- the parent side ----------------------------------------------------- */
+
+/* The program to execute: argv0 itself when it has a slash, else the first
+ * executable match along PATH from env (as the child would see it). */
+static char *resolve_program(const char *argv0, char *const *env)
+{
+	const char *path = "/usr/local/bin:/usr/bin:/bin";
+	const char *p;
+
+	if (strchr(argv0, '/'))
+		return strdup(argv0);
+	for (char *const *e = env; e && *e; e++)
+		if (strncmp(*e, "PATH=", 5) == 0)
+			path = *e + 5;
+	for (p = path; ; ) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		char cand[PATH_MAX];
+		int n;
+		if (len == 0)
+			n = snprintf(cand, sizeof(cand), "%s", argv0);
+		else
+			n = snprintf(cand, sizeof(cand), "%.*s/%s", (int)len, p, argv0);
+		if (n > 0 && (size_t)n < sizeof(cand) && access(cand, X_OK) == 0) {
+			struct stat st;
+			if (stat(cand, &st) == 0 && S_ISREG(st.st_mode))
+				return strdup(cand);
+		}
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	return strdup(argv0);   /* execve reports ENOENT */
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd >= 0)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* Nonzero once the child has exited (it stays a zombie: WNOWAIT). */
+static int child_exited(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD;
+	return si.si_pid == pid;
+}
+
+static const char *stage_what(int stage)
+{
+	switch (stage) {
+	case STAGE_CHDIR: return "cannot enter its working folder";
+	case STAGE_CPU: return "cannot pin it to the CPU";
+	case STAGE_ASLR: return "cannot switch address randomization off";
+	case STAGE_DUP: return "cannot set up its file descriptors";
+	default: return "cannot execute it";
+	}
+}
+
+void proc_result_release(struct proc_result *res)
+{
+	buf_release(&res->out_mem);
+	buf_release(&res->err_mem);
+}
+
+int proc_run(const struct proc_spec *spec, struct proc_result *res,
+	     struct plumb_err *err)
+{
+	struct capture cap[3];           /* stdout, stderr, extra */
+	int rd[3] = { -1, -1, -1 };      /* plumb's read ends */
+	int wr[3] = { -1, -1, -1 };      /* the child's write ends */
+	int report[2] = { -1, -1 }, gate[2] = { -1, -1 };
+	int devnull = -1, pidfd = -1, r = 0, abort_code = 0;
+	struct child_plan plan;
+	uint64_t start, deadline = 0, kill_at = 0, drain_until = 0, end = 0;
+	int exited = 0, stopping = 0, status = 0;
+	struct rusage ru;
+	struct plumb_err cb_err;
+	char *path = NULL;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	buf_init(&res->out_mem, 0);
+	buf_init(&res->err_mem, 0);
+	memset(cap, 0, sizeof(cap));
+	for (int i = 0; i < 3; i++)
+		cap[i].fd = -1;
+	plumb_err_clear(&cb_err);
+	if (!spec->argv || !spec->argv[0])
+		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: no command");
+	if (spec->err.kind == PROC_SINK_STDOUT && spec->out.kind == PROC_SINK_NULL)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: stderr merged into a null stdout");
+	if (spec->out.kind == PROC_SINK_STDOUT || spec->extra.kind == PROC_SINK_STDOUT ||
+	    spec->extra.kind == PROC_SINK_MEM)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: unsupported sink");
+
+	if (cleanup_signal_pending())
+		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: not started: stopped by signal %d",
+				     spec->argv[0], cleanup_signal_pending());
+	if ((r = capture_open(&cap[0], &spec->out, "stdout", &res->out_mem, err)) < 0)
+		goto out;
+	if (spec->err.kind != PROC_SINK_STDOUT &&
+	    (r = capture_open(&cap[1], &spec->err, "stderr", &res->err_mem, err)) < 0)
+		goto out;
+	if (spec->extra_fd > 2 &&
+	    (r = capture_open(&cap[2], &spec->extra, "extra fd", NULL, err)) < 0)
+		goto out;
+
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, "/dev/null", "open");
+		goto out;
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct proc_sink *s = i == 0 ? &spec->out : i == 1 ? &spec->err : &spec->extra;
+		int p[2];
+		if (i == 2 && spec->extra_fd <= 2)
+			continue;
+		if (s->kind == PROC_SINK_NULL || s->kind == PROC_SINK_STDOUT)
+			continue;
+		if (pipe2(p, O_CLOEXEC) < 0) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, "pipe", "create");
+			goto out;
+		}
+		rd[i] = p[0];
+		wr[i] = p[1];
+	}
+	if (pipe2(report, O_CLOEXEC) < 0 ||
+	    (spec->on_start && pipe2(gate, O_CLOEXEC) < 0)) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, "pipe", "create");
+		goto out;
+	}
+	path = resolve_program(spec->argv[0], spec->env);
+	if (!path) {
+		r = plumb_err_oom(err, "program path");
+		goto out;
+	}
+
+	memset(&plan, 0, sizeof(plan));
+	plan.parent = getpid();
+	plan.path = path;
+	plan.argv = spec->argv;
+	plan.env = spec->env;
+	plan.cwd = spec->cwd;
+	plan.src[0] = devnull;
+	plan.dst[0] = 0;
+	plan.src[1] = wr[0] >= 0 ? wr[0] : devnull;
+	plan.dst[1] = 1;
+	plan.src[2] = spec->err.kind == PROC_SINK_STDOUT ? plan.src[1] :
+		      wr[1] >= 0 ? wr[1] : devnull;
+	plan.dst[2] = 2;
+	plan.src[3] = wr[2];
+	plan.dst[3] = spec->extra_fd > 2 ? spec->extra_fd : -1;
+	if (plan.dst[3] < 0)
+		plan.src[3] = -1;
+	plan.gate_rd = gate[0];
+	plan.gate_wr = gate[1];
+	plan.report_wr = report[1];
+	plan.pin = spec->pin;
+	plan.cpu = spec->cpu;
+	plan.no_aslr = spec->no_aslr;
+
+	{
+		static char *const empty_env[] = { NULL };
+		if (!plan.env)
+			plan.env = empty_env;
+	}
+
+	start = now_ns();
+	pid = fork();
+	if (pid < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, spec->argv[0], "fork");
+		goto out;
+	}
+	if (pid == 0)
+		child_run(&plan);   /* never returns */
+
+	setpgid(pid, pid);   /* also done by the child; whichever runs first wins */
+	if (child_group_register(pid) < 0) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		abort_code = plumb_err_set(&cb_err, PLUMB_EINTERNAL,
+					   "too many child process groups");
+	}
+	for (int i = 0; i < 3; i++)
+		close_fd(&wr[i]);
+	close_fd(&devnull);
+	close_fd(&report[1]);
+	close_fd(&gate[0]);
+	pidfd = open_pidfd(pid);
+
+	if (!abort_code && spec->on_start) {
+		int sr = spec->on_start(spec->start_ctx, pid, &cb_err);
+		if (sr < 0) {
+			abort_code = sr;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
+	}
+	start = now_ns();
+	close_fd(&gate[1]);   /* the child may execute now */
+	{
+		int msg[2];
+		size_t got = 0;
+		while (got < sizeof(msg)) {
+			ssize_t n = read(report[0], (char *)msg + got, sizeof(msg) - got);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+		close_fd(&report[0]);
+		if (got == sizeof(msg) && !abort_code) {
+			char line[512];
+			int n;
+			res->spawn_errno = msg[1];
+			snprintf(res->spawn_error, sizeof(res->spawn_error), "%s: %s: %s",
+				 spec->argv[0], stage_what(msg[0]), strerror(msg[1]));
+			n = snprintf(line, sizeof(line), "plumb: %s\n", res->spawn_error);
+			if (n > 0) {
+				struct capture *c = spec->err.kind == PROC_SINK_STDOUT ? &cap[0] : &cap[1];
+				capture_add(c, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1, &cb_err);
+			}
+		}
+	}
+	if (spec->timeout_ns)
+		deadline = start + spec->timeout_ns;
+
+	for (;;) {
+		struct pollfd pfd[4];
+		int which[4], np = 0, timeout_ms = -1;
+		uint64_t now = now_ns(), next = 0;
+
+		if (cleanup_signal_pending() && !stopping && !exited) {
+			/* The handler sent SIGTERM to the group; make sure, and bound it. */
+			stopping = 1;
+			kill(-pid, SIGTERM);
+			kill_at = now + STOP_GRACE_NS;
+		} else if (cleanup_signal_pending() && !stopping) {
+			stopping = 1;
+		}
+		if (!exited && deadline && now >= deadline && !res->timed_out && !stopping) {
+			res->timed_out = 1;
+			kill(-pid, SIGTERM);
+			kill_at = now + (spec->grace_ns ? spec->grace_ns : PROC_GRACE_DEFAULT_NS);
+		}
+		if (!exited && kill_at && now >= kill_at && !res->killed) {
+			res->killed = 1;
+			kill(-pid, SIGKILL);
+		}
+		if (!exited && (pidfd < 0 ? child_exited(pid) : 0)) {
+			exited = 1;
+			end = now;
+		}
+		if (exited) {
+			if (!drain_until) {
+				/* Whatever the child left in its group goes now; the
+				 * zombie keeps the group id from being reused. */
+				kill(-pid, SIGKILL);
+				drain_until = now + DRAIN_NS;
+			}
+			if ((rd[0] < 0 && rd[1] < 0 && rd[2] < 0) || now >= drain_until)
+				break;
+		}
+
+		if (!exited && deadline && !res->timed_out)
+			next = deadline;
+		if (!exited && kill_at && !res->killed && (!next || kill_at < next))
+			next = kill_at;
+		if (exited && (!next || drain_until < next))
+			next = drain_until;
+		if (next)
+			timeout_ms = next > now ? (int)((next - now + 999999) / 1000000) : 0;
+		if (pidfd < 0 && !exited && (timeout_ms < 0 || timeout_ms > FALLBACK_POLL_MS))
+			timeout_ms = FALLBACK_POLL_MS;
+
+		for (int i = 0; i < 3; i++) {
+			if (rd[i] < 0)
+				continue;
+			pfd[np].fd = rd[i];
+			pfd[np].events = POLLIN;
+			which[np++] = i;
+		}
+		if (pidfd >= 0 && !exited) {
+			pfd[np].fd = pidfd;
+			pfd[np].events = POLLIN;
+			which[np++] = 3;
+		}
+		if (poll(pfd, (nfds_t)np, timeout_ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			r = plumb_err_errno(err, PLUMB_EINTERNAL, errno, spec->argv[0], "poll");
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			exited = 1;
+			end = now_ns();
+			break;
+		}
+		for (int k = 0; k < np; k++) {
+			int i = which[k];
+			if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (i == 3) {
+				exited = 1;
+				end = now_ns();
+				continue;
+			}
+			char chunk[65536];
+			ssize_t n = read(rd[i], chunk, sizeof(chunk));
+			if (n < 0) {
+				if (errno == EINTR || errno == EAGAIN)
+					continue;
+				close_fd(&rd[i]);
+				continue;
+			}
+			if (n == 0) {
+				close_fd(&rd[i]);
+				continue;
+			}
+			if (abort_code)
+				continue;   /* the child is being killed; drain only */
+			int cr = capture_add(&cap[i], chunk, (size_t)n, &cb_err);
+			if (cr < 0) {
+				abort_code = cr;
+				kill(-pid, SIGKILL);
+				res->killed = 1;
+			}
+		}
+	}
+
+	for (int i = 0; i < 3; i++)
+		close_fd(&rd[i]);
+	while (wait4(pid, &status, 0, &ru) < 0) {
+		if (errno != EINTR) {
+			memset(&ru, 0, sizeof(ru));
+			break;
+		}
+	}
+	child_group_forget(pid);
+	close_fd(&pidfd);
+	if (!end)
+		end = now_ns();
+	res->wall_ns = end > start ? end - start : 0;
+	res->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000ull;
+	res->sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
+	res->maxrss_kb = ru.ru_maxrss;
+	if (WIFEXITED(status)) {
+		res->exited = 1;
+		res->status = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		res->signo = WTERMSIG(status);
+	}
+	if (r < 0)
+		goto out;
+	if (stopping) {
+		r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: stopped by signal %d",
+				  spec->argv[0], cleanup_signal_pending());
+		goto out;
+	}
+	if (abort_code) {
+		*err = cb_err;
+		r = abort_code;
+		goto out;
+	}
+out:
+	for (int i = 0; i < 3; i++) {
+		int e = capture_finish(&cap[i]);
+		if (e && r == 0)
+			r = plumb_err_errno(err, PLUMB_EIO, e, cap[i].name, "write");
+	}
+	res->out_bytes = cap[0].total;
+	res->err_bytes = spec->err.kind == PROC_SINK_STDOUT ? 0 : cap[1].total;
+	res->extra_bytes = cap[2].total;
+	res->out_truncated = cap[0].dropped > 0;
+	res->err_truncated = cap[1].dropped > 0;
+	for (int i = 0; i < 3; i++) {
+		close_fd(&rd[i]);
+		close_fd(&wr[i]);
+	}
+	close_fd(&report[0]);
+	close_fd(&report[1]);
+	close_fd(&gate[0]);
+	close_fd(&gate[1]);
+	close_fd(&devnull);
+	free(path);
+	return r;
+}
+
+void proc_describe(const struct proc_result *res, uint64_t timeout_ns,
+		   char *out, size_t size)
+{
+	if (res->spawn_errno)
+		snprintf(out, size, "%s", res->spawn_error);
+	else if (res->timed_out)
+		snprintf(out, size, "timed out after %.1f s%s", (double)timeout_ns / 1e9,
+			 res->killed ? " (killed after the grace period)" : "");
+	else if (res->exited)
+		snprintf(out, size, "exit status %d", res->status);
+	else
+		snprintf(out, size, "killed by signal %d (%s)", res->signo,
+			 strsignal(res->signo));
+}
+
+int proc_log_tail(const char *path, unsigned nlines, const char *indent,
+		  struct buf *out)
+{
+	char tail[16384 + 1];
+	ssize_t n;
+	off_t size;
+	char *start, *end;
+	unsigned seen = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	size = lseek(fd, 0, SEEK_END);
+	if (size < 0) {
+		close(fd);
+		return -1;
+	}
+	n = pread(fd, tail, sizeof(tail) - 1,
+		  size > (off_t)sizeof(tail) - 1 ? size - (off_t)sizeof(tail) + 1 : 0);
+	close(fd);
+	if (n < 0)
+		return -1;
+	tail[n] = '\0';
+	end = tail + n;
+	while (end > tail && end[-1] == '\n')
+		end--;
+	*end = '\0';
+	/* Walk back over nlines line breaks. */
+	for (start = end; start > tail; start--)
+		if (start[-1] == '\n' && ++seen == nlines)
+			break;
+	while (*start) {
+		char *nl = strchr(start, '\n');
+		size_t len = nl ? (size_t)(nl - start) : strlen(start);
+		if (buf_printf(out, "%s%.*s\n", indent, (int)len, start) < 0)
+			return -1;
+		start += len + (nl ? 1 : 0);
+	}
+	return 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * runner/workdir.h: the folders a run lives in, and copying and removing
+ * whole trees.
+ *
+ * A work folder (--workdir, default $XDG_CACHE_HOME/plumb/runs) holds one
+ * lock file and the run folders, named run-<UTC time>-<pid>.  Inside a run
+ * folder every variant has a folder of the same path length (DESIGN §5.3):
+ *
+ *   src/b  src/c       the exported trees of base and candidate
+ *   pad/00 ... pad/NN  the pad objects
+ *   v/b00 ... v/cNN    the variants' build folders; v/k00 is the control
+ *   log/b00.log ...    their build logs
+ *
+ * Trees are copied with file modes, symbolic links and nanosecond
+ * timestamps kept, so make sees a copied build as up to date.
+ *
+ * Ownership: paths are appended to caller-owned struct buf; nothing else is
+ * allocated for the caller.
+ */
+#ifndef PLUMB_RUNNER_WORKDIR_H
+#define PLUMB_RUNNER_WORKDIR_H
+
+#include <stdint.h>
+
+struct buf;
+struct plumb_err;
+
+/* $XDG_CACHE_HOME/plumb/<sub> (or ~/.cache/plumb/<sub>), appended to out. */
+int workdir_cache_path(const char *sub, struct buf *out, struct plumb_err *err);
+
+/*
+ * Copy the tree at src to dst (which must not exist): folders, regular
+ * files, symbolic links, with modes and timestamps; other file types are
+ * skipped.  Stops with an error when plumb is asked to stop by a signal.
+ */
+int workdir_copy_tree(const char *src, const char *dst, struct plumb_err *err);
+
+/* Remove path and everything below it (not following links); missing is fine. */
+int workdir_remove_tree(const char *path, struct plumb_err *err);
+
+/* Size in bytes of a file, or the sum of the regular files below a folder. */
+int workdir_tree_size(const char *path, uint64_t *size, struct plumb_err *err);
+
+/*
+ * Remove the run folders of runs that ended without cleaning up (killed
+ * with SIGKILL, power loss): run-* folders in workdir without a "kept"
+ * marker.  Call only while holding the work folder's lock.
+ */
+int workdir_sweep(const char *workdir, struct plumb_err *err);
+
+#endif

@@ -1,0 +1,538 @@
+/*
+ * tests/unit/test-proc.c: the process harness (runner/proc.c) and command
+ * lines (runner/cmdline.c), with real child processes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/unit/unit.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "runner/cmdline.h"
+#include "runner/envlist.h"
+#include "runner/proc.h"
+#include "common/banned.h"
+
+static char *const test_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", NULL };
+
+/* Run argv with stdout and stderr in memory. */
+static int run_mem(char *const *argv, uint64_t timeout_ns, struct proc_result *res,
+		   struct plumb_err *err)
+{
+	struct proc_spec spec;
+
+	proc_spec_init(&spec);
+	spec.argv = argv;
+	spec.env = test_env;
+	spec.timeout_ns = timeout_ns;
+	spec.grace_ns = 300000000ull;
+	spec.out.kind = PROC_SINK_MEM;
+	spec.err.kind = PROC_SINK_MEM;
+	return proc_run(&spec, res, err);
+}
+
+/* Wait up to a second for pid to disappear (init reaps orphans). */
+static int gone(pid_t pid)
+{
+	for (int i = 0; i < 100; i++) {
+		char path[64];
+		struct buf b;
+		struct plumb_err e;
+		int zombie = 0;
+		if (kill(pid, 0) < 0 && errno == ESRCH)
+			return 1;
+		/* A zombie waiting for init counts as gone. */
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		buf_init(&b, 4096);
+		plumb_err_clear(&e);
+		if (file_read(path, 4096, &b, &e) == 0) {
+			const char *rp = strrchr(buf_cstr(&b), ')');
+			zombie = rp && rp[1] == ' ' && rp[2] == 'Z';
+		}
+		buf_release(&b);
+		if (zombie)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+PLUMB_TEST(proc_captures_stdout_and_status)
+{
+	char *argv[] = { "sh", "-c", "echo hello; echo oops >&2; exit 3", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv, 0, &res, &err), 0);
+	assert_int_equal(res.exited, 1);
+	assert_int_equal(res.status, 3);
+	assert_string_equal(buf_cstr(&res.out_mem), "hello\n");
+	assert_string_equal(buf_cstr(&res.err_mem), "oops\n");
+	assert_int_equal(res.out_bytes, 6);
+	assert_true(res.wall_ns > 0);
+	assert_false(res.timed_out);
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_reports_signal_death)
+{
+	char *argv[] = { "sh", "-c", "kill -SEGV $$", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+	char what[128];
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv, 0, &res, &err), 0);
+	assert_int_equal(res.exited, 0);
+	assert_int_equal(res.signo, SIGSEGV);
+	proc_describe(&res, 0, what, sizeof(what));
+	assert_non_null(strstr(what, "killed by signal 11"));
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_child_sees_only_fds_0_1_2)
+{
+	char *argv[] = { "ls", "-l", "/proc/self/fd", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+	int leak = open("/etc/passwd", O_RDONLY);   /* inheritable on purpose */
+	char *line, *save = NULL;
+	int seen[3] = { 0, 0, 0 };
+
+	assert_true(leak >= 0);
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv, 0, &res, &err), 0);
+	close(leak);
+	assert_int_equal(res.status, 0);
+	for (line = strtok_r(res.out_mem.data, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *arrow = strstr(line, " -> ");
+		int fd;
+		if (!arrow)
+			continue;   /* "total 0" */
+		const char *p = arrow;
+		while (p > line && p[-1] != ' ')
+			p--;
+		fd = (int)strtol(p, NULL, 10);
+		if (fd <= 2) {
+			seen[fd] = 1;
+			continue;
+		}
+		/* The only other descriptor is ls's own handle on the folder it lists. */
+		if (!strstr(arrow, "/proc/") || !strstr(arrow, "/fd"))
+			fail_msg("descriptor leaked into the child: %s", line);
+	}
+	assert_true(seen[0] && seen[1] && seen[2]);
+	assert_null(strstr(buf_cstr(&res.err_mem), "passwd"));
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_stdin_is_dev_null_and_env_is_explicit)
+{
+	char *argv_cat[] = { "cat", NULL };
+	char *argv_env[] = { "env", NULL };
+	char *const env[] = { "PATH=/usr/bin:/bin", "ONLY=this", NULL };
+	struct proc_spec spec;
+	struct proc_result res;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv_cat, 5000000000ull, &res, &err), 0);
+	assert_int_equal(res.status, 0);
+	assert_false(res.timed_out);
+	assert_int_equal(res.out_mem.len, 0);
+	proc_result_release(&res);
+
+	proc_spec_init(&spec);
+	spec.argv = argv_env;
+	spec.env = env;
+	spec.out.kind = PROC_SINK_MEM;
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_string_equal(buf_cstr(&res.out_mem), "PATH=/usr/bin:/bin\nONLY=this\n");
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_runs_in_the_given_folder)
+{
+	char *argv[] = { "pwd", NULL };
+	struct proc_spec spec;
+	struct proc_result res;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	proc_spec_init(&spec);
+	spec.argv = argv;
+	spec.env = test_env;
+	spec.cwd = "/";
+	spec.out.kind = PROC_SINK_MEM;
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_string_equal(buf_cstr(&res.out_mem), "/\n");
+	proc_result_release(&res);
+
+	spec.cwd = "/no/such/folder";
+	spec.err.kind = PROC_SINK_MEM;
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_int_equal(res.status, 127);
+	assert_int_equal(res.spawn_errno, ENOENT);
+	assert_non_null(strstr(buf_cstr(&res.err_mem), "cannot enter its working folder"));
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_missing_program_is_status_127)
+{
+	char *argv[] = { "plumb-no-such-program", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv, 0, &res, &err), 0);
+	assert_int_equal(res.exited, 1);
+	assert_int_equal(res.status, 127);
+	assert_int_equal(res.spawn_errno, ENOENT);
+	assert_non_null(strstr(buf_cstr(&res.err_mem), "plumb-no-such-program: cannot execute it"));
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_timeout_terms_the_group)
+{
+	char *argv[] = { "sleep", "30", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+	char what[128];
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv, 200000000ull, &res, &err), 0);
+	assert_true(res.timed_out);
+	assert_false(res.killed);
+	assert_int_equal(res.signo, SIGTERM);
+	assert_true(res.wall_ns >= 200000000ull);
+	assert_true(res.wall_ns < 3000000000ull);
+	proc_describe(&res, 200000000ull, what, sizeof(what));
+	assert_non_null(strstr(what, "timed out after 0.2 s"));
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_timeout_kills_after_grace)
+{
+	/* The shell and its sleep ignore SIGTERM: only SIGKILL ends them. */
+	char *argv[] = { "sh", "-c", "trap '' TERM; sleep 30; echo survived", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv, 200000000ull, &res, &err), 0);
+	assert_true(res.timed_out);
+	assert_true(res.killed);
+	assert_int_equal(res.signo, SIGKILL);
+	assert_true(res.wall_ns >= 500000000ull);
+	assert_null(strstr(buf_cstr(&res.out_mem), "survived"));
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_timeout_kills_grandchildren)
+{
+	char *argv[] = { "sh", "-c", "sleep 30 & echo $!; sleep 30; wait", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+	long gc;
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv, 300000000ull, &res, &err), 0);
+	assert_true(res.timed_out);
+	gc = strtol(buf_cstr(&res.out_mem), NULL, 10);
+	assert_true(gc > 1);
+	assert_true(gone((pid_t)gc));
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_leftover_background_process_is_killed)
+{
+	/* The leader exits at once and leaves a sleeper holding no pipe. */
+	char *argv[] = { "sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+	long gc;
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv, 0, &res, &err), 0);
+	assert_int_equal(res.status, 0);
+	gc = strtol(buf_cstr(&res.out_mem), NULL, 10);
+	assert_true(gc > 1);
+	assert_true(gone((pid_t)gc));
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_cap_keeps_head_and_tail_with_marker)
+{
+	char *argv[] = { "seq", "1", "20000", NULL };
+	struct proc_spec spec;
+	struct proc_result res;
+	struct plumb_err err;
+	const char *s, *m;
+	uint64_t total = 0;
+
+	for (int i = 1; i <= 20000; i++)
+		total += (uint64_t)snprintf(NULL, 0, "%d\n", i);
+	plumb_err_clear(&err);
+	proc_spec_init(&spec);
+	spec.argv = argv;
+	spec.env = test_env;
+	spec.out.kind = PROC_SINK_MEM;
+	spec.out.cap = 1000;
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_int_equal(res.out_bytes, total);
+	assert_true(res.out_truncated);
+	s = buf_cstr(&res.out_mem);
+	assert_true(strncmp(s, "1\n2\n3\n4\n", 8) == 0);
+	assert_true(res.out_mem.len > 11);
+	assert_string_equal(s + res.out_mem.len - 12, "19999\n20000\n");
+	m = strstr(s, "[plumb: ");
+	assert_non_null(m);
+	assert_int_equal(strtoull(m + 8, NULL, 10), total - 1000);
+	assert_non_null(strstr(m, "bytes of output dropped here"));
+	/* head + marker line + tail */
+	assert_true(res.out_mem.len < 1000 + 200);
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(proc_file_log_merges_stderr_and_marks_truncation)
+{
+	char path[] = "/tmp/plumb-proc-log.XXXXXX";
+	char *argv[] = { "sh", "-c", "echo first; echo second >&2; seq 1 5000; echo last >&2", NULL };
+	struct proc_spec spec;
+	struct proc_result res;
+	struct plumb_err err;
+	struct buf b;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	plumb_err_clear(&err);
+	proc_spec_init(&spec);
+	spec.argv = argv;
+	spec.env = test_env;
+	spec.out.kind = PROC_SINK_FILE;
+	spec.out.path = path;
+	spec.out.cap = 4096;
+	spec.err.kind = PROC_SINK_STDOUT;
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_true(res.out_truncated);
+	buf_init(&b, 1 << 20);
+	assert_int_equal(file_read(path, 1 << 20, &b, &err), 0);
+	assert_true(strncmp(buf_cstr(&b), "first\nsecond\n1\n", 15) == 0);
+	assert_non_null(strstr(buf_cstr(&b), "bytes of output dropped here"));
+	assert_string_equal(buf_cstr(&b) + b.len - 15, "4999\n5000\nlast\n");
+	buf_release(&b);
+	proc_result_release(&res);
+	unlink(path);
+}
+
+struct collect {
+	struct buf b;
+	int fail_after;
+	pid_t started;
+};
+
+static int collect_data(void *ctx, const char *data, size_t len, struct plumb_err *err)
+{
+	struct collect *c = ctx;
+
+	if (c->fail_after && c->b.len + len > (size_t)c->fail_after)
+		return plumb_err_set(err, PLUMB_EBENCH, "samples: too many");
+	buf_add(&c->b, data, len);
+	return 0;
+}
+
+static int note_start(void *ctx, pid_t pid, struct plumb_err *err)
+{
+	struct collect *c = ctx;
+
+	(void)err;
+	c->started = pid;
+	return 0;
+}
+
+PLUMB_TEST(proc_extra_fd_and_start_gate)
+{
+	char *argv[] = { "sh", "-c", "echo 42 >&3; echo checksum=ab >&3; ls /proc/self/fd/3 >/dev/null", NULL };
+	struct proc_spec spec;
+	struct proc_result res;
+	struct plumb_err err;
+	struct collect c;
+
+	memset(&c, 0, sizeof(c));
+	buf_init(&c.b, 1 << 16);
+	plumb_err_clear(&err);
+	proc_spec_init(&spec);
+	spec.argv = argv;
+	spec.env = test_env;
+	spec.extra_fd = 3;
+	spec.extra.kind = PROC_SINK_CALLBACK;
+	spec.extra.on_data = collect_data;
+	spec.extra.ctx = &c;
+	spec.on_start = note_start;
+	spec.start_ctx = &c;
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_int_equal(res.status, 0);
+	assert_true(c.started > 0);
+	assert_string_equal(buf_cstr(&c.b), "42\nchecksum=ab\n");
+	assert_int_equal(res.extra_bytes, 15);
+	proc_result_release(&res);
+	buf_release(&c.b);
+}
+
+PLUMB_TEST(proc_callback_error_stops_the_child)
+{
+	char *argv[] = { "sh", "-c", "while :; do echo 1 >&3; done", NULL };
+	struct proc_spec spec;
+	struct proc_result res;
+	struct plumb_err err;
+	struct collect c;
+
+	memset(&c, 0, sizeof(c));
+	buf_init(&c.b, 1 << 16);
+	c.fail_after = 1000;
+	plumb_err_clear(&err);
+	proc_spec_init(&spec);
+	spec.argv = argv;
+	spec.env = test_env;
+	spec.timeout_ns = 10000000000ull;
+	spec.extra_fd = 3;
+	spec.extra.kind = PROC_SINK_CALLBACK;
+	spec.extra.on_data = collect_data;
+	spec.extra.ctx = &c;
+	assert_int_equal(proc_run(&spec, &res, &err), PLUMB_EBENCH);
+	assert_string_equal(err.msg, "samples: too many");
+	assert_false(res.timed_out);
+	assert_int_equal(res.signo, SIGKILL);
+	proc_result_release(&res);
+	buf_release(&c.b);
+}
+
+PLUMB_TEST(proc_rusage_is_recorded)
+{
+	char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv, 0, &res, &err), 0);
+	assert_true(res.user_ns + res.sys_ns > 0);
+	assert_true(res.maxrss_kb > 0);
+	assert_true(res.wall_ns >= res.user_ns / 2);
+	proc_result_release(&res);
+}
+
+PLUMB_TEST(cmdline_words_and_placeholders)
+{
+	const struct cmdline_var vars[] = {
+		{ "pad", "2" }, { "pad_object", "/r/p/02/plumb_pad.o" },
+		{ "pad_ldflags", "LDFLAGS=/r/p/02/plumb_pad.o -Wl,-O1" }, { "empty", "" },
+	};
+	struct cmdline cl;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(cmdline_expand(&cl, "make -j2 {pad_ldflags} {empty} PAD={pad}", vars, 4,
+					"build.command", &err), 0);
+	assert_false(cl.shell);
+	assert_string_equal(cl.argv[0], "make");
+	assert_string_equal(cl.argv[1], "-j2");
+	assert_string_equal(cl.argv[2], "LDFLAGS=/r/p/02/plumb_pad.o -Wl,-O1");
+	assert_string_equal(cl.argv[3], "PAD=2");
+	assert_null(cl.argv[4]);
+	assert_string_equal(cl.text, "make -j2 'LDFLAGS=/r/p/02/plumb_pad.o -Wl,-O1' PAD=2");
+	cmdline_release(&cl);
+
+	assert_int_equal(cmdline_expand(&cl, "make {pad_ldflags} && cp a b", vars, 4,
+					"build.command", &err), 0);
+	assert_true(cl.shell);
+	assert_string_equal(cl.argv[0], "/bin/sh");
+	assert_string_equal(cl.argv[1], "-c");
+	assert_string_equal(cl.argv[2], "make 'LDFLAGS=/r/p/02/plumb_pad.o -Wl,-O1' && cp a b");
+	cmdline_release(&cl);
+
+	assert_int_equal(cmdline_expand(&cl, "awk '{print}' {pad_object}", vars, 4, "k", &err), 0);
+	assert_true(cl.shell);
+	assert_string_equal(cl.argv[2], "awk '{print}' /r/p/02/plumb_pad.o");
+	cmdline_release(&cl);
+
+	/* Inside single and double quotes the value keeps its blanks, once. */
+	assert_int_equal(cmdline_expand(&cl, "make LDFLAGS='{pad_ldflags}' X=\"{pad_ldflags}\"",
+					vars, 4, "k", &err), 0);
+	assert_true(cl.shell);
+	assert_string_equal(cl.argv[2], "make LDFLAGS='LDFLAGS=/r/p/02/plumb_pad.o -Wl,-O1' "
+			    "X=\"LDFLAGS=/r/p/02/plumb_pad.o -Wl,-O1\"");
+	cmdline_release(&cl);
+
+	assert_int_equal(cmdline_expand(&cl, "  ", vars, 4, "bench.x.command", &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "bench.x.command: the command is empty"));
+}
+
+PLUMB_TEST(cmdline_quoting_reaches_the_program_intact)
+{
+	/* A value with quotes and a dollar, in each quoting context, through sh. */
+	const struct cmdline_var vars[] = { { "v", "a 'b' \"c\" $d `e` \\f" } };
+	const char *forms[] = { "printf '%s|' {v} '{v}' \"{v}\"" };
+	struct cmdline cl;
+	struct plumb_err err;
+	struct proc_spec spec;
+	struct proc_result res;
+
+	plumb_err_clear(&err);
+	assert_int_equal(cmdline_expand(&cl, forms[0], vars, 1, "k", &err), 0);
+	assert_true(cl.shell);
+	proc_spec_init(&spec);
+	spec.argv = cl.argv;
+	spec.env = test_env;
+	spec.out.kind = PROC_SINK_MEM;
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_string_equal(buf_cstr(&res.out_mem),
+			    "a 'b' \"c\" $d `e` \\f|a 'b' \"c\" $d `e` \\f|a 'b' \"c\" $d `e` \\f|");
+	proc_result_release(&res);
+	cmdline_release(&cl);
+}
+
+PLUMB_TEST(cmdline_shell_detection)
+{
+	assert_false(cmdline_needs_shell("make -j2 bench"));
+	assert_false(cmdline_needs_shell("./bench/interp 30000 LDFLAGS=x"));
+	assert_true(cmdline_needs_shell("CC=clang make"));
+	assert_true(cmdline_needs_shell("make && ./x"));
+	assert_true(cmdline_needs_shell("make > log"));
+	assert_true(cmdline_needs_shell("echo $HOME"));
+	assert_true(cmdline_needs_shell("cd sub"));
+	assert_true(cmdline_needs_shell("exec ./x"));
+	assert_true(cmdline_needs_shell("run \"a b\""));
+	assert_true(cmdline_needs_shell("ls *.c"));
+}
+
+PLUMB_TEST(envlist_set_replace_unset)
+{
+	struct envlist e;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(envlist_init(&e, &err), 0);
+	assert_int_equal(envlist_set(&e, "A", "1", &err), 0);
+	assert_int_equal(envlist_set(&e, "B", "2", &err), 0);
+	assert_int_equal(envlist_set(&e, "A", "3", &err), 0);
+	assert_int_equal(e.n, 2);
+	assert_string_equal(envlist_get(&e, "A"), "3");
+	envlist_unset(&e, "A");
+	assert_null(envlist_get(&e, "A"));
+	assert_string_equal(e.v[0], "B=2");
+	assert_null(e.v[1]);
+	assert_int_equal(envlist_inherit(&e, &err), 0);
+	assert_true(e.n >= 1);
+	envlist_release(&e);
+}
