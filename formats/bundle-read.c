@@ -24,6 +24,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "common/cleanup.h"
 #include "common/err.h"
 #include "formats/bundle.h"
 #include "formats/bundle-internal.h"
@@ -462,6 +463,9 @@ int bundle_reader_data(struct bundle_reader *r, const void **p, size_t *len,
 
 	if (!r->in_member)
 		return 0;
+	/* Long members are where a SIGINT or SIGTERM is noticed. */
+	if (cleanup_signal_pending())
+		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: interrupted", r->name);
 	rc = archive_read_data_block(r->ar, p, len, &off);
 	if (rc == ARCHIVE_EOF) {
 		r->in_member = 0;
