@@ -38,6 +38,7 @@ struct plumb_cmd {
 /* The top-level table, ending with NULL. */
 extern const struct plumb_cmd *const plumb_commands[];
 
+extern const struct plumb_cmd cmd_analyze;
 extern const struct plumb_cmd cmd_help;
 extern const struct plumb_cmd cmd_archive;
 extern const struct plumb_cmd cmd_bundle;

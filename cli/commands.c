@@ -8,6 +8,7 @@
 #include "common/banned.h"
 
 const struct plumb_cmd *const plumb_commands[] = {
+	&cmd_analyze,
 	&cmd_help,
 	&cmd_archive,
 	&cmd_bundle,

@@ -3,11 +3,11 @@
  *
  * Separate from the bundle code because `plumb analyze` reads the same
  * layout from any file, and the runner writes it before any bundle exists.
- * The reader is on the hot path of a 10-million-row analysis, so it copies
- * each line once into its own buffer, splits it in place, parses numbers
- * by hand (strtod only for the rare value the fast path cannot round
- * exactly) and validates a name only when it differs from the previous
- * row's.
+ * The reader is on the hot path of a 10-million-row analysis, so it parses
+ * each line where it lies in the caller's bytes (copying only a line split
+ * between two feeds), parses numbers by hand (strtod only for the rare
+ * value the fast path cannot round exactly) and validates a name only when
+ * it differs from the previous row's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/err.h"
+#include "common/numfmt.h"
 #include "formats/samples.h"
 #include "common/banned.h"
 
@@ -125,19 +126,20 @@ static const char *name_problem(const char *s, size_t len, size_t max)
 static int parse_uint(const char *s, size_t len, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
+	int big = 0;
 
 	if (len == 0)
 		return -1;
-	for (size_t i = 0; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
 	for (size_t i = 0; i < len; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
+		unsigned d = (unsigned)(unsigned char)s[i] - '0';
+		if (d > 9)
+			return -1;
 		if (v > (UINT64_MAX - d) / 10)
-			return -2;
-		v = v * 10 + d;
+			big = 1;
+		else
+			v = v * 10 + d;
 	}
-	if (v > max)
+	if (big || v > max)
 		return -2;
 	*out = v;
 	return 0;
@@ -164,14 +166,15 @@ static int is_nonfinite_word(const char *s, size_t len)
 }
 
 /*
- * Parse a value: digits, optional ".digits", optional "e[+-]digits".  s is
- * NUL-terminated at s[len].  Returns NULL and sets *out, or the reason.
+ * Parse a value: digits, optional ".digits", optional "e[+-]digits".  tmp
+ * (len + 1 bytes) holds a NUL-terminated copy for strtod when one is
+ * needed.  Returns NULL and sets *out, or the reason.
  * Up to 19 significant digits below 2^53 with at most 22 fraction digits
  * are converted here exactly (one correctly rounded division of two exact
  * doubles); anything else goes through strtod, whose grammar is wider but
  * which only ever sees text this function already checked.
  */
-static const char *parse_value(const char *s, size_t len, double *out)
+static const char *parse_value(const char *s, size_t len, double *out, char *tmp)
 {
 	size_t i = 0, int_digits, frac_digits = 0;
 	uint64_t m = 0;
@@ -180,13 +183,15 @@ static const char *parse_value(const char *s, size_t len, double *out)
 
 	if (len == 0)
 		return "empty";
-	if (is_nonfinite_word(s, len))
-		return "not a finite number";
-	if (s[0] == '-') {
-		/* Say "negative" only when the rest is a number. */
-		double dummy;
-		if (len > 1 && parse_value(s + 1, len - 1, &dummy) == NULL)
-			return "negative value";
+	if (s[0] < '0' || s[0] > '9') {
+		if (is_nonfinite_word(s, len))
+			return "not a finite number";
+		if (s[0] == '-') {
+			/* Say "negative" only when the rest is a number. */
+			double dummy;
+			if (len > 1 && parse_value(s + 1, len - 1, &dummy, tmp) == NULL)
+				return "negative value";
+		}
 		return "not a number";
 	}
 	/* m wraps past 19 digits; it is used only when there are fewer. */
@@ -226,7 +231,9 @@ static const char *parse_value(const char *s, size_t len, double *out)
 		*out = (double)m / pow10_exact[frac_digits];
 		return NULL;
 	}
-	v = strtod(s, NULL);
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	v = strtod(tmp, NULL);
 	if (!isfinite(v))
 		return "not a finite number (out of range)";
 	*out = v;
@@ -283,15 +290,38 @@ static int check_header(struct samples_reader *r, const char *line, size_t len,
 	return 0;
 }
 
-/* Parse one data row (line is writable, NUL at line[len]) and deliver it. */
-static int process_row(struct samples_reader *r, char *line, size_t len,
+/*
+ * Remember a validated name in prev (so that an equal one is not checked
+ * again) and NUL-terminate it there: rows point at that copy.
+ */
+static int take_name(struct samples_reader *r, struct plumb_err *err, const char *col,
+		     const char *f, size_t len, size_t max, char *prev, size_t *prev_len)
+{
+	const char *why;
+	char q[200];
+
+	if (len == *prev_len && memcmp(f, prev, len) == 0)
+		return 0;
+	why = name_problem(f, len, max);
+	if (why)
+		return line_err(r, err, "column '%s': name '%s' %s%s", col,
+				quote(q, sizeof(q), f, len), why,
+				strcmp(why, "too long") == 0 ?
+				(max == SAMPLES_NAME_MAX ? " (at most 255 bytes)" : " (at most 64 bytes)") : "");
+	memcpy(prev, f, len);
+	prev[len] = '\0';
+	*prev_len = len;
+	return 0;
+}
+
+/* Parse one data row (len bytes, no newline) and deliver it. */
+static int process_row(struct samples_reader *r, const char *line, size_t len,
 		       samples_row_fn cb, void *ctx, struct plumb_err *err)
 {
-	char *f[SAMPLES_COLUMNS];
+	const char *f[SAMPLES_COLUMNS];
 	size_t fl[SAMPLES_COLUMNS];
 	struct samples_row row;
-	char *p = line, *end = line + len;
-	const char *why;
+	const char *p = line, *end = line + len, *why;
 	uint64_t u;
 	char q[200];
 	int n = 0, rc;
@@ -301,48 +331,32 @@ static int process_row(struct samples_reader *r, char *line, size_t len,
 				(unsigned long long)r->max_rows);
 	if (len == 0)
 		return line_err(r, err, "column 'bench': empty line");
-	for (;;) {
-		char *tab = memchr(p, '\t', (size_t)(end - p));
-		if (n == SAMPLES_COLUMNS)
+	/* Split at tabs: a plain loop beats a memchr call per short field. */
+	f[0] = p;
+	for (; p < end; p++) {
+		if (*p != '\t')
+			continue;
+		if (n == SAMPLES_COLUMNS - 1)
 			return line_err(r, err, "column %d: unexpected (a row has %d "
-					"tab-separated columns)", n + 1, SAMPLES_COLUMNS);
-		f[n] = p;
-		fl[n] = tab ? (size_t)(tab - p) : (size_t)(end - p);
-		n++;
-		if (!tab)
-			break;
-		*tab = '\0';
-		p = tab + 1;
+					"tab-separated columns)", SAMPLES_COLUMNS + 1, SAMPLES_COLUMNS);
+		fl[n] = (size_t)(p - f[n]);
+		f[++n] = p + 1;
 	}
+	fl[n] = (size_t)(end - f[n]);
+	n++;
 	if (n < SAMPLES_COLUMNS)
 		return line_err(r, err, "column '%s': missing (the row has %d of %d "
 				"tab-separated columns)", column_names[n], n, SAMPLES_COLUMNS);
 
-	/* bench, metric: validate only what differs from the previous row. */
-	if (fl[COL_BENCH] != r->prev_bench_len ||
-	    memcmp(f[COL_BENCH], r->prev_bench, fl[COL_BENCH]) != 0) {
-		why = name_problem(f[COL_BENCH], fl[COL_BENCH], SAMPLES_NAME_MAX);
-		if (why)
-			return line_err(r, err, "column 'bench': name '%s' %s%s",
-					quote(q, sizeof(q), f[COL_BENCH], fl[COL_BENCH]), why,
-					strcmp(why, "too long") == 0 ? " (at most 255 bytes)" : "");
-		memcpy(r->prev_bench, f[COL_BENCH], fl[COL_BENCH]);
-		r->prev_bench_len = fl[COL_BENCH];
-	}
-	if (fl[COL_METRIC] != r->prev_metric_len ||
-	    memcmp(f[COL_METRIC], r->prev_metric, fl[COL_METRIC]) != 0) {
-		why = name_problem(f[COL_METRIC], fl[COL_METRIC], SAMPLES_METRIC_MAX);
-		if (why)
-			return line_err(r, err, "column 'metric': name '%s' %s%s",
-					quote(q, sizeof(q), f[COL_METRIC], fl[COL_METRIC]), why,
-					strcmp(why, "too long") == 0 ? " (at most 64 bytes)" : "");
-		memcpy(r->prev_metric, f[COL_METRIC], fl[COL_METRIC]);
-		r->prev_metric_len = fl[COL_METRIC];
-	}
-	row.bench = f[COL_BENCH];
-	row.bench_len = fl[COL_BENCH];
-	row.metric = f[COL_METRIC];
-	row.metric_len = fl[COL_METRIC];
+	if (take_name(r, err, "bench", f[COL_BENCH], fl[COL_BENCH], SAMPLES_NAME_MAX,
+		      r->prev_bench, &r->prev_bench_len) < 0 ||
+	    take_name(r, err, "metric", f[COL_METRIC], fl[COL_METRIC], SAMPLES_METRIC_MAX,
+		      r->prev_metric, &r->prev_metric_len) < 0)
+		return r->failed;
+	row.bench = r->prev_bench;
+	row.bench_len = r->prev_bench_len;
+	row.metric = r->prev_metric;
+	row.metric_len = r->prev_metric_len;
 
 	if (fl[COL_SIDE] == 4 && memcmp(f[COL_SIDE], "base", 4) == 0)
 		row.side = SAMPLES_BASE;
@@ -379,7 +393,7 @@ static int process_row(struct samples_reader *r, char *line, size_t len,
 					rc == -1 ? "" : " (0 to 999999999999999)");
 		row.iter = u;
 	}
-	why = parse_value(f[COL_VALUE], fl[COL_VALUE], &row.value);
+	why = parse_value(f[COL_VALUE], fl[COL_VALUE], &row.value, r->num);
 	if (why)
 		return line_err(r, err, "column 'value': %s '%s'", why,
 				quote(q, sizeof(q), f[COL_VALUE], fl[COL_VALUE]));
@@ -395,11 +409,10 @@ static int process_row(struct samples_reader *r, char *line, size_t len,
 	return 0;
 }
 
-static int process_line(struct samples_reader *r, char *line, size_t len,
+static int process_line(struct samples_reader *r, const char *line, size_t len,
 			samples_row_fn cb, void *ctx, struct plumb_err *err)
 {
 	r->lineno++;
-	line[len] = '\0';
 	if (!r->header_seen)
 		return check_header(r, line, len, err);
 	return process_row(r, line, len, cb, ctx, err);
@@ -415,8 +428,12 @@ int samples_reader_init(struct samples_reader *r, const char *name,
 	r->max_line = lim && lim->max_line ? lim->max_line : SAMPLES_DEFAULT_MAX_LINE;
 	r->max_rows = lim && lim->max_rows ? lim->max_rows : SAMPLES_DEFAULT_MAX_ROWS;
 	r->line = malloc(r->max_line + 1);
-	if (!r->line)
+	r->num = malloc(r->max_line + 1);
+	if (!r->line || !r->num) {
+		free(r->line);
+		free(r->num);
 		return plumb_err_oom(err, "samples reader");
+	}
 	r->magic = SAMPLES_READER_MAGIC;
 	return 0;
 }
@@ -426,7 +443,9 @@ void samples_reader_release(struct samples_reader *r)
 	if (!r || r->magic != SAMPLES_READER_MAGIC)
 		return;
 	free(r->line);
+	free(r->num);
 	r->line = NULL;
+	r->num = NULL;
 	r->magic = 0;
 }
 
@@ -454,13 +473,19 @@ int samples_reader_feed(struct samples_reader *r, const void *data, size_t len,
 			return line_err(r, err, "column %zu: line longer than %zu bytes (the limit)",
 					r->max_line + 1, r->max_line);
 		}
-		memcpy(r->line + r->line_len, p, take);
 		if (!nl) {
+			/* A partial line: carry it over to the next feed. */
+			memcpy(r->line + r->line_len, p, take);
 			r->line_len += take;
 			break;
 		}
-		rc = process_line(r, r->line, r->line_len + take, cb, ctx, err);
-		r->line_len = 0;
+		if (r->line_len == 0) {
+			rc = process_line(r, p, take, cb, ctx, err);
+		} else {
+			memcpy(r->line + r->line_len, p, take);
+			rc = process_line(r, r->line, r->line_len + take, cb, ctx, err);
+			r->line_len = 0;
+		}
 		if (rc < 0)
 			return rc;
 		p = nl + 1;
@@ -540,20 +565,9 @@ int samples_read_path(const char *path, const struct samples_limits *lim,
 
 int samples_format_value(double v, char *out, size_t size)
 {
-	int n;
-
-	if (!isfinite(v) || v < 0 || size < 32)
+	if (!isfinite(v) || v < 0 || size < NUMFMT_MAX)
 		return -1;
-	if (v == 0)   /* also -0.0, which would print as "-0" */
-		return snprintf(out, size, "0");
-	if (v < 9007199254740992.0 && v == floor(v))
-		return snprintf(out, size, "%llu", (unsigned long long)v);
-	for (int prec = 15; prec <= 17; prec++) {
-		n = snprintf(out, size, "%.*g", prec, v);
-		if (prec == 17 || strtod(out, NULL) == v)
-			return n;
-	}
-	return -1;
+	return numfmt_double(v, out, size);
 }
 
 int samples_write_stdio(void *ctx, const void *data, size_t len,

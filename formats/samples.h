@@ -26,13 +26,14 @@
  * The reader is push-driven so that it can be fed from anything (a file, a
  * pipe, a libarchive member): samples_reader_feed() takes bytes in pieces
  * of any size and calls a callback per row; samples_reader_finish() ends
- * the stream.  It never holds more than one line.  Every error is
+ * the stream.  It parses lines in place in the caller's bytes and copies
+ * only a line split between two feeds: it never holds more than one line.  Every error is
  * PLUMB_EINPUT with a message "<name>: line N: column 'C': <what>", and
  * nothing after the bad line is read.
  *
  * Ownership: struct samples_reader and struct samples_writer are caller
- * storage; samples_reader_init() allocates one line buffer (max_line + 1
- * bytes) that samples_reader_release() frees; the writer allocates
+ * storage; samples_reader_init() allocates two buffers of max_line + 1
+ * bytes that samples_reader_release() frees; the writer allocates
  * nothing.  The name given to samples_reader_init() is borrowed and must
  * outlive the reader.  A struct samples_row passed to a callback, and the
  * strings it points to, are valid only during that call.
@@ -99,13 +100,15 @@ struct samples_reader {
 	const char *name;      /* for messages, borrowed */
 	size_t max_line;
 	uint64_t max_rows;
-	char *line;            /* max_line + 1 bytes: the current line */
-	size_t line_len;       /* bytes of a line carried over between feeds */
+	char *line;            /* max_line + 1 bytes: a line split between feeds */
+	size_t line_len;       /* bytes of it carried over so far */
+	char *num;             /* max_line + 1 bytes: a value for strtod */
 	uint64_t lineno;       /* lines read so far */
 	uint64_t rows;         /* data rows delivered so far */
 	int header_seen;
 	int failed;            /* the code of the first error, sticky */
-	/* The previous row's names: an equal name is not validated again. */
+	/* The previous row's names, NUL-terminated: rows point here, and an
+	 * equal name is not validated again. */
 	char prev_bench[SAMPLES_NAME_MAX + 1];
 	size_t prev_bench_len;
 	char prev_metric[SAMPLES_METRIC_MAX + 1];
@@ -176,7 +179,7 @@ int samples_writer_finish(struct samples_writer *w, struct plumb_err *err);
 
 /*
  * Format a finite non-negative value as the writer does, into out (at
- * least 32 bytes).  Returns the length, or -1 for a negative or
+ * least NUMFMT_MAX (32) bytes).  Returns the length, or -1 for a negative or
  * non-finite value.
  */
 int samples_format_value(double v, char *out, size_t size);

@@ -58,15 +58,25 @@ void sign_keyid_hex(const unsigned char keyid[SIGN_KEYID_BYTES],
 		    char out[SIGN_KEYID_HEX])
 {
 	static const char hex[] = "0123456789ABCDEF";
+	char full[2 * SIGN_KEYID_BYTES + 1];
+	size_t skip = 0;
 	int i;
 
-	/* minisign prints the id as a little-endian 64-bit number. */
+	/*
+	 * minisign prints the id as a little-endian 64-bit number with
+	 * PRIX64: upper case and without leading zeros.  Public key files
+	 * carry it in their comment, so anything else differs from
+	 * `minisign -R` for one key in sixteen.
+	 */
 	for (i = 0; i < SIGN_KEYID_BYTES; i++) {
 		unsigned char b = keyid[SIGN_KEYID_BYTES - 1 - i];
-		out[2 * i] = hex[b >> 4];
-		out[2 * i + 1] = hex[b & 15];
+		full[2 * i] = hex[b >> 4];
+		full[2 * i + 1] = hex[b & 15];
 	}
-	out[2 * SIGN_KEYID_BYTES] = '\0';
+	full[2 * SIGN_KEYID_BYTES] = '\0';
+	while (skip < 2 * SIGN_KEYID_BYTES - 1 && full[skip] == '0')
+		skip++;
+	memcpy(out, full + skip, sizeof(full) - skip);
 }
 
 int sign_keypair(struct sign_secret_key *sk, struct sign_public_key *pk,

@@ -430,10 +430,17 @@ PLUMB_TEST(sign_base64_is_strict)
 PLUMB_TEST(sign_keyid_is_shown_as_minisign_shows_it)
 {
 	static const unsigned char id[8] = { 0xf9, 0x5b, 0x7a, 0x67, 0x97, 0x57, 0xa8, 0xd9 };
+	static const unsigned char low[8] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x00 };
+	static const unsigned char zero[8] = { 0 };
 	char hex[SIGN_KEYID_HEX];
 
 	sign_keyid_hex(id, hex);
 	assert_string_equal(hex, "D9A85797677A5BF9");
+	/* PRIX64, as minisign: no leading zeros (one key id in sixteen). */
+	sign_keyid_hex(low, hex);
+	assert_string_equal(hex, "7060504030201");
+	sign_keyid_hex(zero, hex);
+	assert_string_equal(hex, "0");
 }
 
 /* Expect parsing key text to fail with a message containing want. */
