@@ -168,11 +168,21 @@ static int check_version(sqlite3 *db, const char *path, int version, int nsteps,
 
 int schema_check(sqlite3 *db, const char *path, struct plumb_err *err)
 {
-	int version = 0, r;
+	int version = 0, rc, r;
 
-	if ((r = pragma_int(db, path, "user_version", &version, err)) < 0)
-		return r;
-	return check_version(db, path, version, SCHEMA_VERSION, err);
+	/*
+	 * One read transaction: the version and the tables must come from the
+	 * same snapshot, or another process creating the archive between the
+	 * two reads would make a new archive look like a foreign database.
+	 */
+	rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return store_sqlite_err(db, path, rc, "begin", err);
+	r = pragma_int(db, path, "user_version", &version, err);
+	if (r == 0)
+		r = check_version(db, path, version, SCHEMA_VERSION, err);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return r;
 }
 
 int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
@@ -181,15 +191,17 @@ int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
 	char sql[64];
 	int version = 0, rc, r;
 
-	/* Cheap check first: an up-to-date archive needs no write lock. */
+	/*
+	 * Cheap check first: an up-to-date archive needs no write lock.  Only
+	 * the answers that cannot change under us are taken here (a version
+	 * never goes down); anything else is decided under the lock.
+	 */
 	if ((r = pragma_int(db, path, "user_version", &version, err)) < 0)
 		return r;
 	if (from)
 		*from = version;
-	if ((r = check_version(db, path, version, nsteps, err)) < 0)
-		return r;
-	if (version == nsteps)
-		return 0;
+	if (version >= nsteps)
+		return check_version(db, path, version, nsteps, err);
 
 	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)

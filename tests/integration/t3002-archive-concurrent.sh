@@ -7,6 +7,20 @@ DISTINCT=20
 PROCS=8
 EACH=50
 
+test_expect_success '8 processes creating the same new archive at once all see a plumb archive' '
+	printf "x" >bad.plumb &&
+	round=1 &&
+	while test $round -le 25; do
+		rm -rf N &&
+		for p in 1 2 3 4 5 6 7 8; do
+			plumb archive add bad.plumb --archive-dir N 2>>create.err &
+		done &&
+		wait &&
+		round=$((round + 1))
+	done &&
+	! grep -v "bad.plumb" create.err
+'
+
 test_expect_success "make $DISTINCT distinct bundles" '
 	i=1 &&
 	while test $i -le $DISTINCT; do

@@ -85,6 +85,39 @@ for sc in $SYSCALLS; do
 	'
 done
 
+# rm killed: rows go first, so at worst a file without rows remains.
+kill_rm_at() {
+	rm -rf W && cp -a pristine W &&
+	"$PLUMB" archive add new.plumb --archive-dir W >/dev/null &&
+	cp -a W W0 &&
+	under_strace -f -o /dev/null -e trace="$1" -e inject="$1":signal=KILL:when="$2" \
+		"$PLUMB" archive rm "$NEW" --archive-dir W >/dev/null 2>kill.err
+	st=$?
+	rm -rf W0
+	test $st = 0 && { echo done; return 0; }
+	test $st = 137 || { echo "rm: $1 #$2: exited $st" >&2; cat kill.err >&2; return 1; }
+	rows_have_files W && db_ok W || { echo "after killing rm at $1 #$2" >&2; return 1; }
+	if test "$(sqlite3 W/archive.db "SELECT count(*) FROM bundles WHERE id = '$NEW'")" = 1; then
+		"$PLUMB" archive rm "$NEW" --archive-dir W >/dev/null || return 1
+	fi
+	"$PLUMB" archive gc --archive-dir W >/dev/null &&
+	"$PLUMB" archive verify --archive-dir W >/dev/null || { echo "after killing rm at $1 #$2" >&2; return 1; }
+	echo killed
+}
+
+for sc in pwrite64 fdatasync unlink; do
+	test_expect_success STRACE,SQLITE3 "rm killed at each $sc" '
+		n=1 &&
+		while :; do
+			r=$(kill_rm_at '"$sc"' $n) || return 1
+			test "$r" = done && break
+			n=$((n + 1))
+			test $n -le 400 || return 1
+		done &&
+		echo "rm, '"$sc"': killed at $((n - 1)) point(s), no row without its file" >>kills.txt
+	'
+done
+
 test_expect_success STRACE 'the kills did hit the add (openat and write at least once each)' '
 	rm -rf W && cp -a pristine W &&
 	under_strace -f -c -o counts -e trace=openat,write,fsync,rename "$PLUMB" archive add new.plumb --archive-dir W >/dev/null &&
