@@ -40,7 +40,9 @@ extern const struct plumb_cmd *const plumb_commands[];
 
 extern const struct plumb_cmd cmd_analyze;
 extern const struct plumb_cmd cmd_help;
+extern const struct plumb_cmd cmd_report;
 extern const struct plumb_cmd cmd_host;
+extern const struct plumb_cmd cmd_archive;
 extern const struct plumb_cmd cmd_bundle;
 extern const struct plumb_cmd cmd_run;
 extern const struct plumb_cmd cmd_demo;

@@ -12,7 +12,9 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_analyze,
 	&cmd_demo,
 	&cmd_help,
-	&cmd_bundle,
+	&cmd_report,
 	&cmd_host,
+	&cmd_archive,
+	&cmd_bundle,
 	NULL
 };

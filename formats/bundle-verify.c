@@ -38,6 +38,8 @@ struct verify_state {
 	struct samples_reader tsv;
 	struct plumb_err tsv_err;
 	int tsv_bad;
+	samples_row_fn on_sample;         /* the caller's row callback, or NULL */
+	void *sample_ctx;
 };
 
 static enum member_kind kind_of(const char *name)
@@ -119,11 +121,12 @@ static int read_member(struct bundle_reader *r, struct verify_state *vs,
 			break;
 		}
 		if (kind == K_SAMPLES && !vs->tsv_bad &&
-		    samples_reader_feed(&vs->tsv, p, len, NULL, NULL, &vs->tsv_err) < 0)
+		    samples_reader_feed(&vs->tsv, p, len, vs->on_sample, vs->sample_ctx,
+					&vs->tsv_err) < 0)
 			vs->tsv_bad = 1;
 	}
 	if (rc == 0 && kind == K_SAMPLES && !vs->tsv_bad &&
-	    samples_reader_finish(&vs->tsv, NULL, NULL, &vs->tsv_err) < 0)
+	    samples_reader_finish(&vs->tsv, vs->on_sample, vs->sample_ctx, &vs->tsv_err) < 0)
 		vs->tsv_bad = 1;
 	if (kind == K_SAMPLES) {
 		vs->info->samples_rows = vs->tsv.rows;
@@ -295,6 +298,7 @@ static int verify_after(struct bundle_reader *r, struct verify_state *vs,
 }
 
 static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts *opts,
+			 samples_row_fn on_sample, void *sample_ctx,
 			 struct bundle_info *info, struct plumb_err *err)
 {
 	const struct bundle_limits *lim = &r->lim;
@@ -304,6 +308,8 @@ static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts 
 
 	memset(&vs, 0, sizeof(vs));
 	vs.info = info;
+	vs.on_sample = on_sample;
+	vs.sample_ctx = sample_ctx;
 	buf_init(&vs.sums, BUNDLE_MAX_SUMS);
 	buf_init(&vs.sig, BUNDLE_MAX_SIG);
 	buf_init(&vs.manifest, BUNDLE_MAX_MANIFEST);
@@ -329,7 +335,8 @@ static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts 
 	return rc;
 }
 
-int bundle_verify_fd(int fd, const char *name, const struct bundle_read_opts *opts,
+static int verify_fd(int fd, const char *name, const struct bundle_read_opts *opts,
+		     samples_row_fn on_sample, void *sample_ctx,
 		     struct bundle_info *info, struct plumb_err *err)
 {
 	struct bundle_reader r;
@@ -342,11 +349,17 @@ int bundle_verify_fd(int fd, const char *name, const struct bundle_read_opts *op
 	rc = bundle_reader_open_fd(&r, fd, name, opts ? opts->limits : NULL, err);
 	if (rc < 0)
 		return rc;
-	rc = verify_reader(&r, opts, info, err);
+	rc = verify_reader(&r, opts, on_sample, sample_ctx, info, err);
 	bundle_reader_close(&r);
 	if (rc < 0)
 		bundle_info_release(info);
 	return rc;
+}
+
+int bundle_verify_fd(int fd, const char *name, const struct bundle_read_opts *opts,
+		     struct bundle_info *info, struct plumb_err *err)
+{
+	return verify_fd(fd, name, opts, NULL, NULL, info, err);
 }
 
 int bundle_verify_mem(const void *data, size_t len, const char *name,
@@ -363,7 +376,7 @@ int bundle_verify_mem(const void *data, size_t len, const char *name,
 	rc = bundle_reader_open_mem(&r, data, len, name, opts ? opts->limits : NULL, err);
 	if (rc < 0)
 		return rc;
-	rc = verify_reader(&r, opts, info, err);
+	rc = verify_reader(&r, opts, NULL, NULL, info, err);
 	bundle_reader_close(&r);
 	if (rc < 0)
 		bundle_info_release(info);
@@ -400,6 +413,20 @@ int bundle_verify_path(const char *path, const struct bundle_read_opts *opts,
 	if (fd < 0)
 		return fd;
 	rc = bundle_verify_fd(fd, path, opts, info, err);
+	close(fd);
+	return rc;
+}
+
+int bundle_verify_path_samples(const char *path, const struct bundle_read_opts *opts,
+			       samples_row_fn on_sample, void *sample_ctx,
+			       struct bundle_info *info, struct plumb_err *err)
+{
+	int fd = bundle_open_input(path, err);
+	int rc;
+
+	if (fd < 0)
+		return fd;
+	rc = verify_fd(fd, path, opts, on_sample, sample_ctx, info, err);
 	close(fd);
 	return rc;
 }

@@ -31,6 +31,7 @@
 
 #include "formats/digest.h"
 #include "formats/manifest.h"
+#include "formats/samples.h"
 #include "formats/sign.h"
 
 struct buf;
@@ -118,6 +119,18 @@ int bundle_verify_path(const char *path, const struct bundle_read_opts *opts,
 int bundle_verify_mem(const void *data, size_t len, const char *name,
 		      const struct bundle_read_opts *opts, struct bundle_info *info,
 		      struct plumb_err *err);
+
+/*
+ * bundle_verify_path(), also handing every row of samples.tsv to on_sample
+ * as the pass parses it (the reports' per-pad distributions read the
+ * samples this way, without a second pass or a copy on disk).  Rows arrive
+ * before the checksums are known: keep what the callback gathered only
+ * when the call succeeds.  A callback error stops the pass like a
+ * malformed row.
+ */
+int bundle_verify_path_samples(const char *path, const struct bundle_read_opts *opts,
+			       samples_row_fn on_sample, void *sample_ctx,
+			       struct bundle_info *info, struct plumb_err *err);
 
 /*
  * Verify the bundle at path, then write its members under dir.  dir is

@@ -57,9 +57,12 @@ test_set_prereq() {
 	test_prereqs="$test_prereqs$1 "
 }
 
+# test_have_prereq NAME[,NAME...]: every one of them is present.
 test_have_prereq() {
-	case "$test_prereqs" in *" $1 "*) return 0 ;; esac
-	return 1
+	for p_ in $(echo "$1" | tr , " "); do
+		case "$test_prereqs" in *" $p_ "*) ;; *) return 1 ;; esac
+	done
+	return 0
 }
 
 # Run a test body in the current shell, its output going to a log.
@@ -80,7 +83,7 @@ test_report_failure_() {
 	test_failed=$((test_failed + 1))
 }
 
-# test_expect_success [PREREQ] DESCRIPTION BODY
+# test_expect_success [PREREQ[,PREREQ...]] DESCRIPTION BODY
 test_expect_success() {
 	prereq=
 	if test $# = 3; then

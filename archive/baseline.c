@@ -1,0 +1,255 @@
+/*
+ * archive/baseline.c: named baselines, one row each in `baselines`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "archive/baseline.h"
+#include "archive/bundles.h"
+#include "archive/query.h"
+#include "archive/store.h"
+#include "common/err.h"
+#include "formats/manifest.h"
+#include "common/banned.h"
+
+#define BASELINE_NAME_MAX 128
+
+/* Names are printed in lists and typed in cron lines: printable, no blanks. */
+static int check_name(const char *name, struct plumb_err *err)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > BASELINE_NAME_MAX || name[0] == '-')
+		return plumb_err_set(err, PLUMB_EUSAGE,
+				     "baseline name '%s': 1 to %d characters, not starting with '-'",
+				     name, BASELINE_NAME_MAX);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (c <= ' ' || c == 0x7f)
+			return plumb_err_set(err, PLUMB_EUSAGE,
+					     "baseline name '%s': no spaces or control characters",
+					     name);
+	}
+	return 0;
+}
+
+int baseline_set(struct store *st, const char *name, const char *bundle,
+		 const char *side, const char *note, json_t **out,
+		 struct plumb_err *err)
+{
+	char id[STORE_ID_LEN + 1], prev[STORE_ID_LEN + 1] = "";
+	struct store_added added;
+	struct stat sb;
+	sqlite3_stmt *s;
+	int64_t rid;
+	int rc, r;
+
+	if (out)
+		*out = NULL;
+	if (!side)
+		side = "candidate";
+	if (strcmp(side, "candidate") != 0 && strcmp(side, "base") != 0)
+		return plumb_err_set(err, PLUMB_EUSAGE, "--side: '%s' is not candidate or base", side);
+	if ((r = check_name(name, err)) < 0)
+		return r;
+	/* A bundle file is archived first; anything else is an archived id. */
+	if (stat(bundle, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		if ((r = store_add(st, bundle, &added, err)) < 0)
+			return r;
+		bundle = added.id;
+	}
+	if ((r = store_begin(st, err)) < 0)
+		return r;
+	if ((r = store_resolve(st, bundle, id, &rid, err)) < 0)
+		goto fail;
+	s = store_prepare(st, "SELECT u.id FROM baselines b JOIN bundles u ON u.rid = b.bundle"
+			  " WHERE b.name = ?1", err);
+	if (!s) {
+		r = err ? err->code : PLUMB_EINTERNAL;
+		goto fail;
+	}
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		snprintf(prev, sizeof(prev), "%s", (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	s = store_prepare(st, "INSERT INTO baselines (name, bundle, side, set_at, note)"
+			  " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE SET"
+			  " bundle = excluded.bundle, side = excluded.side,"
+			  " set_at = excluded.set_at, note = excluded.note", err);
+	if (!s) {
+		r = err ? err->code : PLUMB_EINTERNAL;
+		goto fail;
+	}
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, rid);
+	sqlite3_bind_text(s, 3, side, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 4, (int64_t)time(NULL));
+	if (note)
+		sqlite3_bind_text(s, 5, note, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		r = store_db_err(st, rc, "set baseline", err);
+		goto fail;
+	}
+	if ((r = store_commit(st, err)) < 0)
+		return r;
+	if (out) {
+		json_t *o = json_pack("{s:s, s:s, s:s, s:o}", "name", name, "bundle", id,
+				      "side", side, "previous",
+				      prev[0] ? json_string(prev) : json_null());
+		if (!o)
+			return plumb_err_oom(err, "baseline");
+		*out = o;
+	}
+	return 0;
+fail:
+	store_rollback(st);
+	return r;
+}
+
+/* One baseline row as JSON: name, bundle, side, set_at, note, created, candidate. */
+static json_t *row_json(sqlite3_stmt *s)
+{
+	char set_at[MANIFEST_TIME_MAX], created[MANIFEST_TIME_MAX];
+	const char *note = (const char *)sqlite3_column_text(s, 4);
+	const char *commit = (const char *)sqlite3_column_text(s, 6);
+
+	manifest_time_format(sqlite3_column_int64(s, 3), set_at);
+	manifest_time_format(sqlite3_column_int64(s, 5), created);
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:o}",
+			 "name", (const char *)sqlite3_column_text(s, 0),
+			 "bundle", (const char *)sqlite3_column_text(s, 1),
+			 "side", (const char *)sqlite3_column_text(s, 2),
+			 "set_at", set_at,
+			 "note", note ? json_string(note) : json_null(),
+			 "created", created,
+			 "commit", commit ? json_string(commit) : json_null());
+}
+
+#define BASELINE_SELECT \
+	"SELECT b.name, u.id, b.side, b.set_at, b.note, u.created," \
+	" CASE b.side WHEN 'base' THEN u.base_commit ELSE u.cand_commit END, u.rid" \
+	" FROM baselines b JOIN bundles u ON u.rid = b.bundle"
+
+int baseline_list(struct store *st, json_t **out, struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err);
+	json_t *arr;
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	arr = json_array();
+	if (!arr) {
+		sqlite3_finalize(s);
+		return plumb_err_oom(err, "baselines");
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (json_array_append_new(arr, row_json(s)) != 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		json_decref(arr);
+		return store_db_err(st, rc, "list baselines", err);
+	}
+	*out = arr;
+	return 0;
+}
+
+int baseline_show(struct store *st, const char *name, json_t **out,
+		  struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
+	json_t *o = NULL, *bundle = NULL;
+	int64_t rid = 0;
+	int rc, r = 0;
+
+	*out = NULL;
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		o = row_json(s);
+		rid = sqlite3_column_int64(s, 7);
+		if (!o)
+			r = plumb_err_oom(err, "baseline");
+	} else if (rc == SQLITE_DONE) {
+		r = plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
+	} else {
+		r = store_db_err(st, rc, "read baseline", err);
+	}
+	sqlite3_finalize(s);
+	if (r < 0)
+		return r;
+	if ((r = query_bundle(st, rid, &bundle, err)) < 0) {
+		json_decref(o);
+		return r;
+	}
+	if (json_object_set_new(o, "bundle_info", bundle) != 0) {
+		json_decref(o);
+		return plumb_err_oom(err, "baseline");
+	}
+	*out = o;
+	return 0;
+}
+
+int baseline_rm(struct store *st, const char *name, struct plumb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc, r;
+
+	if ((r = store_begin(st, err)) < 0)
+		return r;
+	s = store_prepare(st, "DELETE FROM baselines WHERE name = ?1", err);
+	if (!s) {
+		store_rollback(st);
+		return err ? err->code : PLUMB_EINTERNAL;
+	}
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		r = store_db_err(st, rc, "remove baseline", err);
+		store_rollback(st);
+		return r;
+	}
+	if (sqlite3_changes(st->db) == 0) {
+		store_rollback(st);
+		return plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
+	}
+	return store_commit(st, err);
+}
+
+int baseline_get(struct store *st, const char *name, char *id, char *side,
+		 struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
+	int rc, r = 0;
+
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		snprintf(id, STORE_ID_LEN + 1, "%s", (const char *)sqlite3_column_text(s, 1));
+		snprintf(side, 10, "%s", (const char *)sqlite3_column_text(s, 2));
+	} else if (rc == SQLITE_DONE) {
+		r = plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
+	} else {
+		r = store_db_err(st, rc, "read baseline", err);
+	}
+	sqlite3_finalize(s);
+	return r;
+}

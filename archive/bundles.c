@@ -1,0 +1,407 @@
+/*
+ * archive/bundles.c: adding a bundle to the store and removing one, in
+ * the order that keeps "rows only while the file exists" true across a
+ * crash at any instruction (store.h).
+ *
+ * add:    verify (outside the lock) → BEGIN IMMEDIATE → copy to a
+ *         temporary file, fsync, rename, fsync the folder → insert rows →
+ *         COMMIT.  A crash before COMMIT leaves a file without rows.
+ * remove: BEGIN IMMEDIATE → delete rows → COMMIT → BEGIN IMMEDIATE →
+ *         unlink the file unless the bundle came back meanwhile → end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "archive/bundles.h"
+#include "archive/ingest.h"
+#include "archive/store.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "formats/digest.h"
+#include "common/banned.h"
+
+#define COPY_CHUNK (256 * 1024)
+
+/* Read up to len bytes, retrying EINTR; returns bytes read or -1. */
+static ssize_t read_some(int fd, void *p, size_t len)
+{
+	ssize_t n;
+
+	do {
+		n = read(fd, p, len);
+	} while (n < 0 && errno == EINTR);
+	return n;
+}
+
+int store_hash_file(const char *path, char *hex, int64_t *size,
+		    struct plumb_err *err)
+{
+	unsigned char sum[DIGEST_BYTES];
+	unsigned char *chunk;
+	struct digest d;
+	int64_t total = 0;
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return plumb_err_errno(err, errno == ENOENT ? PLUMB_EINPUT : PLUMB_EIO,
+				       errno, path, "open");
+	chunk = malloc(COPY_CHUNK);
+	if (!chunk) {
+		close(fd);
+		return plumb_err_oom(err, path);
+	}
+	if ((r = digest_init(&d, 0, err)) < 0) {
+		free(chunk);
+		close(fd);
+		return r;
+	}
+	for (;;) {
+		ssize_t n = read_some(fd, chunk, COPY_CHUNK);
+		if (n < 0) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, path, "read");
+			break;
+		}
+		if (n == 0)
+			break;
+		if ((r = digest_update(&d, chunk, (size_t)n, err)) < 0)
+			break;
+		total += n;
+	}
+	free(chunk);
+	close(fd);
+	if (r < 0) {
+		digest_release(&d);
+		return r;
+	}
+	if ((r = digest_final(&d, sum, err)) < 0)
+		return r;
+	digest_hex(sum, hex);
+	*size = total;
+	return 0;
+}
+
+/*
+ * The copy, with one more check before publishing: the source must still
+ * be the file that was verified (same size, same modification and change
+ * times), or the store would hold bytes nobody verified.
+ */
+static int copy_checked(int fd, const char *src, const char *dest,
+			const struct stat *expect, char *hex, int64_t *size,
+			struct plumb_err *err)
+{
+	unsigned char sum[DIGEST_BYTES];
+	struct atomic_file af;
+	unsigned char *chunk;
+	struct digest d;
+	int64_t total = 0;
+	int r;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, src, "seek");
+	chunk = malloc(COPY_CHUNK);
+	if (!chunk)
+		return plumb_err_oom(err, src);
+	if ((r = digest_init(&d, 0, err)) < 0) {
+		free(chunk);
+		return r;
+	}
+	/* Bundles are immutable once stored: read-only for everyone. */
+	if ((r = atomic_file_open(&af, dest, 0444, err)) < 0) {
+		digest_release(&d);
+		free(chunk);
+		return r;
+	}
+	for (;;) {
+		ssize_t n = read_some(fd, chunk, COPY_CHUNK);
+		if (n < 0) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, src, "read");
+			break;
+		}
+		if (n == 0)
+			break;
+		if ((r = digest_update(&d, chunk, (size_t)n, err)) < 0 ||
+		    (r = atomic_file_write(&af, chunk, (size_t)n, err)) < 0)
+			break;
+		total += n;
+	}
+	free(chunk);
+	if (r == 0 && expect) {
+		struct stat now;
+		if (fstat(fd, &now) < 0) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, src, "stat");
+		} else if (now.st_size != expect->st_size || total != expect->st_size ||
+			   now.st_mtim.tv_sec != expect->st_mtim.tv_sec ||
+			   now.st_mtim.tv_nsec != expect->st_mtim.tv_nsec ||
+			   now.st_ctim.tv_sec != expect->st_ctim.tv_sec ||
+			   now.st_ctim.tv_nsec != expect->st_ctim.tv_nsec) {
+			r = plumb_err_set(err, PLUMB_EINPUT,
+					  "%s: changed while being added; try again", src);
+		}
+	}
+	if (r < 0) {
+		digest_release(&d);
+		atomic_file_abort(&af);
+		return r;
+	}
+	if ((r = digest_final(&d, sum, err)) < 0) {
+		atomic_file_abort(&af);
+		return r;
+	}
+	if ((r = atomic_file_commit(&af, err)) < 0)
+		return r;
+	digest_hex(sum, hex);
+	*size = total;
+	return 0;
+}
+
+int store_copy_file(int fd, const char *src, const char *dest, char *hex,
+		    int64_t *size, struct plumb_err *err)
+{
+	return copy_checked(fd, src, dest, NULL, hex, size, err);
+}
+
+/* The row of an id: *found, and its row number and recorded size. */
+static int lookup(struct store *st, const char *id, int *found, int64_t *rid,
+		  int64_t *size, struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT rid, size FROM bundles WHERE id = ?1", err);
+	int rc;
+
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	*found = rc == SQLITE_ROW;
+	if (*found) {
+		*rid = sqlite3_column_int64(s, 0);
+		*size = sqlite3_column_int64(s, 1);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_err(st, rc, "look up bundle", err);
+	return 0;
+}
+
+/* Nonzero when the stored file exists with the size its row records. */
+static int file_ok(const char *path, int64_t size)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == size;
+}
+
+/* The folder part of path, created if missing. */
+static int make_parent(const char *path, struct plumb_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int r;
+
+	if (!slash)
+		return 0;
+	dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return plumb_err_oom(err, path);
+	r = mkdir_p(dir, err);
+	free(dir);
+	return r;
+}
+
+static int restore_row(struct store *st, int64_t rid, const struct ingest_record *rec,
+		       struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, "UPDATE bundles SET file_sha256 = ?1, size = ?2,"
+					" signature = ?3 WHERE rid = ?4", err);
+	int rc;
+
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	sqlite3_bind_text(s, 1, rec->file_sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, rec->size);
+	sqlite3_bind_text(s, 3, rec->signature, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 4, rid);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_db_err(st, rc, "update bundle", err);
+	return 0;
+}
+
+/*
+ * After a failed add: remove the file it published, unless rows for it
+ * exist after all.  Done under the lock, like every change to bundles/;
+ * if even that fails, the file stays as a file without rows for gc.
+ */
+static void discard_copy(struct store *st, const char *id, const char *dest)
+{
+	struct plumb_err ignored;
+	int64_t rid, size;
+	int found;
+
+	plumb_err_clear(&ignored);
+	if (store_begin(st, &ignored) < 0)
+		return;
+	if (lookup(st, id, &found, &rid, &size, &ignored) == 0 && !found &&
+	    unlink(dest) == 0)
+		fsync_parent(dest, &ignored);
+	store_rollback(st);
+}
+
+int store_add(struct store *st, const char *path, struct store_added *out,
+	      struct plumb_err *err)
+{
+	struct ingest_record rec;
+	struct stat before;
+	char *dest = NULL;
+	int64_t rid = 0, size = 0;
+	int fd, found, r, copied = 0;
+
+	memset(out, 0, sizeof(*out));
+	ingest_record_init(&rec);
+	/* Hold the file open so the bytes copied are the bytes verified. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return plumb_err_errno(err, errno == ENOENT || errno == EACCES ||
+				       errno == ENOTDIR ? PLUMB_EINPUT : PLUMB_EIO,
+				       errno, path, "open");
+	if (fstat(fd, &before) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, path, "stat");
+		goto out;
+	}
+	if (!S_ISREG(before.st_mode)) {
+		r = plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file", path);
+		goto out;
+	}
+	/* Verify the very file that will be copied: same descriptor. */
+	if ((r = ingest_read_bundle_fd(fd, path, &rec, err)) < 0)
+		goto out;
+	memcpy(out->id, rec.id, sizeof(out->id));
+	dest = store_bundle_path(st, rec.id);
+	if (!dest) {
+		r = plumb_err_oom(err, "bundle path");
+		goto out;
+	}
+	/* Already there: answer without taking the write lock. */
+	if ((r = lookup(st, rec.id, &found, &rid, &size, err)) < 0)
+		goto out;
+	if (found && file_ok(dest, size)) {
+		out->status = STORE_PRESENT;
+		goto out;
+	}
+
+	if ((r = store_begin(st, err)) < 0)
+		goto out;
+	if ((r = lookup(st, rec.id, &found, &rid, &size, err)) < 0)
+		goto rollback;
+	if (found && file_ok(dest, size)) {
+		out->status = STORE_PRESENT;
+		store_rollback(st);
+		goto out;
+	}
+	if ((r = make_parent(dest, err)) < 0 ||
+	    (r = copy_checked(fd, path, dest, &before, rec.file_sha256, &rec.size, err)) < 0)
+		goto rollback;
+	copied = !found;
+	if (found) {
+		r = restore_row(st, rid, &rec, err);
+		out->status = STORE_RESTORED;
+	} else {
+		r = ingest_insert(st, &rec, &rid, err);
+		out->status = STORE_ADDED;
+	}
+	if (r < 0)
+		goto rollback;
+	if ((r = store_commit(st, err)) < 0)
+		goto discard;
+	goto out;
+rollback:
+	store_rollback(st);
+discard:
+	/* The rows did not make it: take back the file published for them. */
+	if (copied)
+		discard_copy(st, rec.id, dest);
+out:
+	close(fd);
+	free(dest);
+	ingest_record_release(&rec);
+	return r;
+}
+
+int store_remove(struct store *st, const char *prefix, char *id_out,
+		 struct plumb_err *err)
+{
+	char id[STORE_ID_LEN + 1];
+	sqlite3_stmt *s;
+	int64_t rid, size;
+	char *path = NULL;
+	int rc, r, found;
+
+	if ((r = store_begin(st, err)) < 0)
+		return r;
+	if ((r = store_resolve(st, prefix, id, &rid, err)) < 0)
+		goto rollback;
+	s = store_prepare(st, "SELECT name FROM baselines WHERE bundle = ?1 ORDER BY name LIMIT 1", err);
+	if (!s) {
+		r = err ? err->code : PLUMB_EINTERNAL;
+		goto rollback;
+	}
+	sqlite3_bind_int64(s, 1, rid);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		r = plumb_err_set(err, PLUMB_EINPUT,
+				  "bundle %s is baseline '%s': 'plumb archive baseline rm %s' first",
+				  id, (const char *)sqlite3_column_text(s, 0),
+				  (const char *)sqlite3_column_text(s, 0));
+	} else if (rc != SQLITE_DONE) {
+		r = store_db_err(st, rc, "look up baselines", err);
+	}
+	sqlite3_finalize(s);
+	if (r < 0)
+		goto rollback;
+	s = store_prepare(st, "DELETE FROM bundles WHERE rid = ?1", err);
+	if (!s) {
+		r = err ? err->code : PLUMB_EINTERNAL;
+		goto rollback;
+	}
+	sqlite3_bind_int64(s, 1, rid);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		r = store_db_err(st, rc, "delete bundle", err);
+		goto rollback;
+	}
+	if ((r = store_commit(st, err)) < 0)
+		return r;
+	snprintf(id_out, STORE_ID_LEN + 1, "%s", id);
+
+	/* The rows are gone for good; now the file, unless it was re-added. */
+	if ((r = store_begin(st, err)) < 0)
+		return r;
+	if ((r = lookup(st, id, &found, &rid, &size, err)) < 0)
+		goto rollback;
+	if (!found) {
+		path = store_bundle_path(st, id);
+		if (!path) {
+			r = plumb_err_oom(err, "bundle path");
+			goto rollback;
+		}
+		if (unlink(path) < 0 && errno != ENOENT) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, path, "remove");
+			goto rollback;
+		}
+		r = fsync_parent(path, err);
+	}
+rollback:
+	store_rollback(st);
+	free(path);
+	return r;
+}

@@ -1,0 +1,58 @@
+/*
+ * archive/bundles.h: putting bundles into the archive and taking them out.
+ *
+ * store_add() is the one way in, for `plumb archive add` and for
+ * `plumb run --archive`: verify, copy into the store atomically, then
+ * insert the rows in one transaction.  store_remove() is the way out: rows
+ * first (committed), then the file.
+ *
+ * Ownership: results are written into caller storage; nothing to free.
+ */
+#ifndef PLUMB_ARCHIVE_BUNDLES_H
+#define PLUMB_ARCHIVE_BUNDLES_H
+
+#include <stdint.h>
+
+#include "archive/store.h"
+
+struct plumb_err;
+
+enum store_add_status {
+	STORE_ADDED,     /* new rows and a new file */
+	STORE_PRESENT,   /* already archived: nothing changed */
+	STORE_RESTORED   /* rows were there, their missing or damaged file was replaced */
+};
+
+struct store_added {
+	char id[STORE_ID_LEN + 1];
+	enum store_add_status status;
+};
+
+/*
+ * Add the bundle file at path.  A bundle that does not verify is
+ * PLUMB_EINPUT; a full disk is PLUMB_EIO naming the path, with nothing
+ * half-written left behind and the archive as it was.
+ */
+int store_add(struct store *st, const char *path, struct store_added *out,
+	      struct plumb_err *err);
+
+/*
+ * Remove a bundle (full id or unique prefix): its rows, then its file.
+ * A bundle that a baseline names is refused (PLUMB_EINPUT naming the
+ * baseline).  id_out (65 bytes) receives the full id.
+ */
+int store_remove(struct store *st, const char *prefix, char *id_out,
+		 struct plumb_err *err);
+
+/* SHA-256 (hex, 65 bytes) and size of a whole file; errors name path. */
+int store_hash_file(const char *path, char *hex, int64_t *size,
+		    struct plumb_err *err);
+
+/*
+ * Copy the open file fd (named src in messages) to dest atomically
+ * (common/fileio.h), computing its SHA-256 and size on the way.
+ */
+int store_copy_file(int fd, const char *src, const char *dest, char *hex,
+		    int64_t *size, struct plumb_err *err);
+
+#endif

@@ -1,0 +1,664 @@
+/*
+ * archive/query.c: list, show and trend as SQL over the index, returning
+ * JSON models (query.h).  The statements are written for the indexes of
+ * archive/schema.c; bench/archive.sh times them on 100,000 bundles.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "archive/query.h"
+#include "archive/store.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "formats/manifest.h"
+#include "common/banned.h"
+
+/*
+ * Put v under k in o; nonzero when v is NULL (out of memory) or the set
+ * failed.  v is taken either way (jansson frees it on failure).
+ */
+static int jset(json_t *o, const char *k, json_t *v)
+{
+	if (!v)
+		return 1;
+	if (!o) {
+		json_decref(v);
+		return 1;
+	}
+	return json_object_set_new(o, k, v) != 0;
+}
+
+/* A text column as a JSON string, null for SQL NULL or invalid UTF-8. */
+static json_t *col_str(sqlite3_stmt *s, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+	json_t *v;
+
+	if (!t)
+		return json_null();
+	v = json_string(t);
+	return v ? v : json_null();
+}
+
+/* A numeric column as a JSON number (integer when stored as one), or null. */
+static json_t *col_num(sqlite3_stmt *s, int i)
+{
+	switch (sqlite3_column_type(s, i)) {
+	case SQLITE_INTEGER:
+		return json_integer(sqlite3_column_int64(s, i));
+	case SQLITE_FLOAT: {
+		double d = sqlite3_column_double(s, i);
+		return isfinite(d) ? json_real(d) : json_null();
+	}
+	default:
+		return json_null();
+	}
+}
+
+/* An epoch-seconds column as an RFC 3339 string, or null. */
+static json_t *col_time(sqlite3_stmt *s, int i)
+{
+	char t[MANIFEST_TIME_MAX];
+
+	if (sqlite3_column_type(s, i) == SQLITE_NULL ||
+	    manifest_time_format(sqlite3_column_int64(s, i), t) < 0)
+		return json_null();
+	return json_string(t);
+}
+
+/* A column holding JSON text, parsed; the text itself when it does not parse. */
+static json_t *col_json(sqlite3_stmt *s, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+	json_t *v;
+
+	if (!t)
+		return json_null();
+	v = json_loads(t, JSON_DECODE_ANY, NULL);
+	return v ? v : col_str(s, i);
+}
+
+/* Lower-case hex prefix [lo, lo "g") bounds; -1 when s is not hex. */
+static int hex_range(const char *s, char *lo, char *hi, size_t size)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n + 2 > size)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char c = (char)tolower((unsigned char)s[i]);
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return -1;
+		lo[i] = c;
+	}
+	lo[n] = '\0';
+	memcpy(hi, lo, n);
+	hi[n] = 'g';
+	hi[n + 1] = '\0';
+	return 0;
+}
+
+int query_host(struct store *st, const char *prefix, int64_t *id, char *fp_out,
+	       size_t fp_size, struct plumb_err *err)
+{
+	sqlite3_stmt *s;
+	struct buf cands;
+	int rc, n = 0, r = 0;
+
+	if (!*prefix)
+		return plumb_err_set(err, PLUMB_EINPUT, "--host: empty fingerprint");
+	/* The hosts table is small (one row per machine set-up): a scan is fine. */
+	s = store_prepare(st, "SELECT id, fingerprint FROM hosts WHERE fingerprint = ?1 "
+			  "OR substr(fingerprint, 1, length(?1)) = ?1 "
+			  "ORDER BY fingerprint = ?1 DESC, fingerprint LIMIT 10", err);
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	sqlite3_bind_text(s, 1, prefix, -1, SQLITE_STATIC);
+	buf_init(&cands, 4096);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *fp = (const char *)sqlite3_column_text(s, 1);
+		if (n == 0) {
+			*id = sqlite3_column_int64(s, 0);
+			snprintf(fp_out, fp_size, "%s", fp ? fp : "");
+			if (fp && strcmp(fp, prefix) == 0) {
+				n = 1;   /* an exact match wins over longer ones */
+				rc = SQLITE_DONE;
+				break;
+			}
+		}
+		buf_printf(&cands, "%s%s", n ? ", " : "", fp ? fp : "");
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		r = store_db_err(st, rc, "look up host", err);
+	sqlite3_finalize(s);
+	if (!r && n == 0)
+		r = plumb_err_set(err, PLUMB_EINPUT, "no host %s in the archive", prefix);
+	if (!r && n > 1)
+		r = plumb_err_set(err, PLUMB_EINPUT, "host prefix %s is ambiguous: %s",
+				  prefix, buf_cstr(&cands));
+	buf_release(&cands);
+	return r;
+}
+
+/* {"ref", "commit", "time"} of one side from three columns. */
+static json_t *side_ref(sqlite3_stmt *s, int i)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	if (jset(o, "ref", col_str(s, i)) | jset(o, "commit", col_str(s, i + 1)) |
+	    jset(o, "time", col_time(s, i + 2))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* {key: value} of a bundle's labels. */
+static int labels_json(struct store *st, int64_t rid, json_t **out,
+		       struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT key, value FROM labels WHERE bundle = ?1 "
+					"ORDER BY key", err);
+	json_t *o;
+	int rc;
+
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	o = json_object();
+	if (!o) {
+		sqlite3_finalize(s);
+		return plumb_err_oom(err, "labels");
+	}
+	sqlite3_bind_int64(s, 1, rid);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(s, 0);
+		if (k && jset(o, k, col_str(s, 1))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		json_decref(o);
+		return store_db_err(st, rc, "read labels", err);
+	}
+	*out = o;
+	return 0;
+}
+
+/* A day ("2026-03-01", its start in UTC) or an RFC 3339 UTC time. */
+static int parse_since(const char *s, int64_t *out)
+{
+	char full[MANIFEST_TIME_MAX];
+
+	if (strlen(s) == 10) {
+		snprintf(full, sizeof(full), "%.10sT00:00:00Z", s);
+		return manifest_time_parse(full, out);
+	}
+	return manifest_time_parse(s, out);
+}
+
+int query_list(struct store *st, const struct query_filter *f, json_t **out,
+	       struct plumb_err *err)
+{
+	char clo[64], chi[66];
+	int64_t host = 0, since = 0;
+	sqlite3_stmt *s = NULL;
+	struct buf sql;
+	json_t *arr = NULL;
+	int rc, r = 0, bad = 0, p;
+
+	*out = NULL;
+	if (f->host) {
+		char fp[256];
+		if ((r = query_host(st, f->host, &host, fp, sizeof(fp), err)) < 0)
+			return r;
+	}
+	if (f->since && parse_since(f->since, &since) < 0)
+		return plumb_err_set(err, PLUMB_EUSAGE,
+				     "--since: '%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, UTC)",
+				     f->since);
+	if (f->commit && (strlen(f->commit) < 4 || hex_range(f->commit, clo, chi, sizeof(clo)) < 0))
+		return plumb_err_set(err, PLUMB_EUSAGE,
+				     "--commit: '%s' is not a commit id or prefix (4 or more hex digits)",
+				     f->commit);
+	for (size_t i = 0; i < f->nlabels; i++)
+		if (!f->labels[i][0] || f->labels[i][0] == '=')
+			return plumb_err_set(err, PLUMB_EUSAGE,
+					     "--label: '%s' is not KEY=VALUE or KEY", f->labels[i]);
+
+	buf_init(&sql, 64 * 1024);
+	bad |= buf_addstr(&sql,
+		"SELECT u.rid, u.id, u.created, u.repo, u.base_ref, u.base_commit, u.base_time,"
+		" u.cand_ref, u.cand_commit, u.cand_time, u.signature, h.fingerprint,"
+		" (SELECT count(*) FROM benches b WHERE b.bundle = u.rid), u.size"
+		" FROM bundles u LEFT JOIN hosts h ON h.id = u.host WHERE 1") < 0;
+	/* Parameters are numbered in the order the conditions are added. */
+	p = 1;
+	if (f->bench)
+		bad |= buf_printf(&sql, " AND EXISTS (SELECT 1 FROM benches b WHERE b.bundle = u.rid"
+				  " AND b.name = ?%d)", p++) < 0;
+	if (f->repo)
+		bad |= buf_printf(&sql, " AND u.repo = ?%d", p++) < 0;
+	if (f->commit) {
+		bad |= buf_printf(&sql, " AND ((u.cand_commit >= ?%d AND u.cand_commit < ?%d)"
+				  " OR (u.base_commit >= ?%d AND u.base_commit < ?%d))",
+				  p, p + 1, p, p + 1) < 0;
+		p += 2;
+	}
+	if (f->host)
+		bad |= buf_printf(&sql, " AND u.host = ?%d", p++) < 0;
+	if (f->since)
+		bad |= buf_printf(&sql, " AND u.created >= ?%d", p++) < 0;
+	for (size_t i = 0; i < f->nlabels; i++) {
+		if (strchr(f->labels[i], '=')) {
+			bad |= buf_printf(&sql, " AND EXISTS (SELECT 1 FROM labels l WHERE l.bundle = u.rid"
+					  " AND l.key = ?%d AND l.value = ?%d)", p, p + 1) < 0;
+			p += 2;
+		} else {
+			bad |= buf_printf(&sql, " AND EXISTS (SELECT 1 FROM labels l WHERE l.bundle = u.rid"
+					  " AND l.key = ?%d)", p++) < 0;
+		}
+	}
+	bad |= buf_addstr(&sql, " ORDER BY u.created DESC, u.id DESC") < 0;
+	if (f->last > 0)
+		bad |= buf_printf(&sql, " LIMIT %ld", f->last) < 0;
+	if (bad) {
+		r = buf_err(err, "query");
+		goto done;
+	}
+	if (!(s = store_prepare(st, buf_cstr(&sql), err))) {
+		r = err ? err->code : PLUMB_EINTERNAL;
+		goto done;
+	}
+	p = 1;
+	if (f->bench)
+		sqlite3_bind_text(s, p++, f->bench, -1, SQLITE_STATIC);
+	if (f->repo)
+		sqlite3_bind_text(s, p++, f->repo, -1, SQLITE_STATIC);
+	if (f->commit) {
+		sqlite3_bind_text(s, p++, clo, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, p++, chi, -1, SQLITE_STATIC);
+	}
+	if (f->host)
+		sqlite3_bind_int64(s, p++, host);
+	if (f->since)
+		sqlite3_bind_int64(s, p++, since);
+	for (size_t i = 0; i < f->nlabels; i++) {
+		const char *eq = strchr(f->labels[i], '=');
+		if (eq) {
+			sqlite3_bind_text(s, p++, f->labels[i], (int)(eq - f->labels[i]), SQLITE_STATIC);
+			sqlite3_bind_text(s, p++, eq + 1, -1, SQLITE_STATIC);
+		} else {
+			sqlite3_bind_text(s, p++, f->labels[i], -1, SQLITE_STATIC);
+		}
+	}
+
+	arr = json_array();
+	if (!arr) {
+		r = plumb_err_oom(err, "list");
+		goto done;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *o = json_object(), *labels = NULL;
+		if (!o || json_array_append_new(arr, o) != 0) {
+			json_decref(o);
+			r = plumb_err_oom(err, "list");
+			goto done;
+		}
+		if ((r = labels_json(st, sqlite3_column_int64(s, 0), &labels, err)) < 0)
+			goto done;
+		if (jset(o, "id", col_str(s, 1)) | jset(o, "created", col_time(s, 2)) |
+		    jset(o, "repo", col_str(s, 3)) | jset(o, "base", side_ref(s, 4)) |
+		    jset(o, "candidate", side_ref(s, 7)) | jset(o, "signature", col_str(s, 10)) |
+		    jset(o, "host", col_str(s, 11)) | jset(o, "benches", col_num(s, 12)) |
+		    jset(o, "size", col_num(s, 13)) | jset(o, "labels", labels)) {
+			r = plumb_err_oom(err, "list");
+			goto done;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		r = store_db_err(st, rc, "list bundles", err);
+done:
+	sqlite3_finalize(s);
+	buf_release(&sql);
+	if (r < 0) {
+		json_decref(arr);
+		return r;
+	}
+	*out = arr;
+	return 0;
+}
+
+/* {"center", "min", "max", "spread", "pads"} from five columns. */
+static json_t *side_json(sqlite3_stmt *s, int i)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	if (jset(o, "center", col_num(s, i)) | jset(o, "min", col_num(s, i + 1)) |
+	    jset(o, "max", col_num(s, i + 2)) | jset(o, "spread", col_num(s, i + 3)) |
+	    jset(o, "pads", col_json(s, i + 4))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int benches_json(struct store *st, int64_t rid, json_t **out,
+			struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st,
+		"SELECT name, mode, metric, base_center, base_min, base_max, base_spread, base_pads,"
+		" cand_center, cand_min, cand_max, cand_spread, cand_pads, ratio, verdict, noise"
+		" FROM benches WHERE bundle = ?1 ORDER BY name", err);
+	json_t *arr;
+	int rc;
+
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	arr = json_array();
+	if (!arr) {
+		sqlite3_finalize(s);
+		return plumb_err_oom(err, "benches");
+	}
+	sqlite3_bind_int64(s, 1, rid);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *o = json_object();
+		if (!o || json_array_append_new(arr, o) != 0 ||
+		    jset(o, "name", col_str(s, 0)) | jset(o, "mode", col_str(s, 1)) |
+		    jset(o, "metric", col_str(s, 2)) | jset(o, "base", side_json(s, 3)) |
+		    jset(o, "candidate", side_json(s, 8)) | jset(o, "ratio", col_num(s, 13)) |
+		    jset(o, "verdict", col_str(s, 14)) | jset(o, "noise", col_num(s, 15))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		json_decref(arr);
+		return store_db_err(st, rc, "read benchmarks", err);
+	}
+	*out = arr;
+	return 0;
+}
+
+static int baselines_of(struct store *st, int64_t rid, json_t **out,
+			struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT name, side FROM baselines WHERE bundle = ?1 "
+					"ORDER BY name", err);
+	json_t *arr;
+	int rc;
+
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	arr = json_array();
+	if (!arr) {
+		sqlite3_finalize(s);
+		return plumb_err_oom(err, "baselines");
+	}
+	sqlite3_bind_int64(s, 1, rid);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *o = json_object();
+		if (!o || json_array_append_new(arr, o) != 0 ||
+		    jset(o, "name", col_str(s, 0)) | jset(o, "side", col_str(s, 1))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		json_decref(arr);
+		return store_db_err(st, rc, "read baselines", err);
+	}
+	*out = arr;
+	return 0;
+}
+
+int query_bundle(struct store *st, int64_t rid, json_t **out,
+		 struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st,
+		"SELECT u.id, u.file_sha256, u.size, u.created, u.added, u.plumb_version,"
+		" u.format_version, u.repo, u.base_ref, u.base_commit, u.base_time,"
+		" u.cand_ref, u.cand_commit, u.cand_time, u.signature, h.fingerprint, h.facts"
+		" FROM bundles u LEFT JOIN hosts h ON h.id = u.host WHERE u.rid = ?1", err);
+	json_t *o = NULL, *host = NULL, *benches = NULL, *labels = NULL, *bl = NULL;
+	char *path = NULL;
+	int rc, r = 0;
+
+	*out = NULL;
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	sqlite3_bind_int64(s, 1, rid);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		r = rc == SQLITE_DONE ? plumb_err_set(err, PLUMB_EINPUT, "no bundle row %lld",
+						      (long long)rid)
+				      : store_db_err(st, rc, "read bundle", err);
+		goto done;
+	}
+	if ((r = benches_json(st, rid, &benches, err)) < 0 ||
+	    (r = labels_json(st, rid, &labels, err)) < 0 ||
+	    (r = baselines_of(st, rid, &bl, err)) < 0)
+		goto done;
+	path = store_bundle_path(st, (const char *)sqlite3_column_text(s, 0));
+	o = json_object();
+	if (!o || !path) {
+		r = plumb_err_oom(err, "bundle");
+		goto done;
+	}
+	if (sqlite3_column_type(s, 15) == SQLITE_NULL) {
+		host = json_null();
+	} else if ((host = json_object())) {
+		if (jset(host, "fingerprint", col_str(s, 15)) | jset(host, "facts", col_json(s, 16))) {
+			json_decref(host);
+			host = NULL;
+		}
+	}
+	/* jset() takes each value, set or not: nothing to free after this. */
+	if (jset(o, "id", col_str(s, 0)) | jset(o, "path", json_string(path)) |
+	    jset(o, "file_sha256", col_str(s, 1)) | jset(o, "size", col_num(s, 2)) |
+	    jset(o, "created", col_time(s, 3)) | jset(o, "added", col_time(s, 4)) |
+	    jset(o, "plumb_version", col_str(s, 5)) | jset(o, "format_version", col_str(s, 6)) |
+	    jset(o, "repo", col_str(s, 7)) | jset(o, "base", side_ref(s, 8)) |
+	    jset(o, "candidate", side_ref(s, 11)) | jset(o, "signature", col_str(s, 14)) |
+	    jset(o, "host", host) | jset(o, "labels", labels) | jset(o, "baselines", bl) |
+	    jset(o, "benches", benches)) {
+		labels = bl = benches = NULL;
+		r = plumb_err_oom(err, "bundle");
+		goto done;
+	}
+	labels = bl = benches = NULL;
+	*out = o;
+	o = NULL;
+done:
+	sqlite3_finalize(s);
+	free(path);
+	json_decref(o);
+	json_decref(benches);
+	json_decref(labels);
+	json_decref(bl);
+	return r;
+}
+
+int query_show(struct store *st, const char *prefix, json_t **out,
+	       struct plumb_err *err)
+{
+	char id[STORE_ID_LEN + 1];
+	int64_t rid;
+	int r;
+
+	*out = NULL;
+	if ((r = store_resolve(st, prefix, id, &rid, err)) < 0)
+		return r;
+	return query_bundle(st, rid, out, err);
+}
+
+/*
+ * The first column of the first row of sql, with ?1 = a, ?2 = b and ?3 = c
+ * (NULL when c is NULL): as an integer in *iv or a copied string in *sv.
+ */
+static int pick(struct store *st, const char *sql, const char *a, int64_t b,
+		const char *c, int *found, int64_t *iv, char **sv, struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, sql, err);
+	int rc;
+
+	*found = 0;
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	sqlite3_bind_text(s, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, b);
+	if (c)
+		sqlite3_bind_text(s, 3, c, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*found = 1;
+		if (iv)
+			*iv = sqlite3_column_int64(s, 0);
+		if (sv) {
+			const char *t = (const char *)sqlite3_column_text(s, 0);
+			*sv = t ? strdup(t) : NULL;
+			if (t && !*sv) {
+				sqlite3_finalize(s);
+				return plumb_err_oom(err, "trend");
+			}
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_err(st, rc, "trend", err);
+	return 0;
+}
+
+int query_trend(struct store *st, const struct query_trend *q, json_t **out,
+		struct plumb_err *err)
+{
+	char fp[256] = "";
+	char *metric = NULL;
+	int64_t host = 0;
+	sqlite3_stmt *s = NULL;
+	json_t *o = NULL, *pts = NULL;
+	size_t n;
+	int found, rc, r = 0;
+
+	*out = NULL;
+	if (q->host) {
+		if ((r = query_host(st, q->host, &host, fp, sizeof(fp), err)) < 0)
+			return r;
+	} else {
+		/* The host with the most results, the latest on a tie. */
+		r = pick(st, "SELECT host FROM benches WHERE name = ?1 AND host IS NOT NULL"
+			 " AND (?3 IS NULL OR metric = ?3)"
+			 " GROUP BY host ORDER BY count(*) DESC, max(at) DESC LIMIT 1",
+			 q->bench, 0, q->metric, &found, &host, NULL, err);
+		if (r < 0)
+			return r;
+		if (!found)
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "no results of benchmark '%s'%s%s%s with host facts in the archive",
+					     q->bench, q->metric ? " (metric " : "",
+					     q->metric ? q->metric : "", q->metric ? ")" : "");
+		sqlite3_stmt *h = store_prepare(st, "SELECT fingerprint FROM hosts WHERE id = ?1", err);
+		if (!h)
+			return err ? err->code : PLUMB_EINTERNAL;
+		sqlite3_bind_int64(h, 1, host);
+		if (sqlite3_step(h) == SQLITE_ROW)
+			snprintf(fp, sizeof(fp), "%s", (const char *)sqlite3_column_text(h, 0));
+		sqlite3_finalize(h);
+	}
+	if (q->metric) {
+		metric = strdup(q->metric);
+		if (!metric)
+			return plumb_err_oom(err, "trend");
+	} else {
+		r = pick(st, "SELECT metric FROM benches WHERE name = ?1 AND host = ?2"
+			 " GROUP BY metric ORDER BY count(*) DESC, max(at) DESC LIMIT 1",
+			 q->bench, host, NULL, &found, NULL, &metric, err);
+		if (r < 0)
+			return r;
+		if (!found)
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "no results of benchmark '%s' on host %s in the archive",
+					     q->bench, fp);
+	}
+
+	/* Newest first through the index, then reversed: --last keeps the latest. */
+	s = store_prepare(st,
+		"SELECT u.id, u.cand_ref, u.cand_commit, b.at, b.cand_center, b.cand_min,"
+		" b.cand_max, b.cand_spread, b.ratio, b.verdict, b.base_center, b.noise"
+		" FROM benches b JOIN bundles u ON u.rid = b.bundle"
+		" WHERE b.name = ?1 AND b.host = ?2 AND b.metric IS ?3"
+		" ORDER BY b.at DESC, b.bundle DESC LIMIT ?4", err);
+	if (!s) {
+		r = err ? err->code : PLUMB_EINTERNAL;
+		goto done;
+	}
+	sqlite3_bind_text(s, 1, q->bench, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, host);
+	if (metric)
+		sqlite3_bind_text(s, 3, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 4, q->last > 0 ? q->last : -1);
+	pts = json_array();
+	if (!pts) {
+		r = plumb_err_oom(err, "trend");
+		goto done;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *p = json_object();
+		if (!p || json_array_append_new(pts, p) != 0 ||
+		    jset(p, "bundle", col_str(s, 0)) | jset(p, "ref", col_str(s, 1)) |
+		    jset(p, "commit", col_str(s, 2)) | jset(p, "time", col_time(s, 3)) |
+		    jset(p, "center", col_num(s, 4)) | jset(p, "min", col_num(s, 5)) |
+		    jset(p, "max", col_num(s, 6)) | jset(p, "spread", col_num(s, 7)) |
+		    jset(p, "ratio", col_num(s, 8)) | jset(p, "verdict", col_str(s, 9)) |
+		    jset(p, "base_center", col_num(s, 10)) | jset(p, "noise", col_num(s, 11))) {
+			r = plumb_err_oom(err, "trend");
+			goto done;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		r = store_db_err(st, rc, "trend", err);
+		goto done;
+	}
+	n = json_array_size(pts);
+	for (size_t i = 0; i < n / 2; i++) {
+		json_t *a = json_incref(json_array_get(pts, i));
+		json_t *b = json_incref(json_array_get(pts, n - 1 - i));
+		json_array_set_new(pts, i, b);
+		json_array_set_new(pts, n - 1 - i, a);
+	}
+	o = json_object();
+	if (!o) {
+		r = plumb_err_oom(err, "trend");
+		goto done;
+	}
+	if (jset(o, "bench", json_string(q->bench)) |
+	    jset(o, "metric", metric ? json_string(metric) : json_null()) |
+	    jset(o, "host", json_string(fp)) | jset(o, "points", pts)) {
+		pts = NULL;
+		r = plumb_err_oom(err, "trend");
+		goto done;
+	}
+	pts = NULL;
+	*out = o;
+	o = NULL;
+done:
+	sqlite3_finalize(s);
+	json_decref(pts);
+	json_decref(o);
+	free(metric);
+	return r;
+}

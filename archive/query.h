@@ -1,0 +1,66 @@
+/*
+ * archive/query.h: the read side of the archive: list, show, trend, and
+ * host lookups.  Each query returns a JSON model (jansson) that `--json`
+ * prints as it is and archive/view.h renders as text, so the two outputs
+ * cannot disagree.  The layouts are documented in docs/plumb.1.
+ *
+ * Ownership: a json_t returned through *out belongs to the caller
+ * (json_decref); the filter structs only borrow their strings.
+ */
+#ifndef PLUMB_ARCHIVE_QUERY_H
+#define PLUMB_ARCHIVE_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "archive/store.h"
+
+struct plumb_err;
+
+struct query_filter {
+	const char *bench;    /* bundles holding this benchmark, or NULL */
+	const char *repo;     /* exact repository, or NULL */
+	const char *commit;   /* prefix of the base or candidate commit, or NULL */
+	const char *host;     /* host fingerprint or unique prefix, or NULL */
+	const char *const *labels; /* "K=V" (or "K": any value), all must match */
+	size_t nlabels;
+	const char *since;    /* created at or after this ISO 8601 time, or NULL */
+	long last;            /* the newest N only; 0 for all */
+};
+
+/* Bundles matching f, newest first: a JSON array of summaries. */
+int query_list(struct store *st, const struct query_filter *f, json_t **out,
+	       struct plumb_err *err);
+
+/* Everything about one bundle (id or unique prefix): a JSON object. */
+int query_show(struct store *st, const char *prefix, json_t **out,
+	       struct plumb_err *err);
+
+/* The same for a known row number (used by baseline show). */
+int query_bundle(struct store *st, int64_t rid, json_t **out,
+		 struct plumb_err *err);
+
+struct query_trend {
+	const char *bench;    /* required */
+	const char *metric;   /* NULL: the benchmark's most frequent metric on the host */
+	const char *host;     /* NULL: the host with the most results for the benchmark */
+	long last;            /* the latest N points only; 0 for all */
+};
+
+/*
+ * The series of one benchmark on one host: candidate center and range per
+ * bundle, in candidate commit time order (oldest first).
+ */
+int query_trend(struct store *st, const struct query_trend *q, json_t **out,
+		struct plumb_err *err);
+
+/*
+ * A host fingerprint or unique prefix of one to its row id and full
+ * fingerprint (fp_out, fp_size bytes).  Unknown or ambiguous: PLUMB_EINPUT.
+ */
+int query_host(struct store *st, const char *prefix, int64_t *id, char *fp_out,
+	       size_t fp_size, struct plumb_err *err);
+
+#endif

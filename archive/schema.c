@@ -1,0 +1,249 @@
+/*
+ * archive/schema.c: the SQL of every schema version and the migration
+ * driver.  Kept apart from the store so the history of the layout reads
+ * in one place; archive/SCHEMA.md explains each table.
+ *
+ * Never edit a released step: add one.  A step runs inside the driver's
+ * transaction, so it must not contain BEGIN/COMMIT or PRAGMAs that are
+ * no-ops inside a transaction (foreign_keys, journal_mode).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "archive/schema.h"
+#include "archive/store.h"
+#include "common/err.h"
+#include "common/banned.h"
+
+/* Version 1: bundles, hosts, benches, baselines, labels. */
+static const char schema_v1[] =
+	"PRAGMA application_id = 1886154082;\n"
+	"CREATE TABLE hosts (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  fingerprint TEXT NOT NULL UNIQUE,\n"
+	"  facts TEXT NOT NULL\n"
+	");\n"
+	"CREATE TABLE bundles (\n"
+	"  rid INTEGER PRIMARY KEY,\n"
+	"  id TEXT NOT NULL UNIQUE CHECK (length(id) = 64),\n"
+	"  file_sha256 TEXT NOT NULL CHECK (length(file_sha256) = 64),\n"
+	"  size INTEGER NOT NULL CHECK (size >= 0),\n"
+	"  created INTEGER NOT NULL,\n"
+	"  added INTEGER NOT NULL,\n"
+	"  plumb_version TEXT,\n"
+	"  format_version TEXT NOT NULL,\n"
+	"  repo TEXT,\n"
+	"  base_ref TEXT,\n"
+	"  base_commit TEXT,\n"
+	"  base_time INTEGER,\n"
+	"  cand_ref TEXT,\n"
+	"  cand_commit TEXT,\n"
+	"  cand_time INTEGER,\n"
+	"  signature TEXT NOT NULL CHECK (signature IN ('none', 'present', 'verified')),\n"
+	"  host INTEGER REFERENCES hosts(id)\n"
+	");\n"
+	"CREATE INDEX bundles_created ON bundles(created);\n"
+	"CREATE INDEX bundles_host ON bundles(host, created);\n"
+	"CREATE INDEX bundles_cand_commit ON bundles(cand_commit);\n"
+	"CREATE INDEX bundles_base_commit ON bundles(base_commit);\n"
+	"CREATE INDEX bundles_repo ON bundles(repo, created);\n"
+	"CREATE TABLE benches (\n"
+	"  bundle INTEGER NOT NULL REFERENCES bundles(rid) ON DELETE CASCADE,\n"
+	"  name TEXT NOT NULL,\n"
+	"  mode TEXT,\n"
+	"  metric TEXT,\n"
+	"  base_center REAL, base_min REAL, base_max REAL, base_spread REAL,\n"
+	"  base_pads TEXT,\n"
+	"  cand_center REAL, cand_min REAL, cand_max REAL, cand_spread REAL,\n"
+	"  cand_pads TEXT,\n"
+	"  ratio REAL,\n"
+	"  verdict TEXT,\n"
+	"  noise REAL,\n"
+	"  PRIMARY KEY (bundle, name)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX benches_name ON benches(name, metric);\n"
+	"CREATE TABLE baselines (\n"
+	"  name TEXT PRIMARY KEY,\n"
+	"  bundle INTEGER NOT NULL REFERENCES bundles(rid),\n"
+	"  side TEXT NOT NULL CHECK (side IN ('base', 'candidate')),\n"
+	"  set_at INTEGER NOT NULL,\n"
+	"  note TEXT\n"
+	");\n"
+	"CREATE INDEX baselines_bundle ON baselines(bundle);\n"
+	"CREATE TABLE labels (\n"
+	"  bundle INTEGER NOT NULL REFERENCES bundles(rid) ON DELETE CASCADE,\n"
+	"  key TEXT NOT NULL,\n"
+	"  value TEXT NOT NULL,\n"
+	"  PRIMARY KEY (bundle, key)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX labels_kv ON labels(key, value);\n";
+
+/*
+ * Version 2: a trend reads one benchmark on one host in candidate-time
+ * order.  With the host and the time only in bundles, that query visits
+ * every row of the benchmark (100,000 in a years-old archive) to find the
+ * thousand of one host.  Copies of both in benches, set once at insert
+ * (bundles never change), let one index answer it in order.
+ */
+static const char schema_v2[] =
+	"ALTER TABLE benches ADD COLUMN host INTEGER;\n"
+	"ALTER TABLE benches ADD COLUMN at INTEGER;\n"
+	"UPDATE benches SET\n"
+	"  host = (SELECT u.host FROM bundles u WHERE u.rid = benches.bundle),\n"
+	"  at = (SELECT coalesce(u.cand_time, u.created) FROM bundles u\n"
+	"        WHERE u.rid = benches.bundle);\n"
+	"DROP INDEX benches_name;\n"
+	"CREATE INDEX benches_trend ON benches(name, host, metric, at);\n";
+
+static const char *const schema_steps[SCHEMA_VERSION] = {
+	schema_v1,
+	schema_v2,
+};
+
+const char *schema_step(int i)
+{
+	if (i < 0 || i >= SCHEMA_VERSION)
+		return NULL;
+	return schema_steps[i];
+}
+
+/* Read an integer PRAGMA; -1 after filling err. */
+static int pragma_int(sqlite3 *db, const char *path, const char *pragma,
+		      int *out, struct plumb_err *err)
+{
+	char sql[64];
+	sqlite3_stmt *stmt;
+	int rc;
+
+	snprintf(sql, sizeof(sql), "PRAGMA %s", pragma);
+	rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_sqlite_err(db, path, rc, sql, err);
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return store_sqlite_err(db, path, rc, sql, err);
+	}
+	*out = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+/* Refuse a database that is not a plumb archive or is too new. */
+static int check_version(sqlite3 *db, const char *path, int version, int nsteps,
+			 struct plumb_err *err)
+{
+	int app = 0, r;
+
+	if (version > nsteps)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: archive schema %d is newer than this plumb understands (%d)",
+				     path, version, nsteps);
+	if (version > 0) {
+		if ((r = pragma_int(db, path, "application_id", &app, err)) < 0)
+			return r;
+		if (app != SCHEMA_APPLICATION_ID)
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "%s: not a plumb archive (application_id %d)",
+					     path, app);
+		return 0;
+	}
+	/* Version 0 must be a new, empty file: a foreign database is not adopted. */
+	sqlite3_stmt *stmt;
+	int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_sqlite_err(db, path, rc, "read schema", err);
+	rc = sqlite3_step(stmt);
+	int n = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW)
+		return store_sqlite_err(db, path, rc, "read schema", err);
+	if (n != 0)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: not a plumb archive (a database with other tables)", path);
+	return 0;
+}
+
+int schema_check(sqlite3 *db, const char *path, struct plumb_err *err)
+{
+	int version = 0, rc, r;
+
+	/*
+	 * One read transaction: the version and the tables must come from the
+	 * same snapshot, or another process creating the archive between the
+	 * two reads would make a new archive look like a foreign database.
+	 */
+	rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return store_sqlite_err(db, path, rc, "begin", err);
+	r = pragma_int(db, path, "user_version", &version, err);
+	if (r == 0)
+		r = check_version(db, path, version, SCHEMA_VERSION, err);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
+int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
+		 int nsteps, int *from, struct plumb_err *err)
+{
+	char sql[64];
+	int version = 0, rc, r;
+
+	/*
+	 * Cheap check first: an up-to-date archive needs no write lock.  Only
+	 * the answers that cannot change under us are taken here (a version
+	 * never goes down); anything else is decided under the lock.
+	 */
+	if ((r = pragma_int(db, path, "user_version", &version, err)) < 0)
+		return r;
+	if (from)
+		*from = version;
+	if (version >= nsteps)
+		return check_version(db, path, version, nsteps, err);
+
+	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return store_sqlite_err(db, path, rc, "begin migration", err);
+	/* Another process may have migrated while we waited for the lock. */
+	if ((r = pragma_int(db, path, "user_version", &version, err)) < 0)
+		goto fail;
+	if (from)
+		*from = version;
+	if ((r = check_version(db, path, version, nsteps, err)) < 0)
+		goto fail;
+	for (int v = version; v < nsteps; v++) {
+		char *msg = NULL;
+		rc = sqlite3_exec(db, steps[v], NULL, NULL, &msg);
+		if (rc != SQLITE_OK) {
+			r = plumb_err_set(err, rc == SQLITE_FULL || (rc & 0xff) == SQLITE_IOERR ?
+					  PLUMB_EIO : PLUMB_EINTERNAL,
+					  "%s: migration to schema %d failed: %s", path, v + 1,
+					  msg ? msg : sqlite3_errstr(rc));
+			sqlite3_free(msg);
+			goto fail;
+		}
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", nsteps);
+	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		r = store_sqlite_err(db, path, rc, "set schema version", err);
+		goto fail;
+	}
+	rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		r = store_sqlite_err(db, path, rc, "commit migration", err);
+		goto fail;
+	}
+	return 0;
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
+int schema_migrate(sqlite3 *db, const char *path, int *from,
+		   struct plumb_err *err)
+{
+	return schema_apply(db, path, schema_steps, SCHEMA_VERSION, from, err);
+}

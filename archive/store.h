@@ -1,0 +1,107 @@
+/*
+ * archive/store.h: the archive on disk: where it lives, the SQLite index
+ * (archive.db) and the content-addressed folder of bundle files
+ * (bundles/ab/<id>.plumb), and the transactions every writer goes through.
+ *
+ * Consistency rule, relied on by add, rm, verify and gc: a bundle's rows
+ * exist only while its file does.  Writers therefore publish the file
+ * before committing the rows, and remove the rows (committed) before the
+ * file; whoever touches a file under bundles/ does it while holding the
+ * database's write lock (store_begin), so an add and an rm of the same
+ * bundle cannot interleave.  A crash leaves at worst a file without rows,
+ * which `archive gc` adopts.
+ *
+ * Ownership: struct store is caller-owned storage; store_open() fills it,
+ * store_close() frees what it holds.  Strings returned by store_*_path()
+ * are malloc'd and freed by the caller.
+ */
+#ifndef PLUMB_ARCHIVE_STORE_H
+#define PLUMB_ARCHIVE_STORE_H
+
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+struct plumb_err;
+
+#define STORE_MAGIC 0x41524348u   /* "ARCH": catches use after store_close() */
+#define STORE_ID_LEN 64           /* a bundle id: 64 lower-case hex digits */
+
+/* How long a writer waits for another one before giving up (exit 75). */
+#define STORE_BUSY_MS 120000
+
+struct store {
+	unsigned magic;
+	char *dir;          /* the archive folder */
+	char *db_path;      /* <dir>/archive.db */
+	char *bundles_dir;  /* <dir>/bundles */
+	sqlite3 *db;
+	int in_txn;         /* inside store_begin() .. store_commit()/rollback() */
+};
+
+enum store_open_flags {
+	STORE_CREATE = 1    /* create the folder and an empty archive if missing */
+};
+
+/*
+ * The archive folder: dir when not NULL, else $PLUMB_ARCHIVE, else
+ * $XDG_DATA_HOME/plumb (when absolute), else $HOME/.local/share/plumb.
+ * *out is malloc'd.
+ */
+int store_locate(const char *dir, char **out, struct plumb_err *err);
+
+/*
+ * Open (and with STORE_CREATE create) the archive in dir: WAL, foreign
+ * keys, busy timeout, and the schema migrated forward (archive/schema.h).
+ * A missing archive without STORE_CREATE is PLUMB_EINPUT naming dir; an
+ * archive newer than this program is PLUMB_EINPUT.
+ */
+int store_open(struct store *st, const char *dir, int flags,
+	       struct plumb_err *err);
+
+/* Close the database and free what st holds (harmless on a failed open). */
+void store_close(struct store *st);
+
+/* "<dir>/bundles/<id[0..2]>/<id>.plumb" for a full id, or NULL (no memory). */
+char *store_bundle_path(const struct store *st, const char *id);
+
+/* Nonzero when s is a full bundle id (64 lower-case hex digits). */
+int store_is_id(const char *s);
+
+/*
+ * Take the write lock (BEGIN IMMEDIATE), waiting up to STORE_BUSY_MS for
+ * other writers; PLUMB_ELOCKED after that.  Every change to archive.db or
+ * to files under bundles/ happens between store_begin() and store_commit().
+ */
+int store_begin(struct store *st, struct plumb_err *err);
+int store_commit(struct store *st, struct plumb_err *err);
+/* Roll back when a transaction is open; harmless otherwise. */
+void store_rollback(struct store *st);
+
+/*
+ * Fill err for a failed SQLite call: "<db>: <what>: <sqlite message>"
+ * with the code that fits (disk full and I/O → PLUMB_EIO, busy →
+ * PLUMB_ELOCKED, corrupt or not a database → PLUMB_EINPUT, else
+ * PLUMB_EINTERNAL).  Returns the code.
+ */
+int store_db_err(struct store *st, int rc, const char *what,
+		 struct plumb_err *err);
+
+/* The same for a bare connection whose file is named path. */
+int store_sqlite_err(sqlite3 *db, const char *path, int rc, const char *what,
+		     struct plumb_err *err);
+
+/* Prepare a statement; on failure fills err (naming the SQL) and returns NULL. */
+sqlite3_stmt *store_prepare(struct store *st, const char *sql,
+			    struct plumb_err *err);
+
+/*
+ * Resolve an id or a unique prefix of one (at least 4 hex digits) to the
+ * full id (id_out, 65 bytes) and its row number.  Unknown: PLUMB_EINPUT
+ * "no bundle <prefix> in the archive"; ambiguous: PLUMB_EINPUT listing the
+ * candidates.
+ */
+int store_resolve(struct store *st, const char *prefix, char *id_out,
+		  int64_t *rid, struct plumb_err *err);
+
+#endif

@@ -1,0 +1,637 @@
+/*
+ * cli/cmd-archive.c: `plumb archive add|list|show|rm|trend|verify|gc` and
+ * `plumb archive baseline set|list|show|rm`: option tables and thin
+ * wrappers around archive/ (DESIGN §9).  Every subcommand takes
+ * --archive-dir; the folder is found by store_locate().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "archive/baseline.h"
+#include "archive/bundles.h"
+#include "archive/query.h"
+#include "archive/scrub.h"
+#include "archive/store.h"
+#include "archive/view.h"
+#include "cli/cmd.h"
+#include "common/cleanup.h"
+#include "common/err.h"
+#include "common/banned.h"
+
+#define ARCHIVE_DIR_HELP "the archive folder (default: $PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)"
+
+/* Option values; each subcommand runs once per process. */
+static const char *opt_dir;
+static int opt_json;
+static const char *opt_bench, *opt_repo, *opt_commit, *opt_host, *opt_since;
+static const char *opt_metric, *opt_side, *opt_note, *opt_subset;
+static struct strlist opt_labels;
+static long opt_last;
+
+/* Open the archive named by --archive-dir or the environment; 0 or an exit status. */
+static int open_archive(struct store *st, int flags)
+{
+	struct plumb_err err;
+	char *dir = NULL;
+	int r;
+
+	plumb_err_clear(&err);
+	if ((r = store_locate(opt_dir, &dir, &err)) < 0 ||
+	    (r = store_open(st, dir, flags, &err)) < 0) {
+		free(dir);
+		return cli_fail(&err);
+	}
+	free(dir);
+	return 0;
+}
+
+/* Print a model as --json asks (indented, one trailing newline). */
+static void print_json(const json_t *j)
+{
+	json_dumpf(j, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+}
+
+static int usage_error(const char *who, const char *what)
+{
+	fprintf(stderr, "plumb archive %s: %s\n", who, what);
+	return PLUMB_EXIT_USAGE;
+}
+
+/* ---- add ---- */
+
+static const struct plumb_opt add_opts[] = {
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int add_exec(int argc, char **argv)
+{
+	struct store st;
+	int status = 0, r;
+
+	if (argc < 1)
+		return usage_error("add", "no bundle named");
+	if ((r = open_archive(&st, STORE_CREATE)) != 0)
+		return r;
+	for (int i = 0; i < argc && !cleanup_signal_pending(); i++) {
+		struct store_added added;
+		struct plumb_err err;
+
+		plumb_err_clear(&err);
+		if (store_add(&st, argv[i], &added, &err) < 0) {
+			int s = cli_fail(&err);
+			if (!status)
+				status = s;
+			continue;
+		}
+		printf("%s  %s\n", added.id,
+		       added.status == STORE_ADDED ? "added" :
+		       added.status == STORE_RESTORED ? "restored (its file was missing or damaged)" :
+		       "already in the archive");
+	}
+	store_close(&st);
+	return status;
+}
+
+static const struct plumb_cmd cmd_archive_add = {
+	.name = "add",
+	.summary = "verify bundles and add them to the archive",
+	.usage = "archive add BUNDLE... [--archive-dir DIR]",
+	.description =
+		"Verify each bundle completely, copy it into the archive's store and index it.\n"
+		"A bundle already archived is left as it is; its id is printed either way.",
+	.opts = add_opts,
+	.exec = add_exec,
+};
+
+/* ---- list ---- */
+
+static const struct plumb_opt list_opts[] = {
+	OPT_STRING_("bench", 0, "NAME", "only bundles with this benchmark", &opt_bench),
+	OPT_STRING_("repo", 0, "REPO", "only bundles of this repository (path or URL)", &opt_repo),
+	OPT_STRING_("commit", 0, "COMMIT", "only bundles whose base or candidate commit starts so", &opt_commit),
+	OPT_STRING_("host", 0, "FP", "only bundles measured on this host fingerprint (or prefix)", &opt_host),
+	OPT_LIST_("label", 0, "K=V", "only bundles with this label (K alone: any value); repeatable", &opt_labels),
+	OPT_STRING_("since", 0, "DATE", "only bundles created at or after DATE (YYYY-MM-DD[THH:MM:SSZ])", &opt_since),
+	OPT_INT_("last", 0, "N", "only the newest N", &opt_last, 1, 100000000),
+	OPT_FLAG_("json", 0, "print JSON", &opt_json),
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int list_exec(int argc, char **argv)
+{
+	struct query_filter f;
+	struct plumb_err err;
+	struct store st;
+	json_t *list;
+	int r;
+
+	(void)argv;
+	if (argc > 0)
+		return usage_error("list", "takes no arguments");
+	memset(&f, 0, sizeof(f));
+	f.bench = opt_bench;
+	f.repo = opt_repo;
+	f.commit = opt_commit;
+	f.host = opt_host;
+	f.labels = opt_labels.v;
+	f.nlabels = opt_labels.n;
+	f.since = opt_since;
+	f.last = opt_last;
+	if ((r = open_archive(&st, 0)) != 0)
+		goto out;
+	plumb_err_clear(&err);
+	if (query_list(&st, &f, &list, &err) < 0) {
+		r = cli_fail(&err);
+	} else {
+		if (opt_json)
+			print_json(list);
+		else
+			view_list(list, stdout);
+		json_decref(list);
+	}
+	store_close(&st);
+out:
+	strlist_release(&opt_labels);
+	return r;
+}
+
+static const struct plumb_cmd cmd_archive_list = {
+	.name = "list",
+	.summary = "list archived bundles, newest first",
+	.usage = "archive list [--bench B] [--repo R] [--commit C] [--host FP] [--label K=V]...\n"
+		 "archive list [--since DATE] [--last N] [--json] [--archive-dir DIR]",
+	.description = "List the bundles matching every filter given, newest first.",
+	.opts = list_opts,
+	.exec = list_exec,
+};
+
+/* ---- show ---- */
+
+static const struct plumb_opt show_opts[] = {
+	OPT_FLAG_("json", 0, "print JSON", &opt_json),
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int show_exec(int argc, char **argv)
+{
+	struct plumb_err err;
+	struct store st;
+	json_t *b;
+	int r;
+
+	if (argc != 1)
+		return usage_error("show", "needs exactly one bundle id");
+	if ((r = open_archive(&st, 0)) != 0)
+		return r;
+	plumb_err_clear(&err);
+	if (query_show(&st, argv[0], &b, &err) < 0) {
+		r = cli_fail(&err);
+	} else {
+		if (opt_json)
+			print_json(b);
+		else
+			view_bundle(b, stdout);
+		json_decref(b);
+	}
+	store_close(&st);
+	return r;
+}
+
+static const struct plumb_cmd cmd_archive_show = {
+	.name = "show",
+	.summary = "show one archived bundle",
+	.usage = "archive show ID [--json] [--archive-dir DIR]",
+	.description = "Show a bundle's fields, host, labels, baselines and benchmarks.  ID may be\n"
+		       "a unique prefix of at least 4 hex digits.",
+	.opts = show_opts,
+	.exec = show_exec,
+};
+
+/* ---- rm ---- */
+
+static const struct plumb_opt rm_opts[] = {
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int rm_exec(int argc, char **argv)
+{
+	struct store st;
+	int status = 0, r;
+
+	if (argc < 1)
+		return usage_error("rm", "no bundle id named");
+	if ((r = open_archive(&st, 0)) != 0)
+		return r;
+	for (int i = 0; i < argc && !cleanup_signal_pending(); i++) {
+		char id[STORE_ID_LEN + 1];
+		struct plumb_err err;
+
+		plumb_err_clear(&err);
+		if (store_remove(&st, argv[i], id, &err) < 0) {
+			int s = cli_fail(&err);
+			if (!status)
+				status = s;
+			continue;
+		}
+		printf("%s  removed\n", id);
+	}
+	store_close(&st);
+	return status;
+}
+
+static const struct plumb_cmd cmd_archive_rm = {
+	.name = "rm",
+	.summary = "remove bundles from the archive",
+	.usage = "archive rm ID... [--archive-dir DIR]",
+	.description = "Remove each bundle's rows, then its file.  A bundle that a baseline names\n"
+		       "is kept until the baseline is removed.",
+	.opts = rm_opts,
+	.exec = rm_exec,
+};
+
+/* ---- trend ---- */
+
+static const struct plumb_opt trend_opts[] = {
+	OPT_STRING_("metric", 0, "M", "the metric (default: the benchmark's most frequent)", &opt_metric),
+	OPT_STRING_("host", 0, "FP", "the host fingerprint or prefix (default: the one with most results)", &opt_host),
+	OPT_INT_("last", 0, "N", "only the latest N points", &opt_last, 1, 100000000),
+	OPT_FLAG_("json", 0, "print JSON", &opt_json),
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int trend_exec(int argc, char **argv)
+{
+	struct query_trend q;
+	struct plumb_err err;
+	struct store st;
+	json_t *t;
+	int r;
+
+	if (argc != 1)
+		return usage_error("trend", "needs exactly one benchmark name");
+	memset(&q, 0, sizeof(q));
+	q.bench = argv[0];
+	q.metric = opt_metric;
+	q.host = opt_host;
+	q.last = opt_last;
+	if ((r = open_archive(&st, 0)) != 0)
+		return r;
+	plumb_err_clear(&err);
+	if (query_trend(&st, &q, &t, &err) < 0) {
+		r = cli_fail(&err);
+	} else {
+		if (opt_json)
+			print_json(t);
+		else
+			view_trend(t, stdout);
+		json_decref(t);
+	}
+	store_close(&st);
+	return r;
+}
+
+static const struct plumb_cmd cmd_archive_trend = {
+	.name = "trend",
+	.summary = "the series of one benchmark on one host",
+	.usage = "archive trend BENCH [--metric M] [--host FP] [--last N] [--json] [--archive-dir DIR]",
+	.description = "Print the candidate's center and range of BENCH in every archived bundle\n"
+		       "measured on one host, in candidate commit time order.",
+	.opts = trend_opts,
+	.exec = trend_exec,
+};
+
+/* ---- verify and gc ---- */
+
+static const struct plumb_opt verify_opts[] = {
+	OPT_STRING_("subset", 0, "N/T", "check only slice N of T disjoint slices", &opt_subset),
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+/* Parse "n/t" with 1 <= n <= t; -1 when malformed. */
+static int parse_subset(const char *s, unsigned *n, unsigned *t)
+{
+	char *end;
+	unsigned long a, b;
+
+	a = strtoul(s, &end, 10);
+	if (end == s || *end != '/')
+		return -1;
+	s = end + 1;
+	b = strtoul(s, &end, 10);
+	if (end == s || *end || a < 1 || b < 1 || a > b || b > 1000000)
+		return -1;
+	*n = (unsigned)a;
+	*t = (unsigned)b;
+	return 0;
+}
+
+static void print_report(const struct scrub_report *rep)
+{
+	for (size_t i = 0; i < rep->nlines; i++)
+		printf("%s\n", rep->lines[i]);
+}
+
+static int verify_exec(int argc, char **argv)
+{
+	struct scrub_report rep;
+	struct plumb_err err;
+	struct store st;
+	unsigned n = 1, t = 1;
+	int r;
+
+	(void)argv;
+	if (argc > 0)
+		return usage_error("verify", "takes no arguments");
+	if (opt_subset && parse_subset(opt_subset, &n, &t) < 0)
+		return usage_error("verify", "--subset takes N/T with 1 <= N <= T, like 3/7");
+	if ((r = open_archive(&st, 0)) != 0)
+		return r;
+	scrub_report_init(&rep);
+	plumb_err_clear(&err);
+	if (scrub_verify(&st, n, t, &rep, &err) < 0) {
+		print_report(&rep);
+		r = cli_fail(&err);
+	} else if (rep.nproblems > 0) {
+		print_report(&rep);
+		printf("FAILED: %zu bundle%s and %zu file%s checked (slice %u/%u), %zu problem%s\n",
+		       rep.nbundles, rep.nbundles == 1 ? "" : "s", rep.nfiles,
+		       rep.nfiles == 1 ? "" : "s", n, t, rep.nproblems, rep.nproblems == 1 ? "" : "s");
+		plumb_err_set(&err, PLUMB_EINPUT, "%s: %zu problem%s found (slice %u/%u)", st.dir,
+			      rep.nproblems, rep.nproblems == 1 ? "" : "s", n, t);
+		r = cli_fail(&err);
+	} else {
+		printf("ok: %zu bundle%s and %zu file%s checked (slice %u/%u), database intact\n",
+		       rep.nbundles, rep.nbundles == 1 ? "" : "s", rep.nfiles,
+		       rep.nfiles == 1 ? "" : "s", n, t);
+	}
+	scrub_report_release(&rep);
+	store_close(&st);
+	return r;
+}
+
+static const struct plumb_cmd cmd_archive_verify = {
+	.name = "verify",
+	.summary = "check every stored bundle and the index",
+	.usage = "archive verify [--subset N/T] [--archive-dir DIR]",
+	.description =
+		"Re-hash and re-verify stored bundles; report rows without files, files without\n"
+		"rows, stray files, size and hash mismatches, and the database's integrity\n"
+		"check.  Exits 3 when anything is wrong, naming each problem.",
+	.opts = verify_opts,
+	.exec = verify_exec,
+};
+
+static const struct plumb_opt gc_opts[] = {
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int gc_exec(int argc, char **argv)
+{
+	struct scrub_report rep;
+	struct plumb_err err;
+	struct store st;
+	int r;
+
+	(void)argv;
+	if (argc > 0)
+		return usage_error("gc", "takes no arguments");
+	if ((r = open_archive(&st, 0)) != 0)
+		return r;
+	scrub_report_init(&rep);
+	plumb_err_clear(&err);
+	r = scrub_gc(&st, &rep, &err);
+	print_report(&rep);
+	if (r < 0) {
+		r = cli_fail(&err);
+	} else if (rep.nproblems > 0) {
+		plumb_err_set(&err, PLUMB_EINPUT, "%s: %zu problem%s left that gc does not repair",
+			      st.dir, rep.nproblems, rep.nproblems == 1 ? "" : "s");
+		r = cli_fail(&err);
+	} else {
+		printf("gc: %zu file%s looked at, %zu bundle%s adopted\n", rep.nfiles,
+		       rep.nfiles == 1 ? "" : "s", rep.nbundles, rep.nbundles == 1 ? "" : "s");
+	}
+	scrub_report_release(&rep);
+	store_close(&st);
+	return r;
+}
+
+static const struct plumb_cmd cmd_archive_gc = {
+	.name = "gc",
+	.summary = "remove leftovers, adopt files without rows",
+	.usage = "archive gc [--archive-dir DIR]",
+	.description =
+		"Remove leftover temporary files, index stored bundles that have no rows, and\n"
+		"move anything else found among the bundles to <archive>/lost/.  Deletes no\n"
+		"bundle; rows without files are listed (exit 3) for 'plumb archive rm'.",
+	.opts = gc_opts,
+	.exec = gc_exec,
+};
+
+/* ---- baseline set|list|show|rm ---- */
+
+static const struct plumb_opt baseline_set_opts[] = {
+	OPT_STRING_("side", 0, "SIDE", "candidate (default) or base", &opt_side),
+	OPT_STRING_("note", 0, "TEXT", "a note kept with the baseline", &opt_note),
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int baseline_set_exec(int argc, char **argv)
+{
+	struct plumb_err err;
+	struct store st;
+	json_t *res;
+	int r;
+
+	if (argc != 2)
+		return usage_error("baseline set", "needs NAME and BUNDLE");
+	if ((r = open_archive(&st, STORE_CREATE)) != 0)
+		return r;
+	plumb_err_clear(&err);
+	if (baseline_set(&st, argv[0], argv[1], opt_side, opt_note, &res, &err) < 0) {
+		r = cli_fail(&err);
+	} else {
+		const char *prev = json_string_value(json_object_get(res, "previous"));
+		printf("%s  %s -> %s (%s)", argv[0], prev ? prev : "new",
+		       json_string_value(json_object_get(res, "bundle")),
+		       json_string_value(json_object_get(res, "side")));
+		printf("\n");
+		json_decref(res);
+	}
+	store_close(&st);
+	return r;
+}
+
+static const struct plumb_cmd cmd_archive_baseline_set = {
+	.name = "set",
+	.summary = "point a baseline name at a bundle",
+	.usage = "archive baseline set NAME BUNDLE [--side candidate|base] [--note TEXT] [--archive-dir DIR]",
+	.description = "BUNDLE is an archived id (or unique prefix), or a bundle file, which is\n"
+		       "added first.  Setting an existing NAME moves it.",
+	.opts = baseline_set_opts,
+	.exec = baseline_set_exec,
+};
+
+static const struct plumb_opt baseline_list_opts[] = {
+	OPT_FLAG_("json", 0, "print JSON", &opt_json),
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int baseline_list_exec(int argc, char **argv)
+{
+	struct plumb_err err;
+	struct store st;
+	json_t *list;
+	int r;
+
+	(void)argv;
+	if (argc > 0)
+		return usage_error("baseline list", "takes no arguments");
+	if ((r = open_archive(&st, 0)) != 0)
+		return r;
+	plumb_err_clear(&err);
+	if (baseline_list(&st, &list, &err) < 0) {
+		r = cli_fail(&err);
+	} else {
+		if (opt_json)
+			print_json(list);
+		else
+			view_baselines(list, stdout);
+		json_decref(list);
+	}
+	store_close(&st);
+	return r;
+}
+
+static const struct plumb_cmd cmd_archive_baseline_list = {
+	.name = "list",
+	.summary = "list the baselines",
+	.usage = "archive baseline list [--json] [--archive-dir DIR]",
+	.opts = baseline_list_opts,
+	.exec = baseline_list_exec,
+};
+
+static const struct plumb_opt baseline_show_opts[] = {
+	OPT_FLAG_("json", 0, "print JSON", &opt_json),
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int baseline_show_exec(int argc, char **argv)
+{
+	struct plumb_err err;
+	struct store st;
+	json_t *b;
+	int r;
+
+	if (argc != 1)
+		return usage_error("baseline show", "needs exactly one NAME");
+	if ((r = open_archive(&st, 0)) != 0)
+		return r;
+	plumb_err_clear(&err);
+	if (baseline_show(&st, argv[0], &b, &err) < 0) {
+		r = cli_fail(&err);
+	} else {
+		if (opt_json)
+			print_json(b);
+		else
+			view_baseline(b, stdout);
+		json_decref(b);
+	}
+	store_close(&st);
+	return r;
+}
+
+static const struct plumb_cmd cmd_archive_baseline_show = {
+	.name = "show",
+	.summary = "show a baseline and its bundle",
+	.usage = "archive baseline show NAME [--json] [--archive-dir DIR]",
+	.opts = baseline_show_opts,
+	.exec = baseline_show_exec,
+};
+
+static const struct plumb_opt baseline_rm_opts[] = {
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int baseline_rm_exec(int argc, char **argv)
+{
+	struct plumb_err err;
+	struct store st;
+	int r;
+
+	if (argc != 1)
+		return usage_error("baseline rm", "needs exactly one NAME");
+	if ((r = open_archive(&st, 0)) != 0)
+		return r;
+	plumb_err_clear(&err);
+	if (baseline_rm(&st, argv[0], &err) < 0)
+		r = cli_fail(&err);
+	else
+		printf("%s  removed\n", argv[0]);
+	store_close(&st);
+	return r;
+}
+
+static const struct plumb_cmd cmd_archive_baseline_rm = {
+	.name = "rm",
+	.summary = "remove a baseline (not its bundle)",
+	.usage = "archive baseline rm NAME [--archive-dir DIR]",
+	.opts = baseline_rm_opts,
+	.exec = baseline_rm_exec,
+};
+
+static const struct plumb_cmd *const baseline_subs[] = {
+	&cmd_archive_baseline_set,
+	&cmd_archive_baseline_list,
+	&cmd_archive_baseline_show,
+	&cmd_archive_baseline_rm,
+	NULL
+};
+
+static const struct plumb_cmd cmd_archive_baseline = {
+	.name = "baseline",
+	.summary = "named baselines: set, list, show, rm",
+	.usage = "archive baseline set NAME BUNDLE [--side candidate|base] [--note TEXT]\n"
+		 "archive baseline list | show NAME | rm NAME",
+	.description = "A baseline names one side of an archived bundle (\"release-1.2\",\n"
+		       "\"nightly\") for reports to compare against.",
+	.subs = baseline_subs,
+};
+
+static const struct plumb_cmd *const archive_subs[] = {
+	&cmd_archive_add,
+	&cmd_archive_list,
+	&cmd_archive_show,
+	&cmd_archive_rm,
+	&cmd_archive_baseline,
+	&cmd_archive_trend,
+	&cmd_archive_verify,
+	&cmd_archive_gc,
+	NULL
+};
+
+const struct plumb_cmd cmd_archive = {
+	.name = "archive",
+	.summary = "the results archive: add, list, show, rm, baseline, trend, verify, gc",
+	.usage = "archive add|list|show|rm|trend|verify|gc [ARGS] [--archive-dir DIR]\n"
+		 "archive baseline set|list|show|rm [ARGS] [--archive-dir DIR]",
+	.description =
+		"An SQLite index and a store of bundle files, in --archive-dir, else\n"
+		"$PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb (~/.local/share/plumb).",
+	.subs = archive_subs,
+};

@@ -1,0 +1,156 @@
+/*
+ * cli/cmd-report.c: `plumb report BUNDLE [--baseline NAME|BUNDLE|ID]
+ * [--format F] [-o FILE] [--fail-on slower|any] [--force]` and
+ * `plumb report --trend BENCH [--host FP] [--last N] [--format F]`
+ * (reports/report.h, reports/trend.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "reports/report.h"
+#include "reports/trend.h"
+#include "common/banned.h"
+
+static const char *opt_baseline, *opt_format, *opt_output, *opt_fail_on;
+static const char *opt_trend, *opt_host, *opt_dir;
+static int opt_force;
+static long opt_last;
+
+static const struct plumb_opt report_opts[] = {
+	OPT_STRING_("baseline", 0, "NAME|BUNDLE|ID",
+		    "compare the candidate with a baseline: an archived name, a bundle file or folder, or an archived bundle id",
+		    &opt_baseline),
+	OPT_STRING_("format", 0, "FORMAT", "text (default), md, html or json", &opt_format),
+	OPT_STRING_("output", 'o', "FILE", "write the report to FILE (atomically) instead of standard output",
+		    &opt_output),
+	OPT_STRING_("fail-on", 0, "WHAT",
+		    "exit 1 when a swept verdict is slower (slower) or slower or faster (any)",
+		    &opt_fail_on),
+	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
+	OPT_STRING_("trend", 0, "BENCH", "the archived nightly series of one benchmark instead of a bundle",
+		    &opt_trend),
+	OPT_STRING_("host", 0, "FP", "with --trend: the host fingerprint or a prefix (default: the one with most results)",
+		    &opt_host),
+	OPT_INT_("last", 0, "N", "with --trend: only the latest N points", &opt_last, 1, 100000000),
+	OPT_STRING_("archive-dir", 0, "DIR",
+		    "the archive for --trend and archived baselines (default: $PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)",
+		    &opt_dir),
+	OPT_END_()
+};
+
+static int usage(const char *msg)
+{
+	fprintf(stderr, "plumb report: %s\n", msg);
+	cmd_print_usage(&cmd_report, "report", stderr);
+	return PLUMB_EXIT_USAGE;
+}
+
+/* Write what was rendered, then turn the render's code into a status. */
+static int finish(struct buf *out, int rc, struct plumb_err *err)
+{
+	struct plumb_err werr;
+	int status = PLUMB_EXIT_OK;
+
+	plumb_err_clear(&werr);
+	/* A withheld comparison and a --fail-on verdict still print the report. */
+	if (rc == 0 || rc == PLUMB_EINPUT || rc == PLUMB_EVERDICT) {
+		if (out->len && report_write(out, opt_output, &werr) < 0) {
+			buf_release(out);
+			return cli_fail(&werr);
+		}
+	}
+	if (rc < 0)
+		status = cli_fail(err);
+	buf_release(out);
+	return status;
+}
+
+static int trend_exec(enum report_format format)
+{
+	struct trend_opts to = { opt_trend, opt_host, opt_last, opt_dir, format };
+	struct plumb_err err;
+	struct buf out;
+	int rc;
+
+	plumb_err_clear(&err);
+	buf_init(&out, REPORT_OUTPUT_MAX);
+	rc = trend_render(&to, &out, &err);
+	if (rc < 0) {
+		buf_release(&out);
+		return cli_fail(&err);
+	}
+	return finish(&out, 0, &err);
+}
+
+static int report_exec(int argc, char **argv)
+{
+	struct report_opts o = { REPORT_TEXT, 0, 0, REPORT_FAIL_NEVER };
+	struct report_source bundle, baseline;
+	struct report_side bs, ls;
+	struct plumb_err err;
+	struct buf out;
+	int rc;
+
+	if (opt_format && report_format_parse(opt_format, &o.format) < 0)
+		return usage("--format takes text, md, html or json");
+	if (opt_fail_on && report_fail_on_parse(opt_fail_on, &o.fail_on) < 0)
+		return usage("--fail-on takes slower or any");
+	if (opt_trend) {
+		if (argc > 0)
+			return usage("--trend takes no bundle");
+		if (opt_baseline || opt_fail_on || opt_force)
+			return usage("--baseline, --fail-on and --force compare a bundle; --trend takes none of them");
+		return trend_exec(o.format);
+	}
+	if (opt_host || opt_last)
+		return usage("--host and --last go with --trend");
+	if (argc != 1)
+		return usage(argc ? "one bundle at a time" : "a bundle is needed");
+	o.force = opt_force;
+	o.color = o.format == REPORT_TEXT && !opt_output && cli_color(stdout);
+
+	plumb_err_clear(&err);
+	report_source_init(&bundle);
+	report_source_init(&baseline);
+	buf_init(&out, REPORT_OUTPUT_MAX);
+	/* Only the HTML page draws the per-pad distributions of samples.tsv. */
+	bundle.want_dist = baseline.want_dist = o.format == REPORT_HTML;
+	rc = report_source_find(&bundle, argv[0], opt_dir, 0, &err);
+	if (rc == 0 && opt_baseline)
+		rc = report_source_find(&baseline, opt_baseline, opt_dir, 1, &err);
+	if (rc == 0) {
+		report_source_side(&bundle, MANIFEST_SIDE_CANDIDATE, &bs);
+		report_source_side(&baseline, baseline.side, &ls);
+		rc = report_render(&bs, opt_baseline ? &ls : NULL, &o, &out, &err);
+	}
+	report_source_release(&bundle);
+	report_source_release(&baseline);
+	if (rc < 0 && rc != PLUMB_EINPUT && rc != PLUMB_EVERDICT) {
+		buf_release(&out);
+		return cli_fail(&err);
+	}
+	/* A load error is EINPUT too, but then nothing was rendered. */
+	return finish(&out, rc, &err);
+}
+
+const struct plumb_cmd cmd_report = {
+	.name = "report",
+	.summary = "compare a bundle's candidate with its base or a baseline",
+	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any] [--force]\n"
+		 "report --trend BENCH [--host FP] [--last N] [--format FORMAT] [-o FILE] [--archive-dir DIR]",
+	.description =
+		"Compare the candidate of a bundle (a .plumb file, or a folder holding its\n"
+		"manifest.json) with its own base, or with --baseline, with a baseline's\n"
+		"recorded side. Per benchmark: centers, ranges and spreads, ratio, verdict,\n"
+		"noise, hot-code identity, checksums and counters; and the host facts of\n"
+		"both sides. Hosts whose CPU model or core count differ are not comparable:\n"
+		"verdicts are withheld and plumb exits 3, unless --force. --fail-on makes a\n"
+		"verdict exit 1 for cron; an error never exits 0 or 1. --trend shows one\n"
+		"benchmark's archived series instead, marking where consecutive ranges stop\n"
+		"overlapping.",
+	.opts = report_opts,
+	.exec = report_exec,
+};

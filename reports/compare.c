@@ -1,0 +1,622 @@
+/*
+ * reports/compare.c: the comparison model of a report (report.h): a
+ * bundle's candidate against its own base, or against a baseline's
+ * recorded side, benchmark by benchmark, with the host facts of both.
+ *
+ * The model decides nothing the statistics do not: verdicts come from the
+ * manifest (a bundle against its own base) or from the overlap rule
+ * (against a baseline).  What it adds is the reading of the evidence the
+ * bundle carries: hot-code identity, checksums, counters, noise, steady
+ * state, and whether the hosts allow a comparison at all.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "reports/distribution.h"
+#include "reports/render.h"
+#include "reports/report.h"
+#include "stats/verdict.h"
+#include "common/banned.h"
+
+#define NOTE_MAX 4096
+
+static const struct manifest_side_stats *side_of(const struct manifest_bench *b,
+						 enum manifest_side side)
+{
+	const struct manifest_side_stats *s =
+		side == MANIFEST_SIDE_BASE ? &b->base :
+		side == MANIFEST_SIDE_CANDIDATE ? &b->candidate : &b->control;
+	return s->present ? s : NULL;
+}
+
+static const struct manifest_commit *commit_of(const struct manifest *m,
+					       enum manifest_side side)
+{
+	return side == MANIFEST_SIDE_CANDIDATE ? &m->repo.candidate : &m->repo.base;
+}
+
+static const char *checksum_of(const struct manifest_bench *b, enum manifest_side side)
+{
+	if (!b->checksum.present)
+		return NULL;
+	return side == MANIFEST_SIDE_CANDIDATE ? b->checksum.candidate : b->checksum.base;
+}
+
+/* A recorded side as the statistics see it. */
+static void stats_view(const struct manifest_side_stats *s, struct stats_side *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->npads = s->n_pads;
+	/* Rounds not recorded: nothing says the side is short of them. */
+	out->min_rounds = s->rounds >= 0 ? (size_t)s->rounds : STATS_MIN_ROUNDS;
+	out->center = s->center;
+	out->min = s->min;
+	out->max = s->max;
+	out->spread = s->spread;
+	out->has_spread = !isnan(s->spread);
+}
+
+/*
+ * The verdict of DESIGN §6 on two recorded sides, by the statistics'
+ * own rule (stats/verdict.h), so that a report against a baseline judges
+ * exactly as a run does.
+ */
+static enum manifest_verdict overlap_rule(const struct manifest_side_stats *o,
+					  const struct manifest_side_stats *n,
+					  enum manifest_direction *dir)
+{
+	struct stats_side so, sn;
+	struct stats_verdict_result v;
+
+	stats_view(o, &so);
+	stats_view(n, &sn);
+	stats_verdict_judge(&so, &sn, &v);
+	*dir = MANIFEST_DIRECTION_UNSET;
+	switch (v.verdict) {
+	case STATS_VERDICT_SLOWER: return MANIFEST_VERDICT_SLOWER;
+	case STATS_VERDICT_FASTER: return MANIFEST_VERDICT_FASTER;
+	case STATS_VERDICT_PLACEMENT: return MANIFEST_VERDICT_PLACEMENT;
+	case STATS_VERDICT_INSUFFICIENT: return MANIFEST_VERDICT_INSUFFICIENT;
+	case STATS_VERDICT_UNSWEPT:
+		*dir = v.direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
+						       : MANIFEST_DIRECTION_SLOWER;
+		return MANIFEST_VERDICT_UNSWEPT;
+	}
+	return MANIFEST_VERDICT_UNSET;
+}
+
+static int add_note(struct report_bench *b, struct plumb_err *err,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int add_note(struct report_bench *b, struct plumb_err *err,
+		    const char *fmt, ...)
+{
+	struct buf t;
+	char **notes;
+	va_list ap;
+	int rc;
+
+	notes = realloc(b->notes, (b->n_notes + 1) * sizeof(*notes));
+	if (!notes)
+		return plumb_err_oom(err, "report notes");
+	b->notes = notes;
+	buf_init(&t, NOTE_MAX);
+	va_start(ap, fmt);
+	rc = buf_vprintf(&t, fmt, ap);
+	va_end(ap);
+	if (rc < 0) {
+		/* Longer than a note may be (a hostile name): keep what fits. */
+		buf_release(&t);
+		if (buf_addstr(&t, "(a remark too long to show)") < 0)
+			return plumb_err_oom(err, "report notes");
+	}
+	notes[b->n_notes] = buf_detach(&t, NULL);
+	if (!notes[b->n_notes])
+		return plumb_err_oom(err, "report notes");
+	b->n_notes++;
+	return 0;
+}
+
+/*
+ * Hot-code identity across two bundles, from the artifacts' symbols: for
+ * every symbol the benchmark names (filter), compare its SHA-256 at each
+ * pad both sides built.  A symbol with no such pair is left out (unknown).
+ */
+static int hot_from_variants(struct report_bench *rb, const struct manifest *om,
+			     enum manifest_side os, const struct manifest *nm,
+			     enum manifest_side ns, const struct manifest_hot *filter,
+			     struct plumb_err *err)
+{
+	size_t cap = 0;
+
+	for (size_t v = 0; v < nm->build.n_variants; v++) {
+		const struct manifest_variant *nv = &nm->build.variants[v];
+		const struct manifest_variant *ov;
+		if (nv->side != ns)
+			continue;
+		ov = manifest_find_variant(om, os, nv->pad);
+		if (!ov)
+			continue;
+		for (size_t h = 0; h < nv->n_hot; h++) {
+			const struct manifest_hot_symbol *nh = &nv->hot[h];
+			const struct manifest_hot_symbol *oh = NULL;
+			size_t k;
+			int wanted = 0;
+
+			for (k = 0; k < filter->n_symbols; k++)
+				if (strcmp(filter->symbols[k].name, nh->name) == 0)
+					wanted = 1;
+			if (!wanted || !nh->sha256)
+				continue;
+			for (k = 0; k < ov->n_hot; k++)
+				if (strcmp(ov->hot[k].name, nh->name) == 0)
+					oh = &ov->hot[k];
+			if (!oh || !oh->sha256)
+				continue;
+			for (k = 0; k < rb->n_hot; k++)
+				if (strcmp(rb->hot[k].name, nh->name) == 0)
+					break;
+			if (k == rb->n_hot) {
+				if (rb->n_hot == cap) {
+					size_t nc = cap ? 2 * cap : 4;
+					struct report_hot *hot = realloc(rb->hot, nc * sizeof(*hot));
+					if (!hot)
+						return plumb_err_oom(err, "hot code");
+					rb->hot = hot;
+					cap = nc;
+				}
+				rb->hot[k].name = nh->name;
+				rb->hot[k].identical = 1;
+				rb->n_hot++;
+			}
+			if (strcmp(oh->sha256, nh->sha256) != 0)
+				rb->hot[k].identical = 0;
+		}
+	}
+	rb->hot_identical = -1;
+	if (rb->n_hot > 0) {
+		rb->hot_identical = 1;
+		for (size_t k = 0; k < rb->n_hot; k++)
+			if (!rb->hot[k].identical)
+				rb->hot_identical = 0;
+	}
+	return 0;
+}
+
+static int hot_from_bench(struct report_bench *rb, const struct manifest_hot *h,
+			  struct plumb_err *err)
+{
+	rb->hot_identical = h->identical ? 1 : 0;
+	if (h->n_symbols == 0)
+		return 0;
+	rb->hot = calloc(h->n_symbols, sizeof(*rb->hot));
+	if (!rb->hot)
+		return plumb_err_oom(err, "hot code");
+	for (size_t i = 0; i < h->n_symbols; i++) {
+		rb->hot[i].name = h->symbols[i].name;
+		rb->hot[i].identical = h->symbols[i].identical ? 1 : 0;
+	}
+	rb->n_hot = h->n_symbols;
+	return 0;
+}
+
+/* "a, b, c" of the hot symbols whose identity is want, into out. */
+static void hot_names(const struct report_bench *b, int want, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < b->n_hot && len < size; i++) {
+		if (b->hot[i].identical != want)
+			continue;
+		len += (size_t)snprintf(out + len, size - len, "%s%s",
+					len ? ", " : "", b->hot[i].name);
+	}
+	if (len >= size && size > 4) {
+		out[size - 4] = '\0';
+		esc_utf8_cut(out);
+		memcpy(out + strlen(out), "...", 4);
+	}
+}
+
+static double ratio_of(double a, double b)
+{
+	if (isnan(a) || isnan(b) || b == 0)
+		return NAN;
+	return a / b;
+}
+
+/* Every remark a benchmark's evidence calls for, in a fixed order. */
+static int bench_notes(struct report *r, struct report_bench *b,
+		       const struct manifest_bench *mb,
+		       const struct manifest_bench *ob, struct plumb_err *err)
+{
+	char x[UNITS_MAX], y[UNITS_MAX], names[512];
+	const char *old_role = r->old_role;
+	int rc = 0;
+
+	if (b->old_failure)
+		rc = add_note(b, err, "failed in the baseline: %s", b->old_failure);
+	if (rc < 0 || !b->old || !b->new)
+		return rc;
+
+	if (b->withheld) {
+		/* No remark that would give the withheld verdict away. */
+	} else if (b->verdict == MANIFEST_VERDICT_UNSWEPT) {
+		rc = add_note(b, err, "unswept: a side was built at one pad only; the "
+			      "difference points %s, but placement cannot be ruled out "
+			      "without a sweep",
+			      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
+	} else if (b->verdict == MANIFEST_VERDICT_INSUFFICIENT) {
+		long long lo = b->old->rounds >= 0 && (b->new->rounds < 0 ||
+			b->old->rounds < b->new->rounds) ? b->old->rounds : b->new->rounds;
+		rc = add_note(b, err, "insufficient: a pad has %lld valid round%s, "
+			      "fewer than the 3 a verdict needs", lo, lo == 1 ? "" : "s");
+	}
+	if (rc < 0)
+		return rc;
+
+	if (b->noisy) {
+		units_percent(b->noise, x);
+		units_percent(b->old->spread, y);
+		rc = add_note(b, err, "too noisy: the control moved %s between two builds "
+			      "of the same code, comparable to the %s spread %s; the host is "
+			      "too noisy for this benchmark", x, old_role, y);
+		if (rc < 0)
+			return rc;
+	}
+
+	if (b->hot_identical == 1) {
+		hot_names(b, 1, names, sizeof(names));
+		rc = add_note(b, err, "hot code identical%s%s%s: a difference is placement",
+			      names[0] ? " (" : "", names, names[0] ? ")" : "");
+	} else if (b->hot_identical == 0) {
+		hot_names(b, 0, names, sizeof(names));
+		rc = add_note(b, err, "hot code changed%s%s", names[0] ? ": " : "", names);
+	}
+	if (rc < 0)
+		return rc;
+
+	if (b->behaviour_changed)
+		rc = add_note(b, err, "behaviour changed: checksum %s \u2192 %s", b->ck_old, b->ck_new);
+	else if (b->ck_consistent == 0)
+		rc = add_note(b, err, "checksums disagree between variants of one side: "
+			      "the benchmark's output depends on its build");
+	if (rc < 0)
+		return rc;
+
+	if (!isnan(b->instr_ratio) && !isnan(b->cycles_ratio)) {
+		double di = b->instr_ratio - 1, dc = b->cycles_ratio - 1;
+		units_ratio(b->instr_ratio, x);
+		units_ratio(b->cycles_ratio, y);
+		if (fabs(di) <= REPORT_SAME_WORK && dc > REPORT_SAME_WORK)
+			rc = add_note(b, err, "same instructions (\u00d7%s), more cycles (\u00d7%s): "
+				      "placement or micro-architecture, not more work", x, y);
+		else if (fabs(di) <= REPORT_SAME_WORK && dc < -REPORT_SAME_WORK)
+			rc = add_note(b, err, "same instructions (\u00d7%s), fewer cycles (\u00d7%s): "
+				      "placement or micro-architecture, not less work", x, y);
+		else if (di > REPORT_SAME_WORK)
+			rc = add_note(b, err, "more instructions (\u00d7%s, cycles \u00d7%s): "
+				      "the candidate does more work", x, y);
+		else if (di < -REPORT_SAME_WORK)
+			rc = add_note(b, err, "fewer instructions (\u00d7%s, cycles \u00d7%s): "
+				      "the candidate does less work", x, y);
+		if (rc < 0)
+			return rc;
+	}
+
+	if (b->mode == MANIFEST_MODE_SAMPLES) {
+		struct buf t;
+		buf_init(&t, NOTE_MAX);
+		if (b->steady && b->steady->present) {
+			units_percent(b->steady->tolerance, x);
+			if (!isnan(b->steady->start))
+				buf_printf(&t, "steady state from sample %.0f", b->steady->start);
+			else
+				buf_printf(&t, "steady state not reached");
+			buf_printf(&t, " (window %lld, tolerance %s)",
+				   (long long)b->steady->window, x);
+		}
+		if (!isnan(b->old->p99) || !isnan(b->new->p99)) {
+			units_value(b->old->p99, b->metric, 0, x);
+			units_value(b->new->p99, b->metric, 0, y);
+			buf_printf(&t, "%sp99 %s \u2192 %s", t.len ? "; " : "", x, y);
+		}
+		if (!isnan(b->old->co_p99) || !isnan(b->new->co_p99)) {
+			units_value(b->old->co_p99, b->metric, 0, x);
+			units_value(b->new->co_p99, b->metric, 0, y);
+			buf_printf(&t, "%sco_p99 %s \u2192 %s", t.len ? "; " : "", x, y);
+		}
+		if (t.len)
+			rc = add_note(b, err, "%s", buf_cstr(&t));
+		buf_release(&t);
+		if (rc < 0)
+			return rc;
+		if (b->steady && b->steady->present && b->steady->unsettled > 0) {
+			rc = add_note(b, err, "no steady state in %lld series: flagged, not averaged",
+				      (long long)b->steady->unsettled);
+			if (rc < 0)
+				return rc;
+		}
+	}
+
+	/* A bundle against its own base: check the recorded verdict. */
+	if (r->kind == REPORT_SELF && b->verdict != MANIFEST_VERDICT_UNSET && !b->withheld) {
+		enum manifest_direction dir;
+		enum manifest_verdict v = overlap_rule(b->old, b->new, &dir);
+		if (v != b->verdict)
+			rc = add_note(b, err, "the recorded verdict is %s, but the recorded pads "
+				      "give %s", manifest_verdict_name(b->verdict),
+				      manifest_verdict_name(v));
+		if (rc < 0)
+			return rc;
+	}
+
+	/* The bundle's own remarks are about its base: only for that comparison. */
+	for (size_t i = 0; r->kind == REPORT_SELF && i < mb->n_notes; i++)
+		if ((rc = add_note(b, err, "%s", mb->notes[i])) < 0)
+			return rc;
+	(void)ob;
+	return 0;
+}
+
+static int fill_bench(struct report *r, struct report_bench *b,
+		      const struct manifest_bench *mb, const struct manifest_bench *ob,
+		      struct plumb_err *err)
+{
+	enum manifest_side os = r->old.side;
+
+	b->name = mb->name;
+	b->mode = mb->mode;
+	b->metric = mb->metric;
+	b->ratio = NAN;
+	b->noise = NAN;
+	b->hot_identical = -1;
+	b->ck_consistent = MANIFEST_UNKNOWN;
+	b->instr_ratio = b->cycles_ratio = NAN;
+	b->failure = mb->failure;
+
+	if (r->kind == REPORT_BASELINE) {
+		if (!ob)
+			b->missing = "not in the baseline";
+		else if (ob->failure)
+			b->old_failure = ob->failure;
+		else if (ob->metric != mb->metric)
+			b->missing = "the baseline measured another metric";
+		else if (ob->mode != mb->mode)
+			b->missing = "the baseline measured in another mode";
+	}
+	if (b->failure || b->missing || b->old_failure)
+		return bench_notes(r, b, mb, ob, err);
+
+	b->old = side_of(r->kind == REPORT_SELF ? mb : ob, os);
+	b->new = side_of(mb, MANIFEST_SIDE_CANDIDATE);
+	b->control = side_of(mb, MANIFEST_SIDE_CONTROL);
+	if (!b->old || !b->new) {
+		b->old = b->new = NULL;
+		b->missing = "a side was not recorded";
+		return 0;
+	}
+	b->steady = mb->steady.present ? &mb->steady : NULL;
+
+	if (r->kind == REPORT_SELF) {
+		b->ratio = !isnan(mb->ratio) ? mb->ratio : ratio_of(b->new->center, b->old->center);
+		b->verdict = mb->verdict;
+		b->direction = mb->direction;
+		if (mb->noise.present) {
+			b->noise = mb->noise.relative;
+			b->noisy = mb->noise.too_noisy;
+		}
+		if (mb->hot.present && hot_from_bench(b, &mb->hot, err) < 0)
+			return err->code;
+		b->ck_old = checksum_of(mb, MANIFEST_SIDE_BASE);
+		b->ck_new = checksum_of(mb, MANIFEST_SIDE_CANDIDATE);
+		if (mb->checksum.present)
+			b->ck_consistent = mb->checksum.consistent;
+	} else {
+		b->ratio = ratio_of(b->new->center, b->old->center);
+		b->verdict = overlap_rule(b->old, b->new, &b->direction);
+		if (mb->noise.present) {
+			b->noise = mb->noise.relative;
+			b->noisy = mb->noise.too_noisy;
+		}
+		if (ob->noise.present && ob->noise.too_noisy)
+			b->noisy = 1;
+		/* The benchmark's own hot symbols, compared across the two bundles. */
+		if (mb->hot.present && mb->hot.n_symbols > 0 &&
+		    hot_from_variants(b, r->old.m, os, r->new.m, MANIFEST_SIDE_CANDIDATE,
+				      &mb->hot, err) < 0)
+			return err->code;
+		b->ck_old = checksum_of(ob, os);
+		b->ck_new = checksum_of(mb, MANIFEST_SIDE_CANDIDATE);
+		if (ob->checksum.present && mb->checksum.present)
+			b->ck_consistent = ob->checksum.consistent && mb->checksum.consistent;
+	}
+	b->behaviour_changed = b->ck_old && b->ck_new && strcmp(b->ck_old, b->ck_new) != 0;
+	if (b->old->counters.present && b->new->counters.present) {
+		b->instr_ratio = ratio_of(b->new->counters.instructions,
+					  b->old->counters.instructions);
+		b->cycles_ratio = ratio_of(b->new->counters.cycles, b->old->counters.cycles);
+	}
+	b->withheld = r->withheld && b->verdict != MANIFEST_VERDICT_UNSET;
+	if (b->mode == MANIFEST_MODE_SAMPLES) {
+		b->dist_old = report_dist_find(r->old.dist, b->name, os);
+		b->dist_new = report_dist_find(r->new.dist, b->name, MANIFEST_SIDE_CANDIDATE);
+	}
+	return bench_notes(r, b, mb, ob, err);
+}
+
+static void count(struct report *r, const struct report_bench *b)
+{
+	struct report_counts *c = &r->counts;
+
+	if (b->failure || b->old_failure) {
+		c->failed++;
+		return;
+	}
+	if (b->missing || b->verdict == MANIFEST_VERDICT_UNSET) {
+		c->missing++;
+		return;
+	}
+	if (b->withheld) {
+		c->withheld++;
+		return;
+	}
+	switch (b->verdict) {
+	case MANIFEST_VERDICT_SLOWER: c->slower++; break;
+	case MANIFEST_VERDICT_FASTER: c->faster++; break;
+	case MANIFEST_VERDICT_PLACEMENT: c->placement++; break;
+	case MANIFEST_VERDICT_UNSWEPT: c->unswept++; break;
+	case MANIFEST_VERDICT_INSUFFICIENT: c->insufficient++; break;
+	case MANIFEST_VERDICT_UNSET: break;
+	}
+}
+
+static int host_part(struct report *r, struct plumb_err *err)
+{
+	const struct manifest *nm = r->new.m, *om = r->old.m;
+	int rc;
+
+	rc = hostdiff_compare(&r->host, nm->host.start, nm->host.end, HOSTDIFF_JOB, err);
+	if (rc == 0 && r->kind == REPORT_BASELINE)
+		rc = hostdiff_compare(&r->host, om->host.start, nm->host.start,
+				      HOSTDIFF_BASELINE, err);
+	if (rc == 0)
+		rc = hostdiff_state(&r->host, nm->host.start, NULL, err);
+	if (rc == 0 && nm->host.end)
+		rc = hostdiff_state(&r->host, nm->host.end, NULL, err);
+	if (rc == 0 && r->kind == REPORT_BASELINE)
+		rc = hostdiff_state(&r->host, om->host.start, "baseline host", err);
+	if (rc == 0 && r->kind == REPORT_SELF)
+		rc = hostdiff_table(&r->host, nm->host.start, nm->host.end,
+				    "start", "end", err);
+	else if (rc == 0)
+		rc = hostdiff_table(&r->host, om->host.start, nm->host.start,
+				    "baseline", "this bundle", err);
+	return rc;
+}
+
+int report_compare(struct report *r, enum report_kind kind,
+		   const struct report_side *old, const struct report_side *new,
+		   int force, struct plumb_err *err)
+{
+	const struct manifest *nm = new->m, *om = old->m;
+	size_t cap;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	hostdiff_init(&r->host);
+	r->kind = kind;
+	r->old = *old;
+	r->new = *new;
+	if (kind == REPORT_SELF)
+		r->old.side = MANIFEST_SIDE_BASE;
+	r->new.side = MANIFEST_SIDE_CANDIDATE;
+	r->old_role = kind == REPORT_SELF ? "base" : "baseline";
+	r->new_role = "candidate";
+	r->old_commit = commit_of(om, r->old.side);
+	r->new_commit = commit_of(nm, MANIFEST_SIDE_CANDIDATE);
+	r->forced = force;
+
+	if ((rc = host_part(r, err)) < 0)
+		goto fail;
+	r->withheld = !r->host.comparable && !force;
+
+	cap = nm->n_benches + (kind == REPORT_BASELINE ? om->n_benches : 0);
+	if (cap) {
+		r->benches = calloc(cap, sizeof(*r->benches));
+		if (!r->benches) {
+			rc = plumb_err_oom(err, "report");
+			goto fail;
+		}
+	}
+	for (size_t i = 0; i < nm->n_benches; i++) {
+		const struct manifest_bench *mb = &nm->benches[i];
+		const struct manifest_bench *ob =
+			kind == REPORT_BASELINE ? manifest_find_bench(om, mb->name) : NULL;
+		struct report_bench *b = &r->benches[r->n_benches++];
+		if ((rc = fill_bench(r, b, mb, ob, err)) < 0)
+			goto fail;
+		count(r, b);
+	}
+	/* A baseline's benchmark this bundle did not run is worth a line. */
+	for (size_t i = 0; kind == REPORT_BASELINE && i < om->n_benches; i++) {
+		const struct manifest_bench *ob = &om->benches[i];
+		struct report_bench *b;
+		if (manifest_find_bench(nm, ob->name))
+			continue;
+		b = &r->benches[r->n_benches++];
+		b->name = ob->name;
+		b->mode = ob->mode;
+		b->metric = ob->metric;
+		b->ratio = b->noise = b->instr_ratio = b->cycles_ratio = NAN;
+		b->hot_identical = -1;
+		b->ck_consistent = MANIFEST_UNKNOWN;
+		b->missing = "not in this bundle";
+		count(r, b);
+	}
+	return 0;
+fail:
+	report_release(r);
+	return rc;
+}
+
+void report_release(struct report *r)
+{
+	for (size_t i = 0; i < r->n_benches; i++) {
+		struct report_bench *b = &r->benches[i];
+		for (size_t k = 0; k < b->n_notes; k++)
+			free(b->notes[k]);
+		free(b->notes);
+		free(b->hot);
+	}
+	free(r->benches);
+	hostdiff_release(&r->host);
+	memset(r, 0, sizeof(*r));
+	hostdiff_init(&r->host);
+}
+
+int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on)
+{
+	int hit = (fail_on != REPORT_FAIL_NEVER && b->verdict == MANIFEST_VERDICT_SLOWER) ||
+		  (fail_on == REPORT_FAIL_ANY && b->verdict == MANIFEST_VERDICT_FASTER);
+
+	return hit && !b->withheld && !b->failure && !b->missing && !b->old_failure;
+}
+
+size_t report_failing(const struct report *r, enum report_fail_on fail_on,
+		      struct buf *names)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_benches; i++) {
+		const struct report_bench *b = &r->benches[i];
+		if (!report_bench_fails(b, fail_on))
+			continue;
+		if (names && n < 10) {
+			if (n)
+				buf_addstr(names, ", ");
+			esc_text(names, b->name);
+		} else if (names && n == 10) {
+			buf_addstr(names, ", ...");
+		}
+		n++;
+	}
+	return n;
+}
+
+const char *render_verdict_word(const struct report_bench *b)
+{
+	if (b->failure || b->old_failure)
+		return "failed";
+	if (b->missing || b->verdict == MANIFEST_VERDICT_UNSET)
+		return "not compared";
+	if (b->withheld)
+		return "withheld";
+	return manifest_verdict_name(b->verdict);
+}

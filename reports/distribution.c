@@ -1,0 +1,303 @@
+/*
+ * reports/distribution.c: per-pad quantiles of samples-mode benchmarks
+ * from the rows of samples.tsv (see distribution.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "reports/distribution.h"
+#include "stats/quantile.h"
+#include "common/banned.h"
+
+#define DIST_MAGIC 0x44495354u   /* "DIST" */
+
+struct sample {
+	uint64_t iter;
+	double value;
+};
+
+/* The samples of one benchmark's side and pad in one metric. */
+struct series {
+	char *bench, *metric;
+	int side;
+	uint32_t pad;
+	struct sample *v;
+	size_t n, cap;
+	uint64_t seen;        /* values offered */
+	uint64_t stride;      /* keep every stride-th value */
+};
+
+/* What a finished benchmark side shows. */
+struct dist_out {
+	char *bench;
+	int side;
+	struct report_dist_pad *pads;
+	struct report_dist_side view;
+};
+
+struct report_dist {
+	unsigned magic;
+	int finished;
+	struct series *series;
+	size_t n, cap;
+	size_t last;                  /* the series of the previous row */
+	struct dist_out *out;
+	size_t n_out;
+};
+
+struct report_dist *report_dist_new(void)
+{
+	struct report_dist *d = calloc(1, sizeof(*d));
+
+	if (d)
+		d->magic = DIST_MAGIC;
+	return d;
+}
+
+void report_dist_free(struct report_dist *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->series[i].bench);
+		free(d->series[i].metric);
+		free(d->series[i].v);
+	}
+	free(d->series);
+	for (size_t i = 0; i < d->n_out; i++) {
+		free(d->out[i].bench);
+		free(d->out[i].pads);
+	}
+	free(d->out);
+	d->magic = 0;
+	free(d);
+}
+
+static int same(const struct series *s, const char *bench, const char *metric,
+		int side, uint32_t pad)
+{
+	return s->side == side && s->pad == pad && strcmp(s->bench, bench) == 0 &&
+	       strcmp(s->metric, metric) == 0;
+}
+
+/* The series of a row, created when new; NULL when there is no room. */
+static struct series *series_of(struct report_dist *d, const char *bench,
+				const char *metric, int side, uint32_t pad, int *oom)
+{
+	struct series *s;
+
+	*oom = 0;
+	if (d->last < d->n && same(&d->series[d->last], bench, metric, side, pad))
+		return &d->series[d->last];
+	for (size_t i = 0; i < d->n; i++)
+		if (same(&d->series[i], bench, metric, side, pad)) {
+			d->last = i;
+			return &d->series[i];
+		}
+	if (d->n == REPORT_DIST_SERIES)
+		return NULL;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 16;
+		s = realloc(d->series, cap * sizeof(*s));
+		if (!s) {
+			*oom = 1;
+			return NULL;
+		}
+		d->series = s;
+		d->cap = cap;
+	}
+	s = &d->series[d->n];
+	memset(s, 0, sizeof(*s));
+	s->bench = strdup(bench);
+	s->metric = strdup(metric);
+	if (!s->bench || !s->metric) {
+		free(s->bench);
+		free(s->metric);
+		*oom = 1;
+		return NULL;
+	}
+	s->side = side;
+	s->pad = pad;
+	s->stride = 1;
+	d->last = d->n++;
+	return s;
+}
+
+static int series_add(struct series *s, uint64_t iter, double value)
+{
+	uint64_t k = s->seen++;
+
+	if (k % s->stride != 0)
+		return 0;
+	if (s->n == REPORT_DIST_KEEP) {
+		/* Full: keep every second value, and from now on every 2*stride-th. */
+		for (size_t i = 0; i < s->n / 2; i++)
+			s->v[i] = s->v[2 * i];
+		s->n /= 2;
+		s->stride *= 2;
+		if (k % s->stride != 0)
+			return 0;
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct sample *v;
+		if (cap > REPORT_DIST_KEEP)
+			cap = REPORT_DIST_KEEP;
+		v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n].iter = iter;
+	s->v[s->n].value = value;
+	s->n++;
+	return 0;
+}
+
+int report_dist_add(struct report_dist *d, const char *bench,
+		    enum manifest_side side, uint32_t pad, uint64_t iter,
+		    const char *metric, double value, struct plumb_err *err)
+{
+	struct series *s;
+	int oom;
+
+	if (d->finished || iter == UINT64_MAX || (int)side < 0 || (int)side > 2 ||
+	    !isfinite(value))
+		return 0;
+	s = series_of(d, bench, metric, (int)side, pad, &oom);
+	if (!s)
+		return oom ? plumb_err_oom(err, "sample distributions") : 0;
+	if (series_add(s, iter, value) < 0)
+		return plumb_err_oom(err, "sample distributions");
+	return 0;
+}
+
+/* Iterations to drop at the start of each round, as the run recorded it. */
+static uint64_t warmup_skip(const struct manifest *m, const struct manifest_bench *b)
+{
+	const char *p = m->run.warmup_policy;
+
+	if (p && *p >= '0' && *p <= '9') {
+		char *end;
+		unsigned long long n;
+		errno = 0;
+		n = strtoull(p, &end, 10);
+		if (!errno && !*end)
+			return n;
+	}
+	if (b->steady.present && !isnan(b->steady.start) && b->steady.start > 0)
+		return (uint64_t)b->steady.start;
+	return 0;
+}
+
+static int cmp_pad(const void *a, const void *b)
+{
+	uint32_t x = ((const struct report_dist_pad *)a)->pad;
+	uint32_t y = ((const struct report_dist_pad *)b)->pad;
+
+	return (x > y) - (x < y);
+}
+
+/* Reduce the series of one benchmark's side into an output entry. */
+static int finish_side(struct report_dist *d, const struct manifest_bench *b,
+		       int side, uint64_t skip, double *scratch, struct plumb_err *err)
+{
+	const char *metric = manifest_metric_name(b->metric);
+	struct dist_out *o;
+	size_t count = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		count += d->series[i].side == side && strcmp(d->series[i].bench, b->name) == 0 &&
+			 strcmp(d->series[i].metric, metric) == 0;
+	if (count == 0)
+		return 0;
+	o = &d->out[d->n_out];
+	memset(o, 0, sizeof(*o));
+	o->side = side;
+	if (!(o->bench = strdup(b->name)) || !(o->pads = calloc(count, sizeof(*o->pads)))) {
+		free(o->bench);
+		return plumb_err_oom(err, "sample distributions");
+	}
+	d->n_out++;
+	for (size_t i = 0; i < d->n; i++) {
+		struct series *s = &d->series[i];
+		struct report_dist_pad *p = &o->pads[o->view.n_pads];
+		size_t n = 0;
+		if (s->side != side || strcmp(s->bench, b->name) != 0 ||
+		    strcmp(s->metric, metric) != 0)
+			continue;
+		for (size_t k = 0; k < s->n; k++)
+			if (s->v[k].iter >= skip)
+				scratch[n++] = s->v[k].value;
+		if (n == 0)
+			continue;
+		/* The statistics' percentiles (nearest rank) and median. */
+		p->pad = s->pad;
+		p->n = n * s->stride;
+		p->min = stats_min(scratch, n);
+		p->max = stats_max(scratch, n);
+		p->p1 = stats_percentile_inplace(scratch, n, 0.01);
+		p->p25 = stats_percentile_inplace(scratch, n, 0.25);
+		p->p75 = stats_percentile_inplace(scratch, n, 0.75);
+		p->p99 = stats_percentile_inplace(scratch, n, 0.99);
+		p->p50 = stats_median_inplace(scratch, n);
+		o->view.n_pads++;
+	}
+	qsort(o->pads, o->view.n_pads, sizeof(*o->pads), cmp_pad);
+	o->view.pads = o->pads;
+	return 0;
+}
+
+int report_dist_finish(struct report_dist *d, const struct manifest *m,
+		       struct plumb_err *err)
+{
+	double *scratch;
+	size_t samples_benches = 0;
+	int rc = 0;
+
+	if (d->finished)
+		return 0;
+	d->finished = 1;
+	for (size_t i = 0; i < m->n_benches; i++)
+		samples_benches += m->benches[i].mode == MANIFEST_MODE_SAMPLES;
+	if (samples_benches == 0 || d->n == 0)
+		goto done;
+	d->out = calloc(samples_benches * 3, sizeof(*d->out));
+	scratch = malloc(REPORT_DIST_KEEP * sizeof(*scratch));
+	if (!d->out || !scratch) {
+		free(scratch);
+		return plumb_err_oom(err, "sample distributions");
+	}
+	for (size_t i = 0; rc == 0 && i < m->n_benches; i++) {
+		const struct manifest_bench *b = &m->benches[i];
+		if (b->mode != MANIFEST_MODE_SAMPLES)
+			continue;
+		for (int side = 0; rc == 0 && side < 3; side++)
+			rc = finish_side(d, b, side, warmup_skip(m, b), scratch, err);
+	}
+	free(scratch);
+done:
+	/* The raw samples are not needed any more. */
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->series[i].v);
+		d->series[i].v = NULL;
+		d->series[i].n = d->series[i].cap = 0;
+	}
+	return rc;
+}
+
+const struct report_dist_side *report_dist_find(const struct report_dist *d,
+						const char *bench,
+						enum manifest_side side)
+{
+	if (!d || !d->finished)
+		return NULL;
+	for (size_t i = 0; i < d->n_out; i++)
+		if (d->out[i].side == (int)side && strcmp(d->out[i].bench, bench) == 0)
+			return d->out[i].view.n_pads ? &d->out[i].view : NULL;
+	return NULL;
+}

@@ -1,0 +1,136 @@
+/*
+ * reports/report.c: the stage `plumb report` and `plumb run` call:
+ * compare, render in one format, decide what the comparison means for
+ * the exit status, and write the result (atomically to a file, or to
+ * standard output).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "reports/hostdiff.h"
+#include "reports/render.h"
+#include "reports/report.h"
+#include "common/banned.h"
+
+static const char *const format_names[] = { "text", "md", "html", "json" };
+
+int report_format_parse(const char *s, enum report_format *out)
+{
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+		if (strcmp(s, format_names[i]) == 0) {
+			*out = (enum report_format)i;
+			return 0;
+		}
+	if (strcmp(s, "markdown") == 0) {
+		*out = REPORT_MARKDOWN;
+		return 0;
+	}
+	return -1;
+}
+
+const char *report_format_name(enum report_format f)
+{
+	return format_names[f];
+}
+
+int report_fail_on_parse(const char *s, enum report_fail_on *out)
+{
+	if (strcmp(s, "slower") == 0)
+		*out = REPORT_FAIL_SLOWER;
+	else if (strcmp(s, "any") == 0)
+		*out = REPORT_FAIL_ANY;
+	else
+		return -1;
+	return 0;
+}
+
+/* The first blocker, for the message of a withheld comparison. */
+static int withheld_error(const struct report *r, struct plumb_err *err)
+{
+	for (size_t i = 0; i < r->host.n_items; i++) {
+		const struct hostdiff_item *it = &r->host.items[i];
+		struct buf t;
+		if (it->level != HOSTDIFF_BLOCKER)
+			continue;
+		buf_init(&t, PLUMB_ERR_MAX);
+		buf_printf(&t, "%s differs: %s \u2192 %s (%s)", it->what, it->old, it->new,
+			   hostdiff_scope_text(it->scope, 0));
+		plumb_err_set(err, PLUMB_EINPUT,
+			      "hosts not comparable: %.400s; verdicts withheld, --force compares anyway",
+			      buf_cstr(&t));
+		buf_release(&t);
+		return err->code;
+	}
+	return plumb_err_set(err, PLUMB_EINPUT,
+			     "hosts not comparable; verdicts withheld, --force compares anyway");
+}
+
+int report_render(const struct report_side *bundle,
+		  const struct report_side *baseline,
+		  const struct report_opts *o, struct buf *out,
+		  struct plumb_err *err)
+{
+	struct report r;
+	struct buf names;
+	size_t failing;
+	int rc;
+
+	rc = report_compare(&r, baseline ? REPORT_BASELINE : REPORT_SELF,
+			    baseline ? baseline : bundle, bundle, o->force, err);
+	if (rc < 0)
+		return rc;
+	switch (o->format) {
+	case REPORT_TEXT:
+		rc = report_text(&r, o->color, out, err);
+		break;
+	case REPORT_MARKDOWN:
+		rc = report_markdown(&r, out, err);
+		break;
+	case REPORT_JSON:
+		rc = report_json(&r, o, out, err);
+		break;
+	case REPORT_HTML:
+		rc = report_html(&r, out, err);
+		break;
+	}
+	if (rc == 0 && r.withheld) {
+		rc = withheld_error(&r, err);
+	} else if (rc == 0) {
+		buf_init(&names, PLUMB_ERR_MAX / 2);
+		failing = report_failing(&r, o->fail_on, &names);
+		if (failing)
+			rc = plumb_err_set(err, PLUMB_EVERDICT, "%zu benchmark%s %s (--fail-on %s): %s",
+					   failing, failing == 1 ? "" : "s",
+					   o->fail_on == REPORT_FAIL_SLOWER ? "slower" : "slower or faster",
+					   o->fail_on == REPORT_FAIL_SLOWER ? "slower" : "any",
+					   buf_cstr(&names));
+		buf_release(&names);
+	}
+	report_release(&r);
+	return rc;
+}
+
+int report_write(const struct buf *text, const char *path, struct plumb_err *err)
+{
+	struct atomic_file af;
+	int rc;
+
+	if (!path) {
+		if (text->len && fwrite(text->data, 1, text->len, stdout) != text->len)
+			return plumb_err_errno(err, PLUMB_EIO, errno, "standard output", "write");
+		if (fflush(stdout) != 0)
+			return plumb_err_errno(err, PLUMB_EIO, errno, "standard output", "write");
+		return 0;
+	}
+	if ((rc = atomic_file_open(&af, path, 0644, err)) < 0)
+		return rc;
+	if ((rc = atomic_file_write(&af, text->data ? text->data : "", text->len, err)) < 0) {
+		atomic_file_abort(&af);
+		return rc;
+	}
+	return atomic_file_commit(&af, err);
+}

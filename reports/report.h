@@ -1,0 +1,239 @@
+/*
+ * reports/report.h: the comparison model behind `plumb report` (DESIGN
+ * §10) and the stage functions that build, render and write it.
+ *
+ * A report compares two sides of one benchmark set:
+ *   - a bundle's candidate against its own base (the same job), or
+ *   - a bundle's candidate against a baseline's recorded side (another
+ *     bundle: a file, a folder holding manifest.json, an archived bundle
+ *     id, or a named baseline of the archive).
+ * "old" is the base or the baseline, "new" is the bundle's candidate.
+ * Per benchmark the model holds both sides' centers, ranges and spreads,
+ * the ratio, the verdict (the rule of stats/, DESIGN §6), the control's
+ * noise, hot-code identity, checksum agreement, instructions beside
+ * cycles, and for samples mode the steady state, p99 and co_p99.  The
+ * host facts of both sides are compared (reports/hostdiff.h); when they
+ * are not comparable every verdict is withheld unless forced.
+ *
+ * Everything the renderers print comes from this model, so text,
+ * Markdown, JSON and HTML cannot disagree.  Strings in the model are the
+ * bundle's own and hostile: every renderer escapes them for its format.
+ *
+ * Ownership: struct report is caller-owned storage; report_compare()
+ * fills it and report_release() frees what it allocated.  It borrows the
+ * manifests, distributions and names it was built from (struct
+ * report_side), which must outlive it.  struct report_source is
+ * caller-owned storage filled by report_source_load() and freed by
+ * report_source_release().
+ */
+#ifndef PLUMB_REPORTS_REPORT_H
+#define PLUMB_REPORTS_REPORT_H
+
+#include <stddef.h>
+
+#include "formats/manifest.h"
+#include "reports/hostdiff.h"
+
+struct buf;
+struct plumb_err;
+struct report_dist;
+struct report_dist_side;
+
+/* Version of the JSON report layout (docs/report-json.md). */
+#define REPORT_JSON_VERSION 1
+
+/* Largest report any renderer produces: far beyond 50,000 benchmarks. */
+#define REPORT_OUTPUT_MAX ((size_t)256 << 20)
+
+/* Instruction counts within this fraction of each other are "the same". */
+#define REPORT_SAME_WORK 0.005
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_MARKDOWN,
+	REPORT_HTML,
+	REPORT_JSON
+};
+
+enum report_fail_on {
+	REPORT_FAIL_NEVER,
+	REPORT_FAIL_SLOWER,   /* any swept `slower` */
+	REPORT_FAIL_ANY       /* any swept `slower` or `faster` */
+};
+
+enum report_kind {
+	REPORT_SELF,          /* candidate against base, one job */
+	REPORT_BASELINE       /* candidate against a baseline's side */
+};
+
+/* One side of the comparison: which manifest, which of its sides. */
+struct report_side {
+	const struct manifest *m;      /* borrowed, never NULL */
+	enum manifest_side side;       /* MANIFEST_SIDE_BASE or _CANDIDATE */
+	const char *bundle;            /* bundle id, or NULL (a folder) */
+	const char *origin;            /* what was named: path, id, or NULL */
+	const char *baseline;          /* baseline name, or NULL */
+	const struct report_dist *dist;/* per-pad distributions, or NULL */
+};
+
+/* Hot-code identity of one symbol, old against new at the same pad. */
+struct report_hot {
+	const char *name;              /* borrowed from a manifest */
+	int identical;
+};
+
+struct report_bench {
+	const char *name;              /* borrowed; the new side's */
+	enum manifest_mode mode;
+	enum manifest_metric metric;
+	const char *failure;           /* new side's failure, or NULL */
+	const char *old_failure;       /* baseline's failure, or NULL */
+	const char *missing;           /* why there is no comparison, or NULL (static) */
+	const struct manifest_side_stats *old, *new;  /* NULL when not compared */
+	const struct manifest_side_stats *control;    /* the new job's control, or NULL */
+	double ratio;                  /* new center / old center; NAN when unknown */
+	enum manifest_verdict verdict; /* UNSET when not compared */
+	enum manifest_direction direction;  /* for unswept */
+	int withheld;                  /* host not comparable, not forced */
+	/* Noise from the control of the new side's job (and the baseline's). */
+	double noise;                  /* relative; NAN when not measured */
+	int noisy;                     /* the host is too noisy for this benchmark */
+	/* Hot code: -1 unknown, 0 changed, 1 identical (every symbol). */
+	int hot_identical;
+	struct report_hot *hot;
+	size_t n_hot;
+	/* Checksum: NULL when not recorded. */
+	const char *ck_old, *ck_new;
+	int ck_consistent;             /* MANIFEST_UNKNOWN, 0, 1 */
+	int behaviour_changed;         /* both recorded and they differ */
+	/* Counters: ratios new / old; NAN when either side lacks them. */
+	double instr_ratio, cycles_ratio;
+	/* Samples mode: the new side's steady-state detector, or NULL. */
+	const struct manifest_steady *steady;
+	/* Per-pad distributions (samples mode), or NULL. */
+	const struct report_dist_side *dist_old, *dist_new;
+	/* Remarks, one line each, in a fixed order (model-generated, then
+	 * the bundle's own benches[].notes); every renderer prints them. */
+	char **notes;
+	size_t n_notes;
+};
+
+/* Counts by verdict, for the summary line and --fail-on. */
+struct report_counts {
+	size_t slower, faster, placement, unswept, insufficient;
+	size_t failed, missing, withheld;
+};
+
+struct report {
+	enum report_kind kind;
+	struct report_side old, new;   /* copies of what report_compare() was given */
+	const char *old_role;          /* "base" or "baseline" (static) */
+	const char *new_role;          /* "candidate" (static) */
+	const struct manifest_commit *old_commit, *new_commit;  /* borrowed */
+	struct hostdiff host;
+	int forced;                    /* --force given */
+	int withheld;                  /* verdicts withheld (not comparable, not forced) */
+	struct report_bench *benches;
+	size_t n_benches;
+	struct report_counts counts;
+};
+
+/* Options of one rendering. */
+struct report_opts {
+	enum report_format format;
+	int color;                     /* text only: ANSI colours */
+	int force;                     /* compare hosts that are not comparable */
+	enum report_fail_on fail_on;
+};
+
+/*
+ * Build the model: old against new.  kind says which comparison it is
+ * (for REPORT_SELF old.m and new.m are the same manifest).  Fails only
+ * when memory runs out; anything odd in the input becomes a note.
+ */
+int report_compare(struct report *r, enum report_kind kind,
+		   const struct report_side *old, const struct report_side *new,
+		   int force, struct plumb_err *err);
+
+void report_release(struct report *r);
+
+/* Nonzero when b makes --fail-on fail: a swept verdict, shown, of that kind. */
+int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on);
+
+/* Benchmarks that make --fail-on fail: count and, in names, a "a, b" list. */
+size_t report_failing(const struct report *r, enum report_fail_on fail_on,
+		      struct buf *names);
+
+/* Renderers: append the report in one format to out. */
+int report_text(const struct report *r, int color, struct buf *out,
+		struct plumb_err *err);
+int report_markdown(const struct report *r, struct buf *out,
+		    struct plumb_err *err);
+int report_json(const struct report *r, const struct report_opts *o,
+		struct buf *out, struct plumb_err *err);
+int report_html(const struct report *r, struct buf *out,
+		struct plumb_err *err);
+
+/*
+ * The stage `plumb run` calls at its end, and `plumb report` after loading:
+ * compare old against new, render in o->format and append to out.  Returns
+ * 0, or a negative code; after a successful render, a comparison whose
+ * verdicts were withheld is PLUMB_EINPUT ("... not comparable ...; verdicts
+ * withheld, --force compares anyway") and a verdict o->fail_on asked for is
+ * PLUMB_EVERDICT naming the benchmarks: out holds the whole report in both
+ * cases, so the caller writes it before it turns the code into an exit
+ * status.  baseline is NULL for a bundle against its own base.
+ */
+int report_render(const struct report_side *bundle,
+		  const struct report_side *baseline,
+		  const struct report_opts *o, struct buf *out,
+		  struct plumb_err *err);
+
+/* Write a rendered report to path atomically (common/fileio.h), or to stdout for NULL. */
+int report_write(const struct buf *text, const char *path,
+		 struct plumb_err *err);
+
+/* What `plumb report` was given: a bundle file, a folder, an id, a name. */
+struct report_source {
+	struct manifest m;
+	char *bundle;                  /* bundle id (hex), or NULL for a folder */
+	char *origin;                  /* the path or id as named */
+	char *baseline;                /* the baseline's name, or NULL */
+	enum manifest_side side;       /* the side a baseline names (candidate by default) */
+	struct report_dist *dist;      /* per-pad distributions, or NULL */
+	int want_dist;                 /* read samples.tsv for them (default 1; only HTML shows them) */
+};
+
+void report_source_init(struct report_source *s);
+void report_source_release(struct report_source *s);
+
+/*
+ * Load what path names: a bundle file (verified completely first), a
+ * folder holding manifest.json and optionally samples.tsv, or a bare
+ * manifest.json.  Errors are PLUMB_EINPUT naming path (and the member,
+ * JSON path or TSV line).
+ */
+int report_source_load(struct report_source *s, const char *path,
+		       struct plumb_err *err);
+
+/*
+ * Find what a command line names: an existing path (a bundle file, a
+ * folder or a manifest.json: report_source_load()), else, in the archive
+ * in dir (NULL: the default archive), a baseline name when baseline is
+ * set (its recorded side), else an archived bundle id or unique prefix of
+ * at least 4 hex digits (its candidate side).  Nothing found is
+ * PLUMB_EINPUT naming what.
+ */
+int report_source_find(struct report_source *s, const char *what,
+		       const char *dir, int baseline, struct plumb_err *err);
+
+/* The report_side view of a loaded source (its candidate side unless told). */
+void report_source_side(const struct report_source *s, enum manifest_side side,
+			struct report_side *out);
+
+/* Names of formats and fail-on values as the command line spells them. */
+int report_format_parse(const char *s, enum report_format *out);
+int report_fail_on_parse(const char *s, enum report_fail_on *out);
+const char *report_format_name(enum report_format f);
+
+#endif

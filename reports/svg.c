@@ -1,0 +1,350 @@
+/*
+ * reports/svg.c: the inline SVG charts of the HTML report.
+ *
+ * One chart per benchmark shows the evidence the verdict rests on: each
+ * side's range over pads as a bar, its pad medians as points, its center
+ * as a tick, the overlap of the two ranges shaded (or the gap between
+ * them marked), and the verdict as a label.  Samples-mode benchmarks get
+ * a second chart: one box per pad (p25-p75, whiskers p1-p99, median).
+ *
+ * The SVG carries no xmlns attribute: inside an HTML document the parser
+ * puts <svg> in the SVG namespace by itself, so the page holds no URI at
+ * all.  Markup is well-formed XML (quoted attributes, closed elements),
+ * so a chart can also be read by an XML parser.  Colours and fonts come
+ * from the page's CSS classes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "reports/distribution.h"
+#include "reports/render.h"
+#include "reports/report.h"
+#include "reports/trend.h"
+#include "common/banned.h"
+
+#define W 480.0          /* viewBox width: scaled to the page, text stays legible */
+#define LEFT 88.0        /* room for the row labels */
+#define RIGHT 16.0
+
+struct axis {
+	double lo, hi;       /* the values at the plot's left and right edges */
+	enum manifest_metric metric;
+};
+
+static double xpos(const struct axis *a, double v)
+{
+	return LEFT + (v - a->lo) / (a->hi - a->lo) * (W - LEFT - RIGHT);
+}
+
+/* Widen [lo, hi] by a margin, and give a zero-width range some room. */
+static void axis_fit(struct axis *a, double lo, double hi)
+{
+	double span = hi - lo;
+
+	if (!(span > 0)) {
+		span = fabs(lo) > 0 ? fabs(lo) * 0.02 : 1;
+		lo -= span / 2;
+		hi += span / 2;
+		span = hi - lo;
+	}
+	a->lo = lo - span * 0.08;
+	a->hi = hi + span * 0.08;
+}
+
+/* A 1, 2 or 5 times a power of ten near span/4. */
+static double nice_step(double span)
+{
+	double raw = span / 4, p = pow(10, floor(log10(raw))), f = raw / p;
+
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+}
+
+/* A tick value with as many decimals as the step needs ("220", "1.505"). */
+static void tick_number(double v, double step, const struct units_scale *sc,
+			char out[UNITS_MAX])
+{
+	double st = step / sc->div;
+	int decimals = st >= 1 ? 0 : (int)ceil(-log10(st) - 1e-9);
+
+	if (decimals > 6)
+		decimals = 6;
+	snprintf(out, UNITS_MAX, "%.*f", decimals, v / sc->div);
+}
+
+/* The axis line at y with ticks and value labels in one unit. */
+static int axis_draw(struct buf *out, const struct axis *a, double y)
+{
+	struct units_scale sc;
+	double step = nice_step(a->hi - a->lo), v;
+	char num[UNITS_MAX];
+	int rc = 0, n = 0;
+
+	units_scale((a->lo + a->hi) / 2, a->metric, 0, &sc);
+	rc |= buf_printf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+			 LEFT, y, W - RIGHT, y);
+	for (v = ceil(a->lo / step) * step; v <= a->hi && n < 12; v += step, n++) {
+		double x = xpos(a, v);
+		tick_number(fabs(v) < step * 1e-9 ? 0 : v, step, &sc, num);
+		rc |= buf_printf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+				 "<text class=\"ticklabel\" x=\"%.1f\" y=\"%.1f\">%s</text>",
+				 x, y, x, y + 5, x, y + 18, num);
+	}
+	rc |= buf_printf(out, "<text class=\"rowlabel unit\" x=\"%.1f\" y=\"%.1f\">%s</text>",
+			 LEFT - 8, y + 16, *sc.suffix ? sc.suffix + 1 : "count");
+	return rc ? -1 : 0;
+}
+
+/* One side's row: label, range bar, center tick, pad medians. */
+static int side_row(struct buf *out, const struct axis *a, const struct report_bench *b,
+		    const struct manifest_side_stats *s, const char *role,
+		    const char *cls, double y)
+{
+	char v[UNITS_MAX];
+	double x0 = xpos(a, s->min), x1 = xpos(a, s->max), xc = xpos(a, s->center);
+	int rc = 0;
+
+	rc |= buf_printf(out, "<text class=\"rowlabel\" x=\"%.1f\" y=\"%.1f\">%s</text>",
+			 LEFT - 8, y + 4, role);
+	rc |= buf_printf(out, "<rect class=\"range %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\">"
+			 "<title>", cls, x0 - (x1 - x0 < 2 ? 1 : 0), y - 6,
+			 x1 - x0 < 2 ? 2 : x1 - x0);
+	rc |= buf_printf(out, "%s range: ", role);
+	rc |= phrase_side(b, s, out);
+	rc |= buf_addstr(out, "</title></rect>");
+	rc |= buf_printf(out, "<line class=\"center %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+			 cls, xc, y - 11, xc, y + 11);
+	for (size_t k = 0; k < s->n_pads; k++) {
+		double x = xpos(a, s->pads[k]);
+		/* Pads with equal medians would hide each other: stagger them. */
+		double dy = (double)((int)(k % 3) - 1) * 3;
+		units_value(s->pads[k], b->metric, 0, v);
+		rc |= buf_printf(out, "<circle class=\"pad %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\">"
+				 "<title>%s pad %zu: %s</title></circle>",
+				 cls, x, y + dy, role, k, v);
+	}
+	return rc ? -1 : 0;
+}
+
+int svg_bench(struct buf *out, const struct report *r, const struct report_bench *b,
+	      size_t index)
+{
+	const struct manifest_side_stats *o = b->old, *n = b->new;
+	const char *word = render_verdict_word(b);
+	struct axis a = { 0, 1, b->metric };
+	double lo, hi, ov0, ov1, yo = 44, yn = 80, H = 136;
+	char ratio[UNITS_MAX];
+	int rc = 0;
+
+	if (!o || !n)
+		return 0;
+	lo = fmin(o->min, n->min);
+	hi = fmax(o->max, n->max);
+	if (b->control && b->control->n_pads) {
+		lo = fmin(lo, b->control->center);
+		hi = fmax(hi, b->control->center);
+	}
+	axis_fit(&a, lo, hi);
+
+	rc |= buf_printf(out, "<svg class=\"chart\" id=\"chart-%zu\" viewBox=\"0 0 %.0f %.0f\" "
+			 "role=\"img\" aria-label=\"", index, W, H);
+	rc |= esc_html(out, b->name);
+	rc |= buf_printf(out, ": %s\">", word);
+
+	/* The overlap of the two ranges, or the gap between them. */
+	ov0 = fmax(o->min, n->min);
+	ov1 = fmin(o->max, n->max);
+	if (ov0 <= ov1) {
+		double x0 = xpos(&a, ov0), x1 = xpos(&a, ov1);
+		rc |= buf_printf(out, "<rect class=\"overlap\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+				 "<title>the ranges overlap here</title></rect>"
+				 "<text class=\"overlaplabel\" x=\"%.1f\" y=\"%.1f\">overlap</text>",
+				 x0 - (x1 - x0 < 2 ? 1 : 0), yo - 16, x1 - x0 < 2 ? 2 : x1 - x0,
+				 yn - yo + 32, (x0 + x1) / 2, yn + 28);
+	} else {
+		double x0 = xpos(&a, ov1), x1 = xpos(&a, ov0);
+		rc |= buf_printf(out, "<line class=\"gap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+				 "<text class=\"overlaplabel\" x=\"%.1f\" y=\"%.1f\">no overlap</text>",
+				 x0, (yo + yn) / 2, x1, (yo + yn) / 2, (x0 + x1) / 2, yn + 28);
+	}
+
+	rc |= side_row(out, &a, b, o, r->old_role, "old", yo);
+	rc |= side_row(out, &a, b, n, r->new_role, "new", yn);
+	if (b->control && b->control->n_pads && r->kind == REPORT_SELF) {
+		double x = xpos(&a, b->control->center);
+		char v[UNITS_MAX];
+		units_value(b->control->center, b->metric, 0, v);
+		rc |= buf_printf(out, "<path class=\"control\" d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\">"
+				 "<title>control (base pad 0 again): %s</title></path>",
+				 x, yo - 20, v);
+	}
+
+	/* The verdict as a label, with the ratio. */
+	units_ratio(b->ratio, ratio);
+	rc |= buf_printf(out, "<text class=\"verdictlabel v-%s\" x=\"%.1f\" y=\"14\">%s</text>",
+			 b->withheld ? "withheld" : manifest_verdict_name(b->verdict) ?
+			 manifest_verdict_name(b->verdict) : "none", W - RIGHT, word);
+	rc |= buf_printf(out, "<text class=\"ratiolabel\" x=\"%.1f\" y=\"14\">ratio %s</text>",
+			 LEFT, ratio);
+	rc |= axis_draw(out, &a, yn + 34);
+	rc |= buf_addstr(out, "</svg>");
+	return rc ? -1 : 0;
+}
+
+int svg_dist(struct buf *out, const struct report *r, const struct report_bench *b,
+	     size_t index)
+{
+	const struct report_dist_side *sides[2] = { b->dist_old, b->dist_new };
+	const char *roles[2] = { r->old_role, r->new_role };
+	const char *cls[2] = { "old", "new" };
+	struct axis a = { 0, 1, b->metric };
+	double lo = INFINITY, hi = -INFINITY, y, H;
+	size_t rows = 0;
+	int rc = 0;
+
+	for (int s = 0; s < 2; s++) {
+		for (size_t k = 0; sides[s] && k < sides[s]->n_pads; k++) {
+			lo = fmin(lo, sides[s]->pads[k].p1);
+			hi = fmax(hi, sides[s]->pads[k].p99);
+			rows++;
+		}
+	}
+	if (rows == 0)
+		return 0;
+	axis_fit(&a, lo, hi);
+	H = 24 + (double)rows * 18 + 2 * 18 + 40;
+	rc |= buf_printf(out, "<svg class=\"dist\" id=\"dist-%zu\" viewBox=\"0 0 %.0f %.0f\" "
+			 "role=\"img\" aria-label=\"", index, W, H);
+	rc |= esc_html(out, b->name);
+	rc |= buf_addstr(out, ": samples per pad\">");
+	rc |= buf_printf(out, "<text class=\"ratiolabel\" x=\"%.1f\" y=\"12\">samples per pad: "
+			 "box p25\u2013p75, whiskers p1\u2013p99, line median</text>", 4.0);
+	y = 30;
+	for (int s = 0; s < 2; s++) {
+		if (!sides[s] || sides[s]->n_pads == 0)
+			continue;
+		rc |= buf_printf(out, "<text class=\"grouplabel %s\" x=\"4\" y=\"%.1f\">%s</text>",
+				 cls[s], y + 4, roles[s]);
+		y += 18;
+		for (size_t k = 0; k < sides[s]->n_pads; k++, y += 18) {
+			const struct report_dist_pad *p = &sides[s]->pads[k];
+			char v[UNITS_MAX], q1[UNITS_MAX], q3[UNITS_MAX];
+			double x1 = xpos(&a, p->p1), x25 = xpos(&a, p->p25), x50 = xpos(&a, p->p50);
+			double x75 = xpos(&a, p->p75), x99 = xpos(&a, p->p99);
+			units_value(p->p50, b->metric, 0, v);
+			units_value(p->p25, b->metric, 0, q1);
+			units_value(p->p75, b->metric, 0, q3);
+			rc |= buf_printf(out, "<text class=\"rowlabel\" x=\"%.1f\" y=\"%.1f\">pad %u</text>",
+					 LEFT - 8, y + 4, p->pad);
+			rc |= buf_printf(out, "<line class=\"whisker %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+					 cls[s], x1, y, x99, y);
+			rc |= buf_printf(out, "<rect class=\"box %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\">"
+					 "<title>%s pad %u: median %s, p25 %s, p75 %s, %llu samples</title></rect>",
+					 cls[s], x25, y - 5, x75 - x25 < 1 ? 1 : x75 - x25,
+					 roles[s], p->pad, v, q1, q3, (unsigned long long)p->n);
+			rc |= buf_printf(out, "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+					 x50, y - 6, x50, y + 6);
+		}
+	}
+	rc |= axis_draw(out, &a, y + 2);
+	rc |= buf_addstr(out, "</svg>");
+	return rc ? -1 : 0;
+}
+
+int svg_trend(struct buf *out, const char *bench, enum manifest_metric metric,
+	      const struct trend_point *p, size_t n)
+{
+	const double top = 28, bottom = 40, left = 70, right = 16, H = 300;
+	double lo = INFINITY, hi = -INFINITY, span, step, v, dx;
+	struct units_scale sc;
+	char num[UNITS_MAX];
+	int rc = 0, ticks = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isnan(p[i].min))
+			lo = fmin(lo, p[i].min);
+		if (!isnan(p[i].max))
+			hi = fmax(hi, p[i].max);
+		if (!isnan(p[i].center)) {
+			lo = fmin(lo, p[i].center);
+			hi = fmax(hi, p[i].center);
+		}
+	}
+	if (n == 0 || !isfinite(lo) || !isfinite(hi))
+		return 0;
+	span = hi - lo;
+	if (!(span > 0))
+		span = fabs(lo) > 0 ? fabs(lo) * 0.02 : 1;
+	lo -= span * 0.08;
+	hi += span * 0.08;
+	span = hi - lo;
+#define TY(val) (top + (hi - (val)) / span * (H - top - bottom))
+	dx = n > 1 ? (W - left - right) / (double)(n - 1) : 0;
+#define TX(i) (n > 1 ? left + (double)(i) * dx : (left + W - right) / 2)
+
+	rc |= buf_printf(out, "<svg class=\"chart trend\" id=\"trend-chart\" viewBox=\"0 0 %.0f %.0f\" "
+			 "role=\"img\" aria-label=\"", W, H);
+	rc |= esc_html(out, bench);
+	rc |= buf_addstr(out, ": center and range over commits\">");
+	/* Value axis with ticks. */
+	units_scale((lo + hi) / 2, metric, 0, &sc);
+	step = nice_step(span);
+	rc |= buf_printf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+			 left - 6, top, left - 6, H - bottom);
+	for (v = ceil(lo / step) * step; v <= hi && ticks < 12; v += step, ticks++) {
+		tick_number(fabs(v) < step * 1e-9 ? 0 : v, step, &sc, num);
+		rc |= buf_printf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+				 "<text class=\"vlabel\" x=\"%.1f\" y=\"%.1f\">%s</text>",
+				 left - 6, TY(v), W - right, TY(v), left - 10, TY(v) + 4, num);
+	}
+	rc |= buf_printf(out, "<text class=\"vlabel\" x=\"%.1f\" y=\"%.1f\">%s</text>",
+			 left - 10, top - 12, *sc.suffix ? sc.suffix + 1 : "count");
+	/* Ranges, then the line of centers over them, then the marks. */
+	for (size_t i = 0; i < n; i++) {
+		double y0, y1;
+		if (isnan(p[i].min) || isnan(p[i].max))
+			continue;
+		y0 = TY(p[i].max);
+		y1 = TY(p[i].min);
+		rc |= buf_printf(out, "<rect class=\"range new\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
+				 TX(i) - fmin(4, fmax(1, dx * 0.3)), y0, 2 * fmin(4, fmax(1, dx * 0.3)),
+				 y1 - y0 < 1 ? 1 : y1 - y0);
+	}
+	rc |= buf_addstr(out, "<polyline class=\"trendline\" points=\"");
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i].center))
+			rc |= buf_printf(out, "%s%.1f,%.1f", i ? " " : "", TX(i), TY(p[i].center));
+	rc |= buf_addstr(out, "\"/>");
+	for (size_t i = 0; i < n; i++) {
+		char c[UNITS_MAX];
+		if (isnan(p[i].center))
+			continue;
+		units_value(p[i].center, metric, 0, c);
+		rc |= buf_printf(out, "<circle class=\"pad new%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\"><title>",
+				 p[i].shift ? " shift" : "", TX(i), TY(p[i].center), n > 200 ? "1.5" : "3");
+		rc |= esc_html(out, p[i].time ? p[i].time : "");
+		rc |= buf_printf(out, " %.12s: %s%s</title></circle>", p[i].commit ? p[i].commit : "", c,
+				 p[i].shift > 0 ? ", range above the previous one" :
+				 p[i].shift < 0 ? ", range below the previous one" : "");
+		if (p[i].shift)
+			rc |= buf_printf(out, "<text class=\"shiftlabel %s\" x=\"%.1f\" y=\"%.1f\">%s</text>",
+					 p[i].shift > 0 ? "up" : "down", TX(i),
+					 p[i].shift > 0 ? TY(p[i].max) - 6 : TY(p[i].min) + 14,
+					 p[i].shift > 0 ? "\u25b2" : "\u25bc");
+	}
+	/* The first and last commit under the axis. */
+	for (size_t i = 0; i < n; i += (n > 1 ? n - 1 : 1)) {
+		/* The first label starts at its point, the last one ends at it. */
+		rc |= buf_printf(out, "<text class=\"ticklabel%s\" x=\"%.1f\" y=\"%.1f\">",
+				 n == 1 ? "" : i == 0 ? " first" : " last", TX(i), H - bottom + 18);
+		rc |= esc_html(out, p[i].time ? p[i].time : "");
+		rc |= buf_addstr(out, "</text>");
+		if (n == 1)
+			break;
+	}
+	rc |= buf_addstr(out, "</svg>");
+#undef TX
+#undef TY
+	return rc ? -1 : 0;
+}

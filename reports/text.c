@@ -1,0 +1,316 @@
+/*
+ * reports/text.c: the report for a terminal or a cron log: a heading
+ * naming both sides, the host findings, one aligned table row per
+ * benchmark, each benchmark's remarks, and a summary line.  Colour
+ * (ANSI) only when the caller asks (cli_color(): a terminal, NO_COLOR
+ * unset); every line reads the same without it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "reports/hostdiff.h"
+#include "reports/render.h"
+#include "reports/report.h"
+#include "common/banned.h"
+
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define YELLOW "\033[33m"
+#define BOLD_RED "\033[1;31m"
+#define DIM "\033[2m"
+#define RESET "\033[0m"
+
+/* A table of escaped cells, laid out once every row is known. */
+struct table {
+	char **cells;            /* row-major, already escaped */
+	const char **colors;     /* per row: ANSI colour of the last cell, or NULL */
+	size_t n, cap, cols, rows;
+	int failed;
+};
+
+static void table_init(struct table *t, size_t cols)
+{
+	memset(t, 0, sizeof(*t));
+	t->cols = cols;
+}
+
+static void table_release(struct table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t->colors);
+}
+
+static void table_cell(struct table *t, const char *s)
+{
+	struct buf b;
+
+	if (t->failed)
+		return;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		char **c = realloc(t->cells, cap * sizeof(*c));
+		if (!c) {
+			t->failed = 1;
+			return;
+		}
+		t->cells = c;
+		t->cap = cap;
+	}
+	buf_init(&b, 1 << 20);
+	if (esc_text(&b, s) < 0 || !(t->cells[t->n] = buf_detach(&b, NULL))) {
+		buf_release(&b);
+		t->failed = 1;
+		return;
+	}
+	t->n++;
+}
+
+static void table_end_row(struct table *t, const char *color)
+{
+	const char **c;
+
+	if (t->failed)
+		return;
+	c = realloc(t->colors, (t->rows + 1) * sizeof(*c));
+	if (!c) {
+		t->failed = 1;
+		return;
+	}
+	t->colors = c;
+	c[t->rows++] = color;
+}
+
+/* Columns separated by two spaces, the last one not padded. */
+static int table_render(const struct table *t, struct buf *out)
+{
+	size_t w[16] = { 0 };
+	int rc = 0;
+
+	if (t->failed || t->cols > 16 || t->n != t->rows * t->cols)
+		return -1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t cw = esc_width(t->cells[i]);
+		if (cw > w[i % t->cols])
+			w[i % t->cols] = cw;
+	}
+	for (size_t r = 0; r < t->rows; r++) {
+		for (size_t c = 0; c < t->cols; c++) {
+			const char *cell = t->cells[r * t->cols + c];
+			int last = c + 1 == t->cols;
+			if (last && t->colors[r])
+				rc |= buf_addstr(out, t->colors[r]);
+			rc |= buf_addstr(out, cell);
+			if (last && t->colors[r])
+				rc |= buf_addstr(out, RESET);
+			for (size_t k = esc_width(cell); !last && k < w[c] + 2; k++)
+				rc |= buf_addch(out, ' ');
+		}
+		rc |= buf_addch(out, '\n');
+	}
+	return rc ? -1 : 0;
+}
+
+static const char *verdict_color(const struct report_bench *b)
+{
+	if (b->failure || b->old_failure || b->withheld)
+		return BOLD_RED;
+	if (b->missing)
+		return DIM;
+	switch (b->verdict) {
+	case MANIFEST_VERDICT_SLOWER: return RED;
+	case MANIFEST_VERDICT_FASTER: return GREEN;
+	case MANIFEST_VERDICT_UNSWEPT:
+	case MANIFEST_VERDICT_INSUFFICIENT: return YELLOW;
+	default: return NULL;
+	}
+}
+
+/* "<label>: " in colour (or not), then the escaped text, then a newline. */
+static int line(struct buf *out, int color, const char *c, const char *label,
+		const char *text)
+{
+	int r = 0;
+
+	if (color && c)
+		r |= buf_addstr(out, c);
+	r |= buf_addstr(out, label);
+	if (color && c)
+		r |= buf_addstr(out, RESET);
+	r |= buf_addstr(out, ": ");
+	r |= esc_text(out, text);
+	r |= buf_addch(out, '\n');
+	return r ? -1 : 0;
+}
+
+/* "  base       v1.2.0 3f2a9c0d1e4b Release 1.2.0" */
+static int heading_line(struct buf *out, const char *label, struct buf *raw)
+{
+	int rc = buf_printf(out, "  %-13s ", label);
+
+	rc |= esc_text(out, buf_cstr(raw));
+	rc |= buf_addch(out, '\n');
+	buf_reset(raw);
+	return rc;
+}
+
+static int heading(const struct report *r, struct buf *out)
+{
+	struct buf raw;
+	int rc = 0;
+
+	buf_init(&raw, 1 << 20);
+	rc |= buf_printf(out, "plumb report: %s against %s", r->new_role, r->old_role);
+	if (r->kind == REPORT_BASELINE && r->old.baseline) {
+		rc |= buf_addch(out, ' ');
+		rc |= esc_text(out, r->old.baseline);
+	}
+	rc |= buf_addstr(out, r->kind == REPORT_SELF ? " (one job)\n" : "\n");
+	rc |= phrase_commit(r->old_commit, &raw);
+	rc |= heading_line(out, r->old_role, &raw);
+	rc |= phrase_commit(r->new_commit, &raw);
+	rc |= heading_line(out, r->new_role, &raw);
+	if (r->kind == REPORT_BASELINE) {
+		rc |= phrase_source(&r->old, &raw);
+		rc |= buf_printf(&raw, " (%s side)", manifest_side_name(r->old.side));
+		rc |= heading_line(out, "baseline from", &raw);
+	}
+	rc |= phrase_source(&r->new, &raw);
+	rc |= heading_line(out, "bundle", &raw);
+	rc |= buf_addstr(&raw, r->new.m->created ? r->new.m->created : "?");
+	rc |= heading_line(out, "created", &raw);
+	if (r->kind == REPORT_BASELINE) {
+		rc |= phrase_host(r->old.m->host.start, &raw);
+		rc |= heading_line(out, "baseline host", &raw);
+	}
+	rc |= phrase_host(r->new.m->host.start, &raw);
+	rc |= heading_line(out, "host", &raw);
+	buf_release(&raw);
+	return rc ? -1 : 0;
+}
+
+static int host_lines(const struct report *r, int color, struct buf *out)
+{
+	struct buf t;
+	int rc = 0;
+
+	buf_init(&t, 1 << 20);
+	for (size_t i = 0; i < r->host.n_items; i++) {
+		const struct hostdiff_item *it = &r->host.items[i];
+		rc |= phrase_item(r, it, &t);
+		rc |= line(out, color, it->level == HOSTDIFF_BLOCKER ? BOLD_RED : YELLOW,
+			   phrase_item_label(it), buf_cstr(&t));
+		buf_reset(&t);
+	}
+	for (size_t i = 0; i < r->host.n_statements; i++)
+		rc |= line(out, color, YELLOW, "note", r->host.statements[i]);
+	buf_release(&t);
+	return rc ? -1 : 0;
+}
+
+int report_text(const struct report *r, int color, struct buf *out,
+		struct plumb_err *err)
+{
+	struct table t;
+	struct buf cell;
+	int rc = 0, counters = 0, noise = 0;
+	size_t cols;
+
+	rc |= heading(r, out);
+	if (r->host.n_items || r->host.n_statements)
+		rc |= buf_addch(out, '\n');
+	rc |= host_lines(r, color, out);
+	rc |= buf_addch(out, '\n');
+
+	for (size_t i = 0; i < r->n_benches; i++) {
+		const struct report_bench *b = &r->benches[i];
+		if (!isnan(b->instr_ratio) || !isnan(b->cycles_ratio))
+			counters = 1;
+		if (!isnan(b->noise))
+			noise = 1;
+	}
+	cols = 6 + (counters ? 2 : 0) + (noise ? 1 : 0);
+
+	/* The table: one row per benchmark, columns as wide as their cells. */
+	table_init(&t, cols);
+	buf_init(&cell, 1 << 20);
+	table_cell(&t, "benchmark");
+	table_cell(&t, "metric");
+	table_cell(&t, r->old_role);
+	table_cell(&t, r->new_role);
+	table_cell(&t, "ratio");
+	if (counters) {
+		table_cell(&t, "instr");
+		table_cell(&t, "cycles");
+	}
+	if (noise)
+		table_cell(&t, "noise");
+	table_cell(&t, "verdict");
+	table_end_row(&t, NULL);
+	for (size_t i = 0; i < r->n_benches; i++) {
+		const struct report_bench *b = &r->benches[i];
+		char x[UNITS_MAX + 8];
+
+		table_cell(&t, b->name);
+		table_cell(&t, manifest_metric_name(b->metric));
+		buf_reset(&cell);
+		if (b->old)
+			rc |= phrase_side(b, b->old, &cell);
+		table_cell(&t, b->old ? buf_cstr(&cell) : "-");
+		buf_reset(&cell);
+		if (b->new)
+			rc |= phrase_side(b, b->new, &cell);
+		table_cell(&t, b->new ? buf_cstr(&cell) : "-");
+		units_ratio(b->ratio, x);
+		table_cell(&t, isnan(b->ratio) ? "-" : x);
+		if (counters) {
+			units_ratio(b->instr_ratio, x);
+			table_cell(&t, isnan(b->instr_ratio) ? "-" : x);
+			units_ratio(b->cycles_ratio, x);
+			table_cell(&t, isnan(b->cycles_ratio) ? "-" : x);
+		}
+		if (noise) {
+			units_percent(b->noise, x);
+			if (!isnan(b->noise) && b->noisy)
+				memcpy(x + strlen(x), " noisy", sizeof(" noisy"));
+			table_cell(&t, isnan(b->noise) ? "-" : x);
+		}
+		table_cell(&t, render_verdict_word(b));
+		table_end_row(&t, color ? verdict_color(b) : NULL);
+	}
+	rc |= table_render(&t, out);
+	table_release(&t);
+	buf_release(&cell);
+
+	/* Each benchmark's remarks, one per line, greppable by name. */
+	for (size_t i = 0; i < r->n_benches; i++) {
+		const struct report_bench *b = &r->benches[i];
+		const char *why = b->failure ? b->failure : b->missing;
+		if (why || b->n_notes)
+			rc |= buf_addch(out, '\n');
+		if (why) {
+			rc |= esc_text(out, b->name);
+			rc |= buf_addstr(out, b->failure ? ": failed: " : ": not compared: ");
+			rc |= esc_text(out, why);
+			rc |= buf_addch(out, '\n');
+		}
+		for (size_t k = 0; k < b->n_notes; k++) {
+			rc |= esc_text(out, b->name);
+			rc |= buf_addstr(out, ": ");
+			rc |= esc_text(out, b->notes[k]);
+			rc |= buf_addch(out, '\n');
+		}
+	}
+	rc |= buf_addch(out, '\n');
+	rc |= phrase_summary(r, out);
+	rc |= buf_addch(out, '\n');
+	if (rc)
+		return buf_err(err, "text report");
+	return 0;
+}

@@ -1,0 +1,393 @@
+/*
+ * reports/trend.c: `plumb report --trend BENCH`: one benchmark's series
+ * from the archive as a table, Markdown, JSON or an HTML chart.  A point
+ * whose range lies wholly above or below the previous point's is marked:
+ * that is where, by the overlap rule, something changed between two
+ * consecutive nights (DESIGN §6 applied along the series).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "archive/query.h"
+#include "archive/store.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "formats/jsonio.h"
+#include "reports/render.h"
+#include "reports/report.h"
+#include "reports/trend.h"
+#include "common/banned.h"
+
+static double jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static enum manifest_metric metric_of(const char *name)
+{
+	static const enum manifest_metric all[] = {
+		MANIFEST_METRIC_WALL, MANIFEST_METRIC_CPU, MANIFEST_METRIC_CYCLES,
+		MANIFEST_METRIC_INSTRUCTIONS
+	};
+
+	for (size_t i = 0; name && i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(name, manifest_metric_name(all[i])) == 0)
+			return all[i];
+	return MANIFEST_METRIC_CYCLES;   /* unknown: shown as a plain count */
+}
+
+/* The points of model, with the shifts marked; *out is malloc'd. */
+static int points_of(const json_t *model, struct trend_point **out, size_t *n,
+		     struct plumb_err *err)
+{
+	const json_t *pts = json_object_get(model, "points");
+	struct trend_point *p;
+	size_t count;
+
+	*out = NULL;
+	*n = 0;
+	if (!json_is_object(model) || !json_is_array(pts))
+		return plumb_err_set(err, PLUMB_EINPUT, "trend: expected an object with a points array");
+	count = json_array_size(pts);
+	if (count == 0)
+		return 0;
+	p = calloc(count, sizeof(*p));
+	if (!p)
+		return plumb_err_oom(err, "trend");
+	for (size_t i = 0; i < count; i++) {
+		const json_t *e = json_array_get(pts, i);
+		if (!json_is_object(e)) {
+			free(p);
+			return plumb_err_set(err, PLUMB_EINPUT, "trend: points[%zu]: expected an object", i);
+		}
+		p[i].bundle = jstr(e, "bundle");
+		p[i].ref = jstr(e, "ref");
+		p[i].commit = jstr(e, "commit");
+		p[i].time = jstr(e, "time");
+		p[i].verdict = jstr(e, "verdict");
+		p[i].center = jnum(e, "center");
+		p[i].min = jnum(e, "min");
+		p[i].max = jnum(e, "max");
+		p[i].spread = jnum(e, "spread");
+		p[i].ratio = jnum(e, "ratio");
+		if (isnan(p[i].min) || isnan(p[i].max))
+			p[i].min = p[i].max = NAN;
+		/* Compare with the last point that had a range. */
+		for (size_t k = i; k-- > 0;) {
+			if (isnan(p[k].min))
+				continue;
+			if (!isnan(p[i].min))
+				p[i].shift = p[i].min > p[k].max ? 1 : p[i].max < p[k].min ? -1 : 0;
+			break;
+		}
+	}
+	*out = p;
+	*n = count;
+	return 0;
+}
+
+static const char *shift_word(int s)
+{
+	return s > 0 ? "up: no overlap with the previous range" :
+	       s < 0 ? "down: no overlap with the previous range" : "";
+}
+
+/* "94.00–97.13 ms" */
+static void range_text(const struct trend_point *p, enum manifest_metric m, char *out, size_t size)
+{
+	struct units_scale sc;
+	char lo[UNITS_MAX], hi[UNITS_MAX];
+
+	if (isnan(p->min)) {
+		snprintf(out, size, "-");
+		return;
+	}
+	units_scale(isnan(p->center) ? p->max : p->center, m, 0, &sc);
+	units_number(p->min, &sc, lo);
+	units_number(p->max, &sc, hi);
+	snprintf(out, size, "%s\u2013%s%s", lo, hi, sc.suffix);
+}
+
+static size_t count_shifts(const struct trend_point *p, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += p[i].shift != 0;
+	return k;
+}
+
+static int text(const json_t *model, const struct trend_point *p, size_t n,
+		enum manifest_metric m, struct buf *out)
+{
+	static const char *const head[] = { "time", "commit", "ref", "center", "range",
+					    "spread", "verdict", "shift" };
+	size_t w[8] = { 0 };
+	char cell[8][256];
+	int rc = 0;
+
+	rc |= buf_addstr(out, "plumb report --trend ");
+	rc |= esc_text(out, jstr(model, "bench"));
+	rc |= buf_addstr(out, ": metric ");
+	rc |= esc_text(out, jstr(model, "metric") ? jstr(model, "metric") : "?");
+	rc |= buf_addstr(out, ", host ");
+	rc |= esc_text(out, jstr(model, "host") ? jstr(model, "host") : "?");
+	rc |= buf_printf(out, ", %zu point%s\n\n", n, n == 1 ? "" : "s");
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i <= n; i++) {
+			if (i == 0) {
+				for (int c = 0; c < 8; c++)
+					snprintf(cell[c], sizeof(cell[c]), "%s", head[c]);
+			} else {
+				const struct trend_point *q = &p[i - 1];
+				snprintf(cell[0], sizeof(cell[0]), "%s", q->time ? q->time : "-");
+				snprintf(cell[1], sizeof(cell[1]), "%.12s", q->commit ? q->commit : "-");
+				snprintf(cell[2], sizeof(cell[2]), "%s", q->ref ? q->ref : "-");
+				units_value(q->center, m, 0, cell[3]);
+				range_text(q, m, cell[4], sizeof(cell[4]));
+				units_percent(q->spread, cell[5]);
+				snprintf(cell[6], sizeof(cell[6]), "%s", q->verdict ? q->verdict : "-");
+				snprintf(cell[7], sizeof(cell[7]), "%s", q->shift > 0 ? "up" :
+					 q->shift < 0 ? "down" : "");
+				for (int c = 0; c < 8; c++)
+					esc_utf8_cut(cell[c]);
+			}
+			for (int c = 0; c < 8; c++) {
+				size_t cw = esc_width(cell[c]);
+				if (pass == 0) {
+					if (cw > w[c])
+						w[c] = cw;
+					continue;
+				}
+				if (c == 7 || (c == 6 && !*cell[7])) {
+					rc |= esc_text(out, cell[c]);
+					break;
+				}
+				rc |= esc_text_pad(out, cell[c], w[c] + 2);
+			}
+			if (pass == 1)
+				rc |= buf_addch(out, '\n');
+		}
+	}
+	rc |= buf_printf(out, "\n%zu shift%s", count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s");
+	for (size_t i = 0, first = 1; i < n; i++) {
+		if (!p[i].shift)
+			continue;
+		rc |= buf_addstr(out, first ? ": " : ", ");
+		first = 0;
+		rc |= esc_text(out, p[i].time ? p[i].time : "?");
+		rc |= buf_printf(out, " %.12s (%s)", p[i].commit ? p[i].commit : "?",
+				 p[i].shift > 0 ? "up" : "down");
+	}
+	rc |= buf_addstr(out, "\n");
+	return rc ? -1 : 0;
+}
+
+static int markdown(const json_t *model, const struct trend_point *p, size_t n,
+		    enum manifest_metric m, struct buf *out)
+{
+	char c[UNITS_MAX], r[256], s[UNITS_MAX];
+	int rc = 0;
+
+	rc |= buf_addstr(out, "## plumb trend: ");
+	rc |= esc_md(out, jstr(model, "bench"));
+	rc |= buf_addstr(out, "\n\nMetric ");
+	rc |= esc_md(out, jstr(model, "metric") ? jstr(model, "metric") : "?");
+	rc |= buf_addstr(out, ", host ");
+	rc |= esc_md(out, jstr(model, "host") ? jstr(model, "host") : "?");
+	rc |= buf_printf(out, ", %zu point%s, %zu shift%s (a range wholly above or below the "
+			 "previous one).\n\n", n, n == 1 ? "" : "s", count_shifts(p, n),
+			 count_shifts(p, n) == 1 ? "" : "s");
+	rc |= buf_addstr(out, "| time | commit | ref | center | range | spread | verdict | shift |\n"
+			 "|---|---|---|---:|---:|---:|---|---|\n");
+	for (size_t i = 0; i < n; i++) {
+		units_value(p[i].center, m, 0, c);
+		range_text(&p[i], m, r, sizeof(r));
+		units_percent(p[i].spread, s);
+		rc |= buf_addstr(out, "| ");
+		rc |= esc_md(out, p[i].time ? p[i].time : "\u2013");
+		rc |= buf_addstr(out, " | ");
+		if (p[i].commit && strspn(p[i].commit, "0123456789abcdef") == strlen(p[i].commit))
+			rc |= buf_printf(out, "`%.12s`", p[i].commit);
+		else
+			rc |= esc_md(out, p[i].commit ? p[i].commit : "");
+		rc |= buf_addstr(out, " | ");
+		rc |= esc_md(out, p[i].ref ? p[i].ref : "");
+		rc |= buf_printf(out, " | %s | %s | %s | ", c, r, s);
+		rc |= esc_md(out, p[i].verdict ? p[i].verdict : "\u2013");
+		rc |= buf_printf(out, " | %s |\n", p[i].shift > 0 ? "**\u25b2 up**" :
+				 p[i].shift < 0 ? "**\u25bc down**" : "");
+	}
+	return rc ? -1 : 0;
+}
+
+static json_t *jnum_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *js(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static int json_out(const json_t *model, const struct trend_point *p, size_t n,
+		    struct buf *out, struct plumb_err *err)
+{
+	json_t *o = json_object(), *a = json_array();
+	int bad = !o || !a, rc;
+
+	for (size_t i = 0; !bad && i < n; i++) {
+		json_t *e = json_object();
+		bad |= json_array_append_new(a, e);
+		if (bad)
+			break;
+		bad |= json_object_set_new(e, "bundle", js(p[i].bundle));
+		bad |= json_object_set_new(e, "ref", js(p[i].ref));
+		bad |= json_object_set_new(e, "commit", js(p[i].commit));
+		bad |= json_object_set_new(e, "time", js(p[i].time));
+		bad |= json_object_set_new(e, "center", jnum_or_null(p[i].center));
+		bad |= json_object_set_new(e, "min", jnum_or_null(p[i].min));
+		bad |= json_object_set_new(e, "max", jnum_or_null(p[i].max));
+		bad |= json_object_set_new(e, "spread", jnum_or_null(p[i].spread));
+		bad |= json_object_set_new(e, "ratio", jnum_or_null(p[i].ratio));
+		bad |= json_object_set_new(e, "verdict", js(p[i].verdict));
+		bad |= json_object_set_new(e, "shift", p[i].shift > 0 ? json_string("up") :
+					   p[i].shift < 0 ? json_string("down") : json_null());
+	}
+	if (!bad) {
+		bad |= json_object_set_new(o, "format", json_string("plumb-trend"));
+		bad |= json_object_set_new(o, "version", json_integer(TREND_JSON_VERSION));
+		bad |= json_object_set_new(o, "bench", js(jstr(model, "bench")));
+		bad |= json_object_set_new(o, "metric", js(jstr(model, "metric")));
+		bad |= json_object_set_new(o, "host", js(jstr(model, "host")));
+		bad |= json_object_set_new(o, "shifts", json_integer((json_int_t)count_shifts(p, n)));
+		bad |= json_object_set_new(o, "points", a);
+		a = NULL;
+	}
+	json_decref(a);
+	if (bad) {
+		json_decref(o);
+		return plumb_err_oom(err, "trend");
+	}
+	rc = jsonio_dump(o, out, err);
+	json_decref(o);
+	return rc;
+}
+
+static int html(const json_t *model, const struct trend_point *p, size_t n,
+		enum manifest_metric m, struct buf *out)
+{
+	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX];
+	int rc = 0;
+
+	snprintf(title, sizeof(title), "plumb trend: %s", jstr(model, "bench"));
+	esc_utf8_cut(title);
+	rc |= html_begin(out, title);
+	rc |= buf_addstr(out, "<header>\n<h1>plumb trend: ");
+	rc |= esc_html(out, jstr(model, "bench"));
+	rc |= buf_addstr(out, "</h1>\n<p class=\"meta\">Metric ");
+	rc |= esc_html(out, jstr(model, "metric") ? jstr(model, "metric") : "?");
+	rc |= buf_addstr(out, ", host ");
+	rc |= esc_html(out, jstr(model, "host") ? jstr(model, "host") : "?");
+	rc |= buf_printf(out, ", %zu point%s, <strong>%zu shift%s</strong>: a range wholly above "
+			 "(\u25b2) or below (\u25bc) the previous one.</p>\n</header>\n",
+			 n, n == 1 ? "" : "s", count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s");
+	rc |= buf_addstr(out, "<section class=\"bench\" id=\"bench-0\">\n<figure class=\"chart\">");
+	rc |= svg_trend(out, jstr(model, "bench"), m, p, n);
+	rc |= buf_addstr(out, "</figure>\n</section>\n");
+	rc |= buf_addstr(out, "<section class=\"points\"><div class=\"scroll\"><table class=\"benches\">\n"
+			 "<tr><th>time</th><th>commit</th><th>ref</th><th>center</th><th>range</th>"
+			 "<th>spread</th><th>verdict</th><th>shift</th></tr>\n");
+	for (size_t i = 0; i < n; i++) {
+		units_value(p[i].center, m, 0, c);
+		range_text(&p[i], m, r, sizeof(r));
+		units_percent(p[i].spread, s);
+		rc |= buf_printf(out, "<tr%s><td class=\"num\">", p[i].shift ? " class=\"differs\"" : "");
+		rc |= esc_html(out, p[i].time ? p[i].time : "");
+		rc |= buf_addstr(out, "</td><td class=\"key\">");
+		snprintf(r, sizeof(r), "%.12s", p[i].commit ? p[i].commit : "");
+		esc_utf8_cut(r);
+		rc |= esc_html(out, r);
+		rc |= buf_addstr(out, "</td><td>");
+		rc |= esc_html(out, p[i].ref ? p[i].ref : "");
+		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+				 "<td class=\"num\">%s</td><td>", c, r, s);
+		rc |= esc_html(out, p[i].verdict ? p[i].verdict : "");
+		rc |= buf_printf(out, "</td><td>%s</td></tr>\n", shift_word(p[i].shift));
+	}
+	rc |= buf_addstr(out, "</table></div></section>\n");
+	rc |= html_end(out);
+	return rc ? -1 : 0;
+}
+
+int trend_render_model(const json_t *model, enum report_format format,
+		       struct buf *out, struct plumb_err *err)
+{
+	struct trend_point *p;
+	enum manifest_metric m;
+	size_t n;
+	int rc;
+
+	if ((rc = points_of(model, &p, &n, err)) < 0)
+		return rc;
+	if (!jstr(model, "bench")) {
+		free(p);
+		return plumb_err_set(err, PLUMB_EINPUT, "trend: bench: expected a string");
+	}
+	m = metric_of(jstr(model, "metric"));
+	switch (format) {
+	case REPORT_TEXT:
+		rc = text(model, p, n, m, out);
+		break;
+	case REPORT_MARKDOWN:
+		rc = markdown(model, p, n, m, out);
+		break;
+	case REPORT_HTML:
+		rc = html(model, p, n, m, out);
+		break;
+	case REPORT_JSON:
+		rc = json_out(model, p, n, out, err);
+		free(p);
+		return rc;
+	}
+	free(p);
+	if (rc)
+		return buf_err(err, "trend");
+	return 0;
+}
+
+int trend_render(const struct trend_opts *o, struct buf *out, struct plumb_err *err)
+{
+	struct query_trend q = { o->bench, NULL, o->host, o->last };
+	struct store st;
+	json_t *model = NULL;
+	char *dir = NULL;
+	int rc;
+
+	if ((rc = store_locate(o->archive_dir, &dir, err)) < 0)
+		return rc;
+	rc = store_open(&st, dir, 0, err);
+	free(dir);
+	if (rc < 0)
+		return rc;
+	rc = query_trend(&st, &q, &model, err);
+	store_close(&st);
+	if (rc == 0)
+		rc = trend_render_model(model, o->format, out, err);
+	json_decref(model);
+	return rc;
+}

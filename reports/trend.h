@@ -1,0 +1,51 @@
+/*
+ * reports/trend.h: `plumb report --trend BENCH`: one benchmark's archived
+ * series (archive/query.h, query_trend) as a table, Markdown, JSON or an
+ * HTML chart of center and range over commits, with the points where the
+ * ranges of consecutive points stop overlapping marked.
+ *
+ * Ownership: the options only borrow their strings; output is appended to
+ * the caller's buffer.
+ */
+#ifndef PLUMB_REPORTS_TREND_H
+#define PLUMB_REPORTS_TREND_H
+
+#include <jansson.h>
+
+#include "reports/report.h"
+
+struct buf;
+struct plumb_err;
+
+/* Version of the JSON trend layout (docs/report-json.md). */
+#define TREND_JSON_VERSION 1
+
+/* One point of a series: one archived bundle's candidate. */
+struct trend_point {
+	const char *bundle, *ref, *commit, *time, *verdict;  /* borrowed, may be NULL */
+	double center, min, max, spread, ratio;              /* NAN when unknown */
+	int shift;        /* +1: range wholly above the previous point's; -1 below; 0 */
+};
+
+struct trend_opts {
+	const char *bench;          /* required */
+	const char *host;           /* fingerprint or prefix, or NULL */
+	long last;                  /* latest N points, 0 for all */
+	const char *archive_dir;    /* NULL: the default archive */
+	enum report_format format;
+};
+
+/* Query the archive and render the series in o->format. */
+int trend_render(const struct trend_opts *o, struct buf *out,
+		 struct plumb_err *err);
+
+/*
+ * Render a series already queried: model is the object query_trend()
+ * returns ({bench, metric, host, points: [{bundle, ref, commit, time,
+ * center, min, max, spread, ratio, verdict, base_center, noise}]}).
+ * A model that does not have that shape is PLUMB_EINPUT.
+ */
+int trend_render_model(const json_t *model, enum report_format format,
+		       struct buf *out, struct plumb_err *err);
+
+#endif

@@ -1,0 +1,136 @@
+#!/bin/sh
+test_description='plumb report: golden text, Markdown and JSON for every case (STYLE 13)'
+. "$(dirname "$0")/test-lib.sh"
+
+golden="$FIXTURES/reports"
+
+# Each tests/fixtures/reports/<case>/ holds args (the command line after
+# "plumb report", paths relative to the fixture folder), status (the exit
+# status expected) and expect.txt, expect.md, expect.json.  The inputs are
+# unpacked bundles under inputs/; tests/fixtures/reports/README says how
+# to change a case.
+for dir in "$golden"/*/; do
+	c=$(basename "$dir")
+	test -f "$dir/args" || continue
+	for f in txt:text md:md json:json; do
+		ext=${f%%:*}
+		fmt=${f#*:}
+		test_expect_success "$c: --format $fmt" '
+			want=$(cat "$golden/$c/status") &&
+			(cd "$golden" && test_expect_code "$want" "$PLUMB" report $(cat "$c/args") \
+				--format "$fmt") >"$c.$ext" 2>"$c.$ext.err" &&
+			test_cmp "$golden/$c/expect.$ext" "$c.$ext"
+		'
+	done
+	test_expect_success "$c: an exit status other than 0 says why on stderr, once" '
+		if test "$(cat "$golden/$c/status")" = 0; then
+			! test -s "$c.txt.err"
+		else
+			test "$(wc -l <"$c.txt.err")" = 1 &&
+			test_grep "^plumb: " "$c.txt.err"
+		fi
+	'
+	test_expect_success PYTHON "$c: the JSON is the documented layout and agrees with the text" '
+		python3 - "$c.json" "$c.txt" <<-\PY
+		import json, sys
+		j = json.load(open(sys.argv[1]))
+		text = open(sys.argv[2]).read()
+		assert j["format"] == "plumb-report" and j["version"] == 1
+		assert set(j) == {"format", "version", "kind", "old", "new", "host", "benches",
+		                  "summary", "failOn", "failing"}, sorted(j)
+		keys = {"name", "mode", "metric", "unit", "failure", "baselineFailure",
+		        "notCompared", "old", "new", "control", "ratio", "verdict", "direction",
+		        "withheld", "noise", "hot", "checksum", "counters", "steadyState", "notes"}
+		counts = {}
+		for b in j["benches"]:
+		    assert set(b) == keys, sorted(b)
+		    word = b["verdict"] or ("withheld" if b["withheld"] else
+		                            "failed" if b["failure"] or b["baselineFailure"] else
+		                            "not compared")
+		    counts[word] = counts.get(word, 0) + 1
+		    for note in b["notes"]:
+		        assert note.split("\x1b")[0][:20] in text or "?" in text, note
+		    if b["withheld"]:
+		        assert b["verdict"] is None and j["host"]["withheld"]
+		s = j["summary"]
+		assert s["benches"] == len(j["benches"])
+		for k, n in counts.items():
+		    key = {"not compared": "notCompared"}.get(k, k)
+		    assert s[key] == n, (k, n, s)
+		PY
+	'
+done
+
+test_expect_success 'the cases cover every verdict, withheld, failed and not compared' '
+	cat "$golden"/*/expect.json >all.json &&
+	for v in slower faster placement unswept insufficient; do
+		grep -q "\"verdict\": \"$v\"" all.json || { echo "no $v case" >&2; return 1; }
+	done &&
+	grep -q "\"withheld\": true" all.json &&
+	grep -q "\"failure\": \"" all.json &&
+	grep -q "\"notCompared\": \"" all.json
+'
+
+test_expect_success 'the cases cover noise, hot code, checksums, counters, steady state' '
+	cat "$golden"/*/expect.txt >all.txt &&
+	test_grep "noisy" all.txt &&
+	test_grep "hot code identical (run, dispatch): a difference is placement" all.txt &&
+	test_grep "hot code changed" all.txt &&
+	test_grep "behaviour changed: checksum e3b0c442 → 5d41402a" all.txt &&
+	test_grep "same instructions (×1.000), more cycles (×1.120): placement or micro-architecture, not more work" all.txt &&
+	test_grep "steady state from sample 38" all.txt &&
+	test_grep "co_p99 2.411 µs → 2.399 µs" all.txt
+'
+
+test_expect_success 'host warnings name old and new; governor and turbo are stated' '
+	test_grep "^warning: governor differs: performance → powersave (start → end of the job)$" \
+		"$golden/host-warnings/expect.txt" &&
+	test_grep "^warning: kernel differs: 6.1.0-21-amd64 → 6.1.0-26-amd64 (baseline → this bundle)$" \
+		"$golden/baseline/expect.txt" &&
+	test_grep "^warning: compiler differs: " "$golden/baseline/expect.txt" &&
+	test_grep "^warning: microcode differs: " "$golden/baseline/expect.txt" &&
+	test_grep "^note: governor is powersave, not performance" "$golden/host-warnings/expect.txt" &&
+	test_grep "^note: turbo is on" "$golden/host-warnings/expect.txt"
+'
+
+test_expect_success 'not comparable: refused with exit 3, then compared with --force' '
+	test_grep "^not comparable: CPU model differs: " "$golden/not-comparable/expect.txt" &&
+	test_grep "withheld$" "$golden/not-comparable/expect.txt" &&
+	test_grep_not "slower" "$golden/not-comparable/expect.txt" &&
+	test_grep "compared anyway (--force)" "$golden/not-comparable-forced/expect.txt" &&
+	test_grep "  slower$" "$golden/not-comparable-forced/expect.txt"
+'
+
+test_expect_success 'hostile names reach no terminal as escapes, no table as cells' '
+	(cd "$golden" && "$PLUMB" report inputs/hostile) >h.txt &&
+	! grep -q "$(printf "\033")" h.txt &&
+	! grep -q "$(printf "\342\200\256")" h.txt &&
+	(cd "$golden" && "$PLUMB" report inputs/hostile --format md) >h.md &&
+	test_grep "^| a\\\\|b" h.md
+'
+
+test_expect_success 'a packed bundle reports as its folder does, with its id' '
+	for c in placement not-comparable baseline; do
+		args=$(cat "$golden/$c/args") &&
+		set -- $args &&
+		plumb bundle pack "$golden/$1" -o "$c.plumb" >/dev/null &&
+		{ (cd "$golden" && "$PLUMB" report $args) >folder.txt 2>/dev/null || :; } &&
+		shift &&
+		{ (cd "$golden" && "$PLUMB" report "$TRASH/$c.plumb" "$@") >packed.txt 2>/dev/null || :; } &&
+		grep -v "^  bundle " folder.txt >a &&
+		grep -v "^  bundle " packed.txt >b &&
+		test_cmp a b &&
+		test_grep "^  bundle  *bundle [0-9a-f]\{64\} " packed.txt || return 1
+	done
+'
+
+test_expect_success 'a damaged bundle is refused: exit 3, no report' '
+	plumb bundle pack "$golden/inputs/slower" -o ok.plumb >/dev/null &&
+	size=$(wc -c <ok.plumb) &&
+	head -c $((size / 2)) ok.plumb >cut.plumb &&
+	test_expect_code 3 plumb report cut.plumb >out 2>err &&
+	! test -s out &&
+	test_grep "cut.plumb" err
+'
+
+test_done

@@ -1,0 +1,59 @@
+#!/bin/sh
+test_description='plumb report --format html: one self-contained, well-formed, escaped page'
+. "$(dirname "$0")/test-lib.sh"
+
+golden="$FIXTURES/reports"
+check="$TEST_SRCDIR/tests/integration/report-html-check.py"
+
+for dir in "$golden"/*/; do
+	c=$(basename "$dir")
+	test -f "$dir/args" || continue
+	test_expect_success PYTHON "$c: well-formed, loads nothing, a chart and verdict per benchmark" '
+		want=$(cat "$golden/$c/status") &&
+		(cd "$golden" && test_expect_code "$want" "$PLUMB" report $(cat "$c/args") \
+			--format html -o "$TRASH/$c.html") 2>/dev/null &&
+		python3 "$check" "$c.html" "$golden/$c/expect.json"
+	'
+done
+
+test_expect_success 'the same comparison gives the same page' '
+	(cd "$golden" && "$PLUMB" report inputs/placement --format html) >a.html &&
+	(cd "$golden" && "$PLUMB" report inputs/placement --format html) >b.html &&
+	test_cmp a.html b.html
+'
+
+test_expect_success 'hostile strings stay text: no element, no attribute, no entity of theirs' '
+	(cd "$golden" && "$PLUMB" report inputs/hostile --format html) >h.html &&
+	test_grep "&lt;script&gt;alert(1)&lt;/script&gt;" h.html &&
+	test_grep "&lt;/title&gt;&lt;script&gt;alert(3)" h.html &&
+	test_grep "&lt;img src=x onerror=alert(2)&gt;" h.html &&
+	test_grep_not "<script" h.html &&
+	test_grep_not "<img" h.html &&
+	test_grep_not "<style>body" h.html &&
+	! grep -q "$(printf "\033")" h.html &&
+	! grep -q "$(printf "\342\200\256")" h.html
+'
+
+test_expect_success 'samples mode: a distribution per pad and side' '
+	(cd "$golden" && "$PLUMB" report inputs/placement --format html) >p.html &&
+	test "$(grep -o "<svg class=\"dist\"" p.html | wc -l)" = 1 &&
+	test "$(grep -o "<rect class=\"box old\"" p.html | wc -l)" = 4 &&
+	test "$(grep -o "<rect class=\"box new\"" p.html | wc -l)" = 4
+'
+
+test_expect_success 'host facts: the table highlights what differs' '
+	(cd "$golden" && "$PLUMB" report inputs/host-warnings --format html) >hw.html &&
+	grep -A1 "<tr class=\"differs\"><td class=\"key\">cpufreq.governor</td>" hw.html >row &&
+	test_grep "performance</td><td class=\"fact\">powersave" row &&
+	(cd "$golden" && "$PLUMB" report inputs/nc-bundle --baseline inputs/nc-baseline \
+		--format html --force) >nc.html &&
+	test_grep "<tr class=\"blocker\"><td class=\"key\">cpu.model</td>" nc.html
+'
+
+test_expect_success 'print and phone layouts are in the page' '
+	test_grep "@media print" p.html &&
+	test_grep "@media (max-width:40rem)" p.html &&
+	test_grep "name=\"viewport\" content=\"width=device-width, initial-scale=1\"" p.html
+'
+
+test_done

@@ -1,0 +1,634 @@
+/*
+ * tests/unit/test-archive.c: archive/ below the bundle reader: schema and
+ * migrations, the insert path, queries, baselines, removal, slices.
+ * Records are made up here; tests/integration/t3*.sh use real bundles.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "tests/unit/unit.h"
+#include "archive/baseline.h"
+#include "archive/bundles.h"
+#include "archive/ingest.h"
+#include "archive/query.h"
+#include "archive/schema.h"
+#include "archive/scrub.h"
+#include "archive/store.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "formats/manifest.h"
+#include "common/banned.h"
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void rm_tree(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A fresh archive in a new temporary folder (dir: 64 bytes). */
+static void open_fresh(struct store *st, char *dir)
+{
+	struct plumb_err err;
+
+	snprintf(dir, 64, "/tmp/plumb-unit-archive-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	plumb_err_clear(&err);
+	if (store_open(st, dir, STORE_CREATE, &err) != 0)
+		fail_msg("store_open: %s", err.msg);
+}
+
+/* A 64-digit id made from a seed: "<seed as 8 hex>" then a fixed tail. */
+static void make_id(char *id, unsigned seed, char tail)
+{
+	snprintf(id, STORE_ID_LEN + 1, "%08x", seed);
+	memset(id + 8, tail, STORE_ID_LEN - 8);
+	id[STORE_ID_LEN] = '\0';
+}
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	assert_non_null(p);
+	return p;
+}
+
+/* A made-up record: one bench per name, candidate center = center. */
+static void make_record(struct ingest_record *rec, unsigned seed, const char *host,
+			int64_t when, const char *const *benches, double center)
+{
+	ingest_record_init(rec);
+	make_id(rec->id, seed, 'a');
+	make_id(rec->file_sha256, seed, 'b');
+	rec->size = 1000 + seed;
+	rec->created = when;
+	rec->plumb_version = xstrdup("0.1.0");
+	rec->format_version = xstrdup("1");
+	rec->repo = xstrdup("/src/proj");
+	rec->base.ref = xstrdup("v1.0");
+	rec->base.commit = xstrdup("1111111111111111111111111111111111111111");
+	rec->base.time = when - 1000;
+	rec->base.has_time = 1;
+	rec->cand.ref = xstrdup("main");
+	char commit[41];
+	snprintf(commit, sizeof(commit), "%08x%032d", seed, 0);
+	rec->cand.commit = xstrdup(commit);
+	rec->cand.time = when - 10;
+	rec->cand.has_time = 1;
+	if (host) {
+		rec->host_fingerprint = xstrdup(host);
+		rec->host_facts = xstrdup("{\"cpu\":\"test\"}");
+	}
+	for (; benches && *benches; benches++) {
+		struct ingest_bench *b = ingest_add_bench(rec);
+		assert_non_null(b);
+		b->name = xstrdup(*benches);
+		b->mode = xstrdup("process");
+		b->metric = xstrdup("wall");
+		b->verdict = xstrdup("placement");
+		b->base.center = 100;
+		b->base.min = 95;
+		b->base.max = 105;
+		b->base.spread = 0.1;
+		b->cand.center = center;
+		b->cand.min = center - 5;
+		b->cand.max = center + 5;
+		b->cand.spread = 10 / center;
+		b->cand.pads = calloc(2, sizeof(double));
+		assert_non_null(b->cand.pads);
+		b->cand.pads[0] = center - 5;
+		b->cand.pads[1] = center + 5;
+		b->cand.npads = 2;
+		b->ratio = center / 100;
+	}
+}
+
+static void insert(struct store *st, struct ingest_record *rec)
+{
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(store_begin(st, &err), 0);
+	if (ingest_insert(st, rec, NULL, &err) != 0)
+		fail_msg("ingest_insert: %s", err.msg);
+	assert_int_equal(store_commit(st, &err), 0);
+	ingest_record_release(rec);
+}
+
+static int64_t int_query(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	int64_t v = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+PLUMB_TEST(archive_fresh_schema_and_pragmas)
+{
+	struct store st;
+	char dir[64];
+	sqlite3_stmt *s;
+
+	open_fresh(&st, dir);
+	assert_int_equal(int_query(st.db, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(int_query(st.db, "PRAGMA application_id"), SCHEMA_APPLICATION_ID);
+	assert_int_equal(int_query(st.db, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(sqlite3_prepare_v2(st.db, "PRAGMA journal_mode", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(s, 0), "wal");
+	sqlite3_finalize(s);
+	assert_int_equal(int_query(st.db, "SELECT count(*) FROM sqlite_schema WHERE name = 'benches_trend'"), 1);
+	store_close(&st);
+	rm_tree(dir);
+}
+
+PLUMB_TEST(archive_migrates_from_schema_1)
+{
+	static const char *const benches[] = { "interp", "parse", NULL };
+	char dir[64], path[128];
+	struct plumb_err err;
+	struct store st;
+	sqlite3 *db;
+	int from = -1;
+
+	snprintf(dir, sizeof(dir), "/tmp/plumb-unit-archive-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/archive.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	plumb_err_clear(&err);
+	/* Version 1 only, with a bundle and its benches as version 1 wrote them. */
+	const char *v1[] = { schema_step(0) };
+	assert_int_equal(schema_apply(db, path, v1, 1, &from, &err), 0);
+	assert_int_equal(from, 0);
+	assert_int_equal(int_query(db, "PRAGMA user_version"), 1);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO hosts VALUES (7, 'fp-one', '{}');"
+		"INSERT INTO bundles (rid, id, file_sha256, size, created, added, format_version,"
+		" cand_time, signature, host) VALUES (3, printf('%064d', 5), printf('%064d', 6),"
+		" 10, 1000, 1001, '1', 900, 'none', 7);"
+		"INSERT INTO benches (bundle, name, metric, cand_center) VALUES (3, 'interp', 'wall', 1.5);",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	(void)benches;
+
+	/* Opening it migrates: the copies of host and time are filled in. */
+	assert_int_equal(store_open(&st, dir, 0, &err), 0);
+	assert_int_equal(int_query(st.db, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(int_query(st.db, "SELECT host FROM benches WHERE bundle = 3"), 7);
+	assert_int_equal(int_query(st.db, "SELECT at FROM benches WHERE bundle = 3"), 900);
+	assert_int_equal(int_query(st.db, "SELECT count(*) FROM bundles"), 1);
+	store_close(&st);
+	rm_tree(dir);
+}
+
+PLUMB_TEST(archive_refuses_newer_schema)
+{
+	char dir[64];
+	struct plumb_err err;
+	struct store st;
+
+	open_fresh(&st, dir);
+	assert_int_equal(sqlite3_exec(st.db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	store_close(&st);
+	plumb_err_clear(&err);
+	assert_int_equal(store_open(&st, dir, 0, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "archive schema 99 is newer than this plumb understands"));
+	rm_tree(dir);
+}
+
+PLUMB_TEST(archive_failed_migration_changes_nothing)
+{
+	char dir[64], path[128];
+	struct plumb_err err;
+	sqlite3 *db;
+	const char *steps[] = { schema_step(0), "CREATE TABLE extra (a); THIS IS NOT SQL;" };
+
+	snprintf(dir, sizeof(dir), "/tmp/plumb-unit-archive-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/archive.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	plumb_err_clear(&err);
+	assert_int_not_equal(schema_apply(db, path, steps, 2, NULL, &err), 0);
+	assert_non_null(strstr(err.msg, "migration to schema 2 failed"));
+	/* All or nothing: not even step 1 stayed. */
+	assert_int_equal(int_query(db, "PRAGMA user_version"), 0);
+	assert_int_equal(int_query(db, "SELECT count(*) FROM sqlite_schema"), 0);
+	/* From version 1, the failing step 2 leaves version 1 as it was. */
+	assert_int_equal(schema_apply(db, path, steps, 1, NULL, &err), 0);
+	assert_int_not_equal(schema_apply(db, path, steps, 2, NULL, &err), 0);
+	assert_int_equal(int_query(db, "PRAGMA user_version"), 1);
+	assert_int_equal(int_query(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'"), 0);
+	sqlite3_close(db);
+	rm_tree(dir);
+}
+
+PLUMB_TEST(archive_refuses_foreign_database)
+{
+	char dir[64], path[128];
+	struct plumb_err err;
+	struct store st;
+	sqlite3 *db;
+
+	snprintf(dir, sizeof(dir), "/tmp/plumb-unit-archive-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/archive.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t (a)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	plumb_err_clear(&err);
+	assert_int_equal(store_open(&st, dir, 0, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "not a plumb archive"));
+	/* A missing archive is named, not created, without STORE_CREATE. */
+	snprintf(path, sizeof(path), "%s/none", dir);
+	assert_int_equal(store_open(&st, path, 0, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "no archive here"));
+	assert_int_not_equal(access(path, F_OK), 0);
+	rm_tree(dir);
+}
+
+PLUMB_TEST(archive_locate_precedence)
+{
+	struct plumb_err err;
+	char *dir;
+
+	plumb_err_clear(&err);
+	setenv("PLUMB_ARCHIVE", "/env/archive", 1);
+	setenv("XDG_DATA_HOME", "/xdg", 1);
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(store_locate("/opt/a", &dir, &err), 0);
+	assert_string_equal(dir, "/opt/a");
+	free(dir);
+	assert_int_equal(store_locate(NULL, &dir, &err), 0);
+	assert_string_equal(dir, "/env/archive");
+	free(dir);
+	unsetenv("PLUMB_ARCHIVE");
+	assert_int_equal(store_locate(NULL, &dir, &err), 0);
+	assert_string_equal(dir, "/xdg/plumb");
+	free(dir);
+	setenv("XDG_DATA_HOME", "relative", 1);   /* ignored, as the XDG spec says */
+	assert_int_equal(store_locate(NULL, &dir, &err), 0);
+	assert_string_equal(dir, "/home/u/.local/share/plumb");
+	free(dir);
+	unsetenv("XDG_DATA_HOME");
+	assert_int_equal(store_locate(NULL, &dir, &err), 0);
+	assert_string_equal(dir, "/home/u/.local/share/plumb");
+	free(dir);
+}
+
+PLUMB_TEST(archive_insert_list_show)
+{
+	static const char *const ab[] = { "alpha", "beta", NULL };
+	static const char *const b[] = { "beta", NULL };
+	struct ingest_record rec;
+	struct query_filter f;
+	struct plumb_err err;
+	struct store st;
+	char dir[64], id[STORE_ID_LEN + 1];
+	int64_t rid;
+	json_t *j;
+
+	open_fresh(&st, dir);
+	plumb_err_clear(&err);
+	make_record(&rec, 0x11110000, "fp-a", 1000, ab, 100);
+	assert_int_equal(ingest_add_label(&rec, "branch", "main"), 0);
+	insert(&st, &rec);
+	make_record(&rec, 0x11118000, "fp-a", 2000, b, 110);
+	assert_int_equal(ingest_add_label(&rec, "branch", "dev"), 0);
+	insert(&st, &rec);
+	make_record(&rec, 0x22220000, "fp-b", 3000, ab, 120);
+	insert(&st, &rec);
+	make_record(&rec, 0x33330000, NULL, 4000, NULL, 0);
+	insert(&st, &rec);
+
+	/* Inserting the same id again is refused by the schema. */
+	make_record(&rec, 0x22220000, "fp-b", 3000, ab, 120);
+	assert_int_equal(store_begin(&st, &err), 0);
+	assert_int_equal(ingest_insert(&st, &rec, NULL, &err), PLUMB_EINPUT);
+	store_rollback(&st);
+	ingest_record_release(&rec);
+
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 4);
+	/* Newest first. */
+	assert_int_equal(strncmp(json_string_value(json_object_get(json_array_get(j, 0), "id")), "33330000", 8), 0);
+	json_decref(j);
+
+	f.bench = "alpha";
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 2);
+	json_decref(j);
+	f.last = 1;
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 1);
+	assert_int_equal(strncmp(json_string_value(json_object_get(json_array_get(j, 0), "id")), "22220000", 8), 0);
+	json_decref(j);
+
+	memset(&f, 0, sizeof(f));
+	f.host = "fp-a";
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 2);
+	json_decref(j);
+	f.host = "fp-";
+	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "ambiguous"));
+
+	memset(&f, 0, sizeof(f));
+	const char *lab[] = { "branch=dev" };
+	f.labels = lab;
+	f.nlabels = 1;
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 1);
+	json_decref(j);
+	const char *lab2[] = { "branch" };
+	f.labels = lab2;
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 2);
+	json_decref(j);
+
+	memset(&f, 0, sizeof(f));
+	f.since = "1970-01-01T00:33:20Z";   /* 2000 */
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 3);
+	json_decref(j);
+	f.since = "yesterday";
+	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EUSAGE);
+
+	memset(&f, 0, sizeof(f));
+	f.commit = "11118";
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 1);
+	json_decref(j);
+	f.commit = "11111111";   /* every base commit */
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 4);
+	json_decref(j);
+	f.commit = "xyz1";
+	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EUSAGE);
+
+	/* Prefixes: unique, ambiguous, unknown, malformed. */
+	assert_int_equal(store_resolve(&st, "2222", id, &rid, &err), 0);
+	assert_int_equal(strncmp(id, "22220000", 8), 0);
+	assert_int_equal(store_resolve(&st, "1111", id, &rid, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "ambiguous"));
+	assert_non_null(strstr(err.msg, "11110000"));
+	assert_non_null(strstr(err.msg, "11118000"));
+	assert_int_equal(store_resolve(&st, "9999", id, &rid, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "no bundle 9999"));
+	assert_int_equal(store_resolve(&st, "12", id, &rid, &err), PLUMB_EINPUT);
+
+	assert_int_equal(query_show(&st, "1111", &j, &err), PLUMB_EINPUT);
+	assert_int_equal(query_show(&st, "11110", &j, &err), 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "host"), "fingerprint")), "fp-a");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "labels"), "branch")), "main");
+	json_t *benches = json_object_get(j, "benches");
+	assert_int_equal(json_array_size(benches), 2);
+	json_t *cand = json_object_get(json_array_get(benches, 0), "candidate");
+	assert_true(json_real_value(json_object_get(cand, "center")) == 100.0);
+	assert_int_equal(json_array_size(json_object_get(cand, "pads")), 2);
+	assert_true(json_is_null(json_object_get(json_object_get(json_array_get(benches, 0), "base"), "pads")));
+	assert_string_equal(json_string_value(json_object_get(j, "created")), "1970-01-01T00:16:40Z");
+	json_decref(j);
+	store_close(&st);
+	rm_tree(dir);
+}
+
+PLUMB_TEST(archive_trend_orders_and_picks_host)
+{
+	static const char *const x[] = { "x", NULL };
+	struct ingest_record rec;
+	struct query_trend q;
+	struct plumb_err err;
+	struct store st;
+	char dir[64];
+	json_t *t, *pts;
+
+	open_fresh(&st, dir);
+	plumb_err_clear(&err);
+	/* fp-main has 5 results inserted out of time order; fp-rare has 2. */
+	static const int times[] = { 500, 100, 400, 200, 300 };
+	for (unsigned i = 0; i < 5; i++) {
+		make_record(&rec, 0x100 + i, "fp-main", times[i], x, times[i]);
+		insert(&st, &rec);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		make_record(&rec, 0x200 + i, "fp-rare", 1000 + i, x, 7);
+		insert(&st, &rec);
+	}
+	memset(&q, 0, sizeof(q));
+	q.bench = "x";
+	assert_int_equal(query_trend(&st, &q, &t, &err), 0);
+	assert_string_equal(json_string_value(json_object_get(t, "host")), "fp-main");
+	assert_string_equal(json_string_value(json_object_get(t, "metric")), "wall");
+	pts = json_object_get(t, "points");
+	assert_int_equal(json_array_size(pts), 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_true(json_real_value(json_object_get(json_array_get(pts, i), "center")) ==
+			    100.0 * (double)(i + 1));
+	json_decref(t);
+
+	q.last = 2;
+	assert_int_equal(query_trend(&st, &q, &t, &err), 0);
+	pts = json_object_get(t, "points");
+	assert_int_equal(json_array_size(pts), 2);
+	assert_true(json_real_value(json_object_get(json_array_get(pts, 0), "center")) == 400.0);
+	assert_true(json_real_value(json_object_get(json_array_get(pts, 1), "center")) == 500.0);
+	json_decref(t);
+
+	q.last = 0;
+	q.host = "fp-r";
+	assert_int_equal(query_trend(&st, &q, &t, &err), 0);
+	assert_int_equal(json_array_size(json_object_get(t, "points")), 2);
+	json_decref(t);
+
+	q.host = NULL;
+	q.metric = "cycles";
+	assert_int_equal(query_trend(&st, &q, &t, &err), PLUMB_EINPUT);
+	q.metric = NULL;
+	q.bench = "nope";
+	assert_int_equal(query_trend(&st, &q, &t, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "nope"));
+	store_close(&st);
+	rm_tree(dir);
+}
+
+PLUMB_TEST(archive_baselines_and_remove)
+{
+	static const char *const x[] = { "x", NULL };
+	struct ingest_record rec;
+	struct plumb_err err;
+	struct store st;
+	char dir[64], id[STORE_ID_LEN + 1], side[10], path[256];
+	json_t *j;
+
+	open_fresh(&st, dir);
+	plumb_err_clear(&err);
+	make_record(&rec, 0xabc00000, "fp", 100, x, 5);
+	insert(&st, &rec);
+	make_record(&rec, 0xdef00000, "fp", 200, x, 6);
+	insert(&st, &rec);
+
+	assert_int_equal(baseline_set(&st, "release-1.2", "abc0", NULL, "first", &j, &err), 0);
+	assert_true(json_is_null(json_object_get(j, "previous")));
+	json_decref(j);
+	assert_int_equal(baseline_get(&st, "release-1.2", id, side, &err), 0);
+	assert_int_equal(strncmp(id, "abc00000", 8), 0);
+	assert_string_equal(side, "candidate");
+	/* Setting again moves it and says where from. */
+	assert_int_equal(baseline_set(&st, "release-1.2", "def0", "base", NULL, &j, &err), 0);
+	assert_int_equal(strncmp(json_string_value(json_object_get(j, "previous")), "abc00000", 8), 0);
+	json_decref(j);
+	assert_int_equal(baseline_get(&st, "release-1.2", id, side, &err), 0);
+	assert_string_equal(side, "base");
+	assert_int_equal(baseline_set(&st, "bad name", "def0", NULL, NULL, NULL, &err), PLUMB_EUSAGE);
+	assert_int_equal(baseline_set(&st, "x", "def0", "middle", NULL, NULL, &err), PLUMB_EUSAGE);
+	assert_int_equal(baseline_set(&st, "x", "0000", NULL, NULL, NULL, &err), PLUMB_EINPUT);
+
+	assert_int_equal(baseline_list(&st, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 1);
+	json_decref(j);
+	assert_int_equal(baseline_show(&st, "release-1.2", &j, &err), 0);
+	assert_int_equal(strncmp(json_string_value(json_object_get(json_object_get(j, "bundle_info"), "id")),
+				 "def00000", 8), 0);
+	json_decref(j);
+
+	/* A baseline's bundle stays until the baseline goes. */
+	assert_int_equal(store_remove(&st, "def0", id, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "release-1.2"));
+	assert_int_equal(baseline_rm(&st, "release-1.2", &err), 0);
+	assert_int_equal(baseline_rm(&st, "release-1.2", &err), PLUMB_EINPUT);
+	assert_int_equal(baseline_show(&st, "release-1.2", &j, &err), PLUMB_EINPUT);
+
+	/* Remove deletes rows (benches and labels with them) and the file. */
+	char *p = store_bundle_path(&st, "def00000" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	snprintf(path, sizeof(path), "%s", p);
+	free(p);
+	char sub[128];
+	snprintf(sub, sizeof(sub), "%s/bundles/de", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(store_remove(&st, "def0", id, &err), 0);
+	assert_int_equal(strncmp(id, "def00000", 8), 0);
+	assert_int_not_equal(access(path, F_OK), 0);
+	assert_int_equal(int_query(st.db, "SELECT count(*) FROM benches"), 1);
+	assert_int_equal(store_remove(&st, "def0", id, &err), PLUMB_EINPUT);
+	store_close(&st);
+	rm_tree(dir);
+}
+
+PLUMB_TEST(archive_subset_slices_partition)
+{
+	const char *names[] = {
+		"ab/abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789.plumb",
+		"00/00000000aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.plumb",
+		"ff/ffffffffbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.plumb",
+		"stray.txt", "ab/.x.plumb.tmp.123456", "zz",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		for (unsigned t = 1; t <= 7; t++) {
+			unsigned s = scrub_slice_of(names[i], t);
+			assert_true(s < t);
+			/* Stable: the same name always lands in the same slice. */
+			assert_int_equal(s, scrub_slice_of(names[i], t));
+		}
+	}
+	/* Bundle files go by their id's first 8 hex digits. */
+	assert_int_equal(scrub_slice_of(names[0], 7), 0xabcdef01u % 7);
+	assert_int_equal(scrub_slice_of(names[2], 10), 0xffffffffu % 10);
+}
+
+PLUMB_TEST(archive_record_from_manifest)
+{
+	struct ingest_record rec;
+	struct manifest m;
+	struct plumb_err err;
+	struct buf text;
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/manifest/valid.json", unit_srcdir());
+	buf_init(&text, 1 << 20);
+	plumb_err_clear(&err);
+	if (file_read(path, 1 << 20, &text, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(manifest_parse(&m, text.data, text.len, &err), 0);
+	buf_release(&text);
+	ingest_record_init(&rec);
+	assert_int_equal(ingest_from_manifest(&m, &rec, &err), 0);
+	manifest_release(&m);
+
+	assert_int_equal(rec.created, 1714566896);   /* 2024-05-01T12:34:56Z */
+	assert_string_equal(rec.plumb_version, "0.1.0");
+	assert_string_equal(rec.format_version, "1.0");
+	assert_string_equal(rec.repo, "/srv/src/interp");
+	assert_string_equal(rec.base.ref, "v1.2.0");
+	assert_string_equal(rec.cand.commit, "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d");
+	assert_true(rec.cand.has_time);
+	assert_string_equal(rec.host_fingerprint, "c0ffee0123456789");
+	assert_non_null(rec.host_facts);
+	assert_int_equal(rec.nlabels, 2);
+	assert_int_equal(rec.nbenches, 3);
+	assert_string_equal(rec.benches[0].name, "interp");
+	assert_string_equal(rec.benches[0].verdict, "faster");
+	assert_true(rec.benches[0].cand.center == 95500000.0);
+	assert_int_equal(rec.benches[0].cand.npads, 3);
+	assert_true(fabs(rec.benches[0].noise - 0.0049382716049382715) < 1e-15);
+	assert_string_equal(rec.benches[1].mode, "samples");
+	/* A failed benchmark keeps its name and says so. */
+	assert_string_equal(rec.benches[2].name, "startup");
+	assert_string_equal(rec.benches[2].verdict, "failed");
+	assert_true(isnan(rec.benches[2].cand.center));
+	ingest_record_release(&rec);
+}
+
+PLUMB_TEST(archive_record_fingerprint_from_start_facts)
+{
+	static const char text[] =
+		"{\"format\":\"plumb-bundle\",\"version\":1,\"minorVersion\":0,"
+		"\"tool\":{\"name\":\"other\",\"version\":\"2.0\"},"
+		"\"created\":\"2024-05-01T12:34:56Z\",\"spec\":{},"
+		"\"repo\":{\"base\":{\"ref\":\"a\",\"commit\":\"3f2a9c0d1e4b5a6978c0d1e2f3a4b5c6d7e8f901\"},"
+		"\"candidate\":{\"ref\":\"b\",\"commit\":\"9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d\"}},"
+		"\"build\":{\"method\":\"none\",\"padBytes\":0,\"variants\":[]},"
+		"\"host\":{\"start\":{\"fingerprint\":\"0123456789abcdef\",\"governor\":\"powersave\"}},"
+		"\"run\":{\"seed\":1,\"rounds\":3},\"benches\":[]}";
+	struct ingest_record rec;
+	struct manifest m;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	if (manifest_parse(&m, text, sizeof(text) - 1, &err) != 0)
+		fail_msg("%s", err.msg);
+	ingest_record_init(&rec);
+	assert_int_equal(ingest_from_manifest(&m, &rec, &err), 0);
+	manifest_release(&m);
+	assert_string_equal(rec.host_fingerprint, "0123456789abcdef");
+	assert_non_null(strstr(rec.host_facts, "powersave"));
+	/* Not plumb: the tool's name is kept with its version; no commit times. */
+	assert_string_equal(rec.plumb_version, "other 2.0");
+	assert_false(rec.cand.has_time);
+	assert_null(rec.repo);
+	assert_int_equal(rec.nbenches, 0);
+	ingest_record_release(&rec);
+}

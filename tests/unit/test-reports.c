@@ -1,0 +1,457 @@
+/*
+ * tests/unit/test-reports.c: reports/ (escaping, number formatting, host
+ * comparability, the comparison model, distributions, the render stage).
+ *
+ * The whole reports are checked as golden files by t2010-report-golden.sh;
+ * these tests pin the rules underneath, one at a time.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tests/unit/unit.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "reports/distribution.h"
+#include "reports/hostdiff.h"
+#include "reports/render.h"
+#include "reports/report.h"
+#include "reports/trend.h"
+#include "common/banned.h"
+
+static const char *escaped(int (*fn)(struct buf *, const char *), const char *s)
+{
+	static char out[1024];
+	struct buf b;
+
+	buf_init(&b, sizeof(out) - 1);
+	assert_int_equal(fn(&b, s), 0);
+	snprintf(out, sizeof(out), "%s", buf_cstr(&b));
+	buf_release(&b);
+	return out;
+}
+
+PLUMB_TEST(reports_escape_text_removes_what_repaints_a_terminal)
+{
+	assert_string_equal(escaped(esc_text, "plain µs → ok"), "plain µs → ok");
+	assert_string_equal(escaped(esc_text, "\033[31mred\033[0m"), "?[31mred?[0m");
+	/* C1 control (U+009B is a one-character CSI), bidi override, isolate. */
+	assert_string_equal(escaped(esc_text, "a\xc2\x9b" "b\xe2\x80\xae" "c\xe2\x81\xa6" "d"),
+			    "a?b?c?d");
+	/* Malformed UTF-8: a lone continuation byte, an overlong form, a cut sequence. */
+	assert_string_equal(escaped(esc_text, "x\x80y\xc0\xafz\xe2\x82"), "x?y??z??");
+	assert_string_equal(escaped(esc_text, "tab\there\nnl"), "tab?here?nl");
+	assert_int_equal(esc_width("µs → ok"), 7);
+}
+
+PLUMB_TEST(reports_escape_markdown_and_html)
+{
+	assert_string_equal(escaped(esc_md, "a|b`c*d_e[f]<g>&$"),
+			    "a\\|b\\`c\\*d\\_e\\[f\\]\\<g\\>\\&\\$");
+	assert_string_equal(escaped(esc_md, "v1.2.0 (rc-1), 3%"), "v1.2.0 (rc-1), 3%");
+	assert_string_equal(escaped(esc_html, "<a href=\"x\">'&'</a>"),
+			    "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+	assert_string_equal(escaped(esc_html, "\033]8;;http://x\033\\"), "?]8;;http://x?\\");
+}
+
+PLUMB_TEST(reports_escape_utf8_cut_drops_a_partial_sequence)
+{
+	char a[] = "ab\xe2\x86", b[] = "ab\xe2\x86\x92", c[] = "x\xc3";
+
+	esc_utf8_cut(a);
+	esc_utf8_cut(b);
+	esc_utf8_cut(c);
+	assert_string_equal(a, "ab");
+	assert_string_equal(b, "ab\xe2\x86\x92");
+	assert_string_equal(c, "x");
+}
+
+PLUMB_TEST(reports_units_pick_a_unit_and_four_digits)
+{
+	char s[UNITS_MAX];
+
+	units_value(101250000, MANIFEST_METRIC_WALL, 0, s);
+	assert_string_equal(s, "101.2 ms");
+	units_value(999.96e3, MANIFEST_METRIC_WALL, 0, s);
+	assert_string_equal(s, "1.000 ms");
+	units_value(1520.5, MANIFEST_METRIC_CPU, 0, s);
+	assert_string_equal(s, "1.520 \u00b5s");
+	units_value(1520.5, MANIFEST_METRIC_CPU, 1, s);
+	assert_string_equal(s, "1.520 us");
+	units_value(12, MANIFEST_METRIC_WALL, 0, s);
+	assert_string_equal(s, "12 ns");
+	units_value(2.35e9, MANIFEST_METRIC_WALL, 0, s);
+	assert_string_equal(s, "2.350 s");
+	units_value(1.4587e9, MANIFEST_METRIC_INSTRUCTIONS, 0, s);
+	assert_string_equal(s, "1.459 G");
+	units_value(42, MANIFEST_METRIC_CYCLES, 0, s);
+	assert_string_equal(s, "42");
+	units_value(NAN, MANIFEST_METRIC_WALL, 0, s);
+	assert_string_equal(s, "n/a");
+	units_percent(0.0358, s);
+	assert_string_equal(s, "3.58%");
+	units_percent(0.315, s);
+	assert_string_equal(s, "31.5%");
+	units_ratio(0.9432, s);
+	assert_string_equal(s, "0.943");
+	units_ratio(INFINITY, s);
+	assert_string_equal(s, "n/a");
+}
+
+static json_t *facts(const char *model, int logical, const char *kernel,
+		     const char *governor, int turbo)
+{
+	json_t *o = json_pack("{s:{s:s,s:i,s:i,s:b},s:{s:s},s:{s:s,s:b}}",
+			      "cpu", "model", model, "logical", logical,
+			      "physical_cores", logical / 2, "smt", 1,
+			      "kernel", "release", kernel,
+			      "cpufreq", "governor", governor, "turbo", turbo);
+	assert_non_null(o);
+	return o;
+}
+
+PLUMB_TEST(reports_hostdiff_blocks_on_cpu_and_cores_warns_on_the_rest)
+{
+	json_t *a = facts("Xeon", 8, "6.1", "performance", 0);
+	json_t *b = facts("EPYC", 16, "6.2", "performance", 0);
+	struct hostdiff d;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	hostdiff_init(&d);
+	assert_int_equal(hostdiff_compare(&d, a, b, HOSTDIFF_BASELINE, &err), 0);
+	assert_false(d.comparable);
+	assert_int_equal(d.n_items, 4);
+	assert_string_equal(d.items[0].key, "cpu.model");
+	assert_int_equal(d.items[0].level, HOSTDIFF_BLOCKER);
+	assert_string_equal(d.items[0].old, "Xeon");
+	assert_string_equal(d.items[0].new, "EPYC");
+	assert_string_equal(d.items[1].key, "cpu.logical");
+	assert_string_equal(d.items[2].key, "cpu.physical_cores");
+	assert_string_equal(d.items[3].key, "kernel.release");
+	assert_int_equal(d.items[3].level, HOSTDIFF_WARNING);
+	hostdiff_release(&d);
+	json_decref(a);
+	json_decref(b);
+}
+
+PLUMB_TEST(reports_hostdiff_unknown_on_one_side_only_warns)
+{
+	json_t *a = facts("Xeon", 8, "6.1", "performance", 0);
+	json_t *b = facts("Xeon", 8, "6.1", "performance", 0);
+	struct hostdiff d;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	json_object_set_new(json_object_get(b, "cpu"), "model", json_null());
+	json_object_del(json_object_get(b, "cpu"), "logical");
+	hostdiff_init(&d);
+	assert_int_equal(hostdiff_compare(&d, a, b, HOSTDIFF_JOB, &err), 0);
+	assert_true(d.comparable);
+	assert_int_equal(d.n_items, 2);
+	assert_int_equal(d.items[0].level, HOSTDIFF_WARNING);
+	assert_string_equal(d.items[0].new, "unknown");
+	/* Equal hosts, or no end facts at all: nothing to say. */
+	hostdiff_release(&d);
+	assert_int_equal(hostdiff_compare(&d, a, a, HOSTDIFF_JOB, &err), 0);
+	assert_int_equal(hostdiff_compare(&d, a, NULL, HOSTDIFF_JOB, &err), 0);
+	assert_int_equal(d.n_items, 0);
+	hostdiff_release(&d);
+	json_decref(a);
+	json_decref(b);
+}
+
+PLUMB_TEST(reports_hostdiff_states_governor_and_turbo_once)
+{
+	json_t *a = facts("Xeon", 8, "6.1", "powersave", 1);
+	json_t *p = facts("Xeon", 8, "6.1", "performance", 0);
+	struct hostdiff d;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	hostdiff_init(&d);
+	assert_int_equal(hostdiff_state(&d, p, NULL, &err), 0);
+	assert_int_equal(d.n_statements, 0);
+	assert_int_equal(hostdiff_state(&d, a, NULL, &err), 0);
+	assert_int_equal(hostdiff_state(&d, a, NULL, &err), 0);
+	assert_int_equal(d.n_statements, 2);
+	assert_non_null(strstr(d.statements[0], "governor is powersave, not performance"));
+	assert_non_null(strstr(d.statements[1], "turbo is on"));
+	assert_int_equal(hostdiff_state(&d, a, "baseline host", &err), 0);
+	assert_int_equal(d.n_statements, 4);
+	assert_int_equal(strncmp(d.statements[2], "baseline host: governor", 23), 0);
+	hostdiff_release(&d);
+	json_decref(a);
+	json_decref(p);
+}
+
+PLUMB_TEST(reports_hostdiff_table_merges_both_sides)
+{
+	json_t *a = json_pack("{s:{s:s},s:i,s:[f,f]}", "cpu", "model", "X", "aslr", 2,
+			      "loadavg", 0.3, 0.1);
+	json_t *b = json_pack("{s:{s:s,s:n},s:i}", "cpu", "model", "X", "microcode", "aslr", 0);
+	struct hostdiff d;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	hostdiff_init(&d);
+	assert_int_equal(hostdiff_table(&d, a, b, "start", "end", &err), 0);
+	assert_int_equal(d.n_rows, 4);
+	assert_string_equal(d.rows[0].key, "aslr");
+	assert_true(d.rows[0].differs);
+	assert_string_equal(d.rows[1].key, "cpu.microcode");
+	assert_null(d.rows[1].old);
+	assert_string_equal(d.rows[1].new, "unknown");
+	assert_string_equal(d.rows[2].key, "cpu.model");
+	assert_false(d.rows[2].differs);
+	assert_string_equal(d.rows[3].key, "loadavg");
+	assert_string_equal(d.rows[3].old, "[0.3,0.1]");
+	assert_null(d.rows[3].new);
+	hostdiff_release(&d);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Load tests/fixtures/reports/inputs/<name>. */
+static void load(struct report_source *s, const char *name)
+{
+	char path[4096];
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/reports/inputs/%s", unit_srcdir(), name);
+	report_source_init(s);
+	if (report_source_load(s, path, &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+static void set_pads(struct manifest_side_stats *s, double a, double b, int rounds)
+{
+	s->pads[0] = a;
+	for (size_t i = 1; i < s->n_pads; i++)
+		s->pads[i] = b;
+	s->min = fmin(a, b);
+	s->max = fmax(a, b);
+	s->center = s->n_pads > 2 ? b : (a + b) / 2;
+	s->rounds = rounds;
+}
+
+PLUMB_TEST(reports_compare_against_a_baseline_uses_the_overlap_rule)
+{
+	struct report_source bl, bu;
+	struct report_side o, n;
+	struct report r;
+	struct plumb_err err;
+	struct manifest_side_stats *bs, *cs;
+
+	plumb_err_clear(&err);
+	load(&bl, "slower");
+	load(&bu, "slower");
+	bs = &bl.m.benches[0].candidate;
+	cs = &bu.m.benches[0].candidate;
+	report_source_side(&bl, MANIFEST_SIDE_CANDIDATE, &o);
+	report_source_side(&bu, MANIFEST_SIDE_CANDIDATE, &n);
+
+	/* Touching ranges overlap: placement. */
+	set_pads(bs, 10, 20, 5);
+	set_pads(cs, 20, 30, 5);
+	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
+	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_PLACEMENT);
+	report_release(&r);
+	/* Wholly above: slower; below: faster. */
+	set_pads(cs, 21, 30, 5);
+	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
+	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_SLOWER);
+	assert_int_equal(report_failing(&r, REPORT_FAIL_SLOWER, NULL), 1);
+	assert_int_equal(report_failing(&r, REPORT_FAIL_NEVER, NULL), 0);
+	report_release(&r);
+	set_pads(cs, 1, 9, 5);
+	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
+	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_FASTER);
+	assert_int_equal(report_failing(&r, REPORT_FAIL_SLOWER, NULL), 0);
+	assert_int_equal(report_failing(&r, REPORT_FAIL_ANY, NULL), 1);
+	assert_true(fabs(r.benches[0].ratio - 9.0 / 20.0) < 1e-12);
+	report_release(&r);
+	/* Two rounds on a pad: insufficient, whatever the ranges. */
+	set_pads(cs, 21, 30, 2);
+	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
+	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_INSUFFICIENT);
+	assert_int_equal(report_failing(&r, REPORT_FAIL_ANY, NULL), 0);
+	report_release(&r);
+	/* One pad: a non-overlap is unswept with its direction, never slower. */
+	cs->n_pads = 1;
+	set_pads(cs, 31, 31, 5);
+	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
+	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_UNSWEPT);
+	assert_int_equal(r.benches[0].direction, MANIFEST_DIRECTION_SLOWER);
+	assert_int_equal(report_failing(&r, REPORT_FAIL_ANY, NULL), 0);
+	report_release(&r);
+	report_source_release(&bl);
+	report_source_release(&bu);
+}
+
+PLUMB_TEST(reports_compare_names_benchmarks_on_one_side_only)
+{
+	struct report_source bl, bu;
+	struct report_side o, n;
+	struct report r;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	load(&bl, "bl-baseline");
+	load(&bu, "bl-bundle");
+	report_source_side(&bl, MANIFEST_SIDE_CANDIDATE, &o);
+	report_source_side(&bu, MANIFEST_SIDE_CANDIDATE, &n);
+	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
+	assert_int_equal(r.n_benches, 5);
+	assert_string_equal(r.benches[2].name, "fresh");
+	assert_string_equal(r.benches[2].missing, "not in the baseline");
+	assert_non_null(r.benches[3].failure);
+	assert_string_equal(r.benches[4].name, "retired");
+	assert_string_equal(r.benches[4].missing, "not in this bundle");
+	assert_int_equal(r.counts.missing, 2);
+	assert_int_equal(r.counts.failed, 1);
+	/* The baseline's own side is what it names. */
+	report_release(&r);
+	report_source_side(&bl, MANIFEST_SIDE_BASE, &o);
+	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
+	assert_true(r.benches[0].old == &bl.m.benches[0].base);
+	assert_true(r.old_commit == &bl.m.repo.base);
+	report_release(&r);
+	report_source_release(&bl);
+	report_source_release(&bu);
+}
+
+PLUMB_TEST(reports_render_withholds_and_fails_on_verdicts)
+{
+	struct report_source bl, bu, sl;
+	struct report_side o, n, s;
+	struct report_opts opts = { REPORT_TEXT, 0, 0, REPORT_FAIL_SLOWER };
+	struct plumb_err err;
+	struct buf out;
+
+	load(&bl, "nc-baseline");
+	load(&bu, "nc-bundle");
+	load(&sl, "slower");
+	report_source_side(&bl, MANIFEST_SIDE_CANDIDATE, &o);
+	report_source_side(&bu, MANIFEST_SIDE_CANDIDATE, &n);
+	report_source_side(&sl, MANIFEST_SIDE_CANDIDATE, &s);
+
+	/* Not comparable: the whole report, then PLUMB_EINPUT. */
+	plumb_err_clear(&err);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(report_render(&n, &o, &opts, &out, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "hosts not comparable: CPU model differs"));
+	assert_non_null(strstr(buf_cstr(&out), "withheld"));
+	buf_reset(&out);
+	/* Forced: compared; the verdict the caller asked to fail on. */
+	opts.force = 1;
+	plumb_err_clear(&err);
+	assert_int_equal(report_render(&n, &o, &opts, &out, &err), PLUMB_EVERDICT);
+	assert_string_equal(err.msg, "1 benchmark slower (--fail-on slower): sort1m");
+	buf_reset(&out);
+	/* Its own base: slower and placement; --fail-on any names the one. */
+	opts.fail_on = REPORT_FAIL_ANY;
+	plumb_err_clear(&err);
+	assert_int_equal(report_render(&s, NULL, &opts, &out, &err), PLUMB_EVERDICT);
+	assert_string_equal(err.msg, "1 benchmark slower or faster (--fail-on any): sort1m");
+	buf_reset(&out);
+	opts.fail_on = REPORT_FAIL_NEVER;
+	assert_int_equal(report_render(&s, NULL, &opts, &out, &err), 0);
+	buf_release(&out);
+
+	/* A full output buffer is an error, not a short report. */
+	for (enum report_format f = REPORT_TEXT; f <= REPORT_JSON; f++) {
+		opts.format = f;
+		buf_init(&out, 200);
+		plumb_err_clear(&err);
+		assert_int_equal(report_render(&s, NULL, &opts, &out, &err), PLUMB_EINPUT);
+		assert_non_null(strstr(err.msg, "too large"));
+		buf_release(&out);
+	}
+	report_source_release(&bl);
+	report_source_release(&bu);
+	report_source_release(&sl);
+}
+
+PLUMB_TEST(reports_distribution_keeps_memory_bounded_and_skips_warmup)
+{
+	struct report_source s;
+	struct report_dist *d = report_dist_new();
+	const struct report_dist_side *side;
+	struct plumb_err err;
+	uint64_t total = 5 * (uint64_t)REPORT_DIST_KEEP + 7;
+
+	plumb_err_clear(&err);
+	load(&s, "placement");
+	assert_non_null(d);
+	/* parse: steady state from iteration 38; warmup rows are slow. */
+	for (uint64_t i = 0; i < total; i++) {
+		uint64_t iter = i % 1000;
+		double v = iter < 38 ? 1e9 : 1000.0 + (double)(i % 101);
+		assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2, iter, "wall",
+						 v, &err), 0);
+	}
+	/* Other metrics, process-mode rows and unknown benchmarks are left out. */
+	assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2, 500, "cycles", 5,
+					 &err), 0);
+	assert_int_equal(report_dist_add(d, "interp", MANIFEST_SIDE_BASE, 0, UINT64_MAX,
+					 "wall", 5, &err), 0);
+	assert_int_equal(report_dist_add(d, "nope", MANIFEST_SIDE_BASE, 0, 1, "wall", 5, &err), 0);
+	assert_int_equal(report_dist_finish(d, &s.m, &err), 0);
+	side = report_dist_find(d, "parse", MANIFEST_SIDE_BASE);
+	assert_non_null(side);
+	assert_int_equal(side->n_pads, 1);
+	assert_int_equal(side->pads[0].pad, 2);
+	assert_true(side->pads[0].min >= 1000.0);
+	assert_true(side->pads[0].max <= 1100.0);
+	assert_true(side->pads[0].p25 <= side->pads[0].p50);
+	assert_true(side->pads[0].p50 <= side->pads[0].p75);
+	assert_true(fabs(side->pads[0].p50 - 1050.0) < 3);
+	assert_null(report_dist_find(d, "parse", MANIFEST_SIDE_CANDIDATE));
+	assert_null(report_dist_find(d, "interp", MANIFEST_SIDE_BASE));
+	report_dist_free(d);
+	report_source_release(&s);
+}
+
+PLUMB_TEST(reports_trend_marks_ranges_that_stop_overlapping)
+{
+	json_t *model = json_pack("{s:s,s:s,s:s,s:[{s:s,s:f,s:f,s:f},{s:s,s:f,s:f,s:f},"
+				  "{s:s,s:n,s:n,s:n},{s:s,s:f,s:f,s:f},{s:s,s:f,s:f,s:f}]}",
+				  "bench", "interp", "metric", "wall", "host", "abcd",
+				  "points",
+				  "commit", "aaaa", "center", 10.0, "min", 9.0, "max", 11.0,
+				  "commit", "bbbb", "center", 10.5, "min", 10.0, "max", 11.0,
+				  "commit", "cccc", "center", "min", "max",
+				  "commit", "dddd", "center", 12.0, "min", 11.5, "max", 12.5,
+				  "commit", "eeee", "center", 10.0, "min", 9.5, "max", 10.5);
+	struct plumb_err err;
+	struct buf out;
+	json_t *j;
+
+	plumb_err_clear(&err);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(trend_render_model(model, REPORT_JSON, &out, &err), 0);
+	j = json_loads(buf_cstr(&out), 0, NULL);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j, "shifts")), 2);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(j, "points"), 1),
+						 "shift")));
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(json_object_get(j, "points"), 3), "shift")), "up");
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(json_object_get(j, "points"), 4), "shift")), "down");
+	json_decref(j);
+	buf_release(&out);
+	json_decref(model);
+
+	/* A model of the wrong shape is bad input. */
+	model = json_pack("{s:s,s:i}", "bench", "x", "points", 3);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(trend_render_model(model, REPORT_TEXT, &out, &err), PLUMB_EINPUT);
+	buf_release(&out);
+	json_decref(model);
+}
