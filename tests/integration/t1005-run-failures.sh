@@ -3,9 +3,13 @@ test_description='plumb run: failed and stuck builds, the lock, signals, leftove
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 
+# The shell's pid in the marker sleeps: a second copy of the suite
+# running on this machine cannot be mistaken for a leftover of this one.
+MARK=$$
+
 # Unusual sleep lengths mark the processes a build leaves behind.
 leftovers() {
-	pgrep -f "sleep 317[0-9]" >/dev/null && { ps -eo pid,ppid,args | grep "sleep 317[0-9]" >&2; return 1; }
+	pgrep -f "sleep 317[0-9]\.$MARK([^0-9]|$)" >/dev/null && { ps -eo pid,ppid,args | grep -E "sleep 317[0-9]\.$MARK([^0-9]|$)" >&2; return 1; }
 	return 0
 }
 
@@ -62,7 +66,7 @@ test_expect_success 'a pad object that cannot be assembled exits 4 naming build.
 
 test_expect_success 'a build past build.timeout exits 4, and leaves no process behind' '
 	write_conf proj/slow.conf build.timeout=1 \
-		"build.command=sleep 3171 & sleep 3172; make" &&
+		"build.command=sleep 3171.$MARK & sleep 3172.$MARK; make" &&
 	test_expect_code 4 run_build -c proj/slow.conf 2>err &&
 	test_grep "the build timed out: timed out after 1.0 s" err &&
 	leftovers
@@ -70,7 +74,7 @@ test_expect_success 'a build past build.timeout exits 4, and leaves no process b
 
 test_expect_success 'a build that ignores SIGTERM is killed after the grace period' '
 	write_conf proj/stubborn.conf build.timeout=1 \
-		"build.command=trap \"\" TERM; sleep 3173; make" &&
+		"build.command=trap \"\" TERM; sleep 3173.$MARK; make" &&
 	test_expect_code 4 run_build -c proj/stubborn.conf 2>err &&
 	test_grep "timed out after 1.0 s (killed after the grace period)" err &&
 	leftovers
@@ -78,28 +82,28 @@ test_expect_success 'a build that ignores SIGTERM is killed after the grace peri
 
 test_expect_success 'a background process left by a finished build is stopped' '
 	write_conf proj/daemon.conf run.pads=1 run.control=false \
-		"build.command=sleep 3174 >/dev/null 2>&1 & make" &&
+		"build.command=sleep 3174.$MARK >/dev/null 2>&1 & make" &&
 	run_build -c proj/daemon.conf >out &&
 	leftovers
 '
 
 test_expect_success 'a second run on the same work folder exits 75 naming the holder' '
 	write_conf proj/wait.conf run.pads=1 run.control=false \
-		"build.command=sleep 3175; make" &&
+		"build.command=sleep 3175.$MARK; make" &&
 	(run_build -c proj/wait.conf >first.out 2>first.err; echo $? >first.status) &
 	wait_for test -s wd/lock &&
 	test_expect_code 75 run_build -c proj/plumb.conf 2>err &&
 	test_grep "wd/lock: another run holds the lock (pid [0-9]* on host .*, started 20[0-9-]*T[0-9:]*Z)" err &&
-	pkill -TERM -f "sleep 3175" ; wait_for test -s first.status &&
+	pkill -TERM -f "sleep 3175\.$MARK([^0-9]|$)" ; wait_for test -s first.status &&
 	leftovers
 '
 
 test_expect_success 'SIGTERM during a build: exit 143, no child left, run folder removed' '
 	rm -rf wd &&
-	write_conf proj/term.conf "build.command=sleep 3176; make" &&
+	write_conf proj/term.conf "build.command=sleep 3176.$MARK; make" &&
 	("$PLUMB" run --build-only --workdir "$TRASH/wd" -c proj/term.conf >term.out 2>term.err;
 	 echo $? >term.status) &
-	wait_for pgrep -f "sleep 3176" &&
+	wait_for pgrep -f "sleep 3176\.$MARK([^0-9]|$)" &&
 	pid=$(sed -n "s/^pid \([0-9]*\) .*/\1/p" wd/lock) &&
 	kill -TERM "$pid" &&
 	wait_for test -s term.status &&

@@ -4,6 +4,10 @@ test_description='plumb run: failed benchmarks exit 5 and publish nothing; --kee
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
 
+# The shell's pid in the marker sleeps: a second copy of the suite
+# running on this machine cannot be mistaken for a leftover of this one.
+MARK=$$
+
 # Each failure is tied to one variant by its folder name (v/c01, v/b01).
 test_expect_success 'set up a project' '
 	make_project proj &&
@@ -32,10 +36,10 @@ test_expect_success 'a signal: exit 5 naming it' '
 
 test_expect_success 'a timeout: exit 5, and no process left' '
 	run_conf proj/slow.conf bench.b.timeout=1 \
-		"bench.b.command=case {artifact} in */k00/*) sleep 3191;; esac; {artifact}" &&
+		"bench.b.command=case {artifact} in */k00/*) sleep 3191.$MARK;; esac; {artifact}" &&
 	test_expect_code 5 run_plumb -c proj/slow.conf -o out/slow.plumb >stdout 2>err &&
 	test_grep "benchmark b: control/0 (k00) failed in round 1: timed out after 1.0 s" err &&
-	! pgrep -f "sleep 3191" &&
+	! pgrep -f "sleep 3191\.$MARK([^0-9]|$)" &&
 	no_bundle out
 '
 

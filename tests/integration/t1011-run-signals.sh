@@ -4,8 +4,12 @@ test_description='plumb run: SIGTERM and SIGINT while measuring leave no child a
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
 
+# The shell's pid in the marker sleeps: a second copy of the suite
+# running on this machine cannot be mistaken for a leftover of this one.
+MARK=$$
+
 leftovers() {
-	pgrep -f "sleep 319[0-9]" >/dev/null && { ps -eo pid,ppid,args | grep "sleep 319[0-9]" >&2; return 1; }
+	pgrep -f "sleep 319[0-9]\.$MARK([^0-9]|$)" >/dev/null && { ps -eo pid,ppid,args | grep -E "sleep 319[0-9]\.$MARK([^0-9]|$)" >&2; return 1; }
 	return 0
 }
 
@@ -13,14 +17,14 @@ test_expect_success 'set up a project whose benchmark sleeps from its second run
 	make_project proj &&
 	mkdir out &&
 	run_conf proj/plumb.conf \
-		"bench.b.command=if test -e round2; then sleep 3195; fi; touch round2; {artifact}"
+		"bench.b.command=if test -e round2; then sleep 3195.$MARK; fi; touch round2; {artifact}"
 '
 
 # stop SIGNAL STATUS: start a run, wait for the sleeping benchmark, signal plumb.
 stop() {
 	rm -f round2 status &&
 	(run_plumb -c proj/plumb.conf -o out/x.plumb >run.out 2>run.err; echo $? >status) &
-	wait_for pgrep -f "sleep 3195" &&
+	wait_for pgrep -f "sleep 3195\.$MARK([^0-9]|$)" &&
 	pid=$(sed -n "s/^pid \([0-9]*\) .*/\1/p" wd/lock) &&
 	test -n "$pid" &&
 	kill -"$1" "$pid" &&
