@@ -48,6 +48,23 @@
 #define DRAIN_NS (2ull * 1000000000ull)
 #define STOP_GRACE_NS (2ull * 1000000000ull)
 #define FALLBACK_POLL_MS 5
+
+/*
+ * AddressSanitizer's interceptors (signal, sigprocmask, sigaltstack...)
+ * keep per-thread state in memory a CLONE_VM child would share with plumb
+ * and report its own stack as overflowed: in a sanitizer build every
+ * child is forked.  Such a build is for finding bugs, not for measuring.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define PROC_NO_SHARED_CLONE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PROC_NO_SHARED_CLONE 1
+#endif
+#endif
+#ifndef PROC_NO_SHARED_CLONE
+#define PROC_NO_SHARED_CLONE 0
+#endif
 #define CHILD_STACK (256 * 1024)   /* the cloned child's stack until execve */
 
 /* What the child reports through the close-on-exec pipe when it fails. */
@@ -348,7 +365,7 @@ static pid_t spawn_child(struct child_plan *plan, int gated)
 	pid_t pid;
 	int e;
 
-	if (gated) {
+	if (gated || PROC_NO_SHARED_CLONE) {
 		pid = fork();
 		if (pid == 0)
 			child_run(plan);   /* never returns */
