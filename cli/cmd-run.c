@@ -5,16 +5,20 @@
  * or do the whole run and write the bundle (runner_run()).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <jansson.h>
 
+#include "archive/bundles.h"
+#include "archive/store.h"
 #include "cli/cmd.h"
 #include "cli/runview.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/config.h"
+#include "reports/report.h"
 #include "runner/build.h"
 #include "runner/run.h"
 #include "runner/summary.h"
@@ -117,6 +121,65 @@ static int print_result(const struct plumb_config *cfg, const struct runner_resu
 	return PLUMB_EXIT_OK;
 }
 
+/* --archive: import the bundle just written, as `plumb archive add` does. */
+static int archive_bundle(const char *bundle)
+{
+	struct store_added added;
+	struct plumb_err err;
+	struct store st;
+	char *dir = NULL;
+	int status = PLUMB_EXIT_OK;
+
+	plumb_err_clear(&err);
+	if (store_locate(NULL, &dir, &err) < 0 || store_open(&st, dir, STORE_CREATE, &err) < 0) {
+		free(dir);
+		return cli_fail(&err);
+	}
+	if (store_add(&st, bundle, &added, &err) < 0)
+		status = cli_fail(&err);
+	else
+		fprintf(stderr, "plumb: %s %s the archive in %s\n", added.id,
+			added.status == STORE_PRESENT ? "was already in" : "added to", dir);
+	store_close(&st);
+	free(dir);
+	return status;
+}
+
+/* --report FILE.html: the bundle's candidate against its own base. */
+static int report_bundle(const char *bundle, const char *path)
+{
+	struct report_opts ro = { REPORT_HTML, 0, 0, REPORT_FAIL_NEVER };
+	struct report_source src;
+	struct report_side side;
+	struct plumb_err err;
+	struct buf out;
+	int rc;
+
+	plumb_err_clear(&err);
+	report_source_init(&src);
+	buf_init(&out, REPORT_OUTPUT_MAX);
+	src.want_dist = 1;
+	rc = report_source_load(&src, bundle, &err);
+	if (rc == 0) {
+		report_source_side(&src, MANIFEST_SIDE_CANDIDATE, &side);
+		rc = report_render(&side, NULL, &ro, &out, &err);
+	}
+	report_source_release(&src);
+	/* A render without a verdict to call still writes the page. */
+	if ((rc == 0 || rc == PLUMB_EINPUT) && out.len) {
+		struct plumb_err werr;
+		plumb_err_clear(&werr);
+		if (report_write(&out, path, &werr) < 0) {
+			buf_release(&out);
+			return cli_fail(&werr);
+		}
+		if (rc == 0)
+			fprintf(stderr, "plumb: report written to %s\n", path);
+	}
+	buf_release(&out);
+	return rc < 0 ? cli_fail(&err) : PLUMB_EXIT_OK;
+}
+
 /* The whole run: builds, rounds, statistics, bundle. */
 static int run_all(const struct plumb_config *cfg)
 {
@@ -133,6 +196,14 @@ static int run_all(const struct plumb_config *cfg)
 	ropts.output = o.output;
 	rc = runner_run(cfg, &ropts, &res, &err);
 	status = runview_report(&view, rc, &err, &res, o.json);
+	/* A bundle was published (a failed benchmark under --keep-going too). */
+	if (rc == 0 && res.bundle) {
+		int s;
+		if (o.report && (s = report_bundle(res.bundle, o.report)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
+			status = s;
+		if (o.archive && (s = archive_bundle(res.bundle)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
+			status = s;
+	}
 	runner_run_result_release(&res);
 	return status;
 }
@@ -156,12 +227,6 @@ static int run_exec(int argc, char **argv)
 	if ((o.build_only || o.dry_run) && (o.output || o.archive || o.report)) {
 		fprintf(stderr, "plumb run: %s needs a measuring run (not --build-only or --dry-run)\n",
 			o.output ? "-o" : o.archive ? "--archive" : "--report");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
-	}
-	if (o.archive || o.report) {
-		fprintf(stderr, "plumb run: %s is not implemented yet\n",
-			o.archive ? "--archive" : "--report");
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}

@@ -99,7 +99,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode,
 	af->fd = mkostemp(af->tmp_path, O_CLOEXEC);
 	if (af->fd < 0) {
 		int e = errno;
-		plumb_err_errno(err, PLUMB_EIO, e, af->tmp_path, "create");
+		plumb_err_errno(err, PLUMB_EIO, e, path, "create its temporary file");
 		free(af->tmp_path);
 		free(af->path);
 		af->tmp_path = af->path = NULL;
