@@ -123,6 +123,25 @@ static int add_note(struct report_bench *b, struct plumb_err *err,
 }
 
 /*
+ * hot_identical from the symbols: 1 when every one is byte for byte the
+ * same, 2 when every one is the same code but some refer to data that
+ * moved (their RIP-relative displacements differ: .rodata does not move
+ * with .text), 0 when any changed, -1 when there are none.
+ */
+static void hot_summarize(struct report_bench *rb)
+{
+	rb->hot_identical = rb->n_hot ? 1 : -1;
+	for (size_t k = 0; k < rb->n_hot; k++) {
+		if (!rb->hot[k].same_code) {
+			rb->hot_identical = 0;
+			return;
+		}
+		if (!rb->hot[k].identical)
+			rb->hot_identical = 2;
+	}
+}
+
+/*
  * Hot-code identity across two bundles, from the artifacts' symbols: for
  * every symbol the benchmark names (filter), compare its SHA-256 at each
  * pad both sides built.  A symbol with no such pair is left out (unknown).
@@ -172,19 +191,14 @@ static int hot_from_variants(struct report_bench *rb, const struct manifest *om,
 				}
 				rb->hot[k].name = nh->name;
 				rb->hot[k].identical = 1;
+				rb->hot[k].same_code = 1;
 				rb->n_hot++;
 			}
 			if (strcmp(oh->sha256, nh->sha256) != 0)
-				rb->hot[k].identical = 0;
+				rb->hot[k].identical = rb->hot[k].same_code = 0;
 		}
 	}
-	rb->hot_identical = -1;
-	if (rb->n_hot > 0) {
-		rb->hot_identical = 1;
-		for (size_t k = 0; k < rb->n_hot; k++)
-			if (!rb->hot[k].identical)
-				rb->hot_identical = 0;
-	}
+	hot_summarize(rb);
 	return 0;
 }
 
@@ -194,14 +208,19 @@ static int hot_from_bench(struct report_bench *rb, const struct manifest_hot *h,
 	rb->hot_identical = h->identical ? 1 : 0;
 	if (h->n_symbols == 0)
 		return 0;
+	/* The per-symbol verdicts decide from here on (see hot_summarize()). */
 	rb->hot = calloc(h->n_symbols, sizeof(*rb->hot));
 	if (!rb->hot)
 		return plumb_err_oom(err, "hot code");
 	for (size_t i = 0; i < h->n_symbols; i++) {
 		rb->hot[i].name = h->symbols[i].name;
 		rb->hot[i].identical = h->symbols[i].identical ? 1 : 0;
+		rb->hot[i].same_code = rb->hot[i].identical ||
+			(h->symbols[i].verdict &&
+			 strcmp(h->symbols[i].verdict, "identical except addresses") == 0);
 	}
 	rb->n_hot = h->n_symbols;
+	hot_summarize(rb);
 	return 0;
 }
 
@@ -212,7 +231,7 @@ static void hot_names(const struct report_bench *b, int want, char *out, size_t 
 
 	out[0] = '\0';
 	for (size_t i = 0; i < b->n_hot && len < size; i++) {
-		if (b->hot[i].identical != want)
+		if (b->hot[i].same_code != want)
 			continue;
 		len += (size_t)snprintf(out + len, size - len, "%s%s",
 					len ? ", " : "", b->hot[i].name);
@@ -274,6 +293,11 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	if (b->hot_identical == 1) {
 		hot_names(b, 1, names, sizeof(names));
 		rc = add_note(b, err, "hot code identical%s%s%s: a difference is placement",
+			      names[0] ? " (" : "", names, names[0] ? ")" : "");
+	} else if (b->hot_identical == 2) {
+		hot_names(b, 1, names, sizeof(names));
+		rc = add_note(b, err, "hot code identical except the addresses of moved data%s%s%s: "
+			      "the same instructions, a difference is placement",
 			      names[0] ? " (" : "", names, names[0] ? ")" : "");
 	} else if (b->hot_identical == 0) {
 		hot_names(b, 0, names, sizeof(names));

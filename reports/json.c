@@ -190,10 +190,12 @@ static json_t *bench_json(const struct report_bench *b)
 			if (s) {
 				bad |= put(s, "name", json_string(b->hot[i].name));
 				bad |= put(s, "identical", json_boolean(b->hot[i].identical));
+				bad |= put(s, "sameCode", json_boolean(b->hot[i].same_code));
 			}
 		}
 		if (e) {
 			bad |= put(e, "identical", json_boolean(b->hot_identical == 1));
+			bad |= put(e, "sameCode", json_boolean(b->hot_identical >= 1));
 			bad |= put(e, "symbols", a);
 		} else {
 			json_decref(a);

@@ -79,7 +79,9 @@ struct report_side {
 /* Hot-code identity of one symbol, old against new at the same pad. */
 struct report_hot {
 	const char *name;              /* borrowed from a manifest */
-	int identical;
+	int identical;                 /* byte for byte */
+	int same_code;                 /* identical, or identical except the
+	                                  addresses of moved data it refers to */
 };
 
 struct report_bench {
@@ -98,7 +100,8 @@ struct report_bench {
 	/* Noise from the control of the new side's job (and the baseline's). */
 	double noise;                  /* relative; NAN when not measured */
 	int noisy;                     /* the host is too noisy for this benchmark */
-	/* Hot code: -1 unknown, 0 changed, 1 identical (every symbol). */
+	/* Hot code: -1 unknown, 0 changed, 1 identical (every symbol), 2 the same
+	 * code with some displacements to moved data differing. */
 	int hot_identical;
 	struct report_hot *hot;
 	size_t n_hot;
