@@ -148,33 +148,21 @@ static int archive_bundle(const char *bundle)
 /* --report FILE.html: the bundle's candidate against its own base. */
 static int report_bundle(const char *bundle, const char *path)
 {
-	struct report_opts ro = { REPORT_HTML, 0, 0, REPORT_FAIL_NEVER };
-	struct report_source src;
-	struct report_side side;
-	struct plumb_err err;
+	struct plumb_err err, werr;
 	struct buf out;
 	int rc;
 
 	plumb_err_clear(&err);
-	report_source_init(&src);
+	plumb_err_clear(&werr);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	src.want_dist = 1;
-	rc = report_source_load(&src, bundle, &err);
-	if (rc == 0) {
-		report_source_side(&src, MANIFEST_SIDE_CANDIDATE, &side);
-		rc = report_render(&side, NULL, &ro, &out, &err);
-	}
-	report_source_release(&src);
-	/* A render without a verdict to call still writes the page. */
+	rc = runview_render_bundle(bundle, REPORT_HTML, 0, &out, &err);
+	/* Withheld verdicts (PLUMB_EINPUT after a render) still write the page. */
 	if ((rc == 0 || rc == PLUMB_EINPUT) && out.len) {
-		struct plumb_err werr;
-		plumb_err_clear(&werr);
 		if (report_write(&out, path, &werr) < 0) {
 			buf_release(&out);
 			return cli_fail(&werr);
 		}
-		if (rc == 0)
-			fprintf(stderr, "plumb: report written to %s\n", path);
+		fprintf(stderr, "plumb: report written to %s\n", path);
 	}
 	buf_release(&out);
 	return rc < 0 ? cli_fail(&err) : PLUMB_EXIT_OK;

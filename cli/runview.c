@@ -13,6 +13,7 @@
 #include "cli/runview.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "reports/report.h"
 #include "runner/results.h"
 #include "runner/run.h"
 #include "common/banned.h"
@@ -100,6 +101,25 @@ void runview_attach(struct runview *v, struct runner_run_opts *opts)
 	opts->ctx = v;
 }
 
+int runview_render_bundle(const char *bundle, enum report_format format, int color,
+			  struct buf *out, struct plumb_err *err)
+{
+	struct report_opts ro = { format, color, 0, REPORT_FAIL_NEVER };
+	struct report_source src;
+	struct report_side side;
+	int rc;
+
+	report_source_init(&src);
+	src.want_dist = format == REPORT_HTML;
+	rc = report_source_load(&src, bundle, err);
+	if (rc == 0) {
+		report_source_side(&src, MANIFEST_SIDE_CANDIDATE, &side);
+		rc = report_render(&side, NULL, &ro, out, err);
+	}
+	report_source_release(&src);
+	return rc;
+}
+
 int runview_report(struct runview *v, int rc, const struct plumb_err *err,
 		   const struct runner_run_result *res, int json)
 {
@@ -130,8 +150,19 @@ int runview_report(struct runview *v, int rc, const struct plumb_err *err,
 			return PLUMB_EXIT_IO;
 	} else {
 		struct buf out;
-		buf_init(&out, 1 << 24);
-		if (runner_results_text(res, &out, &e) < 0) {
+		int r;
+		buf_init(&out, REPORT_OUTPUT_MAX);
+		/* The report `plumb report BUNDLE` prints, read back from the bundle. */
+		r = res->bundle ? runview_render_bundle(res->bundle, REPORT_TEXT, cli_color(stdout),
+							&out, &e)
+				: runner_results_text(res, &out, &e);
+		if (r == PLUMB_EINPUT && out.len) {
+			/* Hosts not comparable (start against end): the report says so. */
+			fprintf(stderr, "plumb: %s\n", e.msg);
+			r = 0;
+		}
+		if (r < 0 || (res->bundle && (r = buf_addch(&out, '\n')) < 0) ||
+		    (res->bundle && (r = runner_results_footer(res, &out, &e)) < 0)) {
 			buf_release(&out);
 			return cli_fail(&e);
 		}

@@ -1,7 +1,8 @@
 /*
  * cli/runview.h: how `plumb run` and `plumb demo` show a run: the build
- * lines and the progress of the rounds on stderr, and the summary (or the
- * JSON) on stdout at the end.
+ * lines and the progress of the rounds on stderr, and at the end on
+ * stdout the text report of the bundle (reports/, as `plumb report`
+ * prints it) or the run's JSON.
  *
  * Progress (DESIGN §3): on a terminal one line (round, variant,
  * benchmark, elapsed, ETA) redrawn in place; otherwise plain timestamped
@@ -15,6 +16,9 @@
 
 #include <stdio.h>
 
+#include "reports/report.h"
+
+struct buf;
 struct runner_progress;
 struct runner_run_opts;
 struct runner_run_result;
@@ -34,6 +38,15 @@ void runview_attach(struct runview *v, struct runner_run_opts *opts);
 
 /* Clear a progress line still on the screen. */
 void runview_finish(struct runview *v);
+
+/*
+ * Render the report of a bundle file, its candidate against its own base
+ * (what `plumb report BUNDLE --format F` prints), appended to out.  The
+ * codes are report_render()'s: PLUMB_EINPUT after a render means the
+ * verdicts were withheld, and out holds the report all the same.
+ */
+int runview_render_bundle(const char *bundle, enum report_format format, int color,
+			  struct buf *out, struct plumb_err *err);
 
 /*
  * After runner_run(): print the summary (text, or JSON with json), or the

@@ -381,10 +381,14 @@ static int bench_notes(struct report *r, struct report_bench *b,
 			return rc;
 	}
 
-	/* The bundle's own remarks are about its base: only for that comparison. */
-	for (size_t i = 0; r->kind == REPORT_SELF && i < mb->n_notes; i++)
+	/* The bundle's own remarks are about its base: only for that comparison.
+	 * A checksum change the report states above is not said twice. */
+	for (size_t i = 0; r->kind == REPORT_SELF && i < mb->n_notes; i++) {
+		if (b->behaviour_changed && strncmp(mb->notes[i], "behaviour changed:", 18) == 0)
+			continue;
 		if ((rc = add_note(b, err, "%s", mb->notes[i])) < 0)
 			return rc;
+	}
 	(void)ob;
 	return 0;
 }

@@ -132,7 +132,7 @@ int phrase_source(const struct report_side *s, struct buf *out)
 	int rc = 0;
 
 	if (s->bundle)
-		rc |= buf_printf(out, "bundle %s", s->bundle);
+		rc |= buf_addstr(out, s->bundle);
 	if (s->origin)
 		rc |= buf_printf(out, "%s%s", s->bundle ? " " : "", s->origin);
 	if (!s->bundle && !s->origin)

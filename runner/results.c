@@ -171,6 +171,14 @@ int runner_results_text(const struct runner_run_result *res, struct buf *out,
 	for (size_t i = 0; i < m->n_benches; i++)
 		if (bench_text(out, &m->benches[i]) < 0)
 			return buf_err(err, "summary");
+	return runner_results_footer(res, out, err);
+}
+
+int runner_results_footer(const struct runner_run_result *res, struct buf *out,
+			  struct plumb_err *err)
+{
+	const struct manifest *m = &res->manifest;
+
 	if (m->run.counters_available == 0 &&
 	    buf_printf(out, "counters: unavailable: %s\n",
 		       m->run.counters_reason ? m->run.counters_reason : "unknown reason") < 0)

@@ -25,6 +25,14 @@ struct runner_run_result;
 /* A value of a metric for people: "812.3 ms", "1.20 G" (counts). */
 void results_format_value(double v, int is_time, char *out, size_t size);
 
+/*
+ * The lines that close a run's text summary: why counters are unavailable
+ * (when they are), the bundle's path and id.  runner_results_text() puts
+ * them after one block per benchmark.
+ */
+int runner_results_footer(const struct runner_run_result *res, struct buf *out,
+			  struct plumb_err *err);
+
 int runner_results_text(const struct runner_run_result *res, struct buf *out,
 			struct plumb_err *err);
 

@@ -50,7 +50,8 @@ test_expect_success 'the samples reach plumb: one row per iteration, no summary 
 	grep -c "^b	base	0	1	[0-9]*	wall	" s/samples.tsv >n &&
 	echo 300 >expect && test_cmp expect n &&
 	test_grep "^b	candidate	1	3	299	wall	" s/samples.tsv &&
-	test_grep "^b (samples mode, wall): " out
+	test_grep "^b  *wall  " out &&
+	test_grep "^b: steady state from sample [0-9]*" out
 '
 
 test_expect_success PYTHON 'the manifest has the steady state, p99 and corrected p99' '

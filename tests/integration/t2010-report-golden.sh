@@ -120,7 +120,7 @@ test_expect_success 'a packed bundle reports as its folder does, with its id' '
 		grep -v "^  bundle " folder.txt >a &&
 		grep -v "^  bundle " packed.txt >b &&
 		test_cmp a b &&
-		test_grep "^  bundle  *bundle [0-9a-f]\{64\} " packed.txt || return 1
+		test_grep "^  bundle  *[0-9a-f]\{64\} " packed.txt || return 1
 	done
 '
 

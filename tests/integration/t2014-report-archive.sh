@@ -27,7 +27,7 @@ test_expect_success '--baseline NAME: the baseline of the archive' '
 	strip_sources want.txt | sed 1d >a && strip_sources got.txt | sed 1d >b &&
 	test_cmp a b &&
 	test_grep "^plumb report: candidate against baseline release-2.3$" got.txt &&
-	test_grep "^  baseline from bundle $(cat bl.id) (candidate side)$" got.txt
+	test_grep "^  baseline from $(cat bl.id) (candidate side)$" got.txt
 '
 
 test_expect_success '--baseline ID or a prefix of it; the bundle by id too' '
