@@ -97,11 +97,12 @@ test_expect_success '-o, --archive and --report need a measuring run: exit 2' '
 	! test -e x.plumb
 '
 
-test_expect_success '--archive and --report are not there yet: exit 2' '
-	test_expect_code 2 plumb run -c proj/plumb.conf --archive 2>err &&
-	test_grep "not implemented" err &&
-	test_expect_code 2 plumb run -c proj/plumb.conf --report r.html 2>err &&
-	test_grep "not implemented" err
+test_expect_success '--archive, --report and -o need a measuring run: exit 2' '
+	test_expect_code 2 plumb run -c proj/plumb.conf --build-only --archive 2>err &&
+	test_grep "^plumb run: --archive needs a measuring run" err &&
+	test_expect_code 2 plumb run -c proj/plumb.conf --dry-run --report r.html 2>err &&
+	test_grep "^plumb run: --report needs a measuring run" err &&
+	! test -e r.html
 '
 
 test_expect_success 'an unknown option or an argument is a usage error' '
