@@ -4,14 +4,17 @@
  * Order of work, and why:
  *   1. lock the work folder, sweep folders of killed runs, make the run folder;
  *   2. export base and candidate (src/b, src/c) and assemble the pad objects;
- *   3. build the control first, in v/b00, and rename it to v/k00: base
- *      pad 0 is then built in the very same folder, so a path that leaks
- *      into the binary (debug info, __FILE__) is the same in both and the
- *      byte comparison says whether the build is reproducible, not where
- *      it ran;
- *   4. build base pads 0..N-1, then candidate pads 0..N-1; with reuse =
- *      relink, pad K > 0 starts from a copy of the side's built pad 0
- *      (timestamps kept, artifact removed), so make only relinks;
+ *   3. with reuse = none, build the control first, in v/b00, and rename it
+ *      to v/k00: base pad 0 is then built in the very same folder, so a
+ *      path that leaks into the binary (debug info, __FILE__) is the same
+ *      in both and the byte comparison says whether the whole build is
+ *      reproducible, not where it ran;
+ *   4. build base pads 0..N-1, then candidate pads 0..N-1, then (reuse =
+ *      relink) the control; with reuse = relink, pad K > 0 and the control
+ *      start from a copy of the side's built pad 0 (timestamps kept,
+ *      artifact removed), so make only relinks: the control is then the
+ *      same objects linked again, and the comparison says whether the link
+ *      step is reproducible (a sweep costs two full builds, not three);
  *   5. read the artifacts: the shift check, the reproducibility check, the
  *      hot-code comparison.
  * Every variant folder path has the same length (v/b00, v/c03, v/k00), so
@@ -680,7 +683,10 @@ static int check_control(struct runner_result *res, struct plumb_err *err)
 	res->reproducible = same;
 	if (same) {
 		snprintf(res->repro_note, sizeof(res->repro_note),
-			 "the control (%s) is byte-identical to base pad 0 (%s)", k->id, b0->id);
+			 k->relinked ? "the control (%s), relinked from base pad 0's objects, is "
+				       "byte-identical to base pad 0 (%s); build.reuse = none compiles it again"
+				     : "the control (%s), built again from its sources, is "
+				       "byte-identical to base pad 0 (%s)", k->id, b0->id);
 		return 0;
 	}
 	if (b0->elf && k->elf) {
@@ -876,7 +882,7 @@ static int build_one(const struct plumb_config *cfg, const struct runner_opts *o
 	if (!src)
 		return plumb_err_oom(err, "variant");
 	variant_name(v, name, sizeof(name));
-	v->relinked = cfg->build.reuse == CONFIG_REUSE_RELINK && v->pad > 0 && !v->control;
+	v->relinked = cfg->build.reuse == CONFIG_REUSE_RELINK && (v->pad > 0 || v->control);
 	if (v->relinked) {
 		char *old = xprintf("%s/%s", dir, cfg->build.artifact);
 		r = old ? workdir_copy_tree(p0->dir, dir, err) : plumb_err_oom(err, "variant");
@@ -987,8 +993,8 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	if ((r = plan_variants(cfg, res, err)) < 0)
 		goto out;
 
-	/* The control first, in base pad 0's folder; then moved aside. */
-	if (cfg->run.control) {
+	/* A clean control first, in base pad 0's folder; then moved aside. */
+	if (cfg->run.control && cfg->build.reuse != CONFIG_REUSE_RELINK) {
 		struct runner_variant *k = &res->variants[res->nvariants - 1];
 		struct runner_variant *b0 = find_variant(res, RUNNER_BASE, 0);
 		if ((r = build_one(cfg, opts, res, k, b0->dir, objects, err)) < 0)
@@ -1001,7 +1007,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	}
 	for (size_t i = 0; i < res->nvariants; i++) {
 		struct runner_variant *v = &res->variants[i];
-		if (v->control)
+		if (v->built)
 			continue;
 		if ((r = build_one(cfg, opts, res, v, v->dir, objects, err)) < 0)
 			goto out;
