@@ -112,6 +112,9 @@ print("middle medians: plumb %.2f ms, hyperfine %.2f ms, difference %.2f ms; "
 PY
 
 echo "== the demo"
+# The example sources of this tree (a VPATH build keeps them in the source folder).
+PLUMB_EXAMPLES=${PLUMB_EXAMPLES:-$here/examples}
+export PLUMB_EXAMPLES
 mkdir demo && ( cd demo && "$PLUMB" demo d >out 2>err ) || { cat demo/err >&2; exit 1; }
 grep "the whole sweep" demo/err | sed 's/^plumb demo: //'
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
