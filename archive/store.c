@@ -17,6 +17,7 @@
 #include "archive/schema.h"
 #include "archive/store.h"
 #include "common/buf.h"
+#include "common/clock.h"
 #include "common/err.h"
 #include "common/fileio.h"
 #include "common/banned.h"
@@ -135,15 +136,6 @@ static int exec_simple(struct store *st, const char *sql, struct plumb_err *err)
 	return 0;
 }
 
-/* Milliseconds on the monotonic clock. */
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Run a statement that needs a lock, retrying SQLITE_BUSY until the
  * deadline.  The busy handler waits inside SQLite already; the loop
@@ -152,12 +144,12 @@ static long long now_ms(void)
  */
 static int exec_locking(struct store *st, const char *sql, struct plumb_err *err)
 {
-	long long deadline = now_ms() + STORE_BUSY_MS;
+	long long deadline = clock_now_ms() + STORE_BUSY_MS;
 	int rc;
 
 	for (;;) {
 		rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
-		if ((rc & 0xff) != SQLITE_BUSY || now_ms() >= deadline)
+		if ((rc & 0xff) != SQLITE_BUSY || clock_now_ms() >= deadline)
 			break;
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);

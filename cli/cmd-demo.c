@@ -11,6 +11,7 @@
 #include "cli/cmd.h"
 #include "cli/runview.h"
 #include "common/buf.h"
+#include "common/clock.h"
 #include "common/err.h"
 #include "formats/config.h"
 #include "runner/demo.h"
@@ -26,14 +27,6 @@ static const struct plumb_opt demo_opts[] = {
 	OPT_END_()
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int demo_exec(int argc, char **argv)
 {
 	struct runner_run_opts ropts;
@@ -42,7 +35,7 @@ static int demo_exec(int argc, char **argv)
 	struct runview view;
 	struct plumb_err err;
 	struct buf dir, conf, out;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	int rc, status;
 
 	if (argc > 1) {
@@ -79,7 +72,7 @@ static int demo_exec(int argc, char **argv)
 	if (rc == 0)
 		fprintf(stderr, "plumb demo: the whole sweep (%u pads x 2 sides + control, %u rounds) "
 			"took %.1f s: builds %.1f s, measuring %.1f s; run `plumb run` in %s to measure again\n",
-			cfg.run.pads, cfg.run.rounds, (double)(now_ns() - t0) / 1e9,
+			cfg.run.pads, cfg.run.rounds, (double)(clock_now_ns() - t0) / 1e9,
 			(double)res.build_ns / 1e9, (double)res.measure_ns / 1e9, dir.data);
 	runner_run_result_release(&res);
 	config_release(&cfg);

@@ -137,6 +137,23 @@ char *buf_detach(struct buf *b, size_t *len)
 	return p;
 }
 
+char *buf_strdupf(const char *fmt, ...)
+{
+	struct buf b;
+	va_list ap;
+	int r;
+
+	buf_init(&b, 1 << 20);
+	va_start(ap, fmt);
+	r = buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
 int buf_err(struct plumb_err *err, const char *what)
 {
 	if (errno == E2BIG)

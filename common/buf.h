@@ -50,6 +50,12 @@ const char *buf_cstr(const struct buf *b);
 /* Hand the data over to the caller (free() it); the buffer is empty after. */
 char *buf_detach(struct buf *b, size_t *len);
 
+/*
+ * A new heap string from a format (free() it), or NULL when memory runs
+ * out or it would pass 1 MiB.
+ */
+char *buf_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Fill err after a failed buf_* call: "<what>: out of memory" or "too large". */
 int buf_err(struct plumb_err *err, const char *what);
 

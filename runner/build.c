@@ -35,6 +35,7 @@
 #include <sodium.h>
 
 #include "common/buf.h"
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/fileio.h"
@@ -51,14 +52,6 @@
 #define BUILD_LOG_CAP ((size_t)2 << 20)
 #define TAIL_LINES 20
 #define PADS_MAX 100      /* two digits in the folder names */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 const char *runner_side_name(enum runner_side side)
 {
@@ -81,25 +74,6 @@ static void progress(const struct runner_opts *o, const char *fmt, ...)
 	o->progress(o->progress_ctx, line);
 }
 
-/* A heap string from a format, or NULL when memory runs out. */
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *xprintf(const char *fmt, ...)
-{
-	struct buf b;
-	va_list ap;
-	int r;
-
-	buf_init(&b, 1 << 20);
-	va_start(ap, fmt);
-	r = buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	if (r < 0) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b, NULL);
-}
 
 /* "base pad 2 (b02)" or "the control (k00)". */
 static void variant_name(const struct runner_variant *v, char *out, size_t size)
@@ -385,7 +359,7 @@ static int run_build(const struct plumb_config *cfg, struct runner_result *res,
 		goto out;
 	}
 	{
-		char *made = xprintf("%s/%s", dir, cfg->build.artifact);
+		char *made = buf_strdupf("%s/%s", dir, cfg->build.artifact);
 		if (!made) {
 			r = plumb_err_oom(err, "artifact");
 			goto out;
@@ -547,7 +521,7 @@ static int read_addresses(const struct plumb_config *cfg, struct runner_result *
 		struct elf_image *img = NULL;
 		char name[96];
 		variant_name(v, name, sizeof(name));
-		v->elf = xprintf("%s%s", v->artifact, buf_cstr(&rel));
+		v->elf = buf_strdupf("%s%s", v->artifact, buf_cstr(&rel));
 		v->addr = calloc(res->nsymbols, sizeof(*v->addr));
 		if (!v->elf || !v->addr) {
 			r = plumb_err_oom(err, "symbols");
@@ -801,7 +775,7 @@ static int make_run_folder(const struct plumb_config *cfg, struct runner_result 
 		goto out;
 	if (gmtime_r(&now, &tm))
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	res->run_dir = xprintf("%s/run-%s-%ld", real, stamp, (long)getpid());
+	res->run_dir = buf_strdupf("%s/run-%s-%ld", real, stamp, (long)getpid());
 	if (!res->run_dir) {
 		r = plumb_err_oom(err, "run folder");
 		goto out;
@@ -814,7 +788,7 @@ static int make_run_folder(const struct plumb_config *cfg, struct runner_result 
 	}
 	if (res->keep) {
 		/* Marks the folder as wanted, should this run be killed. */
-		char *kept = xprintf("%s/kept", res->run_dir);
+		char *kept = buf_strdupf("%s/kept", res->run_dir);
 		int fd = kept ? open(kept, O_WRONLY | O_CREAT | O_CLOEXEC, 0644) : -1;
 		if (fd >= 0)
 			close(fd);
@@ -824,7 +798,7 @@ static int make_run_folder(const struct plumb_config *cfg, struct runner_result 
 	{
 		const char *subs[] = { "v", "log", "pad" };
 		for (size_t i = 0; i < 3 && r == 0; i++) {
-			char *p = xprintf("%s/%s", res->run_dir, subs[i]);
+			char *p = buf_strdupf("%s/%s", res->run_dir, subs[i]);
 			if (!p)
 				r = plumb_err_oom(err, "run folder");
 			else if (mkdir(p, 0755) < 0)
@@ -858,9 +832,9 @@ static int plan_variants(const struct plumb_config *cfg, struct runner_result *r
 			       (uint64_t)v->pad * cfg->build.pad_bytes;
 		snprintf(v->id, sizeof(v->id), "%c%02u", control ? 'k' : v->side == RUNNER_BASE ? 'b' : 'c',
 			 v->pad % PADS_MAX);
-		v->dir = xprintf("%s/v/%s", res->run_dir, v->id);
-		v->artifact = xprintf("%s/v/%s/%s", res->run_dir, v->id, cfg->build.artifact);
-		v->log = xprintf("%s/log/%s.log", res->run_dir, v->id);
+		v->dir = buf_strdupf("%s/v/%s", res->run_dir, v->id);
+		v->artifact = buf_strdupf("%s/v/%s/%s", res->run_dir, v->id, cfg->build.artifact);
+		v->log = buf_strdupf("%s/log/%s.log", res->run_dir, v->id);
 		if (!v->dir || !v->artifact || !v->log)
 			return plumb_err_oom(err, "variants");
 		res->nvariants++;
@@ -873,9 +847,9 @@ static int build_one(const struct plumb_config *cfg, const struct runner_opts *o
 		     struct runner_result *res, struct runner_variant *v, const char *dir,
 		     char **objects, struct plumb_err *err)
 {
-	char *src = xprintf("%s/src/%c", res->run_dir, v->side == RUNNER_BASE ? 'b' : 'c');
+	char *src = buf_strdupf("%s/src/%c", res->run_dir, v->side == RUNNER_BASE ? 'b' : 'c');
 	struct runner_variant *p0 = find_variant(res, v->side, 0);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	char name[96];
 	int r;
 
@@ -884,7 +858,7 @@ static int build_one(const struct plumb_config *cfg, const struct runner_opts *o
 	variant_name(v, name, sizeof(name));
 	v->relinked = cfg->build.reuse == CONFIG_REUSE_RELINK && (v->pad > 0 || v->control);
 	if (v->relinked) {
-		char *old = xprintf("%s/%s", dir, cfg->build.artifact);
+		char *old = buf_strdupf("%s/%s", dir, cfg->build.artifact);
 		r = old ? workdir_copy_tree(p0->dir, dir, err) : plumb_err_oom(err, "variant");
 		if (r == 0)
 			r = workdir_remove_tree(old, err);
@@ -895,7 +869,7 @@ static int build_one(const struct plumb_config *cfg, const struct runner_opts *o
 	free(src);
 	if (r < 0)
 		return plumb_err_prefix(err, "%s", name);
-	v->prepare_ns = now_ns() - t0;
+	v->prepare_ns = clock_now_ns() - t0;
 	progress(opts, "%s: building%s", name, v->relinked ? " (relink from pad 0)" : "");
 	r = run_build(cfg, res, v, dir, objects ? objects[v->pad] : NULL, err);
 	if (r < 0)
@@ -909,7 +883,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 {
 	struct checkout_repo repo;
 	char **objects = NULL;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	struct envlist env = { 0 };
 	int machine = 0, r;
 
@@ -943,8 +917,8 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	res->repo = strdup(repo.where);
 	res->repo_cache = repo.cache ? strdup(repo.cache) : NULL;
 	for (int s = 0; s < 2 && r == 0; s++) {
-		char *dest = xprintf("%s/src/%c", res->run_dir, s == 0 ? 'b' : 'c');
-		char *srcdir = xprintf("%s/src", res->run_dir);
+		char *dest = buf_strdupf("%s/src/%c", res->run_dir, s == 0 ? 'b' : 'c');
+		char *srcdir = buf_strdupf("%s/src", res->run_dir);
 		if (!dest || !srcdir || (mkdir(srcdir, 0755) < 0 && errno != EEXIST)) {
 			r = !dest || !srcdir ? plumb_err_oom(err, "checkout")
 					     : plumb_err_errno(err, PLUMB_EIO, errno, srcdir, "mkdir");
@@ -977,7 +951,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		}
 		for (unsigned k = 0; k < cfg->run.pads && r == 0; k++) {
 			struct pad_object po;
-			char *dir = xprintf("%s/pad/%02u", res->run_dir, k);
+			char *dir = buf_strdupf("%s/pad/%02u", res->run_dir, k);
 			r = dir ? pad_object_make(dir, k, cfg->build.pad_bytes, cfg->build.cc, &env, &po, err)
 				: plumb_err_oom(err, "pad objects");
 			free(dir);
@@ -1038,7 +1012,7 @@ out:
 			free(objects[k]);
 	free(objects);
 	envlist_release(&env);
-	res->total_ns = now_ns() - t0;
+	res->total_ns = clock_now_ns() - t0;
 	return r;
 }
 

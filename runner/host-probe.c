@@ -20,6 +20,7 @@
 #include <linux/perf_event.h>
 
 #include "common/cleanup.h"
+#include "common/clock.h"
 #include "runner/host-parse.h"
 #include "runner/host-probe.h"
 #include "common/banned.h"
@@ -50,14 +51,6 @@ const char *host_probe_perf_cycles(void)
 		return "not permitted";
 	/* ENOENT, ENODEV, EOPNOTSUPP, ENOSYS, EINVAL: no PMU to count with. */
 	return "not supported";
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Split cc on blanks into argv (pointing into copy), adding "--version". */
@@ -133,10 +126,10 @@ int host_probe_compiler(const char *cc, char **version, char **why)
 	}
 	child_group_register(pid);
 
-	deadline = now_ms() + HOST_CC_TIMEOUT_MS;
+	deadline = clock_now_ms() + HOST_CC_TIMEOUT_MS;
 	for (;;) {
 		struct pollfd p = { pipefd[0], POLLIN, 0 };
-		long long left = deadline - now_ms();
+		long long left = deadline - clock_now_ms();
 		char chunk[1024];
 		ssize_t n;
 

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "runner/proc.h"
@@ -69,14 +70,6 @@
 
 /* What the child reports through the close-on-exec pipe when it fails. */
 enum child_stage { STAGE_DUP = 1, STAGE_CHDIR, STAGE_CPU, STAGE_ASLR, STAGE_EXEC };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 void proc_spec_init(struct proc_spec *spec)
 {
@@ -602,7 +595,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 			plan.env = empty_env;
 	}
 
-	start = now_ns();
+	start = clock_now_ns();
 	pid = spawn_child(&plan, spec->on_start != NULL);
 	if (pid < 0) {
 		r = plumb_err_errno(err, PLUMB_EIO, errno, spec->argv[0], "fork");
@@ -634,7 +627,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	/* With a gate the clock starts as the child is let go; without one it
 	 * started before fork, since the child may already have executed. */
 	if (gate[1] >= 0)
-		start = now_ns();
+		start = clock_now_ns();
 	close_fd(&gate[1]);   /* the child may execute now */
 	if (spec->timeout_ns)
 		deadline = start + spec->timeout_ns;
@@ -642,7 +635,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	for (;;) {
 		struct pollfd pfd[4];
 		int which[4], np = 0, timeout_ms = -1;
-		uint64_t now = now_ns(), next = 0;
+		uint64_t now = clock_now_ns(), next = 0;
 
 		if (cleanup_signal_pending() && !stopping && !exited) {
 			/* The handler sent SIGTERM to the group; make sure, and bound it. */
@@ -706,7 +699,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			exited = 1;
-			end = now_ns();
+			end = clock_now_ns();
 			break;
 		}
 		for (int k = 0; k < np; k++) {
@@ -715,7 +708,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 				continue;
 			if (i == 3) {
 				exited = 1;
-				end = now_ns();
+				end = clock_now_ns();
 				continue;
 			}
 			char chunk[65536];
@@ -757,7 +750,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	child_group_forget(pid);
 	close_fd(&pidfd);
 	if (!end)
-		end = now_ns();
+		end = clock_now_ns();
 	res->wall_ns = end > start ? end - start : 0;
 	res->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000ull;
 	res->sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;

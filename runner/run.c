@@ -30,6 +30,7 @@
 #include <sodium.h>
 
 #include "common/buf.h"
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/fileio.h"
@@ -56,32 +57,6 @@
 
 static const char *const metric_wall = "wall";
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *xprintf(const char *fmt, ...)
-{
-	struct buf b;
-	va_list ap;
-	int r;
-
-	buf_init(&b, 1 << 20);
-	va_start(ap, fmt);
-	r = buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	if (r < 0) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b, NULL);
-}
 
 /* ---- per-benchmark state --------------------------------------------------- */
 
@@ -245,7 +220,7 @@ static int bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
 	char *text;
 
 	variant_label(st, vi, label, sizeof(label));
-	text = xprintf("%s failed in %s: %s", label, when, why);
+	text = buf_strdupf("%s failed in %s: %s", label, when, why);
 	if (!text)
 		return plumb_err_oom(err, "failure");
 	if (m) {
@@ -266,7 +241,7 @@ static int bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
 	b->failure = text;
 	st->res->failures++;
 	if (st->opts->log) {
-		char *line = xprintf("benchmark %s: %s; recorded, going on (--keep-going)",
+		char *line = buf_strdupf("benchmark %s: %s; recorded, going on (--keep-going)",
 				     b->cb->name, text);
 		if (line)
 			st->opts->log(st->opts->ctx, line);
@@ -472,7 +447,7 @@ static void progress(struct run_state *st, int warmup, unsigned round, unsigned 
 	p.round_done = b == NULL;
 	p.done = st->done;
 	p.total = st->total;
-	p.elapsed_ns = now_ns() - st->t0;
+	p.elapsed_ns = clock_now_ns() - st->t0;
 	p.load1 = st->load1;
 	st->opts->progress(st->opts->ctx, &p);
 }
@@ -556,7 +531,7 @@ static int bench_setup(struct run_state *st, struct bench_state *b,
 		snprintf(key, sizeof(key), "bench.%s.command", cb->name);
 		if ((r = cmdline_expand(&b->cl[i], cb->command, vars, 1, key, err)) < 0)
 			return r;
-		b->logs[i].path = xprintf("%s/log/bench-%s-%s.log", st->build.run_dir, cb->name, v->id);
+		b->logs[i].path = buf_strdupf("%s/log/bench-%s-%s.log", st->build.run_dir, cb->name, v->id);
 		if (!b->logs[i].path)
 			return plumb_err_oom(err, "benchmarks");
 	}
@@ -1048,7 +1023,7 @@ static int measure_all(struct run_state *st, struct manifest *m, struct plumb_er
 		return plumb_err_oom(err, "schedule");
 	}
 	st->total = (uint64_t)(cfg->run.warmup_runs + cfg->run.rounds) * nv * nb;
-	st->t0 = now_ns();
+	st->t0 = clock_now_ns();
 	st->load1 = -1;
 
 	for (unsigned w = 1; w <= cfg->run.warmup_runs && r == 0; w++) {
@@ -1086,7 +1061,7 @@ static int measure_all(struct run_state *st, struct manifest *m, struct plumb_er
 		manifest_condition_init(c);
 		m->run.n_conditions = round;
 		host_round_sample(&hr);
-		c->at_ns = (int64_t)(now_ns() - st->t0);
+		c->at_ns = (int64_t)(clock_now_ns() - st->t0);
 		if (hr.has_load) {
 			c->load[0] = hr.load[0];
 			c->load[1] = hr.load[1];
@@ -1137,7 +1112,7 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 		const struct runner_variant *v = &st->build.variants[i];
 		if (access(v->log, R_OK) != 0)
 			continue;
-		names[nlogs] = xprintf("logs/build-%s.log", v->id);
+		names[nlogs] = buf_strdupf("logs/build-%s.log", v->id);
 		if (!names[nlogs]) {
 			r = plumb_err_oom(err, "bundle");
 			goto out;
@@ -1151,7 +1126,7 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 			const struct bench_log *lg = &st->benches[bi].logs[i];
 			if (!lg->used)
 				continue;
-			names[nlogs] = xprintf("logs/bench-%s-%s.log", st->cfg->benches[bi].name,
+			names[nlogs] = buf_strdupf("logs/bench-%s-%s.log", st->cfg->benches[bi].name,
 					       st->build.variants[i].id);
 			if (!names[nlogs]) {
 				r = plumb_err_oom(err, "bundle");
@@ -1189,7 +1164,7 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	struct manifest *m = &res->manifest;
 	char t[MANIFEST_TIME_MAX], policy[32];
 	struct buf out;
-	uint64_t t0 = now_ns(), t1;
+	uint64_t t0 = clock_now_ns(), t1;
 	int r;
 
 	memset(res, 0, sizeof(*res));
@@ -1249,7 +1224,7 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	bopts.progress = build_log;
 	bopts.progress_ctx = (void *)opts;
 	r = runner_build(cfg, &bopts, &st.build, err);
-	res->build_ns = now_ns() - t0;
+	res->build_ns = clock_now_ns() - t0;
 	if (r < 0) {
 		if (st.build.log_tail) {
 			res->stderr_tail = st.build.log_tail;
@@ -1276,7 +1251,7 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	}
 	for (size_t i = 0; i < st.build.nvariants; i++) {
 		const struct runner_variant *v = &st.build.variants[i];
-		st.labels[i] = xprintf("%s/%u", v->control ? "control" : runner_side_name(v->side), v->pad);
+		st.labels[i] = buf_strdupf("%s/%u", v->control ? "control" : runner_side_name(v->side), v->pad);
 		if (!st.labels[i]) {
 			r = plumb_err_oom(err, "run");
 			goto out;
@@ -1285,7 +1260,7 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		if ((r = bench_setup(&st, &st.benches[i], &cfg->benches[i], err)) < 0)
 			goto out;
-	st.tsv_path = xprintf("%s/samples.tsv", st.build.run_dir);
+	st.tsv_path = buf_strdupf("%s/samples.tsv", st.build.run_dir);
 	if (!st.tsv_path) {
 		r = plumb_err_oom(err, "run");
 		goto out;
@@ -1297,9 +1272,9 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	}
 	samples_writer_init(&st.writer, tsv_write, &st);
 
-	t1 = now_ns();
+	t1 = clock_now_ns();
 	r = measure_all(&st, m, err);
-	res->measure_ns = now_ns() - t1;
+	res->measure_ns = clock_now_ns() - t1;
 	if (r < 0)
 		goto out;
 	if ((r = samples_writer_finish(&st.writer, err)) < 0)
@@ -1362,7 +1337,7 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 		goto out;
 	res->bundle = buf_detach(&out, NULL);
 	if (cfg->keep && opts->log) {
-		char *line = xprintf("the run folder is kept: %s", st.build.run_dir);
+		char *line = buf_strdupf("the run folder is kept: %s", st.build.run_dir);
 		if (line)
 			opts->log(opts->ctx, line);
 		free(line);

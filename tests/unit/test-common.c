@@ -12,6 +12,7 @@
 
 #include "tests/unit/unit.h"
 #include "common/buf.h"
+#include "common/clock.h"
 #include "common/err.h"
 #include "common/fileio.h"
 #include "common/banned.h"
@@ -59,6 +60,40 @@ PLUMB_TEST(buf_grows_and_respects_max)
 	assert_int_equal(b.len, 10);
 	buf_release(&b);
 	assert_null(b.data);
+}
+
+PLUMB_TEST(buf_strdupf_formats_a_new_string)
+{
+	char *s = buf_strdupf("%s/%02u", "v/b", 7u);
+	char *big;
+
+	assert_non_null(s);
+	assert_string_equal(s, "v/b/07");
+	free(s);
+	s = buf_strdupf("%s", "");
+	assert_non_null(s);
+	assert_string_equal(s, "");
+	free(s);
+	/* Past 1 MiB: NULL, nothing leaked. */
+	big = malloc((1 << 20) + 2);
+	assert_non_null(big);
+	memset(big, 'x', (1 << 20) + 1);
+	big[(1 << 20) + 1] = '\0';
+	assert_null(buf_strdupf("%s", big));
+	free(big);
+}
+
+PLUMB_TEST(clock_is_monotonic_in_ns_and_ms)
+{
+	uint64_t a = clock_now_ns(), b;
+	long long ms = clock_now_ms();
+	struct timespec pause = { 0, 2000000 };
+
+	nanosleep(&pause, NULL);
+	b = clock_now_ns();
+	assert_true(b >= a + 2000000);
+	assert_true(clock_now_ms() >= ms + 2);
+	assert_true(ms >= (long long)(a / 1000000));
 }
 
 /* Count the entries of dir that start with prefix. */
