@@ -22,6 +22,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/numfmt.h"
 #include "common/suggest.h"
 #include "formats/config.h"
 #include "common/banned.h"
@@ -34,6 +35,7 @@ enum key_id {
 	K_RUN_LABEL,
 	K_BUILD_COMMAND, K_BUILD_ARTIFACT, K_BUILD_PAD, K_BUILD_PAD_BYTES,
 	K_BUILD_REUSE, K_BUILD_TIMEOUT, K_BUILD_CC,
+	K_VERDICT_RULE, K_VERDICT_CONFIDENCE,
 	K_BENCH_COMMAND, K_BENCH_MODE, K_BENCH_WARMUP, K_BENCH_METRIC,
 	K_BENCH_HOT, K_BENCH_TIMEOUT, K_BENCH_MAX_SAMPLES, K_BENCH_CHECKSUM,
 	K_COUNT
@@ -73,6 +75,8 @@ static const struct key_def keys[] = {
 	{ { "build", "reuse", "relink", false, false, "relink | none" }, K_BUILD_REUSE },
 	{ { "build", "timeout", "30m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BUILD_TIMEOUT },
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
+	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
+	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
 	{ { "bench", "mode", "process", false, false, "process | samples" }, K_BENCH_MODE },
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
@@ -83,7 +87,8 @@ static const struct key_def keys[] = {
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
 };
 
-static const char *const sections[] = { "repo", "run", "build", "bench" };
+static const char *const sections[] = { "repo", "run", "build", "verdict", "bench" };
+static const char *const rule_names[] = { "margin", "overlap" };
 
 static const char *const pad_names[] = { "link", "env", "none" };
 static const char *const reuse_names[] = { "relink", "none" };
@@ -960,6 +965,25 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return parse_duration(where, v, &cfg->build.timeout, err);
 	case K_BUILD_CC:
 		return parse_text(where, v, &cfg->build.cc, err);
+	case K_VERDICT_RULE: {
+		double conf = cfg->verdict.rule.confidence;
+		rc = parse_choice(where, v, rule_names, N_OF(rule_names), &choice, err);
+		if (rc == 0)
+			stats_rule_select(rule_names[choice], 0, &cfg->verdict.rule);
+		cfg->verdict.rule.confidence = conf;
+		return rc;
+	}
+	case K_VERDICT_CONFIDENCE: {
+		char *end;
+		double c;
+		errno = 0;
+		c = strtod(v, &end);
+		if (errno || end == v || *end || !(c >= 0.5 && c <= 0.999))
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a number from 0.5 to 0.999",
+					     where, SHOW(v));
+		cfg->verdict.rule.confidence = c;
+		return 0;
+	}
 	case K_BENCH_COMMAND:
 		return parse_command(where, v, &b->command, bench_placeholders,
 				     N_OF(bench_placeholders), err);
@@ -1172,6 +1196,7 @@ int config_init(struct plumb_config *cfg, struct plumb_err *err)
 	cfg->build.pad_bytes = 16;
 	cfg->build.reuse = CONFIG_REUSE_RELINK;
 	cfg->build.timeout = 30 * 60;
+	stats_rule_default(&cfg->verdict.rule);
 	if (set_str(&cfg->repo.path, ".", err) < 0 ||
 	    set_str(&cfg->run.candidate, "HEAD", err) < 0 ||
 	    set_str(&cfg->build.cc, "cc", err) < 0 ||
@@ -1678,6 +1703,14 @@ static int render_text(const struct plumb_config *cfg, struct buf *out)
 	    add_kv(out, "timeout", d) < 0 ||
 	    add_kv(out, "cc", cfg->build.cc) < 0)
 		return -1;
+	{
+		char conf[NUMFMT_MAX];
+		numfmt_double(cfg->verdict.rule.confidence, conf, sizeof(conf));
+		if (buf_addstr(out, "[verdict]\n") < 0 ||
+		    add_kv(out, "rule", stats_rule_name(cfg->verdict.rule.kind)) < 0 ||
+		    add_kv(out, "confidence", conf) < 0)
+			return -1;
+	}
 	for (size_t i = 0; i < cfg->nbenches; i++) {
 		const struct config_bench *b = &cfg->benches[i];
 		bool samples = b->mode == CONFIG_MODE_SAMPLES;
@@ -1795,6 +1828,7 @@ json_t *config_to_json(const struct plumb_config *cfg)
 	json_t *repo = jb_child(&jb, root, "repo", json_object());
 	json_t *run = jb_child(&jb, root, "run", json_object());
 	json_t *build = jb_child(&jb, root, "build", json_object());
+	json_t *verdict = jb_child(&jb, root, "verdict", json_object());
 	json_t *benches = jb_child(&jb, root, "bench", json_array());
 	json_t *cpus, *labels;
 
@@ -1828,6 +1862,12 @@ json_t *config_to_json(const struct plumb_config *cfg)
 	jb_set(&jb, build, "reuse", jb_str(&jb, config_reuse_name(cfg->build.reuse)));
 	jb_set(&jb, build, "timeout", jb_int(&jb, (uint64_t)cfg->build.timeout));
 	jb_set(&jb, build, "cc", jb_str(&jb, cfg->build.cc));
+	jb_set(&jb, verdict, "rule", jb_str(&jb, stats_rule_name(cfg->verdict.rule.kind)));
+	{
+		char conf[NUMFMT_MAX];
+		numfmt_double(cfg->verdict.rule.confidence, conf, sizeof(conf));
+		jb_set(&jb, verdict, "confidence", jb_str(&jb, conf));
+	}
 
 	for (size_t i = 0; i < cfg->nbenches && !jb.failed; i++) {
 		const struct config_bench *b = &cfg->benches[i];

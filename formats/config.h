@@ -33,6 +33,8 @@
 
 #include <jansson.h>
 
+#include "stats/rule.h"
+
 struct buf;
 struct plumb_err;
 
@@ -122,6 +124,10 @@ struct plumb_config {
 		long timeout;      /* seconds */
 		char *cc;          /* assembles the pad object */
 	} build;
+
+	struct {
+		struct stats_rule rule;   /* verdict.rule, verdict.confidence (stats/rule.h) */
+	} verdict;
 
 	struct config_bench *benches;  /* in file order, at least one after config_check() */
 	size_t nbenches;

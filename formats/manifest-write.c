@@ -314,6 +314,8 @@ static void write_side(struct wr *w, json_t *sides, const char *key,
 	put_int(w, o, "rounds", s->rounds);
 	put_num(w, o, "p99", s->p99);
 	put_num(w, o, "coP99", s->co_p99);
+	put_num(w, o, "rangeLo", s->range_lo);
+	put_num(w, o, "rangeHi", s->range_hi);
 	if (s->counters.present) {
 		c = put_obj(w, o, "counters");
 		if (c) {
@@ -355,6 +357,44 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 		if (g) {
 			put_num(w, g, "relative", b->noise.relative);
 			put_bool(w, g, "tooNoisy", b->noise.too_noisy);
+		}
+	}
+	if (b->rule.present) {
+		old2 = enter(w, "rule", 0);
+		g = put_obj(w, o, "rule");
+		if (g) {
+			put_str(w, g, "name", b->rule.name);
+			put_int(w, g, "version", b->rule.version);
+			put_num(w, g, "confidence", b->rule.confidence);
+			put_num(w, g, "noiseFactor", b->rule.noise_factor);
+			put_int(w, g, "resamples", b->rule.resamples);
+			put_int(w, g, "seed", b->rule.seed);
+		}
+		jsonio_path_restore(&w->path, old2);
+	}
+	put_str(w, o, "reason", b->reason);
+	if (b->interval.present) {
+		g = put_obj(w, o, "interval");
+		if (g) {
+			put_num(w, g, "lo", b->interval.lo);
+			put_num(w, g, "hi", b->interval.hi);
+		}
+	}
+	if (b->noise_basis.present) {
+		g = put_obj(w, o, "noiseBasis");
+		if (g) {
+			put_num(w, g, "figure", b->noise_basis.figure);
+			put_num(w, g, "rounds", b->noise_basis.rounds);
+			put_num(w, g, "control", b->noise_basis.control);
+			put_num(w, g, "margin", b->noise_basis.margin);
+			put_num(w, g, "gap", b->noise_basis.gap);
+		}
+	}
+	if (b->detectable.present) {
+		g = put_obj(w, o, "detectable");
+		if (g) {
+			put_num(w, g, "slower", b->detectable.slower);
+			put_num(w, g, "faster", b->detectable.faster);
 		}
 	}
 	if (b->hot.present) {

@@ -181,6 +181,50 @@ static json_t *bench_json(const struct report_bench *b)
 		bad |= put(o, "noise", json_null());
 	}
 
+	if (shown && b->verdict != MANIFEST_VERDICT_UNSET) {
+		e = json_object();
+		if (e) {
+			bad |= put(e, "name", json_string(stats_rule_name(b->rule.kind)));
+			bad |= put(e, "version", json_integer(b->rule.version));
+			bad |= put(e, "confidence", num(b->rule.confidence));
+		}
+		bad |= put(o, "rule", e);
+		bad |= put(o, "reason", str(b->reason));
+		if (!isnan(b->ratio_lo)) {
+			e = json_object();
+			if (e) {
+				bad |= put(e, "lo", num(b->ratio_lo));
+				bad |= put(e, "hi", num(b->ratio_hi));
+			}
+			bad |= put(o, "interval", e);
+		} else {
+			bad |= put(o, "interval", json_null());
+		}
+		if (!isnan(b->detect_slower)) {
+			e = json_object();
+			if (e) {
+				bad |= put(e, "slower", num(b->detect_slower));
+				bad |= put(e, "faster", num(b->detect_faster));
+			}
+			bad |= put(o, "detectable", e);
+		} else {
+			bad |= put(o, "detectable", json_null());
+		}
+		if (!isnan(b->margin)) {
+			e = json_object();
+			if (e) {
+				bad |= put(e, "figure", num(b->noise));
+				bad |= put(e, "rounds", num(b->noise_rounds));
+				bad |= put(e, "control", num(b->noise_control));
+				bad |= put(e, "margin", num(b->margin));
+				bad |= put(e, "gap", num(b->gap));
+			}
+			bad |= put(o, "noiseBasis", e);
+		} else {
+			bad |= put(o, "noiseBasis", json_null());
+		}
+	}
+
 	if (b->hot_identical >= 0) {
 		e = json_object();
 		a = json_array();
@@ -267,6 +311,7 @@ static json_t *summary_json(const struct report *r)
 	bad |= put(o, "placement", json_integer((json_int_t)c->placement));
 	bad |= put(o, "unswept", json_integer((json_int_t)c->unswept));
 	bad |= put(o, "insufficient", json_integer((json_int_t)c->insufficient));
+	bad |= put(o, "noisy", json_integer((json_int_t)c->noisy));
 	bad |= put(o, "withheld", json_integer((json_int_t)c->withheld));
 	bad |= put(o, "failed", json_integer((json_int_t)c->failed));
 	bad |= put(o, "notCompared", json_integer((json_int_t)c->missing));

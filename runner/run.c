@@ -37,6 +37,7 @@
 #include "formats/bundle.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
+#include "formats/manifest-rule.h"
 #include "formats/samples.h"
 #include "runner/build.h"
 #include "runner/cmdline.h"
@@ -677,17 +678,6 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 	return 0;
 }
 
-static enum manifest_verdict verdict_of(enum stats_verdict v)
-{
-	switch (v) {
-	case STATS_VERDICT_SLOWER: return MANIFEST_VERDICT_SLOWER;
-	case STATS_VERDICT_FASTER: return MANIFEST_VERDICT_FASTER;
-	case STATS_VERDICT_UNSWEPT: return MANIFEST_VERDICT_UNSWEPT;
-	case STATS_VERDICT_INSUFFICIENT: return MANIFEST_VERDICT_INSUFFICIENT;
-	default: return MANIFEST_VERDICT_PLACEMENT;
-	}
-}
-
 static const struct analysis_result *find_result(const struct analysis *a, const char *metric)
 {
 	for (size_t i = 0; i < analysis_count(a); i++) {
@@ -804,17 +794,6 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	    (r = fill_side(&mb->candidate, &ar->side[ANALYSIS_CANDIDATE], samples, err)) < 0 ||
 	    (r = fill_side(&mb->control, &ar->side[ANALYSIS_CONTROL], samples, err)) < 0)
 		return r;
-	if (ar->verdict.has_ratio)
-		mb->ratio = ar->verdict.ratio;
-	mb->verdict = verdict_of(ar->verdict.verdict);
-	if (mb->verdict == MANIFEST_VERDICT_UNSWEPT)
-		mb->direction = ar->verdict.direction == STATS_DIR_SLOWER ? MANIFEST_DIRECTION_SLOWER
-									  : MANIFEST_DIRECTION_FASTER;
-	if (ar->noise.has) {
-		mb->noise.present = 1;
-		mb->noise.relative = ar->noise.noise;
-		mb->noise.too_noisy = ar->noise.noisy ? 1 : 0;
-	}
 	/* Counters: the center over pads of each side. */
 	if (st->counters && !st->counters_broken) {
 		static const char *const names[PERF_NCOUNTERS] = { "cycles", "instructions", "branch-misses" };
@@ -859,6 +838,16 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		if (mb->hot.n_symbols == 0)
 			mb->hot.present = 0;
 	}
+	/* The verdict, with the hot code's identity: stats/rule.h. */
+	{
+		struct stats_judgement jd;
+		if (analysis_judge(ar, &st->cfg->verdict.rule, manifest_bench_hot(mb), &jd) < 0)
+			return errno == ENOMEM ? plumb_err_oom(err, "verdict")
+					       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
+							       cb->name, jd.why);
+		if ((r = manifest_set_judgement(mb, &jd, err)) < 0)
+			return r;
+	}
 	/* The checksum oracle. */
 	if (cb->checksum != CONFIG_CHECKSUM_OFF && (b->ck[0].value[0] || b->ck[1].value[0])) {
 		mb->checksum.present = 1;
@@ -891,9 +880,6 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 				return r;
 		}
 	}
-	if (mb->noise.present && mb->noise.too_noisy &&
-	    (r = add_note(mb, "the control differs from base pad 0 by more than half the base spread: the host is too noisy for this benchmark", err)) < 0)
-		return r;
 	return 0;
 }
 

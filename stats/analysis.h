@@ -17,7 +17,8 @@
  *   per pad     the median over rounds of the round values (and of p99 and
  *               co_p99 in samples mode);
  *   per side    center, range and spread of the pad medians (verdict.h);
- *   per bench   ratio, verdict and, with a control, the noise check.
+ *   per bench   the judgement of stats/rule.h under opts.rule, with the
+ *               hot code unknown (analysis_judge() judges again with it).
  *
  * Storage is compact: one double per sample in a growable array per round
  * (the first sample of a round is stored inline), 24 bytes per round and a
@@ -41,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/rule.h"
 #include "stats/steady.h"
 #include "stats/verdict.h"
 
@@ -66,9 +68,11 @@ enum analysis_mode {
 struct analysis_opts {
 	struct stats_warmup warmup;  /* samples mode, per round */
 	size_t co_cap;               /* coordinated-omission output cap */
+	struct stats_rule rule;      /* the verdict rule */
 };
 
-/* auto warmup (window 30, tolerance 1%), co_cap STATS_CO_CAP_DEFAULT. */
+/* auto warmup (window 30, tolerance 1%), co_cap STATS_CO_CAP_DEFAULT, the
+ * default rule (stats_rule_default()). */
 void analysis_opts_default(struct analysis_opts *o);
 
 /* Samples mode: the figures of one round. */
@@ -108,9 +112,8 @@ struct analysis_result {
 	const char *metric;
 	enum analysis_mode mode;
 	struct analysis_side_result side[ANALYSIS_SIDES];
-	struct stats_verdict_result verdict;
-	char reason[160];                 /* why "insufficient"; "" otherwise */
-	struct stats_noise noise;         /* .has == 0: no control, or no base pad 0 */
+	struct stats_judgement judge;     /* verdict, intervals, noise, power;
+	                                     judge.why says why "insufficient" */
 	size_t unsteady_rounds;           /* samples mode, auto: rounds never steady */
 };
 
@@ -131,6 +134,14 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
  * fixed warmup discards every sample of a round.
  */
 int analysis_finish(struct analysis *a, struct plumb_err *err);
+
+/*
+ * Judge a result (after analysis_finish()) under rule with the hot-code
+ * identity hot: the one route from samples to stats_judge().  -1 with
+ * errno when memory runs out or the rule is invalid.
+ */
+int analysis_judge(const struct analysis_result *res, const struct stats_rule *rule,
+		   enum stats_hot hot, struct stats_judgement *out);
 
 /* Rows added so far. */
 uint64_t analysis_rows(const struct analysis *a);
