@@ -350,3 +350,30 @@ PLUMB_TEST(host_probe_compiler_first_line)
 	unlink(cc);
 	rmdir(dir);
 }
+
+PLUMB_TEST(host_probe_compiler_gets_an_allowlisted_environment)
+{
+	/* The compiler sees PATH and the locale from plumb, not the rest of
+	 * plumb's environment. */
+	char dir[] = "/tmp/plumb-unit-XXXXXX";
+	char cc[300];
+	char *v, *why;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(cc, sizeof(cc), "%s/fakecc", dir);
+	f = fopen(cc, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\necho \"fakecc [$PLUMB_UNIT_SECRET] [$LC_ALL] [${PATH:+path}]\"\n", f);
+	fclose(f);
+	assert_int_equal(chmod(cc, 0755), 0);
+	assert_int_equal(setenv("PLUMB_UNIT_SECRET", "leaked", 1), 0);
+	assert_int_equal(setenv("LC_ALL", "C", 1), 0);
+	assert_int_equal(host_probe_compiler(cc, &v, &why), 0);
+	unsetenv("PLUMB_UNIT_SECRET");
+	assert_string_equal(v, "fakecc [] [C] [path]");
+	assert_null(why);
+	free(v);
+	unlink(cc);
+	rmdir(dir);
+}
