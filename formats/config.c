@@ -3,9 +3,10 @@
  * libgit2), checking every value, applying command-line overrides, and
  * rendering the effective configuration as plumb.conf text and as JSON.
  *
- * Everything is driven by one key table (keys[] below): the parser, the
- * "did you mean" suggestions, the renderers and the test that keeps
- * docs/plumb.conf.5 in step all walk it.  libgit2 only parses the syntax;
+ * Everything is driven by one key table (keys[] below): the defaults
+ * (read from it as a file's values are), the parser, the "did you mean"
+ * suggestions, both renderers (through key_value(), one value per key)
+ * and the test that keeps docs/plumb.conf.5 in step all walk it.  libgit2 only parses the syntax;
  * the meaning of each key is here, so a typo is an error, never a silently
  * ignored setting.
  */
@@ -50,6 +51,35 @@ enum key_id {
 struct key_def {
 	struct config_key pub;
 	enum key_id id;
+};
+
+/*
+ * A key's effective value, as both renderers see it (key_value()): the
+ * plumb.conf text and the JSON of one kind are written once, by kind.
+ */
+enum value_kind {
+	V_NONE,       /* not set or not applied: a comment "; name: note", JSON null */
+	V_STR,        /* s (NULL: not set) */
+	V_U64,        /* n */
+	V_BOOL,       /* flag: true | false */
+	V_DURATION,   /* n seconds: "30m" in the text, 1800 in JSON */
+	V_WORDS,      /* words[nwords]: "a b c", JSON array; none: note when set */
+	V_CPUS,       /* cpus[ncpus]: "0-3,6", JSON array of numbers */
+	V_LABELS      /* labels[nlabels]: one "KEY=VALUE" line each, JSON object; none: note */
+};
+
+struct key_value {
+	enum value_kind kind;
+	const char *note;
+	const char *s;
+	uint64_t n;
+	bool flag;
+	char *const *words;
+	size_t nwords;
+	const int *cpus;
+	size_t ncpus;
+	const struct config_label *labels;
+	size_t nlabels;
 };
 
 static const struct key_def keys[] = {
@@ -724,11 +754,8 @@ bad:
 }
 
 /* The canonical text of a CPU set: "0-3,6". */
-static int cpus_text(const struct plumb_config *cfg, struct buf *out)
+static int cpus_text(const int *c, size_t n, struct buf *out)
 {
-	const int *c = cfg->run.cpus;
-	size_t n = cfg->run.ncpus;
-
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 
@@ -814,6 +841,9 @@ const struct config_bench *config_bench_find(const struct plumb_config *cfg,
 	return NULL;
 }
 
+static int set_defaults(struct plumb_config *cfg, struct config_bench *b,
+			struct plumb_err *err);
+
 /* The bench of that name, created with the defaults when new. */
 static int bench_add(struct plumb_config *cfg, const char *origin,
 		     const char *name, struct config_bench **out,
@@ -843,15 +873,9 @@ static int bench_add(struct plumb_config *cfg, const char *origin,
 	b->name = strdup(name);
 	if (!b->name)
 		return oom(err);
-	b->mode = CONFIG_MODE_PROCESS;
-	b->warmup = CONFIG_WARMUP_AUTO;
-	b->metric = CONFIG_METRIC_WALL;
-	b->timeout = 5 * 60;
-	b->max_samples = 10000000;
-	b->checksum = CONFIG_CHECKSUM_AUTO;
 	cfg->nbenches++;
 	*out = b;
-	return 0;
+	return set_defaults(cfg, b, err);
 }
 
 /* ---- setting one key -------------------------------------------------- */
@@ -1002,6 +1026,171 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		break;
 	}
 	return plumb_err_set(err, PLUMB_EINTERNAL, "%s: no setter", where);
+}
+
+/*
+ * Set every key of cfg (b NULL) or of bench b that has a default to it,
+ * read from keys[] as a file's value would be: the defaults are written
+ * there once.  Defaults are not marked as given.
+ */
+static int set_defaults(struct plumb_config *cfg, struct config_bench *b,
+			struct plumb_err *err)
+{
+	for (size_t i = 0; i < N_OF(keys); i++) {
+		const struct key_def *kd = &keys[i];
+		char where[96];
+		int rc;
+
+		if (!kd->pub.def || (kd->id >= K_BENCH_FIRST) != (b != NULL))
+			continue;
+		snprintf(where, sizeof(where), "default of %s.%s", kd->pub.section, kd->pub.name);
+		rc = set_key(cfg, b, kd->id, kd->pub.def, where, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void value_str(struct key_value *v, const char *s, const char *note)
+{
+	v->kind = s || !note ? V_STR : V_NONE;
+	v->s = s;
+	v->note = note;
+}
+
+static void value_u64(struct key_value *v, enum value_kind kind, uint64_t n)
+{
+	v->kind = kind;
+	v->n = n;
+}
+
+/*
+ * The effective value of key id (of bench b for bench keys), for the
+ * renderers: set_key() read backwards.  Samples-only keys are not applied
+ * in process mode and show so.
+ */
+static void key_value(const struct plumb_config *cfg, const struct config_bench *b,
+		      enum key_id id, struct key_value *v)
+{
+	bool samples = b && b->mode == CONFIG_MODE_SAMPLES;
+
+	memset(v, 0, sizeof(*v));
+	v->kind = V_NONE;
+	switch (id) {
+	case K_REPO_PATH:
+		if (cfg->repo.url)
+			v->note = "not used (url is given)";
+		else
+			value_str(v, cfg->repo.path, NULL);
+		return;
+	case K_REPO_URL:
+		value_str(v, cfg->repo.url, "not set");
+		return;
+	case K_RUN_BASE:
+		value_str(v, cfg->run.base, "not set (required)");
+		return;
+	case K_RUN_CANDIDATE:
+		value_str(v, cfg->run.candidate, NULL);
+		return;
+	case K_RUN_PADS:
+		value_u64(v, V_U64, cfg->run.pads);
+		return;
+	case K_RUN_ROUNDS:
+		value_u64(v, V_U64, cfg->run.rounds);
+		return;
+	case K_RUN_SEED:
+		value_u64(v, V_U64, cfg->run.seed);
+		return;
+	case K_RUN_CONTROL:
+		v->kind = V_BOOL;
+		v->flag = cfg->run.control;
+		return;
+	case K_RUN_WARMUP_RUNS:
+		value_u64(v, V_U64, cfg->run.warmup_runs);
+		return;
+	case K_RUN_CPU:
+		if (cfg->run.ncpus) {
+			v->kind = V_CPUS;
+			v->cpus = cfg->run.cpus;
+			v->ncpus = cfg->run.ncpus;
+		} else {
+			v->note = "not set (no pinning)";
+		}
+		return;
+	case K_RUN_ASLR:
+		value_str(v, aslr_names[cfg->run.aslr ? 0 : 1], NULL);
+		return;
+	case K_RUN_ENV:
+		v->kind = V_WORDS;
+		v->words = cfg->run.env;
+		v->nwords = cfg->run.nenv;
+		return;
+	case K_RUN_LABEL:
+		v->kind = V_LABELS;
+		v->labels = cfg->run.labels;
+		v->nlabels = cfg->run.nlabels;
+		v->note = "none";
+		return;
+	case K_BUILD_COMMAND:
+		value_str(v, cfg->build.command, "not set (required)");
+		return;
+	case K_BUILD_ARTIFACT:
+		value_str(v, cfg->build.artifact, "not set (required)");
+		return;
+	case K_BUILD_PAD:
+		value_str(v, config_pad_name(cfg->build.pad), NULL);
+		return;
+	case K_BUILD_PAD_BYTES:
+		value_u64(v, V_U64, cfg->build.pad_bytes);
+		return;
+	case K_BUILD_REUSE:
+		value_str(v, config_reuse_name(cfg->build.reuse), NULL);
+		return;
+	case K_BUILD_TIMEOUT:
+		value_u64(v, V_DURATION, (uint64_t)cfg->build.timeout);
+		return;
+	case K_BUILD_CC:
+		value_str(v, cfg->build.cc, NULL);
+		return;
+	case K_BENCH_COMMAND:
+		value_str(v, b->command, "not set (required)");
+		return;
+	case K_BENCH_MODE:
+		value_str(v, config_mode_name(b->mode), NULL);
+		return;
+	case K_BENCH_WARMUP:
+		if (!samples)
+			v->note = "samples mode only";
+		else if (b->warmup == CONFIG_WARMUP_COUNT)
+			value_u64(v, V_U64, b->warmup_count);
+		else
+			value_str(v, b->warmup == CONFIG_WARMUP_AUTO ? "auto" : "none", NULL);
+		return;
+	case K_BENCH_METRIC:
+		value_str(v, config_metric_name(b->metric), NULL);
+		return;
+	case K_BENCH_HOT:
+		v->kind = V_WORDS;
+		v->words = b->hot;
+		v->nwords = b->nhot;
+		v->note = "not set (main is checked)";
+		return;
+	case K_BENCH_TIMEOUT:
+		value_u64(v, V_DURATION, (uint64_t)b->timeout);
+		return;
+	case K_BENCH_MAX_SAMPLES:
+		if (samples)
+			value_u64(v, V_U64, b->max_samples);
+		else
+			v->note = "samples mode only";
+		return;
+	case K_BENCH_CHECKSUM:
+		value_str(v, config_checksum_name(b->checksum), NULL);
+		return;
+	case K_COUNT:
+		break;
+	}
+	v->note = "?";
 }
 
 /* After set_key() succeeded: remember that the key was given. */
@@ -1162,22 +1351,7 @@ int config_set(struct plumb_config *cfg, const char *name, const char *value,
 int config_init(struct plumb_config *cfg, struct plumb_err *err)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->run.pads = 4;
-	cfg->run.rounds = 10;
-	cfg->run.seed = 1;
-	cfg->run.control = true;
-	cfg->run.warmup_runs = 1;
-	cfg->run.aslr = true;
-	cfg->build.pad = CONFIG_PAD_LINK;
-	cfg->build.pad_bytes = 16;
-	cfg->build.reuse = CONFIG_REUSE_RELINK;
-	cfg->build.timeout = 30 * 60;
-	if (set_str(&cfg->repo.path, ".", err) < 0 ||
-	    set_str(&cfg->run.candidate, "HEAD", err) < 0 ||
-	    set_str(&cfg->build.cc, "cc", err) < 0 ||
-	    set_str(&cfg->dir, ".", err) < 0 ||
-	    parse_words("env", "PATH HOME LANG", env_name_ok, "", &cfg->run.env,
-			&cfg->run.nenv, err) < 0) {
+	if (set_str(&cfg->dir, ".", err) < 0 || set_defaults(cfg, NULL, err) < 0) {
 		config_release(cfg);
 		return PLUMB_EINTERNAL;
 	}
@@ -1577,11 +1751,6 @@ static int add_kv(struct buf *out, const char *key, const char *v)
 	return buf_addch(out, '\n');
 }
 
-static int add_kv_u64(struct buf *out, const char *key, uint64_t v)
-{
-	return buf_printf(out, "\t%s = %" PRIu64 "\n", key, v);
-}
-
 static int add_words(struct buf *out, const char *key, char *const *v, size_t n)
 {
 	struct buf line;
@@ -1596,115 +1765,85 @@ static int add_words(struct buf *out, const char *key, char *const *v, size_t n)
 	return rc;
 }
 
-static const char *warmup_text(const struct config_bench *b, char *tmp, size_t size)
+/* One key as plumb.conf text: "\tname = value\n", or a comment saying why not. */
+static int text_key(struct buf *out, const char *name, const struct key_value *v)
 {
-	if (b->warmup == CONFIG_WARMUP_AUTO)
-		return "auto";
-	if (b->warmup == CONFIG_WARMUP_NONE)
-		return "none";
-	snprintf(tmp, size, "%" PRIu64, b->warmup_count);
-	return tmp;
+	char d[32];
+	struct buf tmp;
+	int rc = 0;
+
+	switch (v->kind) {
+	case V_NONE:
+		return buf_printf(out, "\t; %s: %s\n", name, v->note);
+	case V_STR:
+		if (!v->s)
+			return buf_printf(out, "\t; %s: not set\n", name);
+		return add_kv(out, name, v->s);
+	case V_U64:
+		return buf_printf(out, "\t%s = %" PRIu64 "\n", name, v->n);
+	case V_BOOL:
+		return add_kv(out, name, v->flag ? "true" : "false");
+	case V_DURATION:
+		duration_text((long)v->n, d, sizeof(d));
+		return add_kv(out, name, d);
+	case V_WORDS:
+		if (v->nwords == 0 && v->note)
+			return buf_printf(out, "\t; %s: %s\n", name, v->note);
+		return add_words(out, name, v->words, v->nwords);
+	case V_CPUS:
+		buf_init(&tmp, 16 * 1024);
+		rc = cpus_text(v->cpus, v->ncpus, &tmp);
+		if (rc == 0)
+			rc = add_kv(out, name, buf_cstr(&tmp));
+		buf_release(&tmp);
+		return rc;
+	case V_LABELS:
+		if (v->nlabels == 0)
+			return buf_printf(out, "\t; %s: %s\n", name, v->note);
+		for (size_t i = 0; i < v->nlabels && rc == 0; i++) {
+			buf_init(&tmp, 1024);
+			rc = buf_printf(&tmp, "%s=%s", v->labels[i].key, v->labels[i].value);
+			if (rc == 0)
+				rc = add_kv(out, name, buf_cstr(&tmp));
+			buf_release(&tmp);
+		}
+		return rc;
+	}
+	return -1;
+}
+
+/* The keys of section sec (or of bench b) as plumb.conf text, in keys[] order. */
+static int text_section(const struct plumb_config *cfg, const struct config_bench *b,
+			const char *sec, struct buf *out)
+{
+	struct key_value v;
+
+	for (size_t i = 0; i < N_OF(keys); i++) {
+		if (strcmp(keys[i].pub.section, sec) != 0)
+			continue;
+		key_value(cfg, b, keys[i].id, &v);
+		if (text_key(out, keys[i].pub.name, &v) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int render_text(const struct plumb_config *cfg, struct buf *out)
 {
-	char d[32], w[32];
-	struct buf cpus;
-	int rc = 0;
-
-	if (buf_addstr(out, "# plumb.conf: the effective configuration (see plumb.conf(5))\n") < 0 ||
-	    buf_addstr(out, "[repo]\n") < 0)
+	if (buf_addstr(out, "# plumb.conf: the effective configuration (see plumb.conf(5))\n") < 0)
 		return -1;
-	if (cfg->repo.url) {
-		if (buf_addstr(out, "\t; path: not used (url is given)\n") < 0 ||
-		    add_kv(out, "url", cfg->repo.url) < 0)
-			return -1;
-	} else if (add_kv(out, "path", cfg->repo.path ? cfg->repo.path : ".") < 0 ||
-		   buf_addstr(out, "\t; url: not set\n") < 0) {
-		return -1;
-	}
-	if (buf_addstr(out, "[run]\n") < 0)
-		return -1;
-	if (cfg->run.base ? add_kv(out, "base", cfg->run.base) < 0
-			  : buf_addstr(out, "\t; base: not set (required)\n") < 0)
-		return -1;
-	if (add_kv(out, "candidate", cfg->run.candidate) < 0 ||
-	    add_kv_u64(out, "pads", cfg->run.pads) < 0 ||
-	    add_kv_u64(out, "rounds", cfg->run.rounds) < 0 ||
-	    add_kv_u64(out, "seed", cfg->run.seed) < 0 ||
-	    add_kv(out, "control", cfg->run.control ? "true" : "false") < 0 ||
-	    add_kv_u64(out, "warmupRuns", cfg->run.warmup_runs) < 0)
-		return -1;
-	if (cfg->run.ncpus) {
-		buf_init(&cpus, 16 * 1024);
-		rc = cpus_text(cfg, &cpus);
-		if (rc == 0)
-			rc = add_kv(out, "cpu", buf_cstr(&cpus));
-		buf_release(&cpus);
-		if (rc < 0)
-			return -1;
-	} else if (buf_addstr(out, "\t; cpu: not set (no pinning)\n") < 0) {
-		return -1;
-	}
-	if (add_kv(out, "aslr", cfg->run.aslr ? "on" : "off") < 0 ||
-	    add_words(out, "env", cfg->run.env, cfg->run.nenv) < 0)
-		return -1;
-	for (size_t i = 0; i < cfg->run.nlabels; i++) {
-		const struct config_label *l = &cfg->run.labels[i];
-		struct buf kv;
-
-		buf_init(&kv, 1024);
-		rc = buf_printf(&kv, "%s=%s", l->key, l->value);
-		if (rc == 0)
-			rc = add_kv(out, "label", buf_cstr(&kv));
-		buf_release(&kv);
-		if (rc < 0)
+	for (size_t i = 0; i < N_OF(sections); i++) {
+		if (strcmp(sections[i], "bench") == 0)
+			continue;
+		if (buf_printf(out, "[%s]\n", sections[i]) < 0 ||
+		    text_section(cfg, NULL, sections[i], out) < 0)
 			return -1;
 	}
-	if (cfg->run.nlabels == 0 && buf_addstr(out, "\t; label: none\n") < 0)
-		return -1;
-	if (buf_addstr(out, "[build]\n") < 0)
-		return -1;
-	if (cfg->build.command ? add_kv(out, "command", cfg->build.command) < 0
-			       : buf_addstr(out, "\t; command: not set (required)\n") < 0)
-		return -1;
-	if (cfg->build.artifact ? add_kv(out, "artifact", cfg->build.artifact) < 0
-				: buf_addstr(out, "\t; artifact: not set (required)\n") < 0)
-		return -1;
-	duration_text(cfg->build.timeout, d, sizeof(d));
-	if (add_kv(out, "pad", config_pad_name(cfg->build.pad)) < 0 ||
-	    add_kv_u64(out, "padBytes", cfg->build.pad_bytes) < 0 ||
-	    add_kv(out, "reuse", config_reuse_name(cfg->build.reuse)) < 0 ||
-	    add_kv(out, "timeout", d) < 0 ||
-	    add_kv(out, "cc", cfg->build.cc) < 0)
-		return -1;
 	for (size_t i = 0; i < cfg->nbenches; i++) {
 		const struct config_bench *b = &cfg->benches[i];
-		bool samples = b->mode == CONFIG_MODE_SAMPLES;
 
-		if (buf_printf(out, "[bench \"%s\"]\n", b->name) < 0)
-			return -1;
-		if (b->command ? add_kv(out, "command", b->command) < 0
-			       : buf_addstr(out, "\t; command: not set (required)\n") < 0)
-			return -1;
-		if (add_kv(out, "mode", config_mode_name(b->mode)) < 0)
-			return -1;
-		/* Samples-only keys stay comments in process mode: setting them there is an error. */
-		if (samples ? add_kv(out, "warmup", warmup_text(b, w, sizeof(w))) < 0
-			    : buf_printf(out, "\t; warmup: samples mode only\n") < 0)
-			return -1;
-		if (add_kv(out, "metric", config_metric_name(b->metric)) < 0)
-			return -1;
-		if (b->nhot ? add_words(out, "hot", b->hot, b->nhot) < 0
-			    : buf_addstr(out, "\t; hot: not set (main is checked)\n") < 0)
-			return -1;
-		duration_text(b->timeout, d, sizeof(d));
-		if (add_kv(out, "timeout", d) < 0)
-			return -1;
-		if (samples ? add_kv_u64(out, "maxSamples", b->max_samples) < 0
-			    : buf_printf(out, "\t; maxSamples: samples mode only\n") < 0)
-			return -1;
-		if (add_kv(out, "checksum", config_checksum_name(b->checksum)) < 0)
+		if (buf_printf(out, "[bench \"%s\"]\n", b->name) < 0 ||
+		    text_section(cfg, b, "bench", out) < 0)
 			return -1;
 	}
 	return 0;
@@ -1788,73 +1927,75 @@ static json_t *jb_words(struct jb *jb, char *const *v, size_t n)
 	return a;
 }
 
+/* One key as a JSON value (a new reference, NULL marking jb failed). */
+static json_t *json_key(struct jb *jb, const struct key_value *v)
+{
+	json_t *o;
+
+	switch (v->kind) {
+	case V_NONE:
+		return jb_check(jb, json_null());
+	case V_STR:
+		return jb_str(jb, v->s);
+	case V_U64:
+	case V_DURATION:
+		return jb_int(jb, v->n);
+	case V_BOOL:
+		return jb_check(jb, json_boolean(v->flag));
+	case V_WORDS:
+		return jb_words(jb, v->words, v->nwords);
+	case V_CPUS:
+		o = jb_check(jb, json_array());
+		for (size_t i = 0; o && i < v->ncpus; i++)
+			jb_append(jb, o, jb_int(jb, (uint64_t)v->cpus[i]));
+		return o;
+	case V_LABELS:
+		o = jb_check(jb, json_object());
+		for (size_t i = 0; o && i < v->nlabels; i++)
+			jb_set(jb, o, v->labels[i].key, jb_str(jb, v->labels[i].value));
+		return o;
+	}
+	jb->failed = true;
+	return NULL;
+}
+
+/* The keys of section sec (or of bench b) into obj, in keys[] order. */
+static void json_section(struct jb *jb, const struct plumb_config *cfg,
+			 const struct config_bench *b, const char *sec, json_t *obj)
+{
+	struct key_value v;
+
+	for (size_t i = 0; i < N_OF(keys) && !jb->failed; i++) {
+		if (strcmp(keys[i].pub.section, sec) != 0)
+			continue;
+		key_value(cfg, b, keys[i].id, &v);
+		jb_set(jb, obj, keys[i].pub.name, json_key(jb, &v));
+	}
+}
+
 json_t *config_to_json(const struct plumb_config *cfg)
 {
 	struct jb jb = { false };
 	json_t *root = jb_check(&jb, json_object());
-	json_t *repo = jb_child(&jb, root, "repo", json_object());
-	json_t *run = jb_child(&jb, root, "run", json_object());
-	json_t *build = jb_child(&jb, root, "build", json_object());
-	json_t *benches = jb_child(&jb, root, "bench", json_array());
-	json_t *cpus, *labels;
+	json_t *benches = NULL;
 
-	if (jb.failed) {
-		json_decref(root);
-		return NULL;
+	for (size_t i = 0; i < N_OF(sections) && !jb.failed; i++) {
+		if (strcmp(sections[i], "bench") == 0) {
+			benches = jb_child(&jb, root, "bench", json_array());
+			continue;
+		}
+		json_section(&jb, cfg, NULL, sections[i],
+			     jb_child(&jb, root, sections[i], json_object()));
 	}
-	jb_set(&jb, repo, "path", jb_str(&jb, cfg->repo.url ? NULL : cfg->repo.path));
-	jb_set(&jb, repo, "url", jb_str(&jb, cfg->repo.url));
-
-	jb_set(&jb, run, "base", jb_str(&jb, cfg->run.base));
-	jb_set(&jb, run, "candidate", jb_str(&jb, cfg->run.candidate));
-	jb_set(&jb, run, "pads", jb_int(&jb, cfg->run.pads));
-	jb_set(&jb, run, "rounds", jb_int(&jb, cfg->run.rounds));
-	jb_set(&jb, run, "seed", jb_int(&jb, cfg->run.seed));
-	jb_set(&jb, run, "control", jb_check(&jb, json_boolean(cfg->run.control)));
-	jb_set(&jb, run, "warmupRuns", jb_int(&jb, cfg->run.warmup_runs));
-	cpus = jb_child(&jb, run, "cpu", cfg->run.ncpus ? json_array() : json_null());
-	for (size_t i = 0; cpus && i < cfg->run.ncpus; i++)
-		jb_append(&jb, cpus, jb_int(&jb, (uint64_t)cfg->run.cpus[i]));
-	jb_set(&jb, run, "aslr", jb_str(&jb, cfg->run.aslr ? "on" : "off"));
-	jb_set(&jb, run, "env", jb_words(&jb, cfg->run.env, cfg->run.nenv));
-	labels = jb_child(&jb, run, "label", json_object());
-	for (size_t i = 0; labels && i < cfg->run.nlabels; i++)
-		jb_set(&jb, labels, cfg->run.labels[i].key, jb_str(&jb, cfg->run.labels[i].value));
-
-	jb_set(&jb, build, "command", jb_str(&jb, cfg->build.command));
-	jb_set(&jb, build, "artifact", jb_str(&jb, cfg->build.artifact));
-	jb_set(&jb, build, "pad", jb_str(&jb, config_pad_name(cfg->build.pad)));
-	jb_set(&jb, build, "padBytes", jb_int(&jb, cfg->build.pad_bytes));
-	jb_set(&jb, build, "reuse", jb_str(&jb, config_reuse_name(cfg->build.reuse)));
-	jb_set(&jb, build, "timeout", jb_int(&jb, (uint64_t)cfg->build.timeout));
-	jb_set(&jb, build, "cc", jb_str(&jb, cfg->build.cc));
-
 	for (size_t i = 0; i < cfg->nbenches && !jb.failed; i++) {
 		const struct config_bench *b = &cfg->benches[i];
 		json_t *o = json_object();
-		json_t *warmup;
-		bool samples = b->mode == CONFIG_MODE_SAMPLES;
 
 		jb_append(&jb, benches, o);
 		if (jb.failed)
 			break;
-		/* Samples-only keys are null in process mode: nothing was applied. */
-		if (!samples)
-			warmup = jb_check(&jb, json_null());
-		else if (b->warmup == CONFIG_WARMUP_COUNT)
-			warmup = jb_int(&jb, b->warmup_count);
-		else
-			warmup = jb_str(&jb, b->warmup == CONFIG_WARMUP_AUTO ? "auto" : "none");
 		jb_set(&jb, o, "name", jb_str(&jb, b->name));
-		jb_set(&jb, o, "command", jb_str(&jb, b->command));
-		jb_set(&jb, o, "mode", jb_str(&jb, config_mode_name(b->mode)));
-		jb_set(&jb, o, "warmup", warmup);
-		jb_set(&jb, o, "metric", jb_str(&jb, config_metric_name(b->metric)));
-		jb_set(&jb, o, "hot", jb_words(&jb, b->hot, b->nhot));
-		jb_set(&jb, o, "timeout", jb_int(&jb, (uint64_t)b->timeout));
-		jb_set(&jb, o, "maxSamples", samples ? jb_int(&jb, b->max_samples)
-						     : jb_check(&jb, json_null()));
-		jb_set(&jb, o, "checksum", jb_str(&jb, config_checksum_name(b->checksum)));
+		json_section(&jb, cfg, b, "bench", o);
 	}
 	if (jb.failed) {
 		json_decref(root);
