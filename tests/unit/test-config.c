@@ -649,7 +649,7 @@ PLUMB_TEST(config_set_names_origin)
 	assert_int_equal(config_set(&cfg, "bench.a.maxsamples", "0", "-c", &err), PLUMB_EINPUT);
 	assert_string_equal(err.msg, "-c: bench.a.maxSamples: '0' is not a whole number from 1 to 1000000000");
 	assert_int_equal(config_set(&cfg, "pads", "1", "-c", &err), PLUMB_EINPUT);
-	assert_string_equal(err.msg, "-c: pads: unknown section 'pads' (sections: repo, run, build, bench)");
+	assert_string_equal(err.msg, "-c: pads: unknown section 'pads' (sections: repo, run, build, verdict, bench)");
 	/* A later set replaces (config_set is not a file: no "given twice"). */
 	assert_int_equal(config_set(&cfg, "run.pads", "2", "-c", &err), 0);
 	assert_int_equal(config_set(&cfg, "run.pads", "3", "-c", &err), 0);
