@@ -386,8 +386,9 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		if (!isnan(b->ratio_lo)) {
 			units_ratio(b->ratio_lo, x);
 			units_ratio(b->ratio_hi, y);
-			buf_printf(&t, "effect: ratio %s to %s (%.0f%% interval over pads and rounds)",
-				   x, y, b->rule.confidence * 100);
+			buf_printf(&t, "effect: ratio %s to %s (%.0f%% interval over %s)",
+				   x, y, b->rule.confidence * 100,
+				   r->kind == REPORT_SELF ? "pads and rounds" : "pads");
 		}
 		if (!isnan(b->detect_slower)) {
 			units_percent(b->detect_slower, x);

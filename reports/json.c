@@ -181,6 +181,7 @@ static json_t *bench_json(const struct report_bench *b)
 		bad |= put(o, "noise", json_null());
 	}
 
+	/* The rule and what it found beside the verdict (null when not shown). */
 	if (shown && b->verdict != MANIFEST_VERDICT_UNSET) {
 		e = json_object();
 		if (e) {
@@ -189,40 +190,42 @@ static json_t *bench_json(const struct report_bench *b)
 			bad |= put(e, "confidence", num(b->rule.confidence));
 		}
 		bad |= put(o, "rule", e);
-		bad |= put(o, "reason", str(b->reason));
-		if (!isnan(b->ratio_lo)) {
-			e = json_object();
-			if (e) {
-				bad |= put(e, "lo", num(b->ratio_lo));
-				bad |= put(e, "hi", num(b->ratio_hi));
-			}
-			bad |= put(o, "interval", e);
-		} else {
-			bad |= put(o, "interval", json_null());
+	} else {
+		bad |= put(o, "rule", json_null());
+	}
+	bad |= put(o, "reason", str(shown ? b->reason : NULL));
+	if (shown && !isnan(b->ratio_lo)) {
+		e = json_object();
+		if (e) {
+			bad |= put(e, "lo", num(b->ratio_lo));
+			bad |= put(e, "hi", num(b->ratio_hi));
 		}
-		if (!isnan(b->detect_slower)) {
-			e = json_object();
-			if (e) {
-				bad |= put(e, "slower", num(b->detect_slower));
-				bad |= put(e, "faster", num(b->detect_faster));
-			}
-			bad |= put(o, "detectable", e);
-		} else {
-			bad |= put(o, "detectable", json_null());
+		bad |= put(o, "interval", e);
+	} else {
+		bad |= put(o, "interval", json_null());
+	}
+	if (shown && !isnan(b->detect_slower)) {
+		e = json_object();
+		if (e) {
+			bad |= put(e, "slower", num(b->detect_slower));
+			bad |= put(e, "faster", num(b->detect_faster));
 		}
-		if (!isnan(b->margin)) {
-			e = json_object();
-			if (e) {
-				bad |= put(e, "figure", num(b->noise));
-				bad |= put(e, "rounds", num(b->noise_rounds));
-				bad |= put(e, "control", num(b->noise_control));
-				bad |= put(e, "margin", num(b->margin));
-				bad |= put(e, "gap", num(b->gap));
-			}
-			bad |= put(o, "noiseBasis", e);
-		} else {
-			bad |= put(o, "noiseBasis", json_null());
+		bad |= put(o, "detectable", e);
+	} else {
+		bad |= put(o, "detectable", json_null());
+	}
+	if (shown && !isnan(b->margin)) {
+		e = json_object();
+		if (e) {
+			bad |= put(e, "figure", num(b->noise));
+			bad |= put(e, "rounds", num(b->noise_rounds));
+			bad |= put(e, "control", num(b->noise_control));
+			bad |= put(e, "margin", num(b->margin));
+			bad |= put(e, "gap", num(b->gap));
 		}
+		bad |= put(o, "noiseBasis", e);
+	} else {
+		bad |= put(o, "noiseBasis", json_null());
 	}
 
 	if (b->hot_identical >= 0) {
