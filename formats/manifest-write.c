@@ -328,6 +328,18 @@ out:
 	jsonio_path_restore(&w->path, old);
 }
 
+/* obj.key = { k1: v1, k2: v2 } */
+static void put_pair(struct wr *w, json_t *obj, const char *key, const char *k1, double v1,
+		     const char *k2, double v2)
+{
+	json_t *g = put_obj(w, obj, key);
+
+	if (g) {
+		put_num(w, g, k1, v1);
+		put_num(w, g, k2, v2);
+	}
+}
+
 static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manifest_bench *b)
 {
 	size_t old = enter(w, NULL, i), old2, j;
@@ -373,13 +385,8 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 		jsonio_path_restore(&w->path, old2);
 	}
 	put_str(w, o, "reason", b->reason);
-	if (b->interval.present) {
-		g = put_obj(w, o, "interval");
-		if (g) {
-			put_num(w, g, "lo", b->interval.lo);
-			put_num(w, g, "hi", b->interval.hi);
-		}
-	}
+	if (b->interval.present)
+		put_pair(w, o, "interval", "lo", b->interval.lo, "hi", b->interval.hi);
 	if (b->noise_basis.present) {
 		g = put_obj(w, o, "noiseBasis");
 		if (g) {
@@ -390,13 +397,9 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 			put_num(w, g, "gap", b->noise_basis.gap);
 		}
 	}
-	if (b->detectable.present) {
-		g = put_obj(w, o, "detectable");
-		if (g) {
-			put_num(w, g, "slower", b->detectable.slower);
-			put_num(w, g, "faster", b->detectable.faster);
-		}
-	}
+	if (b->detectable.present)
+		put_pair(w, o, "detectable", "slower", b->detectable.slower,
+			 "faster", b->detectable.faster);
 	if (b->hot.present) {
 		old2 = enter(w, "hot", 0);
 		g = put_obj(w, o, "hot");

@@ -147,6 +147,18 @@ static json_t *host_json(const struct report *r)
 	return o;
 }
 
+/* { k1: v1, k2: v2 }, or NULL when memory runs out. */
+static json_t *pair_json(const char *k1, double v1, const char *k2, double v2)
+{
+	json_t *e = json_object();
+
+	if (e && (put(e, k1, num(v1)) | put(e, k2, num(v2)))) {
+		json_decref(e);
+		return NULL;
+	}
+	return e;
+}
+
 static json_t *bench_json(const struct report_bench *b)
 {
 	json_t *o = json_object(), *e, *a;
@@ -194,26 +206,10 @@ static json_t *bench_json(const struct report_bench *b)
 		bad |= put(o, "rule", json_null());
 	}
 	bad |= put(o, "reason", str(shown ? b->reason : NULL));
-	if (shown && !isnan(b->ratio_lo)) {
-		e = json_object();
-		if (e) {
-			bad |= put(e, "lo", num(b->ratio_lo));
-			bad |= put(e, "hi", num(b->ratio_hi));
-		}
-		bad |= put(o, "interval", e);
-	} else {
-		bad |= put(o, "interval", json_null());
-	}
-	if (shown && !isnan(b->detect_slower)) {
-		e = json_object();
-		if (e) {
-			bad |= put(e, "slower", num(b->detect_slower));
-			bad |= put(e, "faster", num(b->detect_faster));
-		}
-		bad |= put(o, "detectable", e);
-	} else {
-		bad |= put(o, "detectable", json_null());
-	}
+	bad |= put(o, "interval", shown && !isnan(b->ratio_lo) ?
+		   pair_json("lo", b->ratio_lo, "hi", b->ratio_hi) : json_null());
+	bad |= put(o, "detectable", shown && !isnan(b->detect_slower) ?
+		   pair_json("slower", b->detect_slower, "faster", b->detect_faster) : json_null());
 	if (shown && !isnan(b->margin)) {
 		e = json_object();
 		if (e) {

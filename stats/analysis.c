@@ -587,12 +587,7 @@ int analysis_judge(const struct analysis_result *res, const struct stats_rule *r
 	if (!pads || !vals) {
 		free(pads);
 		free(vals);
-		memset(out, 0, sizeof(*out));
-		out->rule = *rule;
-		out->verdict = STATS_VERDICT_INSUFFICIENT;
-		snprintf(out->why, sizeof(out->why), "out of memory");
-		errno = ENOMEM;
-		return -1;
+		return stats_judge_oom(rule, out);
 	}
 	memset(&in, 0, sizeof(in));
 	in.hot = hot;

@@ -417,6 +417,11 @@ oom:
 	free(pm);
 	free(tmp);
 	free(halfw);
+	return stats_judge_oom(rule, out);
+}
+
+int stats_judge_oom(const struct stats_rule *rule, struct stats_judgement *out)
+{
 	memset(out, 0, sizeof(*out));
 	out->rule = *rule;
 	out->verdict = STATS_VERDICT_INSUFFICIENT;

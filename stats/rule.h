@@ -187,6 +187,9 @@ void stats_median_ranks(size_t n, double confidence, size_t *l, size_t *u, doubl
 void stats_pad_interval(const double *values, size_t n, double confidence,
 			double *scratch, struct stats_pad_interval *out);
 
+/* Set out to "insufficient: out of memory" under rule; errno ENOMEM; -1. */
+int stats_judge_oom(const struct stats_rule *rule, struct stats_judgement *out);
+
 /* "too noisy"-style phrase of a reason, for reports ("" for NONE). */
 const char *stats_reason_name(enum stats_reason r);
 
