@@ -22,7 +22,10 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/path.h"
+#include "common/quote.h"
 #include "common/suggest.h"
+#include "common/utf8.h"
 #include "formats/config.h"
 #include "common/banned.h"
 
@@ -149,92 +152,10 @@ const char *config_checksum_name(enum config_checksum checksum)
 
 /* ---- small helpers ---------------------------------------------------- */
 
-/*
- * The length of the valid UTF-8 sequence at p (1 to 4), or 0 when p starts
- * an invalid one (overlong forms, surrogates and code points past U+10FFFF
- * included): values end up in JSON, which must be UTF-8.
- */
-static size_t utf8_seq(const unsigned char *p)
-{
-	unsigned char c = p[0];
-	size_t len;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1fu;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0fu;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07u;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3fu);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-static bool utf8_ok(const char *v)
-{
-	const unsigned char *p = (const unsigned char *)v;
-
-	while (*p) {
-		size_t n = utf8_seq(p);
-
-		if (!n)
-			return false;
-		p += n;
-	}
-	return true;
-}
-
-/*
- * A value as shown in a message: control characters and bytes that are
- * not UTF-8 escaped, cut to fit.
- */
+/* A value as shown in a message: quoted as text (common/quote.h), cut to fit. */
 static const char *shown(const char *v, char *out, size_t size)
 {
-	size_t o = 0;
-
-	if (!v)
-		v = "";
-	for (size_t i = 0; v[i] && o + 8 < size; i++) {
-		unsigned char c = (unsigned char)v[i];
-
-		if (o + 12 >= size) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
-		} else if (c == '\t') {
-			out[o++] = '\\';
-			out[o++] = 't';
-		} else if (c < 0x20 || c == 0x7f || utf8_seq((const unsigned char *)v + i) == 0) {
-			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
-		} else {
-			size_t n = utf8_seq((const unsigned char *)v + i);
-
-			memcpy(out + o, v + i, n);
-			o += n;
-			i += n - 1;
-		}
-	}
-	out[o] = '\0';
-	return out;
+	return quote(out, size, v, v ? strlen(v) : 0, SIZE_MAX, QUOTE_TEXT);
 }
 
 #define SHOWN_MAX 80
@@ -753,7 +674,7 @@ static int add_label(const char *where, const char *v, bool replace,
 	size_t klen;
 
 	if (!eq || !label_key_ok(v, (size_t)(eq - v)) || strlen(eq + 1) > 256 ||
-	    has_ctrl(eq + 1, false) || !utf8_ok(eq + 1))
+	    has_ctrl(eq + 1, false) || !utf8_ok(eq + 1, strlen(eq + 1), UTF8_VALID))
 		return plumb_err_set(err, PLUMB_EINPUT,
 				     "%s: '%s' is not KEY=VALUE (KEY: up to %d letters, digits, '.', '_' or '-'; "
 				     "VALUE: up to 256 characters)",
@@ -874,7 +795,7 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 	if (v && strlen(v) > VALUE_MAX)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: value longer than %d bytes",
 				     where, VALUE_MAX);
-	if (v && !utf8_ok(v))
+	if (v && !utf8_ok(v, strlen(v), UTF8_VALID))
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not valid UTF-8",
 				     where, SHOW(v));
 	switch (id) {
@@ -1243,17 +1164,11 @@ static int git_syntax_error(const char *path, struct plumb_err *err)
 static int set_file_names(struct plumb_config *cfg, const char *path,
 			  struct plumb_err *err)
 {
-	const char *slash = strrchr(path, '/');
 	char *dir;
 
 	if (set_str(&cfg->file, path, err) < 0)
 		return PLUMB_EINTERNAL;
-	if (!slash)
-		dir = strdup(".");
-	else if (slash == path)
-		dir = strdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
+	dir = path_dirname(path);
 	if (!dir)
 		return oom(err);
 	free(cfg->dir);
