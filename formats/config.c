@@ -25,6 +25,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/path.h"
 #include "common/suggest.h"
 #include "formats/config.h"
 #include "formats/config-internal.h"
@@ -729,17 +730,11 @@ static int git_syntax_error(const char *path, struct plumb_err *err)
 static int set_file_names(struct plumb_config *cfg, const char *path,
 			  struct plumb_err *err)
 {
-	const char *slash = strrchr(path, '/');
 	char *dir;
 
 	if (config_set_str(&cfg->file, path, err) < 0)
 		return PLUMB_EINTERNAL;
-	if (!slash)
-		dir = strdup(".");
-	else if (slash == path)
-		dir = strdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
+	dir = path_dirname(path);
 	if (!dir)
 		return config_oom(err);
 	free(cfg->dir);

@@ -2,7 +2,7 @@
  * stats/render.c: text and JSON renderings of an analysis; see render.h.
  *
  * Numbers that a reader may compare or feed on (medians, ranges, ratios)
- * are printed exactly (common/numfmt.h) in JSON; the text rounds only the
+ * are printed exactly (common/units.h) in JSON; the text rounds only the
  * ratio, spread, noise and tolerance, which are read by eye.
  */
 #include <assert.h>
@@ -13,7 +13,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
-#include "common/numfmt.h"
+#include "common/units.h"
 #include "stats/analysis.h"
 #include "stats/render.h"
 #include "common/banned.h"
@@ -134,7 +134,7 @@ static void table_release(struct table *t)
 /* Small formatting helpers writing into caller cells. */
 static const char *num(char *c, double v)
 {
-	numfmt_double(v, c, CELL);
+	units_exact(v, UNITS_EXACT_PLAIN, c);
 	return c;
 }
 
@@ -409,9 +409,9 @@ static void jw_kstr(struct jw *j, const char *k, const char *v)
 
 static void jw_knum(struct jw *j, const char *k, double v)
 {
-	char c[NUMFMT_MAX];
+	char c[UNITS_EXACT_MAX];
 	jw_key(j, k);
-	numfmt_double(v, c, sizeof(c));   /* "null" for a non-finite value */
+	units_exact(v, UNITS_EXACT_PLAIN, c);   /* "null" for a non-finite value */
 	oaddstr(j->o, c);
 }
 
