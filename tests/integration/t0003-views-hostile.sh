@@ -77,4 +77,21 @@ test_expect_success CHECK 'report in every format, of the bundle and of the tren
 	clean report.text report.md report.html trend.text trend.md trend.html
 '
 
+test_expect_success CHECK 'analyze: a name with a bidi override (valid in samples.tsv) is escaped' '
+	name=$(printf "x\342\200\256y\342\201\246z") &&
+	{
+		printf "bench\tside\tpad\tround\titer\tmetric\tvalue\n" &&
+		for side in base candidate; do
+			for pad in 0 1; do
+				for r in 1 2 3; do
+					printf "%s\t%s\t%s\t%s\t-\twall\t1%s%s\n" "$name" $side $pad $r $pad $r
+				done
+			done
+		done
+	} >bidi.tsv &&
+	plumb analyze bidi.tsv >analyze.txt &&
+	test_grep "^x?y?z  wall" analyze.txt &&
+	clean analyze.txt
+'
+
 test_done
