@@ -25,8 +25,9 @@
 
 #include "common/buf.h"
 #include "common/err.h"
-#include "common/numfmt.h"
+#include "common/path.h"
 #include "common/suggest.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "formats/config-internal.h"
 #include "common/banned.h"
@@ -319,7 +320,7 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: '%s' is not a number from 0.5 to 0.999", where, SHOW(v));
 		cfg->verdict.rule.confidence = c;
-		numfmt_double(c, cfg->verdict.confidence_text, sizeof(cfg->verdict.confidence_text));
+		units_exact(c, UNITS_EXACT_PLAIN, cfg->verdict.confidence_text);
 		return 0;
 	}
 	case K_BENCH_COMMAND:
@@ -762,17 +763,11 @@ static int git_syntax_error(const char *path, struct plumb_err *err)
 static int set_file_names(struct plumb_config *cfg, const char *path,
 			  struct plumb_err *err)
 {
-	const char *slash = strrchr(path, '/');
 	char *dir;
 
 	if (config_set_str(&cfg->file, path, err) < 0)
 		return PLUMB_EINTERNAL;
-	if (!slash)
-		dir = strdup(".");
-	else if (slash == path)
-		dir = strdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
+	dir = path_dirname(path);
 	if (!dir)
 		return config_oom(err);
 	free(cfg->dir);

@@ -127,7 +127,7 @@ struct plumb_config {
 
 	struct {
 		struct stats_rule rule;   /* verdict.rule, verdict.confidence (stats/rule.h) */
-		char confidence_text[32]; /* verdict.confidence as rendered */
+		char confidence_text[32]; /* verdict.confidence as rendered (UNITS_EXACT_MAX) */
 	} verdict;
 
 	struct config_bench *benches;  /* in file order, at least one after config_check() */
