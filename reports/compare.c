@@ -649,6 +649,10 @@ static int host_part(struct report *r, struct plumb_err *err)
 		rc = hostdiff_state(&r->host, nm->host.start, NULL, err);
 	if (rc == 0 && nm->host.end)
 		rc = hostdiff_state(&r->host, nm->host.end, NULL, err);
+	if (rc == 0)
+		rc = hostdiff_load(&r->host, &nm->run, nm->host.start, NULL, err);
+	if (rc == 0 && r->kind == REPORT_BASELINE)
+		rc = hostdiff_load(&r->host, &om->run, om->host.start, "baseline", err);
 	if (rc == 0 && r->kind == REPORT_BASELINE)
 		rc = hostdiff_state(&r->host, om->host.start, "baseline host", err);
 	if (rc == 0 && r->kind == REPORT_SELF)

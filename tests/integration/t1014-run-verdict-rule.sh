@@ -63,6 +63,7 @@ test_expect_success PYTHON 'verdict.rule = overlap: the seeds rule, recorded as 
 test_expect_success 'the report of each says the interval and what could be detected' '
 	plumb report m1.plumb >r.txt &&
 	test_grep "effect: ratio .* (95% interval over pads and rounds); changes smaller than +[0-9.]*% or -[0-9.]*% cannot be told from placement and noise here (4 and 4 pads)" r.txt &&
+	test_grep "load during the rounds [0-9.]* to [0-9.]* on [0-9]* CPUs" r.txt &&
 	plumb report --format json o.plumb >r.json &&
 	test_grep "\"reason\": \"hot code identical except the addresses of moved data\"" r.json
 '
