@@ -301,16 +301,11 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return config_parse_duration(where, v, &cfg->build.timeout, err);
 	case K_BUILD_CC:
 		return config_parse_text(where, v, &cfg->build.cc, err);
-	case K_VERDICT_RULE: {
-		double conf = cfg->verdict.rule.confidence;
+	case K_VERDICT_RULE:
 		rc = config_parse_choice(where, v, rule_names, N_OF(rule_names), &choice, err);
-		if (rc == 0) {
-			stats_rule_select(rule_names[choice], 0, &cfg->verdict.rule);
-			if (conf > 0)
-				cfg->verdict.rule.confidence = conf;
-		}
+		if (rc == 0)
+			cfg->verdict.rule = rule_names[choice];
 		return rc;
-	}
 	case K_VERDICT_CONFIDENCE: {
 		char *end;
 		double c;
@@ -319,7 +314,7 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (errno || end == v || *end || !(c >= 0.5 && c <= 0.999))
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: '%s' is not a number from 0.5 to 0.999", where, SHOW(v));
-		cfg->verdict.rule.confidence = c;
+		cfg->verdict.confidence = c;
 		units_exact(c, UNITS_EXACT_PLAIN, cfg->verdict.confidence_text);
 		return 0;
 	}
@@ -492,7 +487,7 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		value_str(v, cfg->build.cc, NULL);
 		return;
 	case K_VERDICT_RULE:
-		value_str(v, stats_rule_name(cfg->verdict.rule.kind), NULL);
+		value_str(v, cfg->verdict.rule, NULL);
 		return;
 	case K_VERDICT_CONFIDENCE:
 		value_str(v, cfg->verdict.confidence_text, NULL);
@@ -696,7 +691,6 @@ int config_set(struct plumb_config *cfg, const char *name, const char *value,
 int config_init(struct plumb_config *cfg, struct plumb_err *err)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	stats_rule_default(&cfg->verdict.rule);
 	if (config_set_str(&cfg->dir, ".", err) < 0 || set_defaults(cfg, NULL, err) < 0) {
 		config_release(cfg);
 		return PLUMB_EINTERNAL;

@@ -33,8 +33,6 @@
 
 #include <jansson.h>
 
-#include "stats/rule.h"
-
 struct buf;
 struct plumb_err;
 
@@ -126,7 +124,8 @@ struct plumb_config {
 	} build;
 
 	struct {
-		struct stats_rule rule;   /* verdict.rule, verdict.confidence (stats/rule.h) */
+		const char *rule;         /* verdict.rule: "margin" | "overlap" (static) */
+		double confidence;        /* verdict.confidence */
 		char confidence_text[32]; /* verdict.confidence as rendered (UNITS_EXACT_MAX) */
 	} verdict;
 

@@ -293,6 +293,14 @@ const char *manifest_verdict_name(enum manifest_verdict v)
 	return v == MANIFEST_VERDICT_UNSET ? NULL : table_name(manifest_verdict_names, (int)v);
 }
 
+enum manifest_verdict manifest_verdict_from_name(const char *name)
+{
+	for (int v = 1; name && manifest_verdict_names[v]; v++)
+		if (strcmp(manifest_verdict_names[v], name) == 0)
+			return (enum manifest_verdict)v;
+	return MANIFEST_VERDICT_UNSET;
+}
+
 const char *manifest_direction_name(enum manifest_direction d)
 {
 	return d == MANIFEST_DIRECTION_UNSET ? NULL : table_name(manifest_direction_names, (int)d);

@@ -392,6 +392,8 @@ const char *manifest_method_name(enum manifest_method m);
 const char *manifest_mode_name(enum manifest_mode m);
 const char *manifest_metric_name(enum manifest_metric m);
 const char *manifest_verdict_name(enum manifest_verdict v);   /* NULL for UNSET */
+/* The verdict of that name ("noisy"), UNSET for any other string. */
+enum manifest_verdict manifest_verdict_from_name(const char *name);
 const char *manifest_direction_name(enum manifest_direction d); /* NULL for UNSET */
 
 /* The metric named name ("wall"): 0, or -1 for an unknown name. */

@@ -20,7 +20,7 @@
 #include "reports/distribution.h"
 #include "reports/render.h"
 #include "reports/report.h"
-#include "formats/manifest-rule.h"
+#include "stats/rule.h"
 #include "stats/verdict.h"
 #include "common/banned.h"
 
@@ -46,6 +46,19 @@ static const char *checksum_of(const struct manifest_bench *b, enum manifest_sid
 	if (!b->checksum.present)
 		return NULL;
 	return side == MANIFEST_SIDE_CANDIDATE ? b->checksum.candidate : b->checksum.base;
+}
+
+void report_bench_rule(const struct manifest_bench *mb, struct stats_rule *out)
+{
+	if (!mb->rule.present || !mb->rule.name ||
+	    stats_rule_select(mb->rule.name, (int)mb->rule.version, out) < 0) {
+		stats_rule_overlap(out);
+		return;
+	}
+	out->confidence = mb->rule.confidence;
+	out->noise_factor = mb->rule.noise_factor;
+	out->resamples = (unsigned)mb->rule.resamples;
+	out->seed = (uint64_t)mb->rule.seed;
 }
 
 /* A recorded side as stats_judge() takes it: pads known by their medians. */
@@ -115,7 +128,7 @@ static enum manifest_direction direction_of(const struct stats_judgement *jd)
 static void take_judgement(struct report_bench *b, const struct stats_judgement *jd)
 {
 	b->rule = jd->rule;
-	b->verdict = manifest_verdict_of(jd->verdict);
+	b->verdict = manifest_verdict_from_name(stats_verdict_name(jd->verdict));
 	b->direction = direction_of(jd);
 	b->reason = jd->why[0] ? NULL : stats_reason_name(jd->reason);
 	if (b->reason && !b->reason[0])
@@ -137,7 +150,7 @@ static void take_judgement(struct report_bench *b, const struct stats_judgement 
 /* The same from a recorded benchmark (a bundle against its own base). */
 static void take_recorded(struct report_bench *b, const struct manifest_bench *mb)
 {
-	manifest_bench_rule(mb, &b->rule);
+	report_bench_rule(mb, &b->rule);
 	b->verdict = mb->verdict;
 	b->direction = mb->direction;
 	b->reason = mb->reason;
@@ -492,7 +505,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		enum manifest_verdict v;
 		if (judge_recorded(b->old, b->new, &b->rule, STATS_HOT_UNKNOWN, 0, &jd, err) < 0)
 			return err->code;
-		v = manifest_verdict_of(jd.verdict);
+		v = manifest_verdict_from_name(stats_verdict_name(jd.verdict));
 		if (v != b->verdict)
 			rc = add_note(b, err, "the recorded verdict is %s, but the recorded pads "
 				      "give %s", manifest_verdict_name(b->verdict),
@@ -574,7 +587,7 @@ static int fill_bench(struct report *r, struct report_bench *b,
 				      &mb->hot, err) < 0)
 			return err->code;
 		/* The new bundle's rule; the noise of either job bounds the margin. */
-		manifest_bench_rule(mb, &b->rule);
+		report_bench_rule(mb, &b->rule);
 		if (mb->noise_basis.present)
 			floor = mb->noise_basis.figure;
 		if (ob->noise_basis.present && !(ob->noise_basis.figure <= floor))

@@ -17,13 +17,13 @@
 #include "formats/bundle.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
-#include "formats/manifest-rule.h"
 #include "runner/elfsym.h"
 #include "runner/host.h"
 #include "runner/perf.h"
 #include "runner/run.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
+#include "stats/rule.h"
 #include "stats/quantile.h"
 #include "common/banned.h"
 
@@ -195,6 +195,89 @@ static int add_note(struct manifest_bench *mb, const char *text, struct plumb_er
 	return 0;
 }
 
+static void set_range(struct manifest_side_stats *s, const struct stats_side_judged *js)
+{
+	if (!s->present)
+		return;
+	s->range_lo = js->lo;
+	s->range_hi = js->hi;
+}
+
+/* Record jd in mb: verdict, rule, reason, interval, noise, power, ranges. */
+static int set_judgement(struct manifest_bench *mb, const struct stats_judgement *jd,
+			 struct plumb_err *err)
+{
+	const struct stats_rule *ru = &jd->rule;
+	const char *reason;
+
+	mb->verdict = manifest_verdict_from_name(stats_verdict_name(jd->verdict));
+	mb->direction = MANIFEST_DIRECTION_UNSET;
+	if (mb->verdict == MANIFEST_VERDICT_UNSWEPT || mb->verdict == MANIFEST_VERDICT_NOISY)
+		mb->direction = jd->direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
+								  : MANIFEST_DIRECTION_SLOWER;
+	mb->ratio = jd->has_ratio ? jd->ratio : NAN;
+	mb->rule.present = 1;
+	if (manifest_set_str(&mb->rule.name, stats_rule_name(ru->kind)) < 0)
+		return plumb_err_oom(err, "manifest");
+	mb->rule.version = ru->version;
+	mb->rule.confidence = ru->confidence;
+	mb->rule.noise_factor = ru->noise_factor;
+	mb->rule.resamples = ru->resamples;
+	mb->rule.seed = (int64_t)(ru->seed & INT64_MAX);
+	reason = jd->why[0] ? jd->why : stats_reason_name(jd->reason);
+	if (manifest_set_str(&mb->reason, reason[0] ? reason : NULL) < 0)
+		return plumb_err_oom(err, "manifest");
+	mb->interval.present = jd->has_interval;
+	mb->interval.lo = jd->has_interval ? jd->ratio_lo : NAN;
+	mb->interval.hi = jd->has_interval ? jd->ratio_hi : NAN;
+	if (jd->has_noise && ru->kind == STATS_RULE_MARGIN) {
+		mb->noise_basis.present = 1;
+		mb->noise_basis.figure = jd->noise;
+		mb->noise_basis.rounds = jd->noise_rounds;
+		mb->noise_basis.control = jd->has_control_noise ? jd->noise_control : NAN;
+		mb->noise_basis.margin = jd->margin;
+		mb->noise_basis.gap = jd->has_ratio ? jd->gap : NAN;
+	}
+	mb->detectable.present = jd->has_detectable;
+	mb->detectable.slower = jd->has_detectable ? jd->detect_slower : NAN;
+	mb->detectable.faster = jd->has_detectable ? jd->detect_faster : NAN;
+	if (jd->reason != STATS_REASON_MISSING) {
+		set_range(&mb->base, &jd->base);
+		set_range(&mb->candidate, &jd->candidate);
+		if (jd->has_control)
+			set_range(&mb->control, &jd->control);
+	}
+	/* The control's distance, as the seeds record it; "too noisy" is the
+	 * rule's own finding (margin: the verdict noisy). */
+	if (jd->has_control_noise) {
+		mb->noise.present = 1;
+		mb->noise.relative = jd->noise_control;
+		mb->noise.too_noisy = jd->noisy ? 1 : 0;
+	}
+	return 0;
+}
+
+/* The identity of the hot symbols this run compared (mb->hot), as the rule takes it. */
+static enum stats_hot hot_identity(const struct manifest_bench *mb)
+{
+	int same_code = 0;
+
+	if (!mb->hot.present)
+		return STATS_HOT_UNKNOWN;
+	if (mb->hot.n_symbols == 0)
+		return mb->hot.identical == 1 ? STATS_HOT_IDENTICAL : STATS_HOT_CHANGED;
+	for (size_t k = 0; k < mb->hot.n_symbols; k++) {
+		const struct manifest_hot_cmp *h = &mb->hot.symbols[k];
+		if (h->identical == 1)
+			continue;
+		if (h->verdict && strcmp(h->verdict, "identical except addresses") == 0)
+			same_code = 1;
+		else
+			return STATS_HOT_CHANGED;
+	}
+	return same_code ? STATS_HOT_SAME_CODE : STATS_HOT_IDENTICAL;
+}
+
 static int fill_bench(struct run_state *st, struct bench_state *b, struct manifest *m,
 		      struct plumb_err *err)
 {
@@ -275,11 +358,15 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	/* The verdict, with the hot code's identity: stats/rule.h. */
 	{
 		struct stats_judgement jd;
-		if (analysis_judge(ar, &st->cfg->verdict.rule, manifest_bench_hot(mb), &jd) < 0)
+		struct stats_rule rule;
+		if (stats_rule_select(st->cfg->verdict.rule, 0, &rule) < 0)
+			return plumb_err_set(err, PLUMB_EINTERNAL, "verdict.rule: %s", st->cfg->verdict.rule);
+		rule.confidence = st->cfg->verdict.confidence;
+		if (analysis_judge(ar, &rule, hot_identity(mb), &jd) < 0)
 			return errno == ENOMEM ? plumb_err_oom(err, "verdict")
 					       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
 							       cb->name, jd.why);
-		if ((r = manifest_set_judgement(mb, &jd, err)) < 0)
+		if ((r = set_judgement(mb, &jd, err)) < 0)
 			return r;
 	}
 	/* The checksum oracle. */

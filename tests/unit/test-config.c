@@ -1181,13 +1181,12 @@ PLUMB_TEST(config_verdict_rule)
 	struct plumb_err err;
 
 	load_ok("[verdict]\n\trule = overlap\n\tconfidence = 0.99\n", NULL, &cfg);
-	assert_int_equal(cfg.verdict.rule.kind, STATS_RULE_OVERLAP);
-	assert_int_equal(cfg.verdict.rule.version, 1);
-	assert_true(cfg.verdict.rule.confidence == 0.99);
+	assert_string_equal(cfg.verdict.rule, "overlap");
+	assert_true(cfg.verdict.confidence == 0.99);
 	config_release(&cfg);
 	load_ok("", NULL, &cfg);
-	assert_int_equal(cfg.verdict.rule.kind, STATS_RULE_MARGIN);
-	assert_int_equal(cfg.verdict.rule.version, 2);
+	assert_string_equal(cfg.verdict.rule, "margin");
+	assert_true(cfg.verdict.confidence == 0.95);
 	config_release(&cfg);
 	assert_int_equal(config_init(&cfg, &err), 0);
 	assert_true(config_set(&cfg, "verdict.rule", "strict", "plumb.conf", &err) < 0);
