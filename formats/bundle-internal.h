@@ -73,6 +73,35 @@ void bundle_tarscan_init(struct bundle_tarscan *s, const char *bundle);
 /* Scan the next len bytes of the tar stream; -1 with s->err set on a refusal. */
 int bundle_tarscan_feed(struct bundle_tarscan *s, const unsigned char *p, size_t len);
 
+/*
+ * The consistency check (bundle-check.c): samples.tsv against the
+ * manifest, row by row while it is read, then every benchmark's recorded
+ * figures against those its samples give.  bundle_check_begin() takes the
+ * manifest.json bytes read so far (NULL when samples.tsv came first);
+ * bundle_check_row() is a samples_row_fn; bundle_check_finish() after the
+ * pass, once the manifest itself was verified; bundle_check_release()
+ * always.
+ */
+struct analysis;
+
+struct bundle_check {
+	int ready;                        /* the manifest parsed before the samples */
+	int unusable;
+	struct manifest early;            /* that manifest */
+	size_t n;                         /* its benchmarks */
+	size_t *index;                    /* benchmark indexes sorted by name */
+	size_t prev;                      /* the previous row's benchmark */
+	struct analysis **an;             /* per benchmark, NULL until its first row */
+	size_t rounds;                    /* distinct rounds in all analyses */
+};
+
+int bundle_check_begin(struct bundle_check *c, const char *json, size_t len,
+		       struct plumb_err *err);
+int bundle_check_row(void *ctx, const struct samples_row *row, struct plumb_err *err);
+int bundle_check_finish(struct bundle_check *c, const char *bname, const struct manifest *m,
+			struct plumb_err *err);
+void bundle_check_release(struct bundle_check *c);
+
 struct bundle_reader {
 	unsigned magic;
 	const char *name;                 /* the bundle, in messages */
