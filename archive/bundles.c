@@ -24,6 +24,7 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/path.h"
 #include "common/fileio.h"
 #include "formats/digest.h"
 #include "common/banned.h"
@@ -202,13 +203,12 @@ static int file_ok(const char *path, int64_t size)
 /* The folder part of path, created if missing. */
 static int make_parent(const char *path, struct plumb_err *err)
 {
-	const char *slash = strrchr(path, '/');
 	char *dir;
 	int r;
 
-	if (!slash)
+	if (!strchr(path, '/'))
 		return 0;
-	dir = strndup(path, (size_t)(slash - path));
+	dir = path_dirname(path);
 	if (!dir)
 		return plumb_err_oom(err, path);
 	r = mkdir_p(dir, err);

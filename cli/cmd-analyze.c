@@ -13,7 +13,7 @@
 #include "common/err.h"
 #include "formats/samples.h"
 #include "stats/analysis.h"
-#include "stats/render.h"
+#include "views/analyze.h"
 #include "common/banned.h"
 
 #define ANALYZE_OUTPUT_MAX ((size_t)1 << 30)

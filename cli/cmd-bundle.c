@@ -13,6 +13,8 @@
 #include "cli/cmd.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/escape.h"
+#include "common/units.h"
 #include "formats/bundle.h"
 #include "formats/jsonio.h"
 #include "formats/manifest.h"
@@ -194,20 +196,35 @@ static const struct plumb_opt show_opts[] = {
 	OPT_END_()
 };
 
-static void print_number(double v)
+/* A string of the bundle, escaped (common/escape.h): "?" for NULL. */
+static int put(struct buf *out, const char *s)
 {
-	if (isnan(v))
-		printf("%12s", "-");
-	else
-		printf("%12.6g", v);
+	return esc_text(out, s ? s : "?");
 }
 
-static void show_commit(const char *label, const struct manifest_commit *c)
+/* A value of the bundle in width columns: with its unit, or in scale sc; "-" when absent. */
+static int put_value(struct buf *out, double v, enum units_dim dim,
+		     const struct units_scale *sc, int width)
 {
-	printf("%-10s %s %.12s%s%s%s\n", label, c->ref ? c->ref : "?",
-	       c->commit ? c->commit : "?",
-	       c->subject ? "  " : "", c->subject ? c->subject : "",
-	       c->dirty == 1 ? "  (dirty working copy)" : "");
+	char c[UNITS_MAX];
+
+	if (isnan(v))
+		snprintf(c, sizeof(c), "-");
+	else if (sc)
+		units_number(v, sc, c);
+	else
+		units_value(v, dim, 0, c);
+	return buf_printf(out, "%*s", width, c);
+}
+
+static int show_commit(struct buf *out, const char *label, const struct manifest_commit *c)
+{
+	char id[13];
+
+	snprintf(id, sizeof(id), "%s", c->commit ? c->commit : "?");
+	return buf_printf(out, "%-10s ", label) | put(out, c->ref) | buf_addch(out, ' ') |
+	       put(out, id) | (c->subject ? buf_addstr(out, "  ") | put(out, c->subject) : 0) |
+	       buf_addstr(out, c->dirty == 1 ? "  (dirty working copy)\n" : "\n");
 }
 
 /* A string host fact ("cpu", "model"), or NULL. */
@@ -221,81 +238,82 @@ static const char *host_fact(const json_t *facts, const char *group, const char 
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static int show_text(const char *path, const struct bundle_info *info)
+/*
+ * The text of bundle show into out.  Every string of the bundle is
+ * untrusted and escaped; values print as plumb report prints them.
+ */
+static int show_text(const char *path, const struct bundle_info *info, struct buf *out)
 {
 	const struct manifest *m = &info->manifest;
 	const json_t *h = m->host.start;
-	const char *hostname = host_fact(h, NULL, "hostname");
-	const char *cpu = host_fact(h, "cpu", "model");
-	const char *kernel = host_fact(h, "kernel", "release");
-	const char *governor = host_fact(h, "cpufreq", "governor");
+	const char *facts[4][2] = {
+		{ "", host_fact(h, NULL, "hostname") }, { "", host_fact(h, "cpu", "model") },
+		{ "kernel ", host_fact(h, "kernel", "release") },
+		{ "governor ", host_fact(h, "cpufreq", "governor") },
+	};
 	char sig[200];
+	int bad = 0;
 
-	printf("bundle     %s\n", path);
-	printf("id         %s\n", info->id);
-	printf("created    %s by %s %s\n", m->created ? m->created : "?",
-	       m->tool.name ? m->tool.name : "?", m->tool.version ? m->tool.version : "?");
+	bad |= buf_addstr(out, "bundle     ") | put(out, path) | buf_addch(out, '\n');
+	bad |= buf_printf(out, "id         %s\n", info->id);
+	bad |= buf_addstr(out, "created    ") | put(out, m->created) | buf_addstr(out, " by ") |
+	       put(out, m->tool.name) | buf_addch(out, ' ') | put(out, m->tool.version) |
+	       buf_addch(out, '\n');
 	if (m->repo.url)
-		printf("repo       %s\n", m->repo.url);
-	show_commit("base", &m->repo.base);
-	show_commit("candidate", &m->repo.candidate);
-	if (hostname || cpu || kernel || governor || m->host.fingerprint) {
+		bad |= buf_addstr(out, "repo       ") | put(out, m->repo.url) | buf_addch(out, '\n');
+	bad |= show_commit(out, "base", &m->repo.base);
+	bad |= show_commit(out, "candidate", &m->repo.candidate);
+	if (facts[0][1] || facts[1][1] || facts[2][1] || facts[3][1] || m->host.fingerprint) {
 		const char *sep = " ";
-		printf("host      ");
-		if (hostname) {
-			printf("%s%s", sep, hostname);
-			sep = ", ";
-		}
-		if (cpu) {
-			printf("%s%s", sep, cpu);
-			sep = ", ";
-		}
-		if (kernel) {
-			printf("%skernel %s", sep, kernel);
-			sep = ", ";
-		}
-		if (governor) {
-			printf("%sgovernor %s", sep, governor);
+		bad |= buf_addstr(out, "host      ");
+		for (size_t i = 0; i < 4; i++) {
+			if (!facts[i][1])
+				continue;
+			bad |= buf_printf(out, "%s%s", sep, facts[i][0]) | put(out, facts[i][1]);
 			sep = ", ";
 		}
 		if (m->host.fingerprint)
-			printf("%sfingerprint %s", sep, m->host.fingerprint);
-		printf("\n");
+			bad |= buf_printf(out, "%sfingerprint ", sep) | put(out, m->host.fingerprint);
+		bad |= buf_addch(out, '\n');
 	}
-	printf("run        %lld rounds, seed %lld, %zu variants, build method %s\n",
-	       (long long)m->run.rounds, (long long)m->run.seed, m->build.n_variants,
-	       manifest_method_name(m->build.method));
-	printf("samples    %llu\n", (unsigned long long)info->samples_rows);
-	printf("signature  %s\n", sig_text(info, sig, sizeof(sig)));
-	if (m->n_benches == 0)
-		return 0;
-	printf("\n%-20s %-8s %-7s %12s %12s %12s %12s %8s  %s\n", "bench", "mode", "metric",
-	       "base", "candidate", "cand. min", "cand. max", "ratio", "verdict");
+	bad |= buf_printf(out, "run        %lld rounds, seed %lld, %zu variants, build method %s\n",
+			  (long long)m->run.rounds, (long long)m->run.seed, m->build.n_variants,
+			  manifest_method_name(m->build.method));
+	bad |= buf_printf(out, "samples    %llu\n", (unsigned long long)info->samples_rows);
+	bad |= buf_addstr(out, "signature  ") | put(out, sig_text(info, sig, sizeof(sig))) |
+	       buf_addch(out, '\n');
+	if (m->n_benches > 0)
+		bad |= buf_printf(out, "\n%-20s %-8s %-7s %12s %12s %12s %12s %8s  %s\n", "bench",
+				  "mode", "metric", "base", "candidate", "cand. min", "cand. max",
+				  "ratio", "verdict");
 	for (size_t i = 0; i < m->n_benches; i++) {
 		const struct manifest_bench *b = &m->benches[i];
 		const char *v = manifest_verdict_name(b->verdict);
 		const char *d = manifest_direction_name(b->direction);
+		enum units_dim dim = manifest_metric_dim(b->metric);
+		const struct manifest_side_stats *c = &b->candidate;
+		struct units_scale sc;
 
-		printf("%-20s %-8s %-7s ", b->name, manifest_mode_name(b->mode),
-		       manifest_metric_name(b->metric));
+		bad |= esc_text_pad(out, b->name, 20) |
+		       buf_printf(out, " %-8s %-7s ", manifest_mode_name(b->mode),
+				  manifest_metric_name(b->metric));
 		if (b->failure) {
-			printf("failed: %s\n", b->failure);
+			bad |= buf_addstr(out, "failed: ") | put(out, b->failure) | buf_addch(out, '\n');
 			continue;
 		}
-		print_number(b->base.present ? b->base.center : NAN);
-		printf(" ");
-		print_number(b->candidate.present ? b->candidate.center : NAN);
-		printf(" ");
-		print_number(b->candidate.present ? b->candidate.min : NAN);
-		printf(" ");
-		print_number(b->candidate.present ? b->candidate.max : NAN);
+		units_scale(c->present ? c->center : 0, dim, 0, &sc);
+		bad |= put_value(out, b->base.present ? b->base.center : NAN, dim, NULL, 12) |
+		       put_value(out, c->present ? c->center : NAN, dim, NULL, 13) |
+		       put_value(out, c->present ? c->min : NAN, dim, &sc, 13) |
+		       put_value(out, c->present ? c->max : NAN, dim, &sc, 13);
 		if (isnan(b->ratio))
-			printf(" %8s", "-");
+			bad |= buf_printf(out, " %8s", "-");
 		else
-			printf(" %8.4f", b->ratio);
-		printf("  %s%s%s%s\n", v ? v : "-", d ? " (" : "", d ? d : "", d ? ")" : "");
+			bad |= buf_printf(out, " %8.4f", b->ratio);
+		bad |= buf_printf(out, "  %s%s%s%s\n", v ? v : "-", d ? " (" : "", d ? d : "",
+				  d ? ")" : "");
 	}
-	return 0;
+	return bad ? -1 : 0;
 }
 
 static int show_json(const char *path, const struct bundle_info *info,
@@ -386,10 +404,19 @@ static int show_exec(int argc, char **argv)
 	bundle_info_init(&info);
 	if (bundle_verify_path(argv[0], &o, &info, &err) < 0)
 		return cli_fail(&err);
-	if (show_args.json)
+	if (show_args.json) {
 		rc = show_json(argv[0], &info, &err);
-	else
-		rc = show_text(argv[0], &info);
+	} else {
+		struct buf out;
+
+		buf_init(&out, (size_t)64 << 20);
+		rc = show_text(argv[0], &info, &out);
+		if (rc < 0)
+			buf_err(&err, "bundle show");
+		else
+			fwrite(out.data, 1, out.len, stdout);
+		buf_release(&out);
+	}
 	bundle_info_release(&info);
 	return rc < 0 ? cli_fail(&err) : PLUMB_EXIT_OK;
 }

@@ -292,7 +292,22 @@ const char *manifest_direction_name(enum manifest_direction d)
 
 const char *manifest_metric_unit(enum manifest_metric m)
 {
-	return m == MANIFEST_METRIC_WALL || m == MANIFEST_METRIC_CPU ? "ns" : "count";
+	return manifest_metric_dim(m) == UNITS_TIME_NS ? "ns" : "count";
+}
+
+int manifest_metric_parse(const char *name, enum manifest_metric *out)
+{
+	for (int i = 0; manifest_metric_names[i]; i++)
+		if (strcmp(name, manifest_metric_names[i]) == 0) {
+			*out = (enum manifest_metric)i;
+			return 0;
+		}
+	return -1;
+}
+
+enum units_dim manifest_metric_dim(enum manifest_metric m)
+{
+	return m == MANIFEST_METRIC_WALL || m == MANIFEST_METRIC_CPU ? UNITS_TIME_NS : UNITS_COUNT;
 }
 
 void manifest_variant_label(const struct manifest_variant *v,

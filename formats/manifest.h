@@ -48,6 +48,8 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "common/units.h"
+
 struct buf;
 struct plumb_err;
 
@@ -352,8 +354,14 @@ const char *manifest_metric_name(enum manifest_metric m);
 const char *manifest_verdict_name(enum manifest_verdict v);   /* NULL for UNSET */
 const char *manifest_direction_name(enum manifest_direction d); /* NULL for UNSET */
 
+/* The metric named name ("wall"): 0, or -1 for an unknown name. */
+int manifest_metric_parse(const char *name, enum manifest_metric *out);
+
 /* The unit of a metric's values: "ns" (wall, cpu) or "count". */
 const char *manifest_metric_unit(enum manifest_metric m);
+
+/* The same as the number formatters of common/units.h take it. */
+enum units_dim manifest_metric_dim(enum manifest_metric m);
 
 /* Format Unix seconds as RFC 3339 UTC ("2024-05-01T12:00:00Z"); -1 out of range. */
 int manifest_time_format(int64_t unix_seconds, char out[MANIFEST_TIME_MAX]);

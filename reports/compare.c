@@ -238,7 +238,7 @@ static void hot_names(const struct report_bench *b, int want, char *out, size_t 
 	}
 	if (len >= size && size > 4) {
 		out[size - 4] = '\0';
-		esc_utf8_cut(out);
+		utf8_cut(out);
 		memcpy(out + strlen(out), "...", 4);
 	}
 }
@@ -347,13 +347,13 @@ static int bench_notes(struct report *r, struct report_bench *b,
 				   (long long)b->steady->window, x);
 		}
 		if (!isnan(b->old->p99) || !isnan(b->new->p99)) {
-			units_value(b->old->p99, b->metric, 0, x);
-			units_value(b->new->p99, b->metric, 0, y);
+			units_value(b->old->p99, manifest_metric_dim(b->metric), 0, x);
+			units_value(b->new->p99, manifest_metric_dim(b->metric), 0, y);
 			buf_printf(&t, "%sp99 %s \u2192 %s", t.len ? "; " : "", x, y);
 		}
 		if (!isnan(b->old->co_p99) || !isnan(b->new->co_p99)) {
-			units_value(b->old->co_p99, b->metric, 0, x);
-			units_value(b->new->co_p99, b->metric, 0, y);
+			units_value(b->old->co_p99, manifest_metric_dim(b->metric), 0, x);
+			units_value(b->new->co_p99, manifest_metric_dim(b->metric), 0, y);
 			buf_printf(&t, "%sco_p99 %s \u2192 %s", t.len ? "; " : "", x, y);
 		}
 		if (t.len)

@@ -101,7 +101,7 @@ const json_t *hostdiff_lookup(const json_t *facts, const char *path)
 
 char *hostdiff_value_text(const json_t *v)
 {
-	char num[JSONIO_REAL_MAX];
+	char num[UNITS_EXACT_MAX];
 
 	if (!v || json_is_null(v))
 		return strdup("unknown");
@@ -116,7 +116,7 @@ char *hostdiff_value_text(const json_t *v)
 		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
 		return strdup(num);
 	case JSON_REAL:
-		if (jsonio_format_real(json_real_value(v), num) < 0)
+		if (units_exact(json_real_value(v), UNITS_EXACT_REAL, num) < 0)
 			return strdup("unknown");
 		return strdup(num);
 	default:
@@ -190,9 +190,9 @@ static int add_statement(struct hostdiff *d, const char *who, const char *fmt,
 	char **st;
 
 	snprintf(text, sizeof(text), fmt, value);
-	esc_utf8_cut(text);
+	utf8_cut(text);
 	snprintf(line, sizeof(line), "%s%s%s", who ? who : "", who ? ": " : "", text);
-	esc_utf8_cut(line);
+	utf8_cut(line);
 	for (size_t i = 0; i < d->n_statements; i++)
 		if (strcmp(d->statements[i], line) == 0)
 			return 0;
@@ -217,7 +217,7 @@ int hostdiff_state(struct hostdiff *d, const json_t *facts, const char *who,
 	if (json_is_string(gov) && strcmp(json_string_value(gov), "performance") != 0) {
 		/* Cut a long per-CPU summary; the table shows it whole. */
 		snprintf(value, sizeof(value), "%s", json_string_value(gov));
-		esc_utf8_cut(value);
+		utf8_cut(value);
 		r = add_statement(d, who,
 				  "governor is %s, not performance: the clock follows the load",
 				  value, err);

@@ -13,6 +13,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "runner/host.h"
 #include "common/banned.h"
 
@@ -40,26 +41,24 @@ static const char *or_unknown(const char *s)
 	return s ? s : "unknown";
 }
 
-static void freq_text(char *out, size_t size, long long khz)
+static void freq_text(char out[UNITS_MAX], long long khz)
 {
 	if (khz == HOST_NA)
-		snprintf(out, size, "unknown");
-	else if (khz < 1000000)
-		snprintf(out, size, "%lld MHz", khz / 1000);
+		snprintf(out, UNITS_MAX, "unknown");
 	else
-		snprintf(out, size, "%.2f GHz", (double)khz / 1e6);
+		units_khz(khz, out);
 }
 
 static void range_text(char *out, size_t size, long long lo, long long hi)
 {
-	char a[32], b[32];
+	char a[UNITS_MAX], b[UNITS_MAX];
 
 	if (lo == HOST_NA && hi == HOST_NA) {
 		snprintf(out, size, "unknown");
 		return;
 	}
-	freq_text(a, sizeof(a), lo);
-	freq_text(b, sizeof(b), hi);
+	freq_text(a, lo);
+	freq_text(b, hi);
 	if (lo == hi)
 		snprintf(out, size, "%s", a);
 	else
@@ -74,16 +73,12 @@ static void count_text(char *out, size_t size, long long n)
 		snprintf(out, size, "%lld", n);
 }
 
-static void kb_text(char *out, size_t size, long long kb)
+static void kb_text(char out[UNITS_MAX], long long kb)
 {
 	if (kb == HOST_NA)
-		snprintf(out, size, "unknown");
-	else if (kb >= 1024LL * 1024)
-		snprintf(out, size, "%.1f GiB", (double)kb / (1024.0 * 1024.0));
-	else if (kb >= 1024)
-		snprintf(out, size, "%lld MiB", kb / 1024);
+		snprintf(out, UNITS_MAX, "unknown");
 	else
-		snprintf(out, size, "%lld kB", kb);
+		units_kib(kb, out);
 }
 
 static const char *tri_word(int t, const char *yes, const char *no)
@@ -155,17 +150,17 @@ int host_facts_print(const struct host_facts *hf, struct buf *out,
 			   hf->load[2]);
 	else
 		bad |= row(out, "load average", "unknown");
-	kb_text(a, sizeof(a), hf->mem_total_kb);
-	kb_text(b, sizeof(b), hf->mem_available_kb);
+	kb_text(a, hf->mem_total_kb);
+	kb_text(b, hf->mem_available_kb);
 	bad |= row(out, "memory", "%s total, %s available", a, b);
 	if (hf->swap_total_kb == 0)
 		bad |= row(out, "swap", "none");
 	else {
-		kb_text(a, sizeof(a), hf->swap_total_kb);
+		kb_text(a, hf->swap_total_kb);
 		if (hf->swap_total_kb != HOST_NA && hf->swap_free_kb != HOST_NA)
-			kb_text(b, sizeof(b), hf->swap_total_kb - hf->swap_free_kb);
+			kb_text(b, hf->swap_total_kb - hf->swap_free_kb);
 		else
-			kb_text(b, sizeof(b), HOST_NA);
+			kb_text(b, HOST_NA);
 		bad |= row(out, "swap", "%s total, %s used", a, b);
 	}
 	if (hf->core_throttle == HOST_NA && hf->package_throttle == HOST_NA)

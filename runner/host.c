@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "common/utf8.h"
 #include "runner/host.h"
 #include "runner/host-parse.h"
 #include "runner/host-probe.h"
@@ -731,7 +732,7 @@ static void read_compiler(struct reader *r)
 		return;
 	if (!cc || !*cc)
 		cc = "cc";
-	if (!host_text_ok(cc, strlen(cc)) || strlen(cc) > 1024) {
+	if (!utf8_ok(cc, strlen(cc), UTF8_NAME) || strlen(cc) > 1024) {
 		note(r, "compiler: $CC is not one line of text");
 		return;
 	}
@@ -801,6 +802,27 @@ void host_round_sample(struct host_round *out)
 	cpuset_release(&r.cpus);
 	host_facts_release(&hf);
 	free(root);
+}
+
+long long host_perf_paranoid(void)
+{
+	struct host_facts hf;
+	struct plumb_err err;
+	struct reader r;
+	long long v = HOST_NA;
+	char *root;
+
+	plumb_err_clear(&err);
+	if (resolve_root(&root, &err) != 0)
+		return HOST_NA;
+	host_facts_init(&hf);
+	memset(&r, 0, sizeof(r));
+	r.root = root;
+	r.hf = &hf;
+	read_ll(&r, "proc/sys/kernel/perf_event_paranoid", -1000, 1000, &v);
+	host_facts_release(&hf);
+	free(root);
+	return v;
 }
 
 int host_facts_collect(struct host_facts *hf, struct plumb_err *err)

@@ -33,6 +33,7 @@
 #include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/err.h"
+#include "common/path.h"
 #include "common/fileio.h"
 #include "formats/bundle.h"
 #include "formats/config.h"
@@ -957,25 +958,22 @@ static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size
 /* The bundle's folder must exist and be writable; an existing file is replaced. */
 static int check_output(const char *path, int given, struct plumb_err *err)
 {
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
+	char *dir = path_dirname(path);
 	struct stat st;
+	int rc = 0;
 
-	if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else if (slash)
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	else
-		snprintf(dir, sizeof(dir), ".");
+	if (!dir)
+		return plumb_err_oom(err, path);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return plumb_err_set(err, PLUMB_EUSAGE, "%s%s: is a folder, not a bundle file",
-				     given ? "-o: " : "", path);
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return plumb_err_set(err, PLUMB_EUSAGE, "%s%s: no folder %s to write the bundle in",
-				     given ? "-o: " : "", path, dir);
-	if (access(dir, W_OK | X_OK) < 0)
-		return plumb_err_errno(err, PLUMB_EIO, errno, dir, "cannot write the bundle there");
-	return 0;
+		rc = plumb_err_set(err, PLUMB_EUSAGE, "%s%s: is a folder, not a bundle file",
+				   given ? "-o: " : "", path);
+	else if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		rc = plumb_err_set(err, PLUMB_EUSAGE, "%s%s: no folder %s to write the bundle in",
+				   given ? "-o: " : "", path, dir);
+	else if (access(dir, W_OK | X_OK) < 0)
+		rc = plumb_err_errno(err, PLUMB_EIO, errno, dir, "cannot write the bundle there");
+	free(dir);
+	return rc;
 }
 
 static int check_capacity(const struct plumb_config *cfg, struct plumb_err *err)

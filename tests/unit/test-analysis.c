@@ -12,7 +12,7 @@
 #include "common/err.h"
 #include "formats/samples.h"
 #include "stats/analysis.h"
-#include "stats/render.h"
+#include "views/analyze.h"
 #include "common/banned.h"
 
 static int add(struct analysis *a, const char *bench, const char *metric,

@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "common/units.h"
 #include "formats/jsonio.h"
 #include "formats/manifest.h"
 #include "common/banned.h"
@@ -689,23 +690,23 @@ PLUMB_TEST(manifest_time_parse_and_format)
 
 PLUMB_TEST(jsonio_reals_are_short_and_exact)
 {
-	char s[JSONIO_REAL_MAX];
+	char s[UNITS_EXACT_MAX];
 	uint64_t x = 0x9E3779B97F4A7C15ull;
 	double d;
 	int i;
 
-	assert_int_equal(jsonio_format_real(0.1, s), 0);
+	assert_true(units_exact(0.1, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "0.1");
-	assert_int_equal(jsonio_format_real(1500.0, s), 0);
+	assert_true(units_exact(1500.0, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "1500.0");
-	assert_int_equal(jsonio_format_real(0.1 + 0.2, s), 0);
+	assert_true(units_exact(0.1 + 0.2, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "0.30000000000000004");
-	assert_int_equal(jsonio_format_real(1e300, s), 0);
+	assert_true(units_exact(1e300, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "1e+300");
-	assert_int_equal(jsonio_format_real(-0.0, s), 0);
+	assert_true(units_exact(-0.0, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "-0.0");
-	assert_int_equal(jsonio_format_real(NAN, s), -1);
-	assert_int_equal(jsonio_format_real(-INFINITY, s), -1);
+	assert_int_equal(units_exact(NAN, UNITS_EXACT_REAL, s), -1);
+	assert_int_equal(units_exact(-INFINITY, UNITS_EXACT_REAL, s), -1);
 	/* Random finite doubles read back exactly. */
 	for (i = 0; i < 20000; i++) {
 		x ^= x << 13;
@@ -714,7 +715,7 @@ PLUMB_TEST(jsonio_reals_are_short_and_exact)
 		memcpy(&d, &x, sizeof(d));
 		if (!isfinite(d))
 			continue;
-		assert_int_equal(jsonio_format_real(d, s), 0);
+		assert_true(units_exact(d, UNITS_EXACT_REAL, s) > 0);
 		assert_true(strtod(s, NULL) == d);
 	}
 }

@@ -61,9 +61,9 @@ PLUMB_TEST(reports_escape_utf8_cut_drops_a_partial_sequence)
 {
 	char a[] = "ab\xe2\x86", b[] = "ab\xe2\x86\x92", c[] = "x\xc3";
 
-	esc_utf8_cut(a);
-	esc_utf8_cut(b);
-	esc_utf8_cut(c);
+	utf8_cut(a);
+	utf8_cut(b);
+	utf8_cut(c);
 	assert_string_equal(a, "ab");
 	assert_string_equal(b, "ab\xe2\x86\x92");
 	assert_string_equal(c, "x");
@@ -73,23 +73,23 @@ PLUMB_TEST(reports_units_pick_a_unit_and_four_digits)
 {
 	char s[UNITS_MAX];
 
-	units_value(101250000, MANIFEST_METRIC_WALL, 0, s);
+	units_value(101250000, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
 	assert_string_equal(s, "101.2 ms");
-	units_value(999.96e3, MANIFEST_METRIC_WALL, 0, s);
+	units_value(999.96e3, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
 	assert_string_equal(s, "1.000 ms");
-	units_value(1520.5, MANIFEST_METRIC_CPU, 0, s);
+	units_value(1520.5, manifest_metric_dim(MANIFEST_METRIC_CPU), 0, s);
 	assert_string_equal(s, "1.520 \u00b5s");
-	units_value(1520.5, MANIFEST_METRIC_CPU, 1, s);
+	units_value(1520.5, manifest_metric_dim(MANIFEST_METRIC_CPU), 1, s);
 	assert_string_equal(s, "1.520 us");
-	units_value(12, MANIFEST_METRIC_WALL, 0, s);
+	units_value(12, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
 	assert_string_equal(s, "12 ns");
-	units_value(2.35e9, MANIFEST_METRIC_WALL, 0, s);
+	units_value(2.35e9, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
 	assert_string_equal(s, "2.350 s");
-	units_value(1.4587e9, MANIFEST_METRIC_INSTRUCTIONS, 0, s);
+	units_value(1.4587e9, manifest_metric_dim(MANIFEST_METRIC_INSTRUCTIONS), 0, s);
 	assert_string_equal(s, "1.459 G");
-	units_value(42, MANIFEST_METRIC_CYCLES, 0, s);
+	units_value(42, manifest_metric_dim(MANIFEST_METRIC_CYCLES), 0, s);
 	assert_string_equal(s, "42");
-	units_value(NAN, MANIFEST_METRIC_WALL, 0, s);
+	units_value(NAN, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
 	assert_string_equal(s, "n/a");
 	units_percent(0.0358, s);
 	assert_string_equal(s, "3.58%");

@@ -1,16 +1,17 @@
 /*
- * stats/render.h: an analysis as aligned text or as JSON (`plumb analyze`).
+ * views/analyze.h: an analysis as aligned text or as JSON (`plumb analyze`).
  *
- * Separate from analysis.c so that the figures can be computed, tested
- * and reused (the runner, reports) without any presentation.  Both
+ * The view of stats/analysis.h: the figures are computed, tested and
+ * reused (the runner, reports) without any presentation, and printed
+ * here.  Both
  * renderers append to a bounded buffer and never print: the caller writes
  * the buffer out only when everything succeeded.  The JSON keys are
  * documented in docs/analyze-json.md.
  *
  * Ownership: the caller owns the buffer; the analysis is only read.
  */
-#ifndef PLUMB_STATS_RENDER_H
-#define PLUMB_STATS_RENDER_H
+#ifndef PLUMB_VIEWS_ANALYZE_H
+#define PLUMB_VIEWS_ANALYZE_H
 
 struct analysis;
 struct buf;

@@ -1,9 +1,10 @@
 /*
- * stats/render.c: text and JSON renderings of an analysis; see render.h.
+ * views/analyze.c: text and JSON renderings of an analysis; see analyze.h.
  *
  * Numbers that a reader may compare or feed on (medians, ranges, ratios)
- * are printed exactly (common/numfmt.h) in JSON; the text rounds only the
- * ratio, spread, noise and tolerance, which are read by eye.
+ * are printed exactly (common/units.h) in JSON; the text rounds only the
+ * ratio, spread, noise and tolerance, which are read by eye.  Names come
+ * from samples.tsv: the text escapes them (common/escape.h).
  */
 #include <assert.h>
 #include <stdarg.h>
@@ -13,9 +14,10 @@
 
 #include "common/buf.h"
 #include "common/err.h"
-#include "common/numfmt.h"
+#include "common/escape.h"
+#include "common/units.h"
 #include "stats/analysis.h"
-#include "stats/render.h"
+#include "views/analyze.h"
 #include "common/banned.h"
 
 /* Output with a sticky failure flag, so rendering need not check each call. */
@@ -45,6 +47,13 @@ static void oaddch(struct out *o, char c)
 static void oaddstr(struct out *o, const char *s)
 {
 	if (buf_addstr(o->b, s) < 0)
+		o->failed = 1;
+}
+
+/* An untrusted string (a name from samples.tsv), escaped for a terminal. */
+static void oesc(struct out *o, const char *s)
+{
+	if (esc_text(o->b, s) < 0)
 		o->failed = 1;
 }
 
@@ -134,7 +143,7 @@ static void table_release(struct table *t)
 /* Small formatting helpers writing into caller cells. */
 static const char *num(char *c, double v)
 {
-	numfmt_double(v, c, CELL);
+	units_exact(v, UNITS_EXACT_PLAIN, c);
 	return c;
 }
 
@@ -185,7 +194,10 @@ static void text_result(const struct analysis *a, const struct analysis_result *
 	struct table t;
 	char c[MAX_COLS][CELL];
 
-	oprintf(out, "%s  %s  (", res->bench, res->metric);
+	oesc(out, res->bench);
+	oaddstr(out, "  ");
+	oesc(out, res->metric);
+	oaddstr(out, "  (");
 	if (res->mode == ANALYSIS_SAMPLES) {
 		oprintf(out, "samples mode: per-iteration; ");
 		text_warmup(o, out);
@@ -306,7 +318,8 @@ int analysis_render_text(const struct analysis *a, const char *source,
 	struct out o = { .b = b, .failed = 0 }, *out = &o;
 	size_t n = analysis_count(a);
 
-	oprintf(out, "%s: %llu row%s, %zu benchmark%s and metric%s\n", source,
+	oesc(out, source);
+	oprintf(out, ": %llu row%s, %zu benchmark%s and metric%s\n",
 		(unsigned long long)analysis_rows(a), analysis_rows(a) == 1 ? "" : "s",
 		n, n == 1 ? "" : "s", n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
@@ -409,9 +422,9 @@ static void jw_kstr(struct jw *j, const char *k, const char *v)
 
 static void jw_knum(struct jw *j, const char *k, double v)
 {
-	char c[NUMFMT_MAX];
+	char c[UNITS_EXACT_MAX];
 	jw_key(j, k);
-	numfmt_double(v, c, sizeof(c));   /* "null" for a non-finite value */
+	units_exact(v, UNITS_EXACT_PLAIN, c);   /* "null" for a non-finite value */
 	oaddstr(j->o, c);
 }
 
