@@ -228,27 +228,18 @@ static int better_signed(const struct ingest_record *rec, const struct stored_si
 	return 0;
 }
 
+static int restore_row(struct store *st, int64_t rid, const struct ingest_record *rec,
+		       struct plumb_err *err);
+
+/* The row takes the new file's figures, and the replacement is recorded. */
 static int replace_row(struct store *st, int64_t rid, const struct ingest_record *rec,
 		       const struct stored_sig *old, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, "UPDATE bundles SET file_sha256 = ?1, size = ?2,"
-					" signature = ?3, sig_key = ?4, sig_comment = ?5"
-					" WHERE rid = ?6", err);
+	sqlite3_stmt *s;
 	int rc;
 
-	if (!s)
-		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, rec->file_sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, rec->size);
-	sqlite3_bind_text(s, 3, rec->signature, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, rec->sig_key, -1, SQLITE_STATIC);
-	if (rec->sig_comment)
-		sqlite3_bind_text(s, 5, rec->sig_comment, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 6, rid);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_db_err(st, rc, "update bundle", err);
+	if ((rc = restore_row(st, rid, rec, err)) < 0)
+		return rc;
 	s = store_prepare(st, "INSERT INTO replacements (bundle, at, old_signature, old_key,"
 			  " new_signature, new_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err);
 	if (!s)
