@@ -182,8 +182,8 @@ int bundle_check_row(void *ctx, const struct samples_row *row, struct plumb_err 
 		return plumb_err_set(err, PLUMB_EINPUT, "column 'round': round %u, but the manifest "
 				     "has %lld rounds (run.rounds)", row->round,
 				     (long long)m->run.rounds);
-	if (strlen(manifest_metric_name(b->metric)) != row->metric_len ||
-	    memcmp(manifest_metric_name(b->metric), row->metric, row->metric_len) != 0)
+	if (strlen(metric_name(b->metric)) != row->metric_len ||
+	    memcmp(metric_name(b->metric), row->metric, row->metric_len) != 0)
 		return 0;   /* only the verdict's metric is recomputed */
 	if (!c->an[bi]) {
 		struct analysis_opts o;
@@ -281,7 +281,7 @@ static int check_bench(const char *bname, size_t bi, const struct manifest_bench
 	if (!an)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu]: no rows "
 				     "in samples.tsv for benchmark '%.80s' (metric %s)", bname, bi,
-				     b->name, manifest_metric_name(b->metric));
+				     b->name, metric_name(b->metric));
 	plumb_err_clear(&e2);
 	if ((rc = analysis_finish(an, &e2)) < 0)
 		return plumb_err_set(err, rc, "%s: samples.tsv: benchmark '%.80s': %s", bname,
