@@ -20,6 +20,7 @@
 #include "reports/distribution.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "formats/manifest-rule.h"
 #include "stats/rule.h"
 #include "stats/verdict.h"
 #include "common/banned.h"
@@ -46,19 +47,6 @@ static const char *checksum_of(const struct manifest_bench *b, enum manifest_sid
 	if (!b->checksum.present)
 		return NULL;
 	return side == MANIFEST_SIDE_CANDIDATE ? b->checksum.candidate : b->checksum.base;
-}
-
-void report_bench_rule(const struct manifest_bench *mb, struct stats_rule *out)
-{
-	if (!mb->rule.present || !mb->rule.name ||
-	    stats_rule_select(mb->rule.name, (int)mb->rule.version, out) < 0) {
-		stats_rule_overlap(out);
-		return;
-	}
-	out->confidence = mb->rule.confidence;
-	out->noise_factor = mb->rule.noise_factor;
-	out->resamples = (unsigned)mb->rule.resamples;
-	out->seed = (uint64_t)mb->rule.seed;
 }
 
 /* A recorded side as stats_judge() takes it: pads known by their medians. */
@@ -150,7 +138,7 @@ static void take_judgement(struct report_bench *b, const struct stats_judgement 
 /* The same from a recorded benchmark (a bundle against its own base). */
 static void take_recorded(struct report_bench *b, const struct manifest_bench *mb)
 {
-	report_bench_rule(mb, &b->rule);
+	manifest_bench_rule(mb, &b->rule);
 	b->verdict = mb->verdict;
 	b->direction = mb->direction;
 	b->reason = mb->reason;
@@ -587,7 +575,7 @@ static int fill_bench(struct report *r, struct report_bench *b,
 				      &mb->hot, err) < 0)
 			return err->code;
 		/* The new bundle's rule; the noise of either job bounds the margin. */
-		report_bench_rule(mb, &b->rule);
+		manifest_bench_rule(mb, &b->rule);
 		if (mb->noise_basis.present)
 			floor = mb->noise_basis.figure;
 		if (ob->noise_basis.present && !(ob->noise_basis.figure <= floor))

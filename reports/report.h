@@ -167,13 +167,6 @@ int report_compare(struct report *r, enum report_kind kind,
 
 void report_release(struct report *r);
 
-/*
- * The rule a recorded benchmark was judged by (benches[].rule), or the
- * seeds' overlap rule, version 1, when it records none: what re-judging
- * its samples (stats_judge() through analysis_judge()) must use.
- */
-void report_bench_rule(const struct manifest_bench *mb, struct stats_rule *out);
-
 /* Nonzero when b makes --fail-on fail: a swept verdict, shown, of that kind. */
 int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on);
 

@@ -17,6 +17,7 @@
 #include "formats/bundle.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
+#include "formats/manifest-rule.h"
 #include "runner/elfsym.h"
 #include "runner/host.h"
 #include "runner/perf.h"
@@ -257,26 +258,9 @@ static int set_judgement(struct manifest_bench *mb, const struct stats_judgement
 	return 0;
 }
 
-/* The identity of the hot symbols this run compared (mb->hot), as the rule takes it. */
-static enum stats_hot hot_identity(const struct manifest_bench *mb)
-{
-	int same_code = 0;
 
-	if (!mb->hot.present)
-		return STATS_HOT_UNKNOWN;
-	if (mb->hot.n_symbols == 0)
-		return mb->hot.identical == 1 ? STATS_HOT_IDENTICAL : STATS_HOT_CHANGED;
-	for (size_t k = 0; k < mb->hot.n_symbols; k++) {
-		const struct manifest_hot_cmp *h = &mb->hot.symbols[k];
-		if (h->identical == 1)
-			continue;
-		if (h->verdict && strcmp(h->verdict, "identical except addresses") == 0)
-			same_code = 1;
-		else
-			return STATS_HOT_CHANGED;
-	}
-	return same_code ? STATS_HOT_SAME_CODE : STATS_HOT_IDENTICAL;
-}
+static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size);
+static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size);
 
 static int fill_bench(struct run_state *st, struct bench_state *b, struct manifest *m,
 		      struct plumb_err *err)
@@ -292,6 +276,14 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		return PLUMB_EINTERNAL;
 	mb->mode = samples ? MANIFEST_MODE_SAMPLES : MANIFEST_MODE_PROCESS;
 	mb->metric = cb->metric;
+	if (samples) {
+		/* Recorded per benchmark when it is not run.warmup.policy's. */
+		char mine[32], first[32];
+		const char *p = bench_warmup_policy(cb, mine, sizeof(mine));
+		if (strcmp(p, warmup_policy(st->cfg, first, sizeof(first))) != 0 &&
+		    (r = run_set(&mb->warmup, p, err)) < 0)
+			return r;
+	}
 	if (b->failure)
 		return run_set(&mb->failure, b->failure, err);
 	if ((r = analysis_finish(b->an, err)) < 0) {
@@ -358,7 +350,7 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		if (stats_rule_select(st->cfg->verdict.rule, 0, &rule) < 0)
 			return plumb_err_set(err, PLUMB_EINTERNAL, "verdict.rule: %s", st->cfg->verdict.rule);
 		rule.confidence = st->cfg->verdict.confidence;
-		if (analysis_judge(ar, &rule, hot_identity(mb), &jd) < 0)
+		if (analysis_judge(ar, &rule, manifest_bench_hot(mb), &jd) < 0)
 			return errno == ENOMEM ? plumb_err_oom(err, "verdict")
 					       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
 							       cb->name, jd.why);
@@ -417,19 +409,23 @@ static int fill_labels(const struct plumb_config *cfg, struct manifest *m, struc
 	return 0;
 }
 
+/* A samples-mode benchmark's warmup policy as the manifest writes it. */
+static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size)
+{
+	if (cb->warmup == CONFIG_WARMUP_AUTO)
+		return "auto";
+	if (cb->warmup == CONFIG_WARMUP_NONE)
+		return "none";
+	snprintf(buf, size, "%llu", (unsigned long long)cb->warmup_count);
+	return buf;
+}
+
+/* run.warmup.policy: the first samples-mode benchmark's. */
 static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size)
 {
-	for (size_t i = 0; i < cfg->nbenches; i++) {
-		const struct config_bench *cb = &cfg->benches[i];
-		if (cb->mode != CONFIG_MODE_SAMPLES)
-			continue;
-		if (cb->warmup == CONFIG_WARMUP_AUTO)
-			return "auto";
-		if (cb->warmup == CONFIG_WARMUP_NONE)
-			return "none";
-		snprintf(buf, size, "%llu", (unsigned long long)cb->warmup_count);
-		return buf;
-	}
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		if (cfg->benches[i].mode == CONFIG_MODE_SAMPLES)
+			return bench_warmup_policy(&cfg->benches[i], buf, size);
 	return "none";
 }
 

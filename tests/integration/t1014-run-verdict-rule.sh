@@ -60,6 +60,20 @@ test_expect_success PYTHON 'verdict.rule = overlap: the seeds rule, recorded as 
 	git config -f proj/plumb.conf --unset verdict.rule
 '
 
+test_expect_success PYTHON 'bundle verify re-judges under the recorded rule and hot identity' '
+	plumb bundle verify o.plumb >v.out &&
+	plumb bundle verify v1.plumb >v.out &&
+	python3 -c "import json
+j = json.load(open(\"o/manifest.json\"))
+j[\"benches\"][0][\"verdict\"] = \"slower\"
+j[\"benches\"][0][\"reason\"] = \"ranges apart by more than the noise\"
+json.dump(j, open(\"o/manifest.json\", \"w\"), indent=1)" &&
+	rm -f o/SHA256SUMS o/SHA256SUMS.sig o/README.txt &&
+	plumb bundle pack o -o forged.plumb >/dev/null &&
+	test_expect_code 3 plumb bundle verify forged.plumb 2>err &&
+	test_grep "benches\[0\].verdict: .slower. recorded, but samples.tsv gives .placement. (the margin rule, version 2)" err
+'
+
 test_expect_success 'the report of each says the interval and what could be detected' '
 	plumb report m1.plumb >r.txt &&
 	test_grep "effect: ratio .* (95% interval over pads and rounds); changes smaller than +[0-9.]*% or -[0-9.]*% cannot be told from placement and noise here (4 and 4 pads)" r.txt &&
