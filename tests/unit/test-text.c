@@ -179,3 +179,13 @@ PLUMB_TEST(path_dirname_and_join)
 		free(c);
 	}
 }
+
+PLUMB_TEST(escape_lines_keeps_the_newlines_only)
+{
+	struct buf b;
+
+	buf_init(&b, 1024);
+	assert_int_equal(esc_text_lines(&b, "a\033[2J\nb\tc\r\n\n\xe2\x80\xae" "d"), 0);
+	assert_string_equal(buf_cstr(&b), "a?[2J\nb?c?\n\n?d");
+	buf_release(&b);
+}
