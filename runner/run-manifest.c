@@ -1,0 +1,433 @@
+/*
+ * runner/run-manifest.c: the record of a measured run: the manifest
+ * filled from the build result, the host facts, the configuration and
+ * every benchmark's analysis (summaries, verdict, counters, hot code,
+ * checksums, steady state, notes).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "common/err.h"
+#include "formats/bundle.h"
+#include "formats/config.h"
+#include "formats/manifest.h"
+#include "runner/elfsym.h"
+#include "runner/host.h"
+#include "runner/perf.h"
+#include "runner/run.h"
+#include "runner/run-internal.h"
+#include "stats/analysis.h"
+#include "stats/quantile.h"
+#include "common/banned.h"
+
+/* ---- the manifest ------------------------------------------------------------ */
+
+int run_set(char **slot, const char *s, struct plumb_err *err)
+{
+	if (manifest_set_str(slot, s) < 0)
+		return plumb_err_oom(err, "manifest");
+	return 0;
+}
+
+static int fill_commit(struct manifest_commit *c, const struct checkout_side *s,
+		       struct plumb_err *err)
+{
+	char t[MANIFEST_TIME_MAX];
+	int r;
+
+	if ((r = run_set(&c->ref, s->ref, err)) < 0 ||
+	    (r = run_set(&c->commit, s->commit[0] ? s->commit : NULL, err)) < 0 ||
+	    (r = run_set(&c->tree, s->tree[0] ? s->tree : NULL, err)) < 0 ||
+	    (r = run_set(&c->subject, s->subject, err)) < 0 ||
+	    (r = run_set(&c->author, s->author, err)) < 0)
+		return r;
+	if (s->commit[0] && manifest_time_format(s->time, t) == 0 && (r = run_set(&c->time, t, err)) < 0)
+		return r;
+	c->dirty = s->dirty ? 1 : 0;
+	return 0;
+}
+
+/* The variants with their artifacts and the checked symbols' bytes. */
+static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_err *err)
+{
+	const struct runner_result *b = &st->build;
+	int r;
+
+	for (size_t i = 0; i < b->nvariants; i++) {
+		const struct runner_variant *v = &b->variants[i];
+		struct manifest_variant *mv;
+		struct elf_image *img = NULL;
+		mv = manifest_add_variant(m, v->control ? MANIFEST_SIDE_CONTROL :
+					  v->side == RUNNER_BASE ? MANIFEST_SIDE_BASE :
+					  MANIFEST_SIDE_CANDIDATE, v->pad, err);
+		if (!mv)
+			return PLUMB_EINTERNAL;
+		if ((r = run_set(&mv->artifact_path, st->cfg->build.artifact, err)) < 0 ||
+		    (r = run_set(&mv->artifact_sha256, v->sha256, err)) < 0)
+			return r;
+		mv->artifact_size = (int64_t)v->size;
+		mv->build_ns = (int64_t)v->build_ns;
+		if (!v->elf || !v->addr)
+			continue;
+		if ((r = elf_image_open(v->elf, &img, err)) < 0)
+			return r;
+		mv->hot = calloc(b->nsymbols, sizeof(*mv->hot));
+		if (!mv->hot) {
+			elf_image_free(img);
+			return plumb_err_oom(err, "manifest");
+		}
+		for (size_t k = 0; k < b->nsymbols; k++) {
+			struct manifest_hot_symbol *h = &mv->hot[mv->n_hot];
+			struct elf_symbol sym;
+			if (elf_image_symbol(img, b->symbols[k], &sym, err) != 1)
+				continue;
+			h->name = strdup(b->symbols[k]);
+			if (!h->name) {
+				elf_image_free(img);
+				return plumb_err_oom(err, "manifest");
+			}
+			mv->n_hot++;
+			h->address = (int64_t)sym.addr;
+			h->size = (int64_t)sym.size;
+			if (sym.bytes) {
+				unsigned char d[crypto_hash_sha256_BYTES];
+				char hex[2 * crypto_hash_sha256_BYTES + 1];
+				crypto_hash_sha256(d, sym.bytes, (unsigned long long)sym.nbytes);
+				sodium_bin2hex(hex, sizeof(hex), d, sizeof(d));
+				if ((r = run_set(&h->sha256, hex, err)) < 0) {
+					elf_image_free(img);
+					return r;
+				}
+			}
+		}
+		elf_image_free(img);
+	}
+	return 0;
+}
+
+static enum manifest_verdict verdict_of(enum stats_verdict v)
+{
+	switch (v) {
+	case STATS_VERDICT_SLOWER: return MANIFEST_VERDICT_SLOWER;
+	case STATS_VERDICT_FASTER: return MANIFEST_VERDICT_FASTER;
+	case STATS_VERDICT_UNSWEPT: return MANIFEST_VERDICT_UNSWEPT;
+	case STATS_VERDICT_INSUFFICIENT: return MANIFEST_VERDICT_INSUFFICIENT;
+	default: return MANIFEST_VERDICT_PLACEMENT;
+	}
+}
+
+static const struct analysis_result *find_result(const struct analysis *a, const char *metric)
+{
+	for (size_t i = 0; i < analysis_count(a); i++) {
+		const struct analysis_result *r = analysis_get(a, i);
+		if (strcmp(r->metric, metric) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+static int fill_side(struct manifest_side_stats *s, const struct analysis_side_result *as,
+		     int samples, struct plumb_err *err)
+{
+	double *scratch;
+
+	if (as->npads == 0)
+		return 0;
+	s->present = 1;
+	s->pads = calloc(as->npads, sizeof(*s->pads));
+	scratch = calloc(as->npads, sizeof(*scratch));
+	if (!s->pads || !scratch) {
+		free(scratch);
+		return plumb_err_oom(err, "manifest");
+	}
+	s->n_pads = as->npads;
+	for (size_t k = 0; k < as->npads; k++)
+		s->pads[k] = as->pads[k].median;
+	s->center = as->summary.center;
+	s->min = as->summary.min;
+	s->max = as->summary.max;
+	if (as->summary.has_spread)
+		s->spread = as->summary.spread;
+	s->rounds = (int64_t)as->summary.min_rounds;
+	if (samples) {
+		for (size_t k = 0; k < as->npads; k++)
+			scratch[k] = as->pads[k].p99;
+		s->p99 = stats_median_inplace(scratch, as->npads);
+		for (size_t k = 0; k < as->npads; k++)
+			scratch[k] = as->pads[k].co_p99;
+		s->co_p99 = stats_median_inplace(scratch, as->npads);
+	}
+	free(scratch);
+	return 0;
+}
+
+/* The median index of the first kept sample over the settled rounds. */
+static double steady_start(const struct analysis_result *ar)
+{
+	size_t n = 0, k = 0;
+	double *v, med = NAN;
+
+	for (int s = 0; s < ANALYSIS_SIDES; s++)
+		for (size_t p = 0; p < ar->side[s].npads; p++)
+			n += ar->side[s].pads[p].nrounds;
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return NAN;
+	for (int s = 0; s < ANALYSIS_SIDES; s++)
+		for (size_t p = 0; p < ar->side[s].npads; p++)
+			for (size_t q = 0; q < ar->side[s].pads[p].nrounds; q++) {
+				const struct analysis_iter *it = ar->side[s].pads[p].rounds[q].iter;
+				if (it && it->warm.steady)
+					v[k++] = (double)it->warm.start;
+			}
+	if (k)
+		med = stats_median_inplace(v, k);
+	free(v);
+	return med;
+}
+
+static int add_note(struct manifest_bench *mb, const char *text, struct plumb_err *err)
+{
+	char **nv = realloc(mb->notes, (mb->n_notes + 1) * sizeof(*nv));
+
+	if (!nv)
+		return plumb_err_oom(err, "manifest");
+	mb->notes = nv;
+	if (!(nv[mb->n_notes] = strdup(text)))
+		return plumb_err_oom(err, "manifest");
+	mb->n_notes++;
+	return 0;
+}
+
+static int fill_bench(struct run_state *st, struct bench_state *b, struct manifest *m,
+		      struct plumb_err *err)
+{
+	const struct config_bench *cb = b->cb;
+	const struct runner_result *br = &st->build;
+	struct manifest_bench *mb = manifest_add_bench(m, cb->name, err);
+	const struct analysis_result *ar;
+	const char *metric = config_metric_name(cb->metric);
+	int samples = cb->mode == CONFIG_MODE_SAMPLES, r;
+
+	if (!mb)
+		return PLUMB_EINTERNAL;
+	mb->mode = samples ? MANIFEST_MODE_SAMPLES : MANIFEST_MODE_PROCESS;
+	mb->metric = (enum manifest_metric)cb->metric;
+	if (b->failure)
+		return run_set(&mb->failure, b->failure, err);
+	if ((r = analysis_finish(b->an, err)) < 0) {
+		char text[PLUMB_ERR_MAX];
+		snprintf(text, sizeof(text), "%s", err->msg);
+		plumb_err_clear(err);
+		if (!st->cfg->keep_going)
+			return plumb_err_set(err, PLUMB_EBENCH, "benchmark %s: %s; nothing was published",
+					     cb->name, text);
+		st->res->failures++;
+		return run_set(&mb->failure, text, err);
+	}
+	ar = find_result(b->an, metric);
+	if (!ar)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: no %s values", cb->name, metric);
+	if ((r = fill_side(&mb->base, &ar->side[ANALYSIS_BASE], samples, err)) < 0 ||
+	    (r = fill_side(&mb->candidate, &ar->side[ANALYSIS_CANDIDATE], samples, err)) < 0 ||
+	    (r = fill_side(&mb->control, &ar->side[ANALYSIS_CONTROL], samples, err)) < 0)
+		return r;
+	if (ar->verdict.has_ratio)
+		mb->ratio = ar->verdict.ratio;
+	mb->verdict = verdict_of(ar->verdict.verdict);
+	if (mb->verdict == MANIFEST_VERDICT_UNSWEPT)
+		mb->direction = ar->verdict.direction == STATS_DIR_SLOWER ? MANIFEST_DIRECTION_SLOWER
+									  : MANIFEST_DIRECTION_FASTER;
+	if (ar->noise.has) {
+		mb->noise.present = 1;
+		mb->noise.relative = ar->noise.noise;
+		mb->noise.too_noisy = ar->noise.noisy ? 1 : 0;
+	}
+	/* Counters: the center over pads of each side. */
+	if (st->counters && !st->counters_broken) {
+		static const char *const names[PERF_NCOUNTERS] = { "cycles", "instructions", "branch-misses" };
+		struct manifest_side_stats *sides[3] = { &mb->base, &mb->candidate, &mb->control };
+		for (int i = 0; i < PERF_NCOUNTERS; i++) {
+			const struct analysis_result *cr = find_result(b->an, names[i]);
+			if (!cr)
+				continue;
+			for (int s = 0; s < ANALYSIS_SIDES; s++) {
+				double *slot;
+				if (!sides[s]->present || cr->side[s].npads == 0)
+					continue;
+				slot = i == PERF_CYCLES ? &sides[s]->counters.cycles :
+				       i == PERF_INSTRUCTIONS ? &sides[s]->counters.instructions :
+				       &sides[s]->counters.branch_misses;
+				*slot = cr->side[s].summary.center;
+				sides[s]->counters.present = 1;
+			}
+		}
+	}
+	/* Hot code of this benchmark's symbols. */
+	if (cb->nhot && br->nhot) {
+		mb->hot.present = 1;
+		mb->hot.identical = 1;
+		mb->hot.symbols = calloc(cb->nhot, sizeof(*mb->hot.symbols));
+		if (!mb->hot.symbols)
+			return plumb_err_oom(err, "manifest");
+		for (size_t k = 0; k < cb->nhot; k++)
+			for (size_t h = 0; h < br->nhot; h++) {
+				struct manifest_hot_cmp *hc;
+				if (strcmp(br->hot[h].symbol, cb->hot[k]) != 0)
+					continue;
+				hc = &mb->hot.symbols[mb->hot.n_symbols++];
+				if (!(hc->name = strdup(cb->hot[k])))
+					return plumb_err_oom(err, "manifest");
+				hc->identical = br->hot[h].cmp.verdict == HOTCODE_IDENTICAL;
+				if ((r = run_set(&hc->verdict, hotcode_verdict_name(br->hot[h].cmp.verdict), err)) < 0)
+					return r;
+				if (!hc->identical)
+					mb->hot.identical = 0;
+			}
+		if (mb->hot.n_symbols == 0)
+			mb->hot.present = 0;
+	}
+	/* The checksum oracle. */
+	if (cb->checksum != CONFIG_CHECKSUM_OFF && (b->ck[0].value[0] || b->ck[1].value[0])) {
+		mb->checksum.present = 1;
+		mb->checksum.consistent = 1;
+		if ((r = run_set(&mb->checksum.base, b->ck[0].value[0] ? b->ck[0].value : NULL, err)) < 0 ||
+		    (r = run_set(&mb->checksum.candidate, b->ck[1].value[0] ? b->ck[1].value : NULL, err)) < 0)
+			return r;
+		if (strcmp(b->ck[0].value, b->ck[1].value) != 0) {
+			char note[400];
+			snprintf(note, sizeof(note), "behaviour changed: base printed checksum=%s, candidate checksum=%s",
+				 b->ck[0].value[0] ? b->ck[0].value : "(none)",
+				 b->ck[1].value[0] ? b->ck[1].value : "(none)");
+			if ((r = add_note(mb, note, err)) < 0)
+				return r;
+		}
+	}
+	/* The steady-state detector (samples mode, warmup auto). */
+	if (samples && cb->warmup == CONFIG_WARMUP_AUTO) {
+		const struct analysis_opts *o = analysis_options(b->an);
+		mb->steady.present = 1;
+		mb->steady.window = (int64_t)o->warmup.window;
+		mb->steady.tolerance = o->warmup.tolerance;
+		mb->steady.unsettled = (int64_t)ar->unsteady_rounds;
+		mb->steady.start = steady_start(ar);
+		if (ar->unsteady_rounds) {
+			char note[200];
+			snprintf(note, sizeof(note), "%zu round%s never reached a steady state (kept whole, flagged)",
+				 ar->unsteady_rounds, ar->unsteady_rounds == 1 ? "" : "s");
+			if ((r = add_note(mb, note, err)) < 0)
+				return r;
+		}
+	}
+	if (mb->noise.present && mb->noise.too_noisy &&
+	    (r = add_note(mb, "the control differs from base pad 0 by more than half the base spread: the host is too noisy for this benchmark", err)) < 0)
+		return r;
+	return 0;
+}
+
+static int fill_labels(const struct plumb_config *cfg, struct manifest *m, struct plumb_err *err)
+{
+	if (cfg->run.nlabels == 0)
+		return 0;
+	m->run.labels = calloc(cfg->run.nlabels, sizeof(*m->run.labels));
+	if (!m->run.labels)
+		return plumb_err_oom(err, "manifest");
+	for (size_t i = 0; i < cfg->run.nlabels; i++) {
+		m->run.labels[i].key = strdup(cfg->run.labels[i].key);
+		m->run.labels[i].value = strdup(cfg->run.labels[i].value);
+		m->run.n_labels++;
+		if (!m->run.labels[i].key || !m->run.labels[i].value)
+			return plumb_err_oom(err, "manifest");
+	}
+	return 0;
+}
+
+static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size)
+{
+	for (size_t i = 0; i < cfg->nbenches; i++) {
+		const struct config_bench *cb = &cfg->benches[i];
+		if (cb->mode != CONFIG_MODE_SAMPLES)
+			continue;
+		if (cb->warmup == CONFIG_WARMUP_AUTO)
+			return "auto";
+		if (cb->warmup == CONFIG_WARMUP_NONE)
+			return "none";
+		snprintf(buf, size, "%llu", (unsigned long long)cb->warmup_count);
+		return buf;
+	}
+	return "none";
+}
+
+static int host_json(struct host_facts *hf, json_t **out, struct plumb_err *err)
+{
+	*out = host_facts_to_json(hf);
+	if (!*out)
+		return plumb_err_oom(err, "host facts");
+	return 0;
+}
+
+static int time_now(char out[MANIFEST_TIME_MAX])
+{
+	return manifest_time_format((int64_t)time(NULL), out);
+}
+
+/*
+ * The manifest of a measured run: tool, times, the spec, the repository
+ * and both commits, the build and its variants, the host facts at start
+ * and end, the run's settings and labels, and every benchmark's record.
+ */
+int run_manifest_record(struct run_state *st, struct manifest *m,
+			struct host_facts *start, struct host_facts *end,
+			struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	char t[MANIFEST_TIME_MAX], policy[32];
+	int r;
+
+	if ((r = run_set(&m->tool.name, "plumb", err)) < 0 ||
+	    (r = run_set(&m->tool.version, PACKAGE_VERSION, err)) < 0)
+		return r;
+	if ((r = time_now(t)) < 0 || (r = run_set(&m->created, t, err)) < 0 ||
+	    (r = run_set(&m->run.end, t, err)) < 0) {
+		if (r == -1)
+			r = plumb_err_set(err, PLUMB_EINTERNAL, "the clock is out of range");
+		return r;
+	}
+	m->spec = config_to_json(cfg);
+	if (!m->spec) {
+		r = plumb_err_oom(err, "manifest");
+		return r;
+	}
+	if ((r = run_set(&m->repo.url, st->build.repo, err)) < 0 ||
+	    (r = fill_commit(&m->repo.base, &st->build.side[RUNNER_BASE], err)) < 0 ||
+	    (r = fill_commit(&m->repo.candidate, &st->build.side[RUNNER_CANDIDATE], err)) < 0)
+		return r;
+	m->build.method = (enum manifest_method)cfg->build.pad;
+	m->build.pad_bytes = cfg->build.pad_bytes;
+	if ((r = run_set(&m->build.command, cfg->build.command, err)) < 0 ||
+	    (r = fill_variants(st, m, err)) < 0)
+		return r;
+	if ((r = host_json(start, &m->host.start, err)) < 0 ||
+	    (r = host_json(end, &m->host.end, err)) < 0 ||
+	    (r = run_set(&m->host.fingerprint, host_fingerprint(start), err)) < 0)
+		return r;
+	m->run.seed = (int64_t)cfg->run.seed;
+	m->run.rounds = cfg->run.rounds;
+	m->run.warmup_runs = cfg->run.warmup_runs;
+	if ((r = run_set(&m->run.warmup_policy, warmup_policy(cfg, policy, sizeof(policy)), err)) < 0)
+		return r;
+	m->run.counters_available = st->counters && !st->counters_broken;
+	if (!m->run.counters_available && (r = run_set(&m->run.counters_reason, st->counters_reason, err)) < 0)
+		return r;
+	if ((r = fill_labels(cfg, m, err)) < 0)
+		return r;
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		if ((r = fill_bench(st, &st->benches[i], m, err)) < 0)
+			return r;
+	return 0;
+}
