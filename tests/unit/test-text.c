@@ -1,5 +1,5 @@
 /*
- * tests/unit/test-numfmt.c: common/ text primitives (units, escaping, UTF-8, quoting, paths).
+ * tests/unit/test-text.c: common/ text primitives (units, escaping, UTF-8, quoting, paths).
  */
 #include <math.h>
 #include <stdio.h>
