@@ -128,7 +128,7 @@ int ingest_from_manifest(const struct manifest *m, struct ingest_record *rec,
 		struct ingest_bench *b = ingest_add_bench(rec);
 		if (!b || dup_str(&b->name, mb->name) < 0 ||
 		    dup_str(&b->mode, manifest_mode_name(mb->mode)) < 0 ||
-		    dup_str(&b->metric, manifest_metric_name(mb->metric)) < 0 ||
+		    dup_str(&b->metric, metric_name(mb->metric)) < 0 ||
 		    verdict_from(&b->verdict, mb) < 0 ||
 		    side_from(&b->base, &mb->base) < 0 ||
 		    side_from(&b->cand, &mb->candidate) < 0)

@@ -117,6 +117,7 @@ void config_free_list(char ***v, size_t *n);
 bool config_parse_u64(const char *v, uint64_t min, uint64_t max, uint64_t *out);
 int config_parse_number(const char *where, const char *v, uint64_t min,
 			uint64_t max, uint64_t *out, struct plumb_err *err);
+/* One of names (any case, "" entries skipped): its index, or an error listing them. */
 int config_parse_choice(const char *where, const char *v,
 			const char *const *names, size_t n, int *out,
 			struct plumb_err *err);

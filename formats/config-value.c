@@ -111,7 +111,7 @@ int config_parse_number(const char *where, const char *v, uint64_t min,
 	return 0;
 }
 
-/* One of names (any case): its index, or an error listing them. */
+/* One of names (any case, "" entries skipped): its index, or an error listing them. */
 int config_parse_choice(const char *where, const char *v,
 			const char *const *names, size_t n, int *out,
 			struct plumb_err *err)
@@ -119,13 +119,13 @@ int config_parse_choice(const char *where, const char *v,
 	struct buf list;
 
 	for (size_t i = 0; i < n; i++)
-		if (strcasecmp(v, names[i]) == 0) {
+		if (names[i][0] && strcasecmp(v, names[i]) == 0) {
 			*out = (int)i;
 			return 0;
 		}
 	buf_init(&list, 256);
 	for (size_t i = 0; i < n; i++)
-		if (buf_printf(&list, "%s%s", i ? ", " : "", names[i]) < 0)
+		if (names[i][0] && buf_printf(&list, "%s%s", list.len ? ", " : "", names[i]) < 0)
 			break;
 	plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not one of %s", where,
 		      SHOW(v), buf_cstr(&list));

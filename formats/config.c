@@ -55,7 +55,7 @@ const struct key_def config_keys[] = {
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
 	{ { "bench", "mode", "process", false, false, "process | samples" }, K_BENCH_MODE },
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
-	{ { "bench", "metric", "wall", false, false, "wall | cpu | cycles | instructions" }, K_BENCH_METRIC },
+	{ { "bench", "metric", "wall", false, false, NULL /* from the metric table */ }, K_BENCH_METRIC },
 	{ { "bench", "hot", NULL, false, false, "symbol names, space-separated" }, K_BENCH_HOT },
 	{ { "bench", "timeout", "5m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BENCH_TIMEOUT },
 	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
@@ -70,7 +70,6 @@ _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
 static const char *const pad_names[] = { "link", "env", "none" };
 static const char *const reuse_names[] = { "relink", "none" };
 static const char *const mode_names[] = { "process", "samples" };
-static const char *const metric_names[] = { "wall", "cpu", "cycles", "instructions" };
 static const char *const checksum_names[] = { "auto", "required", "off" };
 static const char *const aslr_names[] = { "on", "off" };
 
@@ -79,9 +78,41 @@ static const char *const build_placeholders[] = {
 };
 static const char *const bench_placeholders[] = { "artifact" };
 
+/* "wall | cpu | ...": the metrics a benchmark may be measured by. */
+static const char *metric_choices(void)
+{
+	static char text[256];
+
+	if (!text[0]) {
+		size_t used = 0;
+
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			int n;
+
+			if (!metric_table[m].bench)
+				continue;
+			n = snprintf(text + used, sizeof(text) - used, "%s%s",
+				     used ? " | " : "", metric_table[m].name);
+			if (n < 0 || (size_t)n >= sizeof(text) - used)
+				break;
+			used += (size_t)n;
+		}
+	}
+	return text;
+}
+
 const struct config_key *config_key_at(size_t i)
 {
-	return i < N_OF(config_keys) ? &config_keys[i].pub : NULL;
+	static struct config_key metric_key;
+
+	if (i >= N_OF(config_keys))
+		return NULL;
+	if (config_keys[i].id == K_BENCH_METRIC) {
+		metric_key = config_keys[i].pub;
+		metric_key.values = metric_choices();
+		return &metric_key;
+	}
+	return &config_keys[i].pub;
 }
 
 static const struct key_def *key_by_id(enum key_id id)
@@ -115,11 +146,6 @@ const char *config_reuse_name(enum config_reuse reuse)
 const char *config_mode_name(enum config_mode mode)
 {
 	return (size_t)mode < N_OF(mode_names) ? mode_names[mode] : "?";
-}
-
-const char *config_metric_name(enum config_metric metric)
-{
-	return (size_t)metric < N_OF(metric_names) ? metric_names[metric] : "?";
 }
 
 const char *config_checksum_name(enum config_checksum checksum)
@@ -320,9 +346,9 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		}
 		return 0;
 	case K_BENCH_METRIC:
-		rc = config_parse_choice(where, v, metric_names, N_OF(metric_names), &choice, err);
+		rc = config_parse_choice(where, v, metric_bench_names, METRIC_COUNT, &choice, err);
 		if (rc == 0)
-			b->metric = (enum config_metric)choice;
+			b->metric = (enum metric_id)choice;
 		return rc;
 	case K_BENCH_HOT:
 		return config_parse_words(where, v, config_symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
@@ -480,7 +506,7 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 			value_str(v, b->warmup == CONFIG_WARMUP_AUTO ? "auto" : "none", NULL);
 		return;
 	case K_BENCH_METRIC:
-		value_str(v, config_metric_name(b->metric), NULL);
+		value_str(v, metric_name(b->metric), NULL);
 		return;
 	case K_BENCH_HOT:
 		v->kind = V_WORDS;
@@ -975,11 +1001,11 @@ int config_check(const struct plumb_config *cfg, struct plumb_err *err)
 				return plumb_err_set(err, PLUMB_EINPUT,
 						     "%s: bench.%s.maxSamples: applies to mode = samples only",
 						     f, b->name);
-		} else if (b->metric != CONFIG_METRIC_WALL) {
+		} else if (b->metric != METRIC_WALL) {
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: bench.%s.metric: '%s' applies to mode = process only "
 					     "(samples are the benchmark's own durations)",
-					     f, b->name, config_metric_name(b->metric));
+					     f, b->name, metric_name(b->metric));
 		}
 	}
 	return 0;

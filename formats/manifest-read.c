@@ -650,11 +650,8 @@ static int read_side(struct rd *r, const json_t *sides, const char *key, int req
 		rc = member(r, o, "counters", 0, W_OBJECT, &c, &old2);
 		if (rc == 0 && c) {
 			s->counters.present = 1;
-			rc = get_num(r, c, "cycles", 0, &s->counters.cycles);
-			if (rc == 0)
-				rc = get_num(r, c, "instructions", 0, &s->counters.instructions);
-			if (rc == 0)
-				rc = get_num(r, c, "branchMisses", 0, &s->counters.branch_misses);
+			for (int k = 0; rc == 0 && k < METRIC_NCOUNTERS; k++)
+				rc = get_num(r, c, metric_counter(k)->key, 0, &s->counters.value[k]);
 		}
 		if (rc == 0)
 			jsonio_path_restore(&r->path, old2);
@@ -779,13 +776,13 @@ static int read_bench(struct rd *r, const json_t *o, struct manifest_bench *b)
 	if (rc == 0)
 		rc = get_enum(r, o, "mode", 1, manifest_mode_names, &mode);
 	if (rc == 0)
-		rc = get_enum(r, o, "metric", 1, manifest_metric_names, &metric);
+		rc = get_enum(r, o, "metric", 1, metric_bench_names, &metric);
 	if (rc == 0)
 		rc = get_str(r, o, "failure", 0, &b->failure);
 	if (rc < 0)
 		return rc;
 	b->mode = (enum manifest_mode)mode;
-	b->metric = (enum manifest_metric)metric;
+	b->metric = (enum metric_id)metric;
 	/* A failed benchmark may lack its results. */
 	ok = b->failure == NULL;
 	rc = member(r, o, "sides", ok, W_OBJECT, &sides, &old);

@@ -317,9 +317,8 @@ static void write_side(struct wr *w, json_t *sides, const char *key,
 	if (s->counters.present) {
 		c = put_obj(w, o, "counters");
 		if (c) {
-			put_num(w, c, "cycles", s->counters.cycles);
-			put_num(w, c, "instructions", s->counters.instructions);
-			put_num(w, c, "branchMisses", s->counters.branch_misses);
+			for (int k = 0; k < METRIC_NCOUNTERS; k++)
+				put_num(w, c, metric_counter(k)->key, s->counters.value[k]);
 		}
 	}
 out:
@@ -335,7 +334,7 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 		goto out;
 	put_str(w, o, "name", b->name);
 	put_str(w, o, "mode", manifest_mode_name(b->mode));
-	put_str(w, o, "metric", manifest_metric_name(b->metric));
+	put_str(w, o, "metric", metric_name(b->metric));
 	put_str(w, o, "failure", b->failure);
 	if (b->base.present || b->candidate.present || b->control.present) {
 		old2 = enter(w, "sides", 0);

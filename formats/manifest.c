@@ -20,7 +20,6 @@
 const char *const manifest_side_names[] = { "base", "candidate", "control", NULL };
 const char *const manifest_method_names[] = { "link", "env", "none", NULL };
 const char *const manifest_mode_names[] = { "process", "samples", NULL };
-const char *const manifest_metric_names[] = { "wall", "cpu", "cycles", "instructions", NULL };
 /* Index 0 is MANIFEST_VERDICT_UNSET, never written. */
 const char *const manifest_verdict_names[] = {
 	"", "slower", "faster", "placement", "unswept", "insufficient", NULL
@@ -50,7 +49,8 @@ void manifest_side_stats_init(struct manifest_side_stats *s)
 	s->center = s->min = s->max = NAN;
 	s->spread = s->p99 = s->co_p99 = NAN;
 	s->rounds = -1;
-	s->counters.cycles = s->counters.instructions = s->counters.branch_misses = NAN;
+	for (int k = 0; k < METRIC_NCOUNTERS; k++)
+		s->counters.value[k] = NAN;
 }
 
 static void side_stats_release(struct manifest_side_stats *s)
@@ -274,11 +274,6 @@ const char *manifest_mode_name(enum manifest_mode m)
 	return table_name(manifest_mode_names, (int)m);
 }
 
-const char *manifest_metric_name(enum manifest_metric m)
-{
-	return table_name(manifest_metric_names, (int)m);
-}
-
 const char *manifest_verdict_name(enum manifest_verdict v)
 {
 	return v == MANIFEST_VERDICT_UNSET ? NULL : table_name(manifest_verdict_names, (int)v);
@@ -287,26 +282,6 @@ const char *manifest_verdict_name(enum manifest_verdict v)
 const char *manifest_direction_name(enum manifest_direction d)
 {
 	return d == MANIFEST_DIRECTION_UNSET ? NULL : table_name(manifest_direction_names, (int)d);
-}
-
-const char *manifest_metric_unit(enum manifest_metric m)
-{
-	return manifest_metric_dim(m) == UNITS_TIME_NS ? "ns" : "count";
-}
-
-int manifest_metric_parse(const char *name, enum manifest_metric *out)
-{
-	for (int i = 0; manifest_metric_names[i]; i++)
-		if (strcmp(name, manifest_metric_names[i]) == 0) {
-			*out = (enum manifest_metric)i;
-			return 0;
-		}
-	return -1;
-}
-
-enum units_dim manifest_metric_dim(enum manifest_metric m)
-{
-	return m == MANIFEST_METRIC_WALL || m == MANIFEST_METRIC_CPU ? UNITS_TIME_NS : UNITS_COUNT;
 }
 
 void manifest_variant_label(const struct manifest_variant *v,
@@ -692,11 +667,9 @@ static int check_side(size_t bi, const char *side, const struct manifest_side_st
 		return bad(err, "benches[%zu].sides.%s.p99: not a finite number", bi, side);
 	if (!finite_or_absent(s->co_p99))
 		return bad(err, "benches[%zu].sides.%s.coP99: not a finite number", bi, side);
-	if (s->counters.present &&
-	    (!finite_or_absent(s->counters.cycles) ||
-	     !finite_or_absent(s->counters.instructions) ||
-	     !finite_or_absent(s->counters.branch_misses)))
-		return bad(err, "benches[%zu].sides.%s.counters: not a finite number", bi, side);
+	for (int k = 0; s->counters.present && k < METRIC_NCOUNTERS; k++)
+		if (!finite_or_absent(s->counters.value[k]))
+			return bad(err, "benches[%zu].sides.%s.counters: not a finite number", bi, side);
 	return 0;
 }
 
@@ -713,7 +686,7 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 		return bad(err, "benches[%zu].name: missing required field", i);
 	if ((int)b->mode < 0 || b->mode > MANIFEST_MODE_SAMPLES)
 		return bad(err, "benches[%zu].mode: not a mode", i);
-	if ((int)b->metric < 0 || b->metric > MANIFEST_METRIC_INSTRUCTIONS)
+	if ((unsigned)b->metric >= METRIC_COUNT || !metric_table[b->metric].bench)
 		return bad(err, "benches[%zu].metric: not a metric", i);
 	if (!b->failure) {
 		if (!b->base.present)

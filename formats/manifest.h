@@ -48,6 +48,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "common/metric.h"
 #include "common/units.h"
 
 struct buf;
@@ -78,13 +79,6 @@ enum manifest_method {          /* build.method, DESIGN §5.2 */
 enum manifest_mode {            /* benches[].mode */
 	MANIFEST_MODE_PROCESS,
 	MANIFEST_MODE_SAMPLES
-};
-
-enum manifest_metric {          /* benches[].metric; unit: manifest_metric_unit() */
-	MANIFEST_METRIC_WALL,
-	MANIFEST_METRIC_CPU,
-	MANIFEST_METRIC_CYCLES,
-	MANIFEST_METRIC_INSTRUCTIONS
 };
 
 enum manifest_verdict {         /* benches[].verdict, DESIGN §6 */
@@ -202,9 +196,10 @@ struct manifest_run {
 /* benches[].sides.<side>.counters: hardware counters, centers over pads. */
 struct manifest_counters {
 	int present;
-	double cycles;          /* .cycles, optional, count */
-	double instructions;    /* .instructions, optional, count */
-	double branch_misses;   /* .branchMisses, optional, count */
+	/* By counter k of common/metric.h, each optional (NAN: absent), a
+	 * count, in the member the metric's row names (.cycles,
+	 * .instructions, .branchMisses). */
+	double value[METRIC_NCOUNTERS];
 };
 
 /* benches[].sides.base / .candidate / .control: one side's reduction. */
@@ -265,7 +260,7 @@ struct manifest_steady {
 struct manifest_bench {
 	char *name;                       /* .name, required, unique */
 	enum manifest_mode mode;          /* .mode, required */
-	enum manifest_metric metric;      /* .metric, required */
+	enum metric_id metric;      /* .metric, required */
 	char *failure;                    /* .failure, optional: why it failed (--keep-going) */
 	struct manifest_side_stats base;      /* .sides.base, required unless failure */
 	struct manifest_side_stats candidate; /* .sides.candidate, required unless failure */
@@ -347,18 +342,8 @@ void manifest_variant_label(const struct manifest_variant *v,
 const char *manifest_side_name(enum manifest_side s);
 const char *manifest_method_name(enum manifest_method m);
 const char *manifest_mode_name(enum manifest_mode m);
-const char *manifest_metric_name(enum manifest_metric m);
 const char *manifest_verdict_name(enum manifest_verdict v);   /* NULL for UNSET */
 const char *manifest_direction_name(enum manifest_direction d); /* NULL for UNSET */
-
-/* The metric named name ("wall"): 0, or -1 for an unknown name. */
-int manifest_metric_parse(const char *name, enum manifest_metric *out);
-
-/* The unit of a metric's values: "ns" (wall, cpu) or "count". */
-const char *manifest_metric_unit(enum manifest_metric m);
-
-/* The same as the number formatters of common/units.h take it. */
-enum units_dim manifest_metric_dim(enum manifest_metric m);
 
 /* Format Unix seconds as RFC 3339 UTC ("2024-05-01T12:00:00Z"); -1 out of range. */
 int manifest_time_format(int64_t unix_seconds, char out[MANIFEST_TIME_MAX]);

@@ -347,13 +347,13 @@ static int bench_notes(struct report *r, struct report_bench *b,
 				   (long long)b->steady->window, x);
 		}
 		if (!isnan(b->old->p99) || !isnan(b->new->p99)) {
-			units_value(b->old->p99, manifest_metric_dim(b->metric), 0, x);
-			units_value(b->new->p99, manifest_metric_dim(b->metric), 0, y);
+			units_value(b->old->p99, metric_dim(b->metric), 0, x);
+			units_value(b->new->p99, metric_dim(b->metric), 0, y);
 			buf_printf(&t, "%sp99 %s \u2192 %s", t.len ? "; " : "", x, y);
 		}
 		if (!isnan(b->old->co_p99) || !isnan(b->new->co_p99)) {
-			units_value(b->old->co_p99, manifest_metric_dim(b->metric), 0, x);
-			units_value(b->new->co_p99, manifest_metric_dim(b->metric), 0, y);
+			units_value(b->old->co_p99, metric_dim(b->metric), 0, x);
+			units_value(b->new->co_p99, metric_dim(b->metric), 0, y);
 			buf_printf(&t, "%sco_p99 %s \u2192 %s", t.len ? "; " : "", x, y);
 		}
 		if (t.len)
@@ -467,9 +467,12 @@ static int fill_bench(struct report *r, struct report_bench *b,
 	}
 	b->behaviour_changed = b->ck_old && b->ck_new && strcmp(b->ck_old, b->ck_new) != 0;
 	if (b->old->counters.present && b->new->counters.present) {
-		b->instr_ratio = ratio_of(b->new->counters.instructions,
-					  b->old->counters.instructions);
-		b->cycles_ratio = ratio_of(b->new->counters.cycles, b->old->counters.cycles);
+		const double *o = b->old->counters.value, *n = b->new->counters.value;
+		int ki = metric_table[METRIC_INSTRUCTIONS].counter;
+		int kc = metric_table[METRIC_CYCLES].counter;
+
+		b->instr_ratio = ratio_of(n[ki], o[ki]);
+		b->cycles_ratio = ratio_of(n[kc], o[kc]);
 	}
 	b->withheld = r->withheld && b->verdict != MANIFEST_VERDICT_UNSET;
 	if (b->mode == MANIFEST_MODE_SAMPLES) {

@@ -242,7 +242,7 @@ static int overview(const struct report *r, struct buf *out, struct buf *raw)
 		rc |= buf_printf(out, "<tr><td><a href=\"#bench-%zu\">", i);
 		rc |= esc_html(out, b->name);
 		rc |= buf_printf(out, "</a></td><td>%s</td><td class=\"num\">",
-				 manifest_metric_name(b->metric));
+				 metric_name(b->metric));
 		if (b->old)
 			rc |= phrase_side(b, b->old, raw);
 		rc |= raw_html(out, raw);
@@ -304,7 +304,7 @@ static int bench_section(const struct report *r, const struct report_bench *b, s
 
 	rc |= buf_printf(out, "<section class=\"bench\" id=\"bench-%zu\">\n<h2>", i);
 	rc |= esc_html(out, b->name);
-	rc |= buf_printf(out, " <small>%s, %s</small> ", manifest_metric_name(b->metric),
+	rc |= buf_printf(out, " <small>%s, %s</small> ", metric_name(b->metric),
 			 manifest_mode_name(b->mode));
 	rc |= verdict_badge(out, b);
 	rc |= buf_addstr(out, "</h2>\n");

@@ -64,9 +64,8 @@ static json_t *side_json(const struct manifest_side_stats *s)
 	if (s->counters.present) {
 		c = json_object();
 		if (c) {
-			bad |= put(c, "cycles", num(s->counters.cycles));
-			bad |= put(c, "instructions", num(s->counters.instructions));
-			bad |= put(c, "branchMisses", num(s->counters.branch_misses));
+			for (int k = 0; k < METRIC_NCOUNTERS; k++)
+				bad |= put(c, metric_counter(k)->key, num(s->counters.value[k]));
 		}
 		bad |= put(o, "counters", c);
 	} else {
@@ -157,8 +156,8 @@ static json_t *bench_json(const struct report_bench *b)
 		return NULL;
 	bad |= put(o, "name", json_string(b->name));
 	bad |= put(o, "mode", json_string(manifest_mode_name(b->mode)));
-	bad |= put(o, "metric", json_string(manifest_metric_name(b->metric)));
-	bad |= put(o, "unit", json_string(manifest_metric_unit(b->metric)));
+	bad |= put(o, "metric", json_string(metric_name(b->metric)));
+	bad |= put(o, "unit", json_string(metric_unit(b->metric)));
 	bad |= put(o, "failure", str(b->failure));
 	bad |= put(o, "baselineFailure", str(b->old_failure));
 	bad |= put(o, "notCompared", str(b->missing));

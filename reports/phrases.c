@@ -24,7 +24,7 @@ int phrase_side(const struct report_bench *b, const struct manifest_side_stats *
 	char c[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX], sp[UNITS_MAX];
 	int rc = 0;
 
-	units_scale(s->center, manifest_metric_dim(b->metric), 0, &sc);
+	units_scale(s->center, metric_dim(b->metric), 0, &sc);
 	units_number(s->center, &sc, c);
 	units_number(s->min, &sc, lo);
 	units_number(s->max, &sc, hi);

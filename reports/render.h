@@ -75,7 +75,7 @@ int phrase_source(const struct report_side *s, struct buf *out);
  * overlapping the previous one's marked.
  */
 struct trend_point;
-int svg_trend(struct buf *out, const char *bench, enum manifest_metric metric,
+int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
 	      const struct trend_point *p, size_t n);
 
 /* The words a verdict is shown with ("slower", "withheld", "failed", ...). */

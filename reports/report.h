@@ -87,7 +87,7 @@ struct report_hot {
 struct report_bench {
 	const char *name;              /* borrowed; the new side's */
 	enum manifest_mode mode;
-	enum manifest_metric metric;
+	enum metric_id metric;
 	const char *failure;           /* new side's failure, or NULL */
 	const char *old_failure;       /* baseline's failure, or NULL */
 	const char *missing;           /* why there is no comparison, or NULL (static) */

@@ -258,7 +258,7 @@ int report_text(const struct report *r, int color, struct buf *out,
 		char x[UNITS_MAX + 8];
 
 		table_cell(&t, b->name);
-		table_cell(&t, manifest_metric_name(b->metric));
+		table_cell(&t, metric_name(b->metric));
 		buf_reset(&cell);
 		if (b->old)
 			rc |= phrase_side(b, b->old, &cell);

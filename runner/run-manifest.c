@@ -211,13 +211,13 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	const struct runner_result *br = &st->build;
 	struct manifest_bench *mb = manifest_add_bench(m, cb->name, err);
 	const struct analysis_result *ar;
-	const char *metric = config_metric_name(cb->metric);
+	const char *metric = metric_name(cb->metric);
 	int samples = cb->mode == CONFIG_MODE_SAMPLES, r;
 
 	if (!mb)
 		return PLUMB_EINTERNAL;
 	mb->mode = samples ? MANIFEST_MODE_SAMPLES : MANIFEST_MODE_PROCESS;
-	mb->metric = (enum manifest_metric)cb->metric;
+	mb->metric = cb->metric;
 	if (b->failure)
 		return run_set(&mb->failure, b->failure, err);
 	if ((r = analysis_finish(b->an, err)) < 0) {
@@ -250,20 +250,16 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	}
 	/* Counters: the center over pads of each side. */
 	if (st->counters && !st->counters_broken) {
-		static const char *const names[PERF_NCOUNTERS] = { "cycles", "instructions", "branch-misses" };
 		struct manifest_side_stats *sides[3] = { &mb->base, &mb->candidate, &mb->control };
-		for (int i = 0; i < PERF_NCOUNTERS; i++) {
-			const struct analysis_result *cr = find_result(b->an, names[i]);
+		for (int k = 0; k < METRIC_NCOUNTERS; k++) {
+			const char *name = metric_name(metric_of_counter(k));
+			const struct analysis_result *cr = find_result(b->an, name);
 			if (!cr)
 				continue;
 			for (int s = 0; s < ANALYSIS_SIDES; s++) {
-				double *slot;
 				if (!sides[s]->present || cr->side[s].npads == 0)
 					continue;
-				slot = i == PERF_CYCLES ? &sides[s]->counters.cycles :
-				       i == PERF_INSTRUCTIONS ? &sides[s]->counters.instructions :
-				       &sides[s]->counters.branch_misses;
-				*slot = cr->side[s].summary.center;
+				sides[s]->counters.value[k] = cr->side[s].summary.center;
 				sides[s]->counters.present = 1;
 			}
 		}
@@ -407,7 +403,11 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 	    (r = fill_commit(&m->repo.base, &st->build.side[RUNNER_BASE], err)) < 0 ||
 	    (r = fill_commit(&m->repo.candidate, &st->build.side[RUNNER_CANDIDATE], err)) < 0)
 		return r;
-	m->build.method = (enum manifest_method)cfg->build.pad;
+	switch (cfg->build.pad) {
+	case CONFIG_PAD_LINK: m->build.method = MANIFEST_METHOD_LINK; break;
+	case CONFIG_PAD_ENV: m->build.method = MANIFEST_METHOD_ENV; break;
+	case CONFIG_PAD_NONE: m->build.method = MANIFEST_METHOD_NONE; break;
+	}
 	m->build.pad_bytes = cfg->build.pad_bytes;
 	if ((r = run_set(&m->build.command, cfg->build.command, err)) < 0 ||
 	    (r = fill_variants(st, m, err)) < 0)

@@ -13,6 +13,7 @@
  * the same length in every variant.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,6 @@
 #include "stats/analysis.h"
 #include "common/banned.h"
 
-static const char *const metric_wall = "wall";
-
 static enum samples_side tsv_side(const struct runner_variant *v)
 {
 	return v->control ? SAMPLES_CONTROL : v->side == RUNNER_BASE ? SAMPLES_BASE
@@ -58,6 +57,12 @@ int run_tsv_write(void *ctx, const void *data, size_t len, struct plumb_err *err
 				     (unsigned long long)BUNDLE_MAX_MEMBER);
 	return samples_write_stdio(st->tsv, data, len, err);
 }
+
+/* A samples.tsv side is the analysis side of the same number. */
+_Static_assert((int)SAMPLES_BASE == (int)ANALYSIS_BASE &&
+	       (int)SAMPLES_CANDIDATE == (int)ANALYSIS_CANDIDATE &&
+	       (int)SAMPLES_CONTROL == (int)ANALYSIS_CONTROL,
+	       "enum samples_side and enum analysis_side number the sides alike");
 
 /* One value: a row of samples.tsv and a row of the benchmark's analysis. */
 static int record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
@@ -181,39 +186,67 @@ static int bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
 	return 0;
 }
 
-/* The rows of one measured run. */
+/*
+ * The value of a clock or rusage metric for one run.  Every row of the
+ * metric table has its case, so a new metric cannot be forgotten here; a
+ * counter's value comes from runner/perf.c instead.
+ */
+static double metric_of_run(enum metric_id id, const struct measure_result *m)
+{
+	switch (id) {
+	case METRIC_WALL:
+		return (double)m->proc.wall_ns;
+	case METRIC_CPU:
+		return (double)(m->proc.user_ns + m->proc.sys_ns);
+	case METRIC_USER:
+		return (double)m->proc.user_ns;
+	case METRIC_SYS:
+		return (double)m->proc.sys_ns;
+	case METRIC_MAXRSS:
+		return (double)m->proc.maxrss_kb * 1024.0;
+	case METRIC_CYCLES:
+	case METRIC_INSTRUCTIONS:
+	case METRIC_BRANCH_MISSES:
+	case METRIC_COUNT:
+		break;
+	}
+	return NAN;
+}
+
+/* The rows of one measured run: every metric of the table, in its order. */
 static int record_run(struct run_state *st, struct bench_state *b, size_t vi, unsigned round,
 		      const struct measure_result *m, struct plumb_err *err)
 {
 	const struct runner_variant *v = &st->build.variants[vi];
-	const char *names[PERF_NCOUNTERS] = { "cycles", "instructions", "branch-misses" };
 	int samples = b->cb->mode == CONFIG_MODE_SAMPLES;
 	double per = 1.0;
-	int r;
+	int counting, r;
 
-	if (samples) {
-		for (size_t i = 0; i < m->nsamples; i++)
-			if ((r = record(st, b, v, round, i, metric_wall, m->samples[i], err)) < 0)
-				return r;
+	if (samples)
 		per = m->nsamples ? 1.0 / (double)m->nsamples : 0;
-	} else {
-		double value = (double)m->proc.wall_ns;
-		if ((r = record(st, b, v, round, SAMPLES_ITER_NONE, metric_wall, value, err)) < 0)
+	counting = st->counters && !st->counters_broken && per > 0;
+	for (int id = 0; id < METRIC_COUNT; id++) {
+		const struct metric_def *md = &metric_table[id];
+
+		if (md->source == METRIC_SRC_COUNTER) {
+			int k = md->counter;
+			if (counting && m->counts.have[k] &&
+			    (r = record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
+					m->counts.value[k] * per, err)) < 0)
+				return r;
+			continue;
+		}
+		if (md->source == METRIC_SRC_CLOCK && samples) {
+			/* Samples mode: the benchmark's own durations are the clock. */
+			for (size_t i = 0; i < m->nsamples; i++)
+				if ((r = record(st, b, v, round, i, md->name, m->samples[i], err)) < 0)
+					return r;
+			continue;
+		}
+		if ((r = record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
+				metric_of_run((enum metric_id)id, m), err)) < 0)
 			return r;
 	}
-	if ((r = record(st, b, v, round, SAMPLES_ITER_NONE, "cpu",
-			(double)(m->proc.user_ns + m->proc.sys_ns), err)) < 0 ||
-	    (r = record(st, b, v, round, SAMPLES_ITER_NONE, "user", (double)m->proc.user_ns, err)) < 0 ||
-	    (r = record(st, b, v, round, SAMPLES_ITER_NONE, "sys", (double)m->proc.sys_ns, err)) < 0 ||
-	    (r = record(st, b, v, round, SAMPLES_ITER_NONE, "maxrss",
-			(double)m->proc.maxrss_kb * 1024.0, err)) < 0)
-		return r;
-	if (st->counters && !st->counters_broken && per > 0)
-		for (int i = 0; i < PERF_NCOUNTERS; i++)
-			if (m->counts.have[i] &&
-			    (r = record(st, b, v, round, SAMPLES_ITER_NONE, names[i],
-					m->counts.value[i] * per, err)) < 0)
-				return r;
 	return 0;
 }
 
@@ -268,7 +301,7 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		st->counters_broken = 1;
 		snprintf(st->counters_reason, sizeof(st->counters_reason),
 			 "counting stopped during the run: %s", m.counters_error);
-		if (cb->metric == CONFIG_METRIC_CYCLES || cb->metric == CONFIG_METRIC_INSTRUCTIONS) {
+		if (metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
 			r = bench_fail(st, b, vi, when, st->counters_reason, NULL, err);
 			goto out;
 		}
@@ -279,8 +312,8 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		goto out;
 	}
 	if (round > 0) {
-		if (cb->metric == CONFIG_METRIC_CYCLES || cb->metric == CONFIG_METRIC_INSTRUCTIONS) {
-			int k = cb->metric == CONFIG_METRIC_CYCLES ? PERF_CYCLES : PERF_INSTRUCTIONS;
+		if (metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
+			int k = metric_table[cb->metric].counter;
 			/* The value itself is one of record_run()'s counter rows. */
 			if (!m.counts.have[k]) {
 				r = bench_fail(st, b, vi, when, "the counter did not run (no value)", NULL, err);

@@ -208,11 +208,10 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 				 sizeof(st.counters_reason));
 	for (size_t i = 0; i < cfg->nbenches; i++) {
 		const struct config_bench *cb = &cfg->benches[i];
-		if (!st.counters && (cb->metric == CONFIG_METRIC_CYCLES ||
-				     cb->metric == CONFIG_METRIC_INSTRUCTIONS)) {
+		if (!st.counters && metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
 			r = plumb_err_set(err, PLUMB_EINPUT,
 					  "bench.%s.metric: '%s' needs hardware counters, and this host has none: %s",
-					  cb->name, config_metric_name(cb->metric), st.counters_reason);
+					  cb->name, metric_name(cb->metric), st.counters_reason);
 			goto out;
 		}
 	}

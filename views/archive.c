@@ -49,10 +49,10 @@ static void put_str(FILE *out, const json_t *o, const char *key, const char *def
 /* The dimension of a model's metric name ("wall", "instructions"). */
 static enum units_dim dim_of(const char *metric)
 {
-	enum manifest_metric m;
+	enum metric_id m;
 
-	if (metric && manifest_metric_parse(metric, &m) == 0)
-		return manifest_metric_dim(m);
+	if (metric && metric_parse(metric, &m) == 0)
+		return metric_dim(m);
 	return UNITS_COUNT;
 }
 

@@ -141,13 +141,13 @@ int view_bundle_text(const char *path, const struct bundle_info *info, struct bu
 		const struct manifest_bench *b = &m->benches[i];
 		const char *v = manifest_verdict_name(b->verdict);
 		const char *d = manifest_direction_name(b->direction);
-		enum units_dim dim = manifest_metric_dim(b->metric);
+		enum units_dim dim = metric_dim(b->metric);
 		const struct manifest_side_stats *c = &b->candidate;
 		struct units_scale sc;
 
 		bad |= esc_text_pad(out, b->name, 20) |
 		       buf_printf(out, " %-8s %-7s ", manifest_mode_name(b->mode),
-				  manifest_metric_name(b->metric));
+				  metric_name(b->metric));
 		if (b->failure) {
 			bad |= buf_addstr(out, "failed: ") | put(out, b->failure) | buf_addch(out, '\n');
 			continue;

@@ -91,19 +91,11 @@ static int side_line(struct buf *out, const char *name, const struct manifest_si
 	if (s->counters.present) {
 		if (buf_printf(out, "  %-10s", "") < 0)
 			return -1;
-		if (!isnan(s->counters.cycles)) {
-			results_format_value(s->counters.cycles, 0, c, sizeof(c));
-			if (buf_printf(out, " cycles %s", c) < 0)
-				return -1;
-		}
-		if (!isnan(s->counters.instructions)) {
-			results_format_value(s->counters.instructions, 0, c, sizeof(c));
-			if (buf_printf(out, " instructions %s", c) < 0)
-				return -1;
-		}
-		if (!isnan(s->counters.branch_misses)) {
-			results_format_value(s->counters.branch_misses, 0, c, sizeof(c));
-			if (buf_printf(out, " branch-misses %s", c) < 0)
+		for (int k = 0; k < METRIC_NCOUNTERS; k++) {
+			if (isnan(s->counters.value[k]))
+				continue;
+			results_format_value(s->counters.value[k], 0, c, sizeof(c));
+			if (buf_printf(out, " %s %s", metric_counter(k)->name, c) < 0)
 				return -1;
 		}
 		if (buf_addch(out, '\n') < 0)
@@ -114,10 +106,10 @@ static int side_line(struct buf *out, const char *name, const struct manifest_si
 
 static int bench_text(struct buf *out, const struct manifest_bench *b)
 {
-	int is_time = b->metric == MANIFEST_METRIC_WALL || b->metric == MANIFEST_METRIC_CPU;
+	int is_time = metric_dim(b->metric) == UNITS_TIME_NS;
 
 	if (buf_printf(out, "%s (%s mode, %s)", b->name, manifest_mode_name(b->mode),
-		       manifest_metric_name(b->metric)) < 0)
+		       metric_name(b->metric)) < 0)
 		return -1;
 	if (b->failure)
 		return buf_printf(out, ": FAILED: %s\n", b->failure);
@@ -256,8 +248,8 @@ static json_t *bench_json(const struct manifest_bench *b)
 	}
 	bad |= put(o, "name", json_string(b->name)) < 0;
 	bad |= put(o, "mode", json_string(manifest_mode_name(b->mode))) < 0;
-	bad |= put(o, "metric", json_string(manifest_metric_name(b->metric))) < 0;
-	bad |= put(o, "unit", json_string(manifest_metric_unit(b->metric))) < 0;
+	bad |= put(o, "metric", json_string(metric_name(b->metric))) < 0;
+	bad |= put(o, "unit", json_string(metric_unit(b->metric))) < 0;
 	bad |= put(o, "failure", str_or_null(b->failure)) < 0;
 	bad |= put(o, "verdict", str_or_null(manifest_verdict_name(b->verdict))) < 0;
 	bad |= put(o, "direction", str_or_null(manifest_direction_name(b->direction))) < 0;

@@ -180,7 +180,7 @@ PLUMB_TEST(config_defaults)
 	assert_string_equal(b->command, "{artifact}");
 	assert_int_equal(b->mode, CONFIG_MODE_PROCESS);
 	assert_int_equal(b->warmup, CONFIG_WARMUP_AUTO);
-	assert_int_equal(b->metric, CONFIG_METRIC_WALL);
+	assert_int_equal(b->metric, METRIC_WALL);
 	assert_int_equal(b->nhot, 0);
 	assert_int_equal(b->timeout, 300);
 	assert_int_equal(b->max_samples, 10000000);
@@ -322,7 +322,7 @@ PLUMB_TEST(config_full_reads_every_key)
 	b = &cfg.benches[1];
 	assert_string_equal(b->name, "Proc-2");
 	assert_string_equal(b->command, "  {artifact} 100  ");
-	assert_int_equal(b->metric, CONFIG_METRIC_INSTRUCTIONS);
+	assert_int_equal(b->metric, METRIC_INSTRUCTIONS);
 	assert_int_equal(b->timeout, 90);
 	assert_int_equal(b->checksum, CONFIG_CHECKSUM_REQUIRED);
 	b = &cfg.benches[2];

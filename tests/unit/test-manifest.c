@@ -200,7 +200,7 @@ PLUMB_TEST(manifest_parse_fills_the_model)
 	assert_true(b->noise.present);
 	assert_int_equal(b->noise.too_noisy, 0);
 	assert_int_equal(b->hot.identical, 0);
-	assert_string_equal(manifest_metric_unit(b->metric), "ns");
+	assert_string_equal(metric_unit(b->metric), "ns");
 
 	b = manifest_find_bench(&m, "parse");
 	assert_int_equal(b->mode, MANIFEST_MODE_SAMPLES);
@@ -559,7 +559,7 @@ static void build_small(struct manifest *m)
 	b = manifest_add_bench(m, "fib", &err);
 	assert_non_null(b);
 	b->mode = MANIFEST_MODE_PROCESS;
-	b->metric = MANIFEST_METRIC_INSTRUCTIONS;
+	b->metric = METRIC_INSTRUCTIONS;
 	b->base.present = b->candidate.present = 1;
 	b->base.pads = malloc(sizeof(base));
 	b->candidate.pads = malloc(sizeof(base));
@@ -591,8 +591,8 @@ PLUMB_TEST(manifest_builders_write_and_read_back)
 	assert_null(strstr(out.data, "\"order\""));
 	assert_int_equal(manifest_parse(&back, out.data, out.len, &err), 0);
 	assert_int_equal(back.build.n_variants, 6);
-	assert_int_equal(back.benches[0].metric, MANIFEST_METRIC_INSTRUCTIONS);
-	assert_string_equal(manifest_metric_unit(back.benches[0].metric), "count");
+	assert_int_equal(back.benches[0].metric, METRIC_INSTRUCTIONS);
+	assert_string_equal(metric_unit(back.benches[0].metric), "count");
 	assert_int_equal(back.run.warmup_runs, -1);
 	manifest_release(&back);
 	manifest_release(&m);

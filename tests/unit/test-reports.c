@@ -73,23 +73,23 @@ PLUMB_TEST(reports_units_pick_a_unit_and_four_digits)
 {
 	char s[UNITS_MAX];
 
-	units_value(101250000, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
+	units_value(101250000, metric_dim(METRIC_WALL), 0, s);
 	assert_string_equal(s, "101.2 ms");
-	units_value(999.96e3, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
+	units_value(999.96e3, metric_dim(METRIC_WALL), 0, s);
 	assert_string_equal(s, "1.000 ms");
-	units_value(1520.5, manifest_metric_dim(MANIFEST_METRIC_CPU), 0, s);
+	units_value(1520.5, metric_dim(METRIC_CPU), 0, s);
 	assert_string_equal(s, "1.520 \u00b5s");
-	units_value(1520.5, manifest_metric_dim(MANIFEST_METRIC_CPU), 1, s);
+	units_value(1520.5, metric_dim(METRIC_CPU), 1, s);
 	assert_string_equal(s, "1.520 us");
-	units_value(12, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
+	units_value(12, metric_dim(METRIC_WALL), 0, s);
 	assert_string_equal(s, "12 ns");
-	units_value(2.35e9, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
+	units_value(2.35e9, metric_dim(METRIC_WALL), 0, s);
 	assert_string_equal(s, "2.350 s");
-	units_value(1.4587e9, manifest_metric_dim(MANIFEST_METRIC_INSTRUCTIONS), 0, s);
+	units_value(1.4587e9, metric_dim(METRIC_INSTRUCTIONS), 0, s);
 	assert_string_equal(s, "1.459 G");
-	units_value(42, manifest_metric_dim(MANIFEST_METRIC_CYCLES), 0, s);
+	units_value(42, metric_dim(METRIC_CYCLES), 0, s);
 	assert_string_equal(s, "42");
-	units_value(NAN, manifest_metric_dim(MANIFEST_METRIC_WALL), 0, s);
+	units_value(NAN, metric_dim(METRIC_WALL), 0, s);
 	assert_string_equal(s, "n/a");
 	units_percent(0.0358, s);
 	assert_string_equal(s, "3.58%");
