@@ -72,6 +72,10 @@ int cli_fail(const struct plumb_err *err);
  */
 int cli_print_json(const json_t *j, const char *what);
 
+/* Load a public key when path is not NULL: 0 (*have set), or an exit status. */
+struct sign_public_key;
+int cli_load_pubkey(const char *path, struct sign_public_key *pk, int *have);
+
 /* Nonzero when colored output is wanted on f (a terminal, NO_COLOR unset). */
 int cli_color(FILE *f);
 
