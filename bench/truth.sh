@@ -11,9 +11,10 @@
 #             each planted build is measured and printed)
 #
 # and runs `plumb run` on each REPS times with different seeds.  Every
-# bundle is judged twice from the same samples: the run's own verdict
-# (the margin rule, v2, with hot-code identity) and `plumb analyze --rule
-# overlap` of its samples.tsv (the seeds' rule, v1).  It prints a table
+# bundle is judged three times from the same samples: the run's own verdict
+# (the margin rule, v2, with hot-code identity), `plumb analyze` of its
+# samples.tsv (the margin rule on the timings alone, no hot code), and
+# `plumb analyze --rule overlap` (the seeds' rule, v1).  It prints a table
 # per example and kind: the verdicts under each rule, the median smallest
 # detectable change the run reported, and the time per comparison; then
 # the false calls per pair kind and the detection rate per planted size.
@@ -106,13 +107,15 @@ def sh(*cmd, cwd=None, check=True):
                           stderr=subprocess.PIPE, text=True)
 
 
-def timed(binary, args, n=7):
+def timed(binary, args, n=15):
+    """The fastest of n runs: CPU-bound work, so the minimum is the least
+    disturbed by whatever else the machine runs."""
     t = []
     for _ in range(n):
         a = time.monotonic_ns()
         subprocess.run([binary] + args.split(), check=True, stdout=subprocess.DEVNULL)
         t.append(time.monotonic_ns() - a)
-    return statistics.median(t)
+    return min(t)
 
 
 def build_copy(ex, text, name):
@@ -200,10 +203,12 @@ def compare(conf, kind, seed, tag):
     ov = json.loads(sh(PLUMB, "analyze", "--json", "--rule", "overlap",
                        os.path.join(dest, "samples.tsv")).stdout)
     old = [x["verdict"] for x in ov["results"] if x["metric"] == b["metric"]][0]
+    mg = json.loads(sh(PLUMB, "analyze", "--json", os.path.join(dest, "samples.tsv")).stdout)
+    stat = [x["verdict"] for x in mg["results"] if x["metric"] == b["metric"]][0]
     spread = max(b["sides"]["base"].get("spread", 0), b["sides"]["candidate"].get("spread", 0))
     shutil.rmtree(dest)
     os.unlink(out)
-    return dict(new=b["verdict"], old=old, detect=b.get("detectable", {}).get("slower"),
+    return dict(new=b["verdict"], old=old, stat=stat, detect=b.get("detectable", {}).get("slower"),
                 spread=spread, reason=b.get("reason", ""), took=took)
 
 
@@ -234,8 +239,9 @@ for name in EXAMPLES:
     print()
     print("%s (hot %s; planted work measured outside plumb: %s)" % (
         name, ex["hot"], ", ".join("%s %+.1f%%" % (k, 100 * cal[k][1]) for k in SIZES if k in cal)))
-    print("  %-7s %4s  %-22s %-22s %9s %8s %9s" % ("kind", "n", "old rule (overlap v1)",
-                                                 "new rule (margin v2)", "detect", "spread", "s/run"))
+    print("  %-7s %4s  %-22s %-22s %-22s %9s %8s %9s" % ("kind", "n", "old rule (overlap v1)",
+                                                 "margin v2, no hot code", "new rule (margin v2)",
+                                                 "detect", "spread", "s/run"))
     for kind in KINDS:
         rows = []
         for rep in range(REPS):
@@ -247,8 +253,8 @@ for name in EXAMPLES:
             print("  %-7s    0  (every run failed)" % kind)
             continue
         det = [r["detect"] for r in rows if r["detect"] is not None]
-        print("  %-7s %4d  %-22s %-22s %8.1f%% %7.1f%% %9.1f" % (
-            kind, len(rows), fmt(count(rows, "old")), fmt(count(rows, "new")),
+        print("  %-7s %4d  %-22s %-22s %-22s %8.1f%% %7.1f%% %9.1f" % (
+            kind, len(rows), fmt(count(rows, "old")), fmt(count(rows, "stat")), fmt(count(rows, "new")),
             100 * statistics.median(det) if det else float("nan"),
             100 * statistics.median(r["spread"] for r in rows),
             statistics.mean(r["took"] for r in rows)))
