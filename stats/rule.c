@@ -340,7 +340,11 @@ int stats_judge(const struct stats_rule *rule, const struct stats_judge_in *in,
 									    : out->noise_control;
 			if (in->noise_floor > out->noise)
 				out->noise = in->noise_floor;
-			out->margin = rule->noise_factor * out->noise;
+			/* The ranges hold each pad's round-to-round interval already: the
+			 * gap must clear what they do not, the build-to-build noise of
+			 * the control (and any recorded floor). */
+			out->margin = rule->noise_factor *
+				(out->noise_control > in->noise_floor ? out->noise_control : in->noise_floor);
 		} else {
 			/* The seeds' check: the control against half the base spread. */
 			out->noise = out->noise_control;

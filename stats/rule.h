@@ -22,7 +22,8 @@
  *                control's distance from base pad 0 (build-to-build
  *                variation), relative to the base center.  Ranges that
  *                overlap: "placement"; ranges apart by no more than the
- *                noise figure: "noisy"; apart by more: "slower"/"faster"
+ *                margin (the control's noise: the ranges hold the round
+ *                noise already): "noisy"; apart by more: "slower"/"faster"
  *                ("unswept" with one pad on a side).  Hot code identical
  *                (or identical except the addresses of moved data) turns
  *                every non-overlap into "placement", with that reason.
@@ -155,7 +156,8 @@ struct stats_judgement {
 	int has_control_noise;
 	double noise_control;        /* |control - base pad 0| / base center */
 	double noise;                /* the figure: margin max(rounds, control); overlap: control */
-	double margin;               /* noise_factor x noise (overlap: 0) */
+	double margin;               /* noise_factor x the control's noise (or the floor);
+	                                overlap: 0 */
 	int noisy;                   /* margin: verdict noisy; overlap: the seeds' check */
 	double noise_limit;          /* overlap: half the base spread */
 	/* Power: the smallest relative change the rule would call. */
