@@ -74,6 +74,15 @@ test_expect_success 'checksum = required fails a run that prints none' '
 	no_bundle out
 '
 
+test_expect_success 'a checksum line over the limit fails the run, saying its length and the limit' '
+	run_conf proj/long.conf bench.b.checksum=required \
+		"bench.b.command=printf checksum=; head -c 1000000 /dev/zero | tr \"\\\\000\" f; echo; {artifact}" &&
+	test_expect_code 5 run_plumb -c proj/long.conf -o out/long.plumb >stdout 2>err &&
+	test_grep "failed in round 1: stdout line 1: a checksum= line of 1000009 bytes, over the limit of 128 hex digits" err &&
+	test_grep_not "printed no checksum= line" err &&
+	no_bundle out
+'
+
 test_expect_success PYTHON 'base and candidate disagreeing is recorded as behaviour changed' '
 	run_conf proj/beh.conf \
 		"bench.b.command=case {artifact} in */c0*) echo checksum=2;; *) echo checksum=1;; esac" &&
