@@ -1,13 +1,16 @@
 /*
- * formats/config.c: reading plumb.conf (git-config syntax, through
- * libgit2), checking every value, applying command-line overrides, and
- * rendering the effective configuration as plumb.conf text and as JSON.
+ * formats/config.c: the keys of plumb.conf and reading them: the key
+ * table, setting one key from text (the file, a default, a flag), reading
+ * a file through libgit2 (git-config syntax), command-line overrides and
+ * the checks between keys.  The value parsers are in config-value.c, the
+ * renderers (plumb.conf text and JSON) in config-render.c.
  *
- * Everything is driven by one key table (keys[] below): the parser, the
- * "did you mean" suggestions, the renderers and the test that keeps
- * docs/plumb.conf.5 in step all walk it.  libgit2 only parses the syntax;
- * the meaning of each key is here, so a typo is an error, never a silently
- * ignored setting.
+ * Everything is driven by one key table (config_keys[] below): the
+ * defaults (read from it as a file's values are), the parser, the "did
+ * you mean" suggestions, both renderers (through config_key_value(), one
+ * value per key) and the test that keeps docs/plumb.conf.5 in step all
+ * walk it.  libgit2 only parses the syntax; the meaning of each key is
+ * here, so a typo is an error, never a silently ignored setting.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,35 +27,10 @@
 #include "common/err.h"
 #include "common/suggest.h"
 #include "formats/config.h"
+#include "formats/config-internal.h"
 #include "common/banned.h"
 
-/* Key ids; the order of keys[] is the documented and rendered order. */
-enum key_id {
-	K_REPO_PATH, K_REPO_URL,
-	K_RUN_BASE, K_RUN_CANDIDATE, K_RUN_PADS, K_RUN_ROUNDS, K_RUN_SEED,
-	K_RUN_CONTROL, K_RUN_WARMUP_RUNS, K_RUN_CPU, K_RUN_ASLR, K_RUN_ENV,
-	K_RUN_LABEL,
-	K_BUILD_COMMAND, K_BUILD_ARTIFACT, K_BUILD_PAD, K_BUILD_PAD_BYTES,
-	K_BUILD_REUSE, K_BUILD_TIMEOUT, K_BUILD_CC,
-	K_BENCH_COMMAND, K_BENCH_MODE, K_BENCH_WARMUP, K_BENCH_METRIC,
-	K_BENCH_HOT, K_BENCH_TIMEOUT, K_BENCH_MAX_SAMPLES, K_BENCH_CHECKSUM,
-	K_COUNT
-};
-#define K_BENCH_FIRST K_BENCH_COMMAND
-
-#define PAD_BYTES_MAX      65536
-#define WARMUP_RUNS_MAX    1000
-#define SAMPLES_MAX        UINT64_C(1000000000)
-#define SEED_MAX           UINT64_C(9223372036854775807)
-#define LABEL_KEY_MAX      64
-#define VALUE_MAX          4096   /* bytes of one value (commands included) */
-
-struct key_def {
-	struct config_key pub;
-	enum key_id id;
-};
-
-static const struct key_def keys[] = {
+const struct key_def config_keys[] = {
 	{ { "repo", "path", ".", false, false, "a folder (relative to plumb.conf's folder)" }, K_REPO_PATH },
 	{ { "repo", "url", NULL, false, false, "a URL git can clone" }, K_REPO_URL },
 	{ { "run", "base", NULL, true, false, "a revision" }, K_RUN_BASE },
@@ -83,7 +61,10 @@ static const struct key_def keys[] = {
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
 };
 
-static const char *const sections[] = { "repo", "run", "build", "bench" };
+const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "bench" };
+
+_Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
+	       "one row of config_keys[] per enum key_id");
 
 static const char *const pad_names[] = { "link", "env", "none" };
 static const char *const reuse_names[] = { "relink", "none" };
@@ -97,28 +78,26 @@ static const char *const build_placeholders[] = {
 };
 static const char *const bench_placeholders[] = { "artifact" };
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
 const struct config_key *config_key_at(size_t i)
 {
-	return i < N_OF(keys) ? &keys[i].pub : NULL;
+	return i < N_OF(config_keys) ? &config_keys[i].pub : NULL;
 }
 
 static const struct key_def *key_by_id(enum key_id id)
 {
-	for (size_t i = 0; i < N_OF(keys); i++)
-		if (keys[i].id == id)
-			return &keys[i];
+	for (size_t i = 0; i < N_OF(config_keys); i++)
+		if (config_keys[i].id == id)
+			return &config_keys[i];
 	return NULL;
 }
 
 /* The key of section sec named name (any case), or NULL. */
 static const struct key_def *key_find(const char *sec, const char *name)
 {
-	for (size_t i = 0; i < N_OF(keys); i++)
-		if (strcasecmp(keys[i].pub.section, sec) == 0 &&
-		    strcasecmp(keys[i].pub.name, name) == 0)
-			return &keys[i];
+	for (size_t i = 0; i < N_OF(config_keys); i++)
+		if (strcasecmp(config_keys[i].pub.section, sec) == 0 &&
+		    strcasecmp(config_keys[i].pub.name, name) == 0)
+			return &config_keys[i];
 	return NULL;
 }
 
@@ -147,653 +126,13 @@ const char *config_checksum_name(enum config_checksum checksum)
 	return (size_t)checksum < N_OF(checksum_names) ? checksum_names[checksum] : "?";
 }
 
-/* ---- small helpers ---------------------------------------------------- */
-
-/*
- * The length of the valid UTF-8 sequence at p (1 to 4), or 0 when p starts
- * an invalid one (overlong forms, surrogates and code points past U+10FFFF
- * included): values end up in JSON, which must be UTF-8.
- */
-static size_t utf8_seq(const unsigned char *p)
-{
-	unsigned char c = p[0];
-	size_t len;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1fu;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0fu;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07u;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3fu);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-static bool utf8_ok(const char *v)
-{
-	const unsigned char *p = (const unsigned char *)v;
-
-	while (*p) {
-		size_t n = utf8_seq(p);
-
-		if (!n)
-			return false;
-		p += n;
-	}
-	return true;
-}
-
-/*
- * A value as shown in a message: control characters and bytes that are
- * not UTF-8 escaped, cut to fit.
- */
-static const char *shown(const char *v, char *out, size_t size)
-{
-	size_t o = 0;
-
-	if (!v)
-		v = "";
-	for (size_t i = 0; v[i] && o + 8 < size; i++) {
-		unsigned char c = (unsigned char)v[i];
-
-		if (o + 12 >= size) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
-		} else if (c == '\t') {
-			out[o++] = '\\';
-			out[o++] = 't';
-		} else if (c < 0x20 || c == 0x7f || utf8_seq((const unsigned char *)v + i) == 0) {
-			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
-		} else {
-			size_t n = utf8_seq((const unsigned char *)v + i);
-
-			memcpy(out + o, v + i, n);
-			o += n;
-			i += n - 1;
-		}
-	}
-	out[o] = '\0';
-	return out;
-}
-
-#define SHOWN_MAX 80
-#define SHOW(v) shown((v), (char[SHOWN_MAX]){ 0 }, SHOWN_MAX)
-
-static int oom(struct plumb_err *err)
-{
-	return plumb_err_oom(err, "configuration");
-}
-
-static int set_str(char **dst, const char *v, struct plumb_err *err)
-{
-	char *s = strdup(v);
-
-	if (!s)
-		return oom(err);
-	free(*dst);
-	*dst = s;
-	return 0;
-}
-
-static void free_list(char ***v, size_t *n)
-{
-	for (size_t i = 0; i < *n; i++)
-		free((*v)[i]);
-	free(*v);
-	*v = NULL;
-	*n = 0;
-}
-
-static bool has_ctrl(const char *v, bool allow_nl_tab)
-{
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-
-		if (allow_nl_tab && (c == '\n' || c == '\t'))
-			continue;
-		if (c < 0x20 || c == 0x7f)
-			return true;
-	}
-	return false;
-}
-
-static bool is_alpha_(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* Strictly digits, within [min, max]. */
-static bool parse_u64(const char *v, uint64_t min, uint64_t max, uint64_t *out)
-{
-	uint64_t n = 0;
-
-	if (!*v)
-		return false;
-	for (const char *p = v; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return false;
-		n = n * 10 + (uint64_t)(*p - '0');
-	}
-	if (n < min || n > max)
-		return false;
-	*out = n;
-	return true;
-}
-
-static int bad_number(struct plumb_err *err, const char *where, const char *v,
-		      uint64_t min, uint64_t max)
-{
-	return plumb_err_set(err, PLUMB_EINPUT,
-			     "%s: '%s' is not a whole number from %" PRIu64 " to %" PRIu64,
-			     where, SHOW(v), min, max);
-}
-
-static int parse_number(const char *where, const char *v, uint64_t min,
-			uint64_t max, uint64_t *out, struct plumb_err *err)
-{
-	if (!parse_u64(v, min, max, out))
-		return bad_number(err, where, v, min, max);
-	return 0;
-}
-
-/* One of names (any case): its index, or an error listing them. */
-static int parse_choice(const char *where, const char *v,
-			const char *const *names, size_t n, int *out,
-			struct plumb_err *err)
-{
-	struct buf list;
-
-	for (size_t i = 0; i < n; i++)
-		if (strcasecmp(v, names[i]) == 0) {
-			*out = (int)i;
-			return 0;
-		}
-	buf_init(&list, 256);
-	for (size_t i = 0; i < n; i++)
-		if (buf_printf(&list, "%s%s", i ? ", " : "", names[i]) < 0)
-			break;
-	plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not one of %s", where,
-		      SHOW(v), buf_cstr(&list));
-	buf_release(&list);
-	return PLUMB_EINPUT;
-}
-
-/* git-config booleans: NULL (no '=') is true, "" is false, as git reads them. */
-static int parse_bool(const char *where, const char *v, bool *out,
-		      struct plumb_err *err)
-{
-	static const char *const yes[] = { "true", "yes", "on", "1" };
-	static const char *const no[] = { "false", "no", "off", "0", "" };
-
-	if (!v) {
-		*out = true;
-		return 0;
-	}
-	for (size_t i = 0; i < N_OF(yes); i++)
-		if (strcasecmp(v, yes[i]) == 0) {
-			*out = true;
-			return 0;
-		}
-	for (size_t i = 0; i < N_OF(no); i++)
-		if (strcasecmp(v, no[i]) == 0) {
-			*out = false;
-			return 0;
-		}
-	return plumb_err_set(err, PLUMB_EINPUT,
-			     "%s: '%s' is not a boolean (true or false)", where, SHOW(v));
-}
-
-/* "90", "90s", "30m", "2h", "1h30m": seconds in [1, CONFIG_TIMEOUT_MAX]. */
-static int parse_duration(const char *where, const char *v, long *out,
-			  struct plumb_err *err)
-{
-	const char *p = v;
-	uint64_t total = 0;
-	int last_unit = 4;   /* units come largest first: h, m, s, each once */
-
-	if (!*p)
-		goto bad;
-	while (*p) {
-		const char *start = p;
-		uint64_t n = 0;
-		int unit;
-
-		if (!is_digit(*p))
-			goto bad;
-		while (is_digit(*p)) {
-			n = n * 10 + (uint64_t)(*p - '0');
-			if (n > (uint64_t)CONFIG_TIMEOUT_MAX)
-				goto bad;
-			p++;
-		}
-		switch (*p) {
-		case 'h': case 'H': unit = 3; n *= 3600; p++; break;
-		case 'm': case 'M': unit = 2; n *= 60; p++; break;
-		case 's': case 'S': unit = 1; p++; break;
-		case '\0':
-			/* A bare number is seconds, and only alone ("90"). */
-			if (start != v)
-				goto bad;
-			unit = 1;
-			break;
-		default: goto bad;
-		}
-		if (unit >= last_unit)
-			goto bad;
-		last_unit = unit;
-		total += n;
-		if (total > (uint64_t)CONFIG_TIMEOUT_MAX)
-			goto bad;
-	}
-	if (total < 1)
-		goto bad;
-	*out = (long)total;
-	return 0;
-bad:
-	return plumb_err_set(err, PLUMB_EINPUT,
-			     "%s: '%s' is not a duration (like 90s, 30m or 2h) from 1s to 168h",
-			     where, SHOW(v));
-}
-
-/* A duration as plumb.conf writes it: the largest unit that is exact. */
-static void duration_text(long s, char *out, size_t size)
-{
-	if (s % 3600 == 0)
-		snprintf(out, size, "%ldh", s / 3600);
-	else if (s % 60 == 0)
-		snprintf(out, size, "%ldm", s / 60);
-	else
-		snprintf(out, size, "%lds", s);
-}
-
-/* Split v at blanks into words (fresh copies), checking each with ok(). */
-static int parse_words(const char *where, const char *v,
-		       bool (*ok)(const char *), const char *what,
-		       char ***outv, size_t *outn, struct plumb_err *err)
-{
-	char **words = NULL;
-	size_t n = 0;
-	const char *p = v;
-	int rc = 0;
-
-	while (*p) {
-		const char *start;
-		char *w, **grown;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		start = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		if (n == CONFIG_LIST_MAX) {
-			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: more than %d names",
-					   where, CONFIG_LIST_MAX);
-			goto fail;
-		}
-		w = strndup(start, (size_t)(p - start));
-		if (!w) {
-			rc = oom(err);
-			goto fail;
-		}
-		if (!ok(w)) {
-			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not %s",
-					   where, SHOW(w), what);
-			free(w);
-			goto fail;
-		}
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(words[i], w) == 0) {
-				rc = plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is given twice",
-						   where, SHOW(w));
-				free(w);
-				goto fail;
-			}
-		grown = realloc(words, (n + 1) * sizeof(*words));
-		if (!grown) {
-			free(w);
-			rc = oom(err);
-			goto fail;
-		}
-		words = grown;
-		words[n++] = w;
-	}
-	free_list(outv, outn);
-	*outv = words;
-	*outn = n;
-	return 0;
-fail:
-	free_list(&words, &n);
-	return rc;
-}
-
-static bool env_name_ok(const char *w)
-{
-	if (!is_alpha_(*w))
-		return false;
-	for (w++; *w; w++)
-		if (!is_alpha_(*w) && !is_digit(*w))
-			return false;
-	return true;
-}
-
-/* C and C++ (mangled) symbol names, with the '.', '$' and '@' that ELF allows. */
-static bool symbol_ok(const char *w)
-{
-	if (is_digit(*w))
-		return false;
-	for (; *w; w++)
-		if (!is_alpha_(*w) && !is_digit(*w) && *w != '.' && *w != '$' && *w != '@')
-			return false;
-	return true;
-}
-
-static bool name_char_ok(char c)
-{
-	return is_alpha_(c) || is_digit(c) || c == '.' || c == '-';
-}
-
-/* Benchmark names end up in file names and TSV columns: keep them plain. */
-static bool bench_name_ok(const char *n)
-{
-	size_t len = strlen(n);
-
-	if (len == 0 || len > CONFIG_BENCH_NAME_MAX || !(is_alpha_(*n) || is_digit(*n)))
-		return false;
-	for (; *n; n++)
-		if (!name_char_ok(*n))
-			return false;
-	return true;
-}
-
-static bool label_key_ok(const char *k, size_t len)
-{
-	if (len == 0 || len > LABEL_KEY_MAX)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!name_char_ok(k[i]))
-			return false;
-	return true;
-}
-
-/* Revisions: git refs hold no blanks; a leading '-' would read as an option. */
-static int parse_rev(const char *where, const char *v, char **dst,
-		     struct plumb_err *err)
-{
-	if (!*v || *v == '-' || strlen(v) > 256)
-		goto bad;
-	for (const char *p = v; *p; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f)
-			goto bad;
-	return set_str(dst, v, err);
-bad:
-	return plumb_err_set(err, PLUMB_EINPUT,
-			     "%s: '%s' is not a revision (a tag, branch, HEAD~N, commit id or WORKTREE)",
-			     where, SHOW(v));
-}
-
-/*
- * {word} placeholders: a near miss of a known one is an error; any other
- * {word} is shell text (awk '{print}') and passes.
- */
-static int check_placeholders(const char *where, const char *v,
-			      const char *const *known, size_t n,
-			      struct plumb_err *err)
-{
-	for (const char *p = strchr(v, '{'); p; p = strchr(p + 1, '{')) {
-		char word[64];
-		size_t len = 0;
-		const char *q = p + 1;
-		const char *near;
-
-		if (p > v && p[-1] == '$')
-			continue;
-		while ((is_alpha_(*q) || is_digit(*q)) && len + 1 < sizeof(word))
-			word[len++] = *q++;
-		word[len] = '\0';
-		if (*q != '}' || len == 0)
-			continue;
-		near = suggest_pick(word, known, n);
-		if (!near)
-			continue;
-		return plumb_err_set(err, PLUMB_EINPUT,
-				     "%s: '{%s}' is not a placeholder (did you mean '{%s}'?)",
-				     where, word, near);
-	}
-	return 0;
-}
-
-static int parse_command(const char *where, const char *v, char **dst,
-			 const char *const *known, size_t n,
-			 struct plumb_err *err)
-{
-	int rc;
-	const char *p = v;
-
-	while (*p == ' ' || *p == '\t' || *p == '\n')
-		p++;
-	if (!*p)
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: empty command", where);
-	if (has_ctrl(v, true))
-		return plumb_err_set(err, PLUMB_EINPUT,
-				     "%s: '%s' holds a control character", where, SHOW(v));
-	rc = check_placeholders(where, v, known, n, err);
-	if (rc < 0)
-		return rc;
-	return set_str(dst, v, err);
-}
-
-/* A plain one-line value: not empty, no control characters. */
-static int parse_text(const char *where, const char *v, char **dst,
-		      struct plumb_err *err)
-{
-	if (!*v)
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: empty value", where);
-	if (has_ctrl(v, false))
-		return plumb_err_set(err, PLUMB_EINPUT,
-				     "%s: '%s' holds a control character", where, SHOW(v));
-	return set_str(dst, v, err);
-}
-
-static int parse_artifact(const char *where, const char *v, char **dst,
-			  struct plumb_err *err)
-{
-	const char *p = v;
-
-	if (!*v || *v == '/' || has_ctrl(v, false))
-		goto bad;
-	while (*p) {
-		const char *end = strchr(p, '/');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len == 2 && p[0] == '.' && p[1] == '.')
-			goto bad;
-		p += len;
-		if (*p == '/')
-			p++;
-	}
-	return set_str(dst, v, err);
-bad:
-	return plumb_err_set(err, PLUMB_EINPUT,
-			     "%s: '%s' is not a relative path inside the tree (no leading '/', no '..')",
-			     where, SHOW(v));
-}
-
-/* "2", "0-3", "1,3,5-7"; "" means no pinning. */
-static int parse_cpus(const char *where, const char *v, struct plumb_config *cfg,
-		      struct plumb_err *err)
-{
-	unsigned char seen[CONFIG_CPU_MAX + 1];
-	int *cpus;
-	size_t n = 0;
-	const char *p = v;
-
-	memset(seen, 0, sizeof(seen));
-	while (*p == ' ')
-		p++;
-	if (!*p) {
-		free(cfg->run.cpus);
-		cfg->run.cpus = NULL;
-		cfg->run.ncpus = 0;
-		return 0;
-	}
-	while (*p) {
-		uint64_t lo = 0, hi;
-
-		if (!is_digit(*p))
-			goto bad;
-		while (is_digit(*p)) {
-			lo = lo * 10 + (uint64_t)(*p++ - '0');
-			if (lo > CONFIG_CPU_MAX)
-				goto bad;
-		}
-		hi = lo;
-		if (*p == '-') {
-			p++;
-			if (!is_digit(*p))
-				goto bad;
-			hi = 0;
-			while (is_digit(*p)) {
-				hi = hi * 10 + (uint64_t)(*p++ - '0');
-				if (hi > CONFIG_CPU_MAX)
-					goto bad;
-			}
-			if (hi < lo)
-				goto bad;
-		}
-		for (uint64_t c = lo; c <= hi; c++)
-			seen[c] = 1;
-		while (*p == ' ')
-			p++;
-		if (*p == ',') {
-			p++;
-			while (*p == ' ')
-				p++;
-			if (!*p)
-				goto bad;
-		} else if (*p) {
-			goto bad;
-		}
-	}
-	for (size_t c = 0; c <= CONFIG_CPU_MAX; c++)
-		n += seen[c];
-	cpus = malloc(n * sizeof(*cpus));
-	if (!cpus)
-		return oom(err);
-	n = 0;
-	for (int c = 0; c <= CONFIG_CPU_MAX; c++)
-		if (seen[c])
-			cpus[n++] = c;
-	free(cfg->run.cpus);
-	cfg->run.cpus = cpus;
-	cfg->run.ncpus = n;
-	return 0;
-bad:
-	return plumb_err_set(err, PLUMB_EINPUT,
-			     "%s: '%s' is not a CPU list (like 2, 0-3 or 1,3,5-7) of CPUs 0 to %d",
-			     where, SHOW(v), CONFIG_CPU_MAX);
-}
-
-/* The canonical text of a CPU set: "0-3,6". */
-static int cpus_text(const struct plumb_config *cfg, struct buf *out)
-{
-	const int *c = cfg->run.cpus;
-	size_t n = cfg->run.ncpus;
-
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-
-		while (j + 1 < n && c[j + 1] == c[j] + 1)
-			j++;
-		if (buf_printf(out, "%s%d", i ? "," : "", c[i]) < 0)
-			return -1;
-		if (j > i && buf_printf(out, "%s%d", j == i + 1 ? "," : "-", c[j]) < 0)
-			return -1;
-		i = j + 1;
-	}
-	return 0;
-}
-
-/* Add or replace one label from "KEY=VALUE". */
-static int add_label(const char *where, const char *v, bool replace,
-		     struct plumb_config *cfg, struct plumb_err *err)
-{
-	const char *eq = strchr(v, '=');
-	struct config_label *grown;
-	char *k, *val;
-	size_t klen;
-
-	if (!eq || !label_key_ok(v, (size_t)(eq - v)) || strlen(eq + 1) > 256 ||
-	    has_ctrl(eq + 1, false) || !utf8_ok(eq + 1))
-		return plumb_err_set(err, PLUMB_EINPUT,
-				     "%s: '%s' is not KEY=VALUE (KEY: up to %d letters, digits, '.', '_' or '-'; "
-				     "VALUE: up to 256 characters)",
-				     where, SHOW(v), LABEL_KEY_MAX);
-	klen = (size_t)(eq - v);
-	for (size_t i = 0; i < cfg->run.nlabels; i++) {
-		struct config_label *l = &cfg->run.labels[i];
-
-		if (strlen(l->key) != klen || memcmp(l->key, v, klen) != 0)
-			continue;
-		if (!replace)
-			return plumb_err_set(err, PLUMB_EINPUT, "%s: label '%s' is given twice",
-					     where, SHOW(l->key));
-		return set_str(&l->value, eq + 1, err);
-	}
-	if (cfg->run.nlabels == CONFIG_LIST_MAX)
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: more than %d labels",
-				     where, CONFIG_LIST_MAX);
-	k = strndup(v, klen);
-	val = strdup(eq + 1);
-	grown = k && val ? realloc(cfg->run.labels, (cfg->run.nlabels + 1) * sizeof(*grown)) : NULL;
-	if (!grown) {
-		free(k);
-		free(val);
-		return oom(err);
-	}
-	cfg->run.labels = grown;
-	grown[cfg->run.nlabels].key = k;
-	grown[cfg->run.nlabels].value = val;
-	cfg->run.nlabels++;
-	return 0;
-}
-
 /* ---- benches ---------------------------------------------------------- */
 
 static void bench_release(struct config_bench *b)
 {
 	free(b->name);
 	free(b->command);
-	free_list(&b->hot, &b->nhot);
+	config_free_list(&b->hot, &b->nhot);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -814,6 +153,9 @@ const struct config_bench *config_bench_find(const struct plumb_config *cfg,
 	return NULL;
 }
 
+static int set_defaults(struct plumb_config *cfg, struct config_bench *b,
+			struct plumb_err *err);
+
 /* The bench of that name, created with the defaults when new. */
 static int bench_add(struct plumb_config *cfg, const char *origin,
 		     const char *name, struct config_bench **out,
@@ -826,7 +168,7 @@ static int bench_add(struct plumb_config *cfg, const char *origin,
 		*out = b;
 		return 0;
 	}
-	if (!bench_name_ok(name))
+	if (!config_bench_name_ok(name))
 		return plumb_err_set(err, PLUMB_EINPUT,
 				     "%s: [bench \"%s\"]: a benchmark name is 1 to %d letters, digits, "
 				     "'.', '_' or '-', starting with a letter, digit or '_'",
@@ -836,22 +178,16 @@ static int bench_add(struct plumb_config *cfg, const char *origin,
 				     origin, CONFIG_BENCHES_MAX);
 	grown = realloc(cfg->benches, (cfg->nbenches + 1) * sizeof(*grown));
 	if (!grown)
-		return oom(err);
+		return config_oom(err);
 	cfg->benches = grown;
 	b = &grown[cfg->nbenches];
 	memset(b, 0, sizeof(*b));
 	b->name = strdup(name);
 	if (!b->name)
-		return oom(err);
-	b->mode = CONFIG_MODE_PROCESS;
-	b->warmup = CONFIG_WARMUP_AUTO;
-	b->metric = CONFIG_METRIC_WALL;
-	b->timeout = 5 * 60;
-	b->max_samples = 10000000;
-	b->checksum = CONFIG_CHECKSUM_AUTO;
+		return config_oom(err);
 	cfg->nbenches++;
 	*out = b;
-	return 0;
+	return set_defaults(cfg, b, err);
 }
 
 /* ---- setting one key -------------------------------------------------- */
@@ -874,7 +210,7 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 	if (v && strlen(v) > VALUE_MAX)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: value longer than %d bytes",
 				     where, VALUE_MAX);
-	if (v && !utf8_ok(v))
+	if (v && !config_utf8_ok(v))
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not valid UTF-8",
 				     where, SHOW(v));
 	switch (id) {
@@ -882,7 +218,7 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (cfg->repo.url)
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: repo.url is given too; give one of path and url", where);
-		return parse_text(where, v, &cfg->repo.path, err);
+		return config_parse_text(where, v, &cfg->repo.path, err);
 	case K_REPO_URL:
 		if (cfg->explicit_keys & (UINT64_C(1) << K_REPO_PATH))
 			return plumb_err_set(err, PLUMB_EINPUT,
@@ -893,78 +229,78 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 						     where, SHOW(v));
 		if (!*v)
 			return plumb_err_set(err, PLUMB_EINPUT, "%s: empty value", where);
-		rc = set_str(&cfg->repo.url, v, err);
+		rc = config_set_str(&cfg->repo.url, v, err);
 		if (rc == 0) {
 			free(cfg->repo.path);
 			cfg->repo.path = NULL;
 		}
 		return rc;
 	case K_RUN_BASE:
-		return parse_rev(where, v, &cfg->run.base, err);
+		return config_parse_rev(where, v, &cfg->run.base, err);
 	case K_RUN_CANDIDATE:
-		return parse_rev(where, v, &cfg->run.candidate, err);
+		return config_parse_rev(where, v, &cfg->run.candidate, err);
 	case K_RUN_PADS:
-		rc = parse_number(where, v, 1, CONFIG_PADS_MAX, &n, err);
+		rc = config_parse_number(where, v, 1, CONFIG_PADS_MAX, &n, err);
 		if (rc == 0)
 			cfg->run.pads = (unsigned)n;
 		return rc;
 	case K_RUN_ROUNDS:
-		rc = parse_number(where, v, 1, CONFIG_ROUNDS_MAX, &n, err);
+		rc = config_parse_number(where, v, 1, CONFIG_ROUNDS_MAX, &n, err);
 		if (rc == 0)
 			cfg->run.rounds = (unsigned)n;
 		return rc;
 	case K_RUN_SEED:
-		return parse_number(where, v, 0, SEED_MAX, &cfg->run.seed, err);
+		return config_parse_number(where, v, 0, SEED_MAX, &cfg->run.seed, err);
 	case K_RUN_CONTROL:
-		return parse_bool(where, v, &cfg->run.control, err);
+		return config_parse_bool(where, v, &cfg->run.control, err);
 	case K_RUN_WARMUP_RUNS:
-		rc = parse_number(where, v, 0, WARMUP_RUNS_MAX, &n, err);
+		rc = config_parse_number(where, v, 0, WARMUP_RUNS_MAX, &n, err);
 		if (rc == 0)
 			cfg->run.warmup_runs = (unsigned)n;
 		return rc;
 	case K_RUN_CPU:
-		return parse_cpus(where, v, cfg, err);
+		return config_parse_cpus(where, v, cfg, err);
 	case K_RUN_ASLR:
 		/* on/off, and the other boolean spellings git accepts. */
-		if (*v && parse_bool(where, v, &flag, NULL) == 0) {
+		if (*v && config_parse_bool(where, v, &flag, NULL) == 0) {
 			cfg->run.aslr = flag;
 			return 0;
 		}
-		return parse_choice(where, v, aslr_names, N_OF(aslr_names), &choice, err);
+		return config_parse_choice(where, v, aslr_names, N_OF(aslr_names), &choice, err);
 	case K_RUN_ENV:
-		return parse_words(where, v, env_name_ok, "a variable name",
+		return config_parse_words(where, v, config_env_name_ok, "a variable name",
 				   &cfg->run.env, &cfg->run.nenv, err);
 	case K_RUN_LABEL:
-		return add_label(where, v, false, cfg, err);
+		return config_add_label(where, v, false, cfg, err);
 	case K_BUILD_COMMAND:
-		return parse_command(where, v, &cfg->build.command, build_placeholders,
+		return config_parse_command(where, v, &cfg->build.command, build_placeholders,
 				     N_OF(build_placeholders), err);
 	case K_BUILD_ARTIFACT:
-		return parse_artifact(where, v, &cfg->build.artifact, err);
+		return config_parse_artifact(where, v, &cfg->build.artifact, err);
 	case K_BUILD_PAD:
-		rc = parse_choice(where, v, pad_names, N_OF(pad_names), &choice, err);
+		rc = config_parse_choice(where, v, pad_names, N_OF(pad_names), &choice, err);
 		if (rc == 0)
 			cfg->build.pad = (enum config_pad)choice;
 		return rc;
 	case K_BUILD_PAD_BYTES:
-		rc = parse_number(where, v, 1, PAD_BYTES_MAX, &n, err);
+		rc = config_parse_number(where, v, 1, PAD_BYTES_MAX, &n, err);
 		if (rc == 0)
 			cfg->build.pad_bytes = (unsigned)n;
 		return rc;
 	case K_BUILD_REUSE:
-		rc = parse_choice(where, v, reuse_names, N_OF(reuse_names), &choice, err);
+		rc = config_parse_choice(where, v, reuse_names, N_OF(reuse_names), &choice, err);
 		if (rc == 0)
 			cfg->build.reuse = (enum config_reuse)choice;
 		return rc;
 	case K_BUILD_TIMEOUT:
-		return parse_duration(where, v, &cfg->build.timeout, err);
+		return config_parse_duration(where, v, &cfg->build.timeout, err);
 	case K_BUILD_CC:
-		return parse_text(where, v, &cfg->build.cc, err);
+		return config_parse_text(where, v, &cfg->build.cc, err);
 	case K_BENCH_COMMAND:
-		return parse_command(where, v, &b->command, bench_placeholders,
+		return config_parse_command(where, v, &b->command, bench_placeholders,
 				     N_OF(bench_placeholders), err);
 	case K_BENCH_MODE:
-		rc = parse_choice(where, v, mode_names, N_OF(mode_names), &choice, err);
+		rc = config_parse_choice(where, v, mode_names, N_OF(mode_names), &choice, err);
 		if (rc == 0)
 			b->mode = (enum config_mode)choice;
 		return rc;
@@ -973,7 +309,7 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 			b->warmup = CONFIG_WARMUP_AUTO;
 		} else if (strcasecmp(v, "none") == 0 || strcmp(v, "0") == 0) {
 			b->warmup = CONFIG_WARMUP_NONE;
-		} else if (parse_u64(v, 1, SAMPLES_MAX, &n)) {
+		} else if (config_parse_u64(v, 1, SAMPLES_MAX, &n)) {
 			b->warmup = CONFIG_WARMUP_COUNT;
 			b->warmup_count = n;
 		} else {
@@ -983,18 +319,18 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		}
 		return 0;
 	case K_BENCH_METRIC:
-		rc = parse_choice(where, v, metric_names, N_OF(metric_names), &choice, err);
+		rc = config_parse_choice(where, v, metric_names, N_OF(metric_names), &choice, err);
 		if (rc == 0)
 			b->metric = (enum config_metric)choice;
 		return rc;
 	case K_BENCH_HOT:
-		return parse_words(where, v, symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
+		return config_parse_words(where, v, config_symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
 	case K_BENCH_TIMEOUT:
-		return parse_duration(where, v, &b->timeout, err);
+		return config_parse_duration(where, v, &b->timeout, err);
 	case K_BENCH_MAX_SAMPLES:
-		return parse_number(where, v, 1, SAMPLES_MAX, &b->max_samples, err);
+		return config_parse_number(where, v, 1, SAMPLES_MAX, &b->max_samples, err);
 	case K_BENCH_CHECKSUM:
-		rc = parse_choice(where, v, checksum_names, N_OF(checksum_names), &choice, err);
+		rc = config_parse_choice(where, v, checksum_names, N_OF(checksum_names), &choice, err);
 		if (rc == 0)
 			b->checksum = (enum config_checksum)choice;
 		return rc;
@@ -1002,6 +338,171 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		break;
 	}
 	return plumb_err_set(err, PLUMB_EINTERNAL, "%s: no setter", where);
+}
+
+/*
+ * Set every key of cfg (b NULL) or of bench b that has a default to it,
+ * read from config_keys[] as a file's value would be: the defaults are written
+ * there once.  Defaults are not marked as given.
+ */
+static int set_defaults(struct plumb_config *cfg, struct config_bench *b,
+			struct plumb_err *err)
+{
+	for (size_t i = 0; i < N_OF(config_keys); i++) {
+		const struct key_def *kd = &config_keys[i];
+		char where[96];
+		int rc;
+
+		if (!kd->pub.def || (kd->id >= K_BENCH_FIRST) != (b != NULL))
+			continue;
+		snprintf(where, sizeof(where), "default of %s.%s", kd->pub.section, kd->pub.name);
+		rc = set_key(cfg, b, kd->id, kd->pub.def, where, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void value_str(struct key_value *v, const char *s, const char *note)
+{
+	v->kind = s || !note ? V_STR : V_NONE;
+	v->s = s;
+	v->note = note;
+}
+
+static void value_u64(struct key_value *v, enum value_kind kind, uint64_t n)
+{
+	v->kind = kind;
+	v->n = n;
+}
+
+/*
+ * The effective value of key id (of bench b for bench keys), for the
+ * renderers: set_key() read backwards.  Samples-only keys are not applied
+ * in process mode and show so.
+ */
+void config_key_value(const struct plumb_config *cfg, const struct config_bench *b,
+		      enum key_id id, struct key_value *v)
+{
+	bool samples = b && b->mode == CONFIG_MODE_SAMPLES;
+
+	memset(v, 0, sizeof(*v));
+	v->kind = V_NONE;
+	switch (id) {
+	case K_REPO_PATH:
+		if (cfg->repo.url)
+			v->note = "not used (url is given)";
+		else
+			value_str(v, cfg->repo.path, NULL);
+		return;
+	case K_REPO_URL:
+		value_str(v, cfg->repo.url, "not set");
+		return;
+	case K_RUN_BASE:
+		value_str(v, cfg->run.base, "not set (required)");
+		return;
+	case K_RUN_CANDIDATE:
+		value_str(v, cfg->run.candidate, NULL);
+		return;
+	case K_RUN_PADS:
+		value_u64(v, V_U64, cfg->run.pads);
+		return;
+	case K_RUN_ROUNDS:
+		value_u64(v, V_U64, cfg->run.rounds);
+		return;
+	case K_RUN_SEED:
+		value_u64(v, V_U64, cfg->run.seed);
+		return;
+	case K_RUN_CONTROL:
+		v->kind = V_BOOL;
+		v->flag = cfg->run.control;
+		return;
+	case K_RUN_WARMUP_RUNS:
+		value_u64(v, V_U64, cfg->run.warmup_runs);
+		return;
+	case K_RUN_CPU:
+		if (cfg->run.ncpus) {
+			v->kind = V_CPUS;
+			v->cpus = cfg->run.cpus;
+			v->ncpus = cfg->run.ncpus;
+		} else {
+			v->note = "not set (no pinning)";
+		}
+		return;
+	case K_RUN_ASLR:
+		value_str(v, aslr_names[cfg->run.aslr ? 0 : 1], NULL);
+		return;
+	case K_RUN_ENV:
+		v->kind = V_WORDS;
+		v->words = cfg->run.env;
+		v->nwords = cfg->run.nenv;
+		return;
+	case K_RUN_LABEL:
+		v->kind = V_LABELS;
+		v->labels = cfg->run.labels;
+		v->nlabels = cfg->run.nlabels;
+		v->note = "none";
+		return;
+	case K_BUILD_COMMAND:
+		value_str(v, cfg->build.command, "not set (required)");
+		return;
+	case K_BUILD_ARTIFACT:
+		value_str(v, cfg->build.artifact, "not set (required)");
+		return;
+	case K_BUILD_PAD:
+		value_str(v, config_pad_name(cfg->build.pad), NULL);
+		return;
+	case K_BUILD_PAD_BYTES:
+		value_u64(v, V_U64, cfg->build.pad_bytes);
+		return;
+	case K_BUILD_REUSE:
+		value_str(v, config_reuse_name(cfg->build.reuse), NULL);
+		return;
+	case K_BUILD_TIMEOUT:
+		value_u64(v, V_DURATION, (uint64_t)cfg->build.timeout);
+		return;
+	case K_BUILD_CC:
+		value_str(v, cfg->build.cc, NULL);
+		return;
+	case K_BENCH_COMMAND:
+		value_str(v, b->command, "not set (required)");
+		return;
+	case K_BENCH_MODE:
+		value_str(v, config_mode_name(b->mode), NULL);
+		return;
+	case K_BENCH_WARMUP:
+		if (!samples)
+			v->note = "samples mode only";
+		else if (b->warmup == CONFIG_WARMUP_COUNT)
+			value_u64(v, V_U64, b->warmup_count);
+		else
+			value_str(v, b->warmup == CONFIG_WARMUP_AUTO ? "auto" : "none", NULL);
+		return;
+	case K_BENCH_METRIC:
+		value_str(v, config_metric_name(b->metric), NULL);
+		return;
+	case K_BENCH_HOT:
+		v->kind = V_WORDS;
+		v->words = b->hot;
+		v->nwords = b->nhot;
+		v->note = "not set (main is checked)";
+		return;
+	case K_BENCH_TIMEOUT:
+		value_u64(v, V_DURATION, (uint64_t)b->timeout);
+		return;
+	case K_BENCH_MAX_SAMPLES:
+		if (samples)
+			value_u64(v, V_U64, b->max_samples);
+		else
+			v->note = "samples mode only";
+		return;
+	case K_BENCH_CHECKSUM:
+		value_str(v, config_checksum_name(b->checksum), NULL);
+		return;
+	case K_COUNT:
+		break;
+	}
+	v->note = "?";
 }
 
 /* After set_key() succeeded: remember that the key was given. */
@@ -1055,16 +556,16 @@ fail:
 static int unknown_key(const char *origin, const char *name, const char *sec,
 		       const char *sub, const char *key, struct plumb_err *err)
 {
-	const char *cands[N_OF(keys)];
+	const char *cands[N_OF(config_keys)];
 	const char *near;
 	size_t n = 0;
 	bool known_sec = false;
 
-	for (size_t i = 0; i < N_OF(sections); i++)
-		if (strcasecmp(sec, sections[i]) == 0)
+	for (size_t i = 0; i < CONFIG_NSECTIONS; i++)
+		if (strcasecmp(sec, config_sections[i]) == 0)
 			known_sec = true;
 	if (!known_sec) {
-		near = suggest_pick(sec, sections, N_OF(sections));
+		near = suggest_pick(sec, config_sections, CONFIG_NSECTIONS);
 		if (near)
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: %s: unknown section '%s' (did you mean '%s'?)",
@@ -1081,9 +582,9 @@ static int unknown_key(const char *origin, const char *name, const char *sec,
 		return plumb_err_set(err, PLUMB_EINPUT,
 				     "%s: %s: section [%s] takes no name (write [%s])",
 				     origin, SHOW(name), sec, sec);
-	for (size_t i = 0; i < N_OF(keys); i++)
-		if (strcasecmp(keys[i].pub.section, sec) == 0)
-			cands[n++] = keys[i].pub.name;
+	for (size_t i = 0; i < N_OF(config_keys); i++)
+		if (strcasecmp(config_keys[i].pub.section, sec) == 0)
+			cands[n++] = config_keys[i].pub.name;
 	near = suggest_pick(key, cands, n);
 	if (near) {
 		if (sub)
@@ -1095,15 +596,15 @@ static int unknown_key(const char *origin, const char *name, const char *sec,
 				     origin, SHOW(name), sec, near);
 	}
 	/* The right key in the wrong section: "run.timeout" -> build.timeout. */
-	for (size_t i = 0; i < N_OF(keys); i++)
-		if (strcasecmp(keys[i].pub.name, key) == 0) {
-			const char *s = keys[i].pub.section;
+	for (size_t i = 0; i < N_OF(config_keys); i++)
+		if (strcasecmp(config_keys[i].pub.name, key) == 0) {
+			const char *s = config_keys[i].pub.section;
 
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: %s: unknown key (did you mean '%s.%s%s'?)",
 					     origin, SHOW(name), s,
 					     strcmp(s, "bench") == 0 ? "NAME." : "",
-					     keys[i].pub.name);
+					     config_keys[i].pub.name);
 		}
 	return plumb_err_set(err, PLUMB_EINPUT, "%s: %s: unknown key", origin, SHOW(name));
 }
@@ -1122,7 +623,7 @@ static int set_named(struct plumb_config *cfg, const char *name, const char *v,
 	int rc;
 
 	if (split_name(name, &sec, &sub, &key) < 0)
-		return oom(err);
+		return config_oom(err);
 	kd = key_find(sec, key);
 	if (!kd || (strcmp(kd->pub.section, "bench") == 0) != (sub != NULL)) {
 		rc = unknown_key(origin, name, sec, sub, key, err);
@@ -1162,22 +663,7 @@ int config_set(struct plumb_config *cfg, const char *name, const char *value,
 int config_init(struct plumb_config *cfg, struct plumb_err *err)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->run.pads = 4;
-	cfg->run.rounds = 10;
-	cfg->run.seed = 1;
-	cfg->run.control = true;
-	cfg->run.warmup_runs = 1;
-	cfg->run.aslr = true;
-	cfg->build.pad = CONFIG_PAD_LINK;
-	cfg->build.pad_bytes = 16;
-	cfg->build.reuse = CONFIG_REUSE_RELINK;
-	cfg->build.timeout = 30 * 60;
-	if (set_str(&cfg->repo.path, ".", err) < 0 ||
-	    set_str(&cfg->run.candidate, "HEAD", err) < 0 ||
-	    set_str(&cfg->build.cc, "cc", err) < 0 ||
-	    set_str(&cfg->dir, ".", err) < 0 ||
-	    parse_words("env", "PATH HOME LANG", env_name_ok, "", &cfg->run.env,
-			&cfg->run.nenv, err) < 0) {
+	if (config_set_str(&cfg->dir, ".", err) < 0 || set_defaults(cfg, NULL, err) < 0) {
 		config_release(cfg);
 		return PLUMB_EINTERNAL;
 	}
@@ -1195,7 +681,7 @@ void config_release(struct plumb_config *cfg)
 	free(cfg->run.base);
 	free(cfg->run.candidate);
 	free(cfg->run.cpus);
-	free_list(&cfg->run.env, &cfg->run.nenv);
+	config_free_list(&cfg->run.env, &cfg->run.nenv);
 	for (size_t i = 0; i < cfg->run.nlabels; i++) {
 		free(cfg->run.labels[i].key);
 		free(cfg->run.labels[i].value);
@@ -1246,7 +732,7 @@ static int set_file_names(struct plumb_config *cfg, const char *path,
 	const char *slash = strrchr(path, '/');
 	char *dir;
 
-	if (set_str(&cfg->file, path, err) < 0)
+	if (config_set_str(&cfg->file, path, err) < 0)
 		return PLUMB_EINTERNAL;
 	if (!slash)
 		dir = strdup(".");
@@ -1255,7 +741,7 @@ static int set_file_names(struct plumb_config *cfg, const char *path,
 	else
 		dir = strndup(path, (size_t)(slash - path));
 	if (!dir)
-		return oom(err);
+		return config_oom(err);
 	free(cfg->dir);
 	cfg->dir = dir;
 	return 0;
@@ -1310,7 +796,7 @@ static int read_entries(const char *path, struct entry **out, size_t *nout,
 		}
 		grown = realloc(v, (n + 1) * sizeof(*v));
 		if (!grown) {
-			rc = oom(err);
+			rc = config_oom(err);
 			goto out;
 		}
 		v = grown;
@@ -1318,7 +804,7 @@ static int read_entries(const char *path, struct entry **out, size_t *nout,
 		v[n].value = ge->value ? strdup(ge->value) : NULL;
 		n++;
 		if (!v[n - 1].name || (ge->value && !v[n - 1].value)) {
-			rc = oom(err);
+			rc = config_oom(err);
 			goto out;
 		}
 	}
@@ -1396,7 +882,7 @@ static int filter_benches(struct plumb_config *cfg, const char **names,
 			continue;
 		cands = malloc((cfg->nbenches + 1) * sizeof(*cands));
 		if (!cands)
-			return oom(err);
+			return config_oom(err);
 		for (size_t j = 0; j < cfg->nbenches; j++)
 			cands[j] = cfg->benches[j].name;
 		near = suggest_pick(names[i], cands, cfg->nbenches);
@@ -1440,7 +926,7 @@ int config_apply_overrides(struct plumb_config *cfg,
 	    (rc = override(cfg, K_RUN_SEED, ov->seed, "--seed", err)) < 0)
 		return rc;
 	for (size_t i = 0; i < ov->nlabels; i++) {
-		rc = add_label("--label", ov->labels[i], true, cfg, err);
+		rc = config_add_label("--label", ov->labels[i], true, cfg, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -1452,7 +938,7 @@ int config_apply_overrides(struct plumb_config *cfg,
 	if (ov->workdir) {
 		if (!*ov->workdir)
 			return plumb_err_set(err, PLUMB_EINPUT, "--workdir: empty value");
-		rc = set_str(&cfg->workdir, ov->workdir, err);
+		rc = config_set_str(&cfg->workdir, ov->workdir, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -1538,327 +1024,4 @@ int config_repo_dir(const struct plumb_config *cfg, struct buf *out,
 		rc = buf_printf(out, "%s%s%s", cfg->dir,
 				cfg->dir[strlen(cfg->dir) - 1] == '/' ? "" : "/", p);
 	return rc < 0 ? buf_err(err, "repository path") : 0;
-}
-
-/* ---- rendering -------------------------------------------------------- */
-
-/* A value as git-config text: bare when safe, else quoted with escapes. */
-static int add_value(struct buf *out, const char *v)
-{
-	size_t len = strlen(v);
-	bool quote = len == 0 || v[0] == ' ' || v[0] == '\t' ||
-		     v[len - 1] == ' ' || v[len - 1] == '\t' ||
-		     strpbrk(v, ";#\"\\\n\t") != NULL;
-
-	if (!quote)
-		return buf_addstr(out, v);
-	if (buf_addch(out, '"') < 0)
-		return -1;
-	for (const char *p = v; *p; p++) {
-		int rc;
-
-		switch (*p) {
-		case '"': rc = buf_addstr(out, "\\\""); break;
-		case '\\': rc = buf_addstr(out, "\\\\"); break;
-		case '\n': rc = buf_addstr(out, "\\n"); break;
-		case '\t': rc = buf_addstr(out, "\\t"); break;
-		default: rc = buf_addch(out, *p); break;
-		}
-		if (rc < 0)
-			return -1;
-	}
-	return buf_addch(out, '"');
-}
-
-static int add_kv(struct buf *out, const char *key, const char *v)
-{
-	if (buf_printf(out, "\t%s = ", key) < 0 || add_value(out, v) < 0)
-		return -1;
-	return buf_addch(out, '\n');
-}
-
-static int add_kv_u64(struct buf *out, const char *key, uint64_t v)
-{
-	return buf_printf(out, "\t%s = %" PRIu64 "\n", key, v);
-}
-
-static int add_words(struct buf *out, const char *key, char *const *v, size_t n)
-{
-	struct buf line;
-	int rc = 0;
-
-	buf_init(&line, 64 * 1024);
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = buf_printf(&line, "%s%s", i ? " " : "", v[i]);
-	if (rc == 0)
-		rc = add_kv(out, key, buf_cstr(&line));
-	buf_release(&line);
-	return rc;
-}
-
-static const char *warmup_text(const struct config_bench *b, char *tmp, size_t size)
-{
-	if (b->warmup == CONFIG_WARMUP_AUTO)
-		return "auto";
-	if (b->warmup == CONFIG_WARMUP_NONE)
-		return "none";
-	snprintf(tmp, size, "%" PRIu64, b->warmup_count);
-	return tmp;
-}
-
-static int render_text(const struct plumb_config *cfg, struct buf *out)
-{
-	char d[32], w[32];
-	struct buf cpus;
-	int rc = 0;
-
-	if (buf_addstr(out, "# plumb.conf: the effective configuration (see plumb.conf(5))\n") < 0 ||
-	    buf_addstr(out, "[repo]\n") < 0)
-		return -1;
-	if (cfg->repo.url) {
-		if (buf_addstr(out, "\t; path: not used (url is given)\n") < 0 ||
-		    add_kv(out, "url", cfg->repo.url) < 0)
-			return -1;
-	} else if (add_kv(out, "path", cfg->repo.path ? cfg->repo.path : ".") < 0 ||
-		   buf_addstr(out, "\t; url: not set\n") < 0) {
-		return -1;
-	}
-	if (buf_addstr(out, "[run]\n") < 0)
-		return -1;
-	if (cfg->run.base ? add_kv(out, "base", cfg->run.base) < 0
-			  : buf_addstr(out, "\t; base: not set (required)\n") < 0)
-		return -1;
-	if (add_kv(out, "candidate", cfg->run.candidate) < 0 ||
-	    add_kv_u64(out, "pads", cfg->run.pads) < 0 ||
-	    add_kv_u64(out, "rounds", cfg->run.rounds) < 0 ||
-	    add_kv_u64(out, "seed", cfg->run.seed) < 0 ||
-	    add_kv(out, "control", cfg->run.control ? "true" : "false") < 0 ||
-	    add_kv_u64(out, "warmupRuns", cfg->run.warmup_runs) < 0)
-		return -1;
-	if (cfg->run.ncpus) {
-		buf_init(&cpus, 16 * 1024);
-		rc = cpus_text(cfg, &cpus);
-		if (rc == 0)
-			rc = add_kv(out, "cpu", buf_cstr(&cpus));
-		buf_release(&cpus);
-		if (rc < 0)
-			return -1;
-	} else if (buf_addstr(out, "\t; cpu: not set (no pinning)\n") < 0) {
-		return -1;
-	}
-	if (add_kv(out, "aslr", cfg->run.aslr ? "on" : "off") < 0 ||
-	    add_words(out, "env", cfg->run.env, cfg->run.nenv) < 0)
-		return -1;
-	for (size_t i = 0; i < cfg->run.nlabels; i++) {
-		const struct config_label *l = &cfg->run.labels[i];
-		struct buf kv;
-
-		buf_init(&kv, 1024);
-		rc = buf_printf(&kv, "%s=%s", l->key, l->value);
-		if (rc == 0)
-			rc = add_kv(out, "label", buf_cstr(&kv));
-		buf_release(&kv);
-		if (rc < 0)
-			return -1;
-	}
-	if (cfg->run.nlabels == 0 && buf_addstr(out, "\t; label: none\n") < 0)
-		return -1;
-	if (buf_addstr(out, "[build]\n") < 0)
-		return -1;
-	if (cfg->build.command ? add_kv(out, "command", cfg->build.command) < 0
-			       : buf_addstr(out, "\t; command: not set (required)\n") < 0)
-		return -1;
-	if (cfg->build.artifact ? add_kv(out, "artifact", cfg->build.artifact) < 0
-				: buf_addstr(out, "\t; artifact: not set (required)\n") < 0)
-		return -1;
-	duration_text(cfg->build.timeout, d, sizeof(d));
-	if (add_kv(out, "pad", config_pad_name(cfg->build.pad)) < 0 ||
-	    add_kv_u64(out, "padBytes", cfg->build.pad_bytes) < 0 ||
-	    add_kv(out, "reuse", config_reuse_name(cfg->build.reuse)) < 0 ||
-	    add_kv(out, "timeout", d) < 0 ||
-	    add_kv(out, "cc", cfg->build.cc) < 0)
-		return -1;
-	for (size_t i = 0; i < cfg->nbenches; i++) {
-		const struct config_bench *b = &cfg->benches[i];
-		bool samples = b->mode == CONFIG_MODE_SAMPLES;
-
-		if (buf_printf(out, "[bench \"%s\"]\n", b->name) < 0)
-			return -1;
-		if (b->command ? add_kv(out, "command", b->command) < 0
-			       : buf_addstr(out, "\t; command: not set (required)\n") < 0)
-			return -1;
-		if (add_kv(out, "mode", config_mode_name(b->mode)) < 0)
-			return -1;
-		/* Samples-only keys stay comments in process mode: setting them there is an error. */
-		if (samples ? add_kv(out, "warmup", warmup_text(b, w, sizeof(w))) < 0
-			    : buf_printf(out, "\t; warmup: samples mode only\n") < 0)
-			return -1;
-		if (add_kv(out, "metric", config_metric_name(b->metric)) < 0)
-			return -1;
-		if (b->nhot ? add_words(out, "hot", b->hot, b->nhot) < 0
-			    : buf_addstr(out, "\t; hot: not set (main is checked)\n") < 0)
-			return -1;
-		duration_text(b->timeout, d, sizeof(d));
-		if (add_kv(out, "timeout", d) < 0)
-			return -1;
-		if (samples ? add_kv_u64(out, "maxSamples", b->max_samples) < 0
-			    : buf_printf(out, "\t; maxSamples: samples mode only\n") < 0)
-			return -1;
-		if (add_kv(out, "checksum", config_checksum_name(b->checksum)) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-int config_to_text(const struct plumb_config *cfg, struct buf *out,
-		   struct plumb_err *err)
-{
-	size_t mark = out->len;
-
-	if (render_text(cfg, out) < 0) {
-		int rc = buf_err(err, "configuration text");
-
-		out->len = mark;
-		if (out->data)
-			out->data[mark] = '\0';
-		return rc;
-	}
-	return 0;
-}
-
-/* JSON building with one failure flag, so every call need not be checked. */
-struct jb {
-	bool failed;
-};
-
-static json_t *jb_check(struct jb *jb, json_t *v)
-{
-	if (!v)
-		jb->failed = true;
-	return v;
-}
-
-/* obj[key] = v, taking v; a NULL v or obj marks the build failed. */
-static void jb_set(struct jb *jb, json_t *obj, const char *key, json_t *v)
-{
-	if (!v || !obj) {
-		json_decref(v);
-		jb->failed = true;
-		return;
-	}
-	if (json_object_set_new(obj, key, v) < 0)
-		jb->failed = true;
-}
-
-/* Append v to array a, taking v. */
-static void jb_append(struct jb *jb, json_t *a, json_t *v)
-{
-	if (!v || !a) {
-		json_decref(v);
-		jb->failed = true;
-		return;
-	}
-	if (json_array_append_new(a, v) < 0)
-		jb->failed = true;
-}
-
-/* A new object or array set as obj[key]; borrowed, NULL on failure. */
-static json_t *jb_child(struct jb *jb, json_t *obj, const char *key, json_t *v)
-{
-	jb_set(jb, obj, key, v);
-	return jb->failed ? NULL : v;
-}
-
-static json_t *jb_str(struct jb *jb, const char *s)
-{
-	return s ? jb_check(jb, json_string(s)) : jb_check(jb, json_null());
-}
-
-static json_t *jb_int(struct jb *jb, uint64_t v)
-{
-	return jb_check(jb, json_integer((json_int_t)v));
-}
-
-static json_t *jb_words(struct jb *jb, char *const *v, size_t n)
-{
-	json_t *a = jb_check(jb, json_array());
-
-	for (size_t i = 0; a && i < n; i++)
-		jb_append(jb, a, jb_str(jb, v[i]));
-	return a;
-}
-
-json_t *config_to_json(const struct plumb_config *cfg)
-{
-	struct jb jb = { false };
-	json_t *root = jb_check(&jb, json_object());
-	json_t *repo = jb_child(&jb, root, "repo", json_object());
-	json_t *run = jb_child(&jb, root, "run", json_object());
-	json_t *build = jb_child(&jb, root, "build", json_object());
-	json_t *benches = jb_child(&jb, root, "bench", json_array());
-	json_t *cpus, *labels;
-
-	if (jb.failed) {
-		json_decref(root);
-		return NULL;
-	}
-	jb_set(&jb, repo, "path", jb_str(&jb, cfg->repo.url ? NULL : cfg->repo.path));
-	jb_set(&jb, repo, "url", jb_str(&jb, cfg->repo.url));
-
-	jb_set(&jb, run, "base", jb_str(&jb, cfg->run.base));
-	jb_set(&jb, run, "candidate", jb_str(&jb, cfg->run.candidate));
-	jb_set(&jb, run, "pads", jb_int(&jb, cfg->run.pads));
-	jb_set(&jb, run, "rounds", jb_int(&jb, cfg->run.rounds));
-	jb_set(&jb, run, "seed", jb_int(&jb, cfg->run.seed));
-	jb_set(&jb, run, "control", jb_check(&jb, json_boolean(cfg->run.control)));
-	jb_set(&jb, run, "warmupRuns", jb_int(&jb, cfg->run.warmup_runs));
-	cpus = jb_child(&jb, run, "cpu", cfg->run.ncpus ? json_array() : json_null());
-	for (size_t i = 0; cpus && i < cfg->run.ncpus; i++)
-		jb_append(&jb, cpus, jb_int(&jb, (uint64_t)cfg->run.cpus[i]));
-	jb_set(&jb, run, "aslr", jb_str(&jb, cfg->run.aslr ? "on" : "off"));
-	jb_set(&jb, run, "env", jb_words(&jb, cfg->run.env, cfg->run.nenv));
-	labels = jb_child(&jb, run, "label", json_object());
-	for (size_t i = 0; labels && i < cfg->run.nlabels; i++)
-		jb_set(&jb, labels, cfg->run.labels[i].key, jb_str(&jb, cfg->run.labels[i].value));
-
-	jb_set(&jb, build, "command", jb_str(&jb, cfg->build.command));
-	jb_set(&jb, build, "artifact", jb_str(&jb, cfg->build.artifact));
-	jb_set(&jb, build, "pad", jb_str(&jb, config_pad_name(cfg->build.pad)));
-	jb_set(&jb, build, "padBytes", jb_int(&jb, cfg->build.pad_bytes));
-	jb_set(&jb, build, "reuse", jb_str(&jb, config_reuse_name(cfg->build.reuse)));
-	jb_set(&jb, build, "timeout", jb_int(&jb, (uint64_t)cfg->build.timeout));
-	jb_set(&jb, build, "cc", jb_str(&jb, cfg->build.cc));
-
-	for (size_t i = 0; i < cfg->nbenches && !jb.failed; i++) {
-		const struct config_bench *b = &cfg->benches[i];
-		json_t *o = json_object();
-		json_t *warmup;
-		bool samples = b->mode == CONFIG_MODE_SAMPLES;
-
-		jb_append(&jb, benches, o);
-		if (jb.failed)
-			break;
-		/* Samples-only keys are null in process mode: nothing was applied. */
-		if (!samples)
-			warmup = jb_check(&jb, json_null());
-		else if (b->warmup == CONFIG_WARMUP_COUNT)
-			warmup = jb_int(&jb, b->warmup_count);
-		else
-			warmup = jb_str(&jb, b->warmup == CONFIG_WARMUP_AUTO ? "auto" : "none");
-		jb_set(&jb, o, "name", jb_str(&jb, b->name));
-		jb_set(&jb, o, "command", jb_str(&jb, b->command));
-		jb_set(&jb, o, "mode", jb_str(&jb, config_mode_name(b->mode)));
-		jb_set(&jb, o, "warmup", warmup);
-		jb_set(&jb, o, "metric", jb_str(&jb, config_metric_name(b->metric)));
-		jb_set(&jb, o, "hot", jb_words(&jb, b->hot, b->nhot));
-		jb_set(&jb, o, "timeout", jb_int(&jb, (uint64_t)b->timeout));
-		jb_set(&jb, o, "maxSamples", samples ? jb_int(&jb, b->max_samples)
-						     : jb_check(&jb, json_null()));
-		jb_set(&jb, o, "checksum", jb_str(&jb, config_checksum_name(b->checksum)));
-	}
-	if (jb.failed) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
 }

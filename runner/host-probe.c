@@ -1,53 +1,35 @@
 /*
  * runner/host-probe.c: facts learnt by trying: perf_event_open on a cycles
- * counter, and the first line of `$CC --version` from a child process
- * with a timeout.  Only used for the live machine (the cycles probe) or
+ * counter (runner/perf.c's probe), and the first line of `$CC --version`
+ * from a child run by runner/proc.c with a timeout and an allowlisted
+ * environment.  Only used for the live machine (the cycles probe) or
  * always (the compiler, which a fake PLUMB_SYSROOT tree cannot describe).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <linux/perf_event.h>
-
-#include "common/cleanup.h"
-#include "common/clock.h"
+#include "common/err.h"
+#include "runner/envlist.h"
 #include "runner/host-parse.h"
 #include "runner/host-probe.h"
+#include "runner/perf.h"
+#include "runner/proc.h"
 #include "common/banned.h"
-
-extern char **environ;
 
 #define CC_MAX_ARGS 32
 #define CC_OUTPUT_MAX 4096
+/* SIGTERM to SIGKILL for a compiler past its timeout: it is not measured. */
+#define CC_GRACE_NS (100ull * 1000000ull)
 
 const char *host_probe_perf_cycles(void)
 {
-	struct perf_event_attr attr;
-	long fd;
+	int e = perf_probe_errno(&perf_hw_events[PERF_CYCLES]);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, (unsigned long)0);
-	if (fd >= 0) {
-		close((int)fd);
+	if (e == 0)
 		return "available";
-	}
-	if (errno == EACCES || errno == EPERM)
+	if (e == EACCES || e == EPERM)
 		return "not permitted";
 	/* ENOENT, ENODEV, EOPNOTSUPP, ENOSYS, EINVAL: no PMU to count with. */
 	return "not supported";
@@ -71,32 +53,30 @@ static int split_command(char *copy, char **argv)
 	return argc;
 }
 
-/* Reap pid, retrying on EINTR; returns the wait status or -1. */
-static int reap(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return status;
-}
+/*
+ * The compiler's environment: these names with plumb's values, nothing
+ * else.  PATH finds the compiler and its passes; the locale names keep
+ * its messages in the language the user reads; the GCC_/COMPILER_ names
+ * are how a cross or relocated toolchain finds itself.
+ */
+static const char *const cc_env_names[] = {
+	"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_MESSAGES",
+	"GCC_EXEC_PREFIX", "COMPILER_PATH",
+};
 
 int host_probe_compiler(const char *cc, char **version, char **why)
 {
 	char *argv[CC_MAX_ARGS];
-	char out[CC_OUTPUT_MAX + 1];
-	size_t len = 0;
 	char *copy;
-	int pipefd[2];
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t sa;
-	pid_t pid;
-	int rc, status, timed_out = 0;
-	long long deadline;
+	struct envlist env;
+	struct proc_spec spec;
+	struct proc_result res;
+	struct plumb_err err;
+	int rc;
 
 	*version = NULL;
 	*why = NULL;
+	plumb_err_clear(&err);
 	copy = strdup(cc && *cc ? cc : "cc");
 	if (!copy)
 		return -2;
@@ -104,78 +84,62 @@ int host_probe_compiler(const char *cc, char **version, char **why)
 		free(copy);
 		return 1;
 	}
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+	if (envlist_init(&env, &err) < 0) {
 		free(copy);
-		return 1;
+		return -2;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawnattr_init(&sa);
-	posix_spawnattr_setpgroup(&sa, 0);
-	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP);
-	rc = posix_spawnp(&pid, argv[0], &fa, &sa, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&sa);
-	close(pipefd[1]);
+	for (size_t i = 0; i < sizeof(cc_env_names) / sizeof(cc_env_names[0]); i++) {
+		const char *v = getenv(cc_env_names[i]);
+		if (v && envlist_set(&env, cc_env_names[i], v, &err) < 0) {
+			envlist_release(&env);
+			free(copy);
+			return -2;
+		}
+	}
+
+	proc_spec_init(&spec);
+	spec.argv = argv;
+	spec.env = env.v;
+	spec.timeout_ns = (uint64_t)HOST_CC_TIMEOUT_MS * 1000000ull;
+	spec.grace_ns = CC_GRACE_NS;
+	spec.out.kind = PROC_SINK_MEM;
+	spec.out.cap = 2 * CC_OUTPUT_MAX;   /* the first CC_OUTPUT_MAX bytes are kept whole */
+	spec.err.kind = PROC_SINK_NULL;
+	rc = proc_run(&spec, &res, &err);
+	envlist_release(&env);
 	free(copy);
-	if (rc != 0) {
-		close(pipefd[0]);
-		return 1;  /* no such compiler: the fact is unknown */
+	if (rc < 0) {
+		proc_result_release(&res);
+		*why = strdup(err.msg);
+		return *why ? 1 : -2;
 	}
-	child_group_register(pid);
-
-	deadline = clock_now_ms() + HOST_CC_TIMEOUT_MS;
-	for (;;) {
-		struct pollfd p = { pipefd[0], POLLIN, 0 };
-		long long left = deadline - clock_now_ms();
-		char chunk[1024];
-		ssize_t n;
-
-		if (left <= 0 || cleanup_signal_pending()) {
-			timed_out = 1;
-			break;
-		}
-		rc = poll(&p, 1, (int)left);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
-			continue;
-		n = read(pipefd[0], chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (len < CC_OUTPUT_MAX) {
-			size_t take = (size_t)n < CC_OUTPUT_MAX - len ? (size_t)n : CC_OUTPUT_MAX - len;
-			memcpy(out + len, chunk, take);
-			len += take;
-		}
-	}
-	close(pipefd[0]);
-	if (timed_out)
-		kill(-pid, SIGKILL);
-	status = reap(pid);
-	child_group_forget(pid);
-	if (timed_out) {
+	if (res.timed_out) {
+		proc_result_release(&res);
 		*why = strdup("timed out");
 		return *why ? 1 : -2;
 	}
-	if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (status >= 0 && WIFSIGNALED(status)) {
+	if (!res.exited || res.status != 0 || res.spawn_errno) {
+		int signalled = !res.exited;
+		proc_result_release(&res);
+		if (signalled) {
 			*why = strdup("killed by a signal");
 			return *why ? 1 : -2;
 		}
-		return 1;
+		return 1;  /* no such compiler, or it failed: the fact is unknown */
 	}
-	out[len] = '\0';
 	{
-		char *nl = strchr(out, '\n');
+		char line[CC_OUTPUT_MAX + 1];
+		size_t len = res.out_mem.len < CC_OUTPUT_MAX ? res.out_mem.len : CC_OUTPUT_MAX;
+		char *nl;
+		if (len)
+			memcpy(line, res.out_mem.data, len);
+		line[len] = '\0';
+		nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
+		proc_result_release(&res);
+		rc = host_parse_line(line, version);
 	}
-	rc = host_parse_line(out, version);
 	if (rc == -2)
 		return -2;
 	return rc == 0 ? 0 : 1;

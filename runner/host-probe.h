@@ -13,15 +13,17 @@
 #define HOST_CC_TIMEOUT_MS 5000
 
 /*
- * Open (and close) a user-space cycles counter on this process:
- * "available", "not permitted" (EACCES/EPERM) or "not supported".
+ * Open (and close) a user-space cycles counter on this process
+ * (perf_probe_errno()): "available", "not permitted" (EACCES/EPERM) or "not supported".
  */
 const char *host_probe_perf_cycles(void);
 
 /*
  * Run `<cc> --version` (cc is split on blanks; "cc" when NULL or empty)
- * in its own process group with stdin and stderr on /dev/null, and keep
- * the first line of its output.  Returns 0 with *version set, 1 when the
+ * through runner/proc.h, with stdin and stderr on /dev/null and an
+ * environment of only PATH, HOME, TMPDIR, LANG, LC_ALL, LC_MESSAGES,
+ * GCC_EXEC_PREFIX and COMPILER_PATH (plumb's values), and keep the first
+ * line of its output.  Returns 0 with *version set, 1 when the
  * compiler could not be run or printed nothing (*version NULL), 1 with
  * *why set when something is worth a note (a timeout, a crash), -2 when
  * memory ran out.

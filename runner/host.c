@@ -803,6 +803,27 @@ void host_round_sample(struct host_round *out)
 	free(root);
 }
 
+long long host_perf_paranoid(void)
+{
+	struct host_facts hf;
+	struct plumb_err err;
+	struct reader r;
+	long long v = HOST_NA;
+	char *root;
+
+	plumb_err_clear(&err);
+	if (resolve_root(&root, &err) != 0)
+		return HOST_NA;
+	host_facts_init(&hf);
+	memset(&r, 0, sizeof(r));
+	r.root = root;
+	r.hf = &hf;
+	read_ll(&r, "proc/sys/kernel/perf_event_paranoid", -1000, 1000, &v);
+	host_facts_release(&hf);
+	free(root);
+	return v;
+}
+
 int host_facts_collect(struct host_facts *hf, struct plumb_err *err)
 {
 	struct reader r;

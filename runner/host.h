@@ -122,6 +122,12 @@ struct host_round {
  */
 void host_round_sample(struct host_round *out);
 
+/*
+ * kernel.perf_event_paranoid under PLUMB_SYSROOT, as the facts read it;
+ * HOST_NA when it cannot be read.  Never fails.
+ */
+long long host_perf_paranoid(void);
+
 /* The fingerprint (16 lower-case hex digits); "" before collection. */
 const char *host_fingerprint(const struct host_facts *hf);
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/err.h"
+#include "runner/host.h"
 #include "runner/perf.h"
 #include "common/banned.h"
 
@@ -47,38 +48,35 @@ static int open_event(const struct perf_event_desc *ev, pid_t pid, int on_exec)
 	return (int)fd;
 }
 
-/* "perf_event_paranoid is 2", or "" when it cannot be read. */
+/* "perf_event_paranoid is 2" (under PLUMB_SYSROOT), or "" when unknown. */
 static void paranoid_text(char *out, size_t size)
 {
-	char line[32];
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	long v;
-	char *end;
+	long long v = host_perf_paranoid();
 
 	out[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(line, sizeof(line), f)) {
-		errno = 0;
-		v = strtol(line, &end, 10);
-		if (errno == 0 && end != line)
-			snprintf(out, size, "perf_event_paranoid is %ld", v);
-	}
-	fclose(f);
+	if (v != HOST_NA)
+		snprintf(out, size, "perf_event_paranoid is %lld", v);
+}
+
+int perf_probe_errno(const struct perf_event_desc *ev)
+{
+	int fd = open_event(ev, 0, 0);
+
+	if (fd < 0)
+		return errno ? errno : EINVAL;
+	close(fd);
+	return 0;
 }
 
 int perf_probe(const struct perf_event_desc *events, size_t n,
 	       char *reason, size_t size)
 {
 	for (size_t i = 0; i < n; i++) {
-		int fd = open_event(&events[i], 0, 0);
-		int e = errno;
+		int e = perf_probe_errno(&events[i]);
 		char par[64];
 		const char *why;
-		if (fd >= 0) {
-			close(fd);
+		if (e == 0)
 			continue;
-		}
 		paranoid_text(par, sizeof(par));
 		switch (e) {
 		case ENOENT:

@@ -61,10 +61,18 @@ struct perf_counts {
  * Can this process count events[0..n) of a child?  Opens each on plumb
  * itself and closes it again.  Returns 1 (available), or 0 with reason
  * filled: "perf_event_open(cycles): No such file or directory (no
- * hardware counters: a VM without a virtual PMU?; perf_event_paranoid is 2)".
+ * hardware counters: a VM without a virtual PMU?; perf_event_paranoid is 2)";
+ * the paranoid level is read under PLUMB_SYSROOT, as the host facts are.
  */
 int perf_probe(const struct perf_event_desc *events, size_t n,
 	       char *reason, size_t size);
+
+/*
+ * Open ev on plumb itself and close it again: 0 when it can be counted,
+ * else the errno of perf_event_open (ENOENT, EACCES, ...).  The one probe
+ * behind perf_probe() and the host fact perf.cycles.
+ */
+int perf_probe_errno(const struct perf_event_desc *ev);
 
 /* Set up ps for events[0..n) (n <= PERF_NCOUNTERS), nothing open. */
 void perf_set_init(struct perf_set *ps, const struct perf_event_desc *events,

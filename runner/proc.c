@@ -490,54 +490,63 @@ void proc_result_release(struct proc_result *res)
 	buf_release(&res->err_mem);
 }
 
-int proc_run(const struct proc_spec *spec, struct proc_result *res,
-	     struct plumb_err *err)
-{
+/*
+ * What one proc_run() holds from setup to release: the captures, the
+ * pipe ends on both sides, the child and its clock.  File-local; every
+ * descriptor is -1 when not open, so run_release() may close them all.
+ */
+struct run_state {
 	struct capture cap[3];           /* stdout, stderr, extra */
-	int rd[3] = { -1, -1, -1 };      /* plumb's read ends */
-	int wr[3] = { -1, -1, -1 };      /* the child's write ends */
-	int report[2] = { -1, -1 }, gate[2] = { -1, -1 };
-	int devnull = -1, pidfd = -1, r = 0, abort_code = 0;
-	struct child_plan plan;
-	uint64_t start, deadline = 0, kill_at = 0, drain_until = 0, end = 0;
-	int exited = 0, stopping = 0, status = 0;
-	struct rusage ru;
-	struct plumb_err cb_err;
-	char *path = NULL;
+	int rd[3];                       /* plumb's read ends */
+	int wr[3];                       /* the child's write ends */
+	int report[2], gate[2];
+	int devnull, pidfd;
+	int abort_code;                  /* a callback or plumb stopped the child */
+	struct plumb_err cb_err;         /* the message behind abort_code */
+	int stopping;                    /* plumb was asked to stop by a signal */
+	uint64_t start, deadline, end;
+	char *path;                      /* the resolved program */
 	pid_t pid;
+};
 
-	memset(res, 0, sizeof(*res));
-	buf_init(&res->out_mem, 0);
-	buf_init(&res->err_mem, 0);
-	memset(cap, 0, sizeof(cap));
-	for (int i = 0; i < 3; i++)
-		cap[i].fd = -1;
-	plumb_err_clear(&cb_err);
-	if (!spec->argv || !spec->argv[0])
-		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: no command");
-	if (spec->err.kind == PROC_SINK_STDOUT && spec->out.kind == PROC_SINK_NULL)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: stderr merged into a null stdout");
-	if (spec->out.kind == PROC_SINK_STDOUT || spec->extra.kind == PROC_SINK_STDOUT ||
-	    spec->extra.kind == PROC_SINK_MEM)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: unsupported sink");
-
-	if (cleanup_signal_pending())
-		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: not started: stopped by signal %d",
-				     spec->argv[0], cleanup_signal_pending());
-	if ((r = capture_open(&cap[0], &spec->out, "stdout", &res->out_mem, err)) < 0)
-		goto out;
-	if (spec->err.kind != PROC_SINK_STDOUT &&
-	    (r = capture_open(&cap[1], &spec->err, "stderr", &res->err_mem, err)) < 0)
-		goto out;
-	if (spec->extra_fd > 2 &&
-	    (r = capture_open(&cap[2], &spec->extra, "extra fd", NULL, err)) < 0)
-		goto out;
-
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (devnull < 0) {
-		r = plumb_err_errno(err, PLUMB_EIO, errno, "/dev/null", "open");
-		goto out;
+static void run_state_init(struct run_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (int i = 0; i < 3; i++) {
+		st->cap[i].fd = -1;
+		st->rd[i] = -1;
+		st->wr[i] = -1;
 	}
+	st->report[0] = st->report[1] = -1;
+	st->gate[0] = st->gate[1] = -1;
+	st->devnull = -1;
+	st->pidfd = -1;
+	plumb_err_clear(&st->cb_err);
+}
+
+/*
+ * Open the sinks and the pipes, start the child, register its group, run
+ * on_start and open the gate.  0 with the child started (st->pid), or a
+ * negative code when plumb could not do its part; no child exists then.
+ */
+static int run_setup(const struct proc_spec *spec, struct proc_result *res,
+		     struct run_state *st, struct plumb_err *err)
+{
+	struct child_plan plan;
+	int r;
+
+	if ((r = capture_open(&st->cap[0], &spec->out, "stdout", &res->out_mem, err)) < 0)
+		return r;
+	if (spec->err.kind != PROC_SINK_STDOUT &&
+	    (r = capture_open(&st->cap[1], &spec->err, "stderr", &res->err_mem, err)) < 0)
+		return r;
+	if (spec->extra_fd > 2 &&
+	    (r = capture_open(&st->cap[2], &spec->extra, "extra fd", NULL, err)) < 0)
+		return r;
+
+	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (st->devnull < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, "/dev/null", "open");
 	for (int i = 0; i < 3; i++) {
 		const struct proc_sink *s = i == 0 ? &spec->out : i == 1 ? &spec->err : &spec->extra;
 		int p[2];
@@ -545,44 +554,38 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 			continue;
 		if (s->kind == PROC_SINK_NULL || s->kind == PROC_SINK_STDOUT)
 			continue;
-		if (pipe2(p, O_CLOEXEC) < 0) {
-			r = plumb_err_errno(err, PLUMB_EIO, errno, "pipe", "create");
-			goto out;
-		}
-		rd[i] = p[0];
-		wr[i] = p[1];
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return plumb_err_errno(err, PLUMB_EIO, errno, "pipe", "create");
+		st->rd[i] = p[0];
+		st->wr[i] = p[1];
 	}
-	if (pipe2(report, O_CLOEXEC) < 0 ||
-	    (spec->on_start && pipe2(gate, O_CLOEXEC) < 0)) {
-		r = plumb_err_errno(err, PLUMB_EIO, errno, "pipe", "create");
-		goto out;
-	}
-	path = resolve_program(spec->argv[0], spec->env);
-	if (!path) {
-		r = plumb_err_oom(err, "program path");
-		goto out;
-	}
+	if (pipe2(st->report, O_CLOEXEC) < 0 ||
+	    (spec->on_start && pipe2(st->gate, O_CLOEXEC) < 0))
+		return plumb_err_errno(err, PLUMB_EIO, errno, "pipe", "create");
+	st->path = resolve_program(spec->argv[0], spec->env);
+	if (!st->path)
+		return plumb_err_oom(err, "program path");
 
 	memset(&plan, 0, sizeof(plan));
 	plan.parent = getpid();
-	plan.path = path;
+	plan.path = st->path;
 	plan.argv = spec->argv;
 	plan.env = spec->env;
 	plan.cwd = spec->cwd;
-	plan.src[0] = devnull;
+	plan.src[0] = st->devnull;
 	plan.dst[0] = 0;
-	plan.src[1] = wr[0] >= 0 ? wr[0] : devnull;
+	plan.src[1] = st->wr[0] >= 0 ? st->wr[0] : st->devnull;
 	plan.dst[1] = 1;
 	plan.src[2] = spec->err.kind == PROC_SINK_STDOUT ? plan.src[1] :
-		      wr[1] >= 0 ? wr[1] : devnull;
+		      st->wr[1] >= 0 ? st->wr[1] : st->devnull;
 	plan.dst[2] = 2;
-	plan.src[3] = wr[2];
+	plan.src[3] = st->wr[2];
 	plan.dst[3] = spec->extra_fd > 2 ? spec->extra_fd : -1;
 	if (plan.dst[3] < 0)
 		plan.src[3] = -1;
-	plan.gate_rd = gate[0];
-	plan.gate_wr = gate[1];
-	plan.report_wr = report[1];
+	plan.gate_rd = st->gate[0];
+	plan.gate_wr = st->gate[1];
+	plan.report_wr = st->report[1];
 	plan.pin = spec->pin;
 	plan.cpu = spec->cpu;
 	plan.cpus = spec->cpus;
@@ -595,57 +598,71 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 			plan.env = empty_env;
 	}
 
-	start = clock_now_ns();
-	pid = spawn_child(&plan, spec->on_start != NULL);
-	if (pid < 0) {
-		r = plumb_err_errno(err, PLUMB_EIO, errno, spec->argv[0], "fork");
-		goto out;
-	}
+	st->start = clock_now_ns();
+	st->pid = spawn_child(&plan, spec->on_start != NULL);
+	if (st->pid < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, spec->argv[0], "fork");
 
-	setpgid(pid, pid);   /* also done by the child; whichever runs first wins */
-	if (child_group_register(pid) < 0) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		abort_code = plumb_err_set(&cb_err, PLUMB_EINTERNAL,
-					   "too many child process groups");
+	setpgid(st->pid, st->pid);   /* also done by the child; whichever runs first wins */
+	if (child_group_register(st->pid) < 0) {
+		kill(-st->pid, SIGKILL);
+		kill(st->pid, SIGKILL);
+		st->abort_code = plumb_err_set(&st->cb_err, PLUMB_EINTERNAL,
+					       "too many child process groups");
 	}
 	for (int i = 0; i < 3; i++)
-		close_fd(&wr[i]);
-	close_fd(&devnull);
-	close_fd(&report[1]);
-	close_fd(&gate[0]);
-	pidfd = open_pidfd(pid);
+		close_fd(&st->wr[i]);
+	close_fd(&st->devnull);
+	close_fd(&st->report[1]);
+	close_fd(&st->gate[0]);
+	st->pidfd = open_pidfd(st->pid);
 
-	if (!abort_code && spec->on_start) {
-		int sr = spec->on_start(spec->start_ctx, pid, &cb_err);
+	if (!st->abort_code && spec->on_start) {
+		int sr = spec->on_start(spec->start_ctx, st->pid, &st->cb_err);
 		if (sr < 0) {
-			abort_code = sr;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
+			st->abort_code = sr;
+			kill(-st->pid, SIGKILL);
+			kill(st->pid, SIGKILL);
 		}
 	}
 	/* With a gate the clock starts as the child is let go; without one it
 	 * started before fork, since the child may already have executed. */
-	if (gate[1] >= 0)
-		start = clock_now_ns();
-	close_fd(&gate[1]);   /* the child may execute now */
+	if (st->gate[1] >= 0)
+		st->start = clock_now_ns();
+	close_fd(&st->gate[1]);   /* the child may execute now */
 	if (spec->timeout_ns)
-		deadline = start + spec->timeout_ns;
+		st->deadline = st->start + spec->timeout_ns;
+	return 0;
+}
+
+/*
+ * Watch the started child until it has exited and its pipes are drained
+ * (or the drain time is over): captures its output, enforces the timeout
+ * and the grace, reacts to a stop signal.  0, or a negative code when
+ * poll() failed (the child is killed then).
+ */
+static int run_loop(const struct proc_spec *spec, struct proc_result *res,
+		    struct run_state *st, struct plumb_err *err)
+{
+	uint64_t kill_at = 0, drain_until = 0;
+	int exited = 0;
+	pid_t pid = st->pid;
+	int *rd = st->rd;
 
 	for (;;) {
 		struct pollfd pfd[4];
 		int which[4], np = 0, timeout_ms = -1;
 		uint64_t now = clock_now_ns(), next = 0;
 
-		if (cleanup_signal_pending() && !stopping && !exited) {
+		if (cleanup_signal_pending() && !st->stopping && !exited) {
 			/* The handler sent SIGTERM to the group; make sure, and bound it. */
-			stopping = 1;
+			st->stopping = 1;
 			kill(-pid, SIGTERM);
 			kill_at = now + STOP_GRACE_NS;
-		} else if (cleanup_signal_pending() && !stopping) {
-			stopping = 1;
+		} else if (cleanup_signal_pending() && !st->stopping) {
+			st->stopping = 1;
 		}
-		if (!exited && deadline && now >= deadline && !res->timed_out && !stopping) {
+		if (!exited && st->deadline && now >= st->deadline && !res->timed_out && !st->stopping) {
 			res->timed_out = 1;
 			kill(-pid, SIGTERM);
 			kill_at = now + (spec->grace_ns ? spec->grace_ns : PROC_GRACE_DEFAULT_NS);
@@ -654,9 +671,9 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 			res->killed = 1;
 			kill(-pid, SIGKILL);
 		}
-		if (!exited && (pidfd < 0 ? child_exited(pid) : 0)) {
+		if (!exited && (st->pidfd < 0 ? child_exited(pid) : 0)) {
 			exited = 1;
-			end = now;
+			st->end = now;
 		}
 		if (exited) {
 			if (!drain_until) {
@@ -669,15 +686,15 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 				break;
 		}
 
-		if (!exited && deadline && !res->timed_out)
-			next = deadline;
+		if (!exited && st->deadline && !res->timed_out)
+			next = st->deadline;
 		if (!exited && kill_at && !res->killed && (!next || kill_at < next))
 			next = kill_at;
 		if (exited && (!next || drain_until < next))
 			next = drain_until;
 		if (next)
 			timeout_ms = next > now ? (int)((next - now + 999999) / 1000000) : 0;
-		if (pidfd < 0 && !exited && (timeout_ms < 0 || timeout_ms > FALLBACK_POLL_MS))
+		if (st->pidfd < 0 && !exited && (timeout_ms < 0 || timeout_ms > FALLBACK_POLL_MS))
 			timeout_ms = FALLBACK_POLL_MS;
 
 		for (int i = 0; i < 3; i++) {
@@ -687,20 +704,20 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 			pfd[np].events = POLLIN;
 			which[np++] = i;
 		}
-		if (pidfd >= 0 && !exited) {
-			pfd[np].fd = pidfd;
+		if (st->pidfd >= 0 && !exited) {
+			pfd[np].fd = st->pidfd;
 			pfd[np].events = POLLIN;
 			which[np++] = 3;
 		}
 		if (poll(pfd, (nfds_t)np, timeout_ms) < 0) {
+			int r;
 			if (errno == EINTR)
 				continue;
 			r = plumb_err_errno(err, PLUMB_EINTERNAL, errno, spec->argv[0], "poll");
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
-			exited = 1;
-			end = clock_now_ns();
-			break;
+			st->end = clock_now_ns();
+			return r;
 		}
 		for (int k = 0; k < np; k++) {
 			int i = which[k];
@@ -708,7 +725,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 				continue;
 			if (i == 3) {
 				exited = 1;
-				end = clock_now_ns();
+				st->end = clock_now_ns();
 				continue;
 			}
 			char chunk[65536];
@@ -723,35 +740,48 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 				close_fd(&rd[i]);
 				continue;
 			}
-			if (abort_code)
+			if (st->abort_code)
 				continue;   /* the child is being killed; drain only */
-			int cr = capture_add(&cap[i], chunk, (size_t)n, &cb_err);
+			int cr = capture_add(&st->cap[i], chunk, (size_t)n, &st->cb_err);
 			if (cr < 0) {
-				abort_code = cr;
+				st->abort_code = cr;
 				kill(-pid, SIGKILL);
 				res->killed = 1;
 			}
 		}
 	}
+	return 0;
+}
+
+/*
+ * Reap the child: its exec report, wait4 (rusage), the group's slot, the
+ * wall time and the exit status into res.  Always run once the child was
+ * started, whatever the loop returned.
+ */
+static void run_reap(const struct proc_spec *spec, struct proc_result *res,
+		     struct run_state *st)
+{
+	struct rusage ru;
+	int status = 0;
 
 	/* Whether execve failed, read only now: waiting for it before the loop
 	 * would wake plumb once more per run, at the child's execve, and a
 	 * woken plumb competes with its child for the CPU it is timed on. */
-	read_report(report[0], spec, res, abort_code, cap, &cb_err);
-	close_fd(&report[0]);
+	read_report(st->report[0], spec, res, st->abort_code, st->cap, &st->cb_err);
+	close_fd(&st->report[0]);
 	for (int i = 0; i < 3; i++)
-		close_fd(&rd[i]);
-	while (wait4(pid, &status, 0, &ru) < 0) {
+		close_fd(&st->rd[i]);
+	while (wait4(st->pid, &status, 0, &ru) < 0) {
 		if (errno != EINTR) {
 			memset(&ru, 0, sizeof(ru));
 			break;
 		}
 	}
-	child_group_forget(pid);
-	close_fd(&pidfd);
-	if (!end)
-		end = clock_now_ns();
-	res->wall_ns = end > start ? end - start : 0;
+	child_group_forget(st->pid);
+	close_fd(&st->pidfd);
+	if (!st->end)
+		st->end = clock_now_ns();
+	res->wall_ns = st->end > st->start ? st->end - st->start : 0;
 	res->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000ull;
 	res->sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
 	res->maxrss_kb = ru.ru_maxrss;
@@ -761,40 +791,74 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	} else if (WIFSIGNALED(status)) {
 		res->signo = WTERMSIG(status);
 	}
-	if (r < 0)
-		goto out;
-	if (stopping) {
-		r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: stopped by signal %d",
-				  spec->argv[0], cleanup_signal_pending());
-		goto out;
-	}
-	if (abort_code) {
-		*err = cb_err;
-		r = abort_code;
-		goto out;
-	}
-out:
+}
+
+/*
+ * Finish the captures (marker and tail), fill the byte counts, close
+ * whatever is still open.  Returns r, or the capture's write error when r
+ * was 0.
+ */
+static int run_release(const struct proc_spec *spec, struct proc_result *res,
+		       struct run_state *st, int r, struct plumb_err *err)
+{
 	for (int i = 0; i < 3; i++) {
-		int e = capture_finish(&cap[i]);
+		int e = capture_finish(&st->cap[i]);
 		if (e && r == 0)
-			r = plumb_err_errno(err, PLUMB_EIO, e, cap[i].name, "write");
+			r = plumb_err_errno(err, PLUMB_EIO, e, st->cap[i].name, "write");
 	}
-	res->out_bytes = cap[0].total;
-	res->err_bytes = spec->err.kind == PROC_SINK_STDOUT ? 0 : cap[1].total;
-	res->extra_bytes = cap[2].total;
-	res->out_truncated = cap[0].dropped > 0;
-	res->err_truncated = cap[1].dropped > 0;
+	res->out_bytes = st->cap[0].total;
+	res->err_bytes = spec->err.kind == PROC_SINK_STDOUT ? 0 : st->cap[1].total;
+	res->extra_bytes = st->cap[2].total;
+	res->out_truncated = st->cap[0].dropped > 0;
+	res->err_truncated = st->cap[1].dropped > 0;
 	for (int i = 0; i < 3; i++) {
-		close_fd(&rd[i]);
-		close_fd(&wr[i]);
+		close_fd(&st->rd[i]);
+		close_fd(&st->wr[i]);
 	}
-	close_fd(&report[0]);
-	close_fd(&report[1]);
-	close_fd(&gate[0]);
-	close_fd(&gate[1]);
-	close_fd(&devnull);
-	free(path);
+	close_fd(&st->report[0]);
+	close_fd(&st->report[1]);
+	close_fd(&st->gate[0]);
+	close_fd(&st->gate[1]);
+	close_fd(&st->devnull);
+	free(st->path);
+	st->path = NULL;
 	return r;
+}
+
+int proc_run(const struct proc_spec *spec, struct proc_result *res,
+	     struct plumb_err *err)
+{
+	struct run_state st;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	buf_init(&res->out_mem, 0);
+	buf_init(&res->err_mem, 0);
+	if (!spec->argv || !spec->argv[0])
+		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: no command");
+	if (spec->err.kind == PROC_SINK_STDOUT && spec->out.kind == PROC_SINK_NULL)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: stderr merged into a null stdout");
+	if (spec->out.kind == PROC_SINK_STDOUT || spec->extra.kind == PROC_SINK_STDOUT ||
+	    spec->extra.kind == PROC_SINK_MEM)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "proc_run: unsupported sink");
+	if (cleanup_signal_pending())
+		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: not started: stopped by signal %d",
+				     spec->argv[0], cleanup_signal_pending());
+
+	run_state_init(&st);
+	r = run_setup(spec, res, &st, err);
+	if (r == 0) {
+		r = run_loop(spec, res, &st, err);
+		run_reap(spec, res, &st);
+		if (r == 0 && st.stopping)
+			r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: stopped by signal %d",
+					  spec->argv[0], cleanup_signal_pending());
+		else if (r == 0 && st.abort_code) {
+			*err = st.cb_err;
+			r = st.abort_code;
+		}
+	}
+	return run_release(spec, res, &st, r, err);
 }
 
 void proc_describe(const struct proc_result *res, uint64_t timeout_ns,

@@ -318,20 +318,27 @@ PLUMB_TEST(host_fingerprint_text_is_canonical)
 	host_facts_release(&hf);
 }
 
+/* dir (a fresh temporary folder) and cc, an executable dir/fakecc of script. */
+static void fake_cc(char *dir, char *cc, size_t size, const char *script)
+{
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(cc, size, "%s/fakecc", dir);
+	f = fopen(cc, "w");
+	assert_non_null(f);
+	fputs(script, f);
+	fclose(f);
+	assert_int_equal(chmod(cc, 0755), 0);
+}
+
 PLUMB_TEST(host_probe_compiler_first_line)
 {
 	char dir[] = "/tmp/plumb-unit-XXXXXX";
 	char cc[300], cmd[400];
 	char *v, *why;
-	FILE *f;
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(cc, sizeof(cc), "%s/fakecc", dir);
-	f = fopen(cc, "w");
-	assert_non_null(f);
-	fputs("#!/bin/sh\necho \"fakecc $*\"\necho second line\necho oops >&2\n", f);
-	fclose(f);
-	assert_int_equal(chmod(cc, 0755), 0);
+	fake_cc(dir, cc, sizeof(cc), "#!/bin/sh\necho \"fakecc $*\"\necho second line\necho oops >&2\n");
 
 	/* The first line of stdout, with $CC's arguments kept in order. */
 	snprintf(cmd, sizeof(cmd), "%s -m32  -O2", cc);
@@ -347,6 +354,27 @@ PLUMB_TEST(host_probe_compiler_first_line)
 	assert_null(v);
 	assert_int_equal(host_probe_compiler("   ", &v, &why), 1);
 	assert_null(v);
+	unlink(cc);
+	rmdir(dir);
+}
+
+PLUMB_TEST(host_probe_compiler_gets_an_allowlisted_environment)
+{
+	/* The compiler sees PATH and the locale from plumb, not the rest of
+	 * plumb's environment. */
+	char dir[] = "/tmp/plumb-unit-XXXXXX";
+	char cc[300];
+	char *v, *why;
+
+	fake_cc(dir, cc, sizeof(cc),
+		"#!/bin/sh\necho \"fakecc [$PLUMB_UNIT_SECRET] [$LC_ALL] [${PATH:+path}]\"\n");
+	assert_int_equal(setenv("PLUMB_UNIT_SECRET", "leaked", 1), 0);
+	assert_int_equal(setenv("LC_ALL", "C", 1), 0);
+	assert_int_equal(host_probe_compiler(cc, &v, &why), 0);
+	unsetenv("PLUMB_UNIT_SECRET");
+	assert_string_equal(v, "fakecc [] [C] [path]");
+	assert_null(why);
+	free(v);
 	unlink(cc);
 	rmdir(dir);
 }

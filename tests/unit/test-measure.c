@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/unit/unit.h"
@@ -379,6 +380,38 @@ PLUMB_TEST(perf_unavailable_has_reason)
 	assert_int_equal(perf_probe(bogus, 1, reason, sizeof(reason)), 0);
 	assert_non_null(strstr(reason, "perf_event_open(bogus): "));
 	assert_true(strlen(reason) > strlen("perf_event_open(bogus): "));
+}
+
+PLUMB_TEST(perf_reason_reads_paranoid_under_sysroot)
+{
+	/* The paranoid level in the reason is the one under PLUMB_SYSROOT, as
+	 * every other host fact, not the live machine's. */
+	static const struct perf_event_desc bogus[] = {
+		{ "bogus", PERF_TYPE_MAX + 7, 0 } };
+	char root[] = "/tmp/plumb-unit-XXXXXX", path[512], reason[512];
+	const char *dirs[] = { "/proc", "/proc/sys", "/proc/sys/kernel" };
+	FILE *f;
+
+	assert_non_null(mkdtemp(root));
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/perf_event_paranoid", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("-7\n", f);
+	fclose(f);
+	assert_int_equal(setenv("PLUMB_SYSROOT", root, 1), 0);
+	assert_int_equal(perf_probe(bogus, 1, reason, sizeof(reason)), 0);
+	unsetenv("PLUMB_SYSROOT");
+	assert_non_null(strstr(reason, "; perf_event_paranoid is -7"));
+	unlink(path);
+	for (size_t i = 3; i-- > 0; ) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		rmdir(path);
+	}
+	rmdir(root);
 }
 
 PLUMB_TEST(perf_hardware_counters)
