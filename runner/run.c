@@ -39,6 +39,7 @@
 #include "formats/manifest.h"
 #include "formats/samples.h"
 #include "runner/build.h"
+#include "runner/contain.h"
 #include "runner/cmdline.h"
 #include "runner/elfsym.h"
 #include "runner/envlist.h"
@@ -84,6 +85,8 @@ struct bench_state {
 	struct bench_log *logs;      /* per variant */
 	struct side_ck ck[2];        /* RUNNER_BASE, RUNNER_CANDIDATE */
 	char *failure;               /* set once it failed (keep-going) */
+	unsigned left_runs;          /* runs that left processes running */
+	unsigned long left_procs;    /* how many processes, all runs */
 };
 
 struct run_state {
@@ -379,6 +382,19 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 	}
 	if ((r = log_run(st, b, vi, when, &m, err)) < 0)
 		goto out;
+	if (m.proc.left_behind) {
+		/* Said once per benchmark here, counted in the bundle's notes. */
+		if (!b->left_runs++ && st->opts->log) {
+			char *line = buf_strdupf("benchmark %s: %s, %s, left %u process%s running; "
+						 "killed (so is every run's leftover)", cb->name,
+						 st->labels[vi], when, m.proc.left_behind,
+						 m.proc.left_behind == 1 ? "" : "es");
+			if (line)
+				st->opts->log(st->opts->ctx, line);
+			free(line);
+		}
+		b->left_procs += m.proc.left_behind;
+	}
 	if (m.failed) {
 		r = bench_fail(st, b, vi, when, m.why, &m, err);
 		goto out;
@@ -785,6 +801,14 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		return PLUMB_EINTERNAL;
 	mb->mode = samples ? MANIFEST_MODE_SAMPLES : MANIFEST_MODE_PROCESS;
 	mb->metric = (enum manifest_metric)cb->metric;
+	if (b->left_runs) {
+		char note[200];
+		snprintf(note, sizeof(note), "%u run%s left processes running (%lu in all); "
+			 "plumb killed them as each run ended", b->left_runs,
+			 b->left_runs == 1 ? "" : "s", b->left_procs);
+		if ((r = add_note(mb, note, err)) < 0)
+			return r;
+	}
 	if (b->failure)
 		return set(&mb->failure, b->failure, err);
 	if ((r = analysis_finish(b->an, err)) < 0) {
@@ -1300,6 +1324,10 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 			r = plumb_err_set(err, PLUMB_EINTERNAL, "the clock is out of range");
 		goto out;
 	}
+	if (contain_method_name() &&
+	    ((r = set(&m->run.containment_method, contain_method_name(), err)) < 0 ||
+	     (contain_reason()[0] && (r = set(&m->run.containment_reason, contain_reason(), err)) < 0)))
+		goto out;
 	m->spec = config_to_json(cfg);
 	if (!m->spec) {
 		r = plumb_err_oom(err, "manifest");
