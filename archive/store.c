@@ -19,24 +19,9 @@
 #include "common/buf.h"
 #include "common/clock.h"
 #include "common/err.h"
+#include "common/path.h"
 #include "common/fileio.h"
 #include "common/banned.h"
-
-/* Join two path parts with one '/'; malloc'd, NULL when out of memory. */
-static char *path_join(const char *a, const char *b)
-{
-	struct buf p;
-	size_t la = strlen(a);
-
-	buf_init(&p, 8192);
-	while (la > 1 && a[la - 1] == '/')
-		la--;
-	if (buf_add(&p, a, la) < 0 || buf_printf(&p, "/%s", b) < 0) {
-		buf_release(&p);
-		return NULL;
-	}
-	return buf_detach(&p, NULL);
-}
 
 int store_locate(const char *dir, char **out, struct plumb_err *err)
 {

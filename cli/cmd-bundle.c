@@ -2,28 +2,25 @@
  * cli/cmd-bundle.c: `plumb bundle pack|show|verify|extract|keygen|sign`,
  * a command family with its own table.  Each subcommand parses its options
  * and calls one function of formats/bundle.h (or formats/sign.h); the
- * output of every subcommand that names a bundle includes its id.
+ * output of every subcommand that names a bundle includes its id; what
+ * show prints is views/bundle.c.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "cli/cmd.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/bundle.h"
-#include "formats/jsonio.h"
-#include "formats/manifest.h"
 #include "formats/sign.h"
+#include "views/bundle.h"
 #include "common/banned.h"
 
 static const struct plumb_cmd cmd_bundle_pack, cmd_bundle_show, cmd_bundle_verify,
 	cmd_bundle_extract, cmd_bundle_keygen, cmd_bundle_sign;
 
-/* Load -p KEY.pub when given; 0, or an exit status. */
-static int load_pubkey(const char *path, struct sign_public_key *pk, int *have)
+/* Load -p KEY.pub when given; 0, or an exit status (cmd.h). */
+int cli_load_pubkey(const char *path, struct sign_public_key *pk, int *have)
 {
 	struct plumb_err err;
 
@@ -35,32 +32,6 @@ static int load_pubkey(const char *path, struct sign_public_key *pk, int *have)
 		return cli_fail(&err);
 	*have = 1;
 	return 0;
-}
-
-static const char *sig_text(const struct bundle_info *info, char *out, size_t size)
-{
-	switch (info->sig) {
-	case BUNDLE_SIG_GOOD:
-		snprintf(out, size, "good, key %s", info->sig_keyid);
-		break;
-	case BUNDLE_SIG_UNCHECKED:
-		snprintf(out, size, "present (key %s), not checked: no public key given (-p)",
-			 info->sig_keyid);
-		break;
-	default:
-		snprintf(out, size, "none");
-		break;
-	}
-	return out;
-}
-
-static const char *sig_state_name(enum bundle_sig_state s)
-{
-	switch (s) {
-	case BUNDLE_SIG_GOOD: return "good";
-	case BUNDLE_SIG_UNCHECKED: return "unchecked";
-	default: return "none";
-	}
 }
 
 /* ---- pack ---------------------------------------------------------------- */
@@ -147,7 +118,7 @@ static int verify_exec(int argc, char **argv)
 		fprintf(stderr, "plumb bundle verify: --require-signature needs -p KEY.pub\n");
 		return PLUMB_EXIT_USAGE;
 	}
-	rc = load_pubkey(verify_args.pub, &pk, &have);
+	rc = cli_load_pubkey(verify_args.pub, &pk, &have);
 	if (rc)
 		return rc;
 	o.pubkey = have ? &pk : NULL;
@@ -162,7 +133,7 @@ static int verify_exec(int argc, char **argv)
 	printf("samples    %llu\n", (unsigned long long)info.samples_rows);
 	printf("size       %llu bytes (%llu uncompressed)\n",
 	       (unsigned long long)info.file_bytes, (unsigned long long)info.tar_bytes);
-	printf("signature  %s\n", sig_text(&info, sig, sizeof(sig)));
+	printf("signature  %s\n", view_bundle_sig(&info, sig, sizeof(sig)));
 	bundle_info_release(&info);
 	return PLUMB_EXIT_OK;
 }
@@ -194,181 +165,10 @@ static const struct plumb_opt show_opts[] = {
 	OPT_END_()
 };
 
-static void print_number(double v)
-{
-	if (isnan(v))
-		printf("%12s", "-");
-	else
-		printf("%12.6g", v);
-}
-
-static void show_commit(const char *label, const struct manifest_commit *c)
-{
-	printf("%-10s %s %.12s%s%s%s\n", label, c->ref ? c->ref : "?",
-	       c->commit ? c->commit : "?",
-	       c->subject ? "  " : "", c->subject ? c->subject : "",
-	       c->dirty == 1 ? "  (dirty working copy)" : "");
-}
-
-/* A string host fact ("cpu", "model"), or NULL. */
-static const char *host_fact(const json_t *facts, const char *group, const char *key)
-{
-	const json_t *v = facts;
-
-	if (group)
-		v = json_object_get(v, group);
-	v = json_object_get(v, key);
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static int show_text(const char *path, const struct bundle_info *info)
-{
-	const struct manifest *m = &info->manifest;
-	const json_t *h = m->host.start;
-	const char *hostname = host_fact(h, NULL, "hostname");
-	const char *cpu = host_fact(h, "cpu", "model");
-	const char *kernel = host_fact(h, "kernel", "release");
-	const char *governor = host_fact(h, "cpufreq", "governor");
-	char sig[200];
-
-	printf("bundle     %s\n", path);
-	printf("id         %s\n", info->id);
-	printf("created    %s by %s %s\n", m->created ? m->created : "?",
-	       m->tool.name ? m->tool.name : "?", m->tool.version ? m->tool.version : "?");
-	if (m->repo.url)
-		printf("repo       %s\n", m->repo.url);
-	show_commit("base", &m->repo.base);
-	show_commit("candidate", &m->repo.candidate);
-	if (hostname || cpu || kernel || governor || m->host.fingerprint) {
-		const char *sep = " ";
-		printf("host      ");
-		if (hostname) {
-			printf("%s%s", sep, hostname);
-			sep = ", ";
-		}
-		if (cpu) {
-			printf("%s%s", sep, cpu);
-			sep = ", ";
-		}
-		if (kernel) {
-			printf("%skernel %s", sep, kernel);
-			sep = ", ";
-		}
-		if (governor) {
-			printf("%sgovernor %s", sep, governor);
-			sep = ", ";
-		}
-		if (m->host.fingerprint)
-			printf("%sfingerprint %s", sep, m->host.fingerprint);
-		printf("\n");
-	}
-	printf("run        %lld rounds, seed %lld, %zu variants, build method %s\n",
-	       (long long)m->run.rounds, (long long)m->run.seed, m->build.n_variants,
-	       manifest_method_name(m->build.method));
-	printf("samples    %llu\n", (unsigned long long)info->samples_rows);
-	printf("signature  %s\n", sig_text(info, sig, sizeof(sig)));
-	if (m->n_benches == 0)
-		return 0;
-	printf("\n%-20s %-8s %-7s %12s %12s %12s %12s %8s  %s\n", "bench", "mode", "metric",
-	       "base", "candidate", "cand. min", "cand. max", "ratio", "verdict");
-	for (size_t i = 0; i < m->n_benches; i++) {
-		const struct manifest_bench *b = &m->benches[i];
-		const char *v = manifest_verdict_name(b->verdict);
-		const char *d = manifest_direction_name(b->direction);
-
-		printf("%-20s %-8s %-7s ", b->name, manifest_mode_name(b->mode),
-		       manifest_metric_name(b->metric));
-		if (b->failure) {
-			printf("failed: %s\n", b->failure);
-			continue;
-		}
-		print_number(b->base.present ? b->base.center : NAN);
-		printf(" ");
-		print_number(b->candidate.present ? b->candidate.center : NAN);
-		printf(" ");
-		print_number(b->candidate.present ? b->candidate.min : NAN);
-		printf(" ");
-		print_number(b->candidate.present ? b->candidate.max : NAN);
-		if (isnan(b->ratio))
-			printf(" %8s", "-");
-		else
-			printf(" %8.4f", b->ratio);
-		printf("  %s%s%s%s\n", v ? v : "-", d ? " (" : "", d ? d : "", d ? ")" : "");
-	}
-	return 0;
-}
-
-static int show_json(const char *path, const struct bundle_info *info,
-		     struct plumb_err *err)
-{
-	json_t *o = json_object(), *members = json_array(), *sig = json_object();
-	json_t *man = NULL;
-	struct buf mtext, out;
-	int rc = 0;
-
-	buf_init(&mtext, (size_t)64 << 20);
-	buf_init(&out, (size_t)128 << 20);
-	if (!o || !members || !sig) {
-		rc = plumb_err_oom(err, "json");
-		goto done;
-	}
-	rc = manifest_write(&info->manifest, &mtext, err);
-	if (rc < 0)
-		goto done;
-	man = json_loadb(mtext.data, mtext.len, 0, NULL);
-	if (!man) {
-		rc = plumb_err_set(err, PLUMB_EINTERNAL, "manifest: cannot read back");
-		goto done;
-	}
-	for (size_t i = 0; i < info->n_members; i++) {
-		const struct bundle_member *m = &info->members[i];
-		char hex[DIGEST_HEX];
-		json_t *e = json_object();
-		if (!e) {
-			rc = plumb_err_oom(err, "json");
-			goto done;
-		}
-		json_object_set_new(e, "name", json_string(m->name));
-		json_object_set_new(e, "type", json_string(m->is_dir ? "folder" : "file"));
-		json_object_set_new(e, "size", json_integer((json_int_t)m->size));
-		if (!m->is_dir) {
-			digest_hex(m->sha256, hex);
-			json_object_set_new(e, "sha256", json_string(hex));
-		}
-		json_array_append_new(members, e);
-	}
-	json_object_set_new(sig, "state", json_string(sig_state_name(info->sig)));
-	if (info->sig != BUNDLE_SIG_NONE) {
-		json_object_set_new(sig, "keyId", json_string(info->sig_keyid));
-		json_object_set_new(sig, "trustedComment", json_string(info->sig_comment));
-	}
-	json_object_set_new(o, "bundle", json_string(path));
-	json_object_set_new(o, "id", json_string(info->id));
-	json_object_set_new(o, "fileBytes", json_integer((json_int_t)info->file_bytes));
-	json_object_set_new(o, "tarBytes", json_integer((json_int_t)info->tar_bytes));
-	json_object_set_new(o, "samples", json_integer((json_int_t)info->samples_rows));
-	json_object_set_new(o, "signature", sig);
-	sig = NULL;
-	json_object_set_new(o, "members", members);
-	members = NULL;
-	json_object_set_new(o, "manifest", man);
-	man = NULL;
-	rc = jsonio_dump(o, &out, err);
-	if (rc == 0)
-		fwrite(out.data, 1, out.len, stdout);
-done:
-	json_decref(o);
-	json_decref(members);
-	json_decref(sig);
-	json_decref(man);
-	buf_release(&mtext);
-	buf_release(&out);
-	return rc;
-}
-
 static int show_exec(int argc, char **argv)
 {
 	struct sign_public_key pk;
+	struct buf out;
 	struct bundle_read_opts o = { NULL, NULL, 0 };
 	struct bundle_info info;
 	struct plumb_err err;
@@ -378,7 +178,7 @@ static int show_exec(int argc, char **argv)
 		cmd_print_usage(&cmd_bundle_show, "bundle show", stderr);
 		return PLUMB_EXIT_USAGE;
 	}
-	rc = load_pubkey(show_args.pub, &pk, &have);
+	rc = cli_load_pubkey(show_args.pub, &pk, &have);
 	if (rc)
 		return rc;
 	o.pubkey = have ? &pk : NULL;
@@ -386,10 +186,12 @@ static int show_exec(int argc, char **argv)
 	bundle_info_init(&info);
 	if (bundle_verify_path(argv[0], &o, &info, &err) < 0)
 		return cli_fail(&err);
-	if (show_args.json)
-		rc = show_json(argv[0], &info, &err);
-	else
-		rc = show_text(argv[0], &info);
+	buf_init(&out, (size_t)128 << 20);
+	rc = show_args.json ? view_bundle_json(argv[0], &info, &out, &err)
+			    : view_bundle_text(argv[0], &info, &out, &err);
+	if (rc == 0)
+		fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
 	bundle_info_release(&info);
 	return rc < 0 ? cli_fail(&err) : PLUMB_EXIT_OK;
 }
@@ -441,7 +243,7 @@ static int extract_exec(int argc, char **argv)
 		fprintf(stderr, "plumb bundle extract: --require-signature needs -p KEY.pub\n");
 		return PLUMB_EXIT_USAGE;
 	}
-	rc = load_pubkey(extract_args.pub, &pk, &have);
+	rc = cli_load_pubkey(extract_args.pub, &pk, &have);
 	if (rc)
 		return rc;
 	o.pubkey = have ? &pk : NULL;

@@ -25,6 +25,7 @@
 #include "common/buf.h"
 #include "common/clock.h"
 #include "common/err.h"
+#include "common/path.h"
 #include "common/cleanup.h"
 #include "common/fileio.h"
 #include "common/banned.h"
@@ -53,17 +54,10 @@ int fsync_parent(const char *path, struct plumb_err *err)
 	char *dir;
 	int fd, r = 0;
 
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		dir = strdup(path);
-	} else {
-		const char *slash = strrchr(path, '/');
-		if (!slash)
-			dir = strdup(".");
-		else if (slash == path)
-			dir = strdup("/");
-		else
-			dir = strndup(path, (size_t)(slash - path));
-	}
+	else
+		dir = path_dirname(path);
 	if (!dir)
 		return plumb_err_oom(err, "fsync_parent");
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -15,6 +15,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/path.h"
 #include "common/fileio.h"
 #include "formats/bundle.h"
 #include "formats/bundle-internal.h"
@@ -36,16 +37,6 @@ static void pack_logs_free(struct pack_logs *p)
 	free(p->names);
 	free(p->paths);
 	free(p->v);
-}
-
-static char *join(const char *a, const char *b)
-{
-	size_t n = strlen(a) + strlen(b) + 2;
-	char *s = malloc(n);
-
-	if (s)
-		snprintf(s, n, "%s/%s", a, b);
-	return s;
 }
 
 static int lstat_kind(const char *path, struct stat *st, struct plumb_err *err)
@@ -71,8 +62,8 @@ static int scan_logs(const char *logdir, struct pack_logs *out, struct plumb_err
 
 		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
 			continue;
-		path = join(logdir, n);
-		name = join(BUNDLE_LOGS, n);
+		path = path_join(logdir, n);
+		name = path_join(BUNDLE_LOGS, n);
 		if (!path || !name) {
 			free(path);
 			free(name);
@@ -150,7 +141,7 @@ int bundle_pack(const char *dir, const char *out,
 
 		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
 			continue;
-		p = join(dir, n);
+		p = path_join(dir, n);
 		if (!p) {
 			rc = plumb_err_oom(err, dir);
 			break;

@@ -11,6 +11,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/quote.h"
 #include "formats/bundle.h"
 #include "formats/bundle-internal.h"
 #include "formats/samples.h"
@@ -64,21 +65,7 @@ uint64_t bundle_member_limit(const struct bundle_limits *lim, const char *name)
 
 const char *bundle_quote(char *out, size_t size, const char *s, size_t len)
 {
-	size_t o = 0, i;
-
-	for (i = 0; i < len && o + 8 < size && i < 80; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'')
-			out[o++] = (char)c;
-		else
-			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
-	}
-	if (i < len && o + 4 < size) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-	return out;
+	return quote(out, size, s, len, 80, QUOTE_BYTES);
 }
 
 static int portable_char(unsigned char c)

@@ -13,97 +13,23 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/quote.h"
 #include "common/suggest.h"
+#include "common/utf8.h"
 #include "formats/config.h"
 #include "formats/config-internal.h"
 #include "common/banned.h"
 
-/*
- * The length of the valid UTF-8 sequence at p (1 to 4), or 0 when p starts
- * an invalid one (overlong forms, surrogates and code points past U+10FFFF
- * included): values end up in JSON, which must be UTF-8.
- */
-static size_t utf8_seq(const unsigned char *p)
-{
-	unsigned char c = p[0];
-	size_t len;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1fu;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0fu;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07u;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3fu);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
+/* Valid UTF-8 (common/utf8.h): values end up in JSON, which must be UTF-8. */
 bool config_utf8_ok(const char *v)
 {
-	const unsigned char *p = (const unsigned char *)v;
-
-	while (*p) {
-		size_t n = utf8_seq(p);
-
-		if (!n)
-			return false;
-		p += n;
-	}
-	return true;
+	return utf8_ok(v, strlen(v), UTF8_VALID);
 }
 
-/*
- * A value as shown in a message: control characters and bytes that are
- * not UTF-8 escaped, cut to fit.
- */
+/* A value as shown in a message: quoted as text (common/quote.h), cut to fit. */
 const char *config_shown(const char *v, char *out, size_t size)
 {
-	size_t o = 0;
-
-	if (!v)
-		v = "";
-	for (size_t i = 0; v[i] && o + 8 < size; i++) {
-		unsigned char c = (unsigned char)v[i];
-
-		if (o + 12 >= size) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
-		} else if (c == '\t') {
-			out[o++] = '\\';
-			out[o++] = 't';
-		} else if (c < 0x20 || c == 0x7f || utf8_seq((const unsigned char *)v + i) == 0) {
-			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
-		} else {
-			size_t n = utf8_seq((const unsigned char *)v + i);
-
-			memcpy(out + o, v + i, n);
-			o += n;
-			i += n - 1;
-		}
-	}
-	out[o] = '\0';
-	return out;
+	return quote(out, size, v, v ? strlen(v) : 0, SIZE_MAX, QUOTE_TEXT);
 }
 
 int config_oom(struct plumb_err *err)
@@ -185,7 +111,7 @@ int config_parse_number(const char *where, const char *v, uint64_t min,
 	return 0;
 }
 
-/* One of names (any case): its index, or an error listing them. */
+/* One of names (any case, "" entries skipped): its index, or an error listing them. */
 int config_parse_choice(const char *where, const char *v,
 			const char *const *names, size_t n, int *out,
 			struct plumb_err *err)
@@ -193,13 +119,13 @@ int config_parse_choice(const char *where, const char *v,
 	struct buf list;
 
 	for (size_t i = 0; i < n; i++)
-		if (strcasecmp(v, names[i]) == 0) {
+		if (names[i][0] && strcasecmp(v, names[i]) == 0) {
 			*out = (int)i;
 			return 0;
 		}
 	buf_init(&list, 256);
 	for (size_t i = 0; i < n; i++)
-		if (buf_printf(&list, "%s%s", i ? ", " : "", names[i]) < 0)
+		if (names[i][0] && buf_printf(&list, "%s%s", list.len ? ", " : "", names[i]) < 0)
 			break;
 	plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not one of %s", where,
 		      SHOW(v), buf_cstr(&list));

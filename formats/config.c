@@ -25,7 +25,9 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/path.h"
 #include "common/suggest.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "formats/config-internal.h"
 #include "common/banned.h"
@@ -51,17 +53,20 @@ const struct key_def config_keys[] = {
 	{ { "build", "reuse", "relink", false, false, "relink | none" }, K_BUILD_REUSE },
 	{ { "build", "timeout", "30m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BUILD_TIMEOUT },
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
+	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
+	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
 	{ { "bench", "mode", "process", false, false, "process | samples" }, K_BENCH_MODE },
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
-	{ { "bench", "metric", "wall", false, false, "wall | cpu | cycles | instructions" }, K_BENCH_METRIC },
+	{ { "bench", "metric", "wall", false, false, NULL /* from the metric table */ }, K_BENCH_METRIC },
 	{ { "bench", "hot", NULL, false, false, "symbol names, space-separated" }, K_BENCH_HOT },
 	{ { "bench", "timeout", "5m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BENCH_TIMEOUT },
 	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
 };
 
-const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "bench" };
+const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
+static const char *const rule_names[] = { "margin", "overlap" };
 
 _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
 	       "one row of config_keys[] per enum key_id");
@@ -69,7 +74,6 @@ _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
 static const char *const pad_names[] = { "link", "env", "none" };
 static const char *const reuse_names[] = { "relink", "none" };
 static const char *const mode_names[] = { "process", "samples" };
-static const char *const metric_names[] = { "wall", "cpu", "cycles", "instructions" };
 static const char *const checksum_names[] = { "auto", "required", "off" };
 static const char *const aslr_names[] = { "on", "off" };
 
@@ -78,9 +82,41 @@ static const char *const build_placeholders[] = {
 };
 static const char *const bench_placeholders[] = { "artifact" };
 
+/* "wall | cpu | ...": the metrics a benchmark may be measured by. */
+static const char *metric_choices(void)
+{
+	static char text[256];
+
+	if (!text[0]) {
+		size_t used = 0;
+
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			int n;
+
+			if (!metric_table[m].bench)
+				continue;
+			n = snprintf(text + used, sizeof(text) - used, "%s%s",
+				     used ? " | " : "", metric_table[m].name);
+			if (n < 0 || (size_t)n >= sizeof(text) - used)
+				break;
+			used += (size_t)n;
+		}
+	}
+	return text;
+}
+
 const struct config_key *config_key_at(size_t i)
 {
-	return i < N_OF(config_keys) ? &config_keys[i].pub : NULL;
+	static struct config_key metric_key;
+
+	if (i >= N_OF(config_keys))
+		return NULL;
+	if (config_keys[i].id == K_BENCH_METRIC) {
+		metric_key = config_keys[i].pub;
+		metric_key.values = metric_choices();
+		return &metric_key;
+	}
+	return &config_keys[i].pub;
 }
 
 static const struct key_def *key_by_id(enum key_id id)
@@ -114,11 +150,6 @@ const char *config_reuse_name(enum config_reuse reuse)
 const char *config_mode_name(enum config_mode mode)
 {
 	return (size_t)mode < N_OF(mode_names) ? mode_names[mode] : "?";
-}
-
-const char *config_metric_name(enum config_metric metric)
-{
-	return (size_t)metric < N_OF(metric_names) ? metric_names[metric] : "?";
 }
 
 const char *config_checksum_name(enum config_checksum checksum)
@@ -296,6 +327,23 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return config_parse_duration(where, v, &cfg->build.timeout, err);
 	case K_BUILD_CC:
 		return config_parse_text(where, v, &cfg->build.cc, err);
+	case K_VERDICT_RULE:
+		rc = config_parse_choice(where, v, rule_names, N_OF(rule_names), &choice, err);
+		if (rc == 0)
+			cfg->verdict.rule = rule_names[choice];
+		return rc;
+	case K_VERDICT_CONFIDENCE: {
+		char *end;
+		double c;
+		errno = 0;
+		c = strtod(v, &end);
+		if (errno || end == v || *end || !(c >= 0.5 && c <= 0.999))
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "%s: '%s' is not a number from 0.5 to 0.999", where, SHOW(v));
+		cfg->verdict.confidence = c;
+		units_exact(c, UNITS_EXACT_PLAIN, cfg->verdict.confidence_text);
+		return 0;
+	}
 	case K_BENCH_COMMAND:
 		return config_parse_command(where, v, &b->command, bench_placeholders,
 				     N_OF(bench_placeholders), err);
@@ -319,9 +367,9 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		}
 		return 0;
 	case K_BENCH_METRIC:
-		rc = config_parse_choice(where, v, metric_names, N_OF(metric_names), &choice, err);
+		rc = config_parse_choice(where, v, metric_bench_names, METRIC_COUNT, &choice, err);
 		if (rc == 0)
-			b->metric = (enum config_metric)choice;
+			b->metric = (enum metric_id)choice;
 		return rc;
 	case K_BENCH_HOT:
 		return config_parse_words(where, v, config_symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
@@ -464,6 +512,12 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 	case K_BUILD_CC:
 		value_str(v, cfg->build.cc, NULL);
 		return;
+	case K_VERDICT_RULE:
+		value_str(v, cfg->verdict.rule, NULL);
+		return;
+	case K_VERDICT_CONFIDENCE:
+		value_str(v, cfg->verdict.confidence_text, NULL);
+		return;
 	case K_BENCH_COMMAND:
 		value_str(v, b->command, "not set (required)");
 		return;
@@ -479,7 +533,7 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 			value_str(v, b->warmup == CONFIG_WARMUP_AUTO ? "auto" : "none", NULL);
 		return;
 	case K_BENCH_METRIC:
-		value_str(v, config_metric_name(b->metric), NULL);
+		value_str(v, metric_name(b->metric), NULL);
 		return;
 	case K_BENCH_HOT:
 		v->kind = V_WORDS;
@@ -571,7 +625,7 @@ static int unknown_key(const char *origin, const char *name, const char *sec,
 					     "%s: %s: unknown section '%s' (did you mean '%s'?)",
 					     origin, SHOW(name), SHOW(sec), near);
 		return plumb_err_set(err, PLUMB_EINPUT,
-				     "%s: %s: unknown section '%s' (sections: repo, run, build, bench)",
+				     "%s: %s: unknown section '%s' (sections: repo, run, build, verdict, bench)",
 				     origin, SHOW(name), SHOW(sec));
 	}
 	if (strcasecmp(sec, "bench") == 0 && !sub)
@@ -729,17 +783,11 @@ static int git_syntax_error(const char *path, struct plumb_err *err)
 static int set_file_names(struct plumb_config *cfg, const char *path,
 			  struct plumb_err *err)
 {
-	const char *slash = strrchr(path, '/');
 	char *dir;
 
 	if (config_set_str(&cfg->file, path, err) < 0)
 		return PLUMB_EINTERNAL;
-	if (!slash)
-		dir = strdup(".");
-	else if (slash == path)
-		dir = strdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
+	dir = path_dirname(path);
 	if (!dir)
 		return config_oom(err);
 	free(cfg->dir);
@@ -980,11 +1028,11 @@ int config_check(const struct plumb_config *cfg, struct plumb_err *err)
 				return plumb_err_set(err, PLUMB_EINPUT,
 						     "%s: bench.%s.maxSamples: applies to mode = samples only",
 						     f, b->name);
-		} else if (b->metric != CONFIG_METRIC_WALL) {
+		} else if (b->metric != METRIC_WALL) {
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: bench.%s.metric: '%s' applies to mode = process only "
 					     "(samples are the benchmark's own durations)",
-					     f, b->name, config_metric_name(b->metric));
+					     f, b->name, metric_name(b->metric));
 		}
 	}
 	return 0;

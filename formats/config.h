@@ -33,6 +33,8 @@
 
 #include <jansson.h>
 
+#include "common/metric.h"
+
 struct buf;
 struct plumb_err;
 
@@ -55,10 +57,6 @@ enum config_warmup {
 	CONFIG_WARMUP_COUNT,  /* drop the first warmup_count samples of a round */
 	CONFIG_WARMUP_NONE    /* cold mode: keep every sample */
 };
-enum config_metric {
-	CONFIG_METRIC_WALL, CONFIG_METRIC_CPU,
-	CONFIG_METRIC_CYCLES, CONFIG_METRIC_INSTRUCTIONS
-};
 enum config_checksum {
 	CONFIG_CHECKSUM_AUTO,     /* compare checksum= lines when the benchmark prints them */
 	CONFIG_CHECKSUM_REQUIRED, /* a run without a checksum= line fails */
@@ -78,7 +76,7 @@ struct config_bench {
 	enum config_mode mode;
 	enum config_warmup warmup;
 	uint64_t warmup_count;         /* CONFIG_WARMUP_COUNT only, >= 1 */
-	enum config_metric metric;
+	enum metric_id metric;
 	char **hot;                    /* symbol names; nhot may be 0 */
 	size_t nhot;
 	long timeout;                  /* seconds, for one run of command */
@@ -122,6 +120,12 @@ struct plumb_config {
 		long timeout;      /* seconds */
 		char *cc;          /* assembles the pad object */
 	} build;
+
+	struct {
+		const char *rule;         /* verdict.rule: "margin" | "overlap" (static) */
+		double confidence;        /* verdict.confidence */
+		char confidence_text[32]; /* verdict.confidence as rendered (UNITS_EXACT_MAX) */
+	} verdict;
 
 	struct config_bench *benches;  /* in file order, at least one after config_check() */
 	size_t nbenches;
@@ -223,7 +227,6 @@ int config_to_text(const struct plumb_config *cfg, struct buf *out,
 const char *config_pad_name(enum config_pad pad);
 const char *config_reuse_name(enum config_reuse reuse);
 const char *config_mode_name(enum config_mode mode);
-const char *config_metric_name(enum config_metric metric);
 const char *config_checksum_name(enum config_checksum checksum);
 
 /* The bench named name (exact match), or NULL. */

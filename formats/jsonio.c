@@ -8,7 +8,6 @@
  * index inside each container) enforces our depth budget before any
  * allocation, and names the JSON path of any offset jansson complains about.
  */
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,8 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
+#include "common/utf8.h"
 #include "formats/jsonio.h"
 #include "common/banned.h"
 
@@ -262,34 +263,6 @@ int jsonio_load(const char *text, size_t len, size_t max_bytes, int max_depth,
 	return 0;
 }
 
-int jsonio_format_real(double v, char out[JSONIO_REAL_MAX])
-{
-	const char *dp;
-	char *p;
-	int prec;
-
-	if (!isfinite(v))
-		return -1;
-	for (prec = 15; prec <= 17; prec++) {
-		snprintf(out, JSONIO_REAL_MAX, "%.*g", prec, v);
-		if (strtod(out, NULL) == v)
-			break;
-	}
-	/* %g and strtod follow LC_NUMERIC; JSON always uses '.'. */
-	dp = localeconv()->decimal_point;
-	if (dp && dp[0] && dp[0] != '.' && dp[1] == '\0') {
-		for (p = out; *p; p++)
-			if (*p == dp[0])
-				*p = '.';
-	}
-	if (!strpbrk(out, ".eE")) {
-		size_t n = strlen(out);
-		if (n + 3 <= JSONIO_REAL_MAX)
-			memcpy(out + n, ".0", 3);
-	}
-	return 0;
-}
-
 static int dump_string(struct buf *out, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -301,12 +274,28 @@ static int dump_string(struct buf *out, const char *s, size_t n)
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		const char *e = NULL;
+		int32_t cp = -1;
+		size_t len = 1;
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+		if (c >= 0x80) {
+			/* C1 controls, bidi controls, separators: as \uXXXX (utf8.h). */
+			len = utf8_next((const unsigned char *)s + i, n - i, &cp);
+			if (cp < 0 || utf8_displayable(cp)) {
+				i += len - 1;
+				continue;
+			}
+		} else if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) {
 			continue;
+		}
 		if (buf_add(out, s + run, i - run) < 0)
 			return -1;
-		run = i + 1;
+		run = i + len;
+		if (cp >= 0) {
+			if (buf_printf(out, "\\u%04x", (unsigned)cp) < 0)
+				return -1;
+			i += len - 1;
+			continue;
+		}
 		switch (c) {
 		case '"': e = "\\\""; break;
 		case '\\': e = "\\\\"; break;
@@ -349,7 +338,7 @@ static int indent(struct buf *out, int level)
 /* Returns 0, -1 when out is full (errno set), -2 when nesting is too deep. */
 static int dump_value(const json_t *v, struct buf *out, int level)
 {
-	char num[JSONIO_REAL_MAX];
+	char num[UNITS_EXACT_MAX];
 	size_t i, n;
 
 	if (level >= JSONIO_DEPTH_CAP)
@@ -365,7 +354,7 @@ static int dump_value(const json_t *v, struct buf *out, int level)
 		return buf_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	case JSON_REAL:
 		/* jansson never holds a non-finite real. */
-		if (jsonio_format_real(json_real_value(v), num) < 0)
+		if (units_exact(json_real_value(v), UNITS_EXACT_REAL, num) < 0)
 			return buf_addstr(out, "null");
 		return buf_addstr(out, num);
 	case JSON_STRING:

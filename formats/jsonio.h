@@ -29,7 +29,6 @@ struct plumb_err;
 #define JSONIO_PATH_MAX 512      /* bytes of a path kept for messages */
 #define JSONIO_PATH_KEY_MAX 48   /* bytes of one key kept in a path */
 #define JSONIO_DEPTH_CAP 256     /* largest max_depth jsonio_load accepts */
-#define JSONIO_REAL_MAX 32       /* bytes jsonio_format_real writes, NUL included */
 
 struct jsonio_path {
 	char s[JSONIO_PATH_MAX];
@@ -67,20 +66,16 @@ int jsonio_load(const char *text, size_t len, size_t max_bytes, int max_depth,
  * members in their order in v (use jsonio_sorted_copy() for sorted keys),
  * arrays of scalars on one line, integers as integers, reals in the
  * shortest form that reads back to the same double (always with a '.' or
- * an exponent, so a real stays a real), strings with only '"', '\\' and
- * control characters escaped.  Independent of the locale.  Fails with
- * PLUMB_EINTERNAL when v nests deeper than JSONIO_DEPTH_CAP, or with the
- * buf_err() message when out is full.
+ * an exponent, so a real stays a real), strings with '"', '\\', control
+ * characters (C0, DEL, C1), bidirectional controls and line separators
+ * escaped (\uXXXX: a terminal showing the JSON is not repainted; the value
+ * is the same).  Independent of the locale.  Fails with PLUMB_EINTERNAL
+ * when v nests deeper than JSONIO_DEPTH_CAP, or with the buf_err() message
+ * when out is full.
  */
 int jsonio_dump(const json_t *v, struct buf *out, struct plumb_err *err);
 
 /* A deep copy of v whose objects have their keys in byte order (NULL: OOM). */
 json_t *jsonio_sorted_copy(const json_t *v);
-
-/*
- * Write finite v in its shortest round-trip form ("0.1", "1500.0",
- * "1e+300") into out; returns 0, or -1 for NaN and infinities.
- */
-int jsonio_format_real(double v, char out[JSONIO_REAL_MAX]);
 
 #endif

@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "common/err.h"
-#include "common/numfmt.h"
+#include "common/quote.h"
+#include "common/units.h"
+#include "common/utf8.h"
 #include "formats/samples.h"
 #include "common/banned.h"
 
@@ -44,82 +46,31 @@ const char *samples_side_name(enum samples_side side)
 	return "?";
 }
 
-/*
- * Quote untrusted text for a message: printable ASCII as is, anything else
- * as \xHH, at most about 40 bytes of input.
- */
-static const char *quote(char *out, size_t size, const char *s, size_t len)
+/* Untrusted text quoted for a message: at most 40 bytes of it. */
+static const char *quote_field(char *out, size_t size, const char *s, size_t len)
 {
-	size_t o = 0, i;
-
-	for (i = 0; i < len && o + 8 < size && i < 40; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			out[o++] = (char)c;
-		else
-			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
-	}
-	if (i < len && o + 4 < size) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-	return out;
+	return quote(out, size, s, len, 40, QUOTE_BYTES);
 }
 
 /*
  * Why a bench or metric name is unacceptable, or NULL when it is fine:
- * 1..max bytes of valid UTF-8 without control characters.
+ * 1..max bytes of UTF-8 under the name policy (common/utf8.h).
  */
 static const char *name_problem(const char *s, size_t len, size_t max)
 {
-	size_t i = 0;
-
 	if (len == 0)
 		return "empty";
 	if (len > max)
 		return "too long";
-	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
-		size_t need;
-		unsigned char lo = 0x80, hi = 0xbf;
-
-		if (c < 0x80) {
-			if (c < 0x20 || c == 0x7f)
-				return "contains a control character";
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			need = 1;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			need = 2;
-			if (c == 0xe0)
-				lo = 0xa0;   /* overlong */
-			else if (c == 0xed)
-				hi = 0x9f;   /* surrogates */
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			need = 3;
-			if (c == 0xf0)
-				lo = 0x90;   /* overlong */
-			else if (c == 0xf4)
-				hi = 0x8f;   /* above U+10FFFF */
-		} else {
-			return "is not valid UTF-8";
-		}
-		if (i + need >= len)
-			return "is not valid UTF-8";
-		c = (unsigned char)s[i + 1];
-		if (c < lo || c > hi)
-			return "is not valid UTF-8";
-		for (size_t k = 2; k <= need; k++) {
-			c = (unsigned char)s[i + k];
-			if (c < 0x80 || c > 0xbf)
-				return "is not valid UTF-8";
-		}
-		i += need + 1;
+	switch (utf8_check(s, len, UTF8_NAME)) {
+	case UTF8_OK:
+		return NULL;
+	case UTF8_CONTROL:
+		return "contains a control character";
+	case UTF8_MALFORMED:
+		break;
 	}
-	return NULL;
+	return "is not valid UTF-8";
 }
 
 /* A whole decimal number of digits only, <= max: 0, -1 not a number, -2 too big. */
@@ -276,14 +227,14 @@ static int check_header(struct samples_reader *r, const char *line, size_t len,
 		flen = tab ? (size_t)(tab - f) : len - pos;
 		if (flen != strlen(column_names[c]) || memcmp(f, column_names[c], flen) != 0)
 			return line_err(r, err, "column %d: expected header '%s', found '%s'%s",
-					c + 1, column_names[c], quote(q, sizeof(q), f, flen),
+					c + 1, column_names[c], quote_field(q, sizeof(q), f, flen),
 					c == 0 ? " (the first line must be the header row)" : "");
 		pos += flen + 1;
 		if (!tab && c < SAMPLES_COLUMNS - 1)
 			pos = len + 1;
 		if (tab && c == SAMPLES_COLUMNS - 1)
 			return line_err(r, err, "column %d: unexpected header column '%s'",
-					c + 2, quote(q, sizeof(q), tab + 1,
+					c + 2, quote_field(q, sizeof(q), tab + 1,
 						     len - (size_t)(tab + 1 - line)));
 	}
 	r->header_seen = 1;
@@ -305,7 +256,7 @@ static int take_name(struct samples_reader *r, struct plumb_err *err, const char
 	why = name_problem(f, len, max);
 	if (why)
 		return line_err(r, err, "column '%s': name '%s' %s%s", col,
-				quote(q, sizeof(q), f, len), why,
+				quote_field(q, sizeof(q), f, len), why,
 				strcmp(why, "too long") == 0 ?
 				(max == SAMPLES_NAME_MAX ? " (at most 255 bytes)" : " (at most 64 bytes)") : "");
 	memcpy(prev, f, len);
@@ -366,20 +317,20 @@ static int process_row(struct samples_reader *r, const char *line, size_t len,
 		row.side = SAMPLES_CONTROL;
 	else
 		return line_err(r, err, "column 'side': unknown side '%s' (expected base, "
-				"candidate or control)", quote(q, sizeof(q), f[COL_SIDE], fl[COL_SIDE]));
+				"candidate or control)", quote_field(q, sizeof(q), f[COL_SIDE], fl[COL_SIDE]));
 
 	rc = parse_uint(f[COL_PAD], fl[COL_PAD], SAMPLES_PAD_MAX, &u);
 	if (rc < 0)
 		return line_err(r, err, "column 'pad': %s '%s'%s",
 				rc == -1 ? "not a whole number" : "out of range",
-				quote(q, sizeof(q), f[COL_PAD], fl[COL_PAD]),
+				quote_field(q, sizeof(q), f[COL_PAD], fl[COL_PAD]),
 				rc == -1 ? "" : " (0 to 65535)");
 	row.pad = (uint32_t)u;
 	rc = parse_uint(f[COL_ROUND], fl[COL_ROUND], SAMPLES_ROUND_MAX, &u);
 	if (rc < 0)
 		return line_err(r, err, "column 'round': %s '%s'%s",
 				rc == -1 ? "not a whole number" : "out of range",
-				quote(q, sizeof(q), f[COL_ROUND], fl[COL_ROUND]),
+				quote_field(q, sizeof(q), f[COL_ROUND], fl[COL_ROUND]),
 				rc == -1 ? "" : " (0 to 999999999)");
 	row.round = (uint32_t)u;
 	if (fl[COL_ITER] == 1 && f[COL_ITER][0] == '-') {
@@ -389,14 +340,14 @@ static int process_row(struct samples_reader *r, const char *line, size_t len,
 		if (rc < 0)
 			return line_err(r, err, "column 'iter': %s '%s'%s",
 					rc == -1 ? "not '-' or a whole number" : "out of range",
-					quote(q, sizeof(q), f[COL_ITER], fl[COL_ITER]),
+					quote_field(q, sizeof(q), f[COL_ITER], fl[COL_ITER]),
 					rc == -1 ? "" : " (0 to 999999999999999)");
 		row.iter = u;
 	}
 	why = parse_value(f[COL_VALUE], fl[COL_VALUE], &row.value, r->num);
 	if (why)
 		return line_err(r, err, "column 'value': %s '%s'", why,
-				quote(q, sizeof(q), f[COL_VALUE], fl[COL_VALUE]));
+				quote_field(q, sizeof(q), f[COL_VALUE], fl[COL_VALUE]));
 	row.line = r->lineno;
 
 	rc = cb ? cb(ctx, &row, err) : 0;
@@ -565,9 +516,9 @@ int samples_read_path(const char *path, const struct samples_limits *lim,
 
 int samples_format_value(double v, char *out, size_t size)
 {
-	if (!isfinite(v) || v < 0 || size < NUMFMT_MAX)
+	if (!isfinite(v) || v < 0 || size < UNITS_EXACT_MAX)
 		return -1;
-	return numfmt_double(v, out, size);
+	return units_exact(v, UNITS_EXACT_PLAIN, out);
 }
 
 int samples_write_stdio(void *ctx, const void *data, size_t len,
@@ -633,12 +584,12 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 	if (why)
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'bench': "
 				     "name '%s' %s", (unsigned long long)w->rows + 1,
-				     quote(q, sizeof(q), row->bench, row->bench_len), why);
+				     quote_field(q, sizeof(q), row->bench, row->bench_len), why);
 	why = name_problem(row->metric, row->metric_len, SAMPLES_METRIC_MAX);
 	if (why)
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'metric': "
 				     "name '%s' %s", (unsigned long long)w->rows + 1,
-				     quote(q, sizeof(q), row->metric, row->metric_len), why);
+				     quote_field(q, sizeof(q), row->metric, row->metric_len), why);
 	if (row->side != SAMPLES_BASE && row->side != SAMPLES_CANDIDATE &&
 	    row->side != SAMPLES_CONTROL)
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'side': "

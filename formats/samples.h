@@ -179,7 +179,7 @@ int samples_writer_finish(struct samples_writer *w, struct plumb_err *err);
 
 /*
  * Format a finite non-negative value as the writer does, into out (at
- * least NUMFMT_MAX (32) bytes).  Returns the length, or -1 for a negative or
+ * least UNITS_EXACT_MAX (32) bytes).  Returns the length, or -1 for a negative or
  * non-finite value.
  */
 int samples_format_value(double v, char *out, size_t size);

@@ -21,6 +21,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "common/utf8.h"
 #include "formats/sign.h"
 #include "common/banned.h"
 
@@ -367,53 +368,6 @@ static const char *blob_kind(long n)
 	}
 }
 
-/*
- * s[0, n) is printable UTF-8: no C0 or C1 control character except tab,
- * no DEL, no overlong form, surrogate or code point past U+10FFFF.  This
- * is the rule minisign applies to trusted comments.
- */
-static int printable_utf8(const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, k, need;
-	uint32_t cp;
-
-	while (i < n) {
-		unsigned char c = s[i];
-
-		if (c < 0x80) {
-			if ((c < 0x20 && c != '\t') || c == 0x7f)
-				return 0;
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			need = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			need = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			need = 3;
-			cp = c & 0x07;
-		} else {
-			return 0;
-		}
-		if (n - i - 1 < need)
-			return 0;
-		for (k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return 0;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
-			return 0;
-		i += need + 1;
-	}
-	return 1;
-}
-
 /* Common checks on any key or signature text. */
 static int check_text(const char *what, const char *text, size_t len,
 		      struct plumb_err *err)
@@ -494,7 +448,7 @@ int sign_signature_parse(struct sign_signature *s, const char *text, size_t len,
 				return plumb_err_set(err, PLUMB_EINPUT,
 						     "signature: line 3: trusted comment longer than %d bytes",
 						     SIGN_TRUSTED_COMMENT_MAX);
-			if (!printable_utf8(line, n))
+			if (!utf8_ok(line, n, UTF8_PRINTABLE))
 				return plumb_err_set(err, PLUMB_EINPUT,
 						     "signature: line 3: trusted comment is not printable UTF-8");
 			memcpy(s->trusted_comment, line, n);
@@ -604,7 +558,7 @@ int sign_buffer(const struct sign_secret_key *sk, const void *data, size_t len,
 		return plumb_err_set(err, PLUMB_EUSAGE,
 				     "signature: trusted comment longer than %d bytes",
 				     SIGN_TRUSTED_COMMENT_MAX);
-	if (!printable_utf8(trusted_comment, tc_len))
+	if (!utf8_ok(trusted_comment, tc_len, UTF8_PRINTABLE))
 		return plumb_err_set(err, PLUMB_EUSAGE,
 				     "signature: trusted comment must be one line of printable UTF-8");
 	crypto_generichash(hash, sizeof(hash), data ? data : empty, len, NULL, 0);

@@ -206,7 +206,7 @@ static int cmp_pad(const void *a, const void *b)
 static int finish_side(struct report_dist *d, const struct manifest_bench *b,
 		       int side, uint64_t skip, double *scratch, struct plumb_err *err)
 {
-	const char *metric = manifest_metric_name(b->metric);
+	const char *metric = metric_name(b->metric);
 	struct dist_out *o;
 	size_t count = 0;
 

@@ -6,6 +6,7 @@
  * Separate from compare.c because it knows the host-facts keys
  * (docs/host-facts.md) and nothing about benchmarks.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "common/err.h"
 #include "formats/jsonio.h"
+#include "formats/manifest.h"
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "common/banned.h"
@@ -101,7 +103,7 @@ const json_t *hostdiff_lookup(const json_t *facts, const char *path)
 
 char *hostdiff_value_text(const json_t *v)
 {
-	char num[JSONIO_REAL_MAX];
+	char num[UNITS_EXACT_MAX];
 
 	if (!v || json_is_null(v))
 		return strdup("unknown");
@@ -116,7 +118,7 @@ char *hostdiff_value_text(const json_t *v)
 		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
 		return strdup(num);
 	case JSON_REAL:
-		if (jsonio_format_real(json_real_value(v), num) < 0)
+		if (units_exact(json_real_value(v), UNITS_EXACT_REAL, num) < 0)
 			return strdup("unknown");
 		return strdup(num);
 	default:
@@ -190,9 +192,9 @@ static int add_statement(struct hostdiff *d, const char *who, const char *fmt,
 	char **st;
 
 	snprintf(text, sizeof(text), fmt, value);
-	esc_utf8_cut(text);
+	utf8_cut(text);
 	snprintf(line, sizeof(line), "%s%s%s", who ? who : "", who ? ": " : "", text);
-	esc_utf8_cut(line);
+	utf8_cut(line);
 	for (size_t i = 0; i < d->n_statements; i++)
 		if (strcmp(d->statements[i], line) == 0)
 			return 0;
@@ -217,7 +219,7 @@ int hostdiff_state(struct hostdiff *d, const json_t *facts, const char *who,
 	if (json_is_string(gov) && strcmp(json_string_value(gov), "performance") != 0) {
 		/* Cut a long per-CPU summary; the table shows it whole. */
 		snprintf(value, sizeof(value), "%s", json_string_value(gov));
-		esc_utf8_cut(value);
+		utf8_cut(value);
 		r = add_statement(d, who,
 				  "governor is %s, not performance: the clock follows the load",
 				  value, err);
@@ -231,6 +233,39 @@ int hostdiff_state(struct hostdiff *d, const json_t *facts, const char *who,
 			return r;
 	}
 	return 0;
+}
+
+int hostdiff_load(struct hostdiff *d, const struct manifest_run *run, const json_t *facts,
+		  const char *who, struct plumb_err *err)
+{
+	const json_t *cpus = hostdiff_lookup(facts, "cpu.logical");
+	double lo = NAN, hi = NAN;
+	size_t n = 0;
+	char text[160];
+
+	for (size_t i = 0; i < run->n_conditions; i++) {
+		double l = run->conditions[i].load[0];
+		if (isnan(l))
+			continue;
+		if (n == 0 || l < lo)
+			lo = l;
+		if (n == 0 || l > hi)
+			hi = l;
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	if (json_is_integer(cpus) && json_integer_value(cpus) > 0 &&
+	    hi > (double)json_integer_value(cpus))
+		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f on %lld CPUs: more "
+			 "work than CPUs, the timings include waiting for one", lo, hi,
+			 (long long)json_integer_value(cpus));
+	else if (json_is_integer(cpus))
+		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f on %lld CPUs", lo, hi,
+			 (long long)json_integer_value(cpus));
+	else
+		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f", lo, hi);
+	return add_statement(d, who, "%s", text, err);
 }
 
 /* A flat list of (dotted key, value text), sorted by key once built. */

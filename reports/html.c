@@ -46,7 +46,7 @@ static const char css[] =
 	".verdict{display:inline-block;padding:0 .45rem;border-radius:1rem;font-weight:600;"
 	"font-size:.85rem;border:1px solid currentColor;white-space:nowrap}\n"
 	".v-slower{color:var(--slower)}.v-faster{color:var(--faster)}"
-	".v-placement{color:var(--placement)}.v-unswept,.v-insufficient{color:var(--warn)}"
+	".v-placement{color:var(--placement)}.v-unswept,.v-insufficient,.v-noisy{color:var(--warn)}"
 	".v-withheld,.v-failed{color:var(--block)}.v-none{color:var(--muted)}\n"
 	"section.bench{border:1px solid var(--line);border-radius:6px;padding:.8rem;margin:1rem 0;"
 	"break-inside:avoid}\n"
@@ -71,7 +71,7 @@ static const char css[] =
 	"svg .verdictlabel{text-anchor:end;font-weight:700;font-size:12px}"
 	"svg .ratiolabel{fill:var(--muted)}\n"
 	"svg .v-slower{fill:var(--slower)}svg .v-faster{fill:var(--faster)}"
-	"svg .v-placement{fill:var(--placement)}svg .v-unswept,svg .v-insufficient{fill:var(--warn)}"
+	"svg .v-placement{fill:var(--placement)}svg .v-unswept,svg .v-insufficient,svg .v-noisy{fill:var(--warn)}"
 	"svg .v-withheld{fill:var(--block)}\n"
 	"svg .whisker{stroke-width:1.5}svg .whisker.old{stroke:var(--old)}"
 	"svg .whisker.new{stroke:var(--new)}\n"
@@ -242,7 +242,7 @@ static int overview(const struct report *r, struct buf *out, struct buf *raw)
 		rc |= buf_printf(out, "<tr><td><a href=\"#bench-%zu\">", i);
 		rc |= esc_html(out, b->name);
 		rc |= buf_printf(out, "</a></td><td>%s</td><td class=\"num\">",
-				 manifest_metric_name(b->metric));
+				 metric_name(b->metric));
 		if (b->old)
 			rc |= phrase_side(b, b->old, raw);
 		rc |= raw_html(out, raw);
@@ -304,7 +304,7 @@ static int bench_section(const struct report *r, const struct report_bench *b, s
 
 	rc |= buf_printf(out, "<section class=\"bench\" id=\"bench-%zu\">\n<h2>", i);
 	rc |= esc_html(out, b->name);
-	rc |= buf_printf(out, " <small>%s, %s</small> ", manifest_metric_name(b->metric),
+	rc |= buf_printf(out, " <small>%s, %s</small> ", metric_name(b->metric),
 			 manifest_mode_name(b->mode));
 	rc |= verdict_badge(out, b);
 	rc |= buf_addstr(out, "</h2>\n");

@@ -64,9 +64,8 @@ static json_t *side_json(const struct manifest_side_stats *s)
 	if (s->counters.present) {
 		c = json_object();
 		if (c) {
-			bad |= put(c, "cycles", num(s->counters.cycles));
-			bad |= put(c, "instructions", num(s->counters.instructions));
-			bad |= put(c, "branchMisses", num(s->counters.branch_misses));
+			for (int k = 0; k < METRIC_NCOUNTERS; k++)
+				bad |= put(c, metric_counter(k)->key, num(s->counters.value[k]));
 		}
 		bad |= put(o, "counters", c);
 	} else {
@@ -147,6 +146,18 @@ static json_t *host_json(const struct report *r)
 	return o;
 }
 
+/* { k1: v1, k2: v2 }, or NULL when memory runs out. */
+static json_t *pair_json(const char *k1, double v1, const char *k2, double v2)
+{
+	json_t *e = json_object();
+
+	if (e && (put(e, k1, num(v1)) | put(e, k2, num(v2)))) {
+		json_decref(e);
+		return NULL;
+	}
+	return e;
+}
+
 static json_t *bench_json(const struct report_bench *b)
 {
 	json_t *o = json_object(), *e, *a;
@@ -157,8 +168,8 @@ static json_t *bench_json(const struct report_bench *b)
 		return NULL;
 	bad |= put(o, "name", json_string(b->name));
 	bad |= put(o, "mode", json_string(manifest_mode_name(b->mode)));
-	bad |= put(o, "metric", json_string(manifest_metric_name(b->metric)));
-	bad |= put(o, "unit", json_string(manifest_metric_unit(b->metric)));
+	bad |= put(o, "metric", json_string(metric_name(b->metric)));
+	bad |= put(o, "unit", json_string(metric_unit(b->metric)));
 	bad |= put(o, "failure", str(b->failure));
 	bad |= put(o, "baselineFailure", str(b->old_failure));
 	bad |= put(o, "notCompared", str(b->missing));
@@ -179,6 +190,37 @@ static json_t *bench_json(const struct report_bench *b)
 		bad |= put(o, "noise", e);
 	} else {
 		bad |= put(o, "noise", json_null());
+	}
+
+	/* The rule and what it found beside the verdict (null when not shown). */
+	if (shown && b->verdict != MANIFEST_VERDICT_UNSET) {
+		e = json_object();
+		if (e) {
+			bad |= put(e, "name", json_string(stats_rule_name(b->rule.kind)));
+			bad |= put(e, "version", json_integer(b->rule.version));
+			bad |= put(e, "confidence", num(b->rule.confidence));
+		}
+		bad |= put(o, "rule", e);
+	} else {
+		bad |= put(o, "rule", json_null());
+	}
+	bad |= put(o, "reason", str(shown ? b->reason : NULL));
+	bad |= put(o, "interval", shown && !isnan(b->ratio_lo) ?
+		   pair_json("lo", b->ratio_lo, "hi", b->ratio_hi) : json_null());
+	bad |= put(o, "detectable", shown && !isnan(b->detect_slower) ?
+		   pair_json("slower", b->detect_slower, "faster", b->detect_faster) : json_null());
+	if (shown && !isnan(b->margin)) {
+		e = json_object();
+		if (e) {
+			bad |= put(e, "figure", num(b->noise));
+			bad |= put(e, "rounds", num(b->noise_rounds));
+			bad |= put(e, "control", num(b->noise_control));
+			bad |= put(e, "margin", num(b->margin));
+			bad |= put(e, "gap", num(b->gap));
+		}
+		bad |= put(o, "noiseBasis", e);
+	} else {
+		bad |= put(o, "noiseBasis", json_null());
 	}
 
 	if (b->hot_identical >= 0) {
@@ -267,6 +309,7 @@ static json_t *summary_json(const struct report *r)
 	bad |= put(o, "placement", json_integer((json_int_t)c->placement));
 	bad |= put(o, "unswept", json_integer((json_int_t)c->unswept));
 	bad |= put(o, "insufficient", json_integer((json_int_t)c->insufficient));
+	bad |= put(o, "noisy", json_integer((json_int_t)c->noisy));
 	bad |= put(o, "withheld", json_integer((json_int_t)c->withheld));
 	bad |= put(o, "failed", json_integer((json_int_t)c->failed));
 	bad |= put(o, "notCompared", json_integer((json_int_t)c->missing));

@@ -119,7 +119,7 @@ int report_markdown(const struct report *r, struct buf *out, struct plumb_err *e
 
 		rc |= buf_addstr(out, "| ");
 		rc |= esc_md(out, b->name);
-		rc |= buf_printf(out, " | %s | ", manifest_metric_name(b->metric));
+		rc |= buf_printf(out, " | %s | ", metric_name(b->metric));
 		if (b->old)
 			rc |= phrase_side(b, b->old, out);
 		else

@@ -24,7 +24,7 @@ int phrase_side(const struct report_bench *b, const struct manifest_side_stats *
 	char c[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX], sp[UNITS_MAX];
 	int rc = 0;
 
-	units_scale(s->center, b->metric, 0, &sc);
+	units_scale(s->center, metric_dim(b->metric), 0, &sc);
 	units_number(s->center, &sc, c);
 	units_number(s->min, &sc, lo);
 	units_number(s->max, &sc, hi);
@@ -107,7 +107,8 @@ int phrase_summary(const struct report *r, struct buf *out)
 	const struct { size_t n; const char *word; } parts[] = {
 		{ c->slower, "slower" }, { c->faster, "faster" },
 		{ c->placement, "placement" }, { c->unswept, "unswept" },
-		{ c->insufficient, "insufficient" }, { c->withheld, "withheld" },
+		{ c->insufficient, "insufficient" }, { c->noisy, "noisy" },
+		{ c->withheld, "withheld" },
 		{ c->failed, "failed" }, { c->missing, "not compared" },
 	};
 	const char *sep = ": ";

@@ -1,8 +1,8 @@
 /*
  * reports/render.h: what the renderers of reports/ share and nothing
- * outside reports/ needs: number formatting with units (units.c),
- * escaping of the bundle's hostile strings for each output format
- * (escape.c), and the inline SVG charts of the HTML pages (svg.c).
+ * outside reports/ needs: the page around HTML output (html.c), the
+ * inline SVG charts (svg.c) and the phrases of every format (phrases.c).
+ * Escaping and numbers with units are common/escape.h and common/units.h.
  *
  * Ownership: every function appends to a caller's struct buf or writes
  * into a caller's fixed array; nothing here allocates memory that
@@ -15,6 +15,9 @@
 
 #include <jansson.h>
 
+#include "common/escape.h"
+#include "common/units.h"
+#include "common/utf8.h"
 #include "formats/manifest.h"
 
 struct buf;
@@ -23,59 +26,6 @@ struct report_bench;
 struct report_dist;
 struct report_side;
 struct hostdiff_item;
-
-#define UNITS_MAX 48   /* bytes of one formatted value, NUL included */
-
-/* A unit chosen for a value and used for its neighbours (a range). */
-struct units_scale {
-	double div;           /* value / div is printed */
-	const char *suffix;   /* " ms", " M", "" */
-};
-
-/*
- * Pick the unit for v of metric: ns, us/µs, ms, s for time metrics; plain,
- * k, M, G, T for counts.  ascii selects "us" over "µs".
- */
-void units_scale(double v, enum manifest_metric metric, int ascii,
-		 struct units_scale *s);
-
-/* v in scale s with four significant digits, without the suffix ("101.2"). */
-void units_number(double v, const struct units_scale *s, char out[UNITS_MAX]);
-
-/* v with its own unit ("101.2 ms"); "n/a" when v is NAN. */
-void units_value(double v, enum manifest_metric metric, int ascii,
-		 char out[UNITS_MAX]);
-
-/* "0.943"; "n/a" when NAN. */
-void units_ratio(double r, char out[UNITS_MAX]);
-
-/* A fraction as a percentage: "3.58%" (below 10 %), "12.5%"; "n/a" for NAN. */
-void units_percent(double f, char out[UNITS_MAX]);
-
-/*
- * Escaping.  Each appends s with every character that could change what
- * a reader sees removed: control characters (C0, DEL, C1), bidirectional
- * overrides and isolates, line and paragraph separators, and malformed
- * UTF-8 each become '?'.  Then, for its format:
- *   esc_text  nothing more (a terminal or a log);
- *   esc_md    Markdown punctuation that could start markup or end a table
- *             cell is backslash-escaped;
- *   esc_html  & < > " ' as entities (valid in HTML and XML, in text and in
- *             attribute values).
- * They return 0, or -1 when out is full.
- */
-int esc_text(struct buf *out, const char *s);
-int esc_md(struct buf *out, const char *s);
-int esc_html(struct buf *out, const char *s);
-
-/* Drop a UTF-8 sequence cut short at the end of s (after a truncation). */
-void esc_utf8_cut(char *s);
-
-/* The number of characters esc_text() would append (terminal columns). */
-size_t esc_width(const char *s);
-
-/* Append s, then pad with spaces to width columns (text tables). */
-int esc_text_pad(struct buf *out, const char *s, size_t width);
 
 /*
  * The page around an HTML report or trend (html.c): the head with its
@@ -125,7 +75,7 @@ int phrase_source(const struct report_side *s, struct buf *out);
  * overlapping the previous one's marked.
  */
 struct trend_point;
-int svg_trend(struct buf *out, const char *bench, enum manifest_metric metric,
+int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
 	      const struct trend_point *p, size_t n);
 
 /* The words a verdict is shown with ("slower", "withheld", "failed", ...). */

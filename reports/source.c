@@ -23,6 +23,7 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/path.h"
 #include "common/fileio.h"
 #include "formats/bundle.h"
 #include "formats/manifest.h"
@@ -94,20 +95,10 @@ static int load_manifest(struct report_source *s, const char *path,
 	return rc;
 }
 
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = malloc(n);
-
-	if (p)
-		snprintf(p, n, "%s/%s", dir, name);
-	return p;
-}
-
 /* An unpacked bundle: manifest.json, and samples.tsv when there is one. */
 static int load_folder(struct report_source *s, const char *dir, struct plumb_err *err)
 {
-	char *mpath = join(dir, "manifest.json"), *spath = join(dir, "samples.tsv");
+	char *mpath = path_join(dir, "manifest.json"), *spath = path_join(dir, "samples.tsv");
 	struct stat st;
 	int rc;
 

@@ -30,7 +30,7 @@
 
 struct axis {
 	double lo, hi;       /* the values at the plot's left and right edges */
-	enum manifest_metric metric;
+	enum metric_id metric;
 };
 
 static double xpos(const struct axis *a, double v)
@@ -81,7 +81,7 @@ static int axis_draw(struct buf *out, const struct axis *a, double y)
 	char num[UNITS_MAX];
 	int rc = 0, n = 0;
 
-	units_scale((a->lo + a->hi) / 2, a->metric, 0, &sc);
+	units_scale((a->lo + a->hi) / 2, metric_dim(a->metric), 0, &sc);
 	rc |= buf_printf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 			 LEFT, y, W - RIGHT, y);
 	for (v = ceil(a->lo / step) * step; v <= a->hi && n < 12; v += step, n++) {
@@ -119,7 +119,7 @@ static int side_row(struct buf *out, const struct axis *a, const struct report_b
 		double x = xpos(a, s->pads[k]);
 		/* Pads with equal medians would hide each other: stagger them. */
 		double dy = (double)((int)(k % 3) - 1) * 3;
-		units_value(s->pads[k], b->metric, 0, v);
+		units_value(s->pads[k], metric_dim(b->metric), 0, v);
 		rc |= buf_printf(out, "<circle class=\"pad %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\">"
 				 "<title>%s pad %zu: %s</title></circle>",
 				 cls, x, y + dy, role, k, v);
@@ -174,7 +174,7 @@ int svg_bench(struct buf *out, const struct report *r, const struct report_bench
 	if (b->control && b->control->n_pads && r->kind == REPORT_SELF) {
 		double x = xpos(&a, b->control->center);
 		char v[UNITS_MAX];
-		units_value(b->control->center, b->metric, 0, v);
+		units_value(b->control->center, metric_dim(b->metric), 0, v);
 		rc |= buf_printf(out, "<path class=\"control\" d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\">"
 				 "<title>control (base pad 0 again): %s</title></path>",
 				 x, yo - 20, v);
@@ -232,9 +232,9 @@ int svg_dist(struct buf *out, const struct report *r, const struct report_bench 
 			char v[UNITS_MAX], q1[UNITS_MAX], q3[UNITS_MAX];
 			double x1 = xpos(&a, p->p1), x25 = xpos(&a, p->p25), x50 = xpos(&a, p->p50);
 			double x75 = xpos(&a, p->p75), x99 = xpos(&a, p->p99);
-			units_value(p->p50, b->metric, 0, v);
-			units_value(p->p25, b->metric, 0, q1);
-			units_value(p->p75, b->metric, 0, q3);
+			units_value(p->p50, metric_dim(b->metric), 0, v);
+			units_value(p->p25, metric_dim(b->metric), 0, q1);
+			units_value(p->p75, metric_dim(b->metric), 0, q3);
 			rc |= buf_printf(out, "<text class=\"rowlabel\" x=\"%.1f\" y=\"%.1f\">pad %u</text>",
 					 LEFT - 8, y + 4, p->pad);
 			rc |= buf_printf(out, "<line class=\"whisker %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
@@ -252,7 +252,7 @@ int svg_dist(struct buf *out, const struct report *r, const struct report_bench 
 	return rc ? -1 : 0;
 }
 
-int svg_trend(struct buf *out, const char *bench, enum manifest_metric metric,
+int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
 	      const struct trend_point *p, size_t n)
 {
 	const double top = 28, bottom = 40, left = 70, right = 16, H = 300;
@@ -288,7 +288,7 @@ int svg_trend(struct buf *out, const char *bench, enum manifest_metric metric,
 	rc |= esc_html(out, bench);
 	rc |= buf_addstr(out, ": center and range over commits\">");
 	/* Value axis with ticks. */
-	units_scale((lo + hi) / 2, metric, 0, &sc);
+	units_scale((lo + hi) / 2, metric_dim(metric), 0, &sc);
 	step = nice_step(span);
 	rc |= buf_printf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 			 left - 6, top, left - 6, H - bottom);
@@ -320,7 +320,7 @@ int svg_trend(struct buf *out, const char *bench, enum manifest_metric metric,
 		char c[UNITS_MAX];
 		if (isnan(p[i].center))
 			continue;
-		units_value(p[i].center, metric, 0, c);
+		units_value(p[i].center, metric_dim(metric), 0, c);
 		rc |= buf_printf(out, "<circle class=\"pad new%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\"><title>",
 				 p[i].shift ? " shift" : "", TX(i), TY(p[i].center), n > 200 ? "1.5" : "3");
 		rc |= esc_html(out, p[i].time ? p[i].time : "");

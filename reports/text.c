@@ -127,7 +127,8 @@ static const char *verdict_color(const struct report_bench *b)
 	case MANIFEST_VERDICT_SLOWER: return RED;
 	case MANIFEST_VERDICT_FASTER: return GREEN;
 	case MANIFEST_VERDICT_UNSWEPT:
-	case MANIFEST_VERDICT_INSUFFICIENT: return YELLOW;
+	case MANIFEST_VERDICT_INSUFFICIENT:
+	case MANIFEST_VERDICT_NOISY: return YELLOW;
 	default: return NULL;
 	}
 }
@@ -258,7 +259,7 @@ int report_text(const struct report *r, int color, struct buf *out,
 		char x[UNITS_MAX + 8];
 
 		table_cell(&t, b->name);
-		table_cell(&t, manifest_metric_name(b->metric));
+		table_cell(&t, metric_name(b->metric));
 		buf_reset(&cell);
 		if (b->old)
 			rc |= phrase_side(b, b->old, &cell);

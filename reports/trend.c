@@ -36,17 +36,13 @@ static const char *jstr(const json_t *o, const char *k)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static enum manifest_metric metric_of(const char *name)
+static enum metric_id metric_of(const char *name)
 {
-	static const enum manifest_metric all[] = {
-		MANIFEST_METRIC_WALL, MANIFEST_METRIC_CPU, MANIFEST_METRIC_CYCLES,
-		MANIFEST_METRIC_INSTRUCTIONS
-	};
+	enum metric_id m;
 
-	for (size_t i = 0; name && i < sizeof(all) / sizeof(all[0]); i++)
-		if (strcmp(name, manifest_metric_name(all[i])) == 0)
-			return all[i];
-	return MANIFEST_METRIC_CYCLES;   /* unknown: shown as a plain count */
+	if (name && metric_parse(name, &m) == 0)
+		return m;
+	return METRIC_CYCLES;   /* unknown: shown as a plain count */
 }
 
 /* The points of model, with the shifts marked; *out is malloc'd. */
@@ -106,7 +102,7 @@ static const char *shift_word(int s)
 }
 
 /* "94.00–97.13 ms" */
-static void range_text(const struct trend_point *p, enum manifest_metric m, char *out, size_t size)
+static void range_text(const struct trend_point *p, enum metric_id m, char *out, size_t size)
 {
 	struct units_scale sc;
 	char lo[UNITS_MAX], hi[UNITS_MAX];
@@ -115,7 +111,7 @@ static void range_text(const struct trend_point *p, enum manifest_metric m, char
 		snprintf(out, size, "-");
 		return;
 	}
-	units_scale(isnan(p->center) ? p->max : p->center, m, 0, &sc);
+	units_scale(isnan(p->center) ? p->max : p->center, metric_dim(m), 0, &sc);
 	units_number(p->min, &sc, lo);
 	units_number(p->max, &sc, hi);
 	snprintf(out, size, "%s\u2013%s%s", lo, hi, sc.suffix);
@@ -131,7 +127,7 @@ static size_t count_shifts(const struct trend_point *p, size_t n)
 }
 
 static int text(const json_t *model, const struct trend_point *p, size_t n,
-		enum manifest_metric m, struct buf *out)
+		enum metric_id m, struct buf *out)
 {
 	static const char *const head[] = { "time", "commit", "ref", "center", "range",
 					    "spread", "verdict", "shift" };
@@ -156,14 +152,14 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 				snprintf(cell[0], sizeof(cell[0]), "%s", q->time ? q->time : "-");
 				snprintf(cell[1], sizeof(cell[1]), "%.12s", q->commit ? q->commit : "-");
 				snprintf(cell[2], sizeof(cell[2]), "%s", q->ref ? q->ref : "-");
-				units_value(q->center, m, 0, cell[3]);
+				units_value(q->center, metric_dim(m), 0, cell[3]);
 				range_text(q, m, cell[4], sizeof(cell[4]));
 				units_percent(q->spread, cell[5]);
 				snprintf(cell[6], sizeof(cell[6]), "%s", q->verdict ? q->verdict : "-");
 				snprintf(cell[7], sizeof(cell[7]), "%s", q->shift > 0 ? "up" :
 					 q->shift < 0 ? "down" : "");
 				for (int c = 0; c < 8; c++)
-					esc_utf8_cut(cell[c]);
+					utf8_cut(cell[c]);
 			}
 			for (int c = 0; c < 8; c++) {
 				size_t cw = esc_width(cell[c]);
@@ -197,7 +193,7 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 }
 
 static int markdown(const json_t *model, const struct trend_point *p, size_t n,
-		    enum manifest_metric m, struct buf *out)
+		    enum metric_id m, struct buf *out)
 {
 	char c[UNITS_MAX], r[256], s[UNITS_MAX];
 	int rc = 0;
@@ -214,7 +210,7 @@ static int markdown(const json_t *model, const struct trend_point *p, size_t n,
 	rc |= buf_addstr(out, "| time | commit | ref | center | range | spread | verdict | shift |\n"
 			 "|---|---|---|---:|---:|---:|---|---|\n");
 	for (size_t i = 0; i < n; i++) {
-		units_value(p[i].center, m, 0, c);
+		units_value(p[i].center, metric_dim(m), 0, c);
 		range_text(&p[i], m, r, sizeof(r));
 		units_percent(p[i].spread, s);
 		rc |= buf_addstr(out, "| ");
@@ -289,13 +285,13 @@ static int json_out(const json_t *model, const struct trend_point *p, size_t n,
 }
 
 static int html(const json_t *model, const struct trend_point *p, size_t n,
-		enum manifest_metric m, struct buf *out)
+		enum metric_id m, struct buf *out)
 {
 	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX];
 	int rc = 0;
 
 	snprintf(title, sizeof(title), "plumb trend: %s", jstr(model, "bench"));
-	esc_utf8_cut(title);
+	utf8_cut(title);
 	rc |= html_begin(out, title);
 	rc |= buf_addstr(out, "<header>\n<h1>plumb trend: ");
 	rc |= esc_html(out, jstr(model, "bench"));
@@ -313,14 +309,14 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 			 "<tr><th>time</th><th>commit</th><th>ref</th><th>center</th><th>range</th>"
 			 "<th>spread</th><th>verdict</th><th>shift</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
-		units_value(p[i].center, m, 0, c);
+		units_value(p[i].center, metric_dim(m), 0, c);
 		range_text(&p[i], m, r, sizeof(r));
 		units_percent(p[i].spread, s);
 		rc |= buf_printf(out, "<tr%s><td class=\"num\">", p[i].shift ? " class=\"differs\"" : "");
 		rc |= esc_html(out, p[i].time ? p[i].time : "");
 		rc |= buf_addstr(out, "</td><td class=\"key\">");
 		snprintf(r, sizeof(r), "%.12s", p[i].commit ? p[i].commit : "");
-		esc_utf8_cut(r);
+		utf8_cut(r);
 		rc |= esc_html(out, r);
 		rc |= buf_addstr(out, "</td><td>");
 		rc |= esc_html(out, p[i].ref ? p[i].ref : "");
@@ -338,7 +334,7 @@ int trend_render_model(const json_t *model, enum report_format format,
 		       struct buf *out, struct plumb_err *err)
 {
 	struct trend_point *p;
-	enum manifest_metric m;
+	enum metric_id m;
 	size_t n;
 	int rc;
 

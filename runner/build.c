@@ -16,11 +16,10 @@
  *      same objects linked again, and the comparison says whether the link
  *      step is reproducible (a sweep costs two full builds, not three);
  *   5. read the artifacts: the shift check, the reproducibility check, the
- *      hot-code comparison.
+ *      hot-code comparison (build-verify.c).
  * Every variant folder path has the same length (v/b00, v/c03, v/k00), so
  * the variants differ in the pad and in nothing a path length can move.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -36,13 +35,12 @@
 
 #include "common/buf.h"
 #include "common/clock.h"
-#include "common/cleanup.h"
 #include "common/err.h"
 #include "common/fileio.h"
 #include "formats/config.h"
 #include "runner/build.h"
+#include "runner/build-internal.h"
 #include "runner/cmdline.h"
-#include "runner/elfsym.h"
 #include "runner/envlist.h"
 #include "runner/pad.h"
 #include "runner/proc.h"
@@ -76,7 +74,7 @@ static void progress(const struct runner_opts *o, const char *fmt, ...)
 
 
 /* "base pad 2 (b02)" or "the control (k00)". */
-static void variant_name(const struct runner_variant *v, char *out, size_t size)
+void build_variant_name(const struct runner_variant *v, char *out, size_t size)
 {
 	if (v->control)
 		snprintf(out, size, "the control, base pad 0 built again (%s)", v->id);
@@ -84,151 +82,15 @@ static void variant_name(const struct runner_variant *v, char *out, size_t size)
 		snprintf(out, size, "%s pad %u (%s)", runner_side_name(v->side), v->pad, v->id);
 }
 
-/* ---- artifact digests ----------------------------------------------------- */
-
-static int hash_file(crypto_hash_sha256_state *st, const char *path, uint64_t *size,
-		     struct plumb_err *err)
+/* The index of a side's pad K (not the control). */
+struct runner_variant *build_find_variant(struct runner_result *res, enum runner_side side,
+					   unsigned pad)
 {
-	unsigned char chunk[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return plumb_err_errno(err, PLUMB_EIO, errno, path, "open");
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			close(fd);
-			return plumb_err_errno(err, PLUMB_EIO, e, path, "read");
-		}
-		if (n == 0)
-			break;
-		crypto_hash_sha256_update(st, chunk, (unsigned long long)n);
-		*size += (uint64_t)n;
-	}
-	close(fd);
-	return 0;
-}
-
-static int name_cmp(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static int skip_dots(const struct dirent *e)
-{
-	return strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-}
-
-/* Fold a folder into st: each entry's relative path, kind, mode and content, sorted. */
-static int hash_tree(crypto_hash_sha256_state *st, struct buf *path, size_t root_len,
-		     uint64_t *size, struct plumb_err *err)
-{
-	struct dirent **list = NULL;
-	int n = scandir(path->data, &list, skip_dots, name_cmp);
-	int r = 0;
-
-	if (n < 0)
-		return plumb_err_errno(err, PLUMB_EIO, errno, path->data, "read folder");
-	for (int i = 0; i < n; i++) {
-		size_t len = path->len;
-		struct stat s;
-		char head[64];
-		if (r == 0 && buf_printf(path, "/%s", list[i]->d_name) < 0)
-			r = buf_err(err, path->data);
-		if (r == 0 && lstat(path->data, &s) < 0)
-			r = plumb_err_errno(err, PLUMB_EIO, errno, path->data, "stat");
-		if (r == 0) {
-			const char *rel = path->data + root_len + 1;
-			snprintf(head, sizeof(head), "%c %o ", S_ISDIR(s.st_mode) ? 'D' :
-				 S_ISLNK(s.st_mode) ? 'L' : S_ISREG(s.st_mode) ? 'F' : '?',
-				 (unsigned)(s.st_mode & 07777));
-			crypto_hash_sha256_update(st, (const unsigned char *)head, strlen(head));
-			crypto_hash_sha256_update(st, (const unsigned char *)rel, strlen(rel) + 1);
-			if (S_ISREG(s.st_mode)) {
-				r = hash_file(st, path->data, size, err);
-			} else if (S_ISDIR(s.st_mode)) {
-				r = hash_tree(st, path, root_len, size, err);
-			} else if (S_ISLNK(s.st_mode)) {
-				char target[PATH_MAX];
-				ssize_t t = readlink(path->data, target, sizeof(target));
-				if (t > 0)
-					crypto_hash_sha256_update(st, (const unsigned char *)target, (size_t)t);
-			}
-		}
-		path->len = len;
-		path->data[len] = '\0';
-		free(list[i]);
-	}
-	free(list);
-	return r;
-}
-
-/* SHA-256 and size of a file; for a folder, over its sorted entries. */
-static int artifact_digest(const char *path, char hex[65], uint64_t *size,
-			   struct plumb_err *err)
-{
-	crypto_hash_sha256_state st;
-	unsigned char out[crypto_hash_sha256_BYTES];
-	struct stat s;
-	int r;
-
-	*size = 0;
-	if (lstat(path, &s) < 0)
-		return plumb_err_errno(err, PLUMB_EIO, errno, path, "stat");
-	crypto_hash_sha256_init(&st);
-	if (S_ISDIR(s.st_mode)) {
-		struct buf p;
-		buf_init(&p, 1 << 16);
-		if (buf_addstr(&p, path) < 0)
-			return buf_err(err, path);
-		r = hash_tree(&st, &p, p.len, size, err);
-		buf_release(&p);
-	} else {
-		r = hash_file(&st, path, size, err);
-	}
-	if (r < 0)
-		return r;
-	crypto_hash_sha256_final(&st, out);
-	sodium_bin2hex(hex, 65, out, sizeof(out));
-	return 0;
-}
-
-/* Byte-for-byte equality of two files. */
-static int same_file(const char *a, const char *b, int *same, struct plumb_err *err)
-{
-	unsigned char ca[65536], cb[65536];
-	int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC);
-	int r = 0;
-
-	*same = 0;
-	if (fa < 0 || fb < 0) {
-		r = plumb_err_errno(err, PLUMB_EIO, errno, fa < 0 ? a : b, "open");
-		goto out;
-	}
-	for (;;) {
-		ssize_t na = read(fa, ca, sizeof(ca));
-		ssize_t nb = na < 0 ? 0 : read(fb, cb, (size_t)(na > 0 ? na : 1));
-		if (na < 0 || nb < 0) {
-			r = plumb_err_errno(err, PLUMB_EIO, errno, na < 0 ? a : b, "read");
-			goto out;
-		}
-		if (na == 0) {
-			*same = nb == 0;
-			goto out;
-		}
-		/* Regular files give full reads; anything short is a difference. */
-		if (nb != na || memcmp(ca, cb, (size_t)na) != 0)
-			goto out;
-	}
-out:
-	if (fa >= 0)
-		close(fa);
-	if (fb >= 0)
-		close(fb);
-	return r;
+	for (size_t i = 0; i < res->nvariants; i++)
+		if (!res->variants[i].control && res->variants[i].side == side &&
+		    res->variants[i].pad == pad)
+			return &res->variants[i];
+	return NULL;
 }
 
 /* ---- the folder and the build of one variant ------------------------------ */
@@ -283,7 +145,7 @@ static int run_build(const struct plumb_config *cfg, struct runner_result *res,
 	memset(&pr, 0, sizeof(pr));
 	buf_init(&ldf, 1 << 16);
 	buf_init(&head, 1 << 16);
-	variant_name(v, name, sizeof(name));
+	build_variant_name(v, name, sizeof(name));
 	if (object && buf_addstr(&ldf, object) < 0) {
 		r = buf_err(err, "LDFLAGS");
 		goto out;
@@ -383,359 +245,6 @@ out:
 	return r;
 }
 
-/* ---- the checks ------------------------------------------------------------ */
-
-/* The ELF file below artifact (itself, or the first file in sorted order
- * that defines symbol); *rel gets "" or "/sub/file".  0 found, 1 not. */
-static int find_elf(const char *artifact, const char *symbol, struct buf *rel,
-		    size_t root_len, struct plumb_err *err)
-{
-	struct stat st;
-	struct dirent **list = NULL;
-	struct buf p;
-	int n, r = 1;
-
-	if (lstat(artifact, &st) < 0)
-		return plumb_err_errno(err, PLUMB_EIO, errno, artifact, "stat");
-	if (S_ISREG(st.st_mode)) {
-		struct elf_image *img = NULL;
-		struct elf_symbol sym;
-		struct plumb_err ignored;
-		if (!elf_is_elf(artifact))
-			return 1;
-		if (root_len == 0)
-			return 0;   /* the artifact itself */
-		if (elf_image_open(artifact, &img, &ignored) < 0)
-			return 1;
-		r = elf_image_symbol(img, symbol, &sym, &ignored) == 1 ? 0 : 1;
-		elf_image_free(img);
-		if (r == 0 && buf_addstr(rel, artifact + root_len) < 0)
-			return buf_err(err, artifact);
-		return r;
-	}
-	if (!S_ISDIR(st.st_mode))
-		return 1;
-	n = scandir(artifact, &list, skip_dots, name_cmp);
-	if (n < 0)
-		return plumb_err_errno(err, PLUMB_EIO, errno, artifact, "read folder");
-	buf_init(&p, 1 << 16);
-	for (int i = 0; i < n; i++) {
-		if (r == 1) {
-			buf_reset(&p);
-			if (buf_printf(&p, "%s/%s", artifact, list[i]->d_name) < 0)
-				r = buf_err(err, artifact);
-			else
-				r = find_elf(p.data, symbol, rel, root_len ? root_len : strlen(artifact), err);
-		}
-		free(list[i]);
-	}
-	free(list);
-	buf_release(&p);
-	return r;
-}
-
-/* The configuration key that names symbol as hot ("bench.interp.hot"). */
-static void hot_key(const struct plumb_config *cfg, const char *symbol, char *out, size_t size)
-{
-	for (size_t i = 0; i < cfg->nbenches; i++)
-		for (size_t k = 0; k < cfg->benches[i].nhot; k++)
-			if (strcmp(cfg->benches[i].hot[k], symbol) == 0) {
-				snprintf(out, size, "bench.%s.hot", cfg->benches[i].name);
-				return;
-			}
-	snprintf(out, size, "bench.NAME.hot");
-}
-
-static int collect_symbols(const struct plumb_config *cfg, struct runner_result *res,
-			   struct plumb_err *err)
-{
-	for (size_t i = 0; i < cfg->nbenches; i++)
-		for (size_t k = 0; k < cfg->benches[i].nhot; k++) {
-			const char *s = cfg->benches[i].hot[k];
-			size_t j;
-			char **nv;
-			for (j = 0; j < res->nsymbols; j++)
-				if (strcmp(res->symbols[j], s) == 0)
-					break;
-			if (j < res->nsymbols)
-				continue;
-			nv = realloc(res->symbols, (res->nsymbols + 1) * sizeof(*nv));
-			if (!nv)
-				return plumb_err_oom(err, "symbols");
-			res->symbols = nv;
-			res->symbols[res->nsymbols] = strdup(s);
-			if (!res->symbols[res->nsymbols])
-				return plumb_err_oom(err, "symbols");
-			res->nsymbols++;
-			res->symbols_hot = 1;
-		}
-	if (res->nsymbols == 0) {
-		res->symbols = calloc(1, sizeof(*res->symbols));
-		if (!res->symbols || !(res->symbols[0] = strdup("main")))
-			return plumb_err_oom(err, "symbols");
-		res->nsymbols = 1;
-	}
-	return 0;
-}
-
-/* Read every variant's symbol addresses; sets v->elf.  *machine from b00. */
-static int read_addresses(const struct plumb_config *cfg, struct runner_result *res,
-			  int *machine, struct plumb_err *err)
-{
-	struct runner_variant *b0 = &res->variants[0];
-	struct buf rel;
-	int r;
-
-	*machine = 0;
-	buf_init(&rel, 1 << 16);
-	r = find_elf(b0->artifact, res->symbols[0], &rel, 0, err);
-	if (r < 0)
-		goto out;
-	if (r == 1) {
-		int is_elf = elf_is_elf(b0->artifact);
-		r = 0;
-		if (cfg->build.pad == CONFIG_PAD_NONE && !res->symbols_hot) {
-			snprintf(res->shift_note, sizeof(res->shift_note),
-				 "build.pad = none, and %s is not an ELF file defining main",
-				 cfg->build.artifact);
-			goto out;
-		}
-		if (res->symbols_hot) {
-			char key[128];
-			hot_key(cfg, res->symbols[0], key, sizeof(key));
-			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "%s: '%s' is not a function in %s (base pad 0): not defined, inlined, or stripped",
-					  key, res->symbols[0], b0->artifact);
-		} else if (!is_elf) {
-			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "build.artifact: %s is not an ELF file, so plumb cannot check that the pads move the code; use build.pad = none for it",
-					  b0->artifact);
-		} else {
-			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "build.artifact: %s defines no 'main' (stripped?); name the hot code with bench.NAME.hot",
-					  b0->artifact);
-		}
-		goto out;
-	}
-	for (size_t i = 0; i < res->nvariants && r == 0; i++) {
-		struct runner_variant *v = &res->variants[i];
-		struct elf_image *img = NULL;
-		char name[96];
-		variant_name(v, name, sizeof(name));
-		v->elf = buf_strdupf("%s%s", v->artifact, buf_cstr(&rel));
-		v->addr = calloc(res->nsymbols, sizeof(*v->addr));
-		if (!v->elf || !v->addr) {
-			r = plumb_err_oom(err, "symbols");
-			break;
-		}
-		if ((r = elf_image_open(v->elf, &img, err)) < 0) {
-			plumb_err_prefix(err, "%s", name);
-			break;
-		}
-		if (i == 0)
-			*machine = elf_image_machine(img);
-		for (size_t k = 0; k < res->nsymbols && r == 0; k++) {
-			struct elf_symbol sym;
-			int f = elf_image_symbol(img, res->symbols[k], &sym, err);
-			if (f < 0) {
-				r = f;
-			} else if (f == 0) {
-				char key[128];
-				if (res->symbols_hot)
-					hot_key(cfg, res->symbols[k], key, sizeof(key));
-				else
-					snprintf(key, sizeof(key), "build.artifact");
-				r = plumb_err_set(err, PLUMB_EINPUT,
-						  "%s: '%s' is not a function in %s (%s): not defined, inlined, or stripped",
-						  key, res->symbols[k], v->elf, name);
-			} else {
-				v->addr[k] = sym.addr;
-			}
-		}
-		elf_image_free(img);
-	}
-out:
-	buf_release(&rel);
-	return r;
-}
-
-/* The index of a side's pad K (not the control). */
-static struct runner_variant *find_variant(struct runner_result *res, enum runner_side side,
-					   unsigned pad)
-{
-	for (size_t i = 0; i < res->nvariants; i++)
-		if (!res->variants[i].control && res->variants[i].side == side &&
-		    res->variants[i].pad == pad)
-			return &res->variants[i];
-	return NULL;
-}
-
-static int check_shift(const struct plumb_config *cfg, struct runner_result *res,
-		       struct plumb_err *err)
-{
-	int all_exact = 1;
-
-	if (cfg->build.pad == CONFIG_PAD_NONE) {
-		res->shift = RUNNER_SHIFT_NOT_CHECKED;
-		snprintf(res->shift_note, sizeof(res->shift_note),
-			 "build.pad = none (the variants are plain rebuilds)");
-		return 0;
-	}
-	for (size_t i = 0; i < res->nvariants; i++) {
-		struct runner_variant *v = &res->variants[i];
-		struct runner_variant *p0 = find_variant(res, v->side, 0);
-		int moved = 0, exact = 1;
-		size_t bad = 0;
-		if (v->control || v->pad == 0)
-			continue;
-		for (size_t k = 0; k < res->nsymbols; k++) {
-			int64_t d = (int64_t)(v->addr[k] - p0->addr[k]);
-			if (d != 0)
-				moved = 1;
-			if (d != (int64_t)v->pad_bytes && exact) {
-				exact = 0;
-				bad = k;
-			}
-		}
-		if (!moved) {
-			/* A relinked artifact equal to pad 0's was not linked again at all. */
-			const char *stale = v->relinked && strcmp(v->sha256, p0->sha256) == 0 ?
-				"; or the build did not link again: with build.reuse = relink plumb removes only build.artifact, so it must be the file the link makes" : "";
-			if (cfg->build.pad == CONFIG_PAD_LINK)
-				return plumb_err_set(err, PLUMB_EBUILD,
-						     "pad %u did not move the code: the build ignored LDFLAGS; put {pad_ldflags} in build.command (%s %s: %s at 0x%llx, as in pad 0)%s",
-						     v->pad, runner_side_name(v->side), v->id, res->symbols[0],
-						     (unsigned long long)v->addr[0], stale);
-			return plumb_err_set(err, PLUMB_EBUILD,
-					     "pad %u did not move the code: the build ignored PLUMB_PAD; apply it in build.command or use build.pad = link (%s %s: %s at 0x%llx, as in pad 0)",
-					     v->pad, runner_side_name(v->side), v->id, res->symbols[0],
-					     (unsigned long long)v->addr[0]);
-		}
-		if (!exact && cfg->build.pad == CONFIG_PAD_LINK) {
-			int64_t d = (int64_t)(v->addr[bad] - p0->addr[bad]);
-			return plumb_err_set(err, PLUMB_EBUILD,
-					     "pad %u moved %s by %lld bytes, not %llu (%u x build.padBytes): code aligned more coarsely than build.padBytes = %u rounds the pad; make build.padBytes a multiple of that alignment (%s %s)",
-					     v->pad, res->symbols[bad], (long long)d,
-					     (unsigned long long)v->pad_bytes, v->pad,
-					     cfg->build.pad_bytes, runner_side_name(v->side), v->id);
-		}
-		if (!exact)
-			all_exact = 0;
-	}
-	if (all_exact) {
-		res->shift = RUNNER_SHIFT_EXACT;
-		snprintf(res->shift_note, sizeof(res->shift_note),
-			 "every pad K moved %s%s by exactly K x %u bytes",
-			 res->symbols[0], res->nsymbols > 1 ? " and the other checked symbols" : "",
-			 cfg->build.pad_bytes);
-	} else {
-		res->shift = RUNNER_SHIFT_MOVED;
-		snprintf(res->shift_note, sizeof(res->shift_note),
-			 "every pad moved the code, not always by K x %u bytes (build.pad = env: the build decides how far)",
-			 cfg->build.pad_bytes);
-	}
-	return 0;
-}
-
-static int check_control(struct runner_result *res, struct plumb_err *err)
-{
-	struct runner_variant *b0 = find_variant(res, RUNNER_BASE, 0);
-	struct runner_variant *k = NULL;
-	struct stat st;
-	int same = 0, r;
-
-	for (size_t i = 0; i < res->nvariants; i++)
-		if (res->variants[i].control)
-			k = &res->variants[i];
-	if (!k)
-		return 0;
-	if (lstat(b0->artifact, &st) == 0 && S_ISREG(st.st_mode)) {
-		if ((r = same_file(b0->artifact, k->artifact, &same, err)) < 0)
-			return r;
-	} else {
-		same = strcmp(b0->sha256, k->sha256) == 0;
-	}
-	res->reproducible = same;
-	if (same) {
-		snprintf(res->repro_note, sizeof(res->repro_note),
-			 k->relinked ? "the control (%s), relinked from base pad 0's objects, is "
-				       "byte-identical to base pad 0 (%s); build.reuse = none compiles it again"
-				     : "the control (%s), built again from its sources, is "
-				       "byte-identical to base pad 0 (%s)", k->id, b0->id);
-		return 0;
-	}
-	if (b0->elf && k->elf) {
-		struct elf_image *a = NULL, *b = NULL;
-		struct buf names;
-		buf_init(&names, 400);
-		if (elf_image_open(b0->elf, &a, err) == 0 && elf_image_open(k->elf, &b, err) == 0 &&
-		    elf_image_diff_sections(a, b, &names) > 0) {
-			snprintf(res->repro_note, sizeof(res->repro_note),
-				 "the control (%s) differs from base pad 0 (%s) in: %s", k->id, b0->id,
-				 buf_cstr(&names));
-		}
-		buf_release(&names);
-		elf_image_free(a);
-		elf_image_free(b);
-	}
-	if (!res->repro_note[0])
-		snprintf(res->repro_note, sizeof(res->repro_note),
-			 "the control (%s) differs from base pad 0 (%s)", k->id, b0->id);
-	return 0;
-}
-
-static int check_hot(struct runner_result *res, int machine, struct plumb_err *err)
-{
-	struct runner_variant *b0 = find_variant(res, RUNNER_BASE, 0);
-	struct runner_variant *c0 = find_variant(res, RUNNER_CANDIDATE, 0);
-	struct elf_image *a = NULL, *b = NULL;
-	int r = 0;
-
-	if (!res->symbols_hot || !b0->elf || !c0->elf)
-		return 0;
-	res->hot = calloc(res->nsymbols, sizeof(*res->hot));
-	if (!res->hot)
-		return plumb_err_oom(err, "hot code");
-	if ((r = elf_image_open(b0->elf, &a, err)) < 0 || (r = elf_image_open(c0->elf, &b, err)) < 0)
-		goto out;
-	for (size_t k = 0; k < res->nsymbols && r == 0; k++) {
-		struct runner_hot *h = &res->hot[res->nhot];
-		struct elf_symbol sa, sb;
-		struct hotcode_code ca, cb;
-		h->symbol = strdup(res->symbols[k]);
-		if (!h->symbol) {
-			r = plumb_err_oom(err, "hot code");
-			break;
-		}
-		res->nhot++;
-		if (elf_image_symbol(a, res->symbols[k], &sa, err) != 1 ||
-		    elf_image_symbol(b, res->symbols[k], &sb, err) != 1) {
-			r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: symbol vanished", res->symbols[k]);
-			break;
-		}
-		ca.bytes = sa.bytes;
-		ca.len = sa.bytes ? sa.nbytes : 0;
-		ca.addr = sa.addr;
-		ca.img = a;
-		cb.bytes = sb.bytes;
-		cb.len = sb.bytes ? sb.nbytes : 0;
-		cb.addr = sb.addr;
-		cb.img = b;
-		if (elf_image_machine(b) != machine) {
-			memset(&h->cmp, 0, sizeof(h->cmp));
-			h->cmp.verdict = HOTCODE_CHANGED;
-			h->cmp.base_size = ca.len;
-			h->cmp.cand_size = cb.len;
-			snprintf(h->cmp.detail, sizeof(h->cmp.detail), "built for different machines");
-			continue;
-		}
-		r = hotcode_compare(machine, &ca, &cb, &h->cmp, err);
-	}
-out:
-	elf_image_free(a);
-	elf_image_free(b);
-	return r;
-}
 
 /* ---- the stage ------------------------------------------------------------- */
 
@@ -849,14 +358,14 @@ static int build_one(const struct plumb_config *cfg, const struct runner_opts *o
 		     char **objects, struct plumb_err *err)
 {
 	char *src = buf_strdupf("%s/src/%c", res->run_dir, v->side == RUNNER_BASE ? 'b' : 'c');
-	struct runner_variant *p0 = find_variant(res, v->side, 0);
+	struct runner_variant *p0 = build_find_variant(res, v->side, 0);
 	uint64_t t0 = clock_now_ns();
 	char name[96];
 	int r;
 
 	if (!src)
 		return plumb_err_oom(err, "variant");
-	variant_name(v, name, sizeof(name));
+	build_variant_name(v, name, sizeof(name));
 	v->relinked = cfg->build.reuse == CONFIG_REUSE_RELINK && (v->pad > 0 || v->control);
 	if (v->relinked) {
 		char *old = buf_strdupf("%s/%s", dir, cfg->build.artifact);
@@ -941,7 +450,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	checkout_close(&repo);
 	if (r < 0)
 		goto out;
-	if ((r = collect_symbols(cfg, res, err)) < 0)
+	if ((r = build_collect_symbols(cfg, res, err)) < 0)
 		goto out;
 
 	/* Pad objects, one per pad, shared by both sides (and the control). */
@@ -974,7 +483,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	/* A clean control first, in base pad 0's folder; then moved aside. */
 	if (cfg->run.control && cfg->build.reuse != CONFIG_REUSE_RELINK) {
 		struct runner_variant *k = &res->variants[res->nvariants - 1];
-		struct runner_variant *b0 = find_variant(res, RUNNER_BASE, 0);
+		struct runner_variant *b0 = build_find_variant(res, RUNNER_BASE, 0);
 		if ((r = build_one(cfg, opts, res, k, b0->dir, objects, err)) < 0)
 			goto out;
 		if (rename(b0->dir, k->dir) < 0) {
@@ -993,21 +502,21 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	}
 	for (size_t i = 0; i < res->nvariants; i++) {
 		struct runner_variant *v = &res->variants[i];
-		if ((r = artifact_digest(v->artifact, v->sha256, &v->size, err)) < 0)
+		if ((r = build_artifact_digest(v->artifact, v->sha256, &v->size, err)) < 0)
 			goto out;
 	}
 
 	/* What the artifacts say. */
-	if ((r = read_addresses(cfg, res, &machine, err)) < 0)
+	if ((r = build_read_addresses(cfg, res, &machine, err)) < 0)
 		goto out;
 	if (res->variants[0].elf) {
-		if ((r = check_shift(cfg, res, err)) < 0)
+		if ((r = build_check_shift(cfg, res, err)) < 0)
 			goto out;
 	}
 	res->control = cfg->run.control;
-	if ((r = check_control(res, err)) < 0)
+	if ((r = build_check_control(res, err)) < 0)
 		goto out;
-	if ((r = check_hot(res, machine, err)) < 0)
+	if ((r = build_check_hot(res, machine, err)) < 0)
 		goto out;
 	r = 0;
 out:
@@ -1055,3 +564,4 @@ void runner_result_release(struct runner_result *res)
 	memset(res, 0, sizeof(*res));
 	res->lock.fd = -1;
 }
+

@@ -15,6 +15,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "runner/host.h"
 #include "common/banned.h"
 
@@ -70,17 +71,6 @@ static int add(struct host_check *hc, const char *id, enum host_level level,
 	else
 		hc->notes++;
 	return 0;
-}
-
-/* "8.0 GiB" or "259 MiB" for a kB count. */
-static void size_text(char *out, size_t size, long long kb)
-{
-	if (kb >= 1024LL * 1024)
-		snprintf(out, size, "%.1f GiB", (double)kb / (1024.0 * 1024.0));
-	else if (kb >= 1024)
-		snprintf(out, size, "%lld MiB", kb / 1024);
-	else
-		snprintf(out, size, "%lld kB", kb);
 }
 
 /* The fix for turbo, written for the file the state was read from. */
@@ -176,8 +166,8 @@ int host_check_run(const struct host_facts *hf, struct host_check *hc,
 
 	if (hf->swap_total_kb != HOST_NA && hf->swap_free_kb != HOST_NA &&
 	    hf->swap_total_kb > hf->swap_free_kb) {
-		char used[32];
-		size_text(used, sizeof(used), hf->swap_total_kb - hf->swap_free_kb);
+		char used[UNITS_MAX];
+		units_kib(hf->swap_total_kb - hf->swap_free_kb, used);
 		bad |= add(hc, "swap", HOST_WARNING,
 			   "free memory, then: sudo swapoff -a && sudo swapon -a",
 			   "swap is in use (%s): a benchmark's pages may come back from disk", used);
@@ -198,23 +188,6 @@ int host_check_run(const struct host_facts *hf, struct host_check *hc,
 
 	if (bad)
 		return plumb_err_oom(err, "host check");
-	return 0;
-}
-
-int host_check_print(const struct host_check *hc, struct buf *out,
-		     struct plumb_err *err)
-{
-	for (size_t i = 0; i < hc->n; i++) {
-		const struct host_finding *f = &hc->items[i];
-		if (buf_printf(out, "%s: %s: %s\n  fix: %s\n",
-			       f->level == HOST_WARNING ? "warning" : "note",
-			       f->id, f->message, f->fix) < 0)
-			return buf_err(err, "host check");
-	}
-	if (buf_printf(out, "%zu warning%s, %zu note%s\n",
-		       hc->warnings, hc->warnings == 1 ? "" : "s",
-		       hc->notes, hc->notes == 1 ? "" : "s") < 0)
-		return buf_err(err, "host check");
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/utf8.h"
 #include "runner/host-parse.h"
 #include "common/banned.h"
 
@@ -178,57 +179,12 @@ int host_parse_token(const char *s, char **out)
 	return dup_range(p, len, out);
 }
 
-int host_text_ok(const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned char c = p[i];
-		size_t more;
-		unsigned long cp;
-
-		if (c < 0x80) {
-			if (c < 0x20 || c == 0x7f)
-				return 0;
-			i++;
-			continue;
-		}
-		if ((c & 0xe0) == 0xc0) {
-			more = 1;
-			cp = c & 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			more = 2;
-			cp = c & 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			more = 3;
-			cp = c & 0x07;
-		} else {
-			return 0;
-		}
-		if (i + more >= len)
-			return 0;  /* truncated sequence */
-		for (size_t k = 1; k <= more; k++) {
-			if ((p[i + k] & 0xc0) != 0x80)
-				return 0;
-			cp = (cp << 6) | (p[i + k] & 0x3f);
-		}
-		/* Overlong forms, surrogates, beyond U+10FFFF, C1 controls. */
-		if ((more == 1 && cp < 0x80) || (more == 2 && cp < 0x800) ||
-		    (more == 3 && cp < 0x10000) || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp < 0xa0))
-			return 0;
-		i += more + 1;
-	}
-	return 1;
-}
-
 int host_parse_line(const char *s, char **out)
 {
 	size_t len;
 	const char *p = trim(s, &len);
 
-	if (len == 0 || len > MAX_VALUE_LEN || !host_text_ok(p, len))
+	if (len == 0 || len > MAX_VALUE_LEN || !utf8_ok(p, len, UTF8_NAME))
 		return -1;
 	return dup_range(p, len, out);
 }
@@ -526,7 +482,7 @@ int host_cmdline_param(const char *cmdline, const char *name, char **out)
 			if (val[i] != '"')
 				v[k++] = val[i];
 		v[k] = '\0';
-		if (!host_text_ok(v, k)) {
+		if (!utf8_ok(v, k, UTF8_NAME)) {
 			free(v);
 			return -1;
 		}
@@ -572,7 +528,7 @@ int host_os_release_field(const char *text, const char *key, char **out)
 				res[k++] = v[i];
 			}
 			res[k] = '\0';
-			if (k == 0 || !host_text_ok(res, k)) {
+			if (k == 0 || !utf8_ok(res, k, UTF8_NAME)) {
 				free(res);
 				return -1;
 			}

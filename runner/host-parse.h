@@ -40,9 +40,6 @@ int host_parse_token(const char *s, char **out);
 /* One line of printable UTF-8 (no control characters), trimmed. */
 int host_parse_line(const char *s, char **out);
 
-/* Nonzero when s (len bytes) is valid UTF-8 without control characters. */
-int host_text_ok(const char *s, size_t len);
-
 /* The one [bracketed] word of "always [madvise] never". */
 int host_parse_bracketed(const char *s, char **out);
 

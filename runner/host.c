@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "common/utf8.h"
 #include "runner/host.h"
 #include "runner/host-parse.h"
 #include "runner/host-probe.h"
@@ -731,7 +732,7 @@ static void read_compiler(struct reader *r)
 		return;
 	if (!cc || !*cc)
 		cc = "cc";
-	if (!host_text_ok(cc, strlen(cc)) || strlen(cc) > 1024) {
+	if (!utf8_ok(cc, strlen(cc), UTF8_NAME) || strlen(cc) > 1024) {
 		note(r, "compiler: $CC is not one line of text");
 		return;
 	}

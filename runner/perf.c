@@ -23,11 +23,12 @@
 #include "runner/perf.h"
 #include "common/banned.h"
 
-const struct perf_event_desc perf_hw_events[PERF_NCOUNTERS] = {
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-};
+/* Names, perf types and configs come from the metric table's COUNTER rows. */
+#define EVENT_CLOCK(k, name, type, config)
+#define EVENT_RUSAGE(k, name, type, config)
+#define EVENT_COUNTER(k, name, type, config) [k] = { name, type, config },
+#define EVENT_ROW_(id, name, unit, dim, src, k, type, config, ...) EVENT_##src(k, name, type, config)
+const struct perf_event_desc perf_hw_events[PERF_NCOUNTERS] = { METRIC_TABLE(EVENT_ROW_) };
 
 static int open_event(const struct perf_event_desc *ev, pid_t pid, int on_exec)
 {

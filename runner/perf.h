@@ -26,14 +26,17 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/metric.h"
+
 struct plumb_err;
 
-enum perf_counter {
-	PERF_CYCLES = 0,
-	PERF_INSTRUCTIONS = 1,
-	PERF_BRANCH_MISSES = 2
-};
-#define PERF_NCOUNTERS 3
+/* The counters are the COUNTER rows of common/metric.h, numbered by k. */
+#define PERF_COUNTER_CLOCK(id, k)
+#define PERF_COUNTER_RUSAGE(id, k)
+#define PERF_COUNTER_COUNTER(id, k) PERF_##id = k,
+#define PERF_COUNTER_ROW_(id, name, unit, dim, src, k, ...) PERF_COUNTER_##src(id, k)
+enum perf_counter { METRIC_TABLE(PERF_COUNTER_ROW_) };
+#define PERF_NCOUNTERS METRIC_NCOUNTERS
 
 /* One event to count: perf_event_attr type and config. */
 struct perf_event_desc {
@@ -42,7 +45,7 @@ struct perf_event_desc {
 	uint64_t config;
 };
 
-/* The three hardware events of enum perf_counter, in that order. */
+/* The events of enum perf_counter (the COUNTER rows of the metric table), in that order. */
 extern const struct perf_event_desc perf_hw_events[PERF_NCOUNTERS];
 
 struct perf_set {

@@ -10,6 +10,7 @@
  * round, and walks them once.
  */
 #include <assert.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,19 @@ struct group {
 	int mode;                /* -1 until the first row, then enum analysis_mode */
 };
 
-/* One round's samples; the first one inline (cap == 0). */
+/*
+ * One round's samples; the first one inline (cap == 0).  A round reduced
+ * early (opts.consecutive) has cap 0, u.one REDUCED (no sample is
+ * negative) and n the index of its figures in early[].
+ */
+#define REDUCED (-1.0)
+#define IS_REDUCED(r) ((r)->cap == 0 && (r)->u.one == REDUCED)
+
+struct early {
+	struct analysis_iter it;
+	double median;
+};
+
 struct rstore {
 	uint64_t key;
 	uint32_t n, cap;
@@ -67,6 +80,8 @@ struct analysis {
 	uint32_t *rhash;         /* rstore index + 1; 0 is empty */
 	size_t rhash_size;
 	size_t last;             /* the previous row's rstore, or NO_ROUND */
+	struct early *early;     /* figures of rounds reduced early */
+	size_t nearly, early_cap;
 
 	/* Results, after analysis_finish(). */
 	struct analysis_result *results;
@@ -91,8 +106,10 @@ const char *analysis_side_name(enum analysis_side s)
 
 void analysis_opts_default(struct analysis_opts *o)
 {
+	memset(o, 0, sizeof(*o));
 	stats_warmup_default(&o->warmup);
 	o->co_cap = STATS_CO_CAP_DEFAULT;
+	stats_rule_default(&o->rule);
 }
 
 struct analysis *analysis_new(const struct analysis_opts *opts, struct plumb_err *err)
@@ -142,6 +159,7 @@ void analysis_free(struct analysis *a)
 	free(a->pads);
 	free(a->rounds);
 	free(a->iters);
+	free(a->early);
 	free(a->scratch);
 	a->magic = 0;
 	free(a);
@@ -150,6 +168,11 @@ void analysis_free(struct analysis *a)
 uint64_t analysis_rows(const struct analysis *a)
 {
 	return a->rows;
+}
+
+size_t analysis_round_count(const struct analysis *a)
+{
+	return a->nrs;
 }
 
 const struct analysis_opts *analysis_options(const struct analysis *a)
@@ -319,8 +342,10 @@ static size_t round_find(struct analysis *a, uint64_t key, struct plumb_err *err
 			s = (s + 1) & (a->rhash_size - 1);
 		}
 	}
-	if (a->nrs >= UINT32_MAX - 1) {
-		plumb_err_set(err, PLUMB_EINPUT, "column 'round': too many rounds");
+	if (a->nrs >= UINT32_MAX - 1 || (a->opts.max_rounds && a->nrs >= a->opts.max_rounds)) {
+		plumb_err_set(err, PLUMB_EINPUT, "column 'round': more than %zu distinct rounds "
+			      "(bench, metric, side, pad and round; the limit)",
+			      a->opts.max_rounds ? a->opts.max_rounds : (size_t)UINT32_MAX - 2);
 		return NO_ROUND;
 	}
 	if (a->nrs == a->rs_cap) {
@@ -390,6 +415,37 @@ static void where(char *out, size_t size, const struct group *g, uint64_t key)
 		 KEY_PAD(key), KEY_ROUND(key));
 }
 
+static int round_figures(struct analysis *a, const struct group *g, const struct rstore *r,
+			 struct analysis_iter *it, double *median, struct plumb_err *err);
+
+/* opts.consecutive: reduce a samples-mode round now and free its samples. */
+static int reduce_early(struct analysis *a, size_t ri, struct plumb_err *err)
+{
+	struct rstore *r = &a->rs[ri];
+	const struct group *g = &a->groups[KEY_GROUP(r->key)];
+	struct early *e;
+
+	if (g->mode != ANALYSIS_SAMPLES || r->n == 0 || IS_REDUCED(r))
+		return 0;
+	if (a->nearly == a->early_cap) {
+		size_t cap = a->early_cap ? 2 * a->early_cap : 64;
+		e = realloc(a->early, cap * sizeof(*e));
+		if (!e)
+			return plumb_err_oom(err, "analysis rounds");
+		a->early = e;
+		a->early_cap = cap;
+	}
+	e = &a->early[a->nearly];
+	if (round_figures(a, g, r, &e->it, &e->median, err) < 0)
+		return err->code;
+	if (r->cap)
+		free(r->u.v);
+	r->cap = 0;
+	r->u.one = REDUCED;
+	r->n = (uint32_t)a->nearly++;
+	return 0;
+}
+
 static int add_fail(struct analysis *a, int rc)
 {
 	a->failed = rc;
@@ -457,8 +513,17 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 		ri = round_find(a, KEY(gi, side, pad, round), err);
 		if (ri == NO_ROUND)
 			return add_fail(a, err->code);
-		a->last = ri;
+		if (a->opts.consecutive && a->last != NO_ROUND && a->last != ri &&
+		    reduce_early(a, a->last, err) < 0)
+			return add_fail(a, err->code);
 		r = &a->rs[ri];
+		if (IS_REDUCED(r)) {
+			where(w, sizeof(w), &a->groups[KEY_GROUP(r->key)], r->key);
+			return add_fail(a, plumb_err_set(err, PLUMB_EINPUT, "column 'round': a row of "
+				"%s after rows of another round (the rows of a round must be "
+				"consecutive)", w));
+		}
+		a->last = ri;
 	}
 	g = &a->groups[KEY_GROUP(r->key)];
 	if (iter == ANALYSIS_ITER_NONE) {
@@ -563,55 +628,49 @@ static double median_of(const double *vals, size_t n, double *tmp)
 	return stats_median(vals, n, tmp);
 }
 
-static void find_reason(struct analysis_result *res)
+int analysis_judge(const struct analysis_result *res, const struct stats_rule *rule,
+		   enum stats_hot hot, struct stats_judgement *out)
 {
-	static const enum analysis_side judged[] = { ANALYSIS_BASE, ANALYSIS_CANDIDATE };
+	static const enum analysis_side order[3] = { ANALYSIS_BASE, ANALYSIS_CANDIDATE,
+						     ANALYSIS_CONTROL };
+	struct stats_judge_in in;
+	struct stats_side_in *sides[3] = { &in.base, &in.candidate, &in.control };
+	struct stats_pad_in *pads;
+	double *vals;
+	size_t npads = 0, nvals = 0, pi = 0, vi = 0;
+	int rc;
 
-	for (size_t j = 0; j < 2; j++) {
-		const struct analysis_side_result *s = &res->side[judged[j]];
-		if (s->npads == 0) {
-			snprintf(res->reason, sizeof(res->reason), "no %s samples",
-				 analysis_side_name(judged[j]));
-			return;
+	for (int s = 0; s < 3; s++)
+		for (size_t p = 0; p < res->side[order[s]].npads; p++) {
+			npads++;
+			nvals += res->side[order[s]].pads[p].nrounds;
+		}
+	pads = calloc(npads ? npads : 1, sizeof(*pads));
+	vals = calloc(nvals ? nvals : 1, sizeof(*vals));
+	if (!pads || !vals) {
+		free(pads);
+		free(vals);
+		return stats_judge_oom(rule, out);
+	}
+	memset(&in, 0, sizeof(in));
+	in.hot = hot;
+	for (int s = 0; s < 3; s++) {
+		const struct analysis_side_result *sr = &res->side[order[s]];
+		sides[s]->pads = &pads[pi];
+		sides[s]->npads = sr->npads;
+		for (size_t p = 0; p < sr->npads; p++) {
+			struct stats_pad_in *pin = &pads[pi++];
+			pin->pad = sr->pads[p].pad;
+			pin->values = &vals[vi];
+			pin->n = sr->pads[p].nrounds;
+			for (size_t r = 0; r < sr->pads[p].nrounds; r++)
+				vals[vi++] = sr->pads[p].rounds[r].value;
 		}
 	}
-	for (size_t j = 0; j < 2; j++) {
-		const struct analysis_side_result *s = &res->side[judged[j]];
-		for (size_t p = 0; p < s->npads; p++)
-			if (s->pads[p].nrounds < STATS_MIN_ROUNDS) {
-				snprintf(res->reason, sizeof(res->reason),
-					 "%s pad %u has %zu round%s (fewer than %d)",
-					 analysis_side_name(judged[j]), s->pads[p].pad,
-					 s->pads[p].nrounds, s->pads[p].nrounds == 1 ? "" : "s",
-					 STATS_MIN_ROUNDS);
-				return;
-			}
-	}
-}
-
-/* The bench + metric verdict and noise, from the side results. */
-static void judge(struct analysis_result *res)
-{
-	const struct analysis_side_result *base = &res->side[ANALYSIS_BASE];
-	const struct analysis_side_result *cand = &res->side[ANALYSIS_CANDIDATE];
-	const struct analysis_side_result *ctl = &res->side[ANALYSIS_CONTROL];
-
-	memset(&res->verdict, 0, sizeof(res->verdict));
-	res->reason[0] = '\0';
-	if (base->npads && cand->npads) {
-		stats_verdict_judge(&base->summary, &cand->summary, &res->verdict);
-	} else {
-		res->verdict.verdict = STATS_VERDICT_INSUFFICIENT;
-	}
-	if (res->verdict.verdict == STATS_VERDICT_INSUFFICIENT)
-		find_reason(res);
-	memset(&res->noise, 0, sizeof(res->noise));
-	if (base->npads && ctl->npads) {
-		for (size_t p = 0; p < base->npads; p++)
-			if (base->pads[p].pad == 0)
-				stats_noise_check(base->pads[p].median, ctl->summary.center,
-						  &base->summary, &res->noise);
-	}
+	rc = stats_judge(rule, &in, out);
+	free(pads);
+	free(vals);
+	return rc;
 }
 
 int analysis_finish(struct analysis *a, struct plumb_err *err)
@@ -723,16 +782,20 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 					rd->round = KEY_ROUND(r->key);
 					if (res->mode == ANALYSIS_SAMPLES) {
 						struct analysis_iter *it = &a->iters[ii++];
-						rc = round_figures(a, grp, r, it, &rd->value, err);
-						if (rc < 0)
+						if (IS_REDUCED(r)) {
+							*it = a->early[r->n].it;
+							rd->value = a->early[r->n].median;
+						} else if ((rc = round_figures(a, grp, r, it, &rd->value,
+									       err)) < 0) {
 							goto out;
+						}
 						rd->iter = it;
 						p99s[pad->nrounds] = it->p99;
 						co99s[pad->nrounds] = it->co_p99;
 						if (a->opts.warmup.kind == STATS_WARMUP_AUTO && !it->warm.steady)
 							res->unsteady_rounds++;
 					} else {
-						assert(r->n == 1);
+						assert(r->n == 1 && !IS_REDUCED(r));
 						rd->value = r->u.one;
 					}
 					vals[pad->nrounds++] = rd->value;
@@ -756,7 +819,11 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 				vals[p] = sr->pads[p].median;
 			stats_side_reduce(vals, sr->npads, min_rounds, tmp, &sr->summary);
 		}
-		judge(res);
+		if (analysis_judge(res, &a->opts.rule, STATS_HOT_UNKNOWN, &res->judge) < 0) {
+			rc = errno == ENOMEM ? plumb_err_oom(err, "analysis results")
+					     : plumb_err_set(err, PLUMB_EINPUT, "%s", res->judge.why);
+			goto out;
+		}
 		a->nresults++;
 	}
 	a->finished = 1;

@@ -17,12 +17,14 @@
  *   per pad     the median over rounds of the round values (and of p99 and
  *               co_p99 in samples mode);
  *   per side    center, range and spread of the pad medians (verdict.h);
- *   per bench   ratio, verdict and, with a control, the noise check.
+ *   per bench   the judgement of stats/rule.h under opts.rule, with the
+ *               hot code unknown (analysis_judge() judges again with it).
  *
  * Storage is compact: one double per sample in a growable array per round
  * (the first sample of a round is stored inline), 24 bytes per round and a
  * hash slot; no strings per row.  A 10-million-sample input takes about
- * 100 MB.
+ * 100 MB; with opts.consecutive only the round being read keeps its
+ * samples, so memory is bounded by the largest round.
  *
  * Rules checked while adding (PLUMB_EINPUT, message naming the column, so
  * that the TSV reader can prefix the line): within a bench and metric all
@@ -41,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/rule.h"
 #include "stats/steady.h"
 #include "stats/verdict.h"
 
@@ -66,9 +69,17 @@ enum analysis_mode {
 struct analysis_opts {
 	struct stats_warmup warmup;  /* samples mode, per round */
 	size_t co_cap;               /* coordinated-omission output cap */
+	size_t max_rounds;           /* distinct (bench, metric, side, pad, round); 0: no limit */
+	int consecutive;             /* samples mode: a round's rows are consecutive, so
+	                                a round is reduced (and its samples freed) when
+	                                a row of another round arrives; a later row of
+	                                it is PLUMB_EINPUT */
+	struct stats_rule rule;      /* the verdict rule */
 };
 
-/* auto warmup (window 30, tolerance 1%), co_cap STATS_CO_CAP_DEFAULT. */
+/* auto warmup (window 30, tolerance 1%), co_cap STATS_CO_CAP_DEFAULT, no
+ * round limit, rounds not required consecutive, the default rule
+ * (stats_rule_default()). */
 void analysis_opts_default(struct analysis_opts *o);
 
 /* Samples mode: the figures of one round. */
@@ -108,9 +119,8 @@ struct analysis_result {
 	const char *metric;
 	enum analysis_mode mode;
 	struct analysis_side_result side[ANALYSIS_SIDES];
-	struct stats_verdict_result verdict;
-	char reason[160];                 /* why "insufficient"; "" otherwise */
-	struct stats_noise noise;         /* .has == 0: no control, or no base pad 0 */
+	struct stats_judgement judge;     /* verdict, intervals, noise, power;
+	                                     judge.why says why "insufficient" */
 	size_t unsteady_rounds;           /* samples mode, auto: rounds never steady */
 };
 
@@ -132,8 +142,19 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
  */
 int analysis_finish(struct analysis *a, struct plumb_err *err);
 
+/*
+ * Judge a result (after analysis_finish()) under rule with the hot-code
+ * identity hot: the one route from samples to stats_judge().  -1 with
+ * errno when memory runs out or the rule is invalid.
+ */
+int analysis_judge(const struct analysis_result *res, const struct stats_rule *rule,
+		   enum stats_hot hot, struct stats_judgement *out);
+
 /* Rows added so far. */
 uint64_t analysis_rows(const struct analysis *a);
+
+/* Distinct rounds (bench, metric, side, pad, round) added so far. */
+size_t analysis_round_count(const struct analysis *a);
 
 /* The options in force. */
 const struct analysis_opts *analysis_options(const struct analysis *a);

@@ -3,7 +3,7 @@ test_description='no banned function calls, and banned.h included last (STYLE 9)
 . "$(dirname "$0")/test-lib.sh"
 
 srcs() {
-	for d in cli common runner stats formats archive reports; do
+	for d in cli common runner stats formats archive reports views; do
 		if test -d "$TEST_SRCDIR/$d"; then
 			find "$TEST_SRCDIR/$d" -name "*.c"
 		fi

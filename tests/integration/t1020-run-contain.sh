@@ -91,7 +91,7 @@ test_expect_success 'a build that double-forks a daemon: killed, and said' '
 
 test_expect_success 'a daemon started by a failing benchmark is killed too' '
 	run_conf proj/fail.conf run.pads=1 run.control=false \
-		"bench.b.command=setsid sleep 3204.$MARK >/dev/null 2>&1 & exit 3" &&
+		"bench.b.command=setsid sleep 3204.$MARK >/dev/null 2>&1 & {artifact} && exit 3" &&
 	test_expect_code 5 run_plumb -c proj/fail.conf -o out/fail.plumb >stdout 2>err &&
 	leftovers
 '

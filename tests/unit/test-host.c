@@ -12,6 +12,7 @@
 #include "tests/unit/unit.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/utf8.h"
 #include "runner/host.h"
 #include "runner/host-parse.h"
 #include "runner/host-probe.h"
@@ -85,13 +86,13 @@ PLUMB_TEST(host_text_is_utf8_without_controls)
 {
 	char *s;
 
-	assert_true(host_text_ok("Intel(R) Core", 13));
-	assert_true(host_text_ok("caf\xc3\xa9", 5));
-	assert_false(host_text_ok("Bad\007CPU", 7));
-	assert_false(host_text_ok("caf\xc3", 4));          /* truncated */
-	assert_false(host_text_ok("\xc0\xaf", 2));         /* overlong */
-	assert_false(host_text_ok("\xed\xa0\x80", 3));     /* surrogate */
-	assert_false(host_text_ok("\xff", 1));
+	assert_true(utf8_ok("Intel(R) Core", 13, UTF8_NAME));
+	assert_true(utf8_ok("caf\xc3\xa9", 5, UTF8_NAME));
+	assert_false(utf8_ok("Bad\007CPU", 7, UTF8_NAME));
+	assert_false(utf8_ok("caf\xc3", 4, UTF8_NAME));          /* truncated */
+	assert_false(utf8_ok("\xc0\xaf", 2, UTF8_NAME));         /* overlong */
+	assert_false(utf8_ok("\xed\xa0\x80", 3, UTF8_NAME));     /* surrogate */
+	assert_false(utf8_ok("\xff", 1, UTF8_NAME));
 	assert_int_equal(host_parse_line("  hello world \n", &s), 0);
 	assert_string_equal(s, "hello world");
 	free(s);

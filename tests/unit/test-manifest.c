@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "common/units.h"
 #include "formats/jsonio.h"
 #include "formats/manifest.h"
 #include "common/banned.h"
@@ -199,7 +200,7 @@ PLUMB_TEST(manifest_parse_fills_the_model)
 	assert_true(b->noise.present);
 	assert_int_equal(b->noise.too_noisy, 0);
 	assert_int_equal(b->hot.identical, 0);
-	assert_string_equal(manifest_metric_unit(b->metric), "ns");
+	assert_string_equal(metric_unit(b->metric), "ns");
 
 	b = manifest_find_bench(&m, "parse");
 	assert_int_equal(b->mode, MANIFEST_MODE_SAMPLES);
@@ -558,7 +559,7 @@ static void build_small(struct manifest *m)
 	b = manifest_add_bench(m, "fib", &err);
 	assert_non_null(b);
 	b->mode = MANIFEST_MODE_PROCESS;
-	b->metric = MANIFEST_METRIC_INSTRUCTIONS;
+	b->metric = METRIC_INSTRUCTIONS;
 	b->base.present = b->candidate.present = 1;
 	b->base.pads = malloc(sizeof(base));
 	b->candidate.pads = malloc(sizeof(base));
@@ -590,8 +591,8 @@ PLUMB_TEST(manifest_builders_write_and_read_back)
 	assert_null(strstr(out.data, "\"order\""));
 	assert_int_equal(manifest_parse(&back, out.data, out.len, &err), 0);
 	assert_int_equal(back.build.n_variants, 6);
-	assert_int_equal(back.benches[0].metric, MANIFEST_METRIC_INSTRUCTIONS);
-	assert_string_equal(manifest_metric_unit(back.benches[0].metric), "count");
+	assert_int_equal(back.benches[0].metric, METRIC_INSTRUCTIONS);
+	assert_string_equal(metric_unit(back.benches[0].metric), "count");
 	assert_int_equal(back.run.warmup_runs, -1);
 	manifest_release(&back);
 	manifest_release(&m);
@@ -689,23 +690,23 @@ PLUMB_TEST(manifest_time_parse_and_format)
 
 PLUMB_TEST(jsonio_reals_are_short_and_exact)
 {
-	char s[JSONIO_REAL_MAX];
+	char s[UNITS_EXACT_MAX];
 	uint64_t x = 0x9E3779B97F4A7C15ull;
 	double d;
 	int i;
 
-	assert_int_equal(jsonio_format_real(0.1, s), 0);
+	assert_true(units_exact(0.1, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "0.1");
-	assert_int_equal(jsonio_format_real(1500.0, s), 0);
+	assert_true(units_exact(1500.0, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "1500.0");
-	assert_int_equal(jsonio_format_real(0.1 + 0.2, s), 0);
+	assert_true(units_exact(0.1 + 0.2, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "0.30000000000000004");
-	assert_int_equal(jsonio_format_real(1e300, s), 0);
+	assert_true(units_exact(1e300, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "1e+300");
-	assert_int_equal(jsonio_format_real(-0.0, s), 0);
+	assert_true(units_exact(-0.0, UNITS_EXACT_REAL, s) > 0);
 	assert_string_equal(s, "-0.0");
-	assert_int_equal(jsonio_format_real(NAN, s), -1);
-	assert_int_equal(jsonio_format_real(-INFINITY, s), -1);
+	assert_int_equal(units_exact(NAN, UNITS_EXACT_REAL, s), -1);
+	assert_int_equal(units_exact(-INFINITY, UNITS_EXACT_REAL, s), -1);
 	/* Random finite doubles read back exactly. */
 	for (i = 0; i < 20000; i++) {
 		x ^= x << 13;
@@ -714,7 +715,7 @@ PLUMB_TEST(jsonio_reals_are_short_and_exact)
 		memcpy(&d, &x, sizeof(d));
 		if (!isfinite(d))
 			continue;
-		assert_int_equal(jsonio_format_real(d, s), 0);
+		assert_true(units_exact(d, UNITS_EXACT_REAL, s) > 0);
 		assert_true(strtod(s, NULL) == d);
 	}
 }

@@ -16,7 +16,7 @@
 #include "formats/manifest.h"
 #include "runner/demo.h"
 #include "runner/host.h"
-#include "runner/results.h"
+#include "views/run-results.h"
 #include "runner/run.h"
 #include "common/banned.h"
 
@@ -103,7 +103,7 @@ static void small_manifest(struct manifest *m, size_t rounds)
 	b = manifest_add_bench(m, "b", &err);
 	assert_non_null(b);
 	b->mode = MANIFEST_MODE_PROCESS;
-	b->metric = MANIFEST_METRIC_WALL;
+	b->metric = METRIC_WALL;
 	b->failure = strdup("base/0 (b00) failed in round 1: exit status 3");
 }
 

@@ -1,0 +1,71 @@
+/*
+ * common/units.h: every number plumb prints, in one family.
+ *
+ * For people (text, Markdown, HTML, tables): a unit chosen per value (ns
+ * to s for times, plain to T for counts), four significant digits, ratios
+ * and percentages, sizes and frequencies.  For programs (samples.tsv,
+ * JSON): units_exact(), the shortest decimal form that reads back to the
+ * same double.  Independent of the locale, so golden outputs hold.
+ *
+ * Ownership: every function writes into a caller's array; nothing here
+ * allocates.
+ */
+#ifndef PLUMB_COMMON_UNITS_H
+#define PLUMB_COMMON_UNITS_H
+
+#include <stddef.h>
+
+#define UNITS_MAX 48   /* bytes of one formatted value, NUL included */
+
+/* What a value measures, which decides its units. */
+enum units_dim {
+	UNITS_COUNT,     /* plain, k, M, G, T */
+	UNITS_TIME_NS,   /* nanoseconds: ns, µs (or us), ms, s */
+};
+
+/* A unit chosen for a value and used for its neighbours (a range). */
+struct units_scale {
+	double div;           /* value / div is printed */
+	const char *suffix;   /* " ms", " M", "" */
+};
+
+/* Pick the unit for v of dimension dim; ascii selects "us" over "µs". */
+void units_scale(double v, enum units_dim dim, int ascii, struct units_scale *s);
+
+/* v in scale s with four significant digits, without the suffix ("101.2"). */
+void units_number(double v, const struct units_scale *s, char out[UNITS_MAX]);
+
+/* v with its own unit ("101.2 ms"); "n/a" when v is NAN. */
+void units_value(double v, enum units_dim dim, int ascii, char out[UNITS_MAX]);
+
+/* "0.943"; "n/a" when NAN. */
+void units_ratio(double r, char out[UNITS_MAX]);
+
+/* A fraction as a percentage: "3.58%" (below 10 %), "12.5%"; "n/a" for NAN. */
+void units_percent(double f, char out[UNITS_MAX]);
+
+/* A size in kB: "8.0 GiB", "259 MiB", "12 kB". */
+void units_kib(long long kb, char out[UNITS_MAX]);
+
+/* A frequency in kHz: "3.40 GHz", "800 MHz". */
+void units_khz(long long khz, char out[UNITS_MAX]);
+
+/* How units_exact() writes a value. */
+enum units_exact_form {
+	/* a whole number below 2^53 as an integer ("42"), -0 as "0" (samples.tsv) */
+	UNITS_EXACT_PLAIN,
+	/* a JSON real: a whole number keeps a point ("42.0"), -0 is "-0.0" */
+	UNITS_EXACT_REAL,
+};
+
+#define UNITS_EXACT_MAX 32   /* bytes of units_exact()'s output, NUL included */
+
+/*
+ * v in the shortest "%.{15,16,17}g" form that reads back to the same
+ * double ("0.1", "1e+300"), with '.' as the decimal point whatever the
+ * locale.  Returns the length, or -1 for NaN or an infinity (out is then
+ * "null").
+ */
+int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX]);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * runner/build-internal.h: what the two files of the build stage share:
+ * build.c (the work folder, the checkouts, the pads and the builds, in
+ * order) and build-verify.c (reading the artifacts back: digests, symbol
+ * addresses, the shift check, the control's reproducibility, the hot-code
+ * comparison).  Nothing outside runner/build*.c includes it.
+ *
+ * Ownership: every function fills the caller's struct runner_result; the
+ * notes and fields it sets are released by runner_result_release().
+ */
+#ifndef PLUMB_RUNNER_BUILD_INTERNAL_H
+#define PLUMB_RUNNER_BUILD_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runner/build.h"
+
+struct plumb_config;
+struct plumb_err;
+
+/* ---- build.c --------------------------------------------------------- */
+
+/* "base pad 2 (b02)" or "the control (k00)". */
+void build_variant_name(const struct runner_variant *v, char *out, size_t size);
+
+/* The variant of a side's pad K (not the control), or NULL. */
+struct runner_variant *build_find_variant(struct runner_result *res, enum runner_side side,
+					  unsigned pad);
+
+/* ---- build-verify.c -------------------------------------------------- */
+
+/* SHA-256 (hex) and size of a file; for a folder, over its sorted entries. */
+int build_artifact_digest(const char *path, char hex[65], uint64_t *size,
+			  struct plumb_err *err);
+
+/* The symbols the run checks: every bench's hot symbols, else main. */
+int build_collect_symbols(const struct plumb_config *cfg, struct runner_result *res,
+			  struct plumb_err *err);
+
+/* Read every variant's symbol addresses; sets v->elf.  *machine from b00. */
+int build_read_addresses(const struct plumb_config *cfg, struct runner_result *res,
+			 int *machine, struct plumb_err *err);
+
+/* Every pad moved the code (by K x padBytes when plumb places the pad). */
+int build_check_shift(const struct plumb_config *cfg, struct runner_result *res,
+		      struct plumb_err *err);
+
+/* Whether the control is byte for byte base pad 0 (res->repro_note when not). */
+int build_check_control(struct runner_result *res, struct plumb_err *err);
+
+/* The hot code of base and candidate compared, symbol by symbol. */
+int build_check_hot(struct runner_result *res, int machine, struct plumb_err *err);
+
+#endif

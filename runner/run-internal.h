@@ -1,0 +1,127 @@
+/*
+ * runner/run-internal.h: the state of one `plumb run` that its files
+ * share: run.c (the stage, in order), run-rounds.c (warmup runs, rounds,
+ * recording every value), run-checksum.c (the checksum oracle),
+ * run-manifest.c (the manifest record) and run-capacity.c (whether the
+ * run fits a bundle).  Nothing outside runner/run*.c includes it.
+ *
+ * Ownership: struct run_state lives on runner_run()'s stack and borrows
+ * cfg, opts and res; it owns benches, labels, the samples file and its
+ * path, released at the end of runner_run().  struct bench_state owns its
+ * command lines, environment, analysis, logs and failure text
+ * (run_bench_release()).
+ */
+#ifndef PLUMB_RUNNER_RUN_INTERNAL_H
+#define PLUMB_RUNNER_RUN_INTERNAL_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/err.h"
+#include "formats/samples.h"
+#include "runner/build.h"
+#include "runner/envlist.h"
+#include "runner/measure.h"
+
+struct analysis;
+struct config_bench;
+struct host_facts;
+struct manifest;
+struct plumb_config;
+struct runner_run_opts;
+struct runner_run_result;
+
+#define SAMPLES_FD 3
+#define TAIL_LINES 10
+#define BENCH_LOG_BUDGET ((uint64_t)1 << 20)   /* bytes of stderr kept per bench and variant */
+
+/* ---- per-benchmark state --------------------------------------------------- */
+
+/* The checksum oracle of one side (base with its control, or candidate). */
+struct side_ck {
+	char value[MEASURE_CHECKSUM_MAX + 1];   /* "" until a run printed one */
+	size_t from;                            /* the variant that printed it */
+	int none;                               /* a run printed none ... */
+	size_t none_from;                       /* ... this variant's */
+	int any;                                /* some run was checked */
+};
+
+struct bench_log {
+	char *path;           /* <run>/log/bench-<name>-<id>.log */
+	uint64_t bytes;       /* written so far */
+	int used;             /* the file exists */
+	int full;             /* the budget was reached (marker written) */
+};
+
+struct bench_state {
+	const struct config_bench *cb;
+	struct cmdline *cl;          /* per variant: the expanded command */
+	struct envlist env;
+	struct analysis *an;
+	struct bench_log *logs;      /* per variant */
+	struct side_ck ck[2];        /* RUNNER_BASE, RUNNER_CANDIDATE */
+	char *failure;               /* set once it failed (keep-going) */
+	unsigned left_runs;          /* runs that left processes running */
+	unsigned long left_procs;    /* how many processes, all runs */
+};
+
+struct run_state {
+	const struct plumb_config *cfg;
+	const struct runner_run_opts *opts;
+	struct runner_run_result *res;
+	struct runner_result build;
+	struct bench_state *benches;
+	char **labels;               /* per variant: "base/0" ... */
+	char cwd[PATH_MAX];
+	FILE *tsv;
+	char *tsv_path;
+	struct samples_writer writer;
+	uint64_t tsv_bytes;          /* written to samples.tsv so far */
+	int counters;                /* hardware counters are being read */
+	char counters_reason[PLUMB_ERR_MAX + 64];
+	int counters_broken;         /* they worked, then stopped working */
+	uint64_t t0;                 /* start of the first benchmark run */
+	uint64_t done, total;
+	double load1;
+	const char *last_bench, *last_variant;   /* of the last run, for progress */
+};
+
+/* ---- run-rounds.c ------------------------------------------------------ */
+
+/* Set up b for cb: its command per variant, environment, logs, analysis. */
+int run_bench_setup(struct run_state *st, struct bench_state *b,
+		    const struct config_bench *cb, struct plumb_err *err);
+void run_bench_release(struct bench_state *b, size_t nv);
+
+/* samples.tsv's writer output (ctx: the run_state), counted against the bundle's limit. */
+int run_tsv_write(void *ctx, const void *data, size_t len, struct plumb_err *err);
+
+/* Warmup runs, then the rounds; fills m->run.order and m->run.conditions. */
+int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *err);
+
+/* "base/2 (b02)" */
+void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t size);
+
+/* ---- run-checksum.c ---------------------------------------------------- */
+
+/* The checksum oracle after one run; a non-empty *why on a mismatch. */
+void run_check_checksum(struct run_state *st, struct bench_state *b, size_t vi,
+			const struct measure_result *m, char *why, size_t size);
+
+/* ---- run-manifest.c ---------------------------------------------------- */
+
+/* *slot = a copy of s (NULL: none); PLUMB_EINTERNAL when memory runs out. */
+int run_set(char **slot, const char *s, struct plumb_err *err);
+
+/* Everything the manifest records once the rounds are done. */
+int run_manifest_record(struct run_state *st, struct manifest *m,
+			struct host_facts *start, struct host_facts *end,
+			struct plumb_err *err);
+
+/* ---- run-capacity.c ---------------------------------------------------- */
+
+/* PLUMB_EINPUT when cfg's run would make a manifest larger than a bundle holds. */
+int run_check_capacity(const struct plumb_config *cfg, struct plumb_err *err);
+
+#endif

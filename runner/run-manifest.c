@@ -1,0 +1,517 @@
+/*
+ * runner/run-manifest.c: the record of a measured run: the manifest
+ * filled from the build result, the host facts, the configuration and
+ * every benchmark's analysis (summaries, verdict, counters, hot code,
+ * checksums, steady state, notes).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "common/err.h"
+#include "formats/bundle.h"
+#include "formats/config.h"
+#include "formats/manifest.h"
+#include "formats/manifest-rule.h"
+#include "runner/contain.h"
+#include "runner/elfsym.h"
+#include "runner/host.h"
+#include "runner/perf.h"
+#include "runner/run.h"
+#include "runner/run-internal.h"
+#include "stats/analysis.h"
+#include "stats/rule.h"
+#include "stats/quantile.h"
+#include "common/banned.h"
+
+/* ---- the manifest ------------------------------------------------------------ */
+
+int run_set(char **slot, const char *s, struct plumb_err *err)
+{
+	if (manifest_set_str(slot, s) < 0)
+		return plumb_err_oom(err, "manifest");
+	return 0;
+}
+
+static int fill_commit(struct manifest_commit *c, const struct checkout_side *s,
+		       struct plumb_err *err)
+{
+	char t[MANIFEST_TIME_MAX];
+	int r;
+
+	if ((r = run_set(&c->ref, s->ref, err)) < 0 ||
+	    (r = run_set(&c->commit, s->commit[0] ? s->commit : NULL, err)) < 0 ||
+	    (r = run_set(&c->tree, s->tree[0] ? s->tree : NULL, err)) < 0 ||
+	    (r = run_set(&c->subject, s->subject, err)) < 0 ||
+	    (r = run_set(&c->author, s->author, err)) < 0)
+		return r;
+	if (s->commit[0] && manifest_time_format(s->time, t) == 0 && (r = run_set(&c->time, t, err)) < 0)
+		return r;
+	c->dirty = s->dirty ? 1 : 0;
+	return 0;
+}
+
+/* The variants with their artifacts and the checked symbols' bytes. */
+static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_err *err)
+{
+	const struct runner_result *b = &st->build;
+	int r;
+
+	for (size_t i = 0; i < b->nvariants; i++) {
+		const struct runner_variant *v = &b->variants[i];
+		struct manifest_variant *mv;
+		struct elf_image *img = NULL;
+		mv = manifest_add_variant(m, v->control ? MANIFEST_SIDE_CONTROL :
+					  v->side == RUNNER_BASE ? MANIFEST_SIDE_BASE :
+					  MANIFEST_SIDE_CANDIDATE, v->pad, err);
+		if (!mv)
+			return PLUMB_EINTERNAL;
+		if ((r = run_set(&mv->artifact_path, st->cfg->build.artifact, err)) < 0 ||
+		    (r = run_set(&mv->artifact_sha256, v->sha256, err)) < 0)
+			return r;
+		mv->artifact_size = (int64_t)v->size;
+		mv->build_ns = (int64_t)v->build_ns;
+		if (!v->elf || !v->addr)
+			continue;
+		if ((r = elf_image_open(v->elf, &img, err)) < 0)
+			return r;
+		mv->hot = calloc(b->nsymbols, sizeof(*mv->hot));
+		if (!mv->hot) {
+			elf_image_free(img);
+			return plumb_err_oom(err, "manifest");
+		}
+		for (size_t k = 0; k < b->nsymbols; k++) {
+			struct manifest_hot_symbol *h = &mv->hot[mv->n_hot];
+			struct elf_symbol sym;
+			if (elf_image_symbol(img, b->symbols[k], &sym, err) != 1)
+				continue;
+			h->name = strdup(b->symbols[k]);
+			if (!h->name) {
+				elf_image_free(img);
+				return plumb_err_oom(err, "manifest");
+			}
+			mv->n_hot++;
+			h->address = (int64_t)sym.addr;
+			h->size = (int64_t)sym.size;
+			if (sym.bytes) {
+				unsigned char d[crypto_hash_sha256_BYTES];
+				char hex[2 * crypto_hash_sha256_BYTES + 1];
+				crypto_hash_sha256(d, sym.bytes, (unsigned long long)sym.nbytes);
+				sodium_bin2hex(hex, sizeof(hex), d, sizeof(d));
+				if ((r = run_set(&h->sha256, hex, err)) < 0) {
+					elf_image_free(img);
+					return r;
+				}
+			}
+		}
+		elf_image_free(img);
+	}
+	return 0;
+}
+
+static const struct analysis_result *find_result(const struct analysis *a, const char *metric)
+{
+	for (size_t i = 0; i < analysis_count(a); i++) {
+		const struct analysis_result *r = analysis_get(a, i);
+		if (strcmp(r->metric, metric) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+static int fill_side(struct manifest_side_stats *s, const struct analysis_side_result *as,
+		     int samples, struct plumb_err *err)
+{
+	double *scratch;
+
+	if (as->npads == 0)
+		return 0;
+	s->present = 1;
+	s->pads = calloc(as->npads, sizeof(*s->pads));
+	scratch = calloc(as->npads, sizeof(*scratch));
+	if (!s->pads || !scratch) {
+		free(scratch);
+		return plumb_err_oom(err, "manifest");
+	}
+	s->n_pads = as->npads;
+	for (size_t k = 0; k < as->npads; k++)
+		s->pads[k] = as->pads[k].median;
+	s->center = as->summary.center;
+	s->min = as->summary.min;
+	s->max = as->summary.max;
+	if (as->summary.has_spread)
+		s->spread = as->summary.spread;
+	s->rounds = (int64_t)as->summary.min_rounds;
+	if (samples) {
+		for (size_t k = 0; k < as->npads; k++)
+			scratch[k] = as->pads[k].p99;
+		s->p99 = stats_median_inplace(scratch, as->npads);
+		for (size_t k = 0; k < as->npads; k++)
+			scratch[k] = as->pads[k].co_p99;
+		s->co_p99 = stats_median_inplace(scratch, as->npads);
+	}
+	free(scratch);
+	return 0;
+}
+
+/* The median index of the first kept sample over the settled rounds. */
+static double steady_start(const struct analysis_result *ar)
+{
+	size_t n = 0, k = 0;
+	double *v, med = NAN;
+
+	for (int s = 0; s < ANALYSIS_SIDES; s++)
+		for (size_t p = 0; p < ar->side[s].npads; p++)
+			n += ar->side[s].pads[p].nrounds;
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return NAN;
+	for (int s = 0; s < ANALYSIS_SIDES; s++)
+		for (size_t p = 0; p < ar->side[s].npads; p++)
+			for (size_t q = 0; q < ar->side[s].pads[p].nrounds; q++) {
+				const struct analysis_iter *it = ar->side[s].pads[p].rounds[q].iter;
+				if (it && it->warm.steady)
+					v[k++] = (double)it->warm.start;
+			}
+	if (k)
+		med = stats_median_inplace(v, k);
+	free(v);
+	return med;
+}
+
+static int add_note(struct manifest_bench *mb, const char *text, struct plumb_err *err)
+{
+	char **nv = realloc(mb->notes, (mb->n_notes + 1) * sizeof(*nv));
+
+	if (!nv)
+		return plumb_err_oom(err, "manifest");
+	mb->notes = nv;
+	if (!(nv[mb->n_notes] = strdup(text)))
+		return plumb_err_oom(err, "manifest");
+	mb->n_notes++;
+	return 0;
+}
+
+static void set_range(struct manifest_side_stats *s, const struct stats_side_judged *js)
+{
+	if (!s->present)
+		return;
+	s->range_lo = js->lo;
+	s->range_hi = js->hi;
+}
+
+/* Record jd in mb: verdict, rule, reason, interval, noise, power, ranges. */
+static int set_judgement(struct manifest_bench *mb, const struct stats_judgement *jd,
+			 struct plumb_err *err)
+{
+	const struct stats_rule *ru = &jd->rule;
+	const char *reason;
+
+	mb->verdict = manifest_verdict_from_name(stats_verdict_name(jd->verdict));
+	mb->direction = MANIFEST_DIRECTION_UNSET;
+	if (mb->verdict == MANIFEST_VERDICT_UNSWEPT || mb->verdict == MANIFEST_VERDICT_NOISY)
+		mb->direction = jd->direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
+								  : MANIFEST_DIRECTION_SLOWER;
+	mb->ratio = jd->has_ratio ? jd->ratio : NAN;
+	mb->rule.present = 1;
+	if (manifest_set_str(&mb->rule.name, stats_rule_name(ru->kind)) < 0)
+		return plumb_err_oom(err, "manifest");
+	mb->rule.version = ru->version;
+	mb->rule.confidence = ru->confidence;
+	mb->rule.noise_factor = ru->noise_factor;
+	mb->rule.resamples = ru->resamples;
+	mb->rule.seed = (int64_t)(ru->seed & INT64_MAX);
+	reason = jd->why[0] ? jd->why : stats_reason_name(jd->reason);
+	if (manifest_set_str(&mb->reason, reason[0] ? reason : NULL) < 0)
+		return plumb_err_oom(err, "manifest");
+	mb->interval.present = jd->has_interval;
+	mb->interval.lo = jd->has_interval ? jd->ratio_lo : NAN;
+	mb->interval.hi = jd->has_interval ? jd->ratio_hi : NAN;
+	if (jd->has_noise && ru->kind == STATS_RULE_MARGIN) {
+		mb->noise_basis.present = 1;
+		mb->noise_basis.figure = jd->noise;
+		mb->noise_basis.rounds = jd->noise_rounds;
+		mb->noise_basis.control = jd->has_control_noise ? jd->noise_control : NAN;
+		mb->noise_basis.margin = jd->margin;
+		mb->noise_basis.gap = jd->has_ratio ? jd->gap : NAN;
+	}
+	mb->detectable.present = jd->has_detectable;
+	mb->detectable.slower = jd->has_detectable ? jd->detect_slower : NAN;
+	mb->detectable.faster = jd->has_detectable ? jd->detect_faster : NAN;
+	if (jd->reason != STATS_REASON_MISSING) {
+		set_range(&mb->base, &jd->base);
+		set_range(&mb->candidate, &jd->candidate);
+		if (jd->has_control)
+			set_range(&mb->control, &jd->control);
+	}
+	/* The control's distance, as the seeds record it; "too noisy" is the
+	 * rule's own finding (margin: the verdict noisy). */
+	if (jd->has_control_noise) {
+		mb->noise.present = 1;
+		mb->noise.relative = jd->noise_control;
+		mb->noise.too_noisy = jd->noisy ? 1 : 0;
+	}
+	return 0;
+}
+
+
+static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size);
+static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size);
+
+static int fill_bench(struct run_state *st, struct bench_state *b, struct manifest *m,
+		      struct plumb_err *err)
+{
+	const struct config_bench *cb = b->cb;
+	const struct runner_result *br = &st->build;
+	struct manifest_bench *mb = manifest_add_bench(m, cb->name, err);
+	const struct analysis_result *ar;
+	const char *metric = metric_name(cb->metric);
+	int samples = cb->mode == CONFIG_MODE_SAMPLES, r;
+
+	if (!mb)
+		return PLUMB_EINTERNAL;
+	mb->mode = samples ? MANIFEST_MODE_SAMPLES : MANIFEST_MODE_PROCESS;
+	mb->metric = cb->metric;
+	if (samples) {
+		/* Recorded per benchmark when it is not run.warmup.policy's. */
+		char mine[32], first[32];
+		const char *p = bench_warmup_policy(cb, mine, sizeof(mine));
+		if (strcmp(p, warmup_policy(st->cfg, first, sizeof(first))) != 0 &&
+		    (r = run_set(&mb->warmup, p, err)) < 0)
+			return r;
+	}
+	if (b->left_runs) {
+		char note[200];
+		snprintf(note, sizeof(note), "%u run%s left processes running (%lu in all); "
+			 "plumb killed them as each run ended", b->left_runs,
+			 b->left_runs == 1 ? "" : "s", b->left_procs);
+		if ((r = add_note(mb, note, err)) < 0)
+			return r;
+	}
+	if (b->failure)
+		return run_set(&mb->failure, b->failure, err);
+	if ((r = analysis_finish(b->an, err)) < 0) {
+		char text[PLUMB_ERR_MAX];
+		snprintf(text, sizeof(text), "%s", err->msg);
+		plumb_err_clear(err);
+		if (!st->cfg->keep_going)
+			return plumb_err_set(err, PLUMB_EBENCH, "benchmark %s: %s; nothing was published",
+					     cb->name, text);
+		st->res->failures++;
+		return run_set(&mb->failure, text, err);
+	}
+	ar = find_result(b->an, metric);
+	if (!ar)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: no %s values", cb->name, metric);
+	if ((r = fill_side(&mb->base, &ar->side[ANALYSIS_BASE], samples, err)) < 0 ||
+	    (r = fill_side(&mb->candidate, &ar->side[ANALYSIS_CANDIDATE], samples, err)) < 0 ||
+	    (r = fill_side(&mb->control, &ar->side[ANALYSIS_CONTROL], samples, err)) < 0)
+		return r;
+	/* Counters: the center over pads of each side. */
+	if (st->counters && !st->counters_broken) {
+		struct manifest_side_stats *sides[3] = { &mb->base, &mb->candidate, &mb->control };
+		for (int k = 0; k < METRIC_NCOUNTERS; k++) {
+			const char *name = metric_name(metric_of_counter(k));
+			const struct analysis_result *cr = find_result(b->an, name);
+			if (!cr)
+				continue;
+			for (int s = 0; s < ANALYSIS_SIDES; s++) {
+				if (!sides[s]->present || cr->side[s].npads == 0)
+					continue;
+				sides[s]->counters.value[k] = cr->side[s].summary.center;
+				sides[s]->counters.present = 1;
+			}
+		}
+	}
+	/* Hot code of this benchmark's symbols. */
+	if (cb->nhot && br->nhot) {
+		mb->hot.present = 1;
+		mb->hot.identical = 1;
+		mb->hot.symbols = calloc(cb->nhot, sizeof(*mb->hot.symbols));
+		if (!mb->hot.symbols)
+			return plumb_err_oom(err, "manifest");
+		for (size_t k = 0; k < cb->nhot; k++)
+			for (size_t h = 0; h < br->nhot; h++) {
+				struct manifest_hot_cmp *hc;
+				if (strcmp(br->hot[h].symbol, cb->hot[k]) != 0)
+					continue;
+				hc = &mb->hot.symbols[mb->hot.n_symbols++];
+				if (!(hc->name = strdup(cb->hot[k])))
+					return plumb_err_oom(err, "manifest");
+				hc->identical = br->hot[h].cmp.verdict == HOTCODE_IDENTICAL;
+				if ((r = run_set(&hc->verdict, hotcode_verdict_name(br->hot[h].cmp.verdict), err)) < 0)
+					return r;
+				if (!hc->identical)
+					mb->hot.identical = 0;
+			}
+		if (mb->hot.n_symbols == 0)
+			mb->hot.present = 0;
+	}
+	/* The verdict, with the hot code's identity: stats/rule.h. */
+	{
+		struct stats_judgement jd;
+		struct stats_rule rule;
+		if (stats_rule_select(st->cfg->verdict.rule, 0, &rule) < 0)
+			return plumb_err_set(err, PLUMB_EINTERNAL, "verdict.rule: %s", st->cfg->verdict.rule);
+		rule.confidence = st->cfg->verdict.confidence;
+		if (analysis_judge(ar, &rule, manifest_bench_hot(mb), &jd) < 0)
+			return errno == ENOMEM ? plumb_err_oom(err, "verdict")
+					       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
+							       cb->name, jd.why);
+		if ((r = set_judgement(mb, &jd, err)) < 0)
+			return r;
+	}
+	/* The checksum oracle. */
+	if (cb->checksum != CONFIG_CHECKSUM_OFF && (b->ck[0].value[0] || b->ck[1].value[0])) {
+		mb->checksum.present = 1;
+		mb->checksum.consistent = 1;
+		if ((r = run_set(&mb->checksum.base, b->ck[0].value[0] ? b->ck[0].value : NULL, err)) < 0 ||
+		    (r = run_set(&mb->checksum.candidate, b->ck[1].value[0] ? b->ck[1].value : NULL, err)) < 0)
+			return r;
+		if (strcmp(b->ck[0].value, b->ck[1].value) != 0) {
+			char note[400];
+			snprintf(note, sizeof(note), "behaviour changed: base printed checksum=%s, candidate checksum=%s",
+				 b->ck[0].value[0] ? b->ck[0].value : "(none)",
+				 b->ck[1].value[0] ? b->ck[1].value : "(none)");
+			if ((r = add_note(mb, note, err)) < 0)
+				return r;
+		}
+	}
+	/* The steady-state detector (samples mode, warmup auto). */
+	if (samples && cb->warmup == CONFIG_WARMUP_AUTO) {
+		const struct analysis_opts *o = analysis_options(b->an);
+		mb->steady.present = 1;
+		mb->steady.window = (int64_t)o->warmup.window;
+		mb->steady.tolerance = o->warmup.tolerance;
+		mb->steady.unsettled = (int64_t)ar->unsteady_rounds;
+		mb->steady.start = steady_start(ar);
+		if (ar->unsteady_rounds) {
+			char note[200];
+			snprintf(note, sizeof(note), "%zu round%s never reached a steady state (kept whole, flagged)",
+				 ar->unsteady_rounds, ar->unsteady_rounds == 1 ? "" : "s");
+			if ((r = add_note(mb, note, err)) < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+static int fill_labels(const struct plumb_config *cfg, struct manifest *m, struct plumb_err *err)
+{
+	if (cfg->run.nlabels == 0)
+		return 0;
+	m->run.labels = calloc(cfg->run.nlabels, sizeof(*m->run.labels));
+	if (!m->run.labels)
+		return plumb_err_oom(err, "manifest");
+	for (size_t i = 0; i < cfg->run.nlabels; i++) {
+		m->run.labels[i].key = strdup(cfg->run.labels[i].key);
+		m->run.labels[i].value = strdup(cfg->run.labels[i].value);
+		m->run.n_labels++;
+		if (!m->run.labels[i].key || !m->run.labels[i].value)
+			return plumb_err_oom(err, "manifest");
+	}
+	return 0;
+}
+
+/* A samples-mode benchmark's warmup policy as the manifest writes it. */
+static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size)
+{
+	if (cb->warmup == CONFIG_WARMUP_AUTO)
+		return "auto";
+	if (cb->warmup == CONFIG_WARMUP_NONE)
+		return "none";
+	snprintf(buf, size, "%llu", (unsigned long long)cb->warmup_count);
+	return buf;
+}
+
+/* run.warmup.policy: the first samples-mode benchmark's. */
+static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size)
+{
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		if (cfg->benches[i].mode == CONFIG_MODE_SAMPLES)
+			return bench_warmup_policy(&cfg->benches[i], buf, size);
+	return "none";
+}
+
+static int host_json(struct host_facts *hf, json_t **out, struct plumb_err *err)
+{
+	*out = host_facts_to_json(hf);
+	if (!*out)
+		return plumb_err_oom(err, "host facts");
+	return 0;
+}
+
+static int time_now(char out[MANIFEST_TIME_MAX])
+{
+	return manifest_time_format((int64_t)time(NULL), out);
+}
+
+/*
+ * The manifest of a measured run: tool, times, the spec, the repository
+ * and both commits, the build and its variants, the host facts at start
+ * and end, the run's settings and labels, and every benchmark's record.
+ */
+int run_manifest_record(struct run_state *st, struct manifest *m,
+			struct host_facts *start, struct host_facts *end,
+			struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	char t[MANIFEST_TIME_MAX], policy[32];
+	int r;
+
+	if ((r = run_set(&m->tool.name, "plumb", err)) < 0 ||
+	    (r = run_set(&m->tool.version, PACKAGE_VERSION, err)) < 0)
+		return r;
+	if ((r = time_now(t)) < 0 || (r = run_set(&m->created, t, err)) < 0 ||
+	    (r = run_set(&m->run.end, t, err)) < 0) {
+		if (r == -1)
+			r = plumb_err_set(err, PLUMB_EINTERNAL, "the clock is out of range");
+		return r;
+	}
+	if (contain_method_name() &&
+	    ((r = run_set(&m->run.containment_method, contain_method_name(), err)) < 0 ||
+	     (contain_reason()[0] &&
+	      (r = run_set(&m->run.containment_reason, contain_reason(), err)) < 0)))
+		return r;
+	m->spec = config_to_json(cfg);
+	if (!m->spec) {
+		r = plumb_err_oom(err, "manifest");
+		return r;
+	}
+	if ((r = run_set(&m->repo.url, st->build.repo, err)) < 0 ||
+	    (r = fill_commit(&m->repo.base, &st->build.side[RUNNER_BASE], err)) < 0 ||
+	    (r = fill_commit(&m->repo.candidate, &st->build.side[RUNNER_CANDIDATE], err)) < 0)
+		return r;
+	switch (cfg->build.pad) {
+	case CONFIG_PAD_LINK: m->build.method = MANIFEST_METHOD_LINK; break;
+	case CONFIG_PAD_ENV: m->build.method = MANIFEST_METHOD_ENV; break;
+	case CONFIG_PAD_NONE: m->build.method = MANIFEST_METHOD_NONE; break;
+	}
+	m->build.pad_bytes = cfg->build.pad_bytes;
+	if ((r = run_set(&m->build.command, cfg->build.command, err)) < 0 ||
+	    (r = fill_variants(st, m, err)) < 0)
+		return r;
+	if ((r = host_json(start, &m->host.start, err)) < 0 ||
+	    (r = host_json(end, &m->host.end, err)) < 0 ||
+	    (r = run_set(&m->host.fingerprint, host_fingerprint(start), err)) < 0)
+		return r;
+	m->run.seed = (int64_t)cfg->run.seed;
+	m->run.rounds = cfg->run.rounds;
+	m->run.warmup_runs = cfg->run.warmup_runs;
+	if ((r = run_set(&m->run.warmup_policy, warmup_policy(cfg, policy, sizeof(policy)), err)) < 0)
+		return r;
+	m->run.counters_available = st->counters && !st->counters_broken;
+	if (!m->run.counters_available && (r = run_set(&m->run.counters_reason, st->counters_reason, err)) < 0)
+		return r;
+	if ((r = fill_labels(cfg, m, err)) < 0)
+		return r;
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		if ((r = fill_bench(st, &st->benches[i], m, err)) < 0)
+			return r;
+	return 0;
+}

@@ -1,0 +1,566 @@
+/*
+ * runner/run-rounds.c: the measuring part of `plumb run`: the benchmarks'
+ * set-up (command per variant, environment, analysis), warmup runs and
+ * the seeded interleaved rounds, one run of one benchmark on one variant,
+ * and every value it yields recorded twice: a row of samples.tsv and a
+ * row of the benchmark's analysis.  Failures follow run.h's rules.
+ *
+ * Isolation (DESIGN §5.3): every benchmark process gets the same explicit
+ * environment (the run.env names with plumb's values, plus PLUMB_SAMPLES_FD
+ * in samples mode: the same variables with the same sizes in every
+ * variant), the same working folder (the one plumb was started in), and an
+ * argument vector whose only variant-dependent part, the artifact path, has
+ * the same length in every variant.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/cleanup.h"
+#include "common/clock.h"
+#include "common/err.h"
+#include "formats/bundle.h"
+#include "formats/config.h"
+#include "formats/manifest.h"
+#include "formats/samples.h"
+#include "runner/cmdline.h"
+#include "runner/envlist.h"
+#include "runner/host.h"
+#include "runner/measure.h"
+#include "runner/perf.h"
+#include "runner/run.h"
+#include "runner/run-internal.h"
+#include "runner/schedule.h"
+#include "stats/analysis.h"
+#include "common/banned.h"
+
+static enum samples_side tsv_side(const struct runner_variant *v)
+{
+	return v->control ? SAMPLES_CONTROL : v->side == RUNNER_BASE ? SAMPLES_BASE
+								     : SAMPLES_CANDIDATE;
+}
+
+/* samples.tsv's writer output: counted, so that the run stops before it
+ * makes a member larger than a bundle may hold. */
+int run_tsv_write(void *ctx, const void *data, size_t len, struct plumb_err *err)
+{
+	struct run_state *st = ctx;
+
+	st->tsv_bytes += len;
+	if (st->tsv_bytes > BUNDLE_MAX_MEMBER)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "samples.tsv: more than %llu bytes, more than a bundle member may hold; "
+				     "lower run.rounds or the benchmarks' iterations",
+				     (unsigned long long)BUNDLE_MAX_MEMBER);
+	return samples_write_stdio(st->tsv, data, len, err);
+}
+
+/* A samples.tsv side is the analysis side of the same number. */
+_Static_assert((int)SAMPLES_BASE == (int)ANALYSIS_BASE &&
+	       (int)SAMPLES_CANDIDATE == (int)ANALYSIS_CANDIDATE &&
+	       (int)SAMPLES_CONTROL == (int)ANALYSIS_CONTROL,
+	       "enum samples_side and enum analysis_side number the sides alike");
+
+/* One value: a row of samples.tsv and a row of the benchmark's analysis. */
+static int record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
+		  unsigned round, uint64_t iter, const char *metric, double value,
+		  struct plumb_err *err)
+{
+	struct samples_row row;
+	int r;
+
+	memset(&row, 0, sizeof(row));
+	row.bench = b->cb->name;
+	row.bench_len = strlen(b->cb->name);
+	row.side = tsv_side(v);
+	row.pad = v->pad;
+	row.round = round;
+	row.iter = iter;
+	row.metric = metric;
+	row.metric_len = strlen(metric);
+	row.value = value;
+	if (st->writer.rows >= SAMPLES_DEFAULT_MAX_ROWS)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "samples.tsv: more than %llu rows, more than a bundle may hold; "
+				     "lower run.rounds or the benchmarks' iterations",
+				     (unsigned long long)SAMPLES_DEFAULT_MAX_ROWS);
+	if ((r = samples_writer_row(&st->writer, &row, err)) < 0)
+		return r;
+	return analysis_add(b->an, row.bench, row.bench_len, metric, row.metric_len,
+			    (enum analysis_side)row.side, v->pad, round,
+			    iter == SAMPLES_ITER_NONE ? ANALYSIS_ITER_NONE : iter, value, err);
+}
+
+/* "base/2 (b02)" */
+void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t size)
+{
+	snprintf(out, size, "%s (%s)", st->labels[vi], st->build.variants[vi].id);
+}
+
+/* Append the run's stderr to the bench log of its variant, within the budget. */
+static int log_run(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
+		   const struct measure_result *m, struct plumb_err *err)
+{
+	struct bench_log *lg = &b->logs[vi];
+	const struct buf *e = &m->proc.err_mem;
+	struct buf head;
+	char what[PLUMB_ERR_MAX];
+	FILE *f;
+	int r = 0;
+
+	if (lg->full || (e->len == 0 && !m->failed))
+		return 0;
+	f = fopen(lg->path, "ae");
+	if (!f)
+		return plumb_err_errno(err, PLUMB_EIO, errno, lg->path, "open");
+	lg->used = 1;
+	buf_init(&head, 4096);
+	if (m->failed)
+		snprintf(what, sizeof(what), "%s", m->why);
+	else
+		snprintf(what, sizeof(what), "exit status 0");
+	if (buf_printf(&head, "plumb: %s, %s (%s): %s, %.3f ms\n", b->cb->name, st->labels[vi],
+		       when, what, (double)m->proc.wall_ns / 1e6) < 0) {
+		r = buf_err(err, lg->path);
+	} else if (lg->bytes + head.len + e->len > BENCH_LOG_BUDGET) {
+		fprintf(f, "plumb: further standard error of this variant is not kept (budget %llu bytes)\n",
+			(unsigned long long)BENCH_LOG_BUDGET);
+		lg->full = 1;
+	} else {
+		fwrite(head.data, 1, head.len, f);
+		if (e->len) {
+			fwrite(e->data, 1, e->len, f);
+			if (e->data[e->len - 1] != '\n')
+				fputc('\n', f);
+		}
+		lg->bytes += head.len + e->len + 1;
+	}
+	buf_release(&head);
+	if (fclose(f) != 0 && r == 0)
+		r = plumb_err_errno(err, PLUMB_EIO, errno, lg->path, "write");
+	return r;
+}
+
+/*
+ * A failed run: without --keep-going, the error (and the stderr tail in the
+ * result); with it, the benchmark's failure text.
+ */
+static int bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
+		      const char *when, const char *why, const struct measure_result *m,
+		      struct plumb_err *err)
+{
+	char label[96];
+	char *text;
+
+	run_variant_label(st, vi, label, sizeof(label));
+	text = buf_strdupf("%s failed in %s: %s", label, when, why);
+	if (!text)
+		return plumb_err_oom(err, "failure");
+	if (m) {
+		struct buf tail;
+		buf_init(&tail, 1 << 16);
+		if (measure_stderr_tail(m, TAIL_LINES, "  | ", &tail) == 0 && tail.len) {
+			free(st->res->stderr_tail);
+			st->res->stderr_tail = buf_detach(&tail, NULL);
+		}
+		buf_release(&tail);
+	}
+	if (!st->cfg->keep_going) {
+		plumb_err_set(err, PLUMB_EBENCH, "benchmark %s: %s; nothing was published",
+			      b->cb->name, text);
+		free(text);
+		return PLUMB_EBENCH;
+	}
+	b->failure = text;
+	st->res->failures++;
+	if (st->opts->log) {
+		char *line = buf_strdupf("benchmark %s: %s; recorded, going on (--keep-going)",
+				     b->cb->name, text);
+		if (line)
+			st->opts->log(st->opts->ctx, line);
+		free(line);
+	}
+	return 0;
+}
+
+/*
+ * The value of a clock or rusage metric for one run.  Every row of the
+ * metric table has its case, so a new metric cannot be forgotten here; a
+ * counter's value comes from runner/perf.c instead.
+ */
+static double metric_of_run(enum metric_id id, const struct measure_result *m)
+{
+	switch (id) {
+	case METRIC_WALL:
+		return (double)m->proc.wall_ns;
+	case METRIC_CPU:
+		return (double)(m->proc.user_ns + m->proc.sys_ns);
+	case METRIC_USER:
+		return (double)m->proc.user_ns;
+	case METRIC_SYS:
+		return (double)m->proc.sys_ns;
+	case METRIC_MAXRSS:
+		return (double)m->proc.maxrss_kb * 1024.0;
+	case METRIC_CYCLES:
+	case METRIC_INSTRUCTIONS:
+	case METRIC_BRANCH_MISSES:
+	case METRIC_COUNT:
+		break;
+	}
+	return NAN;
+}
+
+/* The rows of one measured run: every metric of the table, in its order. */
+static int record_run(struct run_state *st, struct bench_state *b, size_t vi, unsigned round,
+		      const struct measure_result *m, struct plumb_err *err)
+{
+	const struct runner_variant *v = &st->build.variants[vi];
+	int samples = b->cb->mode == CONFIG_MODE_SAMPLES;
+	double per = 1.0;
+	int counting, r;
+
+	if (samples)
+		per = m->nsamples ? 1.0 / (double)m->nsamples : 0;
+	counting = st->counters && !st->counters_broken && per > 0;
+	for (int id = 0; id < METRIC_COUNT; id++) {
+		const struct metric_def *md = &metric_table[id];
+
+		if (md->source == METRIC_SRC_COUNTER) {
+			int k = md->counter;
+			if (counting && m->counts.have[k] &&
+			    (r = record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
+					m->counts.value[k] * per, err)) < 0)
+				return r;
+			continue;
+		}
+		if (md->source == METRIC_SRC_CLOCK && samples) {
+			/* Samples mode: the benchmark's own durations are the clock. */
+			for (size_t i = 0; i < m->nsamples; i++)
+				if ((r = record(st, b, v, round, i, md->name, m->samples[i], err)) < 0)
+					return r;
+			continue;
+		}
+		if ((r = record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
+				metric_of_run((enum metric_id)id, m), err)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Run bench b on variant vi once; round 0 is a warmup run (pass `pass`). */
+static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsigned round,
+		   unsigned pass, struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	const struct config_bench *cb = b->cb;
+	struct measure_spec spec;
+	struct measure_result m;
+	char when[64], why[PLUMB_ERR_MAX];
+	int r;
+
+	if (round == 0)
+		snprintf(when, sizeof(when), "warmup run %u", pass);
+	else
+		snprintf(when, sizeof(when), "round %u", round);
+	memset(&spec, 0, sizeof(spec));
+	spec.argv = b->cl[vi].argv;
+	spec.env = b->env.v;
+	spec.cwd = st->cwd;
+	spec.timeout_ns = (uint64_t)cb->timeout * 1000000000ull;
+	spec.samples_fd = cb->mode == CONFIG_MODE_SAMPLES ? SAMPLES_FD : -1;
+	spec.max_samples = cb->max_samples;
+	spec.checksum = cb->checksum != CONFIG_CHECKSUM_OFF;
+	spec.cpus = cfg->run.cpus;
+	spec.ncpus = cfg->run.ncpus;
+	spec.no_aslr = !cfg->run.aslr;
+	if (st->counters && !st->counters_broken) {
+		spec.events = perf_hw_events;
+		spec.nevents = PERF_NCOUNTERS;
+	}
+	r = measure_run(&spec, &m, err);
+	st->res->runs++;
+	if (r < 0) {
+		plumb_err_prefix(err, "benchmark %s, %s, %s", cb->name, st->labels[vi], when);
+		goto out;
+	}
+	if ((r = log_run(st, b, vi, when, &m, err)) < 0)
+		goto out;
+	if (m.proc.left_behind) {
+		/* Said once per benchmark here, counted in the bundle's notes. */
+		if (!b->left_runs++ && st->opts->log) {
+			char *line = buf_strdupf("benchmark %s: %s, %s, left %u process%s running; "
+						 "killed (so is every run's leftover)", cb->name,
+						 st->labels[vi], when, m.proc.left_behind,
+						 m.proc.left_behind == 1 ? "" : "es");
+			if (line)
+				st->opts->log(st->opts->ctx, line);
+			free(line);
+		}
+		b->left_procs += m.proc.left_behind;
+	}
+	if (m.failed) {
+		r = bench_fail(st, b, vi, when, m.why, &m, err);
+		goto out;
+	}
+	if (cb->mode == CONFIG_MODE_SAMPLES && m.nsamples == 0) {
+		r = bench_fail(st, b, vi, when, "wrote no samples to PLUMB_SAMPLES_FD (samples mode)", &m, err);
+		goto out;
+	}
+	if (spec.nevents && m.counters_error[0]) {
+		/* The probe said yes, this run said no: no counts from here on. */
+		st->counters_broken = 1;
+		snprintf(st->counters_reason, sizeof(st->counters_reason),
+			 "counting stopped during the run: %s", m.counters_error);
+		if (metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
+			r = bench_fail(st, b, vi, when, st->counters_reason, NULL, err);
+			goto out;
+		}
+	}
+	run_check_checksum(st, b, vi, &m, why, sizeof(why));
+	if (why[0]) {
+		r = bench_fail(st, b, vi, when, why, NULL, err);
+		goto out;
+	}
+	if (round > 0) {
+		if (metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
+			int k = metric_table[cb->metric].counter;
+			/* The value itself is one of record_run()'s counter rows. */
+			if (!m.counts.have[k]) {
+				r = bench_fail(st, b, vi, when, "the counter did not run (no value)", NULL, err);
+				goto out;
+			}
+		}
+		if ((r = record_run(st, b, vi, round, &m, err)) < 0)
+			goto out;
+	}
+	r = 0;
+out:
+	measure_result_release(&m);
+	if (r == 0 && cleanup_signal_pending())
+		r = plumb_err_set(err, PLUMB_EINTERNAL, "stopped by signal %d", cleanup_signal_pending());
+	return r;
+}
+
+/*
+ * After a run (b and vi set: counted) or at the end of a round or warmup
+ * pass (b NULL: round_done, the last run's names repeated).
+ */
+static void progress(struct run_state *st, int warmup, unsigned round, unsigned rounds,
+		     const struct bench_state *b, size_t vi)
+{
+	struct runner_progress p;
+
+	if (b) {
+		st->done++;
+		st->last_bench = b->cb->name;
+		st->last_variant = st->labels[vi];
+	}
+	if (!st->opts->progress || !st->last_bench)
+		return;
+	memset(&p, 0, sizeof(p));
+	p.warmup = warmup;
+	p.round = round;
+	p.rounds = rounds;
+	p.bench = st->last_bench;
+	p.variant = st->last_variant;
+	p.round_done = b == NULL;
+	p.done = st->done;
+	p.total = st->total;
+	p.elapsed_ns = clock_now_ns() - st->t0;
+	p.load1 = st->load1;
+	st->opts->progress(st->opts->ctx, &p);
+}
+
+/* Benchmarks still running. */
+static size_t live_benches(const struct run_state *st)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->cfg->nbenches; i++)
+		n += st->benches[i].failure == NULL;
+	return n;
+}
+
+/* A failed benchmark drops its remaining runs from the plan. */
+static void replan(struct run_state *st, unsigned rounds_left, unsigned passes_left)
+{
+	size_t nv = st->build.nvariants;
+	uint64_t left = (uint64_t)(rounds_left + passes_left) * nv * live_benches(st);
+
+	st->total = st->done + left;
+}
+
+/* ---- set-up ------------------------------------------------------------------ */
+
+/* The benchmarks' environment: run.env from plumb's own, plus the samples fd. */
+static int bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
+		     struct envlist *env, struct plumb_err *err)
+{
+	int r;
+
+	if ((r = envlist_init(env, err)) < 0)
+		return r;
+	for (size_t i = 0; i < cfg->run.nenv; i++) {
+		const char *v = getenv(cfg->run.env[i]);
+		if (v && (r = envlist_set(env, cfg->run.env[i], v, err)) < 0)
+			return r;
+	}
+	if (cb->mode == CONFIG_MODE_SAMPLES) {
+		char fd[16];
+		snprintf(fd, sizeof(fd), "%d", SAMPLES_FD);
+		if ((r = envlist_set(env, "PLUMB_SAMPLES_FD", fd, err)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+static void opts_for(const struct config_bench *cb, struct analysis_opts *o)
+{
+	analysis_opts_default(o);
+	switch (cb->warmup) {
+	case CONFIG_WARMUP_AUTO:
+		o->warmup.kind = STATS_WARMUP_AUTO;
+		break;
+	case CONFIG_WARMUP_COUNT:
+		o->warmup.kind = STATS_WARMUP_FIXED;
+		o->warmup.discard = (size_t)cb->warmup_count;
+		break;
+	case CONFIG_WARMUP_NONE:
+		o->warmup.kind = STATS_WARMUP_NONE;
+		break;
+	}
+}
+
+int run_bench_setup(struct run_state *st, struct bench_state *b,
+		       const struct config_bench *cb, struct plumb_err *err)
+{
+	size_t nv = st->build.nvariants;
+	struct analysis_opts ao;
+	int r;
+
+	b->cb = cb;
+	b->cl = calloc(nv, sizeof(*b->cl));
+	b->logs = calloc(nv, sizeof(*b->logs));
+	if (!b->cl || !b->logs)
+		return plumb_err_oom(err, "benchmarks");
+	for (size_t i = 0; i < nv; i++) {
+		const struct runner_variant *v = &st->build.variants[i];
+		const struct cmdline_var vars[] = { { "artifact", v->artifact } };
+		char key[128];
+		snprintf(key, sizeof(key), "bench.%s.command", cb->name);
+		if ((r = cmdline_expand(&b->cl[i], cb->command, vars, 1, key, err)) < 0)
+			return r;
+		b->logs[i].path = buf_strdupf("%s/log/bench-%s-%s.log", st->build.run_dir, cb->name, v->id);
+		if (!b->logs[i].path)
+			return plumb_err_oom(err, "benchmarks");
+	}
+	if ((r = bench_env(st->cfg, cb, &b->env, err)) < 0)
+		return r;
+	opts_for(cb, &ao);
+	b->an = analysis_new(&ao, err);
+	return b->an ? 0 : PLUMB_EINTERNAL;
+}
+
+void run_bench_release(struct bench_state *b, size_t nv)
+{
+	if (b->cl)
+		for (size_t i = 0; i < nv; i++)
+			cmdline_release(&b->cl[i]);
+	free(b->cl);
+	if (b->logs)
+		for (size_t i = 0; i < nv; i++)
+			free(b->logs[i].path);
+	free(b->logs);
+	envlist_release(&b->env);
+	if (b->an)
+		analysis_free(b->an);
+	free(b->failure);
+}
+
+/* Warmup runs and rounds. */
+int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	size_t nv = st->build.nvariants, nb = cfg->nbenches;
+	struct schedule sched;
+	size_t *perm = NULL;
+	int r = 0;
+
+	perm = calloc(nv, sizeof(*perm));
+	m->run.order = calloc(cfg->run.rounds, sizeof(*m->run.order));
+	m->run.conditions = calloc(cfg->run.rounds, sizeof(*m->run.conditions));
+	if (!perm || !m->run.order || !m->run.conditions) {
+		free(perm);
+		return plumb_err_oom(err, "schedule");
+	}
+	st->total = (uint64_t)(cfg->run.warmup_runs + cfg->run.rounds) * nv * nb;
+	st->t0 = clock_now_ns();
+	st->load1 = -1;
+
+	for (unsigned w = 1; w <= cfg->run.warmup_runs && r == 0; w++) {
+		for (size_t vi = 0; vi < nv && r == 0; vi++)
+			for (size_t bi = 0; bi < nb && r == 0; bi++) {
+				struct bench_state *b = &st->benches[bi];
+				if (b->failure)
+					continue;
+				r = run_one(st, b, vi, 0, w, err);
+				if (r == 0 && b->failure)
+					replan(st, cfg->run.rounds, cfg->run.warmup_runs - w);
+				if (r == 0)
+					progress(st, 1, w, cfg->run.warmup_runs, b, vi);
+			}
+		if (r == 0)
+			progress(st, 1, w, cfg->run.warmup_runs, NULL, 0);
+	}
+
+	schedule_init(&sched, cfg->run.seed, nv);
+	for (unsigned round = 1; round <= cfg->run.rounds && r == 0; round++) {
+		struct manifest_round *ord = &m->run.order[round - 1];
+		struct manifest_condition *c = &m->run.conditions[round - 1];
+		struct host_round hr;
+
+		schedule_next(&sched, perm);
+		ord->variants = calloc(nv, sizeof(*ord->variants));
+		if (!ord->variants) {
+			r = plumb_err_oom(err, "schedule");
+			break;
+		}
+		for (size_t k = 0; k < nv; k++)
+			ord->variants[k] = perm[k];
+		ord->n = nv;
+		m->run.n_order = round;
+		manifest_condition_init(c);
+		m->run.n_conditions = round;
+		host_round_sample(&hr);
+		c->at_ns = (int64_t)(clock_now_ns() - st->t0);
+		if (hr.has_load) {
+			c->load[0] = hr.load[0];
+			c->load[1] = hr.load[1];
+			c->load[2] = hr.load[2];
+			st->load1 = hr.load[0];
+		}
+		if (hr.cur_min_khz != HOST_NA)
+			c->cur_khz_min = hr.cur_min_khz;
+		if (hr.cur_max_khz != HOST_NA)
+			c->cur_khz_max = hr.cur_max_khz;
+
+		for (size_t k = 0; k < nv && r == 0; k++)
+			for (size_t bi = 0; bi < nb && r == 0; bi++) {
+				struct bench_state *b = &st->benches[bi];
+				if (b->failure)
+					continue;
+				r = run_one(st, b, perm[k], round, 0, err);
+				if (r == 0 && b->failure)
+					replan(st, cfg->run.rounds - round, 0);
+				if (r == 0)
+					progress(st, 0, round, cfg->run.rounds, b, perm[k]);
+			}
+		if (r == 0)
+			progress(st, 0, round, cfg->run.rounds, NULL, 0);
+	}
+	free(perm);
+	return r;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+test_description='the include arrows of the folders run one way (DESIGN 1 and 2): no stage includes views/ or cli/'
+. "$(dirname "$0")/test-lib.sh"
+
+# allowed FOLDER: the folders FOLDER's files may include, itself first.
+allowed() {
+	case $1 in
+	common)  echo "common" ;;
+	stats)   echo "stats common" ;;
+	formats) echo "formats stats common" ;;   # the bundle check recomputes verdicts (stats is pure)
+	archive) echo "archive formats common" ;;
+	runner)  echo "runner formats stats common" ;;
+	reports) echo "reports archive stats formats common" ;;
+	views)   echo "views reports archive runner stats formats common" ;;
+	cli)     echo "cli views reports archive runner stats formats common" ;;
+	esac
+}
+
+# arrows: one line "FILE FOLDER" per quoted include of a project folder.
+arrows() {
+	for d in common stats formats archive runner reports views cli; do
+		test -d "$TEST_SRCDIR/$d" || continue
+		for f in "$TEST_SRCDIR/$d"/*.c "$TEST_SRCDIR/$d"/*.h; do
+			test -f "$f" || continue
+			sed -n "s|^#include \"\([a-z]*\)/.*|$d ${f#$TEST_SRCDIR/} \1|p" "$f"
+		done
+	done
+}
+
+test_expect_success 'every include points to the same folder or one below it' '
+	arrows >arrows &&
+	test -s arrows &&
+	while read from file to; do
+		case " $(allowed "$from") " in
+		*" $to "*) ;;
+		*) echo "$file includes $to/" >&2; return 1 ;;
+		esac
+	done <arrows
+'
+
+test_expect_success 'the check sees the views layer and would see an arrow back up' '
+	grep "^cli .* views$" arrows >/dev/null &&
+	grep "^views " arrows >/dev/null &&
+	case " $(allowed stats) " in *" views "*) false ;; *) true ;; esac
+'
+
+test_done

@@ -1,0 +1,330 @@
+/*
+ * views/archive.c: text renderings of the archive's JSON models (archive.h).
+ * Plain, aligned, line-oriented text that reads well in a cron mail;
+ * ids are shortened to 12 digits in tables and shown whole elsewhere.
+ * Every string of a model came from a bundle and is untrusted: it reaches
+ * the stream only through esc_fputs() (common/escape.h).  Values print
+ * as plumb report prints them (common/units.h): a center with its unit,
+ * its range in the same unit.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "views/archive.h"
+#include "common/escape.h"
+#include "common/units.h"
+#include "formats/manifest.h"
+#include "common/banned.h"
+
+/* A string member, or def when missing or not a string. */
+static const char *str(const json_t *o, const char *key, const char *def)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : def;
+}
+
+/* The first 12 characters of a string member, or "-". */
+static const char *short12(const json_t *o, const char *key, char *buf)
+{
+	snprintf(buf, 13, "%s", str(o, key, "-"));
+	return buf;
+}
+
+/* s escaped, padded with spaces to width columns (0: none). */
+static void put(FILE *out, const char *s, int width)
+{
+	(void)esc_fputs(out, s, width > 0 ? (size_t)width : 0);
+}
+
+/* A string member escaped and padded, def when missing. */
+static void put_str(FILE *out, const json_t *o, const char *key, const char *def, int width)
+{
+	put(out, str(o, key, def), width);
+}
+
+/* The dimension of a model's metric name ("wall", "instructions"). */
+static enum units_dim dim_of(const char *metric)
+{
+	enum metric_id m;
+
+	if (metric && metric_parse(metric, &m) == 0)
+		return metric_dim(m);
+	return UNITS_COUNT;
+}
+
+/* A number member as %.6g into buf, or "-". */
+static const char *num(const json_t *o, const char *key, char *buf, size_t size)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.6g", json_number_value(v));
+	return buf;
+}
+
+void view_list(const json_t *list, FILE *out)
+{
+	size_t i;
+	json_t *b;
+
+	if (json_array_size(list) == 0)
+		return;
+	fprintf(out, "%-12s  %-20s  %-12s  %-12s  %-12s  %7s  %s\n", "ID", "CREATED", "BASE",
+		"CANDIDATE", "HOST", "BENCHES", "LABELS");
+	json_array_foreach(list, i, b) {
+		char id[13], base[13], cand[13], host[13];
+		const json_t *labels = json_object_get(b, "labels");
+		const char *k;
+		json_t *v;
+		int first = 1;
+
+		put(out, short12(b, "id", id), 12);
+		fputs("  ", out);
+		put_str(out, b, "created", "-", 20);
+		fputs("  ", out);
+		put(out, short12(json_object_get(b, "base"), "commit", base), 12);
+		fputs("  ", out);
+		put(out, short12(json_object_get(b, "candidate"), "commit", cand), 12);
+		fputs("  ", out);
+		put(out, short12(b, "host", host), 12);
+		fprintf(out, "  %7lld  ", (long long)json_integer_value(json_object_get(b, "benches")));
+		json_object_foreach((json_t *)labels, k, v) {
+			fputs(first ? "" : ",", out);
+			put(out, k, 0);
+			fputc('=', out);
+			put(out, json_string_value(v) ? json_string_value(v) : "", 0);
+			first = 0;
+		}
+		fputc('\n', out);
+	}
+}
+
+/* A label in the 11 columns of the field lines, then the field's value. */
+static void field(FILE *out, const char *label, const char *value)
+{
+	fprintf(out, "%-11s ", label);
+	put(out, value, 0);
+}
+
+/* "ref commit (time)" of a side. */
+static void ref_line(FILE *out, const char *label, const json_t *side)
+{
+	field(out, label, str(side, "ref", "-"));
+	fputc(' ', out);
+	put_str(out, side, "commit", "-", 0);
+	if (json_is_string(json_object_get(side, "time"))) {
+		fputs(" (", out);
+		put_str(out, side, "time", "", 0);
+		fputc(')', out);
+	}
+	fputc('\n', out);
+}
+
+/* A number member with its own unit, or in scale sc when given; "-" when missing. */
+static const char *value(const json_t *o, const char *key, enum units_dim dim,
+			 const struct units_scale *sc, char buf[UNITS_MAX])
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v))
+		snprintf(buf, UNITS_MAX, "-");
+	else if (sc)
+		units_number(json_number_value(v), sc, buf);
+	else
+		units_value(json_number_value(v), dim, 0, buf);
+	return buf;
+}
+
+/* "center [min, max]" of one side: the center with its unit, the range in that unit. */
+static void side_cell(const json_t *side, enum units_dim dim, char *buf, size_t size)
+{
+	const json_t *c = json_object_get(side, "center");
+	char cs[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX];
+	struct units_scale sc;
+
+	units_scale(json_is_number(c) ? json_number_value(c) : 0, dim, 0, &sc);
+	snprintf(buf, size, "%s [%s, %s]", value(side, "center", dim, NULL, cs),
+		 value(side, "min", dim, &sc, lo), value(side, "max", dim, &sc, hi));
+}
+
+void view_bundle(const json_t *b, FILE *out)
+{
+	const json_t *host = json_object_get(b, "host");
+	const json_t *labels = json_object_get(b, "labels");
+	const json_t *bls = json_object_get(b, "baselines");
+	const json_t *benches = json_object_get(b, "benches");
+	const char *k;
+	json_t *v;
+	size_t i;
+	int width = 5;
+
+	field(out, "bundle", str(b, "id", "-"));
+	fputc('\n', out);
+	field(out, "file", str(b, "path", "-"));
+	fprintf(out, " (%lld bytes, SHA-256 ", (long long)json_integer_value(json_object_get(b, "size")));
+	put_str(out, b, "file_sha256", "-", 0);
+	fputs(")\n", out);
+	field(out, "created", str(b, "created", "-"));
+	fputs(" (added ", out);
+	put_str(out, b, "added", "-", 0);
+	fputs(")\n", out);
+	field(out, "format", str(b, "format_version", "-"));
+	fputs(" (plumb ", out);
+	put_str(out, b, "plumb_version", "unknown", 0);
+	fputs(")\n", out);
+	field(out, "repo", str(b, "repo", "-"));
+	fputc('\n', out);
+	ref_line(out, "base", json_object_get(b, "base"));
+	ref_line(out, "candidate", json_object_get(b, "candidate"));
+	field(out, "host", json_is_object(host) ? str(host, "fingerprint", "-") : "-");
+	fputc('\n', out);
+	field(out, "signature", str(b, "signature", "-"));
+	if (json_is_string(json_object_get(b, "signature_key"))) {
+		/* Who signed what is stored. */
+		fputs(", key ", out);
+		put_str(out, b, "signature_key", "-", 0);
+		if (json_is_string(json_object_get(b, "signature_comment"))) {
+			fputs(" (", out);
+			put_str(out, b, "signature_comment", "", 0);
+			fputc(')', out);
+		}
+	}
+	if (json_integer_value(json_object_get(b, "replaced")) > 0)
+		fprintf(out, "; the stored file replaced %lld time%s by a better signed copy",
+			(long long)json_integer_value(json_object_get(b, "replaced")),
+			json_integer_value(json_object_get(b, "replaced")) == 1 ? "" : "s");
+	fputc('\n', out);
+	if (json_object_size(labels) > 0) {
+		fprintf(out, "%-11s", "labels");
+		json_object_foreach((json_t *)labels, k, v) {
+			fputc(' ', out);
+			put(out, k, 0);
+			fputc('=', out);
+			put(out, json_string_value(v) ? json_string_value(v) : "", 0);
+		}
+		fputc('\n', out);
+	}
+	if (json_array_size(bls) > 0) {
+		fprintf(out, "%-11s", "baselines");
+		json_array_foreach(bls, i, v) {
+			fputc(' ', out);
+			put_str(out, v, "name", "?", 0);
+			fputs(" (", out);
+			put_str(out, v, "side", "?", 0);
+			fputc(')', out);
+		}
+		fputc('\n', out);
+	}
+	if (json_array_size(benches) == 0)
+		return;
+	json_array_foreach(benches, i, v) {
+		int n = (int)esc_width(str(v, "name", "-"));
+		if (n > width)
+			width = n;
+	}
+	fprintf(out, "\n%-*s  %-12s  %-34s  %-34s  %8s  %s\n", width, "BENCH", "METRIC",
+		"BASE center [min, max]", "CANDIDATE center [min, max]", "RATIO", "VERDICT");
+	json_array_foreach(benches, i, v) {
+		enum units_dim dim = dim_of(str(v, "metric", NULL));
+		char base[128], cand[128], ratio[32];
+
+		side_cell(json_object_get(v, "base"), dim, base, sizeof(base));
+		side_cell(json_object_get(v, "candidate"), dim, cand, sizeof(cand));
+		put_str(out, v, "name", "-", width);
+		fputs("  ", out);
+		put_str(out, v, "metric", "-", 12);
+		fprintf(out, "  %-34s  %-34s  %8s  ", base, cand, num(v, "ratio", ratio, sizeof(ratio)));
+		put_str(out, v, "verdict", "-", 0);
+		fputc('\n', out);
+	}
+}
+
+void view_trend(const json_t *t, FILE *out)
+{
+	const json_t *pts = json_object_get(t, "points");
+	enum units_dim dim = dim_of(str(t, "metric", NULL));
+	json_t *p;
+	size_t i;
+
+	fputs("bench ", out);
+	put_str(out, t, "bench", "-", 0);
+	fputs(", metric ", out);
+	put_str(out, t, "metric", "-", 0);
+	fputs(", host ", out);
+	put_str(out, t, "host", "-", 0);
+	fprintf(out, ": %zu point%s\n", json_array_size(pts), json_array_size(pts) == 1 ? "" : "s");
+	if (json_array_size(pts) == 0)
+		return;
+	fprintf(out, "%-20s  %-12s  %12s  %12s  %12s  %-12s  %s\n", "TIME", "COMMIT", "CENTER",
+		"MIN", "MAX", "VERDICT", "BUNDLE");
+	json_array_foreach(pts, i, p) {
+		char commit[13], id[13], c[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX];
+
+		value(p, "center", dim, NULL, c);
+		value(p, "min", dim, NULL, lo);
+		value(p, "max", dim, NULL, hi);
+		put_str(out, p, "time", "-", 20);
+		fputs("  ", out);
+		put(out, short12(p, "commit", commit), 12);
+		fprintf(out, "  %12s  %12s  %12s  ", c, lo, hi);
+		put_str(out, p, "verdict", "-", 12);
+		fputs("  ", out);
+		put(out, short12(p, "bundle", id), 0);
+		fputc('\n', out);
+	}
+}
+
+void view_baselines(const json_t *list, FILE *out)
+{
+	json_t *b;
+	size_t i;
+	int width = 4;
+
+	if (json_array_size(list) == 0)
+		return;
+	json_array_foreach(list, i, b) {
+		int n = (int)esc_width(str(b, "name", ""));
+		if (n > width)
+			width = n;
+	}
+	fprintf(out, "%-*s  %-12s  %-9s  %-20s  %-12s  %s\n", width, "NAME", "BUNDLE", "SIDE",
+		"SET AT", "COMMIT", "NOTE");
+	json_array_foreach(list, i, b) {
+		char id[13], commit[13];
+
+		put_str(out, b, "name", "-", width);
+		fputs("  ", out);
+		put(out, short12(b, "bundle", id), 12);
+		fputs("  ", out);
+		put_str(out, b, "side", "-", 9);
+		fputs("  ", out);
+		put_str(out, b, "set_at", "-", 20);
+		fputs("  ", out);
+		put(out, short12(b, "commit", commit), 12);
+		fputs("  ", out);
+		put_str(out, b, "note", "", 0);
+		fputc('\n', out);
+	}
+}
+
+void view_baseline(const json_t *b, FILE *out)
+{
+	field(out, "baseline", str(b, "name", "-"));
+	fputc('\n', out);
+	field(out, "side", str(b, "side", "-"));
+	fputc('\n', out);
+	field(out, "set at", str(b, "set_at", "-"));
+	fputc('\n', out);
+	if (json_is_string(json_object_get(b, "note"))) {
+		field(out, "note", str(b, "note", ""));
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+	view_bundle(json_object_get(b, "bundle_info"), out);
+}

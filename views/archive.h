@@ -1,0 +1,31 @@
+/*
+ * views/archive.h: the text form of the archive's query results, rendered
+ * from the same JSON models that --json prints (archive/query.h,
+ * archive/baseline.h), so text and JSON say the same thing.
+ *
+ * Ownership: the models are borrowed; nothing is allocated that outlives
+ * a call.
+ */
+#ifndef PLUMB_VIEWS_ARCHIVE_H
+#define PLUMB_VIEWS_ARCHIVE_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* A table of bundles, one line each, with a header (nothing when empty). */
+void view_list(const json_t *list, FILE *out);
+
+/* Everything about one bundle: fields, then a table of benchmarks. */
+void view_bundle(const json_t *bundle, FILE *out);
+
+/* A trend: a heading naming bench, metric and host, then one line per point. */
+void view_trend(const json_t *trend, FILE *out);
+
+/* A table of baselines. */
+void view_baselines(const json_t *list, FILE *out);
+
+/* One baseline, then its bundle as view_bundle() shows it. */
+void view_baseline(const json_t *baseline, FILE *out);
+
+#endif

@@ -1,0 +1,211 @@
+/*
+ * views/build-summary.c: rendering a runner_result as text and JSON; see
+ * build-summary.h.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/escape.h"
+#include "formats/config.h"
+#include "runner/build.h"
+#include "views/build-summary.h"
+#include "common/banned.h"
+
+/* "2026-11-30 10:00:00 +0100" in the commit's own zone. */
+static void commit_time(const struct checkout_side *s, char *out, size_t size)
+{
+	time_t t = (time_t)s->time + (time_t)s->tz_minutes * 60;
+	struct tm tm;
+	int off = s->tz_minutes < 0 ? -s->tz_minutes : s->tz_minutes;
+
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(out, size, "?");
+		return;
+	}
+	strftime(out, size, "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(out + strlen(out), size - strlen(out), " %c%02d%02d",
+		 s->tz_minutes < 0 ? '-' : '+', off / 60, off % 60);
+}
+
+static const char *variant_side(const struct runner_variant *v)
+{
+	return v->control ? "control" : runner_side_name(v->side);
+}
+
+static int summary_text(const struct plumb_config *cfg, const struct runner_result *res,
+			struct buf *out, struct plumb_err *err)
+{
+	int r = 0;
+
+	r |= buf_printf(out, "repository  %s\n", res->repo ? res->repo : "?");
+	for (int s = 0; s < 2; s++) {
+		const struct checkout_side *c = &res->side[s];
+		char when[64];
+		commit_time(c, when, sizeof(when));
+		r |= buf_printf(out, "%-11s %s = %.12s (tree %.12s)%s\n", s == 0 ? "base" : "candidate",
+				c->ref ? c->ref : "?", c->commit[0] ? c->commit : "(no commit)", c->tree,
+				c->dirty ? " with uncommitted changes" : "");
+		if (c->commit[0])
+			r |= buf_printf(out, "            \"%s\", %s, %s\n", c->subject ? c->subject : "",
+					c->author ? c->author : "", when);
+	}
+	r |= buf_printf(out, "build       pad = %s, %u bytes per pad, reuse = %s; artifact %s\n",
+			config_pad_name(cfg->build.pad), cfg->build.pad_bytes,
+			config_reuse_name(cfg->build.reuse), cfg->build.artifact);
+	r |= buf_printf(out, "run folder  %s (%s)\n\n", res->run_dir ? res->run_dir : "?",
+			res->keep ? "kept" : "removed at exit; --keep keeps it");
+
+	r |= buf_printf(out, "%-7s %-9s %3s %6s %9s %10s  %-12s", "variant", "side", "pad", "bytes",
+			"build", "size", "sha256");
+	for (size_t k = 0; k < res->nsymbols; k++)
+		r |= buf_printf(out, " %14s", res->symbols[k]);
+	r |= buf_printf(out, "  folder\n");
+	for (size_t i = 0; i < res->nvariants; i++) {
+		const struct runner_variant *v = &res->variants[i];
+		r |= buf_printf(out, "%-7s %-9s %3u %6" PRIu64 " %7.2f s %10" PRIu64 "  %-12.12s", v->id,
+				variant_side(v), v->pad, v->pad_bytes, (double)v->build_ns / 1e9,
+				v->size, v->sha256);
+		for (size_t k = 0; k < res->nsymbols; k++) {
+			if (v->addr)
+				r |= buf_printf(out, " %#14" PRIx64, v->addr[k]);
+			else
+				r |= buf_printf(out, " %14s", "-");
+		}
+		r |= buf_printf(out, "  %s%s\n", v->dir, v->relinked ? " (relinked)" : "");
+	}
+
+	r |= buf_printf(out, "\nshift check: %s: %s\n",
+			res->shift == RUNNER_SHIFT_EXACT ? "ok" :
+			res->shift == RUNNER_SHIFT_MOVED ? "moved" : "not checked",
+			res->shift_note[0] ? res->shift_note : "-");
+	if (res->control)
+		r |= buf_printf(out, "reproducible: %s: %s\n", res->reproducible ? "yes" : "no",
+				res->repro_note);
+	else
+		r |= buf_printf(out, "reproducible: not checked (run.control = false)\n");
+	if (res->nhot) {
+		r |= buf_printf(out, "hot code, base pad 0 against candidate pad 0:\n");
+		for (size_t i = 0; i < res->nhot; i++) {
+			const struct runner_hot *h = &res->hot[i];
+			r |= buf_printf(out, "  %s: %s", h->symbol, hotcode_verdict_name(h->cmp.verdict));
+			if (h->cmp.verdict == HOTCODE_IDENTICAL)
+				r |= buf_printf(out, " (%" PRIu64 " bytes)\n", h->cmp.base_size);
+			else if (h->cmp.verdict == HOTCODE_SAME_EXCEPT_ADDRESSES)
+				r |= buf_printf(out, " (%" PRIu64 " bytes; %zu of %zu instructions normalized)\n",
+						h->cmp.base_size, h->cmp.normalized, h->cmp.instructions);
+			else
+				r |= buf_printf(out, " (%" PRIu64 " bytes in base, %" PRIu64 " in candidate; %s)\n",
+						h->cmp.base_size, h->cmp.cand_size, h->cmp.detail);
+		}
+	} else {
+		r |= buf_printf(out, "hot code: not compared (no bench names its hot symbols)\n");
+	}
+	return r < 0 ? buf_err(err, "summary") : 0;
+}
+
+static json_t *side_json(const struct checkout_side *c)
+{
+	return json_pack("{s:s?, s:s?, s:s, s:s?, s:s?, s:I, s:i, s:b, s:I}",
+			 "ref", c->ref, "commit", c->commit[0] ? c->commit : NULL, "tree", c->tree,
+			 "subject", c->subject, "author", c->author, "time", (json_int_t)c->time,
+			 "tz_minutes", c->tz_minutes, "dirty", c->dirty, "files", (json_int_t)c->files);
+}
+
+/* The text, escaped line by line: subjects, folders and symbols are untrusted. */
+int runner_summary_text(const struct plumb_config *cfg, const struct runner_result *res,
+			struct buf *out, struct plumb_err *err)
+{
+	struct buf raw;
+	int rc;
+
+	buf_init(&raw, out->max);
+	rc = summary_text(cfg, res, &raw, err);
+	if (rc == 0 && raw.len && esc_text_lines(out, buf_cstr(&raw)) < 0)
+		rc = buf_err(err, "summary");
+	buf_release(&raw);
+	return rc;
+}
+
+json_t *runner_summary_json(const struct plumb_config *cfg, const struct runner_result *res)
+{
+	json_t *root, *vars, *hot, *syms;
+	char hex[32];
+
+	root = json_pack("{s:s?, s:s?, s:b, s:o, s:o, s:{s:s, s:i, s:s, s:s}}",
+			 "repository", res->repo, "run_dir", res->run_dir, "kept", res->keep,
+			 "base", side_json(&res->side[0]), "candidate", side_json(&res->side[1]),
+			 "build", "pad", config_pad_name(cfg->build.pad), "padBytes", (int)cfg->build.pad_bytes,
+			 "reuse", config_reuse_name(cfg->build.reuse), "artifact", cfg->build.artifact);
+	vars = json_array();
+	hot = json_array();
+	syms = json_array();
+	if (!root || !vars || !hot || !syms)
+		goto fail;
+	for (size_t k = 0; k < res->nsymbols; k++)
+		json_array_append_new(syms, json_string(res->symbols[k]));
+	for (size_t i = 0; i < res->nvariants; i++) {
+		const struct runner_variant *v = &res->variants[i];
+		json_t *addrs = json_object(), *o;
+		if (!addrs)
+			goto fail;
+		for (size_t k = 0; v->addr && k < res->nsymbols; k++) {
+			snprintf(hex, sizeof(hex), "%#" PRIx64, v->addr[k]);
+			json_object_set_new(addrs, res->symbols[k], json_string(hex));
+		}
+		o = json_pack("{s:s, s:s, s:b, s:i, s:I, s:s, s:s, s:s?, s:s, s:s?, s:b, s:b, s:f, s:f, s:I, s:s, s:o}",
+			      "id", v->id, "side", runner_side_name(v->side), "control", v->control,
+			      "pad", (int)v->pad, "pad_bytes", (json_int_t)v->pad_bytes, "folder", v->dir,
+			      "artifact", v->artifact, "elf", v->elf, "log", v->log,
+			      "command", v->command, "shell", v->shell, "relinked", v->relinked,
+			      "prepare_seconds", (double)v->prepare_ns / 1e9,
+			      "build_seconds", (double)v->build_ns / 1e9, "size", (json_int_t)v->size,
+			      "sha256", v->sha256, "symbols", addrs);
+		if (!o || json_array_append_new(vars, o) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < res->nhot; i++) {
+		const struct runner_hot *h = &res->hot[i];
+		json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:s?}",
+				      "symbol", h->symbol, "verdict", hotcode_verdict_name(h->cmp.verdict),
+				      "base_size", (json_int_t)h->cmp.base_size,
+				      "candidate_size", (json_int_t)h->cmp.cand_size,
+				      "instructions", (json_int_t)h->cmp.instructions,
+				      "normalized", (json_int_t)h->cmp.normalized,
+				      "detail", h->cmp.detail[0] ? h->cmp.detail : NULL);
+		if (!o || json_array_append_new(hot, o) < 0)
+			goto fail;
+	}
+	if (json_object_set_new(root, "variants", vars) < 0)
+		goto fail_root;
+	vars = NULL;
+	if (json_object_set_new(root, "shift", json_pack("{s:s, s:o, s:s}",
+			"status", res->shift == RUNNER_SHIFT_EXACT ? "exact" :
+				  res->shift == RUNNER_SHIFT_MOVED ? "moved" : "not checked",
+			"symbols", syms, "note", res->shift_note)) < 0)
+		goto fail_root;
+	syms = NULL;
+	if (json_object_set_new(root, "reproducible", res->control ?
+			json_pack("{s:b, s:s}", "value", res->reproducible, "note", res->repro_note) :
+			json_null()) < 0)
+		goto fail_root;
+	if (json_object_set_new(root, "hot", hot) < 0)
+		goto fail_root;
+	if (json_object_set_new(root, "seconds", json_real((double)res->total_ns / 1e9)) < 0)
+		goto fail_root;
+	return root;
+fail:
+	json_decref(vars);
+	json_decref(syms);
+	json_decref(hot);
+	json_decref(root);
+	return NULL;
+fail_root:
+	json_decref(root);
+	return NULL;
+}

@@ -1,0 +1,61 @@
+/*
+ * views/run.h: how `plumb run` and `plumb demo` show a run: the build
+ * lines and the progress of the rounds on stderr, and at the end on
+ * stdout the text report of the bundle (reports/, as `plumb report`
+ * prints it) or the run's JSON.
+ *
+ * Progress (DESIGN §3): on a terminal one line (round, variant,
+ * benchmark, elapsed, ETA) redrawn in place; otherwise plain timestamped
+ * lines, one per round, for cron logs.
+ *
+ * Ownership: struct runview is caller-owned storage, set up by
+ * runview_init(); it holds no resources.
+ */
+#ifndef PLUMB_VIEWS_RUN_H
+#define PLUMB_VIEWS_RUN_H
+
+#include <stdio.h>
+
+#include "reports/report.h"
+
+struct buf;
+struct runner_progress;
+struct runner_run_opts;
+struct runner_run_result;
+struct plumb_err;
+
+struct runview {
+	FILE *err;          /* stderr */
+	int tty;            /* redraw one line in place */
+	int drawn;          /* a progress line is on the screen */
+	int quiet;          /* no progress at all (--json keeps it: stderr) */
+};
+
+void runview_init(struct runview *v);
+
+/* Point opts' log and progress callbacks at v. */
+void runview_attach(struct runview *v, struct runner_run_opts *opts);
+
+/* Clear a progress line still on the screen. */
+void runview_finish(struct runview *v);
+
+/*
+ * Render the report of a bundle file, its candidate against its own base
+ * (what `plumb report BUNDLE --format F` prints), appended to out.  The
+ * codes are report_render()'s: PLUMB_EINPUT after a render means the
+ * verdicts were withheld, and out holds the report all the same.
+ */
+int runview_render_bundle(const char *bundle, enum report_format format, int color,
+			  struct buf *out, struct plumb_err *err);
+
+/*
+ * After a successful runner_run(): what goes to standard output, appended
+ * to out: the run's JSON with json, else the report of the bundle (or the
+ * run's summary when it wrote none) and the footer.  *withheld is set when
+ * the report withheld its verdicts (hosts not comparable start to end);
+ * err then still holds the report's message for the caller to show.
+ */
+int runview_output(const struct runner_run_result *res, int json, int color,
+		   struct buf *out, int *withheld, struct plumb_err *err);
+
+#endif
