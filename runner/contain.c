@@ -90,10 +90,10 @@ static unsigned long long start_time(pid_t pid)
 	p = strrchr(text, ')');
 	if (!p)
 		return 0;
+	/* p + 1 is " S PPID ...": the blank before field 3; on to field 22's. */
 	p++;
-	for (int field = 2; field < 22 && p; field++) {
+	for (int field = 3; field < 22 && p; field++)
 		p = strchr(p + 1, ' ');
-	}
 	if (!p)
 		return 0;
 	while (*p == ' ')
