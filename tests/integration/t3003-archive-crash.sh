@@ -16,8 +16,9 @@ if command -v strace >/dev/null 2>&1 &&
 fi
 
 # The system calls where an add can be cut: opening and creating files,
-# writing the copy and the database, syncing, renaming, closing.
-SYSCALLS="openat write pwrite64 fsync fdatasync rename close fcntl unlink ftruncate mkdir"
+# writing the copy and the database, syncing, linking (the copy is an
+# O_TMPFILE file where the file system has them) or renaming, closing.
+SYSCALLS="openat write pwrite64 fsync fdatasync linkat rename close fcntl unlink ftruncate mkdir"
 
 test_expect_success 'an archive with earlier contents, and a bundle to add' '
 	make_bundle 1 one.plumb &&
@@ -120,8 +121,8 @@ done
 
 test_expect_success STRACE 'the kills did hit the add (openat and write at least once each)' '
 	rm -rf W && cp -a pristine W &&
-	under_strace -f -c -o counts -e trace=openat,write,fsync,rename "$PLUMB" archive add new.plumb --archive-dir W >/dev/null &&
-	grep -q " rename" counts && grep -q " fsync" counts && grep -q " write" counts
+	under_strace -f -c -o counts -e trace=openat,write,fsync,linkat,rename "$PLUMB" archive add new.plumb --archive-dir W >/dev/null &&
+	grep -q " linkat\| rename" counts && grep -q " fsync" counts && grep -q " write" counts
 '
 
 # The counts, as TAP comments.
