@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -171,10 +172,17 @@ int store_copy_file(int fd, const char *src, const char *dest, char *hex,
 }
 
 /* The row of an id: *found, and its row number and recorded size. */
-static int lookup(struct store *st, const char *id, int *found, int64_t *rid,
-		  int64_t *size, struct plumb_err *err)
+/* The stored copy's signature: state and key id ("" when none or unknown). */
+struct stored_sig {
+	char state[16];
+	char key[17];
+};
+
+static int lookup_sig(struct store *st, const char *id, int *found, int64_t *rid,
+		      int64_t *size, struct stored_sig *sig, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT rid, size FROM bundles WHERE id = ?1", err);
+	sqlite3_stmt *s = store_prepare(st, "SELECT rid, size, signature, sig_key FROM bundles"
+					" WHERE id = ?1", err);
 	int rc;
 
 	if (!s)
@@ -185,10 +193,68 @@ static int lookup(struct store *st, const char *id, int *found, int64_t *rid,
 	if (*found) {
 		*rid = sqlite3_column_int64(s, 0);
 		*size = sqlite3_column_int64(s, 1);
+		if (sig) {
+			const unsigned char *t = sqlite3_column_text(s, 2), *k = sqlite3_column_text(s, 3);
+			snprintf(sig->state, sizeof(sig->state), "%s", t ? (const char *)t : "none");
+			snprintf(sig->key, sizeof(sig->key), "%s", k ? (const char *)k : "");
+		}
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_err(st, rc, "look up bundle", err);
+	return 0;
+}
+
+static int lookup(struct store *st, const char *id, int *found, int64_t *rid,
+		  int64_t *size, struct plumb_err *err)
+{
+	return lookup_sig(st, id, found, rid, size, NULL, err);
+}
+
+/*
+ * Is the new copy better signed than the stored one?  Signed beats
+ * unsigned; a signature checked good with the key given beats any stored
+ * signature that is not that key's.  Without a key, two signatures by
+ * different keys cannot be told apart: the stored one stays.
+ */
+static int better_signed(const struct ingest_record *rec, const struct stored_sig *old)
+{
+	if (!rec->sig_key[0])
+		return 0;
+	if (strcmp(old->state, "none") == 0)
+		return 1;
+	if (strcmp(rec->signature, "verified") == 0)
+		return strcmp(old->key, rec->sig_key) != 0 || strcmp(old->state, "verified") != 0;
+	return 0;
+}
+
+static int restore_row(struct store *st, int64_t rid, const struct ingest_record *rec,
+		       struct plumb_err *err);
+
+/* The row takes the new file's figures, and the replacement is recorded. */
+static int replace_row(struct store *st, int64_t rid, const struct ingest_record *rec,
+		       const struct stored_sig *old, struct plumb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if ((rc = restore_row(st, rid, rec, err)) < 0)
+		return rc;
+	s = store_prepare(st, "INSERT INTO replacements (bundle, at, old_signature, old_key,"
+			  " new_signature, new_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err);
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	sqlite3_bind_int64(s, 1, rid);
+	sqlite3_bind_int64(s, 2, (int64_t)time(NULL));
+	sqlite3_bind_text(s, 3, old->state, -1, SQLITE_STATIC);
+	if (old->key[0])
+		sqlite3_bind_text(s, 4, old->key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, rec->signature, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 6, rec->sig_key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_db_err(st, rc, "record the replacement", err);
 	return 0;
 }
 
@@ -220,7 +286,8 @@ static int restore_row(struct store *st, int64_t rid, const struct ingest_record
 		       struct plumb_err *err)
 {
 	sqlite3_stmt *s = store_prepare(st, "UPDATE bundles SET file_sha256 = ?1, size = ?2,"
-					" signature = ?3 WHERE rid = ?4", err);
+					" signature = ?3, sig_key = ?5, sig_comment = ?6"
+					" WHERE rid = ?4", err);
 	int rc;
 
 	if (!s)
@@ -229,6 +296,11 @@ static int restore_row(struct store *st, int64_t rid, const struct ingest_record
 	sqlite3_bind_int64(s, 2, rec->size);
 	sqlite3_bind_text(s, 3, rec->signature, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 4, rid);
+	if (rec->sig_key[0]) {
+		sqlite3_bind_text(s, 5, rec->sig_key, -1, SQLITE_STATIC);
+		if (rec->sig_comment)
+			sqlite3_bind_text(s, 6, rec->sig_comment, -1, SQLITE_STATIC);
+	}
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
@@ -259,11 +331,18 @@ static void discard_copy(struct store *st, const char *id, const char *dest)
 int store_add(struct store *st, const char *path, struct store_added *out,
 	      struct plumb_err *err)
 {
+	return store_add_key(st, path, NULL, out, err);
+}
+
+int store_add_key(struct store *st, const char *path, const struct sign_public_key *pubkey,
+		  struct store_added *out, struct plumb_err *err)
+{
+	struct stored_sig old;
 	struct ingest_record rec;
 	struct stat before;
 	char *dest = NULL;
 	int64_t rid = 0, size = 0;
-	int fd, found, r, copied = 0;
+	int fd, found, r, copied = 0, was_ok;
 
 	memset(out, 0, sizeof(*out));
 	ingest_record_init(&rec);
@@ -282,7 +361,7 @@ int store_add(struct store *st, const char *path, struct store_added *out,
 		goto out;
 	}
 	/* Verify the very file that will be copied: same descriptor. */
-	if ((r = ingest_read_bundle_fd(fd, path, &rec, err)) < 0)
+	if ((r = ingest_read_bundle_fd_key(fd, path, pubkey, &rec, err)) < 0)
 		goto out;
 	memcpy(out->id, rec.id, sizeof(out->id));
 	dest = store_bundle_path(st, rec.id);
@@ -290,28 +369,35 @@ int store_add(struct store *st, const char *path, struct store_added *out,
 		r = plumb_err_oom(err, "bundle path");
 		goto out;
 	}
-	/* Already there: answer without taking the write lock. */
-	if ((r = lookup(st, rec.id, &found, &rid, &size, err)) < 0)
+	/* Already there (and no better signed): answer without taking the write lock. */
+	if ((r = lookup_sig(st, rec.id, &found, &rid, &size, &old, err)) < 0)
 		goto out;
-	if (found && file_ok(dest, size)) {
+	if (found && file_ok(dest, size) && !better_signed(&rec, &old)) {
 		out->status = STORE_PRESENT;
 		goto out;
 	}
 
 	if ((r = store_begin(st, err)) < 0)
 		goto out;
-	if ((r = lookup(st, rec.id, &found, &rid, &size, err)) < 0)
+	if ((r = lookup_sig(st, rec.id, &found, &rid, &size, &old, err)) < 0)
 		goto rollback;
-	if (found && file_ok(dest, size)) {
+	if (found && file_ok(dest, size) && !better_signed(&rec, &old)) {
 		out->status = STORE_PRESENT;
 		store_rollback(st);
 		goto out;
 	}
+	was_ok = found && file_ok(dest, size);
 	if ((r = make_parent(dest, err)) < 0 ||
 	    (r = copy_checked(fd, path, dest, &before, rec.file_sha256, &rec.size, err)) < 0)
 		goto rollback;
 	copied = !found;
-	if (found) {
+	if (was_ok) {
+		/* The file was renamed over the stored one: the same bundle, better signed. */
+		r = replace_row(st, rid, &rec, &old, err);
+		out->status = STORE_REPLACED;
+		snprintf(out->old_key, sizeof(out->old_key), "%s", old.key);
+		snprintf(out->new_key, sizeof(out->new_key), "%s", rec.sig_key);
+	} else if (found) {
 		r = restore_row(st, rid, &rec, err);
 		out->status = STORE_RESTORED;
 	} else {

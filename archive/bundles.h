@@ -20,12 +20,14 @@ struct plumb_err;
 enum store_add_status {
 	STORE_ADDED,     /* new rows and a new file */
 	STORE_PRESENT,   /* already archived: nothing changed */
-	STORE_RESTORED   /* rows were there, their missing or damaged file was replaced */
+	STORE_RESTORED,  /* rows were there, their missing or damaged file was replaced */
+	STORE_REPLACED   /* a better signed copy replaced the stored file (recorded) */
 };
 
 struct store_added {
 	char id[STORE_ID_LEN + 1];
 	enum store_add_status status;
+	char old_key[17], new_key[17];    /* STORE_REPLACED: the key ids, "" unsigned */
 };
 
 /*
@@ -35,6 +37,19 @@ struct store_added {
  */
 int store_add(struct store *st, const char *path, struct store_added *out,
 	      struct plumb_err *err);
+
+/*
+ * store_add(), checking the bundle's signature with pubkey when not NULL
+ * (a signature by another key is PLUMB_EINPUT).  The signature is part of
+ * what is compared with a stored copy of the same id: a signed copy
+ * replaces a stored unsigned one, and a copy good with pubkey replaces a
+ * stored one not signed by that key; atomically (rename), the row updated
+ * and the replacement recorded in table replacements.  out->old_key and
+ * out->new_key say whose signatures they were ("" for none).
+ */
+struct sign_public_key;
+int store_add_key(struct store *st, const char *path, const struct sign_public_key *pubkey,
+		  struct store_added *out, struct plumb_err *err);
 
 /*
  * Remove a bundle (full id or unique prefix): its rows, then its file.

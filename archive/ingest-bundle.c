@@ -163,6 +163,11 @@ static int from_info(const struct bundle_info *info, struct ingest_record *rec,
 		rec->signature = "none";
 		break;
 	}
+	if (info->sig != BUNDLE_SIG_NONE) {
+		snprintf(rec->sig_key, sizeof(rec->sig_key), "%s", info->sig_keyid);
+		if (!(rec->sig_comment = strdup(info->sig_comment)))
+			return plumb_err_oom(err, "archive record");
+	}
 	if ((r = ingest_from_manifest(&info->manifest, rec, err)) < 0)
 		return plumb_err_prefix(err, "%s: manifest.json", name);
 	return 0;
@@ -171,11 +176,20 @@ static int from_info(const struct bundle_info *info, struct ingest_record *rec,
 int ingest_read_bundle_fd(int fd, const char *name, struct ingest_record *rec,
 			  struct plumb_err *err)
 {
+	return ingest_read_bundle_fd_key(fd, name, NULL, rec, err);
+}
+
+int ingest_read_bundle_fd_key(int fd, const char *name, const struct sign_public_key *pubkey,
+			      struct ingest_record *rec, struct plumb_err *err)
+{
+	struct bundle_read_opts opts;
 	struct bundle_info info;
 	int r;
 
+	memset(&opts, 0, sizeof(opts));
+	opts.pubkey = pubkey;
 	bundle_info_init(&info);
-	r = bundle_verify_fd(fd, name, NULL, &info, err);
+	r = bundle_verify_fd(fd, name, &opts, &info, err);
 	if (r == 0)
 		r = from_info(&info, rec, name, err);
 	bundle_info_release(&info);

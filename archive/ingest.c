@@ -39,6 +39,7 @@ static void ref_release(struct ingest_ref *r)
 
 void ingest_record_release(struct ingest_record *rec)
 {
+	free(rec->sig_comment);
 	free(rec->plumb_version);
 	free(rec->format_version);
 	free(rec->repo);
@@ -241,8 +242,9 @@ int ingest_insert(struct store *st, const struct ingest_record *rec,
 	s = store_prepare(st,
 		"INSERT INTO bundles (id, file_sha256, size, created, added, plumb_version,"
 		" format_version, repo, base_ref, base_commit, base_time, cand_ref,"
-		" cand_commit, cand_time, signature, host)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+		" cand_commit, cand_time, signature, host, sig_key, sig_comment)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+		" ?17, ?18)",
 		err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
@@ -263,6 +265,10 @@ int ingest_insert(struct store *st, const struct ingest_record *rec,
 	if (rec->cand.has_time)
 		sqlite3_bind_int64(s, 14, rec->cand.time);
 	bind_text(s, 15, rec->signature ? rec->signature : "none");
+	if (rec->sig_key[0]) {
+		bind_text(s, 17, rec->sig_key);
+		bind_text(s, 18, rec->sig_comment);
+	}
 	if (host)
 		sqlite3_bind_int64(s, 16, host);
 	r = step_done(st, s, "insert bundle", err);

@@ -63,6 +63,8 @@ struct ingest_record {
 	char *repo;                         /* repository path or URL, or NULL */
 	struct ingest_ref base, cand;
 	const char *signature;              /* "none" | "present" | "verified" (static) */
+	char sig_key[17];                   /* key id of SHA256SUMS.sig (16 hex), "" unsigned */
+	char *sig_comment;                  /* its trusted comment, NULL unsigned */
 	char *host_fingerprint;             /* NULL when the bundle has no host facts */
 	char *host_facts;                   /* JSON object text, with the fingerprint */
 	struct ingest_bench *benches;
@@ -88,6 +90,10 @@ int ingest_read_bundle(const char *path, struct ingest_record *rec,
 		       struct plumb_err *err);
 
 /* The same from an open file, read from its current offset; name is for messages. */
+/* The same, checking the signature with pubkey (NULL: not checked against a key). */
+struct sign_public_key;
+int ingest_read_bundle_fd_key(int fd, const char *name, const struct sign_public_key *pubkey,
+			      struct ingest_record *rec, struct plumb_err *err);
 int ingest_read_bundle_fd(int fd, const char *name, struct ingest_record *rec,
 			  struct plumb_err *err);
 

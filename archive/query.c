@@ -432,7 +432,9 @@ int query_bundle(struct store *st, int64_t rid, json_t **out,
 	sqlite3_stmt *s = store_prepare(st,
 		"SELECT u.id, u.file_sha256, u.size, u.created, u.added, u.plumb_version,"
 		" u.format_version, u.repo, u.base_ref, u.base_commit, u.base_time,"
-		" u.cand_ref, u.cand_commit, u.cand_time, u.signature, h.fingerprint, h.facts"
+		" u.cand_ref, u.cand_commit, u.cand_time, u.signature, h.fingerprint, h.facts,"
+		" u.sig_key, u.sig_comment,"
+		" (SELECT count(*) FROM replacements r WHERE r.bundle = u.rid)"
 		" FROM bundles u LEFT JOIN hosts h ON h.id = u.host WHERE u.rid = ?1", err);
 	json_t *o = NULL, *host = NULL, *benches = NULL, *labels = NULL, *bl = NULL;
 	char *path = NULL;
@@ -474,6 +476,8 @@ int query_bundle(struct store *st, int64_t rid, json_t **out,
 	    jset(o, "plumb_version", col_str(s, 5)) | jset(o, "format_version", col_str(s, 6)) |
 	    jset(o, "repo", col_str(s, 7)) | jset(o, "base", side_ref(s, 8)) |
 	    jset(o, "candidate", side_ref(s, 11)) | jset(o, "signature", col_str(s, 14)) |
+	    jset(o, "signature_key", col_str(s, 17)) | jset(o, "signature_comment", col_str(s, 18)) |
+	    jset(o, "replaced", col_num(s, 19)) |
 	    jset(o, "host", host) | jset(o, "labels", labels) | jset(o, "baselines", bl) |
 	    jset(o, "benches", benches)) {
 		labels = bl = benches = NULL;

@@ -97,9 +97,30 @@ static const char schema_v2[] =
 	"DROP INDEX benches_name;\n"
 	"CREATE INDEX benches_trend ON benches(name, host, metric, at);\n";
 
+/*
+ * Version 3: who signed what is stored.  A bundle's id does not cover its
+ * signature, so a signed copy can replace an unsigned or wrongly signed
+ * one; the key id and trusted comment of the stored file's signature (NULL
+ * when unsigned, or unknown for a bundle added before version 3), and one
+ * row per replacement.
+ */
+static const char schema_v3[] =
+	"ALTER TABLE bundles ADD COLUMN sig_key TEXT;\n"
+	"ALTER TABLE bundles ADD COLUMN sig_comment TEXT;\n"
+	"CREATE TABLE replacements (\n"
+	"  bundle INTEGER NOT NULL REFERENCES bundles(rid) ON DELETE CASCADE,\n"
+	"  at INTEGER NOT NULL,\n"
+	"  old_signature TEXT NOT NULL,\n"
+	"  old_key TEXT,\n"
+	"  new_signature TEXT NOT NULL,\n"
+	"  new_key TEXT\n"
+	");\n"
+	"CREATE INDEX replacements_bundle ON replacements(bundle);\n";
+
 static const char *const schema_steps[SCHEMA_VERSION] = {
 	schema_v1,
 	schema_v2,
+	schema_v3,
 };
 
 const char *schema_step(int i)

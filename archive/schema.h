@@ -18,7 +18,7 @@
 struct plumb_err;
 
 /* The version this program writes. */
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 /* PRAGMA application_id of a plumb archive ("plmb"). */
 #define SCHEMA_APPLICATION_ID 0x706c6d62

@@ -185,6 +185,20 @@ void view_bundle(const json_t *b, FILE *out)
 	field(out, "host", json_is_object(host) ? str(host, "fingerprint", "-") : "-");
 	fputc('\n', out);
 	field(out, "signature", str(b, "signature", "-"));
+	if (json_is_string(json_object_get(b, "signature_key"))) {
+		/* Who signed what is stored. */
+		fputs(", key ", out);
+		put_str(out, b, "signature_key", "-", 0);
+		if (json_is_string(json_object_get(b, "signature_comment"))) {
+			fputs(" (", out);
+			put_str(out, b, "signature_comment", "", 0);
+			fputc(')', out);
+		}
+	}
+	if (json_integer_value(json_object_get(b, "replaced")) > 0)
+		fprintf(out, "; the stored file replaced %lld time%s by a better signed copy",
+			(long long)json_integer_value(json_object_get(b, "replaced")),
+			json_integer_value(json_object_get(b, "replaced")) == 1 ? "" : "s");
 	fputc('\n', out);
 	if (json_object_size(labels) > 0) {
 		fprintf(out, "%-11s", "labels");

@@ -49,29 +49,38 @@ awk -v n="$n" 'BEGIN {
 }' >"$dir/in/samples.tsv"
 rows=$(($(wc -l <"$dir/in/samples.tsv") - 1))
 
-cat >"$dir/in/manifest.json" <<\JSON
-{
+# The manifest's figures are those the samples give (bundle verify
+# recomputes them), taken from plumb analyze.
+"$plumb" analyze --json "$dir/in/samples.tsv" >"$dir/analyze.json"
+python3 - "$dir/analyze.json" >"$dir/in/manifest.json" <<\PY
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+def side(s):
+    out = {"pads": [p["median"] for p in s["pads"]], "center": s["center"],
+           "min": s["min"], "max": s["max"], "rounds": s["min_rounds"]}
+    if s.get("spread") is not None:
+        out["spread"] = s["spread"]
+    return out
+b = {"name": r["bench"], "mode": "samples", "metric": "wall",
+     "sides": {k: side(r["sides"][k]) for k in ("base", "candidate")},
+     "verdict": r["verdict"]}
+if r["ratio"] is not None:
+    b["ratio"] = r["ratio"]
+if r["verdict"] == "unswept":
+    b["direction"] = r["direction"]
+json.dump({
   "format": "plumb-bundle", "version": 1,
   "tool": {"name": "plumb-bench", "version": "1"},
   "created": "2026-01-01T00:00:00Z",
   "spec": {},
   "repo": {
-    "base": {"ref": "v1", "commit": "1111111111111111111111111111111111111111"},
-    "candidate": {"ref": "HEAD", "commit": "2222222222222222222222222222222222222222"}
-  },
+    "base": {"ref": "v1", "commit": "1" * 40},
+    "candidate": {"ref": "HEAD", "commit": "2" * 40}},
   "build": {"method": "link", "padBytes": 16, "variants": []},
   "host": {"start": {}},
-  "run": {"seed": 1, "rounds": 10},
-  "benches": [{
-    "name": "interp", "mode": "samples", "metric": "wall",
-    "sides": {
-      "base": {"pads": [1180, 1184, 1172, 1192], "center": 1182, "min": 1172, "max": 1192},
-      "candidate": {"pads": [1165, 1169, 1157, 1177], "center": 1167, "min": 1157, "max": 1177}
-    },
-    "verdict": "placement"
-  }]
-}
-JSON
+  "run": {"seed": 1, "rounds": 10, "warmup": {"runs": 0, "policy": "auto"}},
+  "benches": [b]}, sys.stdout, indent=1)
+PY
 
 # time_of FILE: wall time, CPU time (both threads) and peak RSS from `time -v`.
 time_of() {

@@ -16,6 +16,7 @@
 #include "archive/scrub.h"
 #include "archive/store.h"
 #include "archive/view.h"
+#include "formats/sign.h"
 #include "cli/cmd.h"
 #include "common/cleanup.h"
 #include "common/err.h"
@@ -63,8 +64,12 @@ static int usage_error(const char *who, const char *what)
 
 /* ---- add ---- */
 
+static const char *opt_pubkey;
+
 static const struct plumb_opt add_opts[] = {
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_STRING_("pubkey", 'p', "KEY.pub", "check each bundle's signature with this public "
+		    "key; a copy good with it replaces a stored copy not signed by it", &opt_pubkey),
 	OPT_END_()
 };
 
@@ -73,8 +78,13 @@ static int add_exec(int argc, char **argv)
 	struct store st;
 	int status = 0, r;
 
+	struct sign_public_key pk;
+	int have = 0;
+
 	if (argc < 1)
 		return usage_error("add", "no bundle named");
+	if ((r = cli_load_pubkey(opt_pubkey, &pk, &have)) != 0)
+		return r;
 	if ((r = open_archive(&st, STORE_CREATE)) != 0)
 		return r;
 	for (int i = 0; i < argc && !cleanup_signal_pending(); i++) {
@@ -82,10 +92,16 @@ static int add_exec(int argc, char **argv)
 		struct plumb_err err;
 
 		plumb_err_clear(&err);
-		if (store_add(&st, argv[i], &added, &err) < 0) {
+		if (store_add_key(&st, argv[i], have ? &pk : NULL, &added, &err) < 0) {
 			int s = cli_fail(&err);
 			if (!status)
 				status = s;
+			continue;
+		}
+		if (added.status == STORE_REPLACED) {
+			printf("%s  replaced: the stored copy was %s%s, this one is signed by key %s\n",
+			       added.id, added.old_key[0] ? "signed by key " : "unsigned",
+			       added.old_key, added.new_key);
 			continue;
 		}
 		printf("%s  %s\n", added.id,
@@ -100,10 +116,12 @@ static int add_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_archive_add = {
 	.name = "add",
 	.summary = "verify bundles and add them to the archive",
-	.usage = "archive add BUNDLE... [--archive-dir DIR]",
+	.usage = "archive add BUNDLE... [-p KEY.pub] [--archive-dir DIR]",
 	.description =
 		"Verify each bundle completely, copy it into the archive's store and index it.\n"
-		"A bundle already archived is left as it is; its id is printed either way.",
+		"A bundle already archived is left as it is, unless this copy is better signed:\n"
+		"signed where the stored one is not, or good with -p's key where the stored\n"
+		"one is not that key's; then it replaces the stored file (recorded).",
 	.opts = add_opts,
 	.exec = add_exec,
 };

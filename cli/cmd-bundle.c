@@ -24,8 +24,8 @@
 static const struct plumb_cmd cmd_bundle_pack, cmd_bundle_show, cmd_bundle_verify,
 	cmd_bundle_extract, cmd_bundle_keygen, cmd_bundle_sign;
 
-/* Load -p KEY.pub when given; 0, or an exit status. */
-static int load_pubkey(const char *path, struct sign_public_key *pk, int *have)
+/* Load -p KEY.pub when given; 0, or an exit status (cmd.h). */
+int cli_load_pubkey(const char *path, struct sign_public_key *pk, int *have)
 {
 	struct plumb_err err;
 
@@ -149,7 +149,7 @@ static int verify_exec(int argc, char **argv)
 		fprintf(stderr, "plumb bundle verify: --require-signature needs -p KEY.pub\n");
 		return PLUMB_EXIT_USAGE;
 	}
-	rc = load_pubkey(verify_args.pub, &pk, &have);
+	rc = cli_load_pubkey(verify_args.pub, &pk, &have);
 	if (rc)
 		return rc;
 	o.pubkey = have ? &pk : NULL;
@@ -396,7 +396,7 @@ static int show_exec(int argc, char **argv)
 		cmd_print_usage(&cmd_bundle_show, "bundle show", stderr);
 		return PLUMB_EXIT_USAGE;
 	}
-	rc = load_pubkey(show_args.pub, &pk, &have);
+	rc = cli_load_pubkey(show_args.pub, &pk, &have);
 	if (rc)
 		return rc;
 	o.pubkey = have ? &pk : NULL;
@@ -468,7 +468,7 @@ static int extract_exec(int argc, char **argv)
 		fprintf(stderr, "plumb bundle extract: --require-signature needs -p KEY.pub\n");
 		return PLUMB_EXIT_USAGE;
 	}
-	rc = load_pubkey(extract_args.pub, &pk, &have);
+	rc = cli_load_pubkey(extract_args.pub, &pk, &have);
 	if (rc)
 		return rc;
 	o.pubkey = have ? &pk : NULL;

@@ -63,6 +63,10 @@ const struct plumb_cmd *cmd_find(const struct plumb_cmd *const *table,
  */
 int cli_fail(const struct plumb_err *err);
 
+/* Load a public key when path is not NULL: 0 (*have set), or an exit status. */
+struct sign_public_key;
+int cli_load_pubkey(const char *path, struct sign_public_key *pk, int *have);
+
 /* Nonzero when colored output is wanted on f (a terminal, NO_COLOR unset). */
 int cli_color(FILE *f);
 

@@ -47,6 +47,61 @@ struct bundle_entry {
 	int64_t mtime;
 };
 
+/*
+ * The raw tar header scanner (bundle-tarscan.c): follows the decompressed
+ * stream header by header, ahead of libarchive, and refuses the entry
+ * types and names libarchive would accept silently.
+ */
+#define BUNDLE_TARSCAN_EXT_MAX ((size_t)64 << 10)   /* pax or GNU long name data */
+
+struct bundle_tarscan {
+	const char *bundle;               /* in messages */
+	int state;
+	unsigned char hdr[512];
+	size_t hdr_fill;
+	uint64_t remaining, padding;      /* of the current entry's data */
+	int cur_kind;                     /* 'x' or 'L' while reading one, else 0 */
+	int ext_kind;                     /* the extended header before the next entry */
+	unsigned char ext[BUNDLE_TARSCAN_EXT_MAX + 1];
+	size_t ext_len;
+	int64_t next_size;                /* a pax size record, or -1 */
+	int failed;
+	struct plumb_err err;
+};
+
+void bundle_tarscan_init(struct bundle_tarscan *s, const char *bundle);
+/* Scan the next len bytes of the tar stream; -1 with s->err set on a refusal. */
+int bundle_tarscan_feed(struct bundle_tarscan *s, const unsigned char *p, size_t len);
+
+/*
+ * The consistency check (bundle-check.c): samples.tsv against the
+ * manifest, row by row while it is read, then every benchmark's recorded
+ * figures against those its samples give.  bundle_check_begin() takes the
+ * manifest.json bytes read so far (NULL when samples.tsv came first);
+ * bundle_check_row() is a samples_row_fn; bundle_check_finish() after the
+ * pass, once the manifest itself was verified; bundle_check_release()
+ * always.
+ */
+struct analysis;
+
+struct bundle_check {
+	int ready;                        /* the manifest parsed before the samples */
+	int unusable;
+	struct manifest early;            /* that manifest */
+	size_t n;                         /* its benchmarks */
+	size_t *index;                    /* benchmark indexes sorted by name */
+	size_t prev;                      /* the previous row's benchmark */
+	struct analysis **an;             /* per benchmark, NULL until its first row */
+	size_t rounds;                    /* distinct rounds in all analyses */
+};
+
+int bundle_check_begin(struct bundle_check *c, const char *json, size_t len,
+		       struct plumb_err *err);
+int bundle_check_row(void *ctx, const struct samples_row *row, struct plumb_err *err);
+int bundle_check_finish(struct bundle_check *c, const char *bname, const struct manifest *m,
+			struct plumb_err *err);
+void bundle_check_release(struct bundle_check *c);
+
 struct bundle_reader {
 	unsigned magic;
 	const char *name;                 /* the bundle, in messages */
@@ -70,6 +125,7 @@ struct bundle_reader {
 	size_t tail_len;
 	uint64_t tar_bytes;
 	int src_eof;
+	struct bundle_tarscan *scan;      /* every header, from the raw bytes */
 	/* an error raised inside the read callback */
 	struct plumb_err src_err;
 	int src_failed;

@@ -172,6 +172,11 @@ static int produce(struct bundle_reader *r)
 				(unsigned long long)r->lim.max_total);
 	r->tar_bytes += ob.pos;
 	r->out_len = ob.pos;
+	if (bundle_tarscan_feed(r->scan, r->out, r->out_len) < 0) {
+		r->src_err = r->scan->err;
+		r->src_failed = 1;
+		return -1;
+	}
 	return 1;
 }
 
@@ -213,9 +218,12 @@ static int reader_open(struct bundle_reader *r, const char *name,
 	r->out_cap = ZSTD_DStreamOutSize();
 	r->out = malloc(r->out_cap);
 	r->dctx = ZSTD_createDCtx();
+	r->scan = malloc(sizeof(*r->scan));
+	if (r->scan)
+		bundle_tarscan_init(r->scan, name);
 	r->entry = archive_entry_new();
 	r->ar = archive_read_new();
-	if ((r->fd >= 0 && !r->inbuf) || !r->out || !r->dctx || !r->entry || !r->ar) {
+	if ((r->fd >= 0 && !r->inbuf) || !r->out || !r->dctx || !r->scan || !r->entry || !r->ar) {
 		bundle_reader_close(r);
 		return plumb_err_oom(err, "bundle reader");
 	}
@@ -270,6 +278,7 @@ void bundle_reader_close(struct bundle_reader *r)
 	ZSTD_freeDCtx(r->dctx);
 	free(r->inbuf);
 	free(r->out);
+	free(r->scan);
 	for (size_t i = 0; i < r->n_names; i++)
 		free(r->names[i]);
 	free(r->names);

@@ -40,7 +40,20 @@ struct verify_state {
 	int tsv_bad;
 	samples_row_fn on_sample;         /* the caller's row callback, or NULL */
 	void *sample_ctx;
+	struct bundle_check check;        /* samples.tsv against the manifest */
+	int check_begun;
 };
+
+/* Each row: the consistency check, then the caller's callback. */
+static int verify_row(void *ctx, const struct samples_row *row, struct plumb_err *err)
+{
+	struct verify_state *vs = ctx;
+	int rc = bundle_check_row(&vs->check, row, err);
+
+	if (rc < 0 || !vs->on_sample)
+		return rc;
+	return vs->on_sample(vs->sample_ctx, row, err);
+}
 
 static enum member_kind kind_of(const char *name)
 {
@@ -105,6 +118,15 @@ static int read_member(struct bundle_reader *r, struct verify_state *vs,
 		rc = samples_reader_init(&vs->tsv, BUNDLE_SAMPLES, &sl, err);
 		if (rc < 0)
 			return rc;
+		if (!vs->check_begun) {
+			vs->check_begun = 1;
+			rc = bundle_check_begin(&vs->check, vs->seen[K_MANIFEST] ? vs->manifest.data : NULL,
+						vs->seen[K_MANIFEST] ? vs->manifest.len : 0, err);
+			if (rc < 0) {
+				samples_reader_release(&vs->tsv);
+				return rc;
+			}
+		}
 	}
 	rc = digest_init(&d, e->size >= BUNDLE_THREADED_HASH, err);
 	if (rc < 0) {
@@ -121,12 +143,11 @@ static int read_member(struct bundle_reader *r, struct verify_state *vs,
 			break;
 		}
 		if (kind == K_SAMPLES && !vs->tsv_bad &&
-		    samples_reader_feed(&vs->tsv, p, len, vs->on_sample, vs->sample_ctx,
-					&vs->tsv_err) < 0)
+		    samples_reader_feed(&vs->tsv, p, len, verify_row, vs, &vs->tsv_err) < 0)
 			vs->tsv_bad = 1;
 	}
 	if (rc == 0 && kind == K_SAMPLES && !vs->tsv_bad &&
-	    samples_reader_finish(&vs->tsv, vs->on_sample, vs->sample_ctx, &vs->tsv_err) < 0)
+	    samples_reader_finish(&vs->tsv, verify_row, vs, &vs->tsv_err) < 0)
 		vs->tsv_bad = 1;
 	if (kind == K_SAMPLES) {
 		vs->info->samples_rows = vs->tsv.rows;
@@ -294,7 +315,7 @@ static int verify_after(struct bundle_reader *r, struct verify_state *vs,
 		*err = vs->tsv_err;
 		return plumb_err_prefix(err, "%s", r->name);
 	}
-	return 0;
+	return bundle_check_finish(&vs->check, r->name, &info->manifest, err);
 }
 
 static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts *opts,
@@ -332,6 +353,8 @@ static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts 
 	buf_release(&vs.sums);
 	buf_release(&vs.sig);
 	buf_release(&vs.manifest);
+	if (vs.check_begun)
+		bundle_check_release(&vs.check);
 	return rc;
 }
 

@@ -52,6 +52,8 @@ struct plumb_err;
                                                         bundle-v1.md, Limits */
 #define BUNDLE_MAX_LOG         ((uint64_t)64 << 20)  /* each logs/ member */
 #define BUNDLE_MAX_JSON_VALUES 100000u               /* in manifest.json */
+#define BUNDLE_MAX_ROUNDS      1000000u              /* distinct (bench, side, pad, round)
+                                                        of the verdict metrics */
 
 /* zstd parameters of the writer. */
 #define BUNDLE_ZSTD_LEVEL      3

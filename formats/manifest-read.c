@@ -779,6 +779,8 @@ static int read_bench(struct rd *r, const json_t *o, struct manifest_bench *b)
 		rc = get_enum(r, o, "metric", 1, metric_bench_names, &metric);
 	if (rc == 0)
 		rc = get_str(r, o, "failure", 0, &b->failure);
+	if (rc == 0)
+		rc = get_str(r, o, "warmup", 0, &b->warmup);
 	if (rc < 0)
 		return rc;
 	b->mode = (enum manifest_mode)mode;

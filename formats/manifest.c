@@ -103,6 +103,7 @@ static void bench_release(struct manifest_bench *b)
 
 	free(b->name);
 	free(b->failure);
+	free(b->warmup);
 	side_stats_release(&b->base);
 	side_stats_release(&b->candidate);
 	side_stats_release(&b->control);
@@ -688,6 +689,9 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 		return bad(err, "benches[%zu].mode: not a mode", i);
 	if ((unsigned)b->metric >= METRIC_COUNT || !metric_table[b->metric].bench)
 		return bad(err, "benches[%zu].metric: not a metric", i);
+	if (b->warmup && !manifest_is_warmup_policy(b->warmup))
+		return bad(err, "benches[%zu].warmup: '%.64s' is not auto, none or a count", i,
+			   b->warmup);
 	if (!b->failure) {
 		if (!b->base.present)
 			return bad(err, "benches[%zu].sides.base: missing required field", i);

@@ -262,6 +262,9 @@ struct manifest_bench {
 	enum manifest_mode mode;          /* .mode, required */
 	enum metric_id metric;      /* .metric, required */
 	char *failure;                    /* .failure, optional: why it failed (--keep-going) */
+	char *warmup;                     /* .warmup, optional: samples-mode warmup policy of
+	                                     this benchmark ("auto" | "none" | "<N>"); absent:
+	                                     run.warmup.policy */
 	struct manifest_side_stats base;      /* .sides.base, required unless failure */
 	struct manifest_side_stats candidate; /* .sides.candidate, required unless failure */
 	struct manifest_side_stats control;   /* .sides.control, optional */

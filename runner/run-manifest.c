@@ -204,6 +204,9 @@ static int add_note(struct manifest_bench *mb, const char *text, struct plumb_er
 	return 0;
 }
 
+static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size);
+static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size);
+
 static int fill_bench(struct run_state *st, struct bench_state *b, struct manifest *m,
 		      struct plumb_err *err)
 {
@@ -218,6 +221,14 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		return PLUMB_EINTERNAL;
 	mb->mode = samples ? MANIFEST_MODE_SAMPLES : MANIFEST_MODE_PROCESS;
 	mb->metric = cb->metric;
+	if (samples) {
+		/* Recorded per benchmark when it is not run.warmup.policy's. */
+		char mine[32], first[32];
+		const char *p = bench_warmup_policy(cb, mine, sizeof(mine));
+		if (strcmp(p, warmup_policy(st->cfg, first, sizeof(first))) != 0 &&
+		    (r = run_set(&mb->warmup, p, err)) < 0)
+			return r;
+	}
 	if (b->failure)
 		return run_set(&mb->failure, b->failure, err);
 	if ((r = analysis_finish(b->an, err)) < 0) {
@@ -343,19 +354,23 @@ static int fill_labels(const struct plumb_config *cfg, struct manifest *m, struc
 	return 0;
 }
 
+/* A samples-mode benchmark's warmup policy as the manifest writes it. */
+static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size)
+{
+	if (cb->warmup == CONFIG_WARMUP_AUTO)
+		return "auto";
+	if (cb->warmup == CONFIG_WARMUP_NONE)
+		return "none";
+	snprintf(buf, size, "%llu", (unsigned long long)cb->warmup_count);
+	return buf;
+}
+
+/* run.warmup.policy: the first samples-mode benchmark's. */
 static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size)
 {
-	for (size_t i = 0; i < cfg->nbenches; i++) {
-		const struct config_bench *cb = &cfg->benches[i];
-		if (cb->mode != CONFIG_MODE_SAMPLES)
-			continue;
-		if (cb->warmup == CONFIG_WARMUP_AUTO)
-			return "auto";
-		if (cb->warmup == CONFIG_WARMUP_NONE)
-			return "none";
-		snprintf(buf, size, "%llu", (unsigned long long)cb->warmup_count);
-		return buf;
-	}
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		if (cfg->benches[i].mode == CONFIG_MODE_SAMPLES)
+			return bench_warmup_policy(&cfg->benches[i], buf, size);
 	return "none";
 }
 

@@ -40,7 +40,19 @@ struct group {
 	int mode;                /* -1 until the first row, then enum analysis_mode */
 };
 
-/* One round's samples; the first one inline (cap == 0). */
+/*
+ * One round's samples; the first one inline (cap == 0).  A round reduced
+ * early (opts.consecutive) has cap 0, u.one REDUCED (no sample is
+ * negative) and n the index of its figures in early[].
+ */
+#define REDUCED (-1.0)
+#define IS_REDUCED(r) ((r)->cap == 0 && (r)->u.one == REDUCED)
+
+struct early {
+	struct analysis_iter it;
+	double median;
+};
+
 struct rstore {
 	uint64_t key;
 	uint32_t n, cap;
@@ -67,6 +79,8 @@ struct analysis {
 	uint32_t *rhash;         /* rstore index + 1; 0 is empty */
 	size_t rhash_size;
 	size_t last;             /* the previous row's rstore, or NO_ROUND */
+	struct early *early;     /* figures of rounds reduced early */
+	size_t nearly, early_cap;
 
 	/* Results, after analysis_finish(). */
 	struct analysis_result *results;
@@ -91,6 +105,7 @@ const char *analysis_side_name(enum analysis_side s)
 
 void analysis_opts_default(struct analysis_opts *o)
 {
+	memset(o, 0, sizeof(*o));
 	stats_warmup_default(&o->warmup);
 	o->co_cap = STATS_CO_CAP_DEFAULT;
 }
@@ -142,6 +157,7 @@ void analysis_free(struct analysis *a)
 	free(a->pads);
 	free(a->rounds);
 	free(a->iters);
+	free(a->early);
 	free(a->scratch);
 	a->magic = 0;
 	free(a);
@@ -150,6 +166,11 @@ void analysis_free(struct analysis *a)
 uint64_t analysis_rows(const struct analysis *a)
 {
 	return a->rows;
+}
+
+size_t analysis_round_count(const struct analysis *a)
+{
+	return a->nrs;
 }
 
 const struct analysis_opts *analysis_options(const struct analysis *a)
@@ -319,8 +340,10 @@ static size_t round_find(struct analysis *a, uint64_t key, struct plumb_err *err
 			s = (s + 1) & (a->rhash_size - 1);
 		}
 	}
-	if (a->nrs >= UINT32_MAX - 1) {
-		plumb_err_set(err, PLUMB_EINPUT, "column 'round': too many rounds");
+	if (a->nrs >= UINT32_MAX - 1 || (a->opts.max_rounds && a->nrs >= a->opts.max_rounds)) {
+		plumb_err_set(err, PLUMB_EINPUT, "column 'round': more than %zu distinct rounds "
+			      "(bench, metric, side, pad and round; the limit)",
+			      a->opts.max_rounds ? a->opts.max_rounds : (size_t)UINT32_MAX - 2);
 		return NO_ROUND;
 	}
 	if (a->nrs == a->rs_cap) {
@@ -390,6 +413,37 @@ static void where(char *out, size_t size, const struct group *g, uint64_t key)
 		 KEY_PAD(key), KEY_ROUND(key));
 }
 
+static int round_figures(struct analysis *a, const struct group *g, const struct rstore *r,
+			 struct analysis_iter *it, double *median, struct plumb_err *err);
+
+/* opts.consecutive: reduce a samples-mode round now and free its samples. */
+static int reduce_early(struct analysis *a, size_t ri, struct plumb_err *err)
+{
+	struct rstore *r = &a->rs[ri];
+	const struct group *g = &a->groups[KEY_GROUP(r->key)];
+	struct early *e;
+
+	if (g->mode != ANALYSIS_SAMPLES || r->n == 0 || IS_REDUCED(r))
+		return 0;
+	if (a->nearly == a->early_cap) {
+		size_t cap = a->early_cap ? 2 * a->early_cap : 64;
+		e = realloc(a->early, cap * sizeof(*e));
+		if (!e)
+			return plumb_err_oom(err, "analysis rounds");
+		a->early = e;
+		a->early_cap = cap;
+	}
+	e = &a->early[a->nearly];
+	if (round_figures(a, g, r, &e->it, &e->median, err) < 0)
+		return err->code;
+	if (r->cap)
+		free(r->u.v);
+	r->cap = 0;
+	r->u.one = REDUCED;
+	r->n = (uint32_t)a->nearly++;
+	return 0;
+}
+
 static int add_fail(struct analysis *a, int rc)
 {
 	a->failed = rc;
@@ -457,8 +511,17 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 		ri = round_find(a, KEY(gi, side, pad, round), err);
 		if (ri == NO_ROUND)
 			return add_fail(a, err->code);
-		a->last = ri;
+		if (a->opts.consecutive && a->last != NO_ROUND && a->last != ri &&
+		    reduce_early(a, a->last, err) < 0)
+			return add_fail(a, err->code);
 		r = &a->rs[ri];
+		if (IS_REDUCED(r)) {
+			where(w, sizeof(w), &a->groups[KEY_GROUP(r->key)], r->key);
+			return add_fail(a, plumb_err_set(err, PLUMB_EINPUT, "column 'round': a row of "
+				"%s after rows of another round (the rows of a round must be "
+				"consecutive)", w));
+		}
+		a->last = ri;
 	}
 	g = &a->groups[KEY_GROUP(r->key)];
 	if (iter == ANALYSIS_ITER_NONE) {
@@ -723,16 +786,20 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 					rd->round = KEY_ROUND(r->key);
 					if (res->mode == ANALYSIS_SAMPLES) {
 						struct analysis_iter *it = &a->iters[ii++];
-						rc = round_figures(a, grp, r, it, &rd->value, err);
-						if (rc < 0)
+						if (IS_REDUCED(r)) {
+							*it = a->early[r->n].it;
+							rd->value = a->early[r->n].median;
+						} else if ((rc = round_figures(a, grp, r, it, &rd->value,
+									       err)) < 0) {
 							goto out;
+						}
 						rd->iter = it;
 						p99s[pad->nrounds] = it->p99;
 						co99s[pad->nrounds] = it->co_p99;
 						if (a->opts.warmup.kind == STATS_WARMUP_AUTO && !it->warm.steady)
 							res->unsteady_rounds++;
 					} else {
-						assert(r->n == 1);
+						assert(r->n == 1 && !IS_REDUCED(r));
 						rd->value = r->u.one;
 					}
 					vals[pad->nrounds++] = rd->value;

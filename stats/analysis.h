@@ -22,7 +22,8 @@
  * Storage is compact: one double per sample in a growable array per round
  * (the first sample of a round is stored inline), 24 bytes per round and a
  * hash slot; no strings per row.  A 10-million-sample input takes about
- * 100 MB.
+ * 100 MB; with opts.consecutive only the round being read keeps its
+ * samples, so memory is bounded by the largest round.
  *
  * Rules checked while adding (PLUMB_EINPUT, message naming the column, so
  * that the TSV reader can prefix the line): within a bench and metric all
@@ -66,9 +67,15 @@ enum analysis_mode {
 struct analysis_opts {
 	struct stats_warmup warmup;  /* samples mode, per round */
 	size_t co_cap;               /* coordinated-omission output cap */
+	size_t max_rounds;           /* distinct (bench, metric, side, pad, round); 0: no limit */
+	int consecutive;             /* samples mode: a round's rows are consecutive, so
+	                                a round is reduced (and its samples freed) when
+	                                a row of another round arrives; a later row of
+	                                it is PLUMB_EINPUT */
 };
 
-/* auto warmup (window 30, tolerance 1%), co_cap STATS_CO_CAP_DEFAULT. */
+/* auto warmup (window 30, tolerance 1%), co_cap STATS_CO_CAP_DEFAULT, no
+ * round limit, rounds not required consecutive. */
 void analysis_opts_default(struct analysis_opts *o);
 
 /* Samples mode: the figures of one round. */
@@ -134,6 +141,9 @@ int analysis_finish(struct analysis *a, struct plumb_err *err);
 
 /* Rows added so far. */
 uint64_t analysis_rows(const struct analysis *a);
+
+/* Distinct rounds (bench, metric, side, pad, round) added so far. */
+size_t analysis_round_count(const struct analysis *a);
 
 /* The options in force. */
 const struct analysis_opts *analysis_options(const struct analysis *a);

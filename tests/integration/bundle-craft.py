@@ -14,6 +14,12 @@
 #   --dir NAME            add a folder entry
 #   --symlink NAME=TARGET, --hardlink NAME=TARGET
 #   --chr NAME, --blk NAME, --fifo NAME
+#   --type T:NAME=TEXT    add an entry of tar type T (one character, or NUL)
+#                         holding TEXT (--type Z:x=hi, --type NUL:x=hi,
+#                         --type V:vol=, --type S:x= for a GNU sparse entry
+#                         with an empty map; use --format gnu for V and S)
+#   --pax NAME=KEY=VALUE  add a regular file NAME with a pax record KEY whose
+#                         value is VALUE with backslash escapes (\\x00)
 #   --many N=PREFIX       add N small files PREFIX0 ... PREFIX<N-1>
 #   --drop NAME           remove every entry of that name
 #   --resum               rewrite SHA256SUMS over the regular files
@@ -109,6 +115,19 @@ def main(argv):
                        "--fifo": tarfile.FIFOTYPE}[op]
             ti.devmajor, ti.devminor = 1, 3
             entries.append((ti, b""))
+        elif op == "--type":
+            t, _, rest = val.partition(":")
+            name, _, text = rest.partition("=")
+            data = text_arg(text)
+            ti, _ = reg(name, data)
+            ti.type = b"\0" if t == "NUL" else t.encode()
+            entries.append((ti, data))
+        elif op == "--pax":
+            name, _, rest = val.partition("=")
+            key, _, value = rest.partition("=")
+            ti, data = reg(name, b"x")
+            ti.pax_headers = {key: value.encode().decode("unicode_escape")}
+            entries.append((ti, data))
         elif op == "--many":
             n, _, prefix = val.partition("=")
             for k in range(int(n)):
@@ -140,7 +159,7 @@ def main(argv):
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=fmt) as t:
         for m, d in entries:
-            t.addfile(m, io.BytesIO(d) if m.isfile() else None)
+            t.addfile(m, io.BytesIO(d) if m.isfile() or m.size else None)
     tar = buf.getvalue() + trailer
     if raw_tar:
         data = tar

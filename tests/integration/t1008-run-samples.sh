@@ -80,6 +80,17 @@ test_expect_success 'a fixed warmup drops that many samples of each round' '
 	test_json f/manifest.json "j[\"run\"][\"warmup\"][\"policy\"] == \"100\" and \"steadyState\" not in j[\"benches\"][0]"
 '
 
+test_expect_success PYTHON 'two benchmarks with their own warmup: each is recorded, the bundle agrees with itself' '
+	cp sproj/plumb.conf sproj/two.conf &&
+	git config -f sproj/two.conf bench.c.command "$(git config -f sproj/two.conf bench.b.command)" &&
+	git config -f sproj/two.conf bench.c.mode samples &&
+	git config -f sproj/two.conf bench.c.warmup none &&
+	run_plumb -c sproj/two.conf -o two.plumb >out 2>err &&
+	plumb bundle verify two.plumb >/dev/null &&
+	manifest two.plumb two &&
+	test_json two/manifest.json "j[\"run\"][\"warmup\"][\"policy\"] == \"100\" and [b.get(\"warmup\") for b in j[\"benches\"]] == [None, \"none\"]"
+'
+
 test_expect_success 'more samples than bench.maxSamples is a failure (exit 5)' '
 	git config -f sproj/plumb.conf bench.b.maxSamples 50 &&
 	mkdir m &&

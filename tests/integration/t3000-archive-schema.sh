@@ -16,7 +16,7 @@ test_expect_success SQLITE3 'a schema 1 archive is migrated on first use, every 
 	plumb archive list --json --archive-dir v1 >list.json &&
 	test_json list.json "len(j) == 3" &&
 	test_json list.json "[b[\"id\"][:8] for b in j] == [\"77777777\", \"1a2b3c4d\", \"1a2b3c4d\"]" &&
-	test "$(sqlite3 v1/archive.db "PRAGMA user_version")" = 2 &&
+	test "$(sqlite3 v1/archive.db "PRAGMA user_version")" = 3 &&
 	sqlite3 v1/archive.db "SELECT bundle, host, at FROM benches ORDER BY bundle, name" >actual &&
 	cat >expect <<-\EOF &&
 	1|1|1714499110

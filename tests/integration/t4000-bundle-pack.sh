@@ -16,7 +16,7 @@ test_expect_success 'verify accepts it and shows the id' '
 	test_grep "^run.plumb: ok$" out &&
 	test_grep "^id  *[0-9a-f]\{64\}$" out &&
 	test_grep "^members  *7$" out &&
-	test_grep "^samples  *150$" out &&
+	test_grep "^samples  *155$" out &&
 	test_grep "^signature  *none$" out
 '
 
@@ -68,7 +68,7 @@ test_expect_success 'show summarizes commits, benchmarks and verdicts' '
 	test_grep "^repo  *\/srv\/src\/interp$" out &&
 	test_grep "^base  *v1.2.0 3f2a9c0d1e4b  Release 1.2.0$" out &&
 	test_grep "^candidate  *HEAD 9e8d7c6b5a4f .*(dirty working copy)$" out &&
-	test_grep "^interp .* 0.9432  faster$" out &&
+	test_grep "^interp .* 0.9424  faster$" out &&
 	test_grep "^parse .*placement$" out &&
 	test_grep "^startup .*failed: " out &&
 	test_grep "^host  *Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz, fingerprint c0ffee0123456789$" out &&
@@ -79,7 +79,7 @@ test_expect_success PYTHON 'show --json holds the id, the members and the manife
 	plumb bundle show --json run.plumb >show.json &&
 	id=$(plumb bundle verify run.plumb | sed -n "s/^id  *//p") &&
 	test_json show.json "j[\"id\"] == \"$id\"" &&
-	test_json show.json "j[\"samples\"] == 150" &&
+	test_json show.json "j[\"samples\"] == 155" &&
 	test_json show.json "j[\"signature\"][\"state\"] == \"none\"" &&
 	test_json show.json "[m[\"name\"] for m in j[\"members\"]][0] == \"README.txt\"" &&
 	test_json show.json "j[\"manifest\"][\"benches\"][0][\"verdict\"] == \"faster\"" &&

@@ -93,6 +93,31 @@ test_expect_success CRAFT 'devices and FIFOs are refused' '
 	rejects bad.plumb "member .evil.: FIFO"
 '
 
+test_expect_success CRAFT 'an entry of type Z is refused, not read as a file' '
+	python3 "$craft" bad.plumb --from good.plumb --type Z:evil=hi &&
+	rejects bad.plumb "member .evil.: tar entry type .Z."
+'
+
+test_expect_success CRAFT 'an entry of type NUL (an old-style file) is refused' '
+	python3 "$craft" bad.plumb --from good.plumb --type NUL:evil=hi &&
+	rejects bad.plumb "member .evil.: tar entry type NUL"
+'
+
+test_expect_success CRAFT 'a GNU volume header is refused, not skipped' '
+	python3 "$craft" bad.plumb --from good.plumb --format gnu --type V:evil= &&
+	rejects bad.plumb "member .evil.: GNU volume header"
+'
+
+test_expect_success CRAFT 'a GNU sparse entry with an empty map is refused' '
+	python3 "$craft" bad.plumb --from good.plumb --format gnu --type S:evil= &&
+	rejects bad.plumb "member .evil.: GNU sparse file"
+'
+
+test_expect_success CRAFT 'a pax path record holding a NUL is refused, not cut at the NUL' '
+	python3 "$craft" bad.plumb --from good.plumb --pax "evil=path=evil\\x00x" &&
+	rejects bad.plumb "member .evil.: a NUL byte in its name"
+'
+
 test_expect_success CRAFT 'duplicate names are refused' '
 	python3 "$craft" bad.plumb --from good.plumb --append "samples.tsv=@$FIXTURES/bundle/small/samples.tsv" &&
 	rejects bad.plumb "member .samples.tsv.: duplicate name" &&

@@ -299,7 +299,7 @@ PLUMB_TEST(bundle_write_read_round_trip)
 	assert_true(info.members[4].size > BUNDLE_THREADED_HASH);
 	assert_string_equal(info.members[5].name, "manifest.json");
 	assert_string_equal(info.members[6].name, "samples.tsv");
-	assert_int_equal(info.samples_rows, 150);
+	assert_int_equal(info.samples_rows, 155);
 	assert_int_equal(info.sig, BUNDLE_SIG_NONE);
 	assert_string_equal(info.manifest.repo.base.ref, "v1.2.0");
 	bundle_info_release(&info);
