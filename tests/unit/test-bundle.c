@@ -656,6 +656,8 @@ PLUMB_TEST(bundle_spec_limits_are_the_constants)
 		{ "samples.tsv line", { SAMPLES_DEFAULT_MAX_LINE }, 1, 0 },
 		{ "samples.tsv data rows", { 0 }, 1, 0 },
 		{ "samples.tsv `bench` / `metric`", { SAMPLES_NAME_MAX, SAMPLES_METRIC_MAX }, 2, 0 },
+		{ "distinct rounds of the verdict metrics (bench, side, pad, round)",
+		  { BUNDLE_MAX_ROUNDS }, 1, 0 },
 	};
 	const size_t nrows = sizeof(rows) / sizeof(rows[0]);
 	char path[4096];
