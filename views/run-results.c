@@ -1,6 +1,6 @@
 /*
- * runner/results.c: the end-of-run summary of `plumb run`, as text and as
- * JSON; see results.h.
+ * views/run-results.c: the end-of-run summary of `plumb run`, as text and as
+ * JSON; see run-results.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,8 +10,9 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/escape.h"
 #include "formats/manifest.h"
-#include "runner/results.h"
+#include "views/run-results.h"
 #include "runner/run.h"
 #include "common/banned.h"
 
@@ -159,11 +160,18 @@ int runner_results_text(const struct runner_run_result *res, struct buf *out,
 			struct plumb_err *err)
 {
 	const struct manifest *m = &res->manifest;
+	struct buf raw;
+	int rc = 0;
 
-	for (size_t i = 0; i < m->n_benches; i++)
-		if (bench_text(out, &m->benches[i]) < 0)
-			return buf_err(err, "summary");
-	return runner_results_footer(res, out, err);
+	/* Names come from the configuration and the child: escaped line by line. */
+	buf_init(&raw, out->max);
+	for (size_t i = 0; rc == 0 && i < m->n_benches; i++)
+		if (bench_text(&raw, &m->benches[i]) < 0)
+			rc = buf_err(err, "summary");
+	if (rc == 0 && raw.len && esc_text_lines(out, buf_cstr(&raw)) < 0)
+		rc = buf_err(err, "summary");
+	buf_release(&raw);
+	return rc ? rc : runner_results_footer(res, out, err);
 }
 
 int runner_results_footer(const struct runner_run_result *res, struct buf *out,
