@@ -45,15 +45,19 @@ static const char *verdict_text(const struct manifest_bench *b)
 {
 	switch (b->verdict) {
 	case MANIFEST_VERDICT_SLOWER:
-		return "slower: the candidate's range lies wholly above the base's";
+		return "slower: the candidate's range lies wholly above the base's, by more than the noise";
 	case MANIFEST_VERDICT_FASTER:
-		return "faster: the candidate's range lies wholly below the base's";
+		return "faster: the candidate's range lies wholly below the base's, by more than the noise";
+	case MANIFEST_VERDICT_NOISY:
+		return "noisy: the ranges are apart by no more than the noise the run measured; the host is too noisy to tell";
 	case MANIFEST_VERDICT_PLACEMENT:
-		return "placement: the ranges overlap, so code placement alone can explain the difference";
+		return b->reason && strncmp(b->reason, "hot code identical", 18) == 0 ?
+		       "placement: the hot code is identical, so the difference is placement" :
+		       "placement: the ranges overlap, so code placement alone can explain the difference";
 	case MANIFEST_VERDICT_UNSWEPT:
 		return b->direction == MANIFEST_DIRECTION_SLOWER ?
-		       "unswept, slower: the ranges do not overlap, but one pad cannot tell a change from placement" :
-		       "unswept, faster: the ranges do not overlap, but one pad cannot tell a change from placement";
+		       "unswept, slower: the ranges do not overlap, but too few pads cannot tell a change from placement" :
+		       "unswept, faster: the ranges do not overlap, but too few pads cannot tell a change from placement";
 	case MANIFEST_VERDICT_INSUFFICIENT:
 		return "insufficient: a pad has fewer than 3 rounds";
 	default:
