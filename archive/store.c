@@ -30,7 +30,7 @@ int store_locate(const char *dir, char **out, struct plumb_err *err)
 
 	*out = NULL;
 	if (dir && !*dir)
-		return plumb_err_set(err, PLUMB_EUSAGE, "--archive-dir: empty folder name");
+		return plumb_err_set(err, PLUMB_EARG, "--archive-dir: empty folder name");
 	if (!dir && (env = getenv("PLUMB_ARCHIVE")) && *env)
 		dir = env;
 	if (dir) {
@@ -41,7 +41,7 @@ int store_locate(const char *dir, char **out, struct plumb_err *err)
 		/* The XDG base directory spec ignores a relative XDG_DATA_HOME. */
 		const char *home = getenv("HOME");
 		if (!home || !*home)
-			return plumb_err_set(err, PLUMB_EUSAGE,
+			return plumb_err_set(err, PLUMB_EARG,
 					     "no archive folder: set --archive-dir, PLUMB_ARCHIVE, XDG_DATA_HOME or HOME");
 		*out = path_join(home, ".local/share/plumb");
 	}

@@ -464,6 +464,35 @@ int build_check_control(struct runner_result *res, struct plumb_err *err)
 	return 0;
 }
 
+int runner_compare_symbol(const struct elf_image *a, const struct elf_image *b, int machine,
+			  const char *name, struct hotcode_result *out, struct plumb_err *err)
+{
+	struct elf_symbol sa, sb;
+	struct hotcode_code ca, cb;
+	int f;
+
+	if ((f = elf_image_symbol(a, name, &sa, err)) != 1 || (f = elf_image_symbol(b, name, &sb, err)) != 1)
+		return f;
+	ca.bytes = sa.bytes;
+	ca.len = sa.bytes ? sa.nbytes : 0;
+	ca.addr = sa.addr;
+	ca.img = a;
+	cb.bytes = sb.bytes;
+	cb.len = sb.bytes ? sb.nbytes : 0;
+	cb.addr = sb.addr;
+	cb.img = b;
+	if (elf_image_machine(b) != machine) {
+		memset(out, 0, sizeof(*out));
+		out->verdict = HOTCODE_CHANGED;
+		out->base_size = ca.len;
+		out->cand_size = cb.len;
+		snprintf(out->detail, sizeof(out->detail), "built for different machines");
+		return 1;
+	}
+	f = hotcode_compare(machine, &ca, &cb, out, err);
+	return f < 0 ? f : 1;
+}
+
 int build_check_hot(struct runner_result *res, int machine, struct plumb_err *err)
 {
 	struct runner_variant *b0 = build_find_variant(res, RUNNER_BASE, 0);
@@ -480,36 +509,17 @@ int build_check_hot(struct runner_result *res, int machine, struct plumb_err *er
 		goto out;
 	for (size_t k = 0; k < res->nsymbols && r == 0; k++) {
 		struct runner_hot *h = &res->hot[res->nhot];
-		struct elf_symbol sa, sb;
-		struct hotcode_code ca, cb;
 		h->symbol = strdup(res->symbols[k]);
 		if (!h->symbol) {
 			r = plumb_err_oom(err, "hot code");
 			break;
 		}
 		res->nhot++;
-		if (elf_image_symbol(a, res->symbols[k], &sa, err) != 1 ||
-		    elf_image_symbol(b, res->symbols[k], &sb, err) != 1) {
+		r = runner_compare_symbol(a, b, machine, res->symbols[k], &h->cmp, err);
+		if (r == 0)
 			r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: symbol vanished", res->symbols[k]);
-			break;
-		}
-		ca.bytes = sa.bytes;
-		ca.len = sa.bytes ? sa.nbytes : 0;
-		ca.addr = sa.addr;
-		ca.img = a;
-		cb.bytes = sb.bytes;
-		cb.len = sb.bytes ? sb.nbytes : 0;
-		cb.addr = sb.addr;
-		cb.img = b;
-		if (elf_image_machine(b) != machine) {
-			memset(&h->cmp, 0, sizeof(h->cmp));
-			h->cmp.verdict = HOTCODE_CHANGED;
-			h->cmp.base_size = ca.len;
-			h->cmp.cand_size = cb.len;
-			snprintf(h->cmp.detail, sizeof(h->cmp.detail), "built for different machines");
-			continue;
-		}
-		r = hotcode_compare(machine, &ca, &cb, &h->cmp, err);
+		else if (r == 1)
+			r = 0;
 	}
 out:
 	elf_image_free(a);

@@ -65,4 +65,14 @@ test_expect_success 'no two files of a folder include each other'"'"'s header' '
 	done <pairs
 '
 
+test_expect_success 'README.md: the Layout section has a paragraph per folder and names every view' '
+	sed -n "/^## Layout/,/^## /p" "$TEST_SRCDIR/README.md" >layout &&
+	for d in cli views reports archive runner stats formats common; do
+		grep "^- \`$d/\`" layout >/dev/null || { echo "no paragraph for $d/" >&2; return 1; }
+	done &&
+	for f in "$TEST_SRCDIR"/views/*.c; do
+		grep "\`$(basename "$f")\`" layout >/dev/null || { echo "views/$(basename "$f") not named" >&2; return 1; }
+	done
+'
+
 test_done

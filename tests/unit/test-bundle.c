@@ -568,7 +568,7 @@ PLUMB_TEST(bundle_sign_and_check)
 	assert_int_equal(bundle_verify_path(out, &opts, &info, &err), PLUMB_EINPUT);
 	assert_non_null(strstr(err.msg, "SHA256SUMS.sig"));
 	opts.pubkey = NULL;
-	assert_int_equal(bundle_verify_path(out, &opts, &info, &err), PLUMB_EUSAGE);
+	assert_int_equal(bundle_verify_path(out, &opts, &info, &err), PLUMB_EARG);
 	opts.require_signature = 0;
 	assert_int_equal(bundle_verify_path(out, &opts, &info, &err), 0);
 	assert_int_equal(info.sig, BUNDLE_SIG_UNCHECKED);
