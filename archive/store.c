@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "archive/schema.h"
+#include "archive/sqlerr.h"
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/clock.h"
@@ -29,7 +30,7 @@ int store_locate(const char *dir, char **out, struct plumb_err *err)
 
 	*out = NULL;
 	if (dir && !*dir)
-		return plumb_err_set(err, PLUMB_EUSAGE, "--archive-dir: empty folder name");
+		return plumb_err_set(err, PLUMB_EARG, "--archive-dir: empty folder name");
 	if (!dir && (env = getenv("PLUMB_ARCHIVE")) && *env)
 		dir = env;
 	if (dir) {
@@ -40,7 +41,7 @@ int store_locate(const char *dir, char **out, struct plumb_err *err)
 		/* The XDG base directory spec ignores a relative XDG_DATA_HOME. */
 		const char *home = getenv("HOME");
 		if (!home || !*home)
-			return plumb_err_set(err, PLUMB_EUSAGE,
+			return plumb_err_set(err, PLUMB_EARG,
 					     "no archive folder: set --archive-dir, PLUMB_ARCHIVE, XDG_DATA_HOME or HOME");
 		*out = path_join(home, ".local/share/plumb");
 	}
@@ -49,50 +50,10 @@ int store_locate(const char *dir, char **out, struct plumb_err *err)
 	return 0;
 }
 
-int store_sqlite_err(sqlite3 *db, const char *path, int rc, const char *what,
-		     struct plumb_err *err)
-{
-	const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-	int sys = db ? sqlite3_system_errno(db) : 0;
-	int code;
-
-	switch (rc & 0xff) {
-	case SQLITE_FULL:
-	case SQLITE_IOERR:
-	case SQLITE_READONLY:
-	case SQLITE_CANTOPEN:
-		code = PLUMB_EIO;
-		break;
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return plumb_err_set(err, PLUMB_ELOCKED,
-				     "%s: %s: another process held the archive for more than %d s (%s)",
-				     path, what, STORE_BUSY_MS / 1000, msg);
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB:
-		code = PLUMB_EINPUT;
-		break;
-	case SQLITE_NOMEM:
-		return plumb_err_oom(err, what);
-	default:
-		code = PLUMB_EINTERNAL;
-		break;
-	}
-	/* SQLite reports a full disk as SQLITE_FULL, not always with its errno. */
-	if ((rc & 0xff) == SQLITE_FULL && sys == 0)
-		sys = ENOSPC;
-	if (code == PLUMB_EIO && sys != 0) {
-		char what_msg[256];
-		snprintf(what_msg, sizeof(what_msg), "%s (%s)", what, msg);
-		return plumb_err_errno(err, code, sys, path, what_msg);
-	}
-	return plumb_err_set(err, code, "%s: %s: %s", path, what, msg);
-}
-
 int store_db_err(struct store *st, int rc, const char *what,
 		 struct plumb_err *err)
 {
-	return store_sqlite_err(st->db, st->db_path, rc, what, err);
+	return sqlerr_set(st->db, st->db_path, rc, what, err);
 }
 
 sqlite3_stmt *store_prepare(struct store *st, const char *sql,

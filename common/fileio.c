@@ -236,7 +236,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode,
 	af->tmp_path = NULL;
 	af->unnamed = 0;
 	if (!*base)
-		return plumb_err_set(err, PLUMB_EUSAGE, "%s: not a file name", path);
+		return plumb_err_set(err, PLUMB_EARG, "%s: not a file name", path);
 	af->path = strdup(path);
 	dir = folder_of(path);
 	if (!af->path || !dir) {

@@ -20,6 +20,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/suggest.h"
 #include "formats/config.h"
 #include "runner/build.h"
 #include "runner/build-internal.h"
@@ -178,6 +179,35 @@ out:
 
 /* The ELF file below artifact (itself, or the first file in sorted order
  * that defines symbol); *rel gets "" or "/sub/file".  0 found, 1 not. */
+/*
+ * "; did you mean 'x'?" for a symbol img does not define: a GCC clone of
+ * it first (name.constprop.0, name.isra.0, name.cold, name.part.0), else
+ * the nearest name (common/suggest.h); "" when nothing is near.
+ */
+static void symbol_hint(const struct elf_image *img, const char *name, char *out, size_t size)
+{
+	size_t n = img ? elf_image_nsymbols(img) : 0, len = strlen(name);
+	const char **names;
+	const char *near = NULL;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && !near; i++) {
+		const char *s = elf_image_symbol_name(img, i);
+		if (strncmp(s, name, len) == 0 && s[len] == '.')
+			near = s;
+	}
+	if (!near && n && (names = malloc(n * sizeof(*names))) != NULL) {
+		for (size_t i = 0; i < n; i++)
+			names[i] = elf_image_symbol_name(img, i);
+		near = suggest_pick(name, names, n);
+		snprintf(out, size, near ? "; did you mean '%.120s'?" : "%s", near ? near : "");
+		free(names);
+		return;
+	}
+	if (near)
+		snprintf(out, size, "; did you mean '%.120s' (a clone GCC made of it)?", near);
+}
+
 static int find_elf(const char *artifact, const char *symbol, struct buf *rel,
 		    size_t root_len, struct plumb_err *err)
 {
@@ -331,14 +361,15 @@ int build_read_addresses(const struct plumb_config *cfg, struct runner_result *r
 			if (f < 0) {
 				r = f;
 			} else if (f == 0) {
-				char key[128];
+				char key[128], hint[200];
 				if (res->symbols_hot)
 					hot_key(cfg, res->symbols[k], key, sizeof(key));
 				else
 					snprintf(key, sizeof(key), "build.artifact");
+				symbol_hint(img, res->symbols[k], hint, sizeof(hint));
 				r = plumb_err_set(err, PLUMB_EINPUT,
-						  "%s: '%s' is not a function in %s (%s): not defined, inlined, or stripped",
-						  key, res->symbols[k], v->elf, name);
+						  "%s: '%s' is not a function in %s (%s): not defined, inlined, or stripped%s",
+						  key, res->symbols[k], v->elf, name, hint);
 			} else {
 				v->addr[k] = sym.addr;
 			}
