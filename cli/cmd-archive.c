@@ -161,7 +161,7 @@ static int list_exec(int argc, char **argv)
 	f.nlabels = opt_labels.n;
 	f.since = opt_since;
 	f.last = opt_last;
-	if ((r = open_archive(&st, 0)) != 0)
+	if ((r = open_archive(&st, STORE_READONLY)) != 0)
 		goto out;
 	plumb_err_clear(&err);
 	if (query_list(&st, &f, &list, &err) < 0) {
@@ -206,7 +206,7 @@ static int show_exec(int argc, char **argv)
 
 	if (argc != 1)
 		return usage_error("show", "needs exactly one bundle id");
-	if ((r = open_archive(&st, 0)) != 0)
+	if ((r = open_archive(&st, STORE_READONLY)) != 0)
 		return r;
 	plumb_err_clear(&err);
 	if (query_show(&st, argv[0], &b, &err) < 0) {
@@ -301,7 +301,7 @@ static int trend_exec(int argc, char **argv)
 	q.metric = opt_metric;
 	q.host = opt_host;
 	q.last = opt_last;
-	if ((r = open_archive(&st, 0)) != 0)
+	if ((r = open_archive(&st, STORE_READONLY)) != 0)
 		return r;
 	plumb_err_clear(&err);
 	if (query_trend(&st, &q, &t, &err) < 0) {
@@ -372,7 +372,7 @@ static int verify_exec(int argc, char **argv)
 		return usage_error("verify", "takes no arguments");
 	if (opt_subset && parse_subset(opt_subset, &n, &t) < 0)
 		return usage_error("verify", "--subset takes N/T with 1 <= N <= T, like 3/7");
-	if ((r = open_archive(&st, 0)) != 0)
+	if ((r = open_archive(&st, STORE_READONLY)) != 0)
 		return r;
 	scrub_report_init(&rep);
 	plumb_err_clear(&err);
@@ -424,7 +424,7 @@ static int gc_exec(int argc, char **argv)
 	(void)argv;
 	if (argc > 0)
 		return usage_error("gc", "takes no arguments");
-	if ((r = open_archive(&st, 0)) != 0)
+	if ((r = open_archive(&st, STORE_CHECK)) != 0)
 		return r;
 	scrub_report_init(&rep);
 	plumb_err_clear(&err);
@@ -455,6 +455,41 @@ static const struct plumb_cmd cmd_archive_gc = {
 		"bundle; rows without files are listed (exit 3) for 'plumb archive rm'.",
 	.opts = gc_opts,
 	.exec = gc_exec,
+};
+
+/* ---- reindex ---- */
+
+static int reindex_exec(int argc, char **argv)
+{
+	struct plumb_err err;
+	size_t nb = 0, nbl = 0;
+	char *dir = NULL;
+	int r;
+
+	(void)argv;
+	if (argc > 0)
+		return usage_error("reindex", "takes no arguments");
+	plumb_err_clear(&err);
+	if ((r = store_locate(opt_dir, &dir, &err)) == 0)
+		r = baseline_reindex(dir, &nb, &nbl, &err);
+	if (r == 0 || nb > 0)
+		printf("reindex: %zu bundle%s indexed again, %zu baseline%s restored; the old "
+		       "archive.db is archive.db.damaged\n", nb, nb == 1 ? "" : "s", nbl,
+		       nbl == 1 ? "" : "s");
+	free(dir);
+	return r < 0 ? cli_fail(&err) : 0;
+}
+
+static const struct plumb_cmd cmd_archive_reindex = {
+	.name = "reindex",
+	.summary = "rebuild archive.db from the bundle files and baselines.tsv",
+	.usage = "archive reindex [--archive-dir DIR]",
+	.description =
+		"Move archive.db aside (archive.db.damaged), index every stored bundle that\n"
+		"verifies again, and set every baseline of baselines.tsv again: the way back\n"
+		"from a damaged or lost index.",
+	.opts = gc_opts,
+	.exec = reindex_exec,
 };
 
 /* ---- baseline set|list|show|rm ---- */
@@ -518,7 +553,7 @@ static int baseline_list_exec(int argc, char **argv)
 	(void)argv;
 	if (argc > 0)
 		return usage_error("baseline list", "takes no arguments");
-	if ((r = open_archive(&st, 0)) != 0)
+	if ((r = open_archive(&st, STORE_READONLY)) != 0)
 		return r;
 	plumb_err_clear(&err);
 	if (baseline_list(&st, &list, &err) < 0) {
@@ -557,7 +592,7 @@ static int baseline_show_exec(int argc, char **argv)
 
 	if (argc != 1)
 		return usage_error("baseline show", "needs exactly one NAME");
-	if ((r = open_archive(&st, 0)) != 0)
+	if ((r = open_archive(&st, STORE_READONLY)) != 0)
 		return r;
 	plumb_err_clear(&err);
 	if (baseline_show(&st, argv[0], &b, &err) < 0) {
@@ -640,13 +675,14 @@ static const struct plumb_cmd *const archive_subs[] = {
 	&cmd_archive_trend,
 	&cmd_archive_verify,
 	&cmd_archive_gc,
+	&cmd_archive_reindex,
 	NULL
 };
 
 const struct plumb_cmd cmd_archive = {
 	.name = "archive",
-	.summary = "the results archive: add, list, show, rm, baseline, trend, verify, gc",
-	.usage = "archive add|list|show|rm|trend|verify|gc [ARGS] [--archive-dir DIR]\n"
+	.summary = "the results archive: add, list, show, rm, baseline, trend, verify, gc, reindex",
+	.usage = "archive add|list|show|rm|trend|verify|gc|reindex [ARGS] [--archive-dir DIR]\n"
 		 "archive baseline set|list|show|rm [ARGS] [--archive-dir DIR]",
 	.description =
 		"An SQLite index and a store of bundle files, in --archive-dir, else\n"
