@@ -112,17 +112,23 @@ static void field(FILE *out, const char *label, const char *value)
 	put(out, value, 0);
 }
 
+/* " (value)" of a string member, nothing when it is absent. */
+static void paren(FILE *out, const json_t *o, const char *key)
+{
+	if (json_is_string(json_object_get(o, key))) {
+		fputs(" (", out);
+		put_str(out, o, key, "", 0);
+		fputc(')', out);
+	}
+}
+
 /* "ref commit (time)" of a side. */
 static void ref_line(FILE *out, const char *label, const json_t *side)
 {
 	field(out, label, str(side, "ref", "-"));
 	fputc(' ', out);
 	put_str(out, side, "commit", "-", 0);
-	if (json_is_string(json_object_get(side, "time"))) {
-		fputs(" (", out);
-		put_str(out, side, "time", "", 0);
-		fputc(')', out);
-	}
+	paren(out, side, "time");
 	fputc('\n', out);
 }
 
@@ -189,11 +195,7 @@ void view_bundle(const json_t *b, FILE *out)
 		/* Who signed what is stored. */
 		fputs(", key ", out);
 		put_str(out, b, "signature_key", "-", 0);
-		if (json_is_string(json_object_get(b, "signature_comment"))) {
-			fputs(" (", out);
-			put_str(out, b, "signature_comment", "", 0);
-			fputc(')', out);
-		}
+		paren(out, b, "signature_comment");
 	}
 	if (json_integer_value(json_object_get(b, "replaced")) > 0)
 		fprintf(out, "; the stored file replaced %lld time%s by a better signed copy",
