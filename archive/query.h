@@ -1,7 +1,7 @@
 /*
  * archive/query.h: the read side of the archive: list, show, trend, and
  * host lookups.  Each query returns a JSON model (jansson) that `--json`
- * prints as it is and archive/view.h renders as text, so the two outputs
+ * prints as it is and views/archive.h renders as text, so the two outputs
  * cannot disagree.  The layouts are documented in docs/plumb.1.
  *
  * Ownership: a json_t returned through *out belongs to the caller

@@ -27,7 +27,7 @@
 #include "archive/ingest.h"
 #include "archive/query.h"
 #include "archive/store.h"
-#include "archive/view.h"
+#include "views/archive.h"
 #include "common/err.h"
 #include "common/banned.h"
 

@@ -22,12 +22,15 @@
 static struct analyze_cfg {
 	int json;
 	const char *warmup;
+	const char *rule;
 } cfg;
 
 static const struct plumb_opt analyze_opts[] = {
 	OPT_FLAG_("json", 0, "print JSON (keys in docs/analyze-json.md)", &cfg.json),
 	OPT_STRING_("warmup", 0, "POLICY", "per-iteration data: auto, none or N samples "
 		    "dropped per round", &cfg.warmup),
+	OPT_STRING_("rule", 0, "RULE", "the verdict rule: margin (the default, version 2) or "
+		    "overlap (the seeds' rule, version 1)", &cfg.rule),
 	OPT_END_()
 };
 
@@ -64,6 +67,11 @@ static int analyze_exec(int argc, char **argv)
 		return PLUMB_EXIT_USAGE;
 	}
 
+	if (cfg.rule && stats_rule_select(cfg.rule, 0, &opts.rule) < 0) {
+		fprintf(stderr, "plumb analyze: --rule takes margin or overlap, not '%s'\n", cfg.rule);
+		return PLUMB_EXIT_USAGE;
+	}
+
 	plumb_err_clear(&err);
 	a = analysis_new(&opts, &err);
 	if (!a)
@@ -88,12 +96,13 @@ static int analyze_exec(int argc, char **argv)
 const struct plumb_cmd cmd_analyze = {
 	.name = "analyze",
 	.summary = "verdicts for samples from any source (samples.tsv layout)",
-	.usage = "analyze FILE.tsv [--json] [--warmup POLICY]",
+	.usage = "analyze FILE.tsv [--json] [--warmup POLICY] [--rule margin|overlap]",
 	.description =
 		"Read a table in the samples.tsv layout (a header row, then bench, side,\n"
 		"pad, round, iter, metric, value separated by tabs; - reads standard\n"
 		"input) and print per benchmark and metric: the per-pad medians, each\n"
-		"side's center, range and spread, the ratio, the verdict and the noise;\n"
+		"side's center, range and spread, the rule, the ratio with its interval,\n"
+		"the noise, the verdict with its reason and the smallest detectable change;\n"
 		"for per-iteration samples also the steady start, p99 and\n"
 		"coordinated-omission corrected p99 of every round.  Bad input exits 3\n"
 		"naming the line and column, and prints nothing on standard output.",

@@ -15,8 +15,8 @@
 #include "archive/query.h"
 #include "archive/scrub.h"
 #include "archive/store.h"
-#include "archive/view.h"
 #include "formats/sign.h"
+#include "views/archive.h"
 #include "cli/cmd.h"
 #include "common/cleanup.h"
 #include "common/err.h"
@@ -49,11 +49,10 @@ static int open_archive(struct store *st, int flags)
 	return 0;
 }
 
-/* Print a model as --json asks (indented, one trailing newline). */
+/* Print a model as --json asks (cli_print_json(): the one JSON writer). */
 static void print_json(const json_t *j)
 {
-	json_dumpf(j, stdout, JSON_INDENT(2));
-	fputc('\n', stdout);
+	(void)cli_print_json(j, "archive JSON");
 }
 
 static int usage_error(const char *who, const char *what)

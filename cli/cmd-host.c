@@ -1,6 +1,7 @@
 /*
  * cli/cmd-host.c: `plumb host [--json] [--check [--strict]]`, the host
- * facts of DESIGN §8 and the readiness check (runner/host*.c).
+ * facts of DESIGN §8 and the readiness check (runner/host*.c), shown by
+ * views/host.c.
  */
 #include <stdio.h>
 
@@ -8,6 +9,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "runner/host.h"
+#include "views/host.h"
 #include "common/banned.h"
 
 /* Largest output accepted: far beyond any real host's facts. */
@@ -24,10 +26,11 @@ static const struct plumb_opt host_opts[] = {
 
 static int host_exec(int argc, char **argv)
 {
-	struct host_show_opts o = { opt_json, opt_check };
+	struct host_facts hf;
+	struct host_check hc;
 	struct plumb_err err;
 	struct buf out;
-	size_t warnings = 0;
+	size_t warnings;
 	int rc;
 
 	if (argc > 0) {
@@ -42,7 +45,16 @@ static int host_exec(int argc, char **argv)
 	}
 	plumb_err_clear(&err);
 	buf_init(&out, HOST_OUTPUT_MAX);
-	rc = host_show(&o, &out, &warnings, &err);
+	host_facts_init(&hf);
+	host_check_init(&hc);
+	rc = host_facts_collect(&hf, &err);
+	if (!rc && opt_check)
+		rc = host_check_run(&hf, &hc, &err);
+	if (!rc)
+		rc = view_host(&hf, opt_check ? &hc : NULL, opt_json, &out, &err);
+	warnings = hc.warnings;
+	host_check_release(&hc);
+	host_facts_release(&hf);
 	if (rc) {
 		buf_release(&out);
 		return cli_fail(&err);

@@ -14,14 +14,15 @@
 #include "archive/bundles.h"
 #include "archive/store.h"
 #include "cli/cmd.h"
-#include "cli/runview.h"
+#include "views/run.h"
 #include "common/buf.h"
+#include "cli/runstatus.h"
 #include "common/err.h"
 #include "formats/config.h"
 #include "reports/report.h"
 #include "runner/build.h"
 #include "runner/run.h"
-#include "runner/summary.h"
+#include "views/build-summary.h"
 #include "common/banned.h"
 
 static struct {
@@ -73,14 +74,9 @@ static int print_config(const struct plumb_config *cfg)
 	plumb_err_clear(&err);
 	if (o.json) {
 		json_t *j = config_to_json(cfg);
-		if (!j) {
-			plumb_err_oom(&err, "configuration");
-			return cli_fail(&err);
-		}
-		r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		r = cli_print_json(j, "configuration");
 		json_decref(j);
-		fputc('\n', stdout);
-		return r < 0 ? PLUMB_EXIT_IO : PLUMB_EXIT_OK;
+		return r;
 	}
 	buf_init(&out, 1 << 24);
 	if (config_to_text(cfg, &out, &err) < 0) {
@@ -99,15 +95,9 @@ static int print_result(const struct plumb_config *cfg, const struct runner_resu
 	plumb_err_clear(&err);
 	if (o.json) {
 		json_t *j = runner_summary_json(cfg, res);
-		int r;
-		if (!j) {
-			plumb_err_oom(&err, "summary");
-			return cli_fail(&err);
-		}
-		r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		int r = cli_print_json(j, "summary");
 		json_decref(j);
-		fputc('\n', stdout);
-		return r < 0 ? PLUMB_EXIT_IO : PLUMB_EXIT_OK;
+		return r;
 	} else {
 		struct buf out;
 		buf_init(&out, 1 << 24);
@@ -183,7 +173,7 @@ static int run_all(const struct plumb_config *cfg)
 	runview_attach(&view, &ropts);
 	ropts.output = o.output;
 	rc = runner_run(cfg, &ropts, &res, &err);
-	status = runview_report(&view, rc, &err, &res, o.json);
+	status = cli_run_status(&view, rc, &err, &res, o.json);
 	/* A bundle was published (a failed benchmark under --keep-going too). */
 	if (rc == 0 && res.bundle) {
 		int s;

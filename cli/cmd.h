@@ -20,6 +20,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "cli/options.h"
 
 struct plumb_err;
@@ -62,6 +64,13 @@ const struct plumb_cmd *cmd_find(const struct plumb_cmd *const *table,
  * status for its code (the only place codes become statuses).
  */
 int cli_fail(const struct plumb_err *err);
+
+/*
+ * Write j to standard output as every --json does, through the one JSON
+ * writer (formats/jsonio.h); j is borrowed, NULL means out of memory.
+ * Returns the exit status.
+ */
+int cli_print_json(const json_t *j, const char *what);
 
 /* Load a public key when path is not NULL: 0 (*have set), or an exit status. */
 struct sign_public_key;

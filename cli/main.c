@@ -16,8 +16,10 @@
 #include <zstd.h>
 
 #include "cli/cmd.h"
+#include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"
+#include "formats/jsonio.h"
 #include "common/banned.h"
 
 void cli_print_main_help(FILE *out);
@@ -99,6 +101,26 @@ int cli_fail(const struct plumb_err *err)
 {
 	fprintf(stderr, "plumb: %s\n", err->msg[0] ? err->msg : "unknown error");
 	return plumb_exit_status(err->code ? err->code : PLUMB_EINTERNAL);
+}
+
+int cli_print_json(const json_t *j, const char *what)
+{
+	struct plumb_err err;
+	struct buf out;
+	int status = PLUMB_EXIT_OK;
+
+	plumb_err_clear(&err);
+	if (!j) {
+		plumb_err_oom(&err, what);
+		return cli_fail(&err);
+	}
+	buf_init(&out, (size_t)256 << 20);
+	if (jsonio_dump(j, &out, &err) < 0)
+		status = cli_fail(&err);
+	else if (fwrite(out.data, 1, out.len, stdout) != out.len)
+		status = PLUMB_EXIT_IO;
+	buf_release(&out);
+	return status;
 }
 
 int cli_color(FILE *f)

@@ -55,6 +55,27 @@ int esc_html(struct buf *out, const char *s)
 	return esc(out, s, ESC_HTML);
 }
 
+int esc_text_lines(struct buf *out, const char *s)
+{
+	struct buf line;
+	int rc = 0;
+
+	if (!s)
+		return 0;
+	buf_init(&line, strlen(s) + 1);
+	while (rc == 0 && *s) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+
+		buf_reset(&line);
+		rc = buf_add(&line, s, n) < 0 || esc_text(out, buf_cstr(&line)) < 0 ||
+		     (nl && buf_addch(out, '\n') < 0) ? -1 : 0;
+		s += n + (nl ? 1 : 0);
+	}
+	buf_release(&line);
+	return rc;
+}
+
 size_t esc_width(const char *s)
 {
 	return utf8_width(s);

@@ -31,6 +31,12 @@ int esc_text(struct buf *out, const char *s);
 int esc_md(struct buf *out, const char *s);
 int esc_html(struct buf *out, const char *s);
 
+/*
+ * Text of several lines, each escaped as esc_text() does: the newlines
+ * between them stay.  For a view rendered whole, then escaped once.
+ */
+int esc_text_lines(struct buf *out, const char *s);
+
 /* The number of characters esc_text() would append (terminal columns). */
 size_t esc_width(const char *s);
 

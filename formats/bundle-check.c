@@ -4,7 +4,7 @@
  * bench, side, pad and round exist there) and the rows of each
  * benchmark's verdict metric go to the analysis of stats/ (the one place
  * that turns samples into pad medians, centers, ranges, ratio and
- * verdict); after the pass every benchmark's recorded figures are compared
+ * verdict: analysis_judge() under the rule the benchmark records); after the pass every benchmark's recorded figures are compared
  * with what its samples give.  A bundle that contradicts its own samples
  * is refused (PLUMB_EINPUT) naming the TSV line and column or the JSON
  * path, so that no report, archive or gate ever reads a recorded verdict
@@ -18,6 +18,7 @@
  * round's rows together, formats/bundle-v1.md section 7), and at most
  * BUNDLE_MAX_ROUNDS distinct rounds in all.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "common/err.h"
 #include "formats/bundle-internal.h"
 #include "formats/manifest.h"
+#include "formats/manifest-rule.h"
 #include "stats/analysis.h"
 #include "common/banned.h"
 
@@ -276,6 +278,8 @@ static int check_bench(const char *bname, size_t bi, const struct manifest_bench
 	const char *rv, *cv;
 	char q[32];
 	struct plumb_err e2;
+	struct stats_rule rule;
+	struct stats_judgement jd;
 	int rc;
 
 	if (!an)
@@ -296,30 +300,39 @@ static int check_bench(const char *bname, size_t bi, const struct manifest_bench
 		if (ms && (rc = check_side(bname, bi, side_names[s], ms, &r->side[s], err)) < 0)
 			return rc;
 	}
-	if (r->verdict.has_ratio != !isnan(b->ratio) ||
-	    (r->verdict.has_ratio && !same(b->ratio, r->verdict.ratio))) {
-		if (!r->verdict.has_ratio)
+	/* The verdict, by the one verdict computation, under the rule the
+	 * benchmark records (none: overlap v1) and its recorded hot identity. */
+	manifest_bench_rule(b, &rule);
+	if (analysis_judge(r, &rule, manifest_bench_hot(b), &jd) < 0)
+		return plumb_err_set(err, errno == ENOMEM ? PLUMB_EINTERNAL : PLUMB_EINPUT,
+				     "%s: manifest.json: benches[%zu].rule: %s", bname, bi, jd.why);
+	if (jd.has_ratio != !isnan(b->ratio) || (jd.has_ratio && !same(b->ratio, jd.ratio))) {
+		if (!jd.has_ratio)
 			return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].ratio: "
 					     "recorded, but the base center is 0", bname, bi);
 		if (isnan(b->ratio))
 			return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].ratio: "
 					     "missing, but samples.tsv gives %s", bname, bi,
-					     num(q, sizeof(q), r->verdict.ratio));
-		return lie(err, bname, bi, "ratio", b->ratio, r->verdict.ratio);
+					     num(q, sizeof(q), jd.ratio));
+		return lie(err, bname, bi, "ratio", b->ratio, jd.ratio);
 	}
 	rv = manifest_verdict_name(b->verdict);
-	cv = stats_verdict_name(r->verdict.verdict);
+	cv = stats_verdict_name(jd.verdict);
 	if (!rv || strcmp(rv, cv) != 0)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].verdict: "
-				     "'%s' recorded, but samples.tsv gives '%s' (the overlap rule, "
-				     "version 1)", bname, bi, rv ? rv : "(none)", cv);
+				     "'%s' recorded, but samples.tsv gives '%s' (the %s rule, "
+				     "version %d)", bname, bi, rv ? rv : "(none)", cv,
+				     stats_rule_name(rule.kind), rule.version);
 	rv = manifest_direction_name(b->direction);
-	cv = r->verdict.verdict == STATS_VERDICT_UNSWEPT ? stats_direction_name(r->verdict.direction)
-							 : NULL;
+	cv = jd.verdict == STATS_VERDICT_UNSWEPT || jd.verdict == STATS_VERDICT_NOISY ?
+		stats_direction_name(jd.direction) : NULL;
 	if ((rv == NULL) != (cv == NULL) || (rv && strcmp(rv, cv) != 0))
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].direction: "
 				     "'%s' recorded, but samples.tsv gives '%s'", bname, bi,
 				     rv ? rv : "(none)", cv ? cv : "(none)");
+	if (b->interval.present && jd.has_interval &&
+	    !(same(b->interval.lo, jd.ratio_lo) && same(b->interval.hi, jd.ratio_hi)))
+		return lie(err, bname, bi, "interval.lo", b->interval.lo, jd.ratio_lo);
 	return 0;
 }
 

@@ -34,6 +34,7 @@ enum key_id {
 	K_RUN_LABEL,
 	K_BUILD_COMMAND, K_BUILD_ARTIFACT, K_BUILD_PAD, K_BUILD_PAD_BYTES,
 	K_BUILD_REUSE, K_BUILD_TIMEOUT, K_BUILD_CC,
+	K_VERDICT_RULE, K_VERDICT_CONFIDENCE,
 	K_BENCH_COMMAND, K_BENCH_MODE, K_BENCH_WARMUP, K_BENCH_METRIC,
 	K_BENCH_HOT, K_BENCH_TIMEOUT, K_BENCH_MAX_SAMPLES, K_BENCH_CHECKSUM,
 	K_COUNT
@@ -84,8 +85,8 @@ struct key_value {
 /* Every key, in documented and rendered order; K_COUNT rows. */
 extern const struct key_def config_keys[K_COUNT];
 
-#define CONFIG_NSECTIONS 4
-extern const char *const config_sections[CONFIG_NSECTIONS];  /* repo, run, build, bench */
+#define CONFIG_NSECTIONS 5
+extern const char *const config_sections[CONFIG_NSECTIONS];  /* repo, run, build, verdict, bench */
 
 /* The effective value of key id (of bench b for bench keys). */
 void config_key_value(const struct plumb_config *cfg, const struct config_bench *b,

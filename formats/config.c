@@ -27,6 +27,7 @@
 #include "common/err.h"
 #include "common/path.h"
 #include "common/suggest.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "formats/config-internal.h"
 #include "common/banned.h"
@@ -52,6 +53,8 @@ const struct key_def config_keys[] = {
 	{ { "build", "reuse", "relink", false, false, "relink | none" }, K_BUILD_REUSE },
 	{ { "build", "timeout", "30m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BUILD_TIMEOUT },
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
+	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
+	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
 	{ { "bench", "mode", "process", false, false, "process | samples" }, K_BENCH_MODE },
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
@@ -62,7 +65,8 @@ const struct key_def config_keys[] = {
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
 };
 
-const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "bench" };
+const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
+static const char *const rule_names[] = { "margin", "overlap" };
 
 _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
 	       "one row of config_keys[] per enum key_id");
@@ -323,6 +327,23 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return config_parse_duration(where, v, &cfg->build.timeout, err);
 	case K_BUILD_CC:
 		return config_parse_text(where, v, &cfg->build.cc, err);
+	case K_VERDICT_RULE:
+		rc = config_parse_choice(where, v, rule_names, N_OF(rule_names), &choice, err);
+		if (rc == 0)
+			cfg->verdict.rule = rule_names[choice];
+		return rc;
+	case K_VERDICT_CONFIDENCE: {
+		char *end;
+		double c;
+		errno = 0;
+		c = strtod(v, &end);
+		if (errno || end == v || *end || !(c >= 0.5 && c <= 0.999))
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "%s: '%s' is not a number from 0.5 to 0.999", where, SHOW(v));
+		cfg->verdict.confidence = c;
+		units_exact(c, UNITS_EXACT_PLAIN, cfg->verdict.confidence_text);
+		return 0;
+	}
 	case K_BENCH_COMMAND:
 		return config_parse_command(where, v, &b->command, bench_placeholders,
 				     N_OF(bench_placeholders), err);
@@ -491,6 +512,12 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 	case K_BUILD_CC:
 		value_str(v, cfg->build.cc, NULL);
 		return;
+	case K_VERDICT_RULE:
+		value_str(v, cfg->verdict.rule, NULL);
+		return;
+	case K_VERDICT_CONFIDENCE:
+		value_str(v, cfg->verdict.confidence_text, NULL);
+		return;
 	case K_BENCH_COMMAND:
 		value_str(v, b->command, "not set (required)");
 		return;
@@ -598,7 +625,7 @@ static int unknown_key(const char *origin, const char *name, const char *sec,
 					     "%s: %s: unknown section '%s' (did you mean '%s'?)",
 					     origin, SHOW(name), SHOW(sec), near);
 		return plumb_err_set(err, PLUMB_EINPUT,
-				     "%s: %s: unknown section '%s' (sections: repo, run, build, bench)",
+				     "%s: %s: unknown section '%s' (sections: repo, run, build, verdict, bench)",
 				     origin, SHOW(name), SHOW(sec));
 	}
 	if (strcasecmp(sec, "bench") == 0 && !sub)

@@ -121,6 +121,12 @@ struct plumb_config {
 		char *cc;          /* assembles the pad object */
 	} build;
 
+	struct {
+		const char *rule;         /* verdict.rule: "margin" | "overlap" (static) */
+		double confidence;        /* verdict.confidence */
+		char confidence_text[32]; /* verdict.confidence as rendered (UNITS_EXACT_MAX) */
+	} verdict;
+
 	struct config_bench *benches;  /* in file order, at least one after config_check() */
 	size_t nbenches;
 

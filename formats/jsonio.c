@@ -18,6 +18,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/units.h"
+#include "common/utf8.h"
 #include "formats/jsonio.h"
 #include "common/banned.h"
 
@@ -273,12 +274,28 @@ static int dump_string(struct buf *out, const char *s, size_t n)
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		const char *e = NULL;
+		int32_t cp = -1;
+		size_t len = 1;
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+		if (c >= 0x80) {
+			/* C1 controls, bidi controls, separators: as \uXXXX (utf8.h). */
+			len = utf8_next((const unsigned char *)s + i, n - i, &cp);
+			if (cp < 0 || utf8_displayable(cp)) {
+				i += len - 1;
+				continue;
+			}
+		} else if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) {
 			continue;
+		}
 		if (buf_add(out, s + run, i - run) < 0)
 			return -1;
-		run = i + 1;
+		run = i + len;
+		if (cp >= 0) {
+			if (buf_printf(out, "\\u%04x", (unsigned)cp) < 0)
+				return -1;
+			i += len - 1;
+			continue;
+		}
 		switch (c) {
 		case '"': e = "\\\""; break;
 		case '\\': e = "\\\\"; break;

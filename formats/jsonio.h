@@ -66,10 +66,12 @@ int jsonio_load(const char *text, size_t len, size_t max_bytes, int max_depth,
  * members in their order in v (use jsonio_sorted_copy() for sorted keys),
  * arrays of scalars on one line, integers as integers, reals in the
  * shortest form that reads back to the same double (always with a '.' or
- * an exponent, so a real stays a real), strings with only '"', '\\' and
- * control characters escaped.  Independent of the locale.  Fails with
- * PLUMB_EINTERNAL when v nests deeper than JSONIO_DEPTH_CAP, or with the
- * buf_err() message when out is full.
+ * an exponent, so a real stays a real), strings with '"', '\\', control
+ * characters (C0, DEL, C1), bidirectional controls and line separators
+ * escaped (\uXXXX: a terminal showing the JSON is not repainted; the value
+ * is the same).  Independent of the locale.  Fails with PLUMB_EINTERNAL
+ * when v nests deeper than JSONIO_DEPTH_CAP, or with the buf_err() message
+ * when out is full.
  */
 int jsonio_dump(const json_t *v, struct buf *out, struct plumb_err *err);
 

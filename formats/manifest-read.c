@@ -646,6 +646,10 @@ static int read_side(struct rd *r, const json_t *sides, const char *key, int req
 		rc = get_num(r, o, "p99", 0, &s->p99);
 	if (rc == 0)
 		rc = get_num(r, o, "coP99", 0, &s->co_p99);
+	if (rc == 0)
+		rc = get_num(r, o, "rangeLo", 0, &s->range_lo);
+	if (rc == 0)
+		rc = get_num(r, o, "rangeHi", 0, &s->range_hi);
 	if (rc == 0) {
 		rc = member(r, o, "counters", 0, W_OBJECT, &c, &old2);
 		if (rc == 0 && c) {
@@ -673,6 +677,66 @@ static int read_bench_extras(struct rd *r, const json_t *o, struct manifest_benc
 		rc = get_num(r, g, "relative", 1, &b->noise.relative);
 		if (rc == 0)
 			rc = get_bool(r, g, "tooNoisy", 1, &b->noise.too_noisy);
+	}
+	if (rc < 0)
+		return rc;
+	jsonio_path_restore(&r->path, old);
+
+	rc = member(r, o, "rule", 0, W_OBJECT, &g, &old);
+	if (rc == 0 && g) {
+		b->rule.present = 1;
+		rc = get_str(r, g, "name", 1, &b->rule.name);
+		if (rc == 0)
+			rc = get_int(r, g, "version", 1, &b->rule.version);
+		if (rc == 0)
+			rc = get_num(r, g, "confidence", 1, &b->rule.confidence);
+		if (rc == 0)
+			rc = get_num(r, g, "noiseFactor", 1, &b->rule.noise_factor);
+		if (rc == 0)
+			rc = get_int(r, g, "resamples", 1, &b->rule.resamples);
+		if (rc == 0)
+			rc = get_int(r, g, "seed", 1, &b->rule.seed);
+	}
+	if (rc < 0)
+		return rc;
+	jsonio_path_restore(&r->path, old);
+	if ((rc = get_str(r, o, "reason", 0, &b->reason)) < 0)
+		return rc;
+
+	rc = member(r, o, "interval", 0, W_OBJECT, &g, &old);
+	if (rc == 0 && g) {
+		b->interval.present = 1;
+		rc = get_num(r, g, "lo", 1, &b->interval.lo);
+		if (rc == 0)
+			rc = get_num(r, g, "hi", 1, &b->interval.hi);
+	}
+	if (rc < 0)
+		return rc;
+	jsonio_path_restore(&r->path, old);
+
+	rc = member(r, o, "noiseBasis", 0, W_OBJECT, &g, &old);
+	if (rc == 0 && g) {
+		b->noise_basis.present = 1;
+		rc = get_num(r, g, "figure", 1, &b->noise_basis.figure);
+		if (rc == 0)
+			rc = get_num(r, g, "rounds", 1, &b->noise_basis.rounds);
+		if (rc == 0)
+			rc = get_num(r, g, "control", 0, &b->noise_basis.control);
+		if (rc == 0)
+			rc = get_num(r, g, "margin", 1, &b->noise_basis.margin);
+		if (rc == 0)
+			rc = get_num(r, g, "gap", 0, &b->noise_basis.gap);
+	}
+	if (rc < 0)
+		return rc;
+	jsonio_path_restore(&r->path, old);
+
+	rc = member(r, o, "detectable", 0, W_OBJECT, &g, &old);
+	if (rc == 0 && g) {
+		b->detectable.present = 1;
+		rc = get_num(r, g, "slower", 1, &b->detectable.slower);
+		if (rc == 0)
+			rc = get_num(r, g, "faster", 1, &b->detectable.faster);
 	}
 	if (rc < 0)
 		return rc;

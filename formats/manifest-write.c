@@ -314,6 +314,8 @@ static void write_side(struct wr *w, json_t *sides, const char *key,
 	put_int(w, o, "rounds", s->rounds);
 	put_num(w, o, "p99", s->p99);
 	put_num(w, o, "coP99", s->co_p99);
+	put_num(w, o, "rangeLo", s->range_lo);
+	put_num(w, o, "rangeHi", s->range_hi);
 	if (s->counters.present) {
 		c = put_obj(w, o, "counters");
 		if (c) {
@@ -323,6 +325,18 @@ static void write_side(struct wr *w, json_t *sides, const char *key,
 	}
 out:
 	jsonio_path_restore(&w->path, old);
+}
+
+/* obj.key = { k1: v1, k2: v2 } */
+static void put_pair(struct wr *w, json_t *obj, const char *key, const char *k1, double v1,
+		     const char *k2, double v2)
+{
+	json_t *g = put_obj(w, obj, key);
+
+	if (g) {
+		put_num(w, g, k1, v1);
+		put_num(w, g, k2, v2);
+	}
 }
 
 static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manifest_bench *b)
@@ -357,6 +371,35 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 			put_bool(w, g, "tooNoisy", b->noise.too_noisy);
 		}
 	}
+	if (b->rule.present) {
+		old2 = enter(w, "rule", 0);
+		g = put_obj(w, o, "rule");
+		if (g) {
+			put_str(w, g, "name", b->rule.name);
+			put_int(w, g, "version", b->rule.version);
+			put_num(w, g, "confidence", b->rule.confidence);
+			put_num(w, g, "noiseFactor", b->rule.noise_factor);
+			put_int(w, g, "resamples", b->rule.resamples);
+			put_int(w, g, "seed", b->rule.seed);
+		}
+		jsonio_path_restore(&w->path, old2);
+	}
+	put_str(w, o, "reason", b->reason);
+	if (b->interval.present)
+		put_pair(w, o, "interval", "lo", b->interval.lo, "hi", b->interval.hi);
+	if (b->noise_basis.present) {
+		g = put_obj(w, o, "noiseBasis");
+		if (g) {
+			put_num(w, g, "figure", b->noise_basis.figure);
+			put_num(w, g, "rounds", b->noise_basis.rounds);
+			put_num(w, g, "control", b->noise_basis.control);
+			put_num(w, g, "margin", b->noise_basis.margin);
+			put_num(w, g, "gap", b->noise_basis.gap);
+		}
+	}
+	if (b->detectable.present)
+		put_pair(w, o, "detectable", "slower", b->detectable.slower,
+			 "faster", b->detectable.faster);
 	if (b->hot.present) {
 		old2 = enter(w, "hot", 0);
 		g = put_obj(w, o, "hot");

@@ -22,7 +22,7 @@ const char *const manifest_method_names[] = { "link", "env", "none", NULL };
 const char *const manifest_mode_names[] = { "process", "samples", NULL };
 /* Index 0 is MANIFEST_VERDICT_UNSET, never written. */
 const char *const manifest_verdict_names[] = {
-	"", "slower", "faster", "placement", "unswept", "insufficient", NULL
+	"", "slower", "faster", "placement", "unswept", "insufficient", "noisy", NULL
 };
 const char *const manifest_direction_names[] = { "", "slower", "faster", NULL };
 
@@ -48,6 +48,7 @@ void manifest_side_stats_init(struct manifest_side_stats *s)
 	memset(s, 0, sizeof(*s));
 	s->center = s->min = s->max = NAN;
 	s->spread = s->p99 = s->co_p99 = NAN;
+	s->range_lo = s->range_hi = NAN;
 	s->rounds = -1;
 	for (int k = 0; k < METRIC_NCOUNTERS; k++)
 		s->counters.value[k] = NAN;
@@ -89,6 +90,12 @@ void manifest_bench_init(struct manifest_bench *b)
 	b->ratio = NAN;
 	b->noise.relative = NAN;
 	b->noise.too_noisy = MANIFEST_UNKNOWN;
+	b->rule.version = b->rule.resamples = b->rule.seed = -1;
+	b->rule.confidence = b->rule.noise_factor = NAN;
+	b->interval.lo = b->interval.hi = NAN;
+	b->noise_basis.figure = b->noise_basis.rounds = b->noise_basis.control = NAN;
+	b->noise_basis.margin = b->noise_basis.gap = NAN;
+	b->detectable.slower = b->detectable.faster = NAN;
 	b->hot.identical = MANIFEST_UNKNOWN;
 	b->checksum.consistent = MANIFEST_UNKNOWN;
 	b->steady.window = -1;
@@ -114,6 +121,8 @@ static void bench_release(struct manifest_bench *b)
 	free(b->hot.symbols);
 	free(b->checksum.base);
 	free(b->checksum.candidate);
+	free(b->rule.name);
+	free(b->reason);
 	for (i = 0; i < b->n_notes; i++)
 		free(b->notes[i]);
 	free(b->notes);
@@ -278,6 +287,14 @@ const char *manifest_mode_name(enum manifest_mode m)
 const char *manifest_verdict_name(enum manifest_verdict v)
 {
 	return v == MANIFEST_VERDICT_UNSET ? NULL : table_name(manifest_verdict_names, (int)v);
+}
+
+enum manifest_verdict manifest_verdict_from_name(const char *name)
+{
+	for (int v = 1; name && manifest_verdict_names[v]; v++)
+		if (strcmp(manifest_verdict_names[v], name) == 0)
+			return (enum manifest_verdict)v;
+	return MANIFEST_VERDICT_UNSET;
 }
 
 const char *manifest_direction_name(enum manifest_direction d)
@@ -708,14 +725,42 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 		return PLUMB_EINPUT;
 	if (!finite_or_absent(b->ratio))
 		return bad(err, "benches[%zu].ratio: not a finite number", i);
-	if ((int)b->verdict < 0 || b->verdict > MANIFEST_VERDICT_INSUFFICIENT)
+	if ((int)b->verdict < 0 || b->verdict > MANIFEST_VERDICT_NOISY)
 		return bad(err, "benches[%zu].verdict: not a verdict", i);
 	if ((int)b->direction < 0 || b->direction > MANIFEST_DIRECTION_FASTER)
 		return bad(err, "benches[%zu].direction: not a direction", i);
-	if (b->verdict == MANIFEST_VERDICT_UNSWEPT && b->direction == MANIFEST_DIRECTION_UNSET)
-		return bad(err, "benches[%zu].direction: missing required field (verdict is unswept)", i);
-	if (b->verdict != MANIFEST_VERDICT_UNSWEPT && b->direction != MANIFEST_DIRECTION_UNSET)
-		return bad(err, "benches[%zu].direction: only an unswept verdict has a direction", i);
+	if ((b->verdict == MANIFEST_VERDICT_UNSWEPT || b->verdict == MANIFEST_VERDICT_NOISY) &&
+	    b->direction == MANIFEST_DIRECTION_UNSET)
+		return bad(err, "benches[%zu].direction: missing required field (verdict is %s)", i,
+			   manifest_verdict_name(b->verdict));
+	if (b->verdict != MANIFEST_VERDICT_UNSWEPT && b->verdict != MANIFEST_VERDICT_NOISY &&
+	    b->direction != MANIFEST_DIRECTION_UNSET)
+		return bad(err, "benches[%zu].direction: only an unswept or noisy verdict has a direction", i);
+	if (b->rule.present) {
+		if (!b->rule.name)
+			return bad(err, "benches[%zu].rule.name: missing required field", i);
+		if (!((strcmp(b->rule.name, "overlap") == 0 && b->rule.version == 1) ||
+		      (strcmp(b->rule.name, "margin") == 0 && b->rule.version == 2)))
+			return bad(err, "benches[%zu].rule: unknown rule (overlap version 1 and margin version 2 exist)", i);
+		if (!(b->rule.confidence >= 0.5 && b->rule.confidence < 1))
+			return bad(err, "benches[%zu].rule.confidence: needs a number in [0.5, 1)", i);
+		if (!(b->rule.noise_factor >= 0 && b->rule.noise_factor <= 100))
+			return bad(err, "benches[%zu].rule.noiseFactor: needs a number in [0, 100]", i);
+		if (b->rule.resamples < 100 || b->rule.resamples > 100000)
+			return bad(err, "benches[%zu].rule.resamples: needs a whole number in [100, 100000]", i);
+		if (b->rule.seed < 0)
+			return bad(err, "benches[%zu].rule.seed: missing required field", i);
+	}
+	if (b->interval.present && !(isfinite(b->interval.lo) && isfinite(b->interval.hi) &&
+				     b->interval.lo <= b->interval.hi))
+		return bad(err, "benches[%zu].interval: needs finite lo <= hi", i);
+	if (b->noise_basis.present &&
+	    !(isfinite(b->noise_basis.figure) && isfinite(b->noise_basis.rounds) &&
+	      isfinite(b->noise_basis.margin) && finite_or_absent(b->noise_basis.control) &&
+	      finite_or_absent(b->noise_basis.gap)))
+		return bad(err, "benches[%zu].noiseBasis: needs finite figure, rounds and margin", i);
+	if (b->detectable.present && !(isfinite(b->detectable.slower) && isfinite(b->detectable.faster)))
+		return bad(err, "benches[%zu].detectable: needs finite slower and faster", i);
 	if (b->noise.present &&
 	    (!isfinite(b->noise.relative) || !is_bool(b->noise.too_noisy)))
 		return bad(err, "benches[%zu].noise: needs a finite relative and a tooNoisy boolean", i);

@@ -87,10 +87,11 @@ enum manifest_verdict {         /* benches[].verdict, DESIGN §6 */
 	MANIFEST_VERDICT_FASTER,
 	MANIFEST_VERDICT_PLACEMENT,
 	MANIFEST_VERDICT_UNSWEPT,   /* one pad on a side: see direction */
-	MANIFEST_VERDICT_INSUFFICIENT
+	MANIFEST_VERDICT_INSUFFICIENT,
+	MANIFEST_VERDICT_NOISY      /* margin rule: apart by no more than the noise; direction */
 };
 
-enum manifest_direction {       /* benches[].direction, only for unswept */
+enum manifest_direction {       /* benches[].direction, only for unswept and noisy */
 	MANIFEST_DIRECTION_UNSET,
 	MANIFEST_DIRECTION_SLOWER,
 	MANIFEST_DIRECTION_FASTER
@@ -214,7 +215,44 @@ struct manifest_side_stats {
 	int64_t rounds;         /* .rounds, optional: fewest valid rounds of any pad */
 	double p99;             /* .p99, optional: samples mode, center of pad p99s */
 	double co_p99;          /* .coP99, optional: same, coordinated-omission corrected */
+	double range_lo;        /* .rangeLo, optional: the rule's range (margin: union of */
+	double range_hi;        /* .rangeHi, optional:  the pad medians' intervals) */
 	struct manifest_counters counters;   /* .counters, optional */
+};
+
+/* benches[].rule: the verdict rule that judged the benchmark (stats/rule.h).
+ * Absent: the seeds' overlap rule, version 1. */
+struct manifest_rule {
+	int present;
+	char *name;             /* .name, required: "overlap" | "margin" */
+	int64_t version;        /* .version, required: 1 (overlap), 2 (margin) */
+	double confidence;      /* .confidence, required: pad and ratio intervals */
+	double noise_factor;    /* .noiseFactor, required: the gap must exceed this x noise */
+	int64_t resamples;      /* .resamples, required: bootstrap replicates */
+	int64_t seed;           /* .seed, required: bootstrap seed */
+};
+
+/* benches[].interval: the ratio's bootstrap interval at rule.confidence. */
+struct manifest_interval {
+	int present;
+	double lo, hi;          /* .lo, .hi, required */
+};
+
+/* benches[].noiseBasis: what the noise figure is made of (relative to the base center). */
+struct manifest_noise_basis {
+	int present;
+	double figure;          /* .figure, required: the noise the rule used */
+	double rounds;          /* .rounds, required: median half-width of the pad intervals */
+	double control;         /* .control, optional: |control - base pad 0| / base center */
+	double margin;          /* .margin, required: what the gap had to exceed */
+	double gap;             /* .gap, optional: distance between the ranges (< 0: overlap) */
+};
+
+/* benches[].detectable: the smallest change the rule would call here. */
+struct manifest_detectable {
+	int present;
+	double slower;          /* .slower, required: candidate / base - 1 */
+	double faster;          /* .faster, required: 1 - candidate / base */
 };
 
 /* benches[].noise: the control's run-to-run noise (DESIGN §6). */
@@ -272,6 +310,11 @@ struct manifest_bench {
 	enum manifest_verdict verdict;    /* .verdict, required unless failure */
 	enum manifest_direction direction;/* .direction, required for unswept only */
 	struct manifest_noise noise;      /* .noise, optional */
+	struct manifest_rule rule;        /* .rule, optional (absent: overlap v1) */
+	char *reason;                     /* .reason, optional: why the verdict */
+	struct manifest_interval interval;/* .interval, optional */
+	struct manifest_noise_basis noise_basis;  /* .noiseBasis, optional */
+	struct manifest_detectable detectable;    /* .detectable, optional */
 	struct manifest_hot hot;          /* .hot, optional */
 	struct manifest_checksum checksum;/* .checksum, optional */
 	struct manifest_steady steady;    /* .steadyState, optional */
@@ -346,6 +389,8 @@ const char *manifest_side_name(enum manifest_side s);
 const char *manifest_method_name(enum manifest_method m);
 const char *manifest_mode_name(enum manifest_mode m);
 const char *manifest_verdict_name(enum manifest_verdict v);   /* NULL for UNSET */
+/* The verdict of that name ("noisy"), UNSET for any other string. */
+enum manifest_verdict manifest_verdict_from_name(const char *name);
 const char *manifest_direction_name(enum manifest_direction d); /* NULL for UNSET */
 
 /* Format Unix seconds as RFC 3339 UTC ("2024-05-01T12:00:00Z"); -1 out of range. */

@@ -20,6 +20,8 @@
 #include "reports/distribution.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "formats/manifest-rule.h"
+#include "stats/rule.h"
 #include "stats/verdict.h"
 #include "common/banned.h"
 
@@ -47,47 +49,118 @@ static const char *checksum_of(const struct manifest_bench *b, enum manifest_sid
 	return side == MANIFEST_SIDE_CANDIDATE ? b->checksum.candidate : b->checksum.base;
 }
 
-/* A recorded side as the statistics see it. */
-static void stats_view(const struct manifest_side_stats *s, struct stats_side *out)
+/* A recorded side as stats_judge() takes it: pads known by their medians. */
+static int recorded_side(const struct manifest_side_stats *s, struct stats_pad_in **pads,
+			 struct stats_side_in *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->npads = s->n_pads;
+	size_t rounds = s->rounds >= 0 ? (size_t)s->rounds : STATS_MIN_ROUNDS;
+
 	/* Rounds not recorded: nothing says the side is short of them. */
-	out->min_rounds = s->rounds >= 0 ? (size_t)s->rounds : STATS_MIN_ROUNDS;
-	out->center = s->center;
-	out->min = s->min;
-	out->max = s->max;
-	out->spread = s->spread;
-	out->has_spread = !isnan(s->spread);
+	*pads = calloc(s->n_pads ? s->n_pads : 1, sizeof(**pads));
+	if (!*pads)
+		return -1;
+	for (size_t i = 0; i < s->n_pads; i++) {
+		(*pads)[i].pad = (uint32_t)i;
+		(*pads)[i].n = rounds;
+		(*pads)[i].median = (*pads)[i].lo = (*pads)[i].hi = s->pads[i];
+	}
+	out->pads = *pads;
+	out->npads = s->n_pads;
+	return 0;
+}
+
+static enum stats_hot hot_of(const struct report_bench *b)
+{
+	switch (b->hot_identical) {
+	case 0: return STATS_HOT_CHANGED;
+	case 1: return STATS_HOT_IDENTICAL;
+	case 2: return STATS_HOT_SAME_CODE;
+	default: return STATS_HOT_UNKNOWN;
+	}
 }
 
 /*
- * The verdict of DESIGN §6 on two recorded sides, by the statistics'
- * own rule (stats/verdict.h), so that a report against a baseline judges
- * exactly as a run does.
+ * The verdict of two recorded sides under rule (stats_judge(), the one
+ * verdict computation): the pads are known by their medians only, so a
+ * pad's interval is its median and the noise is the larger of the two
+ * bundles' recorded noise figures (noise_floor).
  */
-static enum manifest_verdict overlap_rule(const struct manifest_side_stats *o,
-					  const struct manifest_side_stats *n,
-					  enum manifest_direction *dir)
+static int judge_recorded(const struct manifest_side_stats *o, const struct manifest_side_stats *n,
+			  const struct stats_rule *rule, enum stats_hot hot, double noise_floor,
+			  struct stats_judgement *jd, struct plumb_err *err)
 {
-	struct stats_side so, sn;
-	struct stats_verdict_result v;
+	struct stats_judge_in in;
+	struct stats_pad_in *po = NULL, *pn = NULL;
+	int rc = 0;
 
-	stats_view(o, &so);
-	stats_view(n, &sn);
-	stats_verdict_judge(&so, &sn, &v);
-	*dir = MANIFEST_DIRECTION_UNSET;
-	switch (v.verdict) {
-	case STATS_VERDICT_SLOWER: return MANIFEST_VERDICT_SLOWER;
-	case STATS_VERDICT_FASTER: return MANIFEST_VERDICT_FASTER;
-	case STATS_VERDICT_PLACEMENT: return MANIFEST_VERDICT_PLACEMENT;
-	case STATS_VERDICT_INSUFFICIENT: return MANIFEST_VERDICT_INSUFFICIENT;
-	case STATS_VERDICT_UNSWEPT:
-		*dir = v.direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
-						       : MANIFEST_DIRECTION_SLOWER;
-		return MANIFEST_VERDICT_UNSWEPT;
+	memset(&in, 0, sizeof(in));
+	in.hot = hot;
+	in.noise_floor = isnan(noise_floor) ? 0 : noise_floor;
+	if (recorded_side(o, &po, &in.base) < 0 || recorded_side(n, &pn, &in.candidate) < 0 ||
+	    stats_judge(rule, &in, jd) < 0)
+		rc = plumb_err_oom(err, "report verdict");
+	free(po);
+	free(pn);
+	return rc;
+}
+
+static enum manifest_direction direction_of(const struct stats_judgement *jd)
+{
+	if (jd->verdict != STATS_VERDICT_UNSWEPT && jd->verdict != STATS_VERDICT_NOISY)
+		return MANIFEST_DIRECTION_UNSET;
+	return jd->direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
+						 : MANIFEST_DIRECTION_SLOWER;
+}
+
+/* What a judgement says beyond the verdict, into the model. */
+static void take_judgement(struct report_bench *b, const struct stats_judgement *jd)
+{
+	b->rule = jd->rule;
+	b->verdict = manifest_verdict_from_name(stats_verdict_name(jd->verdict));
+	b->direction = direction_of(jd);
+	b->reason = jd->why[0] ? NULL : stats_reason_name(jd->reason);
+	if (b->reason && !b->reason[0])
+		b->reason = NULL;
+	b->ratio_lo = jd->has_interval ? jd->ratio_lo : NAN;
+	b->ratio_hi = jd->has_interval ? jd->ratio_hi : NAN;
+	b->detect_slower = jd->has_detectable ? jd->detect_slower : NAN;
+	b->detect_faster = jd->has_detectable ? jd->detect_faster : NAN;
+	if (jd->rule.kind == STATS_RULE_MARGIN && jd->has_noise) {
+		b->noise = jd->noise;
+		b->noise_rounds = jd->noise_rounds;
+		b->noise_control = jd->has_control_noise ? jd->noise_control : NAN;
+		b->margin = jd->margin;
+		b->gap = jd->gap;
+		b->noisy = jd->noisy;
 	}
-	return MANIFEST_VERDICT_UNSET;
+}
+
+/* The same from a recorded benchmark (a bundle against its own base). */
+static void take_recorded(struct report_bench *b, const struct manifest_bench *mb)
+{
+	manifest_bench_rule(mb, &b->rule);
+	b->verdict = mb->verdict;
+	b->direction = mb->direction;
+	b->reason = mb->reason;
+	if (mb->interval.present) {
+		b->ratio_lo = mb->interval.lo;
+		b->ratio_hi = mb->interval.hi;
+	}
+	if (mb->detectable.present) {
+		b->detect_slower = mb->detectable.slower;
+		b->detect_faster = mb->detectable.faster;
+	}
+	if (b->rule.kind == STATS_RULE_MARGIN && mb->noise_basis.present) {
+		b->noise = mb->noise_basis.figure;
+		b->noise_rounds = mb->noise_basis.rounds;
+		b->noise_control = mb->noise_basis.control;
+		b->margin = mb->noise_basis.margin;
+		b->gap = mb->noise_basis.gap;
+		b->noisy = mb->verdict == MANIFEST_VERDICT_NOISY;
+	} else if (mb->noise.present) {
+		b->noise = mb->noise.relative;
+		b->noisy = mb->noise.too_noisy;
+	}
 }
 
 static int add_note(struct report_bench *b, struct plumb_err *err,
@@ -267,10 +340,16 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	if (b->withheld) {
 		/* No remark that would give the withheld verdict away. */
 	} else if (b->verdict == MANIFEST_VERDICT_UNSWEPT) {
-		rc = add_note(b, err, "unswept: a side was built at one pad only; the "
-			      "difference points %s, but placement cannot be ruled out "
-			      "without a sweep",
-			      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
+		if (b->old->n_pads == 1 || b->new->n_pads == 1)
+			rc = add_note(b, err, "unswept: a side was built at one pad only; the "
+				      "difference points %s, but placement cannot be ruled out "
+				      "without a sweep",
+				      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
+		else
+			rc = add_note(b, err, "unswept: %zu and %zu pads are too few to rule out "
+				      "placement at %.0f%% confidence; the difference points %s",
+				      b->old->n_pads, b->new->n_pads, b->rule.confidence * 100,
+				      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
 	} else if (b->verdict == MANIFEST_VERDICT_INSUFFICIENT) {
 		long long lo = b->old->rounds >= 0 && (b->new->rounds < 0 ||
 			b->old->rounds < b->new->rounds) ? b->old->rounds : b->new->rounds;
@@ -280,12 +359,48 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	if (rc < 0)
 		return rc;
 
-	if (b->noisy) {
+	if (b->withheld) {
+		/* As above. */
+	} else if (b->verdict == MANIFEST_VERDICT_NOISY) {
+		char z[UNITS_MAX];
+		units_percent(b->gap, x);
+		units_percent(b->noise, y);
+		rc = add_note(b, err, "too noisy to tell: the ranges are %s apart (%s), within "
+			      "the noise %s the run measured (round to round %s%s%s)", x,
+			      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower", y,
+			      (units_percent(b->noise_rounds, z), z),
+			      isnan(b->noise_control) ? "" : ", control ",
+			      isnan(b->noise_control) ? "" : (units_percent(b->noise_control, names), names));
+	} else if (b->noisy) {
 		units_percent(b->noise, x);
 		units_percent(b->old->spread, y);
 		rc = add_note(b, err, "too noisy: the control moved %s between two builds "
 			      "of the same code, comparable to the %s spread %s; the host is "
 			      "too noisy for this benchmark", x, old_role, y);
+	}
+	if (rc < 0)
+		return rc;
+	if (!b->withheld && b->verdict != MANIFEST_VERDICT_INSUFFICIENT &&
+	    (!isnan(b->ratio_lo) || !isnan(b->detect_slower))) {
+		struct buf t;
+		buf_init(&t, NOTE_MAX);
+		if (!isnan(b->ratio_lo)) {
+			units_ratio(b->ratio_lo, x);
+			units_ratio(b->ratio_hi, y);
+			buf_printf(&t, "effect: ratio %s to %s (%.0f%% interval over %s)",
+				   x, y, b->rule.confidence * 100,
+				   r->kind == REPORT_SELF ? "pads and rounds" : "pads");
+		}
+		if (!isnan(b->detect_slower)) {
+			units_percent(b->detect_slower, x);
+			units_percent(b->detect_faster, y);
+			buf_printf(&t, "%schanges smaller than +%s or -%s cannot be told from "
+				   "placement%s here (%zu and %zu pads)", t.len ? "; " : "", x, y,
+				   b->rule.kind == STATS_RULE_MARGIN ? " and noise" : "",
+				   b->old->n_pads, b->new->n_pads);
+		}
+		rc = add_note(b, err, "%s", buf_cstr(&t));
+		buf_release(&t);
 		if (rc < 0)
 			return rc;
 	}
@@ -369,10 +484,16 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		}
 	}
 
-	/* A bundle against its own base: check the recorded verdict. */
-	if (r->kind == REPORT_SELF && b->verdict != MANIFEST_VERDICT_UNSET && !b->withheld) {
-		enum manifest_direction dir;
-		enum manifest_verdict v = overlap_rule(b->old, b->new, &dir);
+	/* A bundle against its own base: check the recorded verdict where the
+	 * recorded pad medians suffice (the overlap rule; the margin rule needs
+	 * the rounds of samples.tsv, which bundle verification re-judges). */
+	if (r->kind == REPORT_SELF && b->verdict != MANIFEST_VERDICT_UNSET && !b->withheld &&
+	    b->rule.kind == STATS_RULE_OVERLAP) {
+		struct stats_judgement jd;
+		enum manifest_verdict v;
+		if (judge_recorded(b->old, b->new, &b->rule, STATS_HOT_UNKNOWN, 0, &jd, err) < 0)
+			return err->code;
+		v = manifest_verdict_from_name(stats_verdict_name(jd.verdict));
 		if (v != b->verdict)
 			rc = add_note(b, err, "the recorded verdict is %s, but the recorded pads "
 				      "give %s", manifest_verdict_name(b->verdict),
@@ -404,6 +525,9 @@ static int fill_bench(struct report *r, struct report_bench *b,
 	b->metric = mb->metric;
 	b->ratio = NAN;
 	b->noise = NAN;
+	b->ratio_lo = b->ratio_hi = b->detect_slower = b->detect_faster = NAN;
+	b->noise_rounds = b->noise_control = b->margin = b->gap = NAN;
+	stats_rule_overlap(&b->rule);
 	b->hot_identical = -1;
 	b->ck_consistent = MANIFEST_UNKNOWN;
 	b->instr_ratio = b->cycles_ratio = NAN;
@@ -434,12 +558,7 @@ static int fill_bench(struct report *r, struct report_bench *b,
 
 	if (r->kind == REPORT_SELF) {
 		b->ratio = !isnan(mb->ratio) ? mb->ratio : ratio_of(b->new->center, b->old->center);
-		b->verdict = mb->verdict;
-		b->direction = mb->direction;
-		if (mb->noise.present) {
-			b->noise = mb->noise.relative;
-			b->noisy = mb->noise.too_noisy;
-		}
+		take_recorded(b, mb);
 		if (mb->hot.present && hot_from_bench(b, &mb->hot, err) < 0)
 			return err->code;
 		b->ck_old = checksum_of(mb, MANIFEST_SIDE_BASE);
@@ -447,19 +566,31 @@ static int fill_bench(struct report *r, struct report_bench *b,
 		if (mb->checksum.present)
 			b->ck_consistent = mb->checksum.consistent;
 	} else {
+		struct stats_judgement jd;
+		double floor = NAN;
 		b->ratio = ratio_of(b->new->center, b->old->center);
-		b->verdict = overlap_rule(b->old, b->new, &b->direction);
-		if (mb->noise.present) {
-			b->noise = mb->noise.relative;
-			b->noisy = mb->noise.too_noisy;
-		}
-		if (ob->noise.present && ob->noise.too_noisy)
-			b->noisy = 1;
 		/* The benchmark's own hot symbols, compared across the two bundles. */
 		if (mb->hot.present && mb->hot.n_symbols > 0 &&
 		    hot_from_variants(b, r->old.m, os, r->new.m, MANIFEST_SIDE_CANDIDATE,
 				      &mb->hot, err) < 0)
 			return err->code;
+		/* The new bundle's rule; the noise of either job bounds the margin. */
+		manifest_bench_rule(mb, &b->rule);
+		if (mb->noise_basis.present)
+			floor = mb->noise_basis.figure;
+		if (ob->noise_basis.present && !(ob->noise_basis.figure <= floor))
+			floor = ob->noise_basis.figure;
+		if (judge_recorded(b->old, b->new, &b->rule, hot_of(b), floor, &jd, err) < 0)
+			return err->code;
+		take_judgement(b, &jd);
+		if (b->rule.kind == STATS_RULE_OVERLAP) {
+			if (mb->noise.present) {
+				b->noise = mb->noise.relative;
+				b->noisy = mb->noise.too_noisy;
+			}
+			if (ob->noise.present && ob->noise.too_noisy)
+				b->noisy = 1;
+		}
 		b->ck_old = checksum_of(ob, os);
 		b->ck_new = checksum_of(mb, MANIFEST_SIDE_CANDIDATE);
 		if (ob->checksum.present && mb->checksum.present)
@@ -504,6 +635,7 @@ static void count(struct report *r, const struct report_bench *b)
 	case MANIFEST_VERDICT_PLACEMENT: c->placement++; break;
 	case MANIFEST_VERDICT_UNSWEPT: c->unswept++; break;
 	case MANIFEST_VERDICT_INSUFFICIENT: c->insufficient++; break;
+	case MANIFEST_VERDICT_NOISY: c->noisy++; break;
 	case MANIFEST_VERDICT_UNSET: break;
 	}
 }
@@ -521,6 +653,10 @@ static int host_part(struct report *r, struct plumb_err *err)
 		rc = hostdiff_state(&r->host, nm->host.start, NULL, err);
 	if (rc == 0 && nm->host.end)
 		rc = hostdiff_state(&r->host, nm->host.end, NULL, err);
+	if (rc == 0)
+		rc = hostdiff_load(&r->host, &nm->run, nm->host.start, NULL, err);
+	if (rc == 0 && r->kind == REPORT_BASELINE)
+		rc = hostdiff_load(&r->host, &om->run, om->host.start, "baseline", err);
 	if (rc == 0 && r->kind == REPORT_BASELINE)
 		rc = hostdiff_state(&r->host, om->host.start, "baseline host", err);
 	if (rc == 0 && r->kind == REPORT_SELF)

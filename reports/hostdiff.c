@@ -6,6 +6,7 @@
  * Separate from compare.c because it knows the host-facts keys
  * (docs/host-facts.md) and nothing about benchmarks.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "common/err.h"
 #include "formats/jsonio.h"
+#include "formats/manifest.h"
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "common/banned.h"
@@ -231,6 +233,39 @@ int hostdiff_state(struct hostdiff *d, const json_t *facts, const char *who,
 			return r;
 	}
 	return 0;
+}
+
+int hostdiff_load(struct hostdiff *d, const struct manifest_run *run, const json_t *facts,
+		  const char *who, struct plumb_err *err)
+{
+	const json_t *cpus = hostdiff_lookup(facts, "cpu.logical");
+	double lo = NAN, hi = NAN;
+	size_t n = 0;
+	char text[160];
+
+	for (size_t i = 0; i < run->n_conditions; i++) {
+		double l = run->conditions[i].load[0];
+		if (isnan(l))
+			continue;
+		if (n == 0 || l < lo)
+			lo = l;
+		if (n == 0 || l > hi)
+			hi = l;
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	if (json_is_integer(cpus) && json_integer_value(cpus) > 0 &&
+	    hi > (double)json_integer_value(cpus))
+		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f on %lld CPUs: more "
+			 "work than CPUs, the timings include waiting for one", lo, hi,
+			 (long long)json_integer_value(cpus));
+	else if (json_is_integer(cpus))
+		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f on %lld CPUs", lo, hi,
+			 (long long)json_integer_value(cpus));
+	else
+		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f", lo, hi);
+	return add_statement(d, who, "%s", text, err);
 }
 
 /* A flat list of (dotted key, value text), sorted by key once built. */

@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 struct plumb_err;
+struct manifest_run;
 
 enum hostdiff_level {
 	HOSTDIFF_WARNING,        /* a confound: named, verdicts kept */
@@ -86,6 +87,15 @@ int hostdiff_compare(struct hostdiff *d, const json_t *old, const json_t *new,
  */
 int hostdiff_state(struct hostdiff *d, const json_t *facts, const char *who,
 		   struct plumb_err *err);
+
+/*
+ * Append the machine's load during the rounds (run.conditions[].load, the
+ * 1-minute average at each round's start): its range, and a warning when
+ * it exceeded the CPUs facts counts (cpu.logical).  Nothing when no round
+ * recorded a load.
+ */
+int hostdiff_load(struct hostdiff *d, const struct manifest_run *run, const json_t *facts,
+		  const char *who, struct plumb_err *err);
 
 /* Fill the flat table of every fact of old and new, with column titles. */
 int hostdiff_table(struct hostdiff *d, const json_t *old, const json_t *new,

@@ -146,6 +146,18 @@ static json_t *host_json(const struct report *r)
 	return o;
 }
 
+/* { k1: v1, k2: v2 }, or NULL when memory runs out. */
+static json_t *pair_json(const char *k1, double v1, const char *k2, double v2)
+{
+	json_t *e = json_object();
+
+	if (e && (put(e, k1, num(v1)) | put(e, k2, num(v2)))) {
+		json_decref(e);
+		return NULL;
+	}
+	return e;
+}
+
 static json_t *bench_json(const struct report_bench *b)
 {
 	json_t *o = json_object(), *e, *a;
@@ -178,6 +190,37 @@ static json_t *bench_json(const struct report_bench *b)
 		bad |= put(o, "noise", e);
 	} else {
 		bad |= put(o, "noise", json_null());
+	}
+
+	/* The rule and what it found beside the verdict (null when not shown). */
+	if (shown && b->verdict != MANIFEST_VERDICT_UNSET) {
+		e = json_object();
+		if (e) {
+			bad |= put(e, "name", json_string(stats_rule_name(b->rule.kind)));
+			bad |= put(e, "version", json_integer(b->rule.version));
+			bad |= put(e, "confidence", num(b->rule.confidence));
+		}
+		bad |= put(o, "rule", e);
+	} else {
+		bad |= put(o, "rule", json_null());
+	}
+	bad |= put(o, "reason", str(shown ? b->reason : NULL));
+	bad |= put(o, "interval", shown && !isnan(b->ratio_lo) ?
+		   pair_json("lo", b->ratio_lo, "hi", b->ratio_hi) : json_null());
+	bad |= put(o, "detectable", shown && !isnan(b->detect_slower) ?
+		   pair_json("slower", b->detect_slower, "faster", b->detect_faster) : json_null());
+	if (shown && !isnan(b->margin)) {
+		e = json_object();
+		if (e) {
+			bad |= put(e, "figure", num(b->noise));
+			bad |= put(e, "rounds", num(b->noise_rounds));
+			bad |= put(e, "control", num(b->noise_control));
+			bad |= put(e, "margin", num(b->margin));
+			bad |= put(e, "gap", num(b->gap));
+		}
+		bad |= put(o, "noiseBasis", e);
+	} else {
+		bad |= put(o, "noiseBasis", json_null());
 	}
 
 	if (b->hot_identical >= 0) {
@@ -266,6 +309,7 @@ static json_t *summary_json(const struct report *r)
 	bad |= put(o, "placement", json_integer((json_int_t)c->placement));
 	bad |= put(o, "unswept", json_integer((json_int_t)c->unswept));
 	bad |= put(o, "insufficient", json_integer((json_int_t)c->insufficient));
+	bad |= put(o, "noisy", json_integer((json_int_t)c->noisy));
 	bad |= put(o, "withheld", json_integer((json_int_t)c->withheld));
 	bad |= put(o, "failed", json_integer((json_int_t)c->failed));
 	bad |= put(o, "notCompared", json_integer((json_int_t)c->missing));

@@ -107,7 +107,8 @@ int phrase_summary(const struct report *r, struct buf *out)
 	const struct { size_t n; const char *word; } parts[] = {
 		{ c->slower, "slower" }, { c->faster, "faster" },
 		{ c->placement, "placement" }, { c->unswept, "unswept" },
-		{ c->insufficient, "insufficient" }, { c->withheld, "withheld" },
+		{ c->insufficient, "insufficient" }, { c->noisy, "noisy" },
+		{ c->withheld, "withheld" },
 		{ c->failed, "failed" }, { c->missing, "not compared" },
 	};
 	const char *sep = ": ";

@@ -33,6 +33,7 @@
 
 #include "formats/manifest.h"
 #include "reports/hostdiff.h"
+#include "stats/rule.h"
 
 struct buf;
 struct plumb_err;
@@ -97,7 +98,13 @@ struct report_bench {
 	enum manifest_verdict verdict; /* UNSET when not compared */
 	enum manifest_direction direction;  /* for unswept */
 	int withheld;                  /* host not comparable, not forced */
-	/* Noise from the control of the new side's job (and the baseline's). */
+	/* The rule that judged (stats/rule.h), and what it found beyond the verdict. */
+	struct stats_rule rule;
+	const char *reason;            /* why the verdict (static or borrowed), or NULL */
+	double ratio_lo, ratio_hi;     /* the ratio's interval; NAN when unknown */
+	double detect_slower, detect_faster;  /* smallest change called; NAN unknown */
+	double noise_rounds, noise_control, margin, gap;  /* margin rule; NAN unknown */
+	/* Noise: the rule's figure (margin), or the control's distance (overlap). */
 	double noise;                  /* relative; NAN when not measured */
 	int noisy;                     /* the host is too noisy for this benchmark */
 	/* Hot code: -1 unknown, 0 changed, 1 identical (every symbol), 2 the same
@@ -123,7 +130,7 @@ struct report_bench {
 
 /* Counts by verdict, for the summary line and --fail-on. */
 struct report_counts {
-	size_t slower, faster, placement, unswept, insufficient;
+	size_t slower, faster, placement, unswept, insufficient, noisy;
 	size_t failed, missing, withheld;
 };
 

@@ -127,7 +127,8 @@ static const char *verdict_color(const struct report_bench *b)
 	case MANIFEST_VERDICT_SLOWER: return RED;
 	case MANIFEST_VERDICT_FASTER: return GREEN;
 	case MANIFEST_VERDICT_UNSWEPT:
-	case MANIFEST_VERDICT_INSUFFICIENT: return YELLOW;
+	case MANIFEST_VERDICT_INSUFFICIENT:
+	case MANIFEST_VERDICT_NOISY: return YELLOW;
 	default: return NULL;
 	}
 }

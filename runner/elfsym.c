@@ -321,20 +321,50 @@ int elf_image_symbol(const struct elf_image *img, const char *name,
 	return found;
 }
 
-int elf_image_mapped(const struct elf_image *img, uint64_t addr)
+/* The PT_LOAD segment holding x: a file offset (by_offset) or an address. */
+static int load_segment(const struct elf_image *img, uint64_t x, int by_offset, GElf_Phdr *ph)
 {
 	size_t n = 0;
 
 	if (elf_getphdrnum(img->elf, &n) < 0)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		if (!gelf_getphdr(img->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		uint64_t lo, len;
+		if (!gelf_getphdr(img->elf, (int)i, ph) || ph->p_type != PT_LOAD)
 			continue;
-		if (addr >= ph.p_vaddr && addr - ph.p_vaddr < ph.p_memsz)
+		lo = by_offset ? ph->p_offset : ph->p_vaddr;
+		len = by_offset ? ph->p_filesz : ph->p_memsz;
+		if (x >= lo && x - lo < len)
 			return 1;
 	}
 	return 0;
+}
+
+int elf_image_offset_vaddr(const struct elf_image *img, uint64_t off, uint64_t *vaddr)
+{
+	GElf_Phdr ph;
+
+	if (!load_segment(img, off, 1, &ph))
+		return 0;
+	*vaddr = off - ph.p_offset + ph.p_vaddr;
+	return 1;
+}
+
+size_t elf_image_nsymbols(const struct elf_image *img)
+{
+	return img->nranges;
+}
+
+const char *elf_image_symbol_name(const struct elf_image *img, size_t i)
+{
+	return i < img->nranges ? img->ranges[i].name : NULL;
+}
+
+int elf_image_mapped(const struct elf_image *img, uint64_t addr)
+{
+	GElf_Phdr ph;
+
+	return load_segment(img, addr, 0, &ph);
 }
 
 /* Section contents as a span of the file (empty for NOBITS or out of range). */

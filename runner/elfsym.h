@@ -54,6 +54,17 @@ int elf_image_pie(const struct elf_image *img);
 const char *elf_image_symbol_at(const struct elf_image *img, uint64_t addr,
 				uint64_t *offset);
 
+/*
+ * The virtual address (as the symbol table counts) of file offset off,
+ * through the PT_LOAD segment holding it: 1 and *vaddr, or 0 when no
+ * loadable segment maps that offset.
+ */
+int elf_image_offset_vaddr(const struct elf_image *img, uint64_t off, uint64_t *vaddr);
+
+/* The defined function and object symbols, by address: count and names. */
+size_t elf_image_nsymbols(const struct elf_image *img);
+const char *elf_image_symbol_name(const struct elf_image *img, size_t i);
+
 /* Nonzero when addr lies inside a loadable segment. */
 int elf_image_mapped(const struct elf_image *img, uint64_t addr);
 

@@ -191,23 +191,6 @@ int host_check_run(const struct host_facts *hf, struct host_check *hc,
 	return 0;
 }
 
-int host_check_print(const struct host_check *hc, struct buf *out,
-		     struct plumb_err *err)
-{
-	for (size_t i = 0; i < hc->n; i++) {
-		const struct host_finding *f = &hc->items[i];
-		if (buf_printf(out, "%s: %s: %s\n  fix: %s\n",
-			       f->level == HOST_WARNING ? "warning" : "note",
-			       f->id, f->message, f->fix) < 0)
-			return buf_err(err, "host check");
-	}
-	if (buf_printf(out, "%zu warning%s, %zu note%s\n",
-		       hc->warnings, hc->warnings == 1 ? "" : "s",
-		       hc->notes, hc->notes == 1 ? "" : "s") < 0)
-		return buf_err(err, "host check");
-	return 0;
-}
-
 json_t *host_check_to_json(const struct host_check *hc)
 {
 	json_t *o = json_object();

@@ -143,9 +143,6 @@ int host_fingerprint_update(struct host_facts *hf, struct plumb_err *err);
 /* The facts as a new JSON object (keys of docs/host-facts.md); NULL on OOM. */
 json_t *host_facts_to_json(const struct host_facts *hf);
 
-/* Append the facts as an aligned two-column table. */
-int host_facts_print(const struct host_facts *hf, struct buf *out,
-		     struct plumb_err *err);
 
 /* The readiness check. */
 enum host_level {
@@ -174,24 +171,7 @@ void host_check_release(struct host_check *hc);
 int host_check_run(const struct host_facts *hf, struct host_check *hc,
 		   struct plumb_err *err);
 
-/* Append the findings, one "warning:"/"note:" line and a "fix:" line each. */
-int host_check_print(const struct host_check *hc, struct buf *out,
-		     struct plumb_err *err);
-
 /* {"warnings": N, "notes": N, "items": [{id, level, message, fix}]}; NULL on OOM. */
 json_t *host_check_to_json(const struct host_check *hc);
-
-/* What `plumb host` was asked for. */
-struct host_show_opts {
-	int json;    /* one JSON object instead of the table */
-	int check;   /* add the readiness findings */
-};
-
-/*
- * Collect the facts, judge them when asked, and append what `plumb host`
- * prints to out; *warnings is the number of warnings (not notes) raised.
- */
-int host_show(const struct host_show_opts *opts, struct buf *out,
-	      size_t *warnings, struct plumb_err *err);
 
 #endif

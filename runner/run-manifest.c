@@ -4,6 +4,7 @@
  * every benchmark's analysis (summaries, verdict, counters, hot code,
  * checksums, steady state, notes).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +17,14 @@
 #include "formats/bundle.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
+#include "formats/manifest-rule.h"
 #include "runner/elfsym.h"
 #include "runner/host.h"
 #include "runner/perf.h"
 #include "runner/run.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
+#include "stats/rule.h"
 #include "stats/quantile.h"
 #include "common/banned.h"
 
@@ -110,17 +113,6 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 	return 0;
 }
 
-static enum manifest_verdict verdict_of(enum stats_verdict v)
-{
-	switch (v) {
-	case STATS_VERDICT_SLOWER: return MANIFEST_VERDICT_SLOWER;
-	case STATS_VERDICT_FASTER: return MANIFEST_VERDICT_FASTER;
-	case STATS_VERDICT_UNSWEPT: return MANIFEST_VERDICT_UNSWEPT;
-	case STATS_VERDICT_INSUFFICIENT: return MANIFEST_VERDICT_INSUFFICIENT;
-	default: return MANIFEST_VERDICT_PLACEMENT;
-	}
-}
-
 static const struct analysis_result *find_result(const struct analysis *a, const char *metric)
 {
 	for (size_t i = 0; i < analysis_count(a); i++) {
@@ -204,6 +196,69 @@ static int add_note(struct manifest_bench *mb, const char *text, struct plumb_er
 	return 0;
 }
 
+static void set_range(struct manifest_side_stats *s, const struct stats_side_judged *js)
+{
+	if (!s->present)
+		return;
+	s->range_lo = js->lo;
+	s->range_hi = js->hi;
+}
+
+/* Record jd in mb: verdict, rule, reason, interval, noise, power, ranges. */
+static int set_judgement(struct manifest_bench *mb, const struct stats_judgement *jd,
+			 struct plumb_err *err)
+{
+	const struct stats_rule *ru = &jd->rule;
+	const char *reason;
+
+	mb->verdict = manifest_verdict_from_name(stats_verdict_name(jd->verdict));
+	mb->direction = MANIFEST_DIRECTION_UNSET;
+	if (mb->verdict == MANIFEST_VERDICT_UNSWEPT || mb->verdict == MANIFEST_VERDICT_NOISY)
+		mb->direction = jd->direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
+								  : MANIFEST_DIRECTION_SLOWER;
+	mb->ratio = jd->has_ratio ? jd->ratio : NAN;
+	mb->rule.present = 1;
+	if (manifest_set_str(&mb->rule.name, stats_rule_name(ru->kind)) < 0)
+		return plumb_err_oom(err, "manifest");
+	mb->rule.version = ru->version;
+	mb->rule.confidence = ru->confidence;
+	mb->rule.noise_factor = ru->noise_factor;
+	mb->rule.resamples = ru->resamples;
+	mb->rule.seed = (int64_t)(ru->seed & INT64_MAX);
+	reason = jd->why[0] ? jd->why : stats_reason_name(jd->reason);
+	if (manifest_set_str(&mb->reason, reason[0] ? reason : NULL) < 0)
+		return plumb_err_oom(err, "manifest");
+	mb->interval.present = jd->has_interval;
+	mb->interval.lo = jd->has_interval ? jd->ratio_lo : NAN;
+	mb->interval.hi = jd->has_interval ? jd->ratio_hi : NAN;
+	if (jd->has_noise && ru->kind == STATS_RULE_MARGIN) {
+		mb->noise_basis.present = 1;
+		mb->noise_basis.figure = jd->noise;
+		mb->noise_basis.rounds = jd->noise_rounds;
+		mb->noise_basis.control = jd->has_control_noise ? jd->noise_control : NAN;
+		mb->noise_basis.margin = jd->margin;
+		mb->noise_basis.gap = jd->has_ratio ? jd->gap : NAN;
+	}
+	mb->detectable.present = jd->has_detectable;
+	mb->detectable.slower = jd->has_detectable ? jd->detect_slower : NAN;
+	mb->detectable.faster = jd->has_detectable ? jd->detect_faster : NAN;
+	if (jd->reason != STATS_REASON_MISSING) {
+		set_range(&mb->base, &jd->base);
+		set_range(&mb->candidate, &jd->candidate);
+		if (jd->has_control)
+			set_range(&mb->control, &jd->control);
+	}
+	/* The control's distance, as the seeds record it; "too noisy" is the
+	 * rule's own finding (margin: the verdict noisy). */
+	if (jd->has_control_noise) {
+		mb->noise.present = 1;
+		mb->noise.relative = jd->noise_control;
+		mb->noise.too_noisy = jd->noisy ? 1 : 0;
+	}
+	return 0;
+}
+
+
 static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size);
 static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size);
 
@@ -248,17 +303,6 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	    (r = fill_side(&mb->candidate, &ar->side[ANALYSIS_CANDIDATE], samples, err)) < 0 ||
 	    (r = fill_side(&mb->control, &ar->side[ANALYSIS_CONTROL], samples, err)) < 0)
 		return r;
-	if (ar->verdict.has_ratio)
-		mb->ratio = ar->verdict.ratio;
-	mb->verdict = verdict_of(ar->verdict.verdict);
-	if (mb->verdict == MANIFEST_VERDICT_UNSWEPT)
-		mb->direction = ar->verdict.direction == STATS_DIR_SLOWER ? MANIFEST_DIRECTION_SLOWER
-									  : MANIFEST_DIRECTION_FASTER;
-	if (ar->noise.has) {
-		mb->noise.present = 1;
-		mb->noise.relative = ar->noise.noise;
-		mb->noise.too_noisy = ar->noise.noisy ? 1 : 0;
-	}
 	/* Counters: the center over pads of each side. */
 	if (st->counters && !st->counters_broken) {
 		struct manifest_side_stats *sides[3] = { &mb->base, &mb->candidate, &mb->control };
@@ -299,6 +343,20 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		if (mb->hot.n_symbols == 0)
 			mb->hot.present = 0;
 	}
+	/* The verdict, with the hot code's identity: stats/rule.h. */
+	{
+		struct stats_judgement jd;
+		struct stats_rule rule;
+		if (stats_rule_select(st->cfg->verdict.rule, 0, &rule) < 0)
+			return plumb_err_set(err, PLUMB_EINTERNAL, "verdict.rule: %s", st->cfg->verdict.rule);
+		rule.confidence = st->cfg->verdict.confidence;
+		if (analysis_judge(ar, &rule, manifest_bench_hot(mb), &jd) < 0)
+			return errno == ENOMEM ? plumb_err_oom(err, "verdict")
+					       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
+							       cb->name, jd.why);
+		if ((r = set_judgement(mb, &jd, err)) < 0)
+			return r;
+	}
 	/* The checksum oracle. */
 	if (cb->checksum != CONFIG_CHECKSUM_OFF && (b->ck[0].value[0] || b->ck[1].value[0])) {
 		mb->checksum.present = 1;
@@ -331,9 +389,6 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 				return r;
 		}
 	}
-	if (mb->noise.present && mb->noise.too_noisy &&
-	    (r = add_note(mb, "the control differs from base pad 0 by more than half the base spread: the host is too noisy for this benchmark", err)) < 0)
-		return r;
 	return 0;
 }
 

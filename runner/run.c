@@ -191,6 +191,17 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	}
 	if ((r = run_check_capacity(cfg, err)) < 0)
 		goto out;
+	/* A command that never names the artifact runs the same program for
+	 * every variant: nothing it measures could tell the sides apart. */
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		if (!strstr(cfg->benches[i].command, "{artifact}")) {
+			r = plumb_err_set(err, PLUMB_EINPUT,
+					  "%s: bench.%s.command: does not use {artifact}, so every "
+					  "variant would run the same program; write {artifact} where "
+					  "the built program goes", cfg->file ? cfg->file : "plumb.conf",
+					  cfg->benches[i].name);
+			goto out;
+		}
 	/* Where the bundle goes, known (and writable) before anything runs. */
 	if (!opts->output)
 		r = runner_default_output(cfg->run.base, cfg->run.candidate, (int64_t)time(NULL), &out);

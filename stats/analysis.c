@@ -10,6 +10,7 @@
  * round, and walks them once.
  */
 #include <assert.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,7 @@ void analysis_opts_default(struct analysis_opts *o)
 	memset(o, 0, sizeof(*o));
 	stats_warmup_default(&o->warmup);
 	o->co_cap = STATS_CO_CAP_DEFAULT;
+	stats_rule_default(&o->rule);
 }
 
 struct analysis *analysis_new(const struct analysis_opts *opts, struct plumb_err *err)
@@ -626,55 +628,49 @@ static double median_of(const double *vals, size_t n, double *tmp)
 	return stats_median(vals, n, tmp);
 }
 
-static void find_reason(struct analysis_result *res)
+int analysis_judge(const struct analysis_result *res, const struct stats_rule *rule,
+		   enum stats_hot hot, struct stats_judgement *out)
 {
-	static const enum analysis_side judged[] = { ANALYSIS_BASE, ANALYSIS_CANDIDATE };
+	static const enum analysis_side order[3] = { ANALYSIS_BASE, ANALYSIS_CANDIDATE,
+						     ANALYSIS_CONTROL };
+	struct stats_judge_in in;
+	struct stats_side_in *sides[3] = { &in.base, &in.candidate, &in.control };
+	struct stats_pad_in *pads;
+	double *vals;
+	size_t npads = 0, nvals = 0, pi = 0, vi = 0;
+	int rc;
 
-	for (size_t j = 0; j < 2; j++) {
-		const struct analysis_side_result *s = &res->side[judged[j]];
-		if (s->npads == 0) {
-			snprintf(res->reason, sizeof(res->reason), "no %s samples",
-				 analysis_side_name(judged[j]));
-			return;
+	for (int s = 0; s < 3; s++)
+		for (size_t p = 0; p < res->side[order[s]].npads; p++) {
+			npads++;
+			nvals += res->side[order[s]].pads[p].nrounds;
+		}
+	pads = calloc(npads ? npads : 1, sizeof(*pads));
+	vals = calloc(nvals ? nvals : 1, sizeof(*vals));
+	if (!pads || !vals) {
+		free(pads);
+		free(vals);
+		return stats_judge_oom(rule, out);
+	}
+	memset(&in, 0, sizeof(in));
+	in.hot = hot;
+	for (int s = 0; s < 3; s++) {
+		const struct analysis_side_result *sr = &res->side[order[s]];
+		sides[s]->pads = &pads[pi];
+		sides[s]->npads = sr->npads;
+		for (size_t p = 0; p < sr->npads; p++) {
+			struct stats_pad_in *pin = &pads[pi++];
+			pin->pad = sr->pads[p].pad;
+			pin->values = &vals[vi];
+			pin->n = sr->pads[p].nrounds;
+			for (size_t r = 0; r < sr->pads[p].nrounds; r++)
+				vals[vi++] = sr->pads[p].rounds[r].value;
 		}
 	}
-	for (size_t j = 0; j < 2; j++) {
-		const struct analysis_side_result *s = &res->side[judged[j]];
-		for (size_t p = 0; p < s->npads; p++)
-			if (s->pads[p].nrounds < STATS_MIN_ROUNDS) {
-				snprintf(res->reason, sizeof(res->reason),
-					 "%s pad %u has %zu round%s (fewer than %d)",
-					 analysis_side_name(judged[j]), s->pads[p].pad,
-					 s->pads[p].nrounds, s->pads[p].nrounds == 1 ? "" : "s",
-					 STATS_MIN_ROUNDS);
-				return;
-			}
-	}
-}
-
-/* The bench + metric verdict and noise, from the side results. */
-static void judge(struct analysis_result *res)
-{
-	const struct analysis_side_result *base = &res->side[ANALYSIS_BASE];
-	const struct analysis_side_result *cand = &res->side[ANALYSIS_CANDIDATE];
-	const struct analysis_side_result *ctl = &res->side[ANALYSIS_CONTROL];
-
-	memset(&res->verdict, 0, sizeof(res->verdict));
-	res->reason[0] = '\0';
-	if (base->npads && cand->npads) {
-		stats_verdict_judge(&base->summary, &cand->summary, &res->verdict);
-	} else {
-		res->verdict.verdict = STATS_VERDICT_INSUFFICIENT;
-	}
-	if (res->verdict.verdict == STATS_VERDICT_INSUFFICIENT)
-		find_reason(res);
-	memset(&res->noise, 0, sizeof(res->noise));
-	if (base->npads && ctl->npads) {
-		for (size_t p = 0; p < base->npads; p++)
-			if (base->pads[p].pad == 0)
-				stats_noise_check(base->pads[p].median, ctl->summary.center,
-						  &base->summary, &res->noise);
-	}
+	rc = stats_judge(rule, &in, out);
+	free(pads);
+	free(vals);
+	return rc;
 }
 
 int analysis_finish(struct analysis *a, struct plumb_err *err)
@@ -823,7 +819,11 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 				vals[p] = sr->pads[p].median;
 			stats_side_reduce(vals, sr->npads, min_rounds, tmp, &sr->summary);
 		}
-		judge(res);
+		if (analysis_judge(res, &a->opts.rule, STATS_HOT_UNKNOWN, &res->judge) < 0) {
+			rc = errno == ENOMEM ? plumb_err_oom(err, "analysis results")
+					     : plumb_err_set(err, PLUMB_EINPUT, "%s", res->judge.why);
+			goto out;
+		}
 		a->nresults++;
 	}
 	a->finished = 1;

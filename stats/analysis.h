@@ -17,7 +17,8 @@
  *   per pad     the median over rounds of the round values (and of p99 and
  *               co_p99 in samples mode);
  *   per side    center, range and spread of the pad medians (verdict.h);
- *   per bench   ratio, verdict and, with a control, the noise check.
+ *   per bench   the judgement of stats/rule.h under opts.rule, with the
+ *               hot code unknown (analysis_judge() judges again with it).
  *
  * Storage is compact: one double per sample in a growable array per round
  * (the first sample of a round is stored inline), 24 bytes per round and a
@@ -42,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/rule.h"
 #include "stats/steady.h"
 #include "stats/verdict.h"
 
@@ -72,10 +74,12 @@ struct analysis_opts {
 	                                a round is reduced (and its samples freed) when
 	                                a row of another round arrives; a later row of
 	                                it is PLUMB_EINPUT */
+	struct stats_rule rule;      /* the verdict rule */
 };
 
 /* auto warmup (window 30, tolerance 1%), co_cap STATS_CO_CAP_DEFAULT, no
- * round limit, rounds not required consecutive. */
+ * round limit, rounds not required consecutive, the default rule
+ * (stats_rule_default()). */
 void analysis_opts_default(struct analysis_opts *o);
 
 /* Samples mode: the figures of one round. */
@@ -115,9 +119,8 @@ struct analysis_result {
 	const char *metric;
 	enum analysis_mode mode;
 	struct analysis_side_result side[ANALYSIS_SIDES];
-	struct stats_verdict_result verdict;
-	char reason[160];                 /* why "insufficient"; "" otherwise */
-	struct stats_noise noise;         /* .has == 0: no control, or no base pad 0 */
+	struct stats_judgement judge;     /* verdict, intervals, noise, power;
+	                                     judge.why says why "insufficient" */
 	size_t unsteady_rounds;           /* samples mode, auto: rounds never steady */
 };
 
@@ -138,6 +141,14 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
  * fixed warmup discards every sample of a round.
  */
 int analysis_finish(struct analysis *a, struct plumb_err *err);
+
+/*
+ * Judge a result (after analysis_finish()) under rule with the hot-code
+ * identity hot: the one route from samples to stats_judge().  -1 with
+ * errno when memory runs out or the rule is invalid.
+ */
+int analysis_judge(const struct analysis_result *res, const struct stats_rule *rule,
+		   enum stats_hot hot, struct stats_judgement *out);
 
 /* Rows added so far. */
 uint64_t analysis_rows(const struct analysis *a);

@@ -65,6 +65,7 @@ const char *stats_verdict_name(enum stats_verdict v)
 	case STATS_VERDICT_FASTER: return "faster";
 	case STATS_VERDICT_UNSWEPT: return "unswept";
 	case STATS_VERDICT_INSUFFICIENT: return "insufficient";
+	case STATS_VERDICT_NOISY: return "noisy";
 	}
 	return "?";
 }

@@ -40,7 +40,8 @@ enum stats_verdict {
 	STATS_VERDICT_SLOWER,
 	STATS_VERDICT_FASTER,
 	STATS_VERDICT_UNSWEPT,
-	STATS_VERDICT_INSUFFICIENT
+	STATS_VERDICT_INSUFFICIENT,
+	STATS_VERDICT_NOISY      /* margin rule: apart by no more than the noise (rule.h) */
 };
 
 enum stats_direction {
@@ -60,7 +61,7 @@ struct stats_verdict_result {
 void stats_verdict_judge(const struct stats_side *base, const struct stats_side *cand,
 			 struct stats_verdict_result *out);
 
-/* "placement", "slower", "faster", "unswept", "insufficient". */
+/* "placement", "slower", "faster", "unswept", "insufficient", "noisy". */
 const char *stats_verdict_name(enum stats_verdict v);
 /* NULL for NONE, "slower", "faster". */
 const char *stats_direction_name(enum stats_direction d);

@@ -186,11 +186,106 @@ static void text_warmup(const struct analysis_opts *o, struct out *out)
 	}
 }
 
+static const struct stats_side_judged *judged_side(const struct stats_judgement *jd, int side)
+{
+	if (jd->reason == STATS_REASON_MISSING && jd->verdict == STATS_VERDICT_INSUFFICIENT)
+		return NULL;
+	if (side == ANALYSIS_BASE)
+		return &jd->base;
+	if (side == ANALYSIS_CANDIDATE)
+		return &jd->candidate;
+	return jd->has_control ? &jd->control : NULL;
+}
+
+/* The rule, ratio with its interval, noise, verdict and power of a result. */
+static void judgement_text(struct out *out, const struct analysis_result *res)
+{
+	const struct stats_judgement *jd = &res->judge;
+	const struct stats_rule *ru = &jd->rule;
+	int margin = ru->kind == STATS_RULE_MARGIN;
+
+	if (margin)
+		oprintf(out, "  rule     margin v%d (pad intervals at %.0f%%, noise factor %g; "
+			"a range is the union of its pads' intervals)\n", ru->version,
+			ru->confidence * 100, ru->noise_factor);
+	else
+		oprintf(out, "  rule     overlap v%d (ranges of the pad medians)\n", ru->version);
+	if (jd->has_ratio) {
+		oprintf(out, "  ratio    %.4f (candidate center / base center)", jd->ratio);
+		if (jd->has_interval)
+			oprintf(out, ", %.0f%% interval %.4f to %.4f (bootstrap over pads and "
+				"rounds, %u resamples, seed %llu)", ru->confidence * 100,
+				jd->ratio_lo, jd->ratio_hi, ru->resamples,
+				(unsigned long long)ru->seed);
+		oprintf(out, "\n");
+	} else {
+		oprintf(out, "  ratio    -\n");
+	}
+	if (margin && jd->has_noise) {
+		oprintf(out, "  noise    %.2f%% of the base center (round to round %.2f%%",
+			jd->noise * 100, jd->noise_rounds * 100);
+		if (jd->has_control_noise)
+			oprintf(out, ", control %.2f%%", jd->noise_control * 100);
+		else
+			oprintf(out, ", no control");
+		oprintf(out, ")\n");
+	} else if (!margin && jd->has_noise) {
+		oprintf(out, "  noise    %.2f%% of the base center (%s half the base spread, "
+			"%.2f%%%s)\n", jd->noise * 100,
+			jd->noisy ? "noisy: more than" : "not noisy: at most",
+			jd->noise_limit * 100,
+			jd->noisy ? "; the host is too noisy for this benchmark" : "");
+	} else if (!margin && res->side[ANALYSIS_CONTROL].npads &&
+		   res->side[ANALYSIS_BASE].npads) {
+		oprintf(out, "  noise    - (no base pad 0 to compare the control with)\n");
+	} else if (!margin) {
+		oprintf(out, "  noise    - (no control measured)\n");
+	} else {
+		oprintf(out, "  noise    -\n");
+	}
+	oprintf(out, "  verdict  %s", stats_verdict_name(jd->verdict));
+	switch (jd->verdict) {
+	case STATS_VERDICT_UNSWEPT:
+		oprintf(out, " (%s; %s, so placement is not ruled out)",
+			stats_direction_name(jd->direction),
+			res->side[ANALYSIS_BASE].npads == 1 || res->side[ANALYSIS_CANDIDATE].npads == 1
+			? "a side has one pad" : "too few pads");
+		break;
+	case STATS_VERDICT_INSUFFICIENT:
+		oprintf(out, ": %s", jd->why);
+		break;
+	case STATS_VERDICT_NOISY:
+		oprintf(out, ": the ranges are %.2f%% apart (%s), within the noise %.2f%%; "
+			"the host is too noisy to tell", jd->gap * 100,
+			stats_direction_name(jd->direction), jd->margin * 100);
+		break;
+	case STATS_VERDICT_PLACEMENT:
+		if (jd->reason == STATS_REASON_OVERLAP)
+			oprintf(out, ": ranges overlap");
+		else
+			oprintf(out, ": %s (%s by %.2f%%)", stats_reason_name(jd->reason),
+				stats_direction_name(jd->direction), jd->gap * 100);
+		break;
+	case STATS_VERDICT_SLOWER:
+	case STATS_VERDICT_FASTER:
+		if (margin)
+			oprintf(out, ": ranges %.2f%% apart, beyond the noise %.2f%%",
+				jd->gap * 100, jd->margin * 100);
+		break;
+	}
+	oprintf(out, "\n");
+	if (jd->has_detectable)
+		oprintf(out, "  power    the rule calls a change of +%.2f%% (slower) or -%.2f%% "
+			"(faster); smaller ones cannot be told from placement%s here\n",
+			jd->detect_slower * 100, jd->detect_faster * 100,
+			margin ? " and noise" : "");
+}
+
+
 static void text_result(const struct analysis *a, const struct analysis_result *res,
 			struct out *out)
 {
 	const struct analysis_opts *o = analysis_options(a);
-	const struct analysis_side_result *base = &res->side[ANALYSIS_BASE];
 	struct table t;
 	char c[MAX_COLS][CELL];
 
@@ -262,46 +357,27 @@ static void text_result(const struct analysis *a, const struct analysis_result *
 	table_release(&t);
 
 	oprintf(out, "  sides (over pad medians)\n");
-	table_init(&t, 6, "lrrrrr");
-	table_row(&t, "side", "pads", "center", "min", "max", "spread");
+	table_init(&t, 8, "lrrrrrrr");
+	table_row(&t, "side", "pads", "center", "min", "max", "spread", "range lo", "range hi");
 	for (int s = 0; s < ANALYSIS_SIDES; s++) {
 		const struct analysis_side_result *sr = &res->side[s];
 		const struct stats_side *sum = &sr->summary;
+		const struct stats_side_judged *js = judged_side(&res->judge, s);
 		if (sr->npads == 0) {
 			if (s != ANALYSIS_CONTROL)
 				table_row(&t, analysis_side_name((enum analysis_side)s), "0", "-",
-					  "-", "-", "-");
+					  "-", "-", "-", "-", "-");
 			continue;
 		}
 		table_row(&t, analysis_side_name((enum analysis_side)s), uint_s(c[1], sr->npads),
 			  num(c[2], sum->center), num(c[3], sum->min), num(c[4], sum->max),
-			  sum->has_spread ? pct(c[5], sum->spread) : "-");
+			  sum->has_spread ? pct(c[5], sum->spread) : "-",
+			  js ? num(c[6], js->lo) : "-", js ? num(c[7], js->hi) : "-");
 	}
 	table_print(&t, out, 4);
 	table_release(&t);
 
-	if (res->verdict.has_ratio)
-		oprintf(out, "  ratio    %.4f (candidate center / base center)\n",
-			res->verdict.ratio);
-	else
-		oprintf(out, "  ratio    -\n");
-	oprintf(out, "  verdict  %s", stats_verdict_name(res->verdict.verdict));
-	if (res->verdict.verdict == STATS_VERDICT_UNSWEPT)
-		oprintf(out, " (%s; a side has one pad, so placement is not ruled out)",
-			stats_direction_name(res->verdict.direction));
-	else if (res->verdict.verdict == STATS_VERDICT_INSUFFICIENT)
-		oprintf(out, ": %s", res->reason);
-	oprintf(out, "\n");
-	if (res->noise.has)
-		oprintf(out, "  noise    %.2f%% of the base center (%s half the base spread, "
-			"%.2f%%%s)\n", res->noise.noise * 100,
-			res->noise.noisy ? "noisy: more than" : "not noisy: at most",
-			res->noise.limit * 100,
-			res->noise.noisy ? "; the host is too noisy for this benchmark" : "");
-	else if (res->side[ANALYSIS_CONTROL].npads && base->npads)
-		oprintf(out, "  noise    - (no base pad 0 to compare the control with)\n");
-	else
-		oprintf(out, "  noise    - (no control measured)\n");
+	judgement_text(out, res);
 	if (res->unsteady_rounds) {
 		size_t total = 0;
 		for (int s = 0; s < ANALYSIS_SIDES; s++)
@@ -483,6 +559,7 @@ static void json_round(struct jw *j, const struct analysis_round *rd)
 }
 
 static void json_side(struct jw *j, const char *name, const struct analysis_side_result *sr,
+		      const struct stats_side_judged *js,
 		      enum analysis_mode mode)
 {
 	if (sr->npads == 0) {
@@ -520,7 +597,76 @@ static void json_side(struct jw *j, const char *name, const struct analysis_side
 	else
 		jw_knull(j, "spread");
 	jw_kuint(j, "min_rounds", sr->summary.min_rounds);
+	if (js) {
+		jw_knum(j, "range_lo", js->lo);
+		jw_knum(j, "range_hi", js->hi);
+		jw_knum(j, "coverage", js->level);
+	}
 	jw_close(j, '}');
+}
+
+static void jw_kint_or_null(struct jw *j, const char *k, int has, double v)
+{
+	if (has)
+		jw_knum(j, k, v);
+	else
+		jw_knull(j, k);
+}
+
+static void judgement_json(struct jw *j, const struct analysis_result *res)
+{
+	const struct stats_judgement *jd = &res->judge;
+	const struct stats_rule *ru = &jd->rule;
+
+	jw_key(j, "rule");
+	jw_open(j, '{');
+	jw_kstr(j, "name", stats_rule_name(ru->kind));
+	jw_kuint(j, "version", (unsigned long long)ru->version);
+	jw_knum(j, "confidence", ru->confidence);
+	jw_knum(j, "noise_factor", ru->noise_factor);
+	jw_kuint(j, "resamples", ru->resamples);
+	jw_kuint(j, "seed", ru->seed);
+	jw_close(j, '}');
+	jw_kint_or_null(j, "ratio", jd->has_ratio, jd->ratio);
+	if (jd->has_interval) {
+		jw_key(j, "interval");
+		jw_open(j, '{');
+		jw_knum(j, "lo", jd->ratio_lo);
+		jw_knum(j, "hi", jd->ratio_hi);
+		jw_close(j, '}');
+	} else {
+		jw_knull(j, "interval");
+	}
+	jw_kstr(j, "verdict", stats_verdict_name(jd->verdict));
+	jw_kstr(j, "direction", stats_direction_name(jd->direction));
+	jw_kstr(j, "reason", jd->why[0] ? jd->why :
+		jd->reason == STATS_REASON_NONE ? NULL : stats_reason_name(jd->reason));
+	jw_kint_or_null(j, "gap", jd->has_ratio, jd->gap);
+	if (jd->has_noise) {
+		jw_key(j, "noise");
+		jw_open(j, '{');
+		jw_knum(j, "value", jd->noise);
+		jw_knum(j, "rounds", jd->noise_rounds);
+		jw_kint_or_null(j, "control", jd->has_control_noise, jd->noise_control);
+		if (ru->kind == STATS_RULE_MARGIN)
+			jw_knum(j, "margin", jd->margin);
+		else
+			jw_knum(j, "limit", jd->noise_limit);
+		jw_kbool(j, "noisy", jd->noisy);
+		jw_close(j, '}');
+	} else {
+		jw_knull(j, "noise");
+	}
+	if (jd->has_detectable) {
+		jw_key(j, "detectable");
+		jw_open(j, '{');
+		jw_knum(j, "slower", jd->detect_slower);
+		jw_knum(j, "faster", jd->detect_faster);
+		jw_knum(j, "value", jd->detectable);
+		jw_close(j, '}');
+	} else {
+		jw_knull(j, "detectable");
+	}
 }
 
 int analysis_render_json(const struct analysis *a, const char *source,
@@ -561,25 +707,10 @@ int analysis_render_json(const struct analysis *a, const char *source,
 		jw_open(&j, '{');
 		for (int s = 0; s < ANALYSIS_SIDES; s++)
 			json_side(&j, analysis_side_name((enum analysis_side)s), &res->side[s],
+				  judged_side(&res->judge, s),
 				  res->mode);
 		jw_close(&j, '}');
-		if (res->verdict.has_ratio)
-			jw_knum(&j, "ratio", res->verdict.ratio);
-		else
-			jw_knull(&j, "ratio");
-		jw_kstr(&j, "verdict", stats_verdict_name(res->verdict.verdict));
-		jw_kstr(&j, "direction", stats_direction_name(res->verdict.direction));
-		jw_kstr(&j, "reason", res->reason[0] ? res->reason : NULL);
-		if (res->noise.has) {
-			jw_key(&j, "noise");
-			jw_open(&j, '{');
-			jw_knum(&j, "value", res->noise.noise);
-			jw_knum(&j, "limit", res->noise.limit);
-			jw_kbool(&j, "noisy", res->noise.noisy);
-			jw_close(&j, '}');
-		} else {
-			jw_knull(&j, "noise");
-		}
+		judgement_json(&j, res);
 		jw_kuint(&j, "unsteady_rounds", res->unsteady_rounds);
 		jw_close(&j, '}');
 	}

@@ -1,6 +1,8 @@
 #!/bin/sh
 test_description='every view of bundle and archive strings escapes them: no control character or bidi override reaches the output'
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_SRCDIR/tests/integration/lib-project.sh"
+. "$TEST_SRCDIR/tests/integration/lib-run.sh"
 
 check="$TEST_SRCDIR/tests/integration/no-controls.py"
 hostile="$FIXTURES/reports/inputs/hostile"
@@ -77,6 +79,18 @@ test_expect_success CHECK 'report in every format, of the bundle and of the tren
 	clean report.text report.md report.html trend.text trend.md trend.html
 '
 
+test_expect_success CHECK 'every --json escapes them too (the same values, as \\uXXXX)' '
+	id=$(cut -c1-64 add) &&
+	plumb bundle show --json h.plumb >show.json &&
+	plumb archive list --json --archive-dir A >list.json &&
+	plumb archive show "$id" --json --archive-dir A >ashow.json &&
+	plumb archive trend "$(printf "\342\200\256evil")" --json \
+		--archive-dir A >trend.json &&
+	plumb report h.plumb --format json -o report.json &&
+	python3 -c "import json,os,sys; m=json.load(open(sys.argv[1])); assert m[\"manifest\"][\"repo\"][\"candidate\"][\"subject\"] == \"subject \" + os.environ[\"evil\"]" show.json &&
+	clean show.json list.json ashow.json trend.json report.json
+'
+
 test_expect_success CHECK 'analyze: a name with a bidi override (valid in samples.tsv) is escaped' '
 	name=$(printf "x\342\200\256y\342\201\246z") &&
 	{
@@ -92,6 +106,28 @@ test_expect_success CHECK 'analyze: a name with a bidi override (valid in sample
 	plumb analyze bidi.tsv >analyze.txt &&
 	test_grep "^x?y?z  wall" analyze.txt &&
 	clean analyze.txt
+'
+
+test_expect_success CHECK 'run: the report it prints of a commit whose subject holds them' '
+	make_project proj &&
+	(cd proj && git commit -q --allow-empty -m "subject $evil") &&
+	run_conf proj/plumb.conf &&
+	run_plumb -c proj/plumb.conf -o run.plumb >run.out 2>run.err &&
+	test_grep "subject ?\[31mred" run.out &&
+	run_plumb -c proj/plumb.conf -o run2.plumb --json >run.json 2>/dev/null &&
+	plumb run --build-only --workdir "$TRASH/wd" -c proj/plumb.conf >build.out 2>build.err &&
+	test_grep "subject ?\[31mred" build.out &&
+	clean run.out run.err run.json build.out build.err
+'
+
+test_expect_success CHECK 'host: a CPU model with a bidi override (valid in /proc/cpuinfo) is escaped' '
+	cp -R "$FIXTURES/hosts/intel-laptop" sysroot &&
+	sed "s/^model name\t: /&$(printf "\342\200\256")/" "$FIXTURES/hosts/intel-laptop/proc/cpuinfo" \
+		>sysroot/proc/cpuinfo &&
+	PLUMB_SYSROOT=sysroot PLUMB_HOST_NO_CC=1 plumb host --check >host.txt &&
+	test_grep "^cpu  *?11th Gen" host.txt &&
+	PLUMB_SYSROOT=sysroot PLUMB_HOST_NO_CC=1 plumb host --json >host.json &&
+	clean host.txt host.json || { cat host.txt; false; }
 '
 
 test_done

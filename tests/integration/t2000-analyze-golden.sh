@@ -31,7 +31,7 @@ done
 
 test_expect_success 'the cases cover every verdict' '
 	cat "$golden"/*.json >all.json &&
-	for v in slower faster placement unswept insufficient; do
+	for v in slower faster placement unswept insufficient noisy; do
 		grep -q "\"verdict\": \"$v\"" all.json || { echo "no $v case" >&2; return 1; }
 	done
 '
@@ -39,6 +39,28 @@ test_expect_success 'the cases cover every verdict' '
 test_expect_success PYTHON 'seed 000 /alloc table: the one-build main is placement' '
 	test_json "$golden/alloc.json" "[r[\"verdict\"] for r in j[\"results\"]] == [\"placement\", \"placement\"]" &&
 	test_json "$golden/alloc.json" "j[\"results\"][1][\"sides\"][\"base\"][\"center\"] == 0.9775 and j[\"results\"][1][\"sides\"][\"base\"][\"min\"] == 0.974 and j[\"results\"][1][\"sides\"][\"base\"][\"max\"] == 1.003"
+'
+
+test_expect_success PYTHON 'the overlap rule says faster where the margin rule says placement or noisy' '
+	cp "$golden/sweep.tsv" "$golden/margin.tsv" . &&
+	plumb analyze --json --rule overlap sweep.tsv >ov.json &&
+	plumb analyze --json sweep.tsv >mg.json &&
+	test_json ov.json "[r[\"verdict\"] for r in j[\"results\"] if r[\"bench\"] == \"faster\"] == [\"faster\"] and j[\"results\"][0][\"rule\"][\"name\"] == \"overlap\"" &&
+	test_json mg.json "[(r[\"verdict\"], r[\"reason\"]) for r in j[\"results\"] if r[\"bench\"] == \"faster\"] == [(\"placement\", \"ranges overlap\")] and j[\"results\"][0][\"rule\"] == {\"name\": \"margin\", \"version\": 2, \"confidence\": 0.95, \"noise_factor\": 1, \"resamples\": 2000, \"seed\": 1}" &&
+	plumb analyze --json --rule overlap margin.tsv >ov2.json &&
+	test_json ov2.json "[r[\"verdict\"] for r in j[\"results\"] if r[\"bench\"] == \"within-noise\"] == [\"faster\"]" &&
+	test_json "$golden/margin.json" "[(r[\"verdict\"], r[\"direction\"]) for r in j[\"results\"] if r[\"bench\"] == \"within-noise\"] == [(\"noisy\", \"faster\")]"
+'
+
+test_expect_success 'analyze --rule takes margin or overlap only' '
+	test_expect_code 2 plumb analyze --rule strict sweep.tsv 2>err &&
+	grep -q "margin or overlap" err
+'
+
+test_expect_success PYTHON 'the ratio interval and the detectable change are in the text and the JSON' '
+	plumb analyze margin.tsv >m.txt &&
+	grep -q "95% interval" m.txt && grep -q "  power    " m.txt &&
+	test_json "$golden/margin.json" "all(r[\"interval\"][\"lo\"] <= r[\"ratio\"] <= r[\"interval\"][\"hi\"] and r[\"detectable\"][\"value\"] > 0 for r in j[\"results\"])"
 '
 
 test_expect_success 'standard input reads the same as the file' '

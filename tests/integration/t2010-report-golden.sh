@@ -40,7 +40,8 @@ for dir in "$golden"/*/; do
 		                  "summary", "failOn", "failing"}, sorted(j)
 		keys = {"name", "mode", "metric", "unit", "failure", "baselineFailure",
 		        "notCompared", "old", "new", "control", "ratio", "verdict", "direction",
-		        "withheld", "noise", "hot", "checksum", "counters", "steadyState", "notes"}
+		        "withheld", "noise", "rule", "reason", "interval", "detectable", "noiseBasis",
+		        "hot", "checksum", "counters", "steadyState", "notes"}
 		counts = {}
 		for b in j["benches"]:
 		    assert set(b) == keys, sorted(b)

@@ -54,9 +54,9 @@ PLUMB_TEST(analysis_alloc_table_process_mode)
 
 	res = analysis_get(a, 0);       /* sorted: "aaa" before "alloc" */
 	assert_string_equal(res->bench, "aaa");
-	assert_int_equal(res->verdict.verdict, STATS_VERDICT_INSUFFICIENT);
-	assert_string_equal(res->reason, "no candidate samples");
-	assert_false(res->verdict.has_ratio);
+	assert_int_equal(res->judge.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_string_equal(res->judge.why, "no candidate samples");
+	assert_false(res->judge.has_ratio);
 
 	res = analysis_get(a, 1);
 	assert_string_equal(res->bench, "alloc");
@@ -79,12 +79,12 @@ PLUMB_TEST(analysis_alloc_table_process_mode)
 	assert_true(res->side[ANALYSIS_BASE].summary.max == 1.003);
 	assert_int_equal(res->side[ANALYSIS_CANDIDATE].npads, 1);
 	assert_true(res->side[ANALYSIS_CANDIDATE].summary.center == 0.975);
-	assert_int_equal(res->verdict.verdict, STATS_VERDICT_PLACEMENT);
-	assert_true(res->verdict.ratio == 0.975 / 0.9775);
-	assert_string_equal(res->reason, "");
-	assert_true(res->noise.has);
-	assert_true(fabs(res->noise.noise - 0.003 / 0.9775) < 1e-12);
-	assert_false(res->noise.noisy);
+	assert_int_equal(res->judge.verdict, STATS_VERDICT_PLACEMENT);
+	assert_true(res->judge.ratio == 0.975 / 0.9775);
+	assert_string_equal(res->judge.why, "");
+	assert_true(res->judge.has_control_noise);
+	assert_true(fabs(res->judge.noise_control - 0.003 / 0.9775) < 1e-12);
+	assert_false(res->judge.noisy);
 	analysis_free(a);
 }
 
@@ -103,9 +103,9 @@ PLUMB_TEST(analysis_insufficient_names_the_pad)
 	assert_int_equal(add(a, "b", "wall", ANALYSIS_CANDIDATE, 5, 1, ANALYSIS_ITER_NONE, 2, &err), 0);
 	assert_int_equal(analysis_finish(a, &err), 0);
 	res = analysis_get(a, 0);
-	assert_int_equal(res->verdict.verdict, STATS_VERDICT_INSUFFICIENT);
-	assert_string_equal(res->reason, "candidate pad 5 has 2 rounds (fewer than 3)");
-	assert_true(res->verdict.has_ratio);
+	assert_int_equal(res->judge.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_string_equal(res->judge.why, "candidate pad 5 has 2 rounds (fewer than 3)");
+	assert_true(res->judge.has_ratio);
 	assert_int_equal(res->side[ANALYSIS_CANDIDATE].summary.min_rounds, 2);
 	analysis_free(a);
 }
@@ -208,8 +208,19 @@ PLUMB_TEST(analysis_samples_mode_figures)
 	assert_true(res->side[ANALYSIS_BASE].pads[1].median == 43);
 	assert_true(res->side[ANALYSIS_BASE].summary.center == 42.5);
 	assert_true(res->side[ANALYSIS_CANDIDATE].summary.min == 50);
-	/* Two pads each, ranges [42, 43] and [50, 51]: slower. */
-	assert_int_equal(res->verdict.verdict, STATS_VERDICT_SLOWER);
+	/* Two pads each, ranges [42, 43] and [50, 51]: apart, but two sides of
+	 * two pads drawn from one placement distribution fall apart one time
+	 * in three (2 / C(4, 2)): the margin rule says unswept, the seeds'
+	 * overlap rule slower. */
+	assert_int_equal(res->judge.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(res->judge.direction, STATS_DIR_SLOWER);
+	{
+		struct stats_rule ov;
+		struct stats_judgement jd;
+		stats_rule_overlap(&ov);
+		assert_int_equal(analysis_judge(res, &ov, STATS_HOT_UNKNOWN, &jd), 0);
+		assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	}
 	assert_int_equal(res->unsteady_rounds, 0);
 	analysis_free(a);
 

@@ -649,7 +649,7 @@ PLUMB_TEST(config_set_names_origin)
 	assert_int_equal(config_set(&cfg, "bench.a.maxsamples", "0", "-c", &err), PLUMB_EINPUT);
 	assert_string_equal(err.msg, "-c: bench.a.maxSamples: '0' is not a whole number from 1 to 1000000000");
 	assert_int_equal(config_set(&cfg, "pads", "1", "-c", &err), PLUMB_EINPUT);
-	assert_string_equal(err.msg, "-c: pads: unknown section 'pads' (sections: repo, run, build, bench)");
+	assert_string_equal(err.msg, "-c: pads: unknown section 'pads' (sections: repo, run, build, verdict, bench)");
 	/* A later set replaces (config_set is not a file: no "given twice"). */
 	assert_int_equal(config_set(&cfg, "run.pads", "2", "-c", &err), 0);
 	assert_int_equal(config_set(&cfg, "run.pads", "3", "-c", &err), 0);
@@ -807,7 +807,11 @@ PLUMB_TEST(config_json_layout)
 	j = config_to_json(&cfg);
 	assert_non_null(j);
 	json_keys(j, keys, sizeof(keys));
-	assert_string_equal(keys, "repo run build bench");
+	assert_string_equal(keys, "repo run build verdict bench");
+	json_keys(json_object_get(j, "verdict"), keys, sizeof(keys));
+	assert_string_equal(keys, "rule confidence");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "verdict"), "rule")),
+			    "margin");
 	json_keys(json_object_get(j, "repo"), keys, sizeof(keys));
 	assert_string_equal(keys, "path url");
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
@@ -828,6 +832,7 @@ PLUMB_TEST(config_json_layout)
 		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"label\":{\"host\":\"x\"}},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,"
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\"},"
+		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
 		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
 		"\"metric\":\"wall\",\"hot\":[],\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\"},"
 		"{\"name\":\"s\",\"command\":\"y\",\"mode\":\"samples\",\"warmup\":7,\"metric\":\"wall\","
@@ -958,6 +963,7 @@ PLUMB_TEST(config_text_layout)
 		"\tenv = PATH HOME LANG\n\t; label: none\n"
 		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n"
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n"
+		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
 		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n"
 		"\t; warmup: samples mode only\n\tmetric = wall\n\t; hot: not set (main is checked)\n"
 		"\ttimeout = 5m\n\t; maxSamples: samples mode only\n\tchecksum = auto\n");
@@ -1053,7 +1059,8 @@ PLUMB_TEST(config_man_page_matches_keys)
 		strip_groff(line);
 		if (after_tp && strncmp(line, ".B ", 3) == 0 &&
 		    (strncmp(line + 3, "repo.", 5) == 0 || strncmp(line + 3, "run.", 4) == 0 ||
-		     strncmp(line + 3, "build.", 6) == 0 || strncmp(line + 3, "bench.", 6) == 0)) {
+		     strncmp(line + 3, "build.", 6) == 0 || strncmp(line + 3, "verdict.", 8) == 0 ||
+		     strncmp(line + 3, "bench.", 6) == 0)) {
 			assert_true(n < 64);
 			snprintf(names[n], sizeof(names[n]), "%s", line + 3);
 			paras[n] = calloc(1, 8192);
@@ -1166,4 +1173,26 @@ PLUMB_TEST(config_repo_dir_relative_to_file)
 
 	buf_release(&out);
 	rm_tree(t.dir);
+}
+
+PLUMB_TEST(config_verdict_rule)
+{
+	struct plumb_config cfg;
+	struct plumb_err err;
+
+	load_ok("[verdict]\n\trule = overlap\n\tconfidence = 0.99\n", NULL, &cfg);
+	assert_string_equal(cfg.verdict.rule, "overlap");
+	assert_true(cfg.verdict.confidence == 0.99);
+	config_release(&cfg);
+	load_ok("", NULL, &cfg);
+	assert_string_equal(cfg.verdict.rule, "margin");
+	assert_true(cfg.verdict.confidence == 0.95);
+	config_release(&cfg);
+	assert_int_equal(config_init(&cfg, &err), 0);
+	assert_true(config_set(&cfg, "verdict.rule", "strict", "plumb.conf", &err) < 0);
+	assert_non_null(strstr(err.msg, "verdict.rule"));
+	assert_non_null(strstr(err.msg, "margin, overlap"));
+	assert_true(config_set(&cfg, "verdict.confidence", "2", "plumb.conf", &err) < 0);
+	assert_non_null(strstr(err.msg, "verdict.confidence"));
+	config_release(&cfg);
 }

@@ -293,6 +293,87 @@ PLUMB_TEST(reports_compare_against_a_baseline_uses_the_overlap_rule)
 	report_source_release(&bu);
 }
 
+/* A bundle judged by the margin rule is compared with a baseline under it:
+ * the larger recorded noise is the margin; apart by less is noisy, which
+ * no --fail-on fails on. */
+PLUMB_TEST(reports_compare_against_a_baseline_uses_the_bundles_rule)
+{
+	struct report_source bl, bu;
+	struct report_side o, n;
+	struct report r;
+	struct plumb_err err;
+	struct manifest_bench *mb;
+
+	plumb_err_clear(&err);
+	load(&bl, "slower");
+	load(&bu, "slower");
+	mb = &bu.m.benches[0];
+	report_source_side(&bl, MANIFEST_SIDE_CANDIDATE, &o);
+	report_source_side(&bu, MANIFEST_SIDE_CANDIDATE, &n);
+	mb->rule.present = 1;
+	assert_int_equal(manifest_set_str(&mb->rule.name, "margin"), 0);
+	mb->rule.version = 2;
+	mb->rule.confidence = 0.95;
+	mb->rule.noise_factor = 1;
+	mb->rule.resamples = 500;
+	mb->rule.seed = 1;
+	mb->noise_basis.present = 1;
+	mb->noise_basis.figure = mb->noise_basis.margin = 0.10;
+	mb->noise_basis.rounds = 0.01;
+	set_pads(&bl.m.benches[0].candidate, 10, 20, 5);
+	/* 21 against 20: 5% apart, within a 10% noise: noisy, slower-pointing. */
+	set_pads(&mb->candidate, 21, 30, 5);
+	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
+	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_NOISY);
+	assert_int_equal(r.benches[0].direction, MANIFEST_DIRECTION_SLOWER);
+	assert_int_equal(r.benches[0].rule.kind, STATS_RULE_MARGIN);
+	assert_int_equal(report_failing(&r, REPORT_FAIL_ANY, NULL), 0);
+	assert_int_equal(r.counts.noisy, 1);
+	assert_false(isnan(r.benches[0].ratio_lo));
+	assert_false(isnan(r.benches[0].detect_slower));
+	report_release(&r);
+	/* 25 against 20: 25% apart, beyond the noise: slower. */
+	set_pads(&mb->candidate, 25, 30, 5);
+	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
+	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_SLOWER);
+	assert_int_equal(report_failing(&r, REPORT_FAIL_SLOWER, NULL), 1);
+	report_release(&r);
+	report_source_release(&bl);
+	report_source_release(&bu);
+}
+
+PLUMB_TEST(reports_hostdiff_states_the_load_of_the_rounds)
+{
+	json_t *f = facts("Xeon", 2, "6.1", "performance", 0);
+	struct manifest_condition c[3];
+	struct manifest_run run;
+	struct hostdiff d;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	memset(&run, 0, sizeof(run));
+	for (int i = 0; i < 3; i++) {
+		manifest_condition_init(&c[i]);
+		c[i].load[0] = 0.5 + i;
+	}
+	c[1].load[0] = NAN;   /* a round without a reading */
+	run.conditions = c;
+	run.n_conditions = 3;
+	hostdiff_init(&d);
+	assert_int_equal(hostdiff_load(&d, &run, f, NULL, &err), 0);
+	assert_int_equal(d.n_statements, 1);
+	assert_string_equal(d.statements[0], "load during the rounds 0.50 to 2.50 on 2 CPUs: more "
+			    "work than CPUs, the timings include waiting for one");
+	c[2].load[0] = 1.25;
+	assert_int_equal(hostdiff_load(&d, &run, f, "baseline", &err), 0);
+	assert_string_equal(d.statements[1], "baseline: load during the rounds 0.50 to 1.25 on 2 CPUs");
+	run.n_conditions = 0;
+	assert_int_equal(hostdiff_load(&d, &run, f, NULL, &err), 0);
+	assert_int_equal(d.n_statements, 2);
+	hostdiff_release(&d);
+	json_decref(f);
+}
+
 PLUMB_TEST(reports_compare_names_benchmarks_on_one_side_only)
 {
 	struct report_source bl, bu;

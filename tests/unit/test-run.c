@@ -16,7 +16,7 @@
 #include "formats/manifest.h"
 #include "runner/demo.h"
 #include "runner/host.h"
-#include "runner/results.h"
+#include "views/run-results.h"
 #include "runner/run.h"
 #include "common/banned.h"
 

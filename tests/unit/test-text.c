@@ -1,5 +1,5 @@
 /*
- * tests/unit/test-numfmt.c: common/ text primitives (units, escaping, UTF-8, quoting, paths).
+ * tests/unit/test-text.c: common/ text primitives (units, escaping, UTF-8, quoting, paths).
  */
 #include <math.h>
 #include <stdio.h>
@@ -178,4 +178,14 @@ PLUMB_TEST(path_dirname_and_join)
 		free(b);
 		free(c);
 	}
+}
+
+PLUMB_TEST(escape_lines_keeps_the_newlines_only)
+{
+	struct buf b;
+
+	buf_init(&b, 1024);
+	assert_int_equal(esc_text_lines(&b, "a\033[2J\nb\tc\r\n\n\xe2\x80\xae" "d"), 0);
+	assert_string_equal(buf_cstr(&b), "a?[2J\nb?c?\n\n?d");
+	buf_release(&b);
 }

@@ -1,5 +1,5 @@
 /*
- * cli/runview.h: how `plumb run` and `plumb demo` show a run: the build
+ * views/run.h: how `plumb run` and `plumb demo` show a run: the build
  * lines and the progress of the rounds on stderr, and at the end on
  * stdout the text report of the bundle (reports/, as `plumb report`
  * prints it) or the run's JSON.
@@ -11,8 +11,8 @@
  * Ownership: struct runview is caller-owned storage, set up by
  * runview_init(); it holds no resources.
  */
-#ifndef PLUMB_CLI_RUNVIEW_H
-#define PLUMB_CLI_RUNVIEW_H
+#ifndef PLUMB_VIEWS_RUN_H
+#define PLUMB_VIEWS_RUN_H
 
 #include <stdio.h>
 
@@ -49,10 +49,13 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 			  struct buf *out, struct plumb_err *err);
 
 /*
- * After runner_run(): print the summary (text, or JSON with json), or the
- * error and the failed run's stderr tail; returns the exit status.
+ * After a successful runner_run(): what goes to standard output, appended
+ * to out: the run's JSON with json, else the report of the bundle (or the
+ * run's summary when it wrote none) and the footer.  *withheld is set when
+ * the report withheld its verdicts (hosts not comparable start to end);
+ * err then still holds the report's message for the caller to show.
  */
-int runview_report(struct runview *v, int rc, const struct plumb_err *err,
-		   const struct runner_run_result *res, int json);
+int runview_output(const struct runner_run_result *res, int json, int color,
+		   struct buf *out, int *withheld, struct plumb_err *err);
 
 #endif

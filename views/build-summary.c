@@ -1,6 +1,6 @@
 /*
- * runner/summary.c: rendering a runner_result as text and JSON; see
- * summary.h.
+ * views/build-summary.c: rendering a runner_result as text and JSON; see
+ * build-summary.h.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,9 +11,10 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/escape.h"
 #include "formats/config.h"
 #include "runner/build.h"
-#include "runner/summary.h"
+#include "views/build-summary.h"
 #include "common/banned.h"
 
 /* "2026-11-30 10:00:00 +0100" in the commit's own zone. */
@@ -37,7 +38,7 @@ static const char *variant_side(const struct runner_variant *v)
 	return v->control ? "control" : runner_side_name(v->side);
 }
 
-int runner_summary_text(const struct plumb_config *cfg, const struct runner_result *res,
+static int summary_text(const struct plumb_config *cfg, const struct runner_result *res,
 			struct buf *out, struct plumb_err *err)
 {
 	int r = 0;
@@ -114,6 +115,21 @@ static json_t *side_json(const struct checkout_side *c)
 			 "ref", c->ref, "commit", c->commit[0] ? c->commit : NULL, "tree", c->tree,
 			 "subject", c->subject, "author", c->author, "time", (json_int_t)c->time,
 			 "tz_minutes", c->tz_minutes, "dirty", c->dirty, "files", (json_int_t)c->files);
+}
+
+/* The text, escaped line by line: subjects, folders and symbols are untrusted. */
+int runner_summary_text(const struct plumb_config *cfg, const struct runner_result *res,
+			struct buf *out, struct plumb_err *err)
+{
+	struct buf raw;
+	int rc;
+
+	buf_init(&raw, out->max);
+	rc = summary_text(cfg, res, &raw, err);
+	if (rc == 0 && raw.len && esc_text_lines(out, buf_cstr(&raw)) < 0)
+		rc = buf_err(err, "summary");
+	buf_release(&raw);
+	return rc;
 }
 
 json_t *runner_summary_json(const struct plumb_config *cfg, const struct runner_result *res)

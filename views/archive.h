@@ -1,13 +1,13 @@
 /*
- * archive/view.h: the text form of the archive's query results, rendered
+ * views/archive.h: the text form of the archive's query results, rendered
  * from the same JSON models that --json prints (archive/query.h,
  * archive/baseline.h), so text and JSON say the same thing.
  *
  * Ownership: the models are borrowed; nothing is allocated that outlives
  * a call.
  */
-#ifndef PLUMB_ARCHIVE_VIEW_H
-#define PLUMB_ARCHIVE_VIEW_H
+#ifndef PLUMB_VIEWS_ARCHIVE_H
+#define PLUMB_VIEWS_ARCHIVE_H
 
 #include <stdio.h>
 

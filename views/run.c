@@ -1,6 +1,6 @@
 /*
- * cli/runview.c: progress lines and the end-of-run output of `plumb run`
- * and `plumb demo`; see runview.h.
+ * views/run.c: progress lines and the end-of-run output of `plumb run`
+ * and `plumb demo`; see run.h.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,12 +9,13 @@
 
 #include <jansson.h>
 
-#include "cli/cmd.h"
-#include "cli/runview.h"
+#include "views/run.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/escape.h"
+#include "formats/jsonio.h"
 #include "reports/report.h"
-#include "runner/results.h"
+#include "views/run-results.h"
 #include "runner/run.h"
 #include "common/banned.h"
 
@@ -62,7 +63,9 @@ static void on_log(void *ctx, const char *line)
 
 	runview_finish(v);
 	stamp(ts);
-	fprintf(v->err, "plumb: %s %s\n", ts, line);
+	fprintf(v->err, "plumb: %s ", ts);
+	(void)esc_fputs(v->err, line, 0);   /* it may quote a name or a child's words */
+	fputc('\n', v->err);
 }
 
 static void on_progress(void *ctx, const struct runner_progress *p)
@@ -79,9 +82,12 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 	if (p->load1 >= 0)
 		snprintf(load, sizeof(load), ", load %.2f", p->load1);
 	if (v->tty) {
-		fprintf(v->err, "\r\033[K%s %u/%u  %s  %s  elapsed %s  ETA %s%s",
-			p->warmup ? "warmup" : "round", p->round, p->rounds, p->variant, p->bench,
-			e1, e2, load);
+		fprintf(v->err, "\r\033[K%s %u/%u  ", p->warmup ? "warmup" : "round", p->round,
+			p->rounds);
+		(void)esc_fputs(v->err, p->variant, 0);
+		fputs("  ", v->err);
+		(void)esc_fputs(v->err, p->bench, 0);
+		fprintf(v->err, "  elapsed %s  ETA %s%s", e1, e2, load);
 		fflush(v->err);
 		v->drawn = 1;
 		return;
@@ -120,62 +126,31 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 	return rc;
 }
 
-int runview_report(struct runview *v, int rc, const struct plumb_err *err,
-		   const struct runner_run_result *res, int json)
+int runview_output(const struct runner_run_result *res, int json, int color,
+		   struct buf *out, int *withheld, struct plumb_err *err)
 {
-	struct plumb_err e;
-	int status;
+	int r;
 
-	runview_finish(v);
-	if (rc < 0) {
-		status = cli_fail(err);
-		if (res->stderr_tail)
-			fprintf(stderr, "plumb: %s:\n%s",
-				err->code == PLUMB_EBUILD ? "the last lines of the build log" :
-				"the last lines of its standard error", res->stderr_tail);
-		return status;
-	}
-	plumb_err_clear(&e);
+	*withheld = 0;
 	if (json) {
 		json_t *j = runner_results_json(res);
-		int r;
-		if (!j) {
-			plumb_err_oom(&e, "summary");
-			return cli_fail(&e);
-		}
-		r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		if (!j)
+			return plumb_err_oom(err, "summary");
+		r = jsonio_dump(j, out, err);
 		json_decref(j);
-		fputc('\n', stdout);
-		if (r < 0)
-			return PLUMB_EXIT_IO;
-	} else {
-		struct buf out;
-		int r;
-		buf_init(&out, REPORT_OUTPUT_MAX);
-		/* The report `plumb report BUNDLE` prints, read back from the bundle. */
-		r = res->bundle ? runview_render_bundle(res->bundle, REPORT_TEXT, cli_color(stdout),
-							&out, &e)
-				: runner_results_text(res, &out, &e);
-		if (r == PLUMB_EINPUT && out.len) {
-			/* Hosts not comparable (start against end): the report says so. */
-			fprintf(stderr, "plumb: %s\n", e.msg);
-			r = 0;
-		}
-		if (r < 0 || (res->bundle && (r = buf_addch(&out, '\n')) < 0) ||
-		    (res->bundle && (r = runner_results_footer(res, &out, &e)) < 0)) {
-			buf_release(&out);
-			return cli_fail(&e);
-		}
-		fputs(buf_cstr(&out), stdout);
-		buf_release(&out);
+		return r;
 	}
-	if (res->failures) {
-		if (res->stderr_tail)
-			fprintf(stderr, "plumb: the last lines of the failed run's standard error:\n%s",
-				res->stderr_tail);
-		fprintf(stderr, "plumb: %zu benchmark%s failed; recorded in %s\n", res->failures,
-			res->failures == 1 ? "" : "s", res->bundle ? res->bundle : "the bundle");
-		return PLUMB_EXIT_BENCH;
+	/* The report `plumb report BUNDLE` prints, read back from the bundle. */
+	r = res->bundle ? runview_render_bundle(res->bundle, REPORT_TEXT, color, out, err)
+			: runner_results_text(res, out, err);
+	if (r == PLUMB_EINPUT && out->len) {
+		/* Hosts not comparable (start against end): the report says so. */
+		*withheld = 1;
+		r = 0;
 	}
-	return PLUMB_EXIT_OK;
+	if (r == 0 && res->bundle && buf_addch(out, '\n') < 0)
+		r = buf_err(err, "summary");
+	if (r == 0 && res->bundle)
+		r = runner_results_footer(res, out, err);
+	return r;
 }

@@ -1,5 +1,5 @@
 /*
- * archive/view.c: text renderings of the archive's JSON models (view.h).
+ * views/archive.c: text renderings of the archive's JSON models (archive.h).
  * Plain, aligned, line-oriented text that reads well in a cron mail;
  * ids are shortened to 12 digits in tables and shown whole elsewhere.
  * Every string of a model came from a bundle and is untrusted: it reaches
@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "archive/view.h"
+#include "views/archive.h"
 #include "common/escape.h"
 #include "common/units.h"
 #include "formats/manifest.h"

@@ -1,8 +1,9 @@
 /*
- * runner/host-show.c: what `plumb host` prints: the facts as an aligned
- * table (unknown facts read "unknown"; frequencies shown the way cpupower
- * shows them, 800 MHz, 4.60 GHz), the check's findings, or one JSON
- * object; and host_show(), the one call cli/cmd-host.c makes.
+ * views/host.c: what `plumb host` prints: the facts as an aligned table
+ * (unknown facts read "unknown"; frequencies shown the way cpupower shows
+ * them, 800 MHz, 4.60 GHz), the check's findings, or one JSON object; see
+ * host.h.  The facts were read from files and a child's output: every row
+ * is escaped.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,8 +14,11 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/escape.h"
 #include "common/units.h"
+#include "formats/jsonio.h"
 #include "runner/host.h"
+#include "views/host.h"
 #include "common/banned.h"
 
 #define LABEL_WIDTH 18
@@ -26,11 +30,17 @@ static int row(struct buf *out, const char *label, const char *fmt, ...)
 	va_list ap;
 	int rc;
 
+	struct buf text;
+
 	if (buf_printf(out, "%-*s ", LABEL_WIDTH, label) < 0)
 		return -1;
+	buf_init(&text, out->max);
 	va_start(ap, fmt);
-	rc = buf_vprintf(out, fmt, ap);
+	rc = buf_vprintf(&text, fmt, ap);
 	va_end(ap);
+	if (rc == 0)
+		rc = esc_text(out, buf_cstr(&text));
+	buf_release(&text);
 	if (rc < 0)
 		return -1;
 	return buf_addch(out, '\n');
@@ -86,8 +96,7 @@ static const char *tri_word(int t, const char *yes, const char *no)
 	return t == HOST_YES ? yes : t == HOST_NO ? no : "unknown";
 }
 
-int host_facts_print(const struct host_facts *hf, struct buf *out,
-		     struct plumb_err *err)
+int view_host_facts(const struct host_facts *hf, struct buf *out, struct plumb_err *err)
 {
 	char a[64], b[64], c[64], d[128];
 	int bad = 0;
@@ -178,53 +187,47 @@ int host_facts_print(const struct host_facts *hf, struct buf *out,
 	return 0;
 }
 
-int host_show(const struct host_show_opts *opts, struct buf *out,
-	      size_t *warnings, struct plumb_err *err)
+int view_host_check(const struct host_check *hc, struct buf *out, struct plumb_err *err)
 {
-	struct host_facts hf;
-	struct host_check hc;
-	json_t *j = NULL;
+	int bad = 0;
+
+	for (size_t i = 0; i < hc->n; i++) {
+		const struct host_finding *f = &hc->items[i];
+		bad |= buf_printf(out, "%s: %s: ", f->level == HOST_WARNING ? "warning" : "note",
+				  f->id) < 0;
+		bad |= esc_text(out, f->message) < 0 || buf_addstr(out, "\n  fix: ") < 0;
+		bad |= esc_text(out, f->fix) < 0 || buf_addch(out, '\n') < 0;
+	}
+	bad |= buf_printf(out, "%zu warning%s, %zu note%s\n",
+			  hc->warnings, hc->warnings == 1 ? "" : "s",
+			  hc->notes, hc->notes == 1 ? "" : "s") < 0;
+	return bad ? buf_err(err, "host check") : 0;
+}
+
+int view_host(const struct host_facts *hf, const struct host_check *hc, int json,
+	      struct buf *out, struct plumb_err *err)
+{
+	json_t *j, *c;
 	int rc;
 
-	*warnings = 0;
-	host_facts_init(&hf);
-	host_check_init(&hc);
-	rc = host_facts_collect(&hf, err);
-	if (!rc && opts->check)
-		rc = host_check_run(&hf, &hc, err);
-	if (rc)
-		goto done;
-	*warnings = hc.warnings;
-	if (opts->json) {
-		char *text;
-		j = host_facts_to_json(&hf);
-		if (j && opts->check) {
-			json_t *c = host_check_to_json(&hc);
-			if (!c || json_object_set_new(j, "check", c) < 0) {
-				json_decref(j);
-				j = NULL;
-			}
-		}
-		text = j ? json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) : NULL;
-		if (!text) {
-			rc = plumb_err_oom(err, "host facts JSON");
-			goto done;
-		}
-		if (buf_addstr(out, text) < 0 || buf_addch(out, '\n') < 0)
-			rc = buf_err(err, "host facts JSON");
-		free(text);
-		goto done;
+	if (!json) {
+		rc = view_host_facts(hf, out, err);
+		if (!rc && hc)
+			rc = buf_addch(out, '\n') < 0 ? buf_err(err, "host check")
+						      : view_host_check(hc, out, err);
+		return rc;
 	}
-	rc = host_facts_print(&hf, out, err);
-	if (!rc && opts->check) {
-		if (buf_addch(out, '\n') < 0)
-			rc = buf_err(err, "host check");
-		else
-			rc = host_check_print(&hc, out, err);
+	j = host_facts_to_json(hf);
+	if (j && hc) {
+		c = host_check_to_json(hc);
+		if (!c || json_object_set_new(j, "check", c) < 0) {
+			json_decref(j);
+			j = NULL;
+		}
 	}
-done:
+	if (!j)
+		return plumb_err_oom(err, "host facts JSON");
+	rc = jsonio_dump(j, out, err);
 	json_decref(j);
-	host_check_release(&hc);
-	host_facts_release(&hf);
 	return rc;
 }

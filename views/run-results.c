@@ -1,6 +1,6 @@
 /*
- * runner/results.c: the end-of-run summary of `plumb run`, as text and as
- * JSON; see results.h.
+ * views/run-results.c: the end-of-run summary of `plumb run`, as text and as
+ * JSON; see run-results.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,8 +10,9 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/escape.h"
 #include "formats/manifest.h"
-#include "runner/results.h"
+#include "views/run-results.h"
 #include "runner/run.h"
 #include "common/banned.h"
 
@@ -44,15 +45,19 @@ static const char *verdict_text(const struct manifest_bench *b)
 {
 	switch (b->verdict) {
 	case MANIFEST_VERDICT_SLOWER:
-		return "slower: the candidate's range lies wholly above the base's";
+		return "slower: the candidate's range lies wholly above the base's, by more than the noise";
 	case MANIFEST_VERDICT_FASTER:
-		return "faster: the candidate's range lies wholly below the base's";
+		return "faster: the candidate's range lies wholly below the base's, by more than the noise";
+	case MANIFEST_VERDICT_NOISY:
+		return "noisy: the ranges are apart by no more than the noise the run measured; the host is too noisy to tell";
 	case MANIFEST_VERDICT_PLACEMENT:
-		return "placement: the ranges overlap, so code placement alone can explain the difference";
+		return b->reason && strncmp(b->reason, "hot code identical", 18) == 0 ?
+		       "placement: the hot code is identical, so the difference is placement" :
+		       "placement: the ranges overlap, so code placement alone can explain the difference";
 	case MANIFEST_VERDICT_UNSWEPT:
 		return b->direction == MANIFEST_DIRECTION_SLOWER ?
-		       "unswept, slower: the ranges do not overlap, but one pad cannot tell a change from placement" :
-		       "unswept, faster: the ranges do not overlap, but one pad cannot tell a change from placement";
+		       "unswept, slower: the ranges do not overlap, but too few pads cannot tell a change from placement" :
+		       "unswept, faster: the ranges do not overlap, but too few pads cannot tell a change from placement";
 	case MANIFEST_VERDICT_INSUFFICIENT:
 		return "insufficient: a pad has fewer than 3 rounds";
 	default:
@@ -159,11 +164,18 @@ int runner_results_text(const struct runner_run_result *res, struct buf *out,
 			struct plumb_err *err)
 {
 	const struct manifest *m = &res->manifest;
+	struct buf raw;
+	int rc = 0;
 
-	for (size_t i = 0; i < m->n_benches; i++)
-		if (bench_text(out, &m->benches[i]) < 0)
-			return buf_err(err, "summary");
-	return runner_results_footer(res, out, err);
+	/* Names come from the configuration and the child: escaped line by line. */
+	buf_init(&raw, out->max);
+	for (size_t i = 0; rc == 0 && i < m->n_benches; i++)
+		if (bench_text(&raw, &m->benches[i]) < 0)
+			rc = buf_err(err, "summary");
+	if (rc == 0 && raw.len && esc_text_lines(out, buf_cstr(&raw)) < 0)
+		rc = buf_err(err, "summary");
+	buf_release(&raw);
+	return rc ? rc : runner_results_footer(res, out, err);
 }
 
 int runner_results_footer(const struct runner_run_result *res, struct buf *out,

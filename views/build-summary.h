@@ -1,5 +1,5 @@
 /*
- * runner/summary.h: what `plumb run --build-only` prints: every variant
+ * views/build-summary.h: what `plumb run --build-only` prints: every variant
  * (side, pad, folder, artifact, build time, hot-symbol addresses), the
  * shift check, the reproducibility check and the hot-code verdicts, as
  * text for people or as JSON for machines.
@@ -7,8 +7,8 @@
  * Ownership: the text is appended to a caller-owned struct buf; the JSON
  * object is new and the caller json_decref()s it.
  */
-#ifndef PLUMB_RUNNER_SUMMARY_H
-#define PLUMB_RUNNER_SUMMARY_H
+#ifndef PLUMB_VIEWS_BUILD_SUMMARY_H
+#define PLUMB_VIEWS_BUILD_SUMMARY_H
 
 #include <jansson.h>
 

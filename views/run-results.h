@@ -1,5 +1,5 @@
 /*
- * runner/results.h: what `plumb run` and `plumb demo` print when the run
+ * views/run-results.h: what `plumb run` and `plumb demo` print when the run
  * is over: per benchmark the two centers, the ranges over pads, the ratio
  * and the verdict, with the noise, hot-code identity and checksum oracle,
  * then the bundle written.  Text for people, JSON (--json) for machines;
@@ -12,8 +12,8 @@
  * Ownership: the manifest and result are only read; text is appended to a
  * caller-owned struct buf, the JSON object is new (json_decref() it).
  */
-#ifndef PLUMB_RUNNER_RESULTS_H
-#define PLUMB_RUNNER_RESULTS_H
+#ifndef PLUMB_VIEWS_RUN_RESULTS_H
+#define PLUMB_VIEWS_RUN_RESULTS_H
 
 #include <jansson.h>
 

@@ -1,0 +1,56 @@
+/*
+ * cli/runstatus.c: the end of `plumb run` and `plumb demo`: write what
+ * views/run.h rendered, show an error and the failed child's last lines,
+ * and turn the outcome into the exit status (cli/ alone does that).
+ */
+#include <stdio.h>
+
+#include "cli/cmd.h"
+#include "cli/runstatus.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "reports/report.h"
+#include "runner/run.h"
+#include "views/run.h"
+#include "common/banned.h"
+
+int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
+		   const struct runner_run_result *res, int json)
+{
+	struct plumb_err e;
+	struct buf out;
+	int withheld, r;
+
+	runview_finish(v);
+	if (rc < 0) {
+		int status = cli_fail(err);
+		if (res->stderr_tail)
+			fprintf(stderr, "plumb: %s:\n%s",
+				err->code == PLUMB_EBUILD ? "the last lines of the build log" :
+				"the last lines of its standard error", res->stderr_tail);
+		return status;
+	}
+	plumb_err_clear(&e);
+	buf_init(&out, REPORT_OUTPUT_MAX);
+	r = runview_output(res, json, cli_color(stdout), &out, &withheld, &e);
+	if (r < 0) {
+		buf_release(&out);
+		return cli_fail(&e);
+	}
+	if (withheld)
+		fprintf(stderr, "plumb: %s\n", e.msg);
+	if (fwrite(out.data, 1, out.len, stdout) != out.len) {
+		buf_release(&out);
+		return plumb_exit_status(PLUMB_EIO);
+	}
+	buf_release(&out);
+	if (res->failures) {
+		if (res->stderr_tail)
+			fprintf(stderr, "plumb: the last lines of the failed run's standard error:\n%s",
+				res->stderr_tail);
+		fprintf(stderr, "plumb: %zu benchmark%s failed; recorded in %s\n", res->failures,
+			res->failures == 1 ? "" : "s", res->bundle ? res->bundle : "the bundle");
+		return PLUMB_EXIT_BENCH;
+	}
+	return PLUMB_EXIT_OK;
+}

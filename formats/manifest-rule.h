@@ -1,0 +1,19 @@
+/*
+ * formats/manifest-rule.h: what a recorded benchmark says about how it was
+ * judged, as stats_judge() (stats/rule.h) takes it: the rule and the
+ * hot-code identity.  Whoever re-judges a bundle's samples (bundle
+ * verification, reports against a baseline) uses exactly what the run did.
+ */
+#ifndef PLUMB_FORMATS_MANIFEST_RULE_H
+#define PLUMB_FORMATS_MANIFEST_RULE_H
+
+#include "formats/manifest.h"
+#include "stats/rule.h"
+
+/* benches[].rule, or the seeds' overlap rule, version 1, when it records none. */
+void manifest_bench_rule(const struct manifest_bench *mb, struct stats_rule *out);
+
+/* The identity of the hot symbols benches[].hot compared. */
+enum stats_hot manifest_bench_hot(const struct manifest_bench *mb);
+
+#endif

@@ -1,0 +1,431 @@
+/*
+ * stats/rule.c: the verdict rules; definitions in rule.h and docs/verdict.md.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/quantile.h"
+#include "stats/rule.h"
+#include "common/banned.h"
+
+void stats_rule_default(struct stats_rule *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = STATS_RULE_MARGIN;
+	r->version = STATS_RULE_MARGIN_VERSION;
+	r->confidence = STATS_RULE_CONFIDENCE;
+	r->noise_factor = 1.0;
+	r->resamples = STATS_RULE_RESAMPLES;
+	r->seed = STATS_RULE_SEED;
+}
+
+void stats_rule_overlap(struct stats_rule *r)
+{
+	stats_rule_default(r);
+	r->kind = STATS_RULE_OVERLAP;
+	r->version = STATS_RULE_OVERLAP_VERSION;
+}
+
+int stats_rule_select(const char *name, int version, struct stats_rule *r)
+{
+	if (strcmp(name, "overlap") == 0 && (version == 0 || version == STATS_RULE_OVERLAP_VERSION)) {
+		stats_rule_overlap(r);
+		return 0;
+	}
+	if (strcmp(name, "margin") == 0 && (version == 0 || version == STATS_RULE_MARGIN_VERSION)) {
+		stats_rule_default(r);
+		return 0;
+	}
+	return -1;
+}
+
+const char *stats_rule_name(enum stats_rule_kind k)
+{
+	return k == STATS_RULE_OVERLAP ? "overlap" : k == STATS_RULE_MARGIN ? "margin" : "?";
+}
+
+int stats_rule_check(const struct stats_rule *r, const char **why)
+{
+	*why = NULL;
+	if (r->kind == STATS_RULE_OVERLAP && r->version != STATS_RULE_OVERLAP_VERSION)
+		*why = "overlap has version 1 only";
+	else if (r->kind == STATS_RULE_MARGIN && r->version != STATS_RULE_MARGIN_VERSION)
+		*why = "margin has version 2 only";
+	else if (r->kind != STATS_RULE_OVERLAP && r->kind != STATS_RULE_MARGIN)
+		*why = "unknown rule";
+	else if (!(r->confidence >= 0.5 && r->confidence < 1))
+		*why = "confidence must be at least 0.5 and below 1";
+	else if (!(r->noise_factor >= 0 && r->noise_factor <= 100))
+		*why = "noiseFactor must be between 0 and 100";
+	else if (r->resamples < 100 || r->resamples > STATS_RULE_RESAMPLES_MAX)
+		*why = "resamples must be between 100 and 100000";
+	return *why ? -1 : 0;
+}
+
+const char *stats_reason_name(enum stats_reason r)
+{
+	switch (r) {
+	case STATS_REASON_NONE: return "";
+	case STATS_REASON_OVERLAP: return "ranges overlap";
+	case STATS_REASON_WITHIN_NOISE: return "ranges apart by no more than the noise";
+	case STATS_REASON_HOT_IDENTICAL: return "hot code identical";
+	case STATS_REASON_HOT_SAME_CODE: return "hot code identical except the addresses of moved data";
+	case STATS_REASON_ONE_PAD: return "too few pads to rule out placement";
+	case STATS_REASON_APART: return "ranges apart by more than the noise";
+	case STATS_REASON_MISSING: return "a side has no samples";
+	case STATS_REASON_FEW_ROUNDS: return "a pad has too few rounds";
+	}
+	return "";
+}
+
+/* ---- order statistics -------------------------------------------------------- */
+
+void stats_median_ranks(size_t n, double confidence, size_t *l, size_t *u, double *level)
+{
+	double alpha2 = (1 - confidence) / 2, logp, cdf = 0, below = 0;
+	size_t k;
+
+	*l = 1;
+	*u = n;
+	*level = 0;
+	if (n == 0)
+		return;
+	/* cdf = P(Bin(n, 1/2) <= k), walked up in log space. */
+	logp = -(double)n * log(2.0);
+	for (k = 0; k < n / 2; k++) {
+		cdf += exp(logp);
+		if (cdf > alpha2)
+			break;
+		below = cdf;   /* P(Bin < k + 1) <= alpha / 2: rank k + 1 works */
+		*l = k + 1;
+		logp += log((double)(n - k) / (double)(k + 1));
+	}
+	if (*l == 1)
+		below = exp(-(double)n * log(2.0));
+	*u = n + 1 - *l;
+	*level = 1 - 2 * below;
+	if (*level < 0)
+		*level = 0;
+}
+
+void stats_pad_interval(const double *values, size_t n, double confidence,
+			double *scratch, struct stats_pad_interval *out)
+{
+	size_t l, u;
+
+	stats_median_ranks(n, confidence, &l, &u, &out->level);
+	out->median = stats_median(values, n, scratch);
+	memcpy(scratch, values, n * sizeof(*scratch));
+	out->lo = stats_select(scratch, n, l - 1);
+	out->hi = stats_select(scratch, n, u - 1);
+}
+
+/* ---- the bootstrap --------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static size_t draw(uint64_t *s, size_t n)
+{
+	return (size_t)((double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0) * (double)n);
+}
+
+/* One replicate's center: pads drawn with replacement, rounds within them. */
+static double boot_center(const struct stats_side_in *side, uint64_t *s, double *pm, double *tmp)
+{
+	for (size_t i = 0; i < side->npads; i++) {
+		const struct stats_pad_in *p = &side->pads[draw(s, side->npads)];
+		if (!p->values) {
+			pm[i] = p->median;
+			continue;
+		}
+		for (size_t r = 0; r < p->n; r++)
+			tmp[r] = p->values[draw(s, p->n)];
+		pm[i] = stats_median_inplace(tmp, p->n);
+	}
+	return stats_median_inplace(pm, side->npads);
+}
+
+/* ---- the judgement --------------------------------------------------------------- */
+
+static size_t max_rounds(const struct stats_side_in *s)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < s->npads; i++)
+		if (s->pads[i].values && s->pads[i].n > m)
+			m = s->pads[i].n;
+	return m;
+}
+
+/* Reduce one side; pm holds npads doubles, tmp the most rounds. */
+static void judge_side(const struct stats_rule *rule, const struct stats_side_in *in,
+		       double *pm, double *tmp, double *halfw, size_t *nhalf,
+		       struct stats_side_judged *out)
+{
+	size_t minr = (size_t)-1;
+
+	memset(out, 0, sizeof(*out));
+	out->level = 1;
+	for (size_t i = 0; i < in->npads; i++) {
+		struct stats_pad_interval iv;
+		if (in->pads[i].values) {
+			stats_pad_interval(in->pads[i].values, in->pads[i].n, rule->confidence, tmp, &iv);
+		} else {
+			size_t l, u;
+			iv.median = in->pads[i].median;
+			iv.lo = in->pads[i].lo;
+			iv.hi = in->pads[i].hi;
+			stats_median_ranks(in->pads[i].n, rule->confidence, &l, &u, &iv.level);
+		}
+		pm[i] = iv.median;
+		if (in->pads[i].n < minr)
+			minr = in->pads[i].n;
+		if (i == 0 || iv.lo < out->lo)
+			out->lo = iv.lo;
+		if (i == 0 || iv.hi > out->hi)
+			out->hi = iv.hi;
+		if (iv.level < out->level)
+			out->level = iv.level;
+		if (iv.median > 0)
+			halfw[(*nhalf)++] = (iv.hi - iv.lo) / (2 * iv.median);
+	}
+	stats_side_reduce(pm, in->npads, minr, tmp, &out->s);
+	if (rule->kind == STATS_RULE_OVERLAP) {
+		out->lo = out->s.min;
+		out->hi = out->s.max;
+	}
+}
+
+/* log C(a + b, a) */
+static double log_choose(size_t a, size_t b)
+{
+	return lgamma((double)(a + b) + 1) - lgamma((double)a + 1) - lgamma((double)b + 1);
+}
+
+static void insufficient(const struct stats_judge_in *in, struct stats_judgement *out)
+{
+	const struct stats_side_in *sides[2] = { &in->base, &in->candidate };
+	static const char *const names[2] = { "base", "candidate" };
+
+	out->verdict = STATS_VERDICT_INSUFFICIENT;
+	for (int j = 0; j < 2; j++)
+		if (sides[j]->npads == 0) {
+			out->reason = STATS_REASON_MISSING;
+			snprintf(out->why, sizeof(out->why), "no %s samples", names[j]);
+			return;
+		}
+	for (int j = 0; j < 2; j++)
+		for (size_t p = 0; p < sides[j]->npads; p++)
+			if (sides[j]->pads[p].n < STATS_MIN_ROUNDS) {
+				size_t n = sides[j]->pads[p].n;
+				out->reason = STATS_REASON_FEW_ROUNDS;
+				snprintf(out->why, sizeof(out->why),
+					 "%s pad %u has %zu round%s (fewer than %d)", names[j],
+					 sides[j]->pads[p].pad, n, n == 1 ? "" : "s", STATS_MIN_ROUNDS);
+				return;
+			}
+}
+
+static int bootstrap(const struct stats_rule *rule, const struct stats_judge_in *in,
+		     size_t npm, size_t ntmp, struct stats_judgement *out)
+{
+	double *rep = malloc(rule->resamples * sizeof(*rep));
+	double *pm = malloc(npm * sizeof(*pm));
+	double *tmp = malloc(ntmp * sizeof(*tmp));
+	uint64_t s = rule->seed;
+	size_t k = 0;
+	double a = (1 - rule->confidence) / 2;
+
+	if (!rep || !pm || !tmp) {
+		free(rep);
+		free(pm);
+		free(tmp);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (unsigned i = 0; i < rule->resamples; i++) {
+		double cb = boot_center(&in->base, &s, pm, tmp);
+		double cc = boot_center(&in->candidate, &s, pm, tmp);
+		if (cb > 0)
+			rep[k++] = cc / cb;
+	}
+	if (k) {
+		out->has_interval = 1;
+		/* Percentile interval: rank floor(a (k - 1)) and ceil((1 - a)(k - 1)). */
+		size_t lo = (size_t)floor(a * (double)(k - 1));
+		size_t hi = (size_t)ceil((1 - a) * (double)(k - 1));
+		out->ratio_lo = stats_select(rep, k, lo);
+		out->ratio_hi = stats_select(rep, k, hi < k ? hi : k - 1);
+	}
+	free(rep);
+	free(pm);
+	free(tmp);
+	return 0;
+}
+
+int stats_judge(const struct stats_rule *rule, const struct stats_judge_in *in,
+		struct stats_judgement *out)
+{
+	const char *why;
+	size_t npm, ntmp, nhalf = 0, npads_all;
+	double *pm = NULL, *tmp = NULL, *halfw = NULL, cb;
+	int margin;
+
+	memset(out, 0, sizeof(*out));
+	out->rule = *rule;
+	out->verdict = STATS_VERDICT_INSUFFICIENT;
+	if (stats_rule_check(rule, &why) < 0) {
+		snprintf(out->why, sizeof(out->why), "verdict rule: %s", why);
+		errno = EINVAL;
+		return -1;
+	}
+	margin = rule->kind == STATS_RULE_MARGIN;
+	insufficient(in, out);
+	if (out->reason == STATS_REASON_MISSING)
+		return 0;
+
+	npads_all = in->base.npads + in->candidate.npads + in->control.npads;
+	npm = in->base.npads > in->candidate.npads ? in->base.npads : in->candidate.npads;
+	if (in->control.npads > npm)
+		npm = in->control.npads;
+	ntmp = max_rounds(&in->base);
+	if (max_rounds(&in->candidate) > ntmp)
+		ntmp = max_rounds(&in->candidate);
+	if (max_rounds(&in->control) > ntmp)
+		ntmp = max_rounds(&in->control);
+	if (ntmp < npm)
+		ntmp = npm;
+	pm = malloc(npm * sizeof(*pm));
+	tmp = malloc(ntmp * sizeof(*tmp));
+	halfw = malloc(npads_all * sizeof(*halfw));
+	if (!pm || !tmp || !halfw)
+		goto oom;
+
+	judge_side(rule, &in->base, pm, tmp, halfw, &nhalf, &out->base);
+	judge_side(rule, &in->candidate, pm, tmp, halfw, &nhalf, &out->candidate);
+	if (in->control.npads) {
+		out->has_control = 1;
+		judge_side(rule, &in->control, pm, tmp, halfw, &nhalf, &out->control);
+	}
+	cb = out->base.s.center;
+	if (cb > 0) {
+		out->has_ratio = 1;
+		out->ratio = out->candidate.s.center / cb;
+	}
+
+	/* Noise: round-to-round (pad intervals) and build-to-build (control). */
+	if (cb > 0) {
+		out->has_noise = 1;
+		out->noise_rounds = nhalf ? stats_median_inplace(halfw, nhalf) : 0;
+		if (in->control.npads) {
+			for (size_t p = 0; p < in->base.npads; p++)
+				if (in->base.pads[p].pad == 0) {
+					double b0 = in->base.pads[p].values ?
+						stats_median(in->base.pads[p].values, in->base.pads[p].n, tmp) :
+						in->base.pads[p].median;
+					out->has_control_noise = 1;
+					out->noise_control = fabs(b0 - out->control.s.center) / cb;
+				}
+		}
+		if (margin) {
+			out->noise = out->noise_rounds > out->noise_control ? out->noise_rounds
+									    : out->noise_control;
+			if (in->noise_floor > out->noise)
+				out->noise = in->noise_floor;
+			out->margin = rule->noise_factor * out->noise;
+		} else {
+			/* The seeds' check: the control against half the base spread. */
+			out->noise = out->noise_control;
+			out->noise_limit = out->base.s.spread / 2;
+			out->noisy = out->has_control_noise && out->noise_control > out->noise_limit;
+			if (!out->has_control_noise)
+				out->has_noise = 0;
+		}
+	}
+
+	/* Power: how far the candidate must move, ranges keeping their shape. */
+	if (cb > 0 && out->candidate.s.center > 0) {
+		double cc = out->candidate.s.center;
+		double up_b = (out->base.hi - cb) / cb, dn_b = (cb - out->base.lo) / cb;
+		double up_c = (out->candidate.hi - cc) / cc, dn_c = (cc - out->candidate.lo) / cc;
+		double m = out->margin;
+		if (dn_c < 1) {
+			out->has_detectable = 1;
+			out->detect_slower = (1 + up_b + m) / (1 - dn_c) - 1;
+			out->detect_faster = 1 - dn_b - m > 0 ? 1 - (1 - dn_b - m) / (1 + up_c) : 1;
+			out->detectable = out->detect_slower > out->detect_faster ? out->detect_slower
+										  : out->detect_faster;
+		}
+	}
+
+	/* Direction of a non-overlap (touching ranges overlap). */
+	if (out->candidate.lo > out->base.hi)
+		out->direction = STATS_DIR_SLOWER;
+	else if (out->candidate.hi < out->base.lo)
+		out->direction = STATS_DIR_FASTER;
+	if (cb > 0) {
+		double g1 = out->candidate.lo - out->base.hi, g2 = out->base.lo - out->candidate.hi;
+		out->gap = (g1 > g2 ? g1 : g2) / cb;
+	}
+
+	if (out->reason == STATS_REASON_FEW_ROUNDS)
+		goto done;   /* insufficient: figures above, no verdict */
+
+	out->reason = STATS_REASON_NONE;
+	if (out->direction == STATS_DIR_NONE) {
+		out->verdict = STATS_VERDICT_PLACEMENT;
+		out->reason = STATS_REASON_OVERLAP;
+	} else if (margin && in->hot == STATS_HOT_IDENTICAL) {
+		out->verdict = STATS_VERDICT_PLACEMENT;
+		out->reason = STATS_REASON_HOT_IDENTICAL;
+	} else if (margin && in->hot == STATS_HOT_SAME_CODE) {
+		out->verdict = STATS_VERDICT_PLACEMENT;
+		out->reason = STATS_REASON_HOT_SAME_CODE;
+	} else if (margin && !(out->gap > out->margin)) {
+		out->verdict = STATS_VERDICT_NOISY;
+		out->reason = STATS_REASON_WITHIN_NOISE;
+		out->noisy = 1;
+	} else if (in->base.npads == 1 || in->candidate.npads == 1 ||
+		   (margin && log(2.0) - log_choose(in->base.npads, in->candidate.npads) >
+		    log(1 - rule->confidence))) {
+		/* One pad, or (margin) so few that sides drawn from one placement
+		 * distribution fall apart more often than 1 - confidence. */
+		out->verdict = STATS_VERDICT_UNSWEPT;
+		out->reason = STATS_REASON_ONE_PAD;
+	} else {
+		out->verdict = out->direction == STATS_DIR_SLOWER ? STATS_VERDICT_SLOWER
+								  : STATS_VERDICT_FASTER;
+		out->reason = STATS_REASON_APART;
+	}
+done:
+	free(pm);
+	free(tmp);
+	free(halfw);
+	pm = tmp = halfw = NULL;
+	if (bootstrap(rule, in, npm, ntmp, out) < 0)
+		goto oom;
+	return 0;
+oom:
+	free(pm);
+	free(tmp);
+	free(halfw);
+	return stats_judge_oom(rule, out);
+}
+
+int stats_judge_oom(const struct stats_rule *rule, struct stats_judgement *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->rule = *rule;
+	out->verdict = STATS_VERDICT_INSUFFICIENT;
+	snprintf(out->why, sizeof(out->why), "out of memory");
+	errno = ENOMEM;
+	return -1;
+}

@@ -1,0 +1,196 @@
+/*
+ * stats/rule.h: the verdict rules, named and versioned, behind one
+ * function (DESIGN §6; docs/verdict.md is the full definition).
+ *
+ * stats_judge() is the only place a benchmark's verdict is computed: the
+ * runner, `plumb analyze`, reports against a baseline and the bundle
+ * consistency check all call it (through analysis_judge() when they hold
+ * samples).  It takes each side's pads with their per-round values, the
+ * hot-code identity, and a rule:
+ *
+ *   overlap v1   the seeds' rule (seed 000, pads.py): ranges of the pad
+ *                medians; wholly above "slower", wholly below "faster",
+ *                else "placement"; one pad on a side "unswept"; the
+ *                control check |pad 0 - control| / center against half the
+ *                base spread is a remark, not a verdict.  Bundles without a
+ *                recorded rule were judged by it.
+ *   margin v2    (the default) each pad median gets a distribution-free
+ *                confidence interval from order statistics at the rule's
+ *                confidence; a side's range is the union of its pads'
+ *                intervals; the noise figure is the larger of the typical
+ *                interval half-width (round-to-round variation) and the
+ *                control's distance from base pad 0 (build-to-build
+ *                variation), relative to the base center.  Ranges that
+ *                overlap: "placement"; ranges apart by no more than the
+ *                noise figure: "noisy"; apart by more: "slower"/"faster"
+ *                ("unswept" with one pad on a side).  Hot code identical
+ *                (or identical except the addresses of moved data) turns
+ *                every non-overlap into "placement", with that reason.
+ *
+ * Under either rule the ratio carries a percentile bootstrap interval
+ * over pads and rounds (two-level resampling, seeded: the same input and
+ * rule give the same interval), and the smallest detectable change: how
+ * far the candidate would have to move, keeping the shape of both ranges,
+ * before the rule calls it (docs/verdict.md, "Power").
+ *
+ * Ownership: the input is only read; stats_judge() allocates scratch
+ * space and frees it before it returns.  The judgement is plain values.
+ */
+#ifndef PLUMB_STATS_RULE_H
+#define PLUMB_STATS_RULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/verdict.h"
+
+enum stats_rule_kind {
+	STATS_RULE_OVERLAP = 1,
+	STATS_RULE_MARGIN = 2
+};
+
+#define STATS_RULE_OVERLAP_VERSION 1
+#define STATS_RULE_MARGIN_VERSION 2
+#define STATS_RULE_CONFIDENCE 0.95
+#define STATS_RULE_RESAMPLES 2000u
+#define STATS_RULE_SEED 1u
+#define STATS_RULE_RESAMPLES_MAX 100000u
+
+struct stats_rule {
+	enum stats_rule_kind kind;
+	int version;             /* 1 for overlap, 2 for margin */
+	double confidence;       /* pad intervals (margin) and the ratio interval */
+	double noise_factor;     /* margin: the gap must exceed factor x noise */
+	unsigned resamples;      /* bootstrap replicates of the ratio interval */
+	uint64_t seed;           /* bootstrap seed */
+};
+
+/* margin v2, confidence 0.95, factor 1, 2000 resamples, seed 1. */
+void stats_rule_default(struct stats_rule *r);
+/* overlap v1 with the same interval parameters. */
+void stats_rule_overlap(struct stats_rule *r);
+/* By name ("overlap", "margin") and version (0: the current one); -1 unknown. */
+int stats_rule_select(const char *name, int version, struct stats_rule *r);
+/* "overlap", "margin". */
+const char *stats_rule_name(enum stats_rule_kind k);
+/* 0, or -1 when a parameter is out of range (why: a static phrase). */
+int stats_rule_check(const struct stats_rule *r, const char **why);
+
+/* Hot-code identity of the benchmark's hot set, base against candidate. */
+enum stats_hot {
+	STATS_HOT_UNKNOWN,       /* not compared */
+	STATS_HOT_CHANGED,       /* some hot symbol's code differs */
+	STATS_HOT_IDENTICAL,     /* byte for byte */
+	STATS_HOT_SAME_CODE      /* identical except the addresses of moved data */
+};
+
+/*
+ * One pad: its per-round values (any order), n >= 1.  A pad known only by
+ * its recorded summary (a baseline's manifest) has values NULL, n its
+ * recorded rounds, and median, lo, hi (lo = hi = median when no interval
+ * was recorded); the bootstrap then resamples such a side's pads only.
+ */
+struct stats_pad_in {
+	uint32_t pad;
+	const double *values;
+	size_t n;
+	double median, lo, hi;   /* values == NULL only */
+};
+
+struct stats_side_in {
+	const struct stats_pad_in *pads;
+	size_t npads;            /* 0: the side is absent */
+};
+
+struct stats_judge_in {
+	struct stats_side_in base, candidate, control;
+	enum stats_hot hot;
+	/* Noise measured elsewhere (relative), e.g. the recorded noise figures
+	 * of two bundles compared: the figure is at least this.  0: none. */
+	double noise_floor;
+};
+
+/* One pad's median with its order-statistic interval. */
+struct stats_pad_interval {
+	double median, lo, hi;
+	double level;            /* the interval's exact coverage (>= confidence,
+	                            or the most n rounds allow) */
+};
+
+/* A side under the rule: the seeds' summary plus the interval range. */
+struct stats_side_judged {
+	struct stats_side s;     /* center, min, max, spread of the pad medians */
+	double lo, hi;           /* margin: union of the pad intervals; overlap: min, max */
+	double level;            /* the smallest coverage among its pads */
+};
+
+enum stats_reason {
+	STATS_REASON_NONE,
+	STATS_REASON_OVERLAP,        /* ranges overlap */
+	STATS_REASON_WITHIN_NOISE,   /* apart by no more than the noise */
+	STATS_REASON_HOT_IDENTICAL,  /* a non-overlap with identical hot code */
+	STATS_REASON_HOT_SAME_CODE,  /* ... identical except moved-data addresses */
+	STATS_REASON_ONE_PAD,        /* unswept */
+	STATS_REASON_APART,          /* slower / faster */
+	STATS_REASON_MISSING,        /* a side has no pads */
+	STATS_REASON_FEW_ROUNDS      /* a pad has fewer than STATS_MIN_ROUNDS */
+};
+
+struct stats_judgement {
+	struct stats_rule rule;
+	struct stats_side_judged base, candidate;
+	int has_control;
+	struct stats_side_judged control;
+	enum stats_verdict verdict;
+	enum stats_direction direction;  /* of the non-overlap, also when overruled */
+	enum stats_reason reason;
+	int has_ratio;
+	double ratio;                /* candidate center / base center */
+	int has_interval;
+	double ratio_lo, ratio_hi;   /* bootstrap percentile interval at rule.confidence */
+	double gap;                  /* relative distance between the ranges; < 0 overlap */
+	/* Noise (relative to the base center). */
+	int has_noise;
+	double noise_rounds;         /* median relative half-width of the pad intervals */
+	int has_control_noise;
+	double noise_control;        /* |control - base pad 0| / base center */
+	double noise;                /* the figure: margin max(rounds, control); overlap: control */
+	double margin;               /* noise_factor x noise (overlap: 0) */
+	int noisy;                   /* margin: verdict noisy; overlap: the seeds' check */
+	double noise_limit;          /* overlap: half the base spread */
+	/* Power: the smallest relative change the rule would call. */
+	int has_detectable;
+	double detect_slower;        /* candidate / base - 1 at which "slower" */
+	double detect_faster;        /* 1 - candidate / base at which "faster" */
+	double detectable;           /* the larger of the two */
+	/* Why insufficient: "" otherwise. */
+	char why[160];
+};
+
+/*
+ * Judge one benchmark.  Returns 0, or -1 when memory runs out (errno
+ * ENOMEM) or the rule is invalid (EINVAL); the judgement is then
+ * "insufficient" with why set.
+ */
+int stats_judge(const struct stats_rule *rule, const struct stats_judge_in *in,
+		struct stats_judgement *out);
+
+/*
+ * The order-statistic interval of the median of n values: 1-based ranks
+ * l <= u (u = n + 1 - l) of the largest l with P(Bin(n, 1/2) < l) <=
+ * (1 - confidence) / 2, l = 1 when even the extremes fall short, and the
+ * exact coverage 1 - 2 P(Bin(n, 1/2) < l).
+ */
+void stats_median_ranks(size_t n, double confidence, size_t *l, size_t *u, double *level);
+
+/* A pad's median and interval; scratch holds n doubles. */
+void stats_pad_interval(const double *values, size_t n, double confidence,
+			double *scratch, struct stats_pad_interval *out);
+
+/* Set out to "insufficient: out of memory" under rule; errno ENOMEM; -1. */
+int stats_judge_oom(const struct stats_rule *rule, struct stats_judgement *out);
+
+/* "too noisy"-style phrase of a reason, for reports ("" for NONE). */
+const char *stats_reason_name(enum stats_reason r);
+
+#endif

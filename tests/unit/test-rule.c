@@ -1,0 +1,444 @@
+/*
+ * tests/unit/test-rule.c: the verdict rules of stats/rule.h on hand-made
+ * tables, seed 000's among them: order-statistic intervals, the noise
+ * margin, the noisy verdict, the hot-code override, the ratio interval
+ * and the detectable change.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/unit.h"
+#include "stats/rule.h"
+#include "common/banned.h"
+
+#define MAXP 16
+#define MAXR 32
+
+/* A side built from pad centers, each pad's rounds spread around it. */
+struct side {
+	struct stats_pad_in pads[MAXP];
+	double v[MAXP][MAXR];
+	size_t npads;
+};
+
+/* Rounds c * (1 + k * rel) for k = -(n-1)/2 .. (n-1)/2, shuffled a little. */
+static void side_set(struct side *s, const double *centers, size_t npads, size_t rounds,
+		     double rel)
+{
+	memset(s, 0, sizeof(*s));
+	s->npads = npads;
+	for (size_t p = 0; p < npads; p++) {
+		for (size_t r = 0; r < rounds; r++) {
+			double k = (double)((r * 7) % rounds) - (double)(rounds - 1) / 2;
+			s->v[p][r] = centers[p] * (1 + k * rel);
+		}
+		s->pads[p].pad = (uint32_t)p;
+		s->pads[p].values = s->v[p];
+		s->pads[p].n = rounds;
+	}
+}
+
+static void input(struct stats_judge_in *in, const struct side *b, const struct side *c,
+		  const struct side *ctl, enum stats_hot hot)
+{
+	memset(in, 0, sizeof(*in));
+	in->base.pads = b->pads;
+	in->base.npads = b->npads;
+	in->candidate.pads = c->pads;
+	in->candidate.npads = c->npads;
+	if (ctl) {
+		in->control.pads = ctl->pads;
+		in->control.npads = ctl->npads;
+	}
+	in->hot = hot;
+}
+
+static double binom_cdf(size_t n, size_t k)   /* P(Bin(n, 1/2) <= k), by sums */
+{
+	double c = 1, sum = 0;
+	for (size_t i = 0; i <= k; i++) {
+		sum += c;
+		c = c * (double)(n - i) / (double)(i + 1);
+	}
+	return sum / pow(2, (double)n);
+}
+
+PLUMB_TEST(rule_median_ranks_are_exact)
+{
+	size_t l, u;
+	double level;
+
+	stats_median_ranks(10, 0.95, &l, &u, &level);
+	assert_int_equal(l, 2);
+	assert_int_equal(u, 9);
+	assert_true(fabs(level - (1 - 2 * 11.0 / 1024)) < 1e-12);
+	/* Three rounds cannot reach 95%: the extremes, 75%. */
+	stats_median_ranks(3, 0.95, &l, &u, &level);
+	assert_int_equal(l, 1);
+	assert_int_equal(u, 3);
+	assert_true(fabs(level - 0.75) < 1e-12);
+	/* Against the definition, for every n up to 60 and two levels. */
+	for (size_t n = 1; n <= 60; n++)
+		for (int c = 0; c < 2; c++) {
+			double conf = c ? 0.99 : 0.95, a2 = (1 - conf) / 2;
+			size_t want = 1;
+			for (size_t k = 1; k <= n / 2; k++)
+				if (binom_cdf(n, k - 1) <= a2)
+					want = k;
+			stats_median_ranks(n, conf, &l, &u, &level);
+			assert_int_equal(l, want);
+			assert_int_equal(u, n + 1 - want);
+			assert_true(fabs(level - (1 - 2 * binom_cdf(n, want - 1))) < 1e-9);
+		}
+}
+
+PLUMB_TEST(rule_pad_interval_takes_the_order_statistics)
+{
+	const double v[10] = { 9, 1, 8, 2, 7, 3, 6, 4, 5, 10 };
+	double scratch[10];
+	struct stats_pad_interval iv;
+
+	stats_pad_interval(v, 10, 0.95, scratch, &iv);
+	assert_true(iv.median == 5.5);
+	assert_true(iv.lo == 2);
+	assert_true(iv.hi == 9);
+}
+
+/* Seed 000's /alloc table, 32 connections: the one-build main (0.975)
+ * inside v0.35.0's own range over pads is placement under both rules. */
+PLUMB_TEST(rule_seed000_alloc_main_is_placement)
+{
+	static const double base[] = { 1.003, 0.978, 0.974, 0.977 };
+	static const double cand[] = { 0.975 };
+	static const double ctl[] = { 1.000 };
+	struct side b, c, k;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+
+	side_set(&b, base, 4, 5, 0.001);
+	side_set(&c, cand, 1, 5, 0.001);
+	side_set(&k, ctl, 1, 5, 0.001);
+	input(&in, &b, &c, &k, STATS_HOT_UNKNOWN);
+	stats_rule_default(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.reason, STATS_REASON_OVERLAP);
+	assert_true(jd.has_control_noise);
+	assert_true(fabs(jd.noise_control - 0.003 / 0.9775) < 1e-9);
+	assert_false(jd.noisy);
+	stats_rule_overlap(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+}
+
+/*
+ * The false "faster" of the issue: base 195.3 (192.4-200.2), candidate
+ * 191.2 (182.3-192.2), control noise 1.12%.  Overlap calls it faster; the
+ * margin rule says the ranges are closer than the noise: noisy, and with
+ * identical hot code placement, for the reason given.
+ */
+PLUMB_TEST(rule_gap_within_the_noise_is_not_a_difference)
+{
+	static const double base[] = { 192.4, 194.0, 196.6, 200.2 };
+	static const double cand[] = { 182.3, 190.0, 192.2, 192.2 };
+	static const double ctl[] = { 192.4 * 1.0112 };
+	struct side b, c, k;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+
+	side_set(&b, base, 4, 10, 0.00002);
+	side_set(&c, cand, 4, 10, 0.00002);
+	side_set(&k, ctl, 1, 10, 0.00002);
+	/* Make the candidate's top pad sit just under the base's bottom one. */
+	for (size_t r = 0; r < 10; r++)
+		c.v[3][r] = 192.2 + 0.0001 * (double)r;
+	input(&in, &b, &c, &k, STATS_HOT_UNKNOWN);
+
+	stats_rule_overlap(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_FASTER);
+
+	stats_rule_default(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_NOISY);
+	assert_int_equal(jd.direction, STATS_DIR_FASTER);
+	assert_int_equal(jd.reason, STATS_REASON_WITHIN_NOISE);
+	assert_true(jd.noisy);
+	assert_true(jd.gap > 0 && jd.gap < jd.margin);
+	assert_true(fabs(jd.noise_control - 0.0112 * 192.4 / jd.base.s.center) < 1e-3);
+
+	in.hot = STATS_HOT_IDENTICAL;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.reason, STATS_REASON_HOT_IDENTICAL);
+	assert_int_equal(jd.direction, STATS_DIR_FASTER);
+	assert_false(jd.noisy);
+}
+
+/* Hot code identical (or the same code with moved data) overrules any
+ * distance under the margin rule; the seeds' rule knows nothing of it. */
+PLUMB_TEST(rule_identical_hot_code_is_placement)
+{
+	static const double base[] = { 100, 101, 102, 103 };
+	static const double cand[] = { 120, 121, 122, 123 };
+	struct side b, c;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+
+	side_set(&b, base, 4, 10, 0.001);
+	side_set(&c, cand, 4, 10, 0.001);
+	stats_rule_default(&rule);
+	input(&in, &b, &c, NULL, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_int_equal(jd.reason, STATS_REASON_APART);
+	in.hot = STATS_HOT_IDENTICAL;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.reason, STATS_REASON_HOT_IDENTICAL);
+	in.hot = STATS_HOT_SAME_CODE;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.reason, STATS_REASON_HOT_SAME_CODE);
+	stats_rule_overlap(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+}
+
+/* The range is the union of the pads' intervals, not the medians'. */
+PLUMB_TEST(rule_range_is_the_union_of_pad_intervals)
+{
+	static const double base[] = { 100, 101, 102, 103 };
+	static const double cand[] = { 104, 105, 106, 107 };
+	struct side b, c;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+
+	/* Rounds spread +-4.5%: pad intervals reach well past the medians. */
+	side_set(&b, base, 4, 10, 0.01);
+	side_set(&c, cand, 4, 10, 0.01);
+	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
+	stats_rule_default(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_true(jd.base.lo < jd.base.s.min && jd.base.hi > jd.base.s.max);
+	assert_true(jd.base.lo == 100 * (1 - 3.5 * 0.01));
+	assert_true(jd.base.hi == 103 * (1 + 3.5 * 0.01));
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	stats_rule_overlap(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_true(jd.base.lo == 100 && jd.base.hi == 103);
+}
+
+/* With one pad a side, noise alone never fires and nothing is called. */
+PLUMB_TEST(rule_one_pad_is_never_noisy_by_itself)
+{
+	static const double one[] = { 100 };
+	static const double other[] = { 100.2 };
+	struct side b, c, k;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+
+	side_set(&b, one, 1, 10, 0.001);
+	side_set(&c, other, 1, 10, 0.001);
+	side_set(&k, one, 1, 10, 0.001);
+	input(&in, &b, &c, &k, STATS_HOT_UNKNOWN);
+	stats_rule_default(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_false(jd.noisy);
+	/* Far apart with one pad: unswept, with the direction. */
+	static const double far[] = { 150 };
+	side_set(&c, far, 1, 10, 0.001);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(jd.direction, STATS_DIR_SLOWER);
+	assert_false(jd.noisy);
+}
+
+/* Too few pads for the confidence: 3 and 3 fall apart by chance 1 in 10. */
+PLUMB_TEST(rule_too_few_pads_for_the_confidence_is_unswept)
+{
+	static const double base[] = { 100, 101, 102 };
+	static const double cand[] = { 120, 121, 122 };
+	struct side b, c;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+
+	side_set(&b, base, 3, 10, 0.001);
+	side_set(&c, cand, 3, 10, 0.001);
+	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
+	stats_rule_default(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(jd.reason, STATS_REASON_ONE_PAD);
+	/* Four and four: 2 / 70 < 5%, called. */
+	static const double base4[] = { 100, 101, 102, 103 };
+	static const double cand4[] = { 120, 121, 122, 123 };
+	side_set(&b, base4, 4, 10, 0.001);
+	side_set(&c, cand4, 4, 10, 0.001);
+	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	/* At 99% four and four are too few. */
+	rule.confidence = 0.99;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_UNSWEPT);
+}
+
+/* The detectable change, by hand: ranges relative to the centers. */
+PLUMB_TEST(rule_detectable_change_by_hand)
+{
+	static const double base[] = { 96, 100, 100, 104 };
+	static const double cand[] = { 95, 100, 100, 105 };
+	static const double ctl[] = { 98 };   /* base pad 0 is 96 */
+	struct side b, c, k;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+	double m, up_b, dn_b, up_c, dn_c;
+
+	side_set(&b, base, 4, 3, 0);
+	side_set(&c, cand, 4, 3, 0);
+	side_set(&k, ctl, 1, 3, 0);
+	input(&in, &b, &c, &k, STATS_HOT_UNKNOWN);
+	stats_rule_default(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	/* No round noise; the control is 2% off: the noise is 2%. */
+	assert_true(jd.noise_rounds == 0);
+	assert_true(fabs(jd.noise - 0.02) < 1e-12);
+	m = jd.margin;
+	up_b = 0.04; dn_b = 0.04; up_c = 0.05; dn_c = 0.05;
+	assert_true(fabs(jd.detect_slower - ((1 + up_b + m) / (1 - dn_c) - 1)) < 1e-12);
+	assert_true(fabs(jd.detect_faster - (1 - (1 - dn_b - m) / (1 + up_c))) < 1e-12);
+	assert_true(jd.detectable == fmax(jd.detect_slower, jd.detect_faster));
+	/* And the rule agrees: a candidate moved a little past it is slower,
+	 * a little short of it is not. */
+	for (int side = 0; side < 2; side++) {
+		double f = 1 + jd.detect_slower + (side ? 0.001 : -0.001);
+		struct stats_judgement j2;
+		struct side c2;
+		double moved[4];
+		for (int p = 0; p < 4; p++)
+			moved[p] = cand[p] * f;
+		side_set(&c2, moved, 4, 3, 0);
+		input(&in, &b, &c2, &k, STATS_HOT_UNKNOWN);
+		assert_int_equal(stats_judge(&rule, &in, &j2), 0);
+		assert_int_equal(j2.verdict, side ? STATS_VERDICT_SLOWER : STATS_VERDICT_NOISY);
+	}
+}
+
+/* Seed 000's interpreter sweep: 16 pads, 204.5 to 281.4 M cycles, the
+ * candidate the same placements rotated: placement, and nothing below
+ * the sweep's own spread can be detected. */
+PLUMB_TEST(rule_seed000_interpreter_power)
+{
+	static const double base[16] = { 281.4, 233.1, 207.1, 238.0, 210.5, 238.2, 225.7, 238.7,
+					  218.1, 237.2, 221.9, 237.3, 204.5, 233.3, 212.1, 230.9 };
+	double cand[16];
+	struct side b, c;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+
+	for (int p = 0; p < 16; p++)
+		cand[p] = base[(p + 1) % 16];
+	side_set(&b, base, 16, 5, 0.001);
+	side_set(&c, cand, 16, 5, 0.001);
+	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
+	stats_rule_default(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_true(jd.has_detectable);
+	assert_true(jd.detect_slower > 0.33);
+	assert_true(jd.ratio == 1);
+	assert_true(jd.has_interval && jd.ratio_lo <= 1 && jd.ratio_hi >= 1);
+}
+
+/* The ratio interval: seeded, reproducible, covering the truth. */
+PLUMB_TEST(rule_ratio_interval_is_seeded)
+{
+	static const double base[] = { 100, 103, 98, 101, 99, 102, 100.5, 97.5 };
+	double cand[8];
+	struct side b, c;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement j1, j2, j3;
+
+	for (int p = 0; p < 8; p++)
+		cand[p] = base[p] * 1.10;
+	side_set(&b, base, 8, 10, 0.002);
+	side_set(&c, cand, 8, 10, 0.002);
+	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
+	stats_rule_default(&rule);
+	assert_int_equal(stats_judge(&rule, &in, &j1), 0);
+	assert_int_equal(stats_judge(&rule, &in, &j2), 0);
+	assert_true(j1.ratio_lo == j2.ratio_lo && j1.ratio_hi == j2.ratio_hi);
+	assert_true(j1.ratio_lo < 1.10 && j1.ratio_hi > 1.10);
+	assert_true(j1.ratio_lo > 1.0);
+	assert_int_equal(j1.verdict, STATS_VERDICT_SLOWER);
+	rule.seed = 2;
+	assert_int_equal(stats_judge(&rule, &in, &j3), 0);
+	assert_true(j3.ratio_lo != j1.ratio_lo || j3.ratio_hi != j1.ratio_hi);
+	assert_true(fabs(j3.ratio_lo - j1.ratio_lo) < 0.02);
+}
+
+/* Never slower or faster within the margin, whatever the draw. */
+PLUMB_TEST(rule_never_a_call_within_the_noise)
+{
+	unsigned long long s = 12345;
+	struct stats_rule rule;
+
+	stats_rule_default(&rule);
+	rule.resamples = 100;
+	for (int t = 0; t < 300; t++) {
+		double base[4], cand[4], ctl[1];
+		struct side b, c, k;
+		struct stats_judge_in in;
+		struct stats_judgement jd;
+		for (int p = 0; p < 4; p++) {
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			base[p] = 100 + (double)(s >> 40) / (double)(1ull << 24) * 4;
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			cand[p] = 100 + (double)(s >> 40) / (double)(1ull << 24) * 4 + (t % 7);
+		}
+		ctl[0] = base[0] * (1 + (t % 5) * 0.01);
+		side_set(&b, base, 4, 5, 0.001);
+		side_set(&c, cand, 4, 5, 0.001);
+		side_set(&k, ctl, 1, 5, 0.001);
+		input(&in, &b, &c, &k, STATS_HOT_UNKNOWN);
+		assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+		if (jd.verdict == STATS_VERDICT_SLOWER || jd.verdict == STATS_VERDICT_FASTER) {
+			assert_true(jd.gap > jd.margin);
+			assert_false(jd.noisy);
+		}
+		if (jd.noisy)
+			assert_int_equal(jd.verdict, STATS_VERDICT_NOISY);
+	}
+}
+
+PLUMB_TEST(rule_select_and_check)
+{
+	struct stats_rule r;
+	const char *why;
+
+	assert_int_equal(stats_rule_select("overlap", 0, &r), 0);
+	assert_int_equal(r.kind, STATS_RULE_OVERLAP);
+	assert_int_equal(r.version, 1);
+	assert_int_equal(stats_rule_select("margin", 2, &r), 0);
+	assert_int_equal(r.kind, STATS_RULE_MARGIN);
+	assert_int_equal(stats_rule_select("margin", 1, &r), -1);
+	assert_int_equal(stats_rule_select("median", 0, &r), -1);
+	stats_rule_default(&r);
+	assert_int_equal(stats_rule_check(&r, &why), 0);
+	r.confidence = 1;
+	assert_int_equal(stats_rule_check(&r, &why), -1);
+	assert_non_null(why);
+}
