@@ -29,13 +29,13 @@ static int check_name(const char *name, struct plumb_err *err)
 	size_t n = strlen(name);
 
 	if (n == 0 || n > BASELINE_NAME_MAX || name[0] == '-')
-		return plumb_err_set(err, PLUMB_EUSAGE,
+		return plumb_err_set(err, PLUMB_EARG,
 				     "baseline name '%s': 1 to %d characters, not starting with '-'",
 				     name, BASELINE_NAME_MAX);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)name[i];
 		if (c <= ' ' || c == 0x7f)
-			return plumb_err_set(err, PLUMB_EUSAGE,
+			return plumb_err_set(err, PLUMB_EARG,
 					     "baseline name '%s': no spaces or control characters",
 					     name);
 	}
@@ -126,7 +126,7 @@ int baseline_set(struct store *st, const char *name, const char *bundle,
 	if (!side)
 		side = "candidate";
 	if (strcmp(side, "candidate") != 0 && strcmp(side, "base") != 0)
-		return plumb_err_set(err, PLUMB_EUSAGE, "--side: '%s' is not candidate or base", side);
+		return plumb_err_set(err, PLUMB_EARG, "--side: '%s' is not candidate or base", side);
 	if ((r = check_name(name, err)) < 0)
 		return r;
 	/* A bundle file is archived first; anything else is an archived id. */

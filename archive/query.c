@@ -224,16 +224,16 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 			return r;
 	}
 	if (f->since && parse_since(f->since, &since) < 0)
-		return plumb_err_set(err, PLUMB_EUSAGE,
+		return plumb_err_set(err, PLUMB_EARG,
 				     "--since: '%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, UTC)",
 				     f->since);
 	if (f->commit && (strlen(f->commit) < 4 || hex_range(f->commit, clo, chi, sizeof(clo)) < 0))
-		return plumb_err_set(err, PLUMB_EUSAGE,
+		return plumb_err_set(err, PLUMB_EARG,
 				     "--commit: '%s' is not a commit id or prefix (4 or more hex digits)",
 				     f->commit);
 	for (size_t i = 0; i < f->nlabels; i++)
 		if (!f->labels[i][0] || f->labels[i][0] == '=')
-			return plumb_err_set(err, PLUMB_EUSAGE,
+			return plumb_err_set(err, PLUMB_EARG,
 					     "--label: '%s' is not KEY=VALUE or KEY", f->labels[i]);
 
 	buf_init(&sql, 64 * 1024);

@@ -399,7 +399,7 @@ int scrub_verify(struct store *st, unsigned slice, unsigned nslices,
 	int r, oom = 0;
 
 	if (nslices == 0 || slice == 0 || slice > nslices)
-		return plumb_err_set(err, PLUMB_EUSAGE, "--subset: %u/%u is not n/t with 1 <= n <= t",
+		return plumb_err_set(err, PLUMB_EARG, "--subset: %u/%u is not n/t with 1 <= n <= t",
 				     slice, nslices);
 	slice--;
 	if ((r = snapshot(st, slice, nslices, &rows, &files, err)) < 0)

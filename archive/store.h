@@ -22,13 +22,15 @@
 
 #include <sqlite3.h>
 
+#include "archive/sqlerr.h"
+
 struct plumb_err;
 
 #define STORE_MAGIC 0x41524348u   /* "ARCH": catches use after store_close() */
 #define STORE_ID_LEN 64           /* a bundle id: 64 lower-case hex digits */
 
 /* How long a writer waits for another one before giving up (exit 75). */
-#define STORE_BUSY_MS 120000
+#define STORE_BUSY_MS SQLERR_BUSY_MS
 
 struct store {
 	unsigned magic;
@@ -61,9 +63,8 @@ int store_locate(const char *dir, char **out, struct plumb_err *err);
  * A missing archive without STORE_CREATE is PLUMB_EINPUT naming dir; an
  * archive newer than this program is PLUMB_EINPUT.
  */
-/* The hint every message about a damaged archive.db ends with. */
-#define STORE_RECOVER_HINT "'plumb archive verify' checks the stored bundles; " \
-	"'plumb archive reindex' rebuilds archive.db from them (baselines from baselines.tsv)"
+/* The hint every message about a damaged archive.db ends with (sqlerr.h). */
+#define STORE_RECOVER_HINT SQLERR_RECOVER_HINT
 
 /* PRAGMA quick_check: 0, or PLUMB_EINPUT saying how to recover. */
 int store_quick_check(struct store *st, struct plumb_err *err);
@@ -98,10 +99,6 @@ void store_rollback(struct store *st);
  */
 int store_db_err(struct store *st, int rc, const char *what,
 		 struct plumb_err *err);
-
-/* The same for a bare connection whose file is named path. */
-int store_sqlite_err(sqlite3 *db, const char *path, int rc, const char *what,
-		     struct plumb_err *err);
 
 /* Prepare a statement; on failure fills err (naming the SQL) and returns NULL. */
 sqlite3_stmt *store_prepare(struct store *st, const char *sql,

@@ -38,6 +38,7 @@ static int cmp(const void *a, const void *b)
 static double render(const struct report_side *side, enum report_format f, size_t *bytes)
 {
 	struct report_opts o = { f, 0, 0, REPORT_FAIL_NEVER };
+	struct report_result res;
 	struct plumb_err err;
 	struct buf out;
 	double t0, t1;
@@ -46,7 +47,7 @@ static double render(const struct report_side *side, enum report_format f, size_
 	plumb_err_clear(&err);
 	buf_init(&out, REPORT_OUTPUT_MAX);
 	t0 = now_ms();
-	rc = report_render(side, NULL, &o, &out, &err);
+	rc = report_render(side, NULL, &o, &out, &res, &err);
 	t1 = now_ms();
 	*bytes = out.len;
 	buf_release(&out);

@@ -62,7 +62,7 @@ static int host_exec(int argc, char **argv)
 	fwrite(buf_cstr(&out), 1, out.len, stdout);
 	buf_release(&out);
 	if (opt_strict && warnings > 0)
-		return PLUMB_EXIT_VERDICT;
+		return cli_result_status(CLI_RESULT_FAIL_ON);
 	return PLUMB_EXIT_OK;
 }
 

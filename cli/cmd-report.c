@@ -48,29 +48,25 @@ static int usage(const char *msg)
 	return PLUMB_EXIT_USAGE;
 }
 
-/* Write what was rendered, then turn the render's code into a status. */
-static int finish(struct buf *out, int rc, struct plumb_err *err)
+/* Write what was rendered, then turn what it found into a status. */
+static int finish(struct buf *out, const struct report_result *rr)
 {
 	struct plumb_err werr;
-	int status = PLUMB_EXIT_OK;
 
 	plumb_err_clear(&werr);
 	/* A withheld comparison and a --fail-on verdict still print the report. */
-	if (rc == 0 || rc == PLUMB_EINPUT || rc == PLUMB_EVERDICT) {
-		if (out->len && report_write(out, opt_output, &werr) < 0) {
-			buf_release(out);
-			return cli_fail(&werr);
-		}
+	if (out->len && report_write(out, opt_output, &werr) < 0) {
+		buf_release(out);
+		return cli_fail(&werr);
 	}
-	if (rc < 0)
-		status = cli_fail(err);
 	buf_release(out);
-	return status;
+	return cli_report_status(rr);
 }
 
 static int trend_exec(enum report_format format)
 {
 	struct trend_opts to = { opt_trend, opt_host, opt_last, opt_dir, format };
+	struct report_result none = { 0, 0, "" };
 	struct plumb_err err;
 	struct buf out;
 	int rc;
@@ -82,7 +78,7 @@ static int trend_exec(enum report_format format)
 		buf_release(&out);
 		return cli_fail(&err);
 	}
-	return finish(&out, 0, &err);
+	return finish(&out, &none);
 }
 
 static int report_exec(int argc, char **argv)
@@ -90,6 +86,7 @@ static int report_exec(int argc, char **argv)
 	struct report_opts o = { REPORT_TEXT, 0, 0, REPORT_FAIL_NEVER };
 	struct report_source bundle, baseline;
 	struct report_side bs, ls;
+	struct report_result rr;
 	struct plumb_err err;
 	struct buf out;
 	int rc;
@@ -124,16 +121,15 @@ static int report_exec(int argc, char **argv)
 	if (rc == 0) {
 		report_source_side(&bundle, MANIFEST_SIDE_CANDIDATE, &bs);
 		report_source_side(&baseline, baseline.side, &ls);
-		rc = report_render(&bs, opt_baseline ? &ls : NULL, &o, &out, &err);
+		rc = report_render(&bs, opt_baseline ? &ls : NULL, &o, &out, &rr, &err);
 	}
 	report_source_release(&bundle);
 	report_source_release(&baseline);
-	if (rc < 0 && rc != PLUMB_EINPUT && rc != PLUMB_EVERDICT) {
+	if (rc < 0) {
 		buf_release(&out);
 		return cli_fail(&err);
 	}
-	/* A load error is EINPUT too, but then nothing was rendered. */
-	return finish(&out, rc, &err);
+	return finish(&out, &rr);
 }
 
 const struct plumb_cmd cmd_report = {

@@ -138,6 +138,7 @@ static int archive_bundle(const char *bundle)
 /* --report FILE.html: the bundle's candidate against its own base. */
 static int report_bundle(const char *bundle, const char *path)
 {
+	struct report_result rr;
 	struct plumb_err err, werr;
 	struct buf out;
 	int rc;
@@ -145,17 +146,17 @@ static int report_bundle(const char *bundle, const char *path)
 	plumb_err_clear(&err);
 	plumb_err_clear(&werr);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	rc = runview_render_bundle(bundle, REPORT_HTML, 0, &out, &err);
-	/* Withheld verdicts (PLUMB_EINPUT after a render) still write the page. */
-	if ((rc == 0 || rc == PLUMB_EINPUT) && out.len) {
-		if (report_write(&out, path, &werr) < 0) {
-			buf_release(&out);
-			return cli_fail(&werr);
-		}
-		fprintf(stderr, "plumb: report written to %s\n", path);
+	rc = runview_render_bundle(bundle, REPORT_HTML, 0, &out, &rr, &err);
+	/* Withheld verdicts still write the page. */
+	if (rc == 0 && report_write(&out, path, &werr) < 0) {
+		buf_release(&out);
+		return cli_fail(&werr);
 	}
 	buf_release(&out);
-	return rc < 0 ? cli_fail(&err) : PLUMB_EXIT_OK;
+	if (rc < 0)
+		return cli_fail(&err);
+	fprintf(stderr, "plumb: report written to %s\n", path);
+	return cli_report_status(&rr);
 }
 
 /* The whole run: builds, rounds, statistics, bundle. */

@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include "cli/exit.h"
 #include "cli/options.h"
 
 struct plumb_err;
@@ -61,7 +62,7 @@ const struct plumb_cmd *cmd_find(const struct plumb_cmd *const *table,
 
 /*
  * Report a stage error on stderr as "plumb: <message>" and return the exit
- * status for its code (the only place codes become statuses).
+ * status for its code (cli_exit_status(), the table of cli/exit.h).
  */
 int cli_fail(const struct plumb_err *err);
 

@@ -100,7 +100,7 @@ static void print_version(void)
 int cli_fail(const struct plumb_err *err)
 {
 	fprintf(stderr, "plumb: %s\n", err->msg[0] ? err->msg : "unknown error");
-	return plumb_exit_status(err->code ? err->code : PLUMB_EINTERNAL);
+	return cli_exit_status(err->code ? err->code : PLUMB_EINTERNAL);
 }
 
 int cli_print_json(const json_t *j, const char *what)

@@ -19,7 +19,8 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 {
 	struct plumb_err e;
 	struct buf out;
-	int withheld, r;
+	struct report_result rr;
+	int r;
 
 	runview_finish(v);
 	if (rc < 0) {
@@ -32,16 +33,17 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 	}
 	plumb_err_clear(&e);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	r = runview_output(res, json, cli_color(stdout), &out, &withheld, &e);
+	r = runview_output(res, json, cli_color(stdout), &out, &rr, &e);
 	if (r < 0) {
 		buf_release(&out);
 		return cli_fail(&e);
 	}
-	if (withheld)
-		fprintf(stderr, "plumb: %s\n", e.msg);
+	/* Hosts not comparable start to end: the report says so; the run stands. */
+	if (rr.withheld)
+		fprintf(stderr, "plumb: %s\n", rr.message);
 	if (fwrite(out.data, 1, out.len, stdout) != out.len) {
 		buf_release(&out);
-		return plumb_exit_status(PLUMB_EIO);
+		return cli_exit_status(PLUMB_EIO);
 	}
 	buf_release(&out);
 	if (res->failures) {
@@ -50,7 +52,7 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 				res->stderr_tail);
 		fprintf(stderr, "plumb: %zu benchmark%s failed; recorded in %s\n", res->failures,
 			res->failures == 1 ? "" : "s", res->bundle ? res->bundle : "the bundle");
-		return PLUMB_EXIT_BENCH;
+		return cli_result_status(CLI_RESULT_BENCH_FAILED);
 	}
-	return PLUMB_EXIT_OK;
+	return cli_result_status(CLI_RESULT_OK);
 }

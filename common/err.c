@@ -87,15 +87,3 @@ int plumb_err_oom(struct plumb_err *err, const char *what)
 {
 	return plumb_err_set(err, PLUMB_EINTERNAL, "out of memory (%s)", what);
 }
-
-int plumb_exit_status(int code)
-{
-	switch (code) {
-	case PLUMB_OK: case PLUMB_EVERDICT: case PLUMB_EUSAGE: case PLUMB_EINPUT:
-	case PLUMB_EBUILD: case PLUMB_EBENCH: case PLUMB_EINTERNAL: case PLUMB_EIO:
-	case PLUMB_ELOCKED:
-		return -code;
-	default:
-		return PLUMB_EXIT_INTERNAL;
-	}
-}

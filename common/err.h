@@ -1,12 +1,14 @@
 /*
- * common/err.h: the one error idiom of plumb, and its exit statuses.
+ * common/err.h: the one error idiom of plumb.
  *
  * Stage functions (runner/, stats/, formats/, archive/, reports/) return 0 on
  * success or a negative PLUMB_E* code, and fill a caller-owned struct
  * plumb_err with that code and a lower-case message naming the subject
  * ("bundle.plumb: member '../x': path escapes bundle").  A struct plumb_err
- * is left untouched on success, so calls can chain.  Only cli/ turns a code
- * into an exit status: the status is always -code (DESIGN §3).
+ * is left untouched on success, so calls can chain.  A code says what went
+ * wrong, nothing more: only cli/ turns a code into an exit status, through
+ * the one table of cli/exit.h (DESIGN §3).  What a stage found that is not
+ * an error (verdicts withheld, --fail-on matched) is a field of its result.
  *
  * Ownership: struct plumb_err is plain storage owned by the caller; the
  * message lives inside it, nothing to free.
@@ -16,30 +18,17 @@
 
 #include <stdarg.h>
 
-/* Exit statuses, documented in docs/plumb.1 (DESIGN §3). Defined here only. */
-enum plumb_exit {
-	PLUMB_EXIT_OK = 0,
-	PLUMB_EXIT_VERDICT = 1,   /* a verdict the caller asked to fail on */
-	PLUMB_EXIT_USAGE = 2,     /* usage error */
-	PLUMB_EXIT_INPUT = 3,     /* bad input: config, bundle, archive, signature */
-	PLUMB_EXIT_BUILD = 4,     /* a build failed */
-	PLUMB_EXIT_BENCH = 5,     /* a benchmark failed */
-	PLUMB_EXIT_INTERNAL = 70, /* internal error (EX_SOFTWARE) */
-	PLUMB_EXIT_IO = 74,       /* I/O error (EX_IOERR) */
-	PLUMB_EXIT_LOCKED = 75    /* another run holds the lock (EX_TEMPFAIL) */
-};
-
-/* Error codes returned by stage functions: the negated exit status. */
+/* Error codes returned by stage functions: what went wrong. */
 enum plumb_code {
 	PLUMB_OK = 0,
-	PLUMB_EVERDICT = -PLUMB_EXIT_VERDICT,
-	PLUMB_EUSAGE = -PLUMB_EXIT_USAGE,
-	PLUMB_EINPUT = -PLUMB_EXIT_INPUT,
-	PLUMB_EBUILD = -PLUMB_EXIT_BUILD,
-	PLUMB_EBENCH = -PLUMB_EXIT_BENCH,
-	PLUMB_EINTERNAL = -PLUMB_EXIT_INTERNAL,
-	PLUMB_EIO = -PLUMB_EXIT_IO,
-	PLUMB_ELOCKED = -PLUMB_EXIT_LOCKED
+	PLUMB_EINPUT = -1,     /* bad input: config, bundle, archive, signature, samples */
+	PLUMB_EBUILD = -2,     /* a build failed */
+	PLUMB_EBENCH = -3,     /* a benchmark failed */
+	PLUMB_EARG = -4,       /* an argument cannot be used as given (a bad -o path, an
+				  unknown side): the caller's request, not its input */
+	PLUMB_EINTERNAL = -5,  /* a bug, or memory ran out */
+	PLUMB_EIO = -6,        /* reading or writing failed (disk full, EIO) */
+	PLUMB_ELOCKED = -7     /* another run holds the lock */
 };
 
 #define PLUMB_ERR_MAX 1024
@@ -71,8 +60,5 @@ int plumb_err_prefix(struct plumb_err *err, const char *fmt, ...)
 
 /* Out of memory: sets PLUMB_EINTERNAL "out of memory (<what>)". */
 int plumb_err_oom(struct plumb_err *err, const char *what);
-
-/* The exit status for a code (0 for PLUMB_OK, 70 for anything unknown). */
-int plumb_exit_status(int code);
 
 #endif

@@ -75,7 +75,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode,
 	af->path = NULL;
 	af->tmp_path = NULL;
 	if (!*base)
-		return plumb_err_set(err, PLUMB_EUSAGE, "%s: not a file name", path);
+		return plumb_err_set(err, PLUMB_EARG, "%s: not a file name", path);
 	buf_init(&b, PATH_MAX);
 	if (buf_add(&b, path, dirlen) < 0 ||
 	    buf_printf(&b, ".%s.tmp.XXXXXX", base) < 0) {

@@ -118,6 +118,26 @@ void units_percent(double f, char out[UNITS_MAX])
 	out[n + 1] = '\0';
 }
 
+void units_fixed(double v, enum units_dim dim, char out[UNITS_MAX])
+{
+	static const struct fixed_row { double below, div; int decimals; const char *suffix; } time_rows[] = {
+		{ 1e3, 1, 0, " ns" }, { 1e6, 1e3, 2, " us" }, { 1e9, 1e6, 2, " ms" }, { 0, 1e9, 3, " s" },
+	}, count_rows[] = {
+		{ 1e4, 1, 0, "" }, { 1e6, 1e3, 1, " k" }, { 1e9, 1e6, 2, " M" }, { 0, 1e9, 3, " G" },
+	};
+	const struct fixed_row *row = dim == UNITS_TIME_NS ? time_rows : count_rows;
+	size_t i = 0;
+
+	if (isnan(v)) {
+		snprintf(out, UNITS_MAX, "-");
+		return;
+	}
+	while (i < 3 && !(v < row[i].below))
+		i++;
+	fixed(out, UNITS_MAX, row[i].decimals, v / row[i].div);
+	snprintf(out + strlen(out), UNITS_MAX - strlen(out), "%s", row[i].suffix);
+}
+
 void units_kib(long long kb, char out[UNITS_MAX])
 {
 	if (kb >= 1024LL * 1024) {

@@ -44,6 +44,13 @@ void units_ratio(double r, char out[UNITS_MAX]);
 /* A fraction as a percentage: "3.58%" (below 10 %), "12.5%"; "n/a" for NAN. */
 void units_percent(double f, char out[UNITS_MAX]);
 
+/*
+ * The short form of the end-of-run summary: fixed decimals per unit
+ * ("512 ns", "1.50 us", "812.35 ms", "2.500 s"; "9999", "12.3 k",
+ * "1.20 M", "1.200 G"), "-" for NAN.
+ */
+void units_fixed(double v, enum units_dim dim, char out[UNITS_MAX]);
+
 /* A size in kB: "8.0 GiB", "259 MiB", "12 kB". */
 void units_kib(long long kb, char out[UNITS_MAX]);
 

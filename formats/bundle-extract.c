@@ -306,12 +306,12 @@ int bundle_extract(const char *path, const char *dir, int force,
 	if (stat(dir, &st) == 0) {
 		int empty;
 		if (!S_ISDIR(st.st_mode))
-			return plumb_err_set(err, PLUMB_EUSAGE, "%s: exists and is not a folder", dir);
+			return plumb_err_set(err, PLUMB_EARG, "%s: exists and is not a folder", dir);
 		empty = dir_is_empty(dir);
 		if (empty < 0)
 			return plumb_err_errno(err, PLUMB_EIO, errno, dir, "read folder");
 		if (!empty && !force)
-			return plumb_err_set(err, PLUMB_EUSAGE, "%s: not empty (--force extracts "
+			return plumb_err_set(err, PLUMB_EARG, "%s: not empty (--force extracts "
 					     "into it anyway, replacing files of the same names)", dir);
 	} else if (errno != ENOENT) {
 		return plumb_err_errno(err, PLUMB_EIO, errno, dir, NULL);

@@ -263,7 +263,7 @@ static int check_sig(const char *bname, struct verify_state *vs,
 		info->sig = BUNDLE_SIG_GOOD;
 	} else {
 		if (opts && opts->require_signature)
-			return plumb_err_set(err, PLUMB_EUSAGE, "a required signature needs a "
+			return plumb_err_set(err, PLUMB_EARG, "a required signature needs a "
 					     "public key to check it with");
 		info->sig = BUNDLE_SIG_UNCHECKED;
 	}
@@ -366,7 +366,7 @@ static int verify_fd(int fd, const char *name, const struct bundle_read_opts *op
 	int rc;
 
 	if (opts && opts->require_signature && !opts->pubkey)
-		return plumb_err_set(err, PLUMB_EUSAGE, "a required signature needs a public "
+		return plumb_err_set(err, PLUMB_EARG, "a required signature needs a public "
 				     "key to check it with");
 	bundle_info_release(info);
 	rc = bundle_reader_open_fd(&r, fd, name, opts ? opts->limits : NULL, err);
@@ -393,7 +393,7 @@ int bundle_verify_mem(const void *data, size_t len, const char *name,
 	int rc;
 
 	if (opts && opts->require_signature && !opts->pubkey)
-		return plumb_err_set(err, PLUMB_EUSAGE, "a required signature needs a public "
+		return plumb_err_set(err, PLUMB_EARG, "a required signature needs a public "
 				     "key to check it with");
 	bundle_info_release(info);
 	rc = bundle_reader_open_mem(&r, data, len, name, opts ? opts->limits : NULL, err);

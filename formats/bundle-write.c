@@ -639,7 +639,7 @@ static int resolve_mtime(const struct manifest *m, int64_t *out, struct plumb_er
 		errno = 0;
 		v = strtoll(sde, &end, 10);
 		if (errno || *end || v < 0 || sde[0] < '0' || sde[0] > '9' || v > 8589934591LL)
-			return plumb_err_set(err, PLUMB_EUSAGE, "SOURCE_DATE_EPOCH: '%.40s' is not "
+			return plumb_err_set(err, PLUMB_EARG, "SOURCE_DATE_EPOCH: '%.40s' is not "
 					     "a number of seconds since 1970", sde);
 		*out = v;
 		return 0;

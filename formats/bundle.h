@@ -136,7 +136,7 @@ int bundle_verify_path_samples(const char *path, const struct bundle_read_opts *
 
 /*
  * Verify the bundle at path, then write its members under dir.  dir is
- * created when missing; a non-empty dir is PLUMB_EUSAGE unless force (then
+ * created when missing; a non-empty dir is PLUMB_EARG unless force (then
  * files of the same name are replaced).  Nothing is ever written outside
  * dir, and when verification fails nothing is written at all.
  */

@@ -8,6 +8,7 @@
  * manifest_validate()'s, run on the result.  A JSON null for an optional
  * member counts as absent; members the model does not know are ignored.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -665,6 +666,67 @@ static int read_side(struct rd *r, const json_t *sides, const char *key, int req
 	return rc;
 }
 
+static int read_profile_side(struct rd *r, const json_t *prof, const char *key,
+			     struct manifest_profile_side *ps)
+{
+	json_t *g, *a, *e;
+	size_t old, old2, i;
+	int rc = member(r, prof, key, 0, W_OBJECT, &g, &old);
+
+	if (rc < 0 || !g) {
+		if (rc == 0)
+			jsonio_path_restore(&r->path, old);
+		return rc;
+	}
+	ps->present = 1;
+	rc = get_int(r, g, "samples", 1, &ps->samples);
+	if (rc == 0)
+		rc = member(r, g, "symbols", 1, W_ARRAY, &a, &old2);
+	if (rc < 0)
+		return rc;
+	ps->symbols = alloc_n(r, json_array_size(a), sizeof(*ps->symbols));
+	if (!ps->symbols && json_array_size(a))
+		return PLUMB_EINTERNAL;
+	for (i = 0; rc == 0 && i < json_array_size(a); i++) {
+		size_t old3 = jsonio_path_index(&r->path, i);
+		struct manifest_profile_sym *sy = &ps->symbols[i];
+		ps->n_symbols++;
+		sy->share = NAN;
+		e = json_array_get(a, i);
+		rc = expect(r, e, W_OBJECT);
+		if (rc == 0)
+			rc = get_str(r, e, "name", 1, &sy->name);
+		if (rc == 0)
+			rc = get_num(r, e, "share", 1, &sy->share);
+		if (rc == 0)
+			jsonio_path_restore(&r->path, old3);
+	}
+	if (rc == 0) {
+		jsonio_path_restore(&r->path, old2);
+		jsonio_path_restore(&r->path, old);
+	}
+	return rc;
+}
+
+static int read_profile(struct rd *r, const json_t *o, struct manifest_bench *b)
+{
+	json_t *g;
+	size_t old;
+	int rc = member(r, o, "profile", 0, W_OBJECT, &g, &old);
+
+	if (rc == 0 && g) {
+		b->profile.present = 1;
+		rc = get_num(r, g, "coverage", 1, &b->profile.coverage);
+		if (rc == 0)
+			rc = read_profile_side(r, g, "base", &b->profile.base);
+		if (rc == 0)
+			rc = read_profile_side(r, g, "candidate", &b->profile.candidate);
+	}
+	if (rc == 0)
+		jsonio_path_restore(&r->path, old);
+	return rc;
+}
+
 static int read_bench_extras(struct rd *r, const json_t *o, struct manifest_bench *b)
 {
 	json_t *g, *a, *e;
@@ -776,6 +838,10 @@ static int read_bench_extras(struct rd *r, const json_t *o, struct manifest_benc
 	if (rc < 0)
 		return rc;
 	jsonio_path_restore(&r->path, old);
+
+	rc = read_profile(r, o, b);
+	if (rc < 0)
+		return rc;
 
 	rc = member(r, o, "checksum", 0, W_OBJECT, &g, &old);
 	if (rc == 0 && g) {

@@ -327,6 +327,32 @@ out:
 	jsonio_path_restore(&w->path, old);
 }
 
+static void write_profile_side(struct wr *w, json_t *obj, const char *key,
+			       const struct manifest_profile_side *ps)
+{
+	size_t old;
+	json_t *g, *a, *e;
+
+	if (!ps->present)
+		return;
+	old = enter(w, key, 0);
+	g = put_obj(w, obj, key);
+	if (g) {
+		put_int(w, g, "samples", ps->samples);
+		a = put_arr(w, g, "symbols");
+		for (size_t j = 0; a && j < ps->n_symbols; j++) {
+			size_t old2 = enter(w, NULL, j);
+			e = put_obj(w, a, NULL);
+			if (e) {
+				put_str(w, e, "name", ps->symbols[j].name);
+				put_num(w, e, "share", ps->symbols[j].share);
+			}
+			jsonio_path_restore(&w->path, old2);
+		}
+	}
+	jsonio_path_restore(&w->path, old);
+}
+
 /* obj.key = { k1: v1, k2: v2 } */
 static void put_pair(struct wr *w, json_t *obj, const char *key, const char *k1, double v1,
 		     const char *k2, double v2)
@@ -422,6 +448,16 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 				}
 				jsonio_path_restore(&w->path, old3);
 			}
+		}
+		jsonio_path_restore(&w->path, old2);
+	}
+	if (b->profile.present) {
+		old2 = enter(w, "profile", 0);
+		g = put_obj(w, o, "profile");
+		if (g) {
+			put_num(w, g, "coverage", b->profile.coverage);
+			write_profile_side(w, g, "base", &b->profile.base);
+			write_profile_side(w, g, "candidate", &b->profile.candidate);
 		}
 		jsonio_path_restore(&w->path, old2);
 	}

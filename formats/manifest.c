@@ -97,6 +97,8 @@ void manifest_bench_init(struct manifest_bench *b)
 	b->noise_basis.margin = b->noise_basis.gap = NAN;
 	b->detectable.slower = b->detectable.faster = NAN;
 	b->hot.identical = MANIFEST_UNKNOWN;
+	b->profile.coverage = NAN;
+	b->profile.base.samples = b->profile.candidate.samples = -1;
 	b->checksum.consistent = MANIFEST_UNKNOWN;
 	b->steady.window = -1;
 	b->steady.tolerance = NAN;
@@ -123,6 +125,12 @@ static void bench_release(struct manifest_bench *b)
 	free(b->checksum.candidate);
 	free(b->rule.name);
 	free(b->reason);
+	for (int s = 0; s < 2; s++) {
+		struct manifest_profile_side *ps = s ? &b->profile.candidate : &b->profile.base;
+		for (i = 0; i < ps->n_symbols; i++)
+			free(ps->symbols[i].name);
+		free(ps->symbols);
+	}
 	for (i = 0; i < b->n_notes; i++)
 		free(b->notes[i]);
 	free(b->notes);
@@ -761,6 +769,22 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 		return bad(err, "benches[%zu].noiseBasis: needs finite figure, rounds and margin", i);
 	if (b->detectable.present && !(isfinite(b->detectable.slower) && isfinite(b->detectable.faster)))
 		return bad(err, "benches[%zu].detectable: needs finite slower and faster", i);
+	if (b->profile.present) {
+		if (!(b->profile.coverage > 0 && b->profile.coverage <= 1))
+			return bad(err, "benches[%zu].profile.coverage: needs a number in (0, 1]", i);
+		for (int s = 0; s < 2; s++) {
+			const struct manifest_profile_side *ps = s ? &b->profile.candidate : &b->profile.base;
+			if (!ps->present)
+				continue;
+			if (ps->samples < 0)
+				return bad(err, "benches[%zu].profile.%s.samples: missing required field", i,
+					   s ? "candidate" : "base");
+			for (size_t k = 0; k < ps->n_symbols; k++)
+				if (!ps->symbols[k].name || !(ps->symbols[k].share >= 0 && ps->symbols[k].share <= 1))
+					return bad(err, "benches[%zu].profile.%s.symbols[%zu]: needs a name and a share in [0, 1]",
+						   i, s ? "candidate" : "base", k);
+		}
+	}
 	if (b->noise.present &&
 	    (!isfinite(b->noise.relative) || !is_bool(b->noise.too_noisy)))
 		return bad(err, "benches[%zu].noise: needs a finite relative and a tooNoisy boolean", i);

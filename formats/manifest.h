@@ -278,6 +278,24 @@ struct manifest_hot {
 	size_t n_symbols;
 };
 
+/* benches[].profile.<side>: software-clock samples of pad 0 during warmup. */
+struct manifest_profile_sym {
+	char *name;             /* .name, required: a symbol of the artifact, or "(unknown)" */
+	double share;           /* .share, required: of the samples inside the artifact */
+};
+struct manifest_profile_side {
+	int present;
+	int64_t samples;        /* .samples, required: samples inside the artifact */
+	struct manifest_profile_sym *symbols;  /* .symbols, required: the hot set, largest first */
+	size_t n_symbols;
+};
+/* benches[].profile: where the time went (hot = auto). */
+struct manifest_profile {
+	int present;
+	double coverage;        /* .coverage, required: share the hot set covers */
+	struct manifest_profile_side base, candidate;   /* .base, .candidate, optional */
+};
+
 /* benches[].checksum: the benchmark's checksum= oracle (DESIGN §5.5). */
 struct manifest_checksum {
 	int present;
@@ -316,6 +334,7 @@ struct manifest_bench {
 	struct manifest_noise_basis noise_basis;  /* .noiseBasis, optional */
 	struct manifest_detectable detectable;    /* .detectable, optional */
 	struct manifest_hot hot;          /* .hot, optional */
+	struct manifest_profile profile;  /* .profile, optional */
 	struct manifest_checksum checksum;/* .checksum, optional */
 	struct manifest_steady steady;    /* .steadyState, optional */
 	char **notes;                     /* .notes, optional: lines for the reports */

@@ -229,11 +229,11 @@ int sign_keygen(const char *name, int force, struct sign_public_key *pk_out,
 	buf_init(&ptext, SIGN_TEXT_MAX);
 	memset(&sk, 0, sizeof(sk));
 	if (!kpath || !ppath) {
-		rc = plumb_err_set(err, PLUMB_EUSAGE, "%s: key name too long", name);
+		rc = plumb_err_set(err, PLUMB_EARG, "%s: key name too long", name);
 		goto out;
 	}
 	if (!force && (lstat(kpath, &st) == 0 || lstat(ppath, &st) == 0)) {
-		rc = plumb_err_set(err, PLUMB_EUSAGE, "%s: already exists, not overwritten",
+		rc = plumb_err_set(err, PLUMB_EARG, "%s: already exists, not overwritten",
 				   lstat(kpath, &st) == 0 ? kpath : ppath);
 		goto out;
 	}
@@ -552,14 +552,14 @@ int sign_buffer(const struct sign_secret_key *sk, const void *data, size_t len,
 	if (ready(err) < 0)
 		return PLUMB_EINTERNAL;
 	if (!trusted_comment)
-		return plumb_err_set(err, PLUMB_EUSAGE, "signature: no trusted comment given");
+		return plumb_err_set(err, PLUMB_EARG, "signature: no trusted comment given");
 	tc_len = strlen(trusted_comment);
 	if (tc_len > SIGN_TRUSTED_COMMENT_MAX)
-		return plumb_err_set(err, PLUMB_EUSAGE,
+		return plumb_err_set(err, PLUMB_EARG,
 				     "signature: trusted comment longer than %d bytes",
 				     SIGN_TRUSTED_COMMENT_MAX);
 	if (!utf8_ok(trusted_comment, tc_len, UTF8_PRINTABLE))
-		return plumb_err_set(err, PLUMB_EUSAGE,
+		return plumb_err_set(err, PLUMB_EARG,
 				     "signature: trusted comment must be one line of printable UTF-8");
 	crypto_generichash(hash, sizeof(hash), data ? data : empty, len, NULL, 0);
 	memcpy(blob, ALG_ED_HASHED, 2);

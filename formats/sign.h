@@ -94,7 +94,7 @@ void sign_secret_key_release(struct sign_secret_key *sk);
 /*
  * Make a key pair and write "<name>.key" (unencrypted, mode 0600) and
  * "<name>.pub", each atomically.  An existing file of either name is
- * PLUMB_EUSAGE unless force; when the second file cannot be written the
+ * PLUMB_EARG unless force; when the second file cannot be written the
  * first is removed.  pk_out (may be NULL) receives the public key.
  */
 int sign_keygen(const char *name, int force, struct sign_public_key *pk_out,
@@ -137,7 +137,7 @@ int sign_public_key_load(struct sign_public_key *pk, const char *path,
 /*
  * Sign len bytes of data (prehashed "ED") and append the signature file
  * text to sig_text.  trusted_comment: one line of printable UTF-8 (tabs
- * allowed), at most SIGN_TRUSTED_COMMENT_MAX bytes, else PLUMB_EUSAGE.
+ * allowed), at most SIGN_TRUSTED_COMMENT_MAX bytes, else PLUMB_EARG.
  */
 int sign_buffer(const struct sign_secret_key *sk, const void *data, size_t len,
 		const char *trusted_comment, struct buf *sig_text,

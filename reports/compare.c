@@ -421,6 +421,28 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	if (rc < 0)
 		return rc;
 
+	if (r->kind == REPORT_SELF && mb->profile.present) {
+		struct buf t;
+		buf_init(&t, NOTE_MAX);
+		buf_printf(&t, "hot set from the profile (%.0f%% of the samples):",
+			   mb->profile.coverage * 100);
+		for (int s = 0; s < 2; s++) {
+			const struct manifest_profile_side *ps = s ? &mb->profile.candidate : &mb->profile.base;
+			if (!ps->present)
+				continue;
+			buf_printf(&t, "%s %s", s && mb->profile.base.present ? ";" : "", s ? "candidate" : "base");
+			for (size_t k = 0; k < ps->n_symbols && k < 8; k++)
+				buf_printf(&t, "%s %s %.1f%%", k ? "," : "", ps->symbols[k].name,
+					   ps->symbols[k].share * 100);
+			if (ps->n_symbols > 8)
+				buf_printf(&t, ", ... (%zu in all)", ps->n_symbols);
+		}
+		rc = add_note(b, err, "%s", buf_cstr(&t));
+		buf_release(&t);
+		if (rc < 0)
+			return rc;
+	}
+
 	if (b->behaviour_changed)
 		rc = add_note(b, err, "behaviour changed: checksum %s \u2192 %s", b->ck_old, b->ck_new);
 	else if (b->ck_consistent == 0)

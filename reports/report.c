@@ -49,7 +49,7 @@ int report_fail_on_parse(const char *s, enum report_fail_on *out)
 }
 
 /* The first blocker, for the message of a withheld comparison. */
-static int withheld_error(const struct report *r, struct plumb_err *err)
+static void withheld_message(const struct report *r, char *msg, size_t size)
 {
 	for (size_t i = 0; i < r->host.n_items; i++) {
 		const struct hostdiff_item *it = &r->host.items[i];
@@ -59,25 +59,28 @@ static int withheld_error(const struct report *r, struct plumb_err *err)
 		buf_init(&t, PLUMB_ERR_MAX);
 		buf_printf(&t, "%s differs: %s \u2192 %s (%s)", it->what, it->old, it->new,
 			   hostdiff_scope_text(it->scope, 0));
-		plumb_err_set(err, PLUMB_EINPUT,
-			      "hosts not comparable: %.400s; verdicts withheld, --force compares anyway",
-			      buf_cstr(&t));
+		snprintf(msg, size,
+			 "hosts not comparable: %.400s; verdicts withheld, --force compares anyway",
+			 buf_cstr(&t));
 		buf_release(&t);
-		return err->code;
+		return;
 	}
-	return plumb_err_set(err, PLUMB_EINPUT,
-			     "hosts not comparable; verdicts withheld, --force compares anyway");
+	snprintf(msg, size, "hosts not comparable; verdicts withheld, --force compares anyway");
 }
 
 int report_render(const struct report_side *bundle,
 		  const struct report_side *baseline,
 		  const struct report_opts *o, struct buf *out,
-		  struct plumb_err *err)
+		  struct report_result *res, struct plumb_err *err)
 {
 	struct report r;
 	struct buf names;
 	size_t failing;
 	int rc;
+
+	res->withheld = 0;
+	res->failon_matched = 0;
+	res->message[0] = '\0';
 
 	rc = report_compare(&r, baseline ? REPORT_BASELINE : REPORT_SELF,
 			    baseline ? baseline : bundle, bundle, o->force, err);
@@ -98,16 +101,19 @@ int report_render(const struct report_side *bundle,
 		break;
 	}
 	if (rc == 0 && r.withheld) {
-		rc = withheld_error(&r, err);
+		res->withheld = 1;
+		withheld_message(&r, res->message, sizeof(res->message));
 	} else if (rc == 0) {
 		buf_init(&names, PLUMB_ERR_MAX / 2);
 		failing = report_failing(&r, o->fail_on, &names);
+		res->failon_matched = failing;
 		if (failing)
-			rc = plumb_err_set(err, PLUMB_EVERDICT, "%zu benchmark%s %s (--fail-on %s): %s",
-					   failing, failing == 1 ? "" : "s",
-					   o->fail_on == REPORT_FAIL_SLOWER ? "slower" : "slower or faster",
-					   o->fail_on == REPORT_FAIL_SLOWER ? "slower" : "any",
-					   buf_cstr(&names));
+			snprintf(res->message, sizeof(res->message),
+				 "%zu benchmark%s %s (--fail-on %s): %s",
+				 failing, failing == 1 ? "" : "s",
+				 o->fail_on == REPORT_FAIL_SLOWER ? "slower" : "slower or faster",
+				 o->fail_on == REPORT_FAIL_SLOWER ? "slower" : "any",
+				 buf_cstr(&names));
 		buf_release(&names);
 	}
 	report_release(&r);

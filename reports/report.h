@@ -31,6 +31,7 @@
 
 #include <stddef.h>
 
+#include "common/err.h"
 #include "formats/manifest.h"
 #include "reports/hostdiff.h"
 #include "stats/rule.h"
@@ -185,19 +186,29 @@ int report_html(const struct report *r, struct buf *out,
 		struct plumb_err *err);
 
 /*
+ * What a rendered report found, besides its text: results, not errors
+ * (STYLE 20).  cli/ turns them into exit statuses.
+ */
+struct report_result {
+	int withheld;            /* hosts not comparable: verdicts withheld */
+	size_t failon_matched;   /* benchmarks with a verdict o->fail_on asked for */
+	/* "hosts not comparable: ...; verdicts withheld, --force compares
+	   anyway" or "2 benchmarks slower (--fail-on slower): a, b"; "" when
+	   neither */
+	char message[PLUMB_ERR_MAX];
+};
+
+/*
  * The stage `plumb run` calls at its end, and `plumb report` after loading:
- * compare old against new, render in o->format and append to out.  Returns
- * 0, or a negative code; after a successful render, a comparison whose
- * verdicts were withheld is PLUMB_EINPUT ("... not comparable ...; verdicts
- * withheld, --force compares anyway") and a verdict o->fail_on asked for is
- * PLUMB_EVERDICT naming the benchmarks: out holds the whole report in both
- * cases, so the caller writes it before it turns the code into an exit
- * status.  baseline is NULL for a bundle against its own base.
+ * compare old against new, render in o->format and append to out, and
+ * fill *res.  Returns 0, or a negative code when nothing could be
+ * rendered (then out and *res say nothing).  baseline is NULL for a
+ * bundle against its own base.
  */
 int report_render(const struct report_side *bundle,
 		  const struct report_side *baseline,
 		  const struct report_opts *o, struct buf *out,
-		  struct plumb_err *err);
+		  struct report_result *res, struct plumb_err *err);
 
 /* Write a rendered report to path atomically (common/fileio.h), or to stdout for NULL. */
 int report_write(const struct buf *text, const char *path,

@@ -20,6 +20,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/suggest.h"
 #include "formats/config.h"
 #include "runner/build.h"
 #include "runner/build-internal.h"
@@ -178,6 +179,35 @@ out:
 
 /* The ELF file below artifact (itself, or the first file in sorted order
  * that defines symbol); *rel gets "" or "/sub/file".  0 found, 1 not. */
+/*
+ * "; did you mean 'x'?" for a symbol img does not define: a GCC clone of
+ * it first (name.constprop.0, name.isra.0, name.cold, name.part.0), else
+ * the nearest name (common/suggest.h); "" when nothing is near.
+ */
+static void symbol_hint(const struct elf_image *img, const char *name, char *out, size_t size)
+{
+	size_t n = img ? elf_image_nsymbols(img) : 0, len = strlen(name);
+	const char **names;
+	const char *near = NULL;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && !near; i++) {
+		const char *s = elf_image_symbol_name(img, i);
+		if (strncmp(s, name, len) == 0 && s[len] == '.')
+			near = s;
+	}
+	if (!near && n && (names = malloc(n * sizeof(*names))) != NULL) {
+		for (size_t i = 0; i < n; i++)
+			names[i] = elf_image_symbol_name(img, i);
+		near = suggest_pick(name, names, n);
+		snprintf(out, size, near ? "; did you mean '%.120s'?" : "%s", near ? near : "");
+		free(names);
+		return;
+	}
+	if (near)
+		snprintf(out, size, "; did you mean '%.120s' (a clone GCC made of it)?", near);
+}
+
 static int find_elf(const char *artifact, const char *symbol, struct buf *rel,
 		    size_t root_len, struct plumb_err *err)
 {
@@ -331,14 +361,15 @@ int build_read_addresses(const struct plumb_config *cfg, struct runner_result *r
 			if (f < 0) {
 				r = f;
 			} else if (f == 0) {
-				char key[128];
+				char key[128], hint[200];
 				if (res->symbols_hot)
 					hot_key(cfg, res->symbols[k], key, sizeof(key));
 				else
 					snprintf(key, sizeof(key), "build.artifact");
+				symbol_hint(img, res->symbols[k], hint, sizeof(hint));
 				r = plumb_err_set(err, PLUMB_EINPUT,
-						  "%s: '%s' is not a function in %s (%s): not defined, inlined, or stripped",
-						  key, res->symbols[k], v->elf, name);
+						  "%s: '%s' is not a function in %s (%s): not defined, inlined, or stripped%s",
+						  key, res->symbols[k], v->elf, name, hint);
 			} else {
 				v->addr[k] = sym.addr;
 			}
@@ -464,6 +495,35 @@ int build_check_control(struct runner_result *res, struct plumb_err *err)
 	return 0;
 }
 
+int runner_compare_symbol(const struct elf_image *a, const struct elf_image *b, int machine,
+			  const char *name, struct hotcode_result *out, struct plumb_err *err)
+{
+	struct elf_symbol sa, sb;
+	struct hotcode_code ca, cb;
+	int f;
+
+	if ((f = elf_image_symbol(a, name, &sa, err)) != 1 || (f = elf_image_symbol(b, name, &sb, err)) != 1)
+		return f;
+	ca.bytes = sa.bytes;
+	ca.len = sa.bytes ? sa.nbytes : 0;
+	ca.addr = sa.addr;
+	ca.img = a;
+	cb.bytes = sb.bytes;
+	cb.len = sb.bytes ? sb.nbytes : 0;
+	cb.addr = sb.addr;
+	cb.img = b;
+	if (elf_image_machine(b) != machine) {
+		memset(out, 0, sizeof(*out));
+		out->verdict = HOTCODE_CHANGED;
+		out->base_size = ca.len;
+		out->cand_size = cb.len;
+		snprintf(out->detail, sizeof(out->detail), "built for different machines");
+		return 1;
+	}
+	f = hotcode_compare(machine, &ca, &cb, out, err);
+	return f < 0 ? f : 1;
+}
+
 int build_check_hot(struct runner_result *res, int machine, struct plumb_err *err)
 {
 	struct runner_variant *b0 = build_find_variant(res, RUNNER_BASE, 0);
@@ -480,36 +540,17 @@ int build_check_hot(struct runner_result *res, int machine, struct plumb_err *er
 		goto out;
 	for (size_t k = 0; k < res->nsymbols && r == 0; k++) {
 		struct runner_hot *h = &res->hot[res->nhot];
-		struct elf_symbol sa, sb;
-		struct hotcode_code ca, cb;
 		h->symbol = strdup(res->symbols[k]);
 		if (!h->symbol) {
 			r = plumb_err_oom(err, "hot code");
 			break;
 		}
 		res->nhot++;
-		if (elf_image_symbol(a, res->symbols[k], &sa, err) != 1 ||
-		    elf_image_symbol(b, res->symbols[k], &sb, err) != 1) {
+		r = runner_compare_symbol(a, b, machine, res->symbols[k], &h->cmp, err);
+		if (r == 0)
 			r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: symbol vanished", res->symbols[k]);
-			break;
-		}
-		ca.bytes = sa.bytes;
-		ca.len = sa.bytes ? sa.nbytes : 0;
-		ca.addr = sa.addr;
-		ca.img = a;
-		cb.bytes = sb.bytes;
-		cb.len = sb.bytes ? sb.nbytes : 0;
-		cb.addr = sb.addr;
-		cb.img = b;
-		if (elf_image_machine(b) != machine) {
-			memset(&h->cmp, 0, sizeof(h->cmp));
-			h->cmp.verdict = HOTCODE_CHANGED;
-			h->cmp.base_size = ca.len;
-			h->cmp.cand_size = cb.len;
-			snprintf(h->cmp.detail, sizeof(h->cmp.detail), "built for different machines");
-			continue;
-		}
-		r = hotcode_compare(machine, &ca, &cb, &h->cmp, err);
+		else if (r == 1)
+			r = 0;
 	}
 out:
 	elf_image_free(a);

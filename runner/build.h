@@ -57,6 +57,15 @@ struct runner_variant {
 	uint64_t *addr;      /* address of each checked symbol (runner_result.symbols) */
 };
 
+struct elf_image;
+
+/*
+ * Compare symbol name of a (base pad 0) and b (candidate pad 0), both built
+ * for machine: 1 and *out, 0 when either does not define it, or an error.
+ */
+int runner_compare_symbol(const struct elf_image *a, const struct elf_image *b, int machine,
+			  const char *name, struct hotcode_result *out, struct plumb_err *err);
+
 struct runner_hot {
 	char *symbol;
 	struct hotcode_result cmp;   /* base pad 0 against candidate pad 0 */

@@ -147,7 +147,7 @@ static int claim_dir(const char *dir, struct plumb_err *err)
 		return mkdir_p(dir, err);
 	}
 	if (!S_ISDIR(st.st_mode))
-		return plumb_err_set(err, PLUMB_EUSAGE, "%s: exists and is not a folder; "
+		return plumb_err_set(err, PLUMB_EARG, "%s: exists and is not a folder; "
 				     "plumb demo never overwrites anything", dir);
 	d = opendir(dir);
 	if (!d)
@@ -157,7 +157,7 @@ static int claim_dir(const char *dir, struct plumb_err *err)
 			empty = 0;
 	closedir(d);
 	if (!empty)
-		return plumb_err_set(err, PLUMB_EUSAGE, "%s: exists and is not empty; "
+		return plumb_err_set(err, PLUMB_EARG, "%s: exists and is not empty; "
 				     "plumb demo never overwrites anything (name a new or empty folder)",
 				     dir);
 	return 0;
@@ -171,7 +171,7 @@ static int write_file(const char *dir, const char *name, const char *data, size_
 	int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
 
 	if (n < 0 || (size_t)n >= sizeof(path))
-		return plumb_err_set(err, PLUMB_EUSAGE, "%s: path too long", dir);
+		return plumb_err_set(err, PLUMB_EARG, "%s: path too long", dir);
 	f = fopen(path, "we");
 	if (!f)
 		return plumb_err_errno(err, PLUMB_EIO, errno, path, "create");

@@ -34,7 +34,7 @@ int demo_find_examples(struct buf *out, struct plumb_err *err);
 
 /*
  * Create the demo repository in dir (NULL: a new ./plumb-demo-XXXXXX).  A
- * dir that exists and is not an empty folder is PLUMB_EUSAGE: nothing is
+ * dir that exists and is not an empty folder is PLUMB_EARG: nothing is
  * ever overwritten.  The repository's folder (absolute) is appended to
  * repo_dir.
  */

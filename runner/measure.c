@@ -232,6 +232,12 @@ static int on_start(void *c, pid_t pid, struct plumb_err *err)
 
 	(void)err;
 	plumb_err_clear(&perr);
+	/* A profile that cannot be attached is simply empty (the caller says so). */
+	if (ctx->spec->profile)
+		(void)profile_attach(ctx->spec->profile, pid, &perr);
+	if (ctx->spec->nevents == 0)
+		return 0;
+	plumb_err_clear(&perr);
 	/* Counters that cannot be attached leave this run without counts;
 	 * the benchmark still runs (the caller records why). */
 	if (perf_attach(&ctx->perf, pid, &perr) == 0)
@@ -287,7 +293,7 @@ int measure_run(const struct measure_spec *spec, struct measure_result *res,
 		ps.extra.on_data = on_samples;
 		ps.extra.ctx = &ctx;
 	}
-	if (spec->nevents > 0) {
+	if (spec->nevents > 0 || spec->profile) {
 		ps.on_start = on_start;
 		ps.start_ctx = &ctx;
 	}

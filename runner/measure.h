@@ -36,6 +36,7 @@
 
 #include "common/err.h"
 #include "runner/perf.h"
+#include "runner/profile.h"
 #include "runner/proc.h"
 
 struct buf;
@@ -59,6 +60,8 @@ struct measure_spec {
 	const struct perf_event_desc *events;   /* nevents 0: no counters */
 	size_t nevents;
 	size_t stderr_cap;        /* 0: MEASURE_STDERR_CAP */
+	struct profile *profile;  /* non-NULL: sample the run (runner/profile.h); the
+	                             caller collects and closes it afterwards */
 };
 
 struct measure_result {

@@ -37,7 +37,7 @@ int profile_attach(struct profile *p, pid_t pid, struct plumb_err *err)
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	attr.disabled = 1;
 	attr.enable_on_exec = 1;
-	attr.inherit = 1;
+	attr.inherit = 0;   /* the kernel refuses to map an inherited per-task event */
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	attr.mmap = 1;
@@ -133,12 +133,12 @@ int profile_collect(struct profile *p, const char *artifact, struct plumb_err *e
 			if (h.size <= sizeof(rec))
 				ring_copy(data, size, pos, rec, h.size);
 			if (pass == 0 && h.type == PERF_RECORD_MMAP && h.size <= sizeof(rec) &&
-			    h.size > sizeof(h) + 40) {
+			    h.size > sizeof(h) + 32) {
 				/* pid, tid, addr, len, pgoff, filename */
 				uint32_t pid;
 				uint64_t addr, len, pgoff;
-				const char *name = (const char *)rec + sizeof(h) + 40;
-				size_t room = h.size - sizeof(h) - 40;
+				const char *name = (const char *)rec + sizeof(h) + 32;
+				size_t room = h.size - sizeof(h) - 32;
 				memcpy(&pid, rec + sizeof(h), 4);
 				memcpy(&addr, rec + sizeof(h) + 8, 8);
 				memcpy(&len, rec + sizeof(h) + 16, 8);

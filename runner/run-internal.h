@@ -62,7 +62,15 @@ struct bench_state {
 	struct bench_log *logs;      /* per variant */
 	struct side_ck ck[2];        /* RUNNER_BASE, RUNNER_CANDIDATE */
 	char *failure;               /* set once it failed (keep-going) */
+	/* hot = auto (run-profile.c): pad 0 of each side sampled in warmup run 1. */
+	struct profile prof[2];      /* RUNNER_BASE, RUNNER_CANDIDATE */
+	struct profile_hot *phot[2]; /* every symbol seen, by share */
+	size_t nall[2], nhot[2];     /* how many; how many make the hot set */
+	struct runner_hot *auto_hot; /* the hot set's symbols compared, base against candidate */
+	size_t nauto;
+	char *profile_note;          /* why there is no profile, or NULL */
 };
+
 
 struct run_state {
 	const struct plumb_config *cfg;
@@ -84,6 +92,16 @@ struct run_state {
 	double load1;
 	const char *last_bench, *last_variant;   /* of the last run, for progress */
 };
+
+/* hot = auto: does warmup run `pass` of variant vi profile bench b?  Then p. */
+struct profile *run_profile_for(struct run_state *st, struct bench_state *b, size_t vi,
+				unsigned round, unsigned pass);
+/* After the run that profile p sampled: keep its samples in the artifact. */
+int run_profile_collect(struct run_state *st, struct bench_state *b, size_t vi,
+			struct profile *p, struct plumb_err *err);
+/* After the warmup runs: the hot sets and their identity, base against candidate. */
+int run_profile_resolve(struct run_state *st, struct bench_state *b, struct plumb_err *err);
+void run_profile_release(struct bench_state *b);
 
 /* ---- run-rounds.c ------------------------------------------------------ */
 

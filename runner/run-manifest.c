@@ -262,6 +262,69 @@ static int set_judgement(struct manifest_bench *mb, const struct stats_judgement
 static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size);
 static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size);
 
+/* One compared hot symbol into mb->hot (room reserved), once. */
+static int add_hot(struct manifest_bench *mb, const struct runner_hot *h, struct plumb_err *err)
+{
+	struct manifest_hot_cmp *hc;
+	int r;
+
+	for (size_t k = 0; k < mb->hot.n_symbols; k++)
+		if (strcmp(mb->hot.symbols[k].name, h->symbol) == 0)
+			return 0;
+	hc = &mb->hot.symbols[mb->hot.n_symbols++];
+	if (!(hc->name = strdup(h->symbol)))
+		return plumb_err_oom(err, "manifest");
+	hc->identical = h->cmp.verdict == HOTCODE_IDENTICAL;
+	if ((r = run_set(&hc->verdict, hotcode_verdict_name(h->cmp.verdict), err)) < 0)
+		return r;
+	if (!hc->identical)
+		mb->hot.identical = 0;
+	return 0;
+}
+
+/* benches[].profile, and the remarks on it: no profile, or named symbols never sampled. */
+static int fill_profile(const struct bench_state *b, struct manifest_bench *mb, struct plumb_err *err)
+{
+	const struct config_bench *cb = b->cb;
+	int r;
+
+	if (b->profile_note)
+		return add_note(mb, b->profile_note, err);
+	if (!b->phot[0] && !b->phot[1])
+		return 0;
+	mb->profile.present = 1;
+	mb->profile.coverage = PROFILE_COVERAGE;
+	for (int s = 0; s < 2; s++) {
+		struct manifest_profile_side *ps = s ? &mb->profile.candidate : &mb->profile.base;
+		ps->present = 1;
+		ps->samples = (int64_t)b->prof[s].n;
+		ps->symbols = calloc(b->nhot[s] + 1, sizeof(*ps->symbols));
+		if (!ps->symbols)
+			return plumb_err_oom(err, "manifest");
+		for (size_t k = 0; k < b->nhot[s]; k++) {
+			if (!(ps->symbols[k].name = strdup(b->phot[s][k].name)))
+				return plumb_err_oom(err, "manifest");
+			ps->symbols[k].share = b->phot[s][k].share;
+			ps->n_symbols++;
+		}
+	}
+	/* A named hot symbol the profile never saw does not run here. */
+	for (size_t k = 0; k < cb->nhot; k++) {
+		int seen = 0;
+		char text[400];
+		for (int s = 0; s < 2; s++)
+			for (size_t j = 0; j < b->nall[s]; j++)
+				seen |= strcmp(b->phot[s][j].name, cb->hot[k]) == 0;
+		if (seen)
+			continue;
+		snprintf(text, sizeof(text), "bench.%s.hot names '%s', which never appears in the "
+			 "profile: not hot (the hot set is judged from the profile)", cb->name, cb->hot[k]);
+		if ((r = add_note(mb, text, err)) < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int fill_bench(struct run_state *st, struct bench_state *b, struct manifest *m,
 		      struct plumb_err *err)
 {
@@ -319,30 +382,23 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 			}
 		}
 	}
-	/* Hot code of this benchmark's symbols. */
-	if (cb->nhot && br->nhot) {
-		mb->hot.present = 1;
-		mb->hot.identical = 1;
-		mb->hot.symbols = calloc(cb->nhot, sizeof(*mb->hot.symbols));
-		if (!mb->hot.symbols)
-			return plumb_err_oom(err, "manifest");
-		for (size_t k = 0; k < cb->nhot; k++)
-			for (size_t h = 0; h < br->nhot; h++) {
-				struct manifest_hot_cmp *hc;
-				if (strcmp(br->hot[h].symbol, cb->hot[k]) != 0)
-					continue;
-				hc = &mb->hot.symbols[mb->hot.n_symbols++];
-				if (!(hc->name = strdup(cb->hot[k])))
-					return plumb_err_oom(err, "manifest");
-				hc->identical = br->hot[h].cmp.verdict == HOTCODE_IDENTICAL;
-				if ((r = run_set(&hc->verdict, hotcode_verdict_name(br->hot[h].cmp.verdict), err)) < 0)
-					return r;
-				if (!hc->identical)
-					mb->hot.identical = 0;
-			}
-		if (mb->hot.n_symbols == 0)
-			mb->hot.present = 0;
-	}
+	/* Hot code: the symbols this benchmark names, then the rest of the
+	 * hot set its profile found (hot = auto, run-profile.c). */
+	mb->hot.identical = 1;
+	mb->hot.symbols = calloc(cb->nhot + b->nauto + 1, sizeof(*mb->hot.symbols));
+	if (!mb->hot.symbols)
+		return plumb_err_oom(err, "manifest");
+	for (size_t k = 0; k < cb->nhot; k++)
+		for (size_t h = 0; h < br->nhot; h++)
+			if (strcmp(br->hot[h].symbol, cb->hot[k]) == 0 &&
+			    (r = add_hot(mb, &br->hot[h], err)) < 0)
+				return r;
+	for (size_t h = 0; h < b->nauto; h++)
+		if ((r = add_hot(mb, &b->auto_hot[h], err)) < 0)
+			return r;
+	mb->hot.present = mb->hot.n_symbols > 0;
+	if ((r = fill_profile(b, mb, err)) < 0)
+		return r;
 	/* The verdict, with the hot code's identity: stats/rule.h. */
 	{
 		struct stats_judgement jd;

@@ -280,7 +280,10 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		spec.events = perf_hw_events;
 		spec.nevents = PERF_NCOUNTERS;
 	}
+	spec.profile = run_profile_for(st, b, vi, round, pass);
 	r = measure_run(&spec, &m, err);
+	if (r == 0 && spec.profile)
+		r = run_profile_collect(st, b, vi, spec.profile, err);
 	st->res->runs++;
 	if (r < 0) {
 		plumb_err_prefix(err, "benchmark %s, %s, %s", cb->name, st->labels[vi], when);
@@ -429,6 +432,8 @@ int run_bench_setup(struct run_state *st, struct bench_state *b,
 	int r;
 
 	b->cb = cb;
+	profile_init(&b->prof[0]);
+	profile_init(&b->prof[1]);
 	b->cl = calloc(nv, sizeof(*b->cl));
 	b->logs = calloc(nv, sizeof(*b->logs));
 	if (!b->cl || !b->logs)
@@ -462,6 +467,7 @@ void run_bench_release(struct bench_state *b, size_t nv)
 			free(b->logs[i].path);
 	free(b->logs);
 	envlist_release(&b->env);
+	run_profile_release(b);
 	if (b->an)
 		analysis_free(b->an);
 	free(b->failure);
@@ -502,6 +508,9 @@ int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *
 		if (r == 0)
 			progress(st, 1, w, cfg->run.warmup_runs, NULL, 0);
 	}
+	for (size_t bi = 0; bi < nb && r == 0; bi++)
+		if (!st->benches[bi].failure)
+			r = run_profile_resolve(st, &st->benches[bi], err);
 
 	schedule_init(&sched, cfg->run.seed, nv);
 	for (unsigned round = 1; round <= cfg->run.rounds && r == 0; round++) {

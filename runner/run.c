@@ -84,10 +84,10 @@ static int check_output(const char *path, int given, struct plumb_err *err)
 	if (!dir)
 		return plumb_err_oom(err, path);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		rc = plumb_err_set(err, PLUMB_EUSAGE, "%s%s: is a folder, not a bundle file",
+		rc = plumb_err_set(err, PLUMB_EARG, "%s%s: is a folder, not a bundle file",
 				   given ? "-o: " : "", path);
 	else if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		rc = plumb_err_set(err, PLUMB_EUSAGE, "%s%s: no folder %s to write the bundle in",
+		rc = plumb_err_set(err, PLUMB_EARG, "%s%s: no folder %s to write the bundle in",
 				   given ? "-o: " : "", path, dir);
 	else if (access(dir, W_OK | X_OK) < 0)
 		rc = plumb_err_errno(err, PLUMB_EIO, errno, dir, "cannot write the bundle there");

@@ -57,14 +57,15 @@ static enum units_dim dim_of(const char *metric)
 }
 
 /* A number member as %.6g into buf, or "-". */
-static const char *num(const json_t *o, const char *key, char *buf, size_t size)
+/* A ratio as every view prints it (common/units.h), "-" when absent. */
+static const char *ratio_cell(const json_t *o, const char *key, char buf[UNITS_MAX])
 {
 	const json_t *v = json_object_get(o, key);
 
 	if (!json_is_number(v))
-		snprintf(buf, size, "-");
+		snprintf(buf, UNITS_MAX, "-");
 	else
-		snprintf(buf, size, "%.6g", json_number_value(v));
+		units_ratio(json_number_value(v), buf);
 	return buf;
 }
 
@@ -113,13 +114,13 @@ static void field(FILE *out, const char *label, const char *value)
 }
 
 /* " (value)" of a string member, nothing when it is absent. */
-static void paren(FILE *out, const json_t *o, const char *key)
+static void put_paren(FILE *out, const json_t *o, const char *key)
 {
-	if (json_is_string(json_object_get(o, key))) {
-		fputs(" (", out);
-		put_str(out, o, key, "", 0);
-		fputc(')', out);
-	}
+	if (!json_is_string(json_object_get(o, key)))
+		return;
+	fputs(" (", out);
+	put_str(out, o, key, "", 0);
+	fputc(')', out);
 }
 
 /* "ref commit (time)" of a side. */
@@ -128,7 +129,7 @@ static void ref_line(FILE *out, const char *label, const json_t *side)
 	field(out, label, str(side, "ref", "-"));
 	fputc(' ', out);
 	put_str(out, side, "commit", "-", 0);
-	paren(out, side, "time");
+	put_paren(out, side, "time");
 	fputc('\n', out);
 }
 
@@ -195,7 +196,7 @@ void view_bundle(const json_t *b, FILE *out)
 		/* Who signed what is stored. */
 		fputs(", key ", out);
 		put_str(out, b, "signature_key", "-", 0);
-		paren(out, b, "signature_comment");
+		put_paren(out, b, "signature_comment");
 	}
 	if (json_integer_value(json_object_get(b, "replaced")) > 0)
 		fprintf(out, "; the stored file replaced %lld time%s by a better signed copy",
@@ -234,14 +235,14 @@ void view_bundle(const json_t *b, FILE *out)
 		"BASE center [min, max]", "CANDIDATE center [min, max]", "RATIO", "VERDICT");
 	json_array_foreach(benches, i, v) {
 		enum units_dim dim = dim_of(str(v, "metric", NULL));
-		char base[128], cand[128], ratio[32];
+		char base[128], cand[128], ratio[UNITS_MAX];
 
 		side_cell(json_object_get(v, "base"), dim, base, sizeof(base));
 		side_cell(json_object_get(v, "candidate"), dim, cand, sizeof(cand));
 		put_str(out, v, "name", "-", width);
 		fputs("  ", out);
 		put_str(out, v, "metric", "-", 12);
-		fprintf(out, "  %-34s  %-34s  %8s  ", base, cand, num(v, "ratio", ratio, sizeof(ratio)));
+		fprintf(out, "  %-34s  %-34s  %8s  ", base, cand, ratio_cell(v, "ratio", ratio));
 		put_str(out, v, "verdict", "-", 0);
 		fputc('\n', out);
 	}

@@ -11,6 +11,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/escape.h"
+#include "common/units.h"
 #include "formats/manifest.h"
 #include "views/run-results.h"
 #include "runner/run.h"
@@ -18,27 +19,17 @@
 
 void results_format_value(double v, int is_time, char *out, size_t size)
 {
-	if (isnan(v)) {
-		snprintf(out, size, "-");
-	} else if (is_time) {
-		if (v < 1e3)
-			snprintf(out, size, "%.0f ns", v);
-		else if (v < 1e6)
-			snprintf(out, size, "%.2f us", v / 1e3);
-		else if (v < 1e9)
-			snprintf(out, size, "%.2f ms", v / 1e6);
-		else
-			snprintf(out, size, "%.3f s", v / 1e9);
-	} else {
-		if (v < 1e4)
-			snprintf(out, size, "%.0f", v);
-		else if (v < 1e6)
-			snprintf(out, size, "%.1f k", v / 1e3);
-		else if (v < 1e9)
-			snprintf(out, size, "%.2f M", v / 1e6);
-		else
-			snprintf(out, size, "%.3f G", v / 1e9);
-	}
+	char s[UNITS_MAX];
+	size_t n;
+
+	units_fixed(v, is_time ? UNITS_TIME_NS : UNITS_COUNT, s);
+	n = strlen(s);
+	if (size == 0)
+		return;
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
 }
 
 static const char *verdict_text(const struct manifest_bench *b)

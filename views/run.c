@@ -108,7 +108,7 @@ void runview_attach(struct runview *v, struct runner_run_opts *opts)
 }
 
 int runview_render_bundle(const char *bundle, enum report_format format, int color,
-			  struct buf *out, struct plumb_err *err)
+			  struct buf *out, struct report_result *rr, struct plumb_err *err)
 {
 	struct report_opts ro = { format, color, 0, REPORT_FAIL_NEVER };
 	struct report_source src;
@@ -120,18 +120,20 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 	rc = report_source_load(&src, bundle, err);
 	if (rc == 0) {
 		report_source_side(&src, MANIFEST_SIDE_CANDIDATE, &side);
-		rc = report_render(&side, NULL, &ro, out, err);
+		rc = report_render(&side, NULL, &ro, out, rr, err);
 	}
 	report_source_release(&src);
 	return rc;
 }
 
 int runview_output(const struct runner_run_result *res, int json, int color,
-		   struct buf *out, int *withheld, struct plumb_err *err)
+		   struct buf *out, struct report_result *rr, struct plumb_err *err)
 {
 	int r;
 
-	*withheld = 0;
+	rr->withheld = 0;
+	rr->failon_matched = 0;
+	rr->message[0] = '\0';
 	if (json) {
 		json_t *j = runner_results_json(res);
 		if (!j)
@@ -141,13 +143,8 @@ int runview_output(const struct runner_run_result *res, int json, int color,
 		return r;
 	}
 	/* The report `plumb report BUNDLE` prints, read back from the bundle. */
-	r = res->bundle ? runview_render_bundle(res->bundle, REPORT_TEXT, color, out, err)
+	r = res->bundle ? runview_render_bundle(res->bundle, REPORT_TEXT, color, out, rr, err)
 			: runner_results_text(res, out, err);
-	if (r == PLUMB_EINPUT && out->len) {
-		/* Hosts not comparable (start against end): the report says so. */
-		*withheld = 1;
-		r = 0;
-	}
 	if (r == 0 && res->bundle && buf_addch(out, '\n') < 0)
 		r = buf_err(err, "summary");
 	if (r == 0 && res->bundle)

@@ -41,21 +41,20 @@ void runview_finish(struct runview *v);
 
 /*
  * Render the report of a bundle file, its candidate against its own base
- * (what `plumb report BUNDLE --format F` prints), appended to out.  The
- * codes are report_render()'s: PLUMB_EINPUT after a render means the
- * verdicts were withheld, and out holds the report all the same.
+ * (what `plumb report BUNDLE --format F` prints), appended to out, with
+ * what it found in *rr (report_render()).
  */
 int runview_render_bundle(const char *bundle, enum report_format format, int color,
-			  struct buf *out, struct plumb_err *err);
+			  struct buf *out, struct report_result *rr, struct plumb_err *err);
 
 /*
  * After a successful runner_run(): what goes to standard output, appended
  * to out: the run's JSON with json, else the report of the bundle (or the
- * run's summary when it wrote none) and the footer.  *withheld is set when
- * the report withheld its verdicts (hosts not comparable start to end);
- * err then still holds the report's message for the caller to show.
+ * run's summary when it wrote none) and the footer.  rr says whether the
+ * report withheld its verdicts (hosts not comparable start to end), and
+ * why, for the caller to show.
  */
 int runview_output(const struct runner_run_result *res, int json, int color,
-		   struct buf *out, int *withheld, struct plumb_err *err);
+		   struct buf *out, struct report_result *rr, struct plumb_err *err);
 
 #endif

@@ -48,4 +48,24 @@ test_expect_success PYTHON 'several hot symbols across benchmarks are each compa
 	test_json t.json "j[\"shift\"][\"symbols\"] == [\"run\", \"step\"]"
 '
 
+test_expect_success 'a misspelt hot symbol is refused with the nearest name the artifact defines' '
+	write_conf proj/typo.conf "bench.b.hot=rnu" &&
+	test_expect_code 3 run_build -c proj/typo.conf >out 2>err &&
+	test_grep "bench.b.hot: .rnu. is not a function in .*: not defined, inlined, or stripped; did you mean .run.?" err
+'
+
+test_expect_success 'a hot name GCC cloned: the clone is suggested first' '
+	(
+		cd proj &&
+		git checkout -q -b clone v1 &&
+		printf "%s\n" "__attribute__((used, noinline)) long crunch(long x) __asm__(\"crunch.constprop.0\");" \
+			"long crunch(long x) { return x * 3 + 1; }" >>work.c &&
+		git commit -q -a -m "a clone-named function" &&
+		git checkout -q main
+	) &&
+	write_conf proj/clone.conf "run.base=clone" "run.candidate=clone" "bench.b.hot=crunch" &&
+	test_expect_code 3 run_build -c proj/clone.conf >out 2>err &&
+	test_grep "did you mean .crunch.constprop.0. (a clone GCC made of it)?" err
+'
+
 test_done

@@ -4,10 +4,6 @@ test_description='plumb run: failed benchmarks exit 5 and publish nothing; --kee
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
 
-# The shell's pid in the marker sleeps: a second copy of the suite
-# running on this machine cannot be mistaken for a leftover of this one.
-MARK=$$
-
 # Each failure is tied to one variant by its folder name (v/c01, v/b01).
 test_expect_success 'set up a project' '
 	make_project proj &&

@@ -3,17 +3,8 @@ test_description='archive add killed (SIGKILL) at every system call of many kind
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
-# LeakSanitizer cannot run under ptrace: in a sanitizer build, a traced
-# plumb that exits normally would fail at exit for that reason alone.
-under_strace() {
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"
-}
-
-# strace injects the kill: -e inject=SYSCALL:signal=KILL:when=N.
-if command -v strace >/dev/null 2>&1 &&
-   strace -f -o /dev/null -e trace=getpid -e inject=getpid:retval=1 true 2>/dev/null; then
-	test_set_prereq STRACE
-fi
+# strace (prerequisite STRACE, from test-lib.sh) injects the kill:
+# -e inject=SYSCALL:signal=KILL:when=N.
 
 # The system calls where an add can be cut: opening and creating files,
 # writing the copy and the database, syncing, renaming, closing.

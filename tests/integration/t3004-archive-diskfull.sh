@@ -3,21 +3,11 @@ test_description='archive add on a full disk: exit 74 naming the path, nothing h
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
-# LeakSanitizer cannot run under ptrace: in a sanitizer build, a traced
-# plumb that exits normally would fail at exit for that reason alone.
-under_strace() {
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"
-}
-
 # A real full disk: a small tmpfs in a private mount namespace (unshare -rm
 # maps us to root there, so this works unprivileged where user namespaces
 # are allowed).  Otherwise, and in addition, ENOSPC is injected with strace.
 if unshare -rm sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" && umount "$d"; rmdir "$d"' 2>/dev/null; then
 	test_set_prereq TMPFS
-fi
-if command -v strace >/dev/null 2>&1 &&
-   strace -f -o /dev/null -e trace=getpid -e inject=getpid:retval=1 true 2>/dev/null; then
-	test_set_prereq STRACE
 fi
 
 test_expect_success 'bundles: two earlier ones, a new one, and a big one' '

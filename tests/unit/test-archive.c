@@ -372,7 +372,7 @@ PLUMB_TEST(archive_insert_list_show)
 	assert_int_equal(json_array_size(j), 3);
 	json_decref(j);
 	f.since = "yesterday";
-	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EUSAGE);
+	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EARG);
 
 	memset(&f, 0, sizeof(f));
 	f.commit = "11118";
@@ -384,7 +384,7 @@ PLUMB_TEST(archive_insert_list_show)
 	assert_int_equal(json_array_size(j), 4);
 	json_decref(j);
 	f.commit = "xyz1";
-	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EUSAGE);
+	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EARG);
 
 	/* Prefixes: unique, ambiguous, unknown, malformed. */
 	assert_int_equal(store_resolve(&st, "2222", id, &rid, &err), 0);
@@ -500,8 +500,8 @@ PLUMB_TEST(archive_baselines_and_remove)
 	json_decref(j);
 	assert_int_equal(baseline_get(&st, "release-1.2", id, side, &err), 0);
 	assert_string_equal(side, "base");
-	assert_int_equal(baseline_set(&st, "bad name", "def0", NULL, NULL, NULL, &err), PLUMB_EUSAGE);
-	assert_int_equal(baseline_set(&st, "x", "def0", "middle", NULL, NULL, &err), PLUMB_EUSAGE);
+	assert_int_equal(baseline_set(&st, "bad name", "def0", NULL, NULL, NULL, &err), PLUMB_EARG);
+	assert_int_equal(baseline_set(&st, "x", "def0", "middle", NULL, NULL, &err), PLUMB_EARG);
 	assert_int_equal(baseline_set(&st, "x", "0000", NULL, NULL, NULL, &err), PLUMB_EINPUT);
 
 	assert_int_equal(baseline_list(&st, &j, &err), 0);

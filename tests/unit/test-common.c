@@ -11,6 +11,7 @@
 #include <dirent.h>
 
 #include "tests/unit/unit.h"
+#include "cli/exit.h"
 #include "common/buf.h"
 #include "common/clock.h"
 #include "common/err.h"
@@ -25,10 +26,10 @@ PLUMB_TEST(err_set_and_exit_status)
 	assert_int_equal(err.code, 0);
 	assert_int_equal(plumb_err_set(&err, PLUMB_EINPUT, "%s: bad", "x.conf"), PLUMB_EINPUT);
 	assert_string_equal(err.msg, "x.conf: bad");
-	assert_int_equal(plumb_exit_status(err.code), 3);
-	assert_int_equal(plumb_exit_status(PLUMB_ELOCKED), 75);
-	assert_int_equal(plumb_exit_status(PLUMB_EIO), 74);
-	assert_int_equal(plumb_exit_status(-12345), 70);
+	assert_int_equal(cli_exit_status(err.code), 3);
+	assert_int_equal(cli_exit_status(PLUMB_ELOCKED), 75);
+	assert_int_equal(cli_exit_status(PLUMB_EIO), 74);
+	assert_int_equal(cli_exit_status(-12345), 70);
 	plumb_err_prefix(&err, "line %d", 4);
 	assert_string_equal(err.msg, "line 4: x.conf: bad");
 	assert_int_equal(err.code, PLUMB_EINPUT);

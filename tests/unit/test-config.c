@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "tests/unit/unit.h"
+#include "cli/exit.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
@@ -99,7 +100,7 @@ static void expect_error(const char *text, const struct config_overrides *ov,
 	assert_int_equal(load_text(&t, text, ov, &cfg, &err), PLUMB_EINPUT);
 	snprintf(want, sizeof(want), "%s%s", t.path, suffix);
 	assert_string_equal(err.msg, want);
-	assert_int_equal(plumb_exit_status(err.code), 3);
+	assert_int_equal(cli_exit_status(err.code), 3);
 	rm_tree(t.dir);
 }
 

@@ -411,6 +411,7 @@ PLUMB_TEST(reports_render_withholds_and_fails_on_verdicts)
 	struct report_source bl, bu, sl;
 	struct report_side o, n, s;
 	struct report_opts opts = { REPORT_TEXT, 0, 0, REPORT_FAIL_SLOWER };
+	struct report_result res;
 	struct plumb_err err;
 	struct buf out;
 
@@ -421,27 +422,34 @@ PLUMB_TEST(reports_render_withholds_and_fails_on_verdicts)
 	report_source_side(&bu, MANIFEST_SIDE_CANDIDATE, &n);
 	report_source_side(&sl, MANIFEST_SIDE_CANDIDATE, &s);
 
-	/* Not comparable: the whole report, then PLUMB_EINPUT. */
+	/* Not comparable: the whole report, verdicts withheld (a result, not an error). */
 	plumb_err_clear(&err);
 	buf_init(&out, 1 << 20);
-	assert_int_equal(report_render(&n, &o, &opts, &out, &err), PLUMB_EINPUT);
-	assert_non_null(strstr(err.msg, "hosts not comparable: CPU model differs"));
+	assert_int_equal(report_render(&n, &o, &opts, &out, &res, &err), 0);
+	assert_true(res.withheld);
+	assert_int_equal(res.failon_matched, 0);
+	assert_non_null(strstr(res.message, "hosts not comparable: CPU model differs"));
 	assert_non_null(strstr(buf_cstr(&out), "withheld"));
 	buf_reset(&out);
 	/* Forced: compared; the verdict the caller asked to fail on. */
 	opts.force = 1;
 	plumb_err_clear(&err);
-	assert_int_equal(report_render(&n, &o, &opts, &out, &err), PLUMB_EVERDICT);
-	assert_string_equal(err.msg, "1 benchmark slower (--fail-on slower): sort1m");
+	assert_int_equal(report_render(&n, &o, &opts, &out, &res, &err), 0);
+	assert_false(res.withheld);
+	assert_int_equal(res.failon_matched, 1);
+	assert_string_equal(res.message, "1 benchmark slower (--fail-on slower): sort1m");
 	buf_reset(&out);
 	/* Its own base: slower and placement; --fail-on any names the one. */
 	opts.fail_on = REPORT_FAIL_ANY;
 	plumb_err_clear(&err);
-	assert_int_equal(report_render(&s, NULL, &opts, &out, &err), PLUMB_EVERDICT);
-	assert_string_equal(err.msg, "1 benchmark slower or faster (--fail-on any): sort1m");
+	assert_int_equal(report_render(&s, NULL, &opts, &out, &res, &err), 0);
+	assert_int_equal(res.failon_matched, 1);
+	assert_string_equal(res.message, "1 benchmark slower or faster (--fail-on any): sort1m");
 	buf_reset(&out);
 	opts.fail_on = REPORT_FAIL_NEVER;
-	assert_int_equal(report_render(&s, NULL, &opts, &out, &err), 0);
+	assert_int_equal(report_render(&s, NULL, &opts, &out, &res, &err), 0);
+	assert_int_equal(res.failon_matched, 0);
+	assert_string_equal(res.message, "");
 	buf_release(&out);
 
 	/* A full output buffer is an error, not a short report. */
@@ -449,7 +457,7 @@ PLUMB_TEST(reports_render_withholds_and_fails_on_verdicts)
 		opts.format = f;
 		buf_init(&out, 200);
 		plumb_err_clear(&err);
-		assert_int_equal(report_render(&s, NULL, &opts, &out, &err), PLUMB_EINPUT);
+		assert_int_equal(report_render(&s, NULL, &opts, &out, &res, &err), PLUMB_EINPUT);
 		assert_non_null(strstr(err.msg, "too large"));
 		buf_release(&out);
 	}

@@ -326,13 +326,13 @@ PLUMB_TEST(sign_trusted_comment_rules)
 	plumb_err_clear(&err);
 	signed_sample(&sk, &pk, &sig);
 	buf_reset(&sig);
-	assert_int_equal(sign_buffer(&sk, "d", 1, "two\nlines", &sig, &err), PLUMB_EUSAGE);
+	assert_int_equal(sign_buffer(&sk, "d", 1, "two\nlines", &sig, &err), PLUMB_EARG);
 	assert_non_null(strstr(err.msg, "one line of printable UTF-8"));
-	assert_int_equal(sign_buffer(&sk, "d", 1, "bad \xff utf-8", &sig, &err), PLUMB_EUSAGE);
-	assert_int_equal(sign_buffer(&sk, "d", 1, "c1 \xc2\x85 control", &sig, &err), PLUMB_EUSAGE);
-	assert_int_equal(sign_buffer(&sk, "d", 1, "overlong \xc0\xaf", &sig, &err), PLUMB_EUSAGE);
-	assert_int_equal(sign_buffer(&sk, "d", 1, "surrogate \xed\xa0\x80", &sig, &err), PLUMB_EUSAGE);
-	assert_int_equal(sign_buffer(&sk, "d", 1, NULL, &sig, &err), PLUMB_EUSAGE);
+	assert_int_equal(sign_buffer(&sk, "d", 1, "bad \xff utf-8", &sig, &err), PLUMB_EARG);
+	assert_int_equal(sign_buffer(&sk, "d", 1, "c1 \xc2\x85 control", &sig, &err), PLUMB_EARG);
+	assert_int_equal(sign_buffer(&sk, "d", 1, "overlong \xc0\xaf", &sig, &err), PLUMB_EARG);
+	assert_int_equal(sign_buffer(&sk, "d", 1, "surrogate \xed\xa0\x80", &sig, &err), PLUMB_EARG);
+	assert_int_equal(sign_buffer(&sk, "d", 1, NULL, &sig, &err), PLUMB_EARG);
 	assert_int_equal(sig.len, 0);
 	/* Tabs and UTF-8 text are fine. */
 	assert_int_equal(sign_buffer(&sk, "d", 1, "id:\tabc\tcaf\xc3\xa9 \xe2\x9c\x93", &sig, &err), 0);
@@ -344,7 +344,7 @@ PLUMB_TEST(sign_trusted_comment_rules)
 	memset(longc, 'c', SIGN_TRUSTED_COMMENT_MAX + 1);
 	longc[SIGN_TRUSTED_COMMENT_MAX + 1] = '\0';
 	buf_reset(&sig);
-	assert_int_equal(sign_buffer(&sk, "d", 1, longc, &sig, &err), PLUMB_EUSAGE);
+	assert_int_equal(sign_buffer(&sk, "d", 1, longc, &sig, &err), PLUMB_EARG);
 	longc[SIGN_TRUSTED_COMMENT_MAX] = '\0';
 	assert_int_equal(sign_buffer(&sk, "d", 1, longc, &sig, &err), 0);
 	assert_int_equal(sign_verify(&pk, "d", 1, sig.data, sig.len, tc, sizeof(tc), &err), 0);
@@ -685,7 +685,7 @@ PLUMB_TEST(sign_keygen_writes_a_key_pair)
 	assert_memory_equal(&pk, &pk2, sizeof(pk));
 	sign_secret_key_release(&sk);
 	/* An existing pair is kept unless forced. */
-	assert_int_equal(sign_keygen(name, 0, &pk2, &err), PLUMB_EUSAGE);
+	assert_int_equal(sign_keygen(name, 0, &pk2, &err), PLUMB_EARG);
 	assert_non_null(strstr(err.msg, "already exists"));
 	assert_int_equal(sign_keygen(name, 1, &pk2, &err), 0);
 	assert_memory_not_equal(&pk, &pk2, sizeof(pk));

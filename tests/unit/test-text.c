@@ -189,3 +189,19 @@ PLUMB_TEST(escape_lines_keeps_the_newlines_only)
 	assert_string_equal(buf_cstr(&b), "a?[2J\nb?c?\n\n?d");
 	buf_release(&b);
 }
+
+PLUMB_TEST(units_fixed_short_forms)
+{
+	char out[UNITS_MAX];
+
+	units_fixed(9999, UNITS_COUNT, out);
+	assert_string_equal(out, "9999");
+	units_fixed(12345, UNITS_COUNT, out);
+	assert_string_equal(out, "12.3 k");
+	units_fixed(999, UNITS_TIME_NS, out);
+	assert_string_equal(out, "999 ns");
+	units_fixed(1.5e6, UNITS_TIME_NS, out);
+	assert_string_equal(out, "1.50 ms");
+	units_fixed(NAN, UNITS_TIME_NS, out);
+	assert_string_equal(out, "-");
+}

@@ -1,0 +1,51 @@
+/*
+ * cli/exit.c: the table of exit statuses; see exit.h.
+ */
+#include <stdio.h>
+
+#include "cli/exit.h"
+#include "common/err.h"
+#include "reports/report.h"
+#include "common/banned.h"
+
+const struct cli_exit_row cli_exit_table[] = {
+	{ PLUMB_EXIT_OK, PLUMB_OK, CLI_RESULT_OK, "Success." },
+	{ PLUMB_EXIT_VERDICT, 0, CLI_RESULT_FAIL_ON, "A verdict the caller asked to fail on" },
+	{ PLUMB_EXIT_USAGE, PLUMB_EARG, -1, "Usage error:" },
+	{ PLUMB_EXIT_INPUT, PLUMB_EINPUT, CLI_RESULT_WITHHELD, "Bad input:" },
+	{ PLUMB_EXIT_BUILD, PLUMB_EBUILD, -1, "A build failed" },
+	{ PLUMB_EXIT_BENCH, PLUMB_EBENCH, CLI_RESULT_BENCH_FAILED, "A benchmark failed:" },
+	{ PLUMB_EXIT_INTERNAL, PLUMB_EINTERNAL, -1, "Internal error." },
+	{ PLUMB_EXIT_IO, PLUMB_EIO, -1, "I/O error" },
+	{ PLUMB_EXIT_LOCKED, PLUMB_ELOCKED, -1, "Another run holds the lock;" },
+};
+
+const size_t cli_exit_rows = sizeof(cli_exit_table) / sizeof(cli_exit_table[0]);
+
+int cli_exit_status(int code)
+{
+	for (size_t i = 0; i < cli_exit_rows; i++)
+		if (cli_exit_table[i].code == code &&
+		    (code != 0 || cli_exit_table[i].status == PLUMB_EXIT_OK))
+			return cli_exit_table[i].status;
+	return PLUMB_EXIT_INTERNAL;
+}
+
+int cli_result_status(enum cli_result r)
+{
+	for (size_t i = 0; i < cli_exit_rows; i++)
+		if (cli_exit_table[i].result == (int)r)
+			return cli_exit_table[i].status;
+	return PLUMB_EXIT_INTERNAL;
+}
+
+int cli_report_status(const struct report_result *rr)
+{
+	if (rr->message[0])
+		fprintf(stderr, "plumb: %s\n", rr->message);
+	if (rr->withheld)
+		return cli_result_status(CLI_RESULT_WITHHELD);
+	if (rr->failon_matched)
+		return cli_result_status(CLI_RESULT_FAIL_ON);
+	return cli_result_status(CLI_RESULT_OK);
+}

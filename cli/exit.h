@@ -1,0 +1,61 @@
+/*
+ * cli/exit.h: exit statuses, and the one table that maps stage error
+ * codes (common/err.h) and results (what a stage found: verdicts withheld,
+ * --fail-on matched, a failed benchmark) to them.  Only cli/ includes
+ * this: stages report codes and results, never statuses (STYLE 20).  The
+ * table is documented in the EXIT STATUS section of docs/plumb.1; a unit
+ * test checks that each row is there.
+ *
+ * Ownership: everything here is static data or plain values.
+ */
+#ifndef PLUMB_CLI_EXIT_H
+#define PLUMB_CLI_EXIT_H
+
+#include <stddef.h>
+
+struct report_result;
+
+enum plumb_exit {
+	PLUMB_EXIT_OK = 0,
+	PLUMB_EXIT_VERDICT = 1,   /* a verdict the caller asked to fail on */
+	PLUMB_EXIT_USAGE = 2,     /* usage error */
+	PLUMB_EXIT_INPUT = 3,     /* bad input: config, bundle, archive, signature */
+	PLUMB_EXIT_BUILD = 4,     /* a build failed */
+	PLUMB_EXIT_BENCH = 5,     /* a benchmark failed */
+	PLUMB_EXIT_INTERNAL = 70, /* internal error (EX_SOFTWARE) */
+	PLUMB_EXIT_IO = 74,       /* I/O error (EX_IOERR) */
+	PLUMB_EXIT_LOCKED = 75    /* another run holds the lock (EX_TEMPFAIL) */
+};
+
+/* What a command found that is not an error. */
+enum cli_result {
+	CLI_RESULT_OK,
+	CLI_RESULT_FAIL_ON,       /* --fail-on matched; host --check --strict warned */
+	CLI_RESULT_WITHHELD,      /* hosts not comparable: verdicts withheld */
+	CLI_RESULT_BENCH_FAILED,  /* a benchmark failed, recorded, and the run went on */
+};
+
+/* One row: a status, the codes and results that give it, its words in plumb(1). */
+struct cli_exit_row {
+	int status;
+	int code;                 /* the PLUMB_E* code, 0 for none */
+	int result;               /* an enum cli_result, -1 for none */
+	const char *words;        /* how plumb(1) begins its paragraph */
+};
+
+extern const struct cli_exit_row cli_exit_table[];
+extern const size_t cli_exit_rows;
+
+/* The status of a stage code (0 for PLUMB_OK, 70 for anything unknown). */
+int cli_exit_status(int code);
+
+/* The status of a result. */
+int cli_result_status(enum cli_result r);
+
+/*
+ * After report_render(): say on stderr why verdicts were withheld or which
+ * verdicts --fail-on matched, and return the status.
+ */
+int cli_report_status(const struct report_result *rr);
+
+#endif
