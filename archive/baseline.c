@@ -206,34 +206,10 @@ static json_t *row_json(sqlite3_stmt *s)
 			 "commit", commit ? json_string(commit) : json_null());
 }
 
-
 int baseline_list(struct store *st, json_t **out, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err);
-	json_t *arr;
-	int rc;
-
-	*out = NULL;
-	if (!s)
-		return err ? err->code : PLUMB_EINTERNAL;
-	arr = json_array();
-	if (!arr) {
-		sqlite3_finalize(s);
-		return plumb_err_oom(err, "baselines");
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (json_array_append_new(arr, row_json(s)) != 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		json_decref(arr);
-		return store_db_err(st, rc, "list baselines", err);
-	}
-	*out = arr;
-	return 0;
+	return query_rows(st, store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err),
+			  row_json, "list baselines", out, err);
 }
 
 int baseline_show(struct store *st, const char *name, json_t **out,

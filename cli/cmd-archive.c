@@ -140,12 +140,69 @@ static const struct plumb_opt list_opts[] = {
 	OPT_END_()
 };
 
+/*
+ * The reading commands share one shape: open the archive read-only, ask
+ * one archive/ query for a JSON value, print it as JSON (--json) or
+ * through its view.
+ */
+typedef int (*archive_read_fn)(struct store *st, const void *arg, json_t **out,
+			       struct plumb_err *err);
+
+static int read_and_show(archive_read_fn read, const void *arg,
+			 void (*view)(const json_t *v, FILE *out))
+{
+	struct plumb_err err;
+	struct store st;
+	json_t *v;
+	int r;
+
+	if ((r = open_archive(&st, STORE_READONLY)) != 0)
+		return r;
+	plumb_err_clear(&err);
+	if (read(&st, arg, &v, &err) < 0) {
+		r = cli_fail(&err);
+	} else {
+		if (opt_json)
+			print_json(v);
+		else
+			view(v, stdout);
+		json_decref(v);
+	}
+	store_close(&st);
+	return r;
+}
+
+static int read_list(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+{
+	return query_list(st, arg, out, err);
+}
+
+static int read_show(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+{
+	return query_show(st, arg, out, err);
+}
+
+static int read_trend(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+{
+	return query_trend(st, arg, out, err);
+}
+
+static int read_baselines(struct store *st, const void *arg, json_t **out,
+			  struct plumb_err *err)
+{
+	(void)arg;
+	return baseline_list(st, out, err);
+}
+
+static int read_baseline(struct store *st, const void *arg, json_t **out,
+			 struct plumb_err *err)
+{
+	return baseline_show(st, arg, out, err);
+}
+
 static int list_exec(int argc, char **argv)
 {
 	struct query_filter f;
-	struct plumb_err err;
-	struct store st;
-	json_t *list;
 	int r;
 
 	(void)argv;
@@ -160,20 +217,7 @@ static int list_exec(int argc, char **argv)
 	f.nlabels = opt_labels.n;
 	f.since = opt_since;
 	f.last = opt_last;
-	if ((r = open_archive(&st, STORE_READONLY)) != 0)
-		goto out;
-	plumb_err_clear(&err);
-	if (query_list(&st, &f, &list, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(list);
-		else
-			view_list(list, stdout);
-		json_decref(list);
-	}
-	store_close(&st);
-out:
+	r = read_and_show(read_list, &f, view_list);
 	strlist_release(&opt_labels);
 	return r;
 }
@@ -198,27 +242,9 @@ static const struct plumb_opt show_opts[] = {
 
 static int show_exec(int argc, char **argv)
 {
-	struct plumb_err err;
-	struct store st;
-	json_t *b;
-	int r;
-
 	if (argc != 1)
 		return usage_error("show", "needs exactly one bundle id");
-	if ((r = open_archive(&st, STORE_READONLY)) != 0)
-		return r;
-	plumb_err_clear(&err);
-	if (query_show(&st, argv[0], &b, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(b);
-		else
-			view_bundle(b, stdout);
-		json_decref(b);
-	}
-	store_close(&st);
-	return r;
+	return read_and_show(read_show, argv[0], view_bundle);
 }
 
 static const struct plumb_cmd cmd_archive_show = {
@@ -288,10 +314,6 @@ static const struct plumb_opt trend_opts[] = {
 static int trend_exec(int argc, char **argv)
 {
 	struct query_trend q;
-	struct plumb_err err;
-	struct store st;
-	json_t *t;
-	int r;
 
 	if (argc != 1)
 		return usage_error("trend", "needs exactly one benchmark name");
@@ -300,20 +322,7 @@ static int trend_exec(int argc, char **argv)
 	q.metric = opt_metric;
 	q.host = opt_host;
 	q.last = opt_last;
-	if ((r = open_archive(&st, STORE_READONLY)) != 0)
-		return r;
-	plumb_err_clear(&err);
-	if (query_trend(&st, &q, &t, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(t);
-		else
-			view_trend(t, stdout);
-		json_decref(t);
-	}
-	store_close(&st);
-	return r;
+	return read_and_show(read_trend, &q, view_trend);
 }
 
 static const struct plumb_cmd cmd_archive_trend = {
@@ -544,28 +553,10 @@ static const struct plumb_opt baseline_list_opts[] = {
 
 static int baseline_list_exec(int argc, char **argv)
 {
-	struct plumb_err err;
-	struct store st;
-	json_t *list;
-	int r;
-
 	(void)argv;
 	if (argc > 0)
 		return usage_error("baseline list", "takes no arguments");
-	if ((r = open_archive(&st, STORE_READONLY)) != 0)
-		return r;
-	plumb_err_clear(&err);
-	if (baseline_list(&st, &list, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(list);
-		else
-			view_baselines(list, stdout);
-		json_decref(list);
-	}
-	store_close(&st);
-	return r;
+	return read_and_show(read_baselines, NULL, view_baselines);
 }
 
 static const struct plumb_cmd cmd_archive_baseline_list = {
@@ -584,27 +575,9 @@ static const struct plumb_opt baseline_show_opts[] = {
 
 static int baseline_show_exec(int argc, char **argv)
 {
-	struct plumb_err err;
-	struct store st;
-	json_t *b;
-	int r;
-
 	if (argc != 1)
 		return usage_error("baseline show", "needs exactly one NAME");
-	if ((r = open_archive(&st, STORE_READONLY)) != 0)
-		return r;
-	plumb_err_clear(&err);
-	if (baseline_show(&st, argv[0], &b, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(b);
-		else
-			view_baseline(b, stdout);
-		json_decref(b);
-	}
-	store_close(&st);
-	return r;
+	return read_and_show(read_baseline, argv[0], view_baseline);
 }
 
 static const struct plumb_cmd cmd_archive_baseline_show = {
