@@ -212,32 +212,46 @@ int baseline_list(struct store *st, json_t **out, struct plumb_err *err)
 			  row_json, "list baselines", out, err);
 }
 
+/*
+ * The BASELINE_SELECT row of the baseline called name, stepped onto it
+ * (the caller finalizes it), or NULL with err set: unknown name
+ * (PLUMB_EINPUT), or the database failed.
+ */
+static sqlite3_stmt *baseline_row(struct store *st, const char *name, struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
+	int rc;
+
+	if (!s)
+		return NULL;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		return s;
+	if (rc == SQLITE_DONE)
+		plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
+	else
+		store_db_err(st, rc, "read baseline", err);
+	sqlite3_finalize(s);
+	return NULL;
+}
+
 int baseline_show(struct store *st, const char *name, json_t **out,
 		  struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
-	json_t *o = NULL, *bundle = NULL;
-	int64_t rid = 0;
-	int rc, r = 0;
+	sqlite3_stmt *s = baseline_row(st, name, err);
+	json_t *o, *bundle = NULL;
+	int64_t rid;
+	int r;
 
 	*out = NULL;
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		o = row_json(s);
-		rid = sqlite3_column_int64(s, 7);
-		if (!o)
-			r = plumb_err_oom(err, "baseline");
-	} else if (rc == SQLITE_DONE) {
-		r = plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
-	} else {
-		r = store_db_err(st, rc, "read baseline", err);
-	}
+	o = row_json(s);
+	rid = sqlite3_column_int64(s, 7);
 	sqlite3_finalize(s);
-	if (r < 0)
-		return r;
+	if (!o)
+		return plumb_err_oom(err, "baseline");
 	if ((r = query_bundle(st, rid, &bundle, err)) < 0) {
 		json_decref(o);
 		return r;
@@ -284,21 +298,12 @@ int baseline_rm(struct store *st, const char *name, struct plumb_err *err)
 int baseline_get(struct store *st, const char *name, char *id, char *side,
 		 struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
-	int rc, r = 0;
+	sqlite3_stmt *s = baseline_row(st, name, err);
 
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		snprintf(id, STORE_ID_LEN + 1, "%s", (const char *)sqlite3_column_text(s, 1));
-		snprintf(side, 10, "%s", (const char *)sqlite3_column_text(s, 2));
-	} else if (rc == SQLITE_DONE) {
-		r = plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
-	} else {
-		r = store_db_err(st, rc, "read baseline", err);
-	}
+	snprintf(id, STORE_ID_LEN + 1, "%s", (const char *)sqlite3_column_text(s, 1));
+	snprintf(side, 10, "%s", (const char *)sqlite3_column_text(s, 2));
 	sqlite3_finalize(s);
-	return r;
+	return 0;
 }
