@@ -206,6 +206,17 @@ int schema_check(sqlite3 *db, const char *path, struct plumb_err *err)
 	return r;
 }
 
+int schema_current(sqlite3 *db, const char *path, struct plumb_err *err)
+{
+	int version = 0, r = pragma_int(db, path, "user_version", &version, err);
+
+	if (r == 0 && version < SCHEMA_VERSION)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: archive schema %d is older than this "
+				     "plumb's (%d) and it is opened read-only: a command that writes "
+				     "(plumb archive gc) upgrades it", path, version, SCHEMA_VERSION);
+	return r;
+}
+
 int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
 		 int nsteps, int *from, struct plumb_err *err)
 {

@@ -31,8 +31,8 @@ int sqlerr_set(sqlite3 *db, const char *path, int rc, const char *what,
 				     path, what, SQLERR_BUSY_MS / 1000, msg);
 	case SQLITE_CORRUPT:
 	case SQLITE_NOTADB:
-		code = PLUMB_EINPUT;
-		break;
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: %s: the archive database is damaged "
+				     "(%s); %s", path, what, msg, SQLERR_RECOVER_HINT);
 	case SQLITE_NOMEM:
 		return plumb_err_oom(err, what);
 	default:

@@ -14,6 +14,9 @@ struct plumb_err;
 
 /* How long a writer waits for another one before giving up (exit 75). */
 #define SQLERR_BUSY_MS 120000
+/* The hint every message about a damaged archive.db ends with. */
+#define SQLERR_RECOVER_HINT "'plumb archive verify' checks the stored bundles; " \
+	"'plumb archive reindex' rebuilds archive.db from them (baselines from baselines.tsv)"
 
 /*
  * Fill err from SQLite's rc (and db's message, db may be NULL) for the

@@ -39,10 +39,15 @@ struct store {
 	char *bundles_dir;  /* <dir>/bundles */
 	sqlite3 *db;
 	int in_txn;         /* inside store_begin() .. store_commit()/rollback() */
+	int readonly;       /* opened with STORE_READONLY */
 };
 
 enum store_open_flags {
-	STORE_CREATE = 1    /* create the folder and an empty archive if missing */
+	STORE_CREATE = 1,   /* create the folder and an empty archive if missing */
+	STORE_READONLY = 2, /* read only: SQLITE_OPEN_READONLY, and `immutable` when
+	                       the folder is not writable (a read-only mount, another
+	                       user's archive); nothing is migrated or written */
+	STORE_CHECK = 4     /* PRAGMA quick_check before anything is written (gc) */
 };
 
 /*
@@ -58,6 +63,12 @@ int store_locate(const char *dir, char **out, struct plumb_err *err);
  * A missing archive without STORE_CREATE is PLUMB_EINPUT naming dir; an
  * archive newer than this program is PLUMB_EINPUT.
  */
+/* The hint every message about a damaged archive.db ends with (sqlerr.h). */
+#define STORE_RECOVER_HINT SQLERR_RECOVER_HINT
+
+/* PRAGMA quick_check: 0, or PLUMB_EINPUT saying how to recover. */
+int store_quick_check(struct store *st, struct plumb_err *err);
+
 int store_open(struct store *st, const char *dir, int flags,
 	       struct plumb_err *err);
 
