@@ -14,7 +14,10 @@
 #include "archive/bundles.h"
 #include "archive/query.h"
 #include "archive/store.h"
+#include "common/buf.h"
 #include "common/err.h"
+#include "common/fileio.h"
+#include "common/path.h"
 #include "formats/manifest.h"
 #include "common/banned.h"
 
@@ -37,6 +40,74 @@ static int check_name(const char *name, struct plumb_err *err)
 					     name);
 	}
 	return 0;
+}
+
+#define BASELINE_SELECT \
+	"SELECT b.name, u.id, b.side, b.set_at, b.note, u.created," \
+	" CASE b.side WHEN 'base' THEN u.base_commit ELSE u.cand_commit END, u.rid" \
+	" FROM baselines b JOIN bundles u ON u.rid = b.bundle"
+
+/*
+ * baselines.tsv beside archive.db: every baseline as a line "name TAB
+ * bundle id TAB side TAB note" (backslash, tab and newline in a note
+ * escaped as \\, \t, \n), rewritten atomically inside each transaction
+ * that changes them.  The bundle files hold everything else the index
+ * knows, so `plumb archive reindex` rebuilds a lost or damaged archive.db
+ * from the files and this one.
+ */
+static void put_escaped(struct buf *b, const char *s, int *bad)
+{
+	for (; s && *s; s++) {
+		const char *e = *s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : NULL;
+		if (e)
+			*bad |= buf_add(b, e, 2) < 0;
+		else
+			*bad |= buf_add(b, s, 1) < 0;
+	}
+}
+
+static int write_side_file(struct store *st, struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err);
+	struct atomic_file af;
+	struct buf b;
+	char *path;
+	int rc, r = 0, bad = 0;
+
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	buf_init(&b, (size_t)64 << 20);
+	bad |= buf_add(&b, BASELINES_SIDE_HEADER "\n", strlen(BASELINES_SIDE_HEADER) + 1) < 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		put_escaped(&b, (const char *)sqlite3_column_text(s, 0), &bad);
+		bad |= buf_add(&b, "\t", 1) < 0;
+		put_escaped(&b, (const char *)sqlite3_column_text(s, 1), &bad);
+		bad |= buf_add(&b, "\t", 1) < 0;
+		put_escaped(&b, (const char *)sqlite3_column_text(s, 2), &bad);
+		bad |= buf_add(&b, "\t", 1) < 0;
+		put_escaped(&b, (const char *)sqlite3_column_text(s, 4), &bad);
+		bad |= buf_add(&b, "\n", 1) < 0;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		buf_release(&b);
+		return store_db_err(st, rc, "read baselines", err);
+	}
+	path = path_join(st->dir, BASELINES_SIDE_FILE);
+	if (bad || !path) {
+		free(path);
+		buf_release(&b);
+		return plumb_err_oom(err, BASELINES_SIDE_FILE);
+	}
+	if ((r = atomic_file_open(&af, path, 0644, err)) == 0) {
+		if ((r = atomic_file_write(&af, b.data, b.len, err)) < 0)
+			atomic_file_abort(&af);
+		else
+			r = atomic_file_commit(&af, err);
+	}
+	free(path);
+	buf_release(&b);
+	return r;
 }
 
 int baseline_set(struct store *st, const char *name, const char *bundle,
@@ -98,6 +169,8 @@ int baseline_set(struct store *st, const char *name, const char *bundle,
 		r = store_db_err(st, rc, "set baseline", err);
 		goto fail;
 	}
+	if ((r = write_side_file(st, err)) < 0)
+		goto fail;
 	if ((r = store_commit(st, err)) < 0)
 		return r;
 	if (out) {
@@ -133,66 +206,52 @@ static json_t *row_json(sqlite3_stmt *s)
 			 "commit", commit ? json_string(commit) : json_null());
 }
 
-#define BASELINE_SELECT \
-	"SELECT b.name, u.id, b.side, b.set_at, b.note, u.created," \
-	" CASE b.side WHEN 'base' THEN u.base_commit ELSE u.cand_commit END, u.rid" \
-	" FROM baselines b JOIN bundles u ON u.rid = b.bundle"
-
 int baseline_list(struct store *st, json_t **out, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err);
-	json_t *arr;
+	return query_rows(st, store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err),
+			  row_json, "list baselines", out, err);
+}
+
+/*
+ * The BASELINE_SELECT row of the baseline called name, stepped onto it
+ * (the caller finalizes it), or NULL with err set: unknown name
+ * (PLUMB_EINPUT), or the database failed.
+ */
+static sqlite3_stmt *baseline_row(struct store *st, const char *name, struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
 	int rc;
 
-	*out = NULL;
 	if (!s)
-		return err ? err->code : PLUMB_EINTERNAL;
-	arr = json_array();
-	if (!arr) {
-		sqlite3_finalize(s);
-		return plumb_err_oom(err, "baselines");
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (json_array_append_new(arr, row_json(s)) != 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
+		return NULL;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		return s;
+	if (rc == SQLITE_DONE)
+		plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
+	else
+		store_db_err(st, rc, "read baseline", err);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		json_decref(arr);
-		return store_db_err(st, rc, "list baselines", err);
-	}
-	*out = arr;
-	return 0;
+	return NULL;
 }
 
 int baseline_show(struct store *st, const char *name, json_t **out,
 		  struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
-	json_t *o = NULL, *bundle = NULL;
-	int64_t rid = 0;
-	int rc, r = 0;
+	sqlite3_stmt *s = baseline_row(st, name, err);
+	json_t *o, *bundle = NULL;
+	int64_t rid;
+	int r;
 
 	*out = NULL;
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		o = row_json(s);
-		rid = sqlite3_column_int64(s, 7);
-		if (!o)
-			r = plumb_err_oom(err, "baseline");
-	} else if (rc == SQLITE_DONE) {
-		r = plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
-	} else {
-		r = store_db_err(st, rc, "read baseline", err);
-	}
+	o = row_json(s);
+	rid = sqlite3_column_int64(s, 7);
 	sqlite3_finalize(s);
-	if (r < 0)
-		return r;
+	if (!o)
+		return plumb_err_oom(err, "baseline");
 	if ((r = query_bundle(st, rid, &bundle, err)) < 0) {
 		json_decref(o);
 		return r;
@@ -229,27 +288,22 @@ int baseline_rm(struct store *st, const char *name, struct plumb_err *err)
 		store_rollback(st);
 		return plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
 	}
+	if ((r = write_side_file(st, err)) < 0) {
+		store_rollback(st);
+		return r;
+	}
 	return store_commit(st, err);
 }
 
 int baseline_get(struct store *st, const char *name, char *id, char *side,
 		 struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
-	int rc, r = 0;
+	sqlite3_stmt *s = baseline_row(st, name, err);
 
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		snprintf(id, STORE_ID_LEN + 1, "%s", (const char *)sqlite3_column_text(s, 1));
-		snprintf(side, 10, "%s", (const char *)sqlite3_column_text(s, 2));
-	} else if (rc == SQLITE_DONE) {
-		r = plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
-	} else {
-		r = store_db_err(st, rc, "read baseline", err);
-	}
+	snprintf(id, STORE_ID_LEN + 1, "%s", (const char *)sqlite3_column_text(s, 1));
+	snprintf(side, 10, "%s", (const char *)sqlite3_column_text(s, 2));
 	sqlite3_finalize(s);
-	return r;
+	return 0;
 }

@@ -9,6 +9,10 @@
 #ifndef PLUMB_ARCHIVE_BASELINE_H
 #define PLUMB_ARCHIVE_BASELINE_H
 
+/* The side file of every baseline, beside archive.db (see baseline.c). */
+#define BASELINES_SIDE_FILE "baselines.tsv"
+#define BASELINES_SIDE_HEADER "name\tbundle\tside\tnote"
+
 #include <jansson.h>
 
 #include "archive/store.h"
@@ -41,5 +45,17 @@ int baseline_rm(struct store *st, const char *name, struct plumb_err *err);
  */
 int baseline_get(struct store *st, const char *name, char *id, char *side,
 		 struct plumb_err *err);
+
+/*
+ * `plumb archive reindex`: rebuild archive.db in dir from the stored
+ * bundle files and baselines.tsv.  The old archive.db (and its -wal) is
+ * kept as archive.db.damaged; every file under bundles/ that verifies is
+ * indexed again (as gc adopts), then every baseline of the side file is
+ * set again.  *nbundles and *nbaselines say how many; a baseline whose
+ * bundle is not there any more is reported in the error (PLUMB_EINPUT)
+ * after all the others were restored.
+ */
+int baseline_reindex(const char *dir, size_t *nbundles, size_t *nbaselines,
+		     struct plumb_err *err);
 
 #endif

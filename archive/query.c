@@ -355,6 +355,50 @@ static json_t *side_json(sqlite3_stmt *s, int i)
 	return o;
 }
 
+int query_rows(struct store *st, sqlite3_stmt *s, json_t *(*row)(sqlite3_stmt *s),
+	       const char *what, json_t **out, struct plumb_err *err)
+{
+	json_t *arr;
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	arr = json_array();
+	if (!arr) {
+		sqlite3_finalize(s);
+		return plumb_err_oom(err, what);
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		/* json_array_append_new() refuses (and so counts) a NULL row. */
+		if (json_array_append_new(arr, row(s)) != 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		json_decref(arr);
+		return store_db_err(st, rc, what, err);
+	}
+	*out = arr;
+	return 0;
+}
+
+static json_t *bench_row(sqlite3_stmt *s)
+{
+	json_t *o = json_object();
+
+	if (o && (jset(o, "name", col_str(s, 0)) | jset(o, "mode", col_str(s, 1)) |
+		  jset(o, "metric", col_str(s, 2)) | jset(o, "base", side_json(s, 3)) |
+		  jset(o, "candidate", side_json(s, 8)) | jset(o, "ratio", col_num(s, 13)) |
+		  jset(o, "verdict", col_str(s, 14)) | jset(o, "noise", col_num(s, 15)))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static int benches_json(struct store *st, int64_t rid, json_t **out,
 			struct plumb_err *err)
 {
@@ -362,35 +406,21 @@ static int benches_json(struct store *st, int64_t rid, json_t **out,
 		"SELECT name, mode, metric, base_center, base_min, base_max, base_spread, base_pads,"
 		" cand_center, cand_min, cand_max, cand_spread, cand_pads, ratio, verdict, noise"
 		" FROM benches WHERE bundle = ?1 ORDER BY name", err);
-	json_t *arr;
-	int rc;
 
-	if (!s)
-		return err ? err->code : PLUMB_EINTERNAL;
-	arr = json_array();
-	if (!arr) {
-		sqlite3_finalize(s);
-		return plumb_err_oom(err, "benches");
+	if (s)
+		sqlite3_bind_int64(s, 1, rid);
+	return query_rows(st, s, bench_row, "read benchmarks", out, err);
+}
+
+static json_t *baseline_of_row(sqlite3_stmt *s)
+{
+	json_t *o = json_object();
+
+	if (o && (jset(o, "name", col_str(s, 0)) | jset(o, "side", col_str(s, 1)))) {
+		json_decref(o);
+		return NULL;
 	}
-	sqlite3_bind_int64(s, 1, rid);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		json_t *o = json_object();
-		if (!o || json_array_append_new(arr, o) != 0 ||
-		    jset(o, "name", col_str(s, 0)) | jset(o, "mode", col_str(s, 1)) |
-		    jset(o, "metric", col_str(s, 2)) | jset(o, "base", side_json(s, 3)) |
-		    jset(o, "candidate", side_json(s, 8)) | jset(o, "ratio", col_num(s, 13)) |
-		    jset(o, "verdict", col_str(s, 14)) | jset(o, "noise", col_num(s, 15))) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		json_decref(arr);
-		return store_db_err(st, rc, "read benchmarks", err);
-	}
-	*out = arr;
-	return 0;
+	return o;
 }
 
 static int baselines_of(struct store *st, int64_t rid, json_t **out,
@@ -398,32 +428,10 @@ static int baselines_of(struct store *st, int64_t rid, json_t **out,
 {
 	sqlite3_stmt *s = store_prepare(st, "SELECT name, side FROM baselines WHERE bundle = ?1 "
 					"ORDER BY name", err);
-	json_t *arr;
-	int rc;
 
-	if (!s)
-		return err ? err->code : PLUMB_EINTERNAL;
-	arr = json_array();
-	if (!arr) {
-		sqlite3_finalize(s);
-		return plumb_err_oom(err, "baselines");
-	}
-	sqlite3_bind_int64(s, 1, rid);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		json_t *o = json_object();
-		if (!o || json_array_append_new(arr, o) != 0 ||
-		    jset(o, "name", col_str(s, 0)) | jset(o, "side", col_str(s, 1))) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		json_decref(arr);
-		return store_db_err(st, rc, "read baselines", err);
-	}
-	*out = arr;
-	return 0;
+	if (s)
+		sqlite3_bind_int64(s, 1, rid);
+	return query_rows(st, s, baseline_of_row, "read baselines", out, err);
 }
 
 int query_bundle(struct store *st, int64_t rid, json_t **out,

@@ -35,6 +35,15 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 	       struct plumb_err *err);
 
 /* Everything about one bundle (id or unique prefix): a JSON object. */
+/*
+ * Step the prepared statement s (finalized here, whatever happens; NULL:
+ * store_prepare() failed and err says why) and collect row(s) of each row
+ * in a new array in *out, owned by the caller.  row() returns a new value
+ * or NULL when memory ran out.  what names the query in messages.
+ */
+int query_rows(struct store *st, sqlite3_stmt *s, json_t *(*row)(sqlite3_stmt *s),
+	       const char *what, json_t **out, struct plumb_err *err);
+
 int query_show(struct store *st, const char *prefix, json_t **out,
 	       struct plumb_err *err);
 

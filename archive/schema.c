@@ -13,7 +13,7 @@
 #include <sqlite3.h>
 
 #include "archive/schema.h"
-#include "archive/store.h"
+#include "archive/sqlerr.h"
 #include "common/err.h"
 #include "common/banned.h"
 
@@ -141,11 +141,11 @@ static int pragma_int(sqlite3 *db, const char *path, const char *pragma,
 	snprintf(sql, sizeof(sql), "PRAGMA %s", pragma);
 	rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
 	if (rc != SQLITE_OK)
-		return store_sqlite_err(db, path, rc, sql, err);
+		return sqlerr_set(db, path, rc, sql, err);
 	rc = sqlite3_step(stmt);
 	if (rc != SQLITE_ROW) {
 		sqlite3_finalize(stmt);
-		return store_sqlite_err(db, path, rc, sql, err);
+		return sqlerr_set(db, path, rc, sql, err);
 	}
 	*out = sqlite3_column_int(stmt, 0);
 	sqlite3_finalize(stmt);
@@ -175,12 +175,12 @@ static int check_version(sqlite3 *db, const char *path, int version, int nsteps,
 	sqlite3_stmt *stmt;
 	int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &stmt, NULL);
 	if (rc != SQLITE_OK)
-		return store_sqlite_err(db, path, rc, "read schema", err);
+		return sqlerr_set(db, path, rc, "read schema", err);
 	rc = sqlite3_step(stmt);
 	int n = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_ROW)
-		return store_sqlite_err(db, path, rc, "read schema", err);
+		return sqlerr_set(db, path, rc, "read schema", err);
 	if (n != 0)
 		return plumb_err_set(err, PLUMB_EINPUT,
 				     "%s: not a plumb archive (a database with other tables)", path);
@@ -198,11 +198,22 @@ int schema_check(sqlite3 *db, const char *path, struct plumb_err *err)
 	 */
 	rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
-		return store_sqlite_err(db, path, rc, "begin", err);
+		return sqlerr_set(db, path, rc, "begin", err);
 	r = pragma_int(db, path, "user_version", &version, err);
 	if (r == 0)
 		r = check_version(db, path, version, SCHEMA_VERSION, err);
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
+int schema_current(sqlite3 *db, const char *path, struct plumb_err *err)
+{
+	int version = 0, r = pragma_int(db, path, "user_version", &version, err);
+
+	if (r == 0 && version < SCHEMA_VERSION)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: archive schema %d is older than this "
+				     "plumb's (%d) and it is opened read-only: a command that writes "
+				     "(plumb archive gc) upgrades it", path, version, SCHEMA_VERSION);
 	return r;
 }
 
@@ -226,7 +237,7 @@ int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
 
 	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
-		return store_sqlite_err(db, path, rc, "begin migration", err);
+		return sqlerr_set(db, path, rc, "begin migration", err);
 	/* Another process may have migrated while we waited for the lock. */
 	if ((r = pragma_int(db, path, "user_version", &version, err)) < 0)
 		goto fail;
@@ -249,12 +260,12 @@ int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", nsteps);
 	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
-		r = store_sqlite_err(db, path, rc, "set schema version", err);
+		r = sqlerr_set(db, path, rc, "set schema version", err);
 		goto fail;
 	}
 	rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
-		r = store_sqlite_err(db, path, rc, "commit migration", err);
+		r = sqlerr_set(db, path, rc, "commit migration", err);
 		goto fail;
 	}
 	return 0;

@@ -37,6 +37,9 @@ int schema_migrate(sqlite3 *db, const char *path, int *from,
  */
 int schema_check(sqlite3 *db, const char *path, struct plumb_err *err);
 
+/* A read-only archive must be at SCHEMA_VERSION already: PLUMB_EINPUT if older. */
+int schema_current(sqlite3 *db, const char *path, struct plumb_err *err);
+
 /*
  * The same with an explicit step table: steps[i] is the SQL that turns
  * version i into version i+1, for i in [0, nsteps).  For tests.

@@ -5,16 +5,19 @@
  * full sync) are set in one place.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "archive/schema.h"
+#include "archive/sqlerr.h"
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/clock.h"
@@ -49,50 +52,10 @@ int store_locate(const char *dir, char **out, struct plumb_err *err)
 	return 0;
 }
 
-int store_sqlite_err(sqlite3 *db, const char *path, int rc, const char *what,
-		     struct plumb_err *err)
-{
-	const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-	int sys = db ? sqlite3_system_errno(db) : 0;
-	int code;
-
-	switch (rc & 0xff) {
-	case SQLITE_FULL:
-	case SQLITE_IOERR:
-	case SQLITE_READONLY:
-	case SQLITE_CANTOPEN:
-		code = PLUMB_EIO;
-		break;
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return plumb_err_set(err, PLUMB_ELOCKED,
-				     "%s: %s: another process held the archive for more than %d s (%s)",
-				     path, what, STORE_BUSY_MS / 1000, msg);
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB:
-		code = PLUMB_EINPUT;
-		break;
-	case SQLITE_NOMEM:
-		return plumb_err_oom(err, what);
-	default:
-		code = PLUMB_EINTERNAL;
-		break;
-	}
-	/* SQLite reports a full disk as SQLITE_FULL, not always with its errno. */
-	if ((rc & 0xff) == SQLITE_FULL && sys == 0)
-		sys = ENOSPC;
-	if (code == PLUMB_EIO && sys != 0) {
-		char what_msg[256];
-		snprintf(what_msg, sizeof(what_msg), "%s (%s)", what, msg);
-		return plumb_err_errno(err, code, sys, path, what_msg);
-	}
-	return plumb_err_set(err, code, "%s: %s: %s", path, what, msg);
-}
-
 int store_db_err(struct store *st, int rc, const char *what,
 		 struct plumb_err *err)
 {
-	return store_sqlite_err(st->db, st->db_path, rc, what, err);
+	return sqlerr_set(st->db, st->db_path, rc, what, err);
 }
 
 sqlite3_stmt *store_prepare(struct store *st, const char *sql,
@@ -144,6 +107,89 @@ static int exec_locking(struct store *st, const char *sql, struct plumb_err *err
 	return 0;
 }
 
+/*
+ * A read-only connection.  When the folder cannot be written, SQLite could
+ * not create the -shm file a WAL database needs even to read, so the file
+ * is opened `immutable` (no locks, no -shm): nobody can be writing it
+ * through this folder anyway.
+ */
+static int open_readonly(struct store *st, struct plumb_err *err)
+{
+	int flags = SQLITE_OPEN_READONLY, rc;
+	char *uri = NULL;
+
+	if (access(st->dir, W_OK) != 0) {
+		sqlite3_str *s = sqlite3_str_new(NULL);
+		sqlite3_str_appendall(s, "file:");
+		for (const char *p = st->db_path; *p; p++) {
+			if (*p == '?' || *p == '#' || *p == '%')
+				sqlite3_str_appendf(s, "%%%02X", (unsigned char)*p);
+			else
+				sqlite3_str_appendchar(s, 1, *p);
+		}
+		sqlite3_str_appendall(s, "?immutable=1");
+		uri = sqlite3_str_finish(s);
+		if (!uri)
+			return plumb_err_oom(err, "archive path");
+		flags |= SQLITE_OPEN_URI;
+	}
+	rc = sqlite3_open_v2(uri ? uri : st->db_path, &st->db, flags, NULL);
+	sqlite3_free(uri);
+	if (rc != SQLITE_OK)
+		return store_db_err(st, rc, "open (read-only)", err);
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	st->readonly = 1;
+	return 0;
+}
+
+int store_quick_check(struct store *st, struct plumb_err *err)
+{
+	sqlite3_stmt *s = store_prepare(st, "PRAGMA quick_check", err);
+	char first[200] = "";
+	int rc, bad = 0;
+
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		if (t && strcmp(t, "ok") != 0 && !bad++) {
+			snprintf(first, sizeof(first), "%s", t);
+			for (char *p = first; *p; p++)
+				if (*p == '\n' || *p == '\t')
+					*p = ' ';
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_db_err(st, rc, "PRAGMA quick_check", err);
+	if (bad)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: the archive database is damaged "
+				     "(quick_check: %s); nothing was changed; %s", st->db_path,
+				     first, STORE_RECOVER_HINT);
+	return 0;
+}
+
+/*
+ * Does the folder hold what an archive accumulates (a stored bundle, a
+ * baseline)?  Then a 0-byte archive.db is a lost index, not one that
+ * another process is creating this instant.
+ */
+static int holds_bundles(const struct store *st)
+{
+	char *side = path_join(st->dir, "baselines.tsv");
+	int found = side && access(side, F_OK) == 0;
+	DIR *d = found ? NULL : opendir(st->bundles_dir);
+	struct dirent *e;
+
+	free(side);
+	while (d && !found && (e = readdir(d)))
+		found = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return found;
+}
+
 int store_open(struct store *st, const char *dir, int flags,
 	       struct plumb_err *err)
 {
@@ -177,10 +223,54 @@ int store_open(struct store *st, const char *dir, int flags,
 		r = plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file", st->db_path);
 		store_close(st);
 		return r;
+	} else if (sb.st_size == 0 && holds_bundles(st)) {
+		/* SQLite would take it for a new, empty archive: the baselines gone. */
+		r = plumb_err_set(err, PLUMB_EINPUT, "%s: empty (0 bytes), not an archive database; "
+				  "%s", st->db_path, STORE_RECOVER_HINT);
+		store_close(st);
+		return r;
 	}
 	if ((flags & STORE_CREATE) && (r = mkdir_p(st->dir, err)) < 0) {
 		store_close(st);
 		return r;
+	}
+	if (!(flags & STORE_READONLY) && access(st->dir, W_OK) != 0 &&
+	    (errno == EACCES || errno == EROFS || errno == EPERM)) {
+		r = plumb_err_set(err, PLUMB_EIO, "%s: the archive folder is read-only (%s): "
+				  "this command writes to the archive", st->dir, strerror(errno));
+		store_close(st);
+		return r;
+	}
+	if (flags & STORE_READONLY) {
+		r = open_readonly(st, err);
+		if (r < 0) {
+			store_close(st);
+			return r;
+		}
+		if ((r = schema_check(st->db, st->db_path, err)) < 0) {
+			store_close(st);
+			return r;
+		}
+		if (schema_current(st->db, st->db_path, err) < 0) {
+			/* Older: upgraded once by a writable open where the folder allows it. */
+			char *d = strdup(dir);
+			store_close(st);
+			if (!d)
+				return plumb_err_oom(err, "archive paths");
+			if (access(d, W_OK) != 0) {
+				free(d);
+				return err ? err->code : PLUMB_EINPUT;
+			}
+			plumb_err_clear(err);
+			r = store_open(st, d, flags & ~STORE_READONLY, err);
+			if (r == 0) {
+				store_close(st);
+				r = store_open(st, d, flags, err);
+			}
+			free(d);
+			return r;
+		}
+		return 0;
 	}
 	rc = sqlite3_open_v2(st->db_path, &st->db,
 			     SQLITE_OPEN_READWRITE | (flags & STORE_CREATE ? SQLITE_OPEN_CREATE : 0),
@@ -197,7 +287,8 @@ int store_open(struct store *st, const char *dir, int flags,
 	 * the user survives a power cut (the bundle file was synced before).
 	 */
 	/* Nothing may touch a database this program does not understand. */
-	if ((r = schema_check(st->db, st->db_path, err)) < 0 ||
+	if (((flags & STORE_CHECK) && (r = store_quick_check(st, err)) < 0) ||
+	    (r = schema_check(st->db, st->db_path, err)) < 0 ||
 	    (r = exec_locking(st, "PRAGMA journal_mode = WAL", err)) < 0 ||
 	    (r = exec_simple(st, "PRAGMA synchronous = FULL", err)) < 0 ||
 	    (r = exec_simple(st, "PRAGMA foreign_keys = ON", err)) < 0 ||
@@ -250,7 +341,8 @@ int store_begin(struct store *st, struct plumb_err *err)
 
 	if (st->magic != STORE_MAGIC || st->in_txn)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "store_begin: bad handle or nested transaction");
-	if ((r = exec_locking(st, "BEGIN IMMEDIATE", err)) < 0)
+	/* Read-only: one consistent snapshot; there is no write lock to take. */
+	if ((r = exec_locking(st, st->readonly ? "BEGIN" : "BEGIN IMMEDIATE", err)) < 0)
 		return r;
 	st->in_txn = 1;
 	return 0;

@@ -22,13 +22,15 @@
 
 #include <sqlite3.h>
 
+#include "archive/sqlerr.h"
+
 struct plumb_err;
 
 #define STORE_MAGIC 0x41524348u   /* "ARCH": catches use after store_close() */
 #define STORE_ID_LEN 64           /* a bundle id: 64 lower-case hex digits */
 
 /* How long a writer waits for another one before giving up (exit 75). */
-#define STORE_BUSY_MS 120000
+#define STORE_BUSY_MS SQLERR_BUSY_MS
 
 struct store {
 	unsigned magic;
@@ -37,10 +39,15 @@ struct store {
 	char *bundles_dir;  /* <dir>/bundles */
 	sqlite3 *db;
 	int in_txn;         /* inside store_begin() .. store_commit()/rollback() */
+	int readonly;       /* opened with STORE_READONLY */
 };
 
 enum store_open_flags {
-	STORE_CREATE = 1    /* create the folder and an empty archive if missing */
+	STORE_CREATE = 1,   /* create the folder and an empty archive if missing */
+	STORE_READONLY = 2, /* read only: SQLITE_OPEN_READONLY, and `immutable` when
+	                       the folder is not writable (a read-only mount, another
+	                       user's archive); nothing is migrated or written */
+	STORE_CHECK = 4     /* PRAGMA quick_check before anything is written (gc) */
 };
 
 /*
@@ -56,6 +63,12 @@ int store_locate(const char *dir, char **out, struct plumb_err *err);
  * A missing archive without STORE_CREATE is PLUMB_EINPUT naming dir; an
  * archive newer than this program is PLUMB_EINPUT.
  */
+/* The hint every message about a damaged archive.db ends with (sqlerr.h). */
+#define STORE_RECOVER_HINT SQLERR_RECOVER_HINT
+
+/* PRAGMA quick_check: 0, or PLUMB_EINPUT saying how to recover. */
+int store_quick_check(struct store *st, struct plumb_err *err);
+
 int store_open(struct store *st, const char *dir, int flags,
 	       struct plumb_err *err);
 
@@ -86,10 +99,6 @@ void store_rollback(struct store *st);
  */
 int store_db_err(struct store *st, int rc, const char *what,
 		 struct plumb_err *err);
-
-/* The same for a bare connection whose file is named path. */
-int store_sqlite_err(sqlite3 *db, const char *path, int rc, const char *what,
-		     struct plumb_err *err);
 
 /* Prepare a statement; on failure fills err (naming the SQL) and returns NULL. */
 sqlite3_stmt *store_prepare(struct store *st, const char *sql,

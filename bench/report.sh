@@ -13,6 +13,9 @@
 #        a row, on the packed bundle (complete verification and the per-pad
 #        distributions included), on the folder and on the bare manifest.
 #                                                  target: all four < 1 s
+#    And "many": 1,000,000 rows over 8,000 series (2,000 samples-mode
+#    benchmarks, 2 pads a side), the case a series lookup per row made
+#    quadratic (73 s for one HTML report).       target: each format < 2 s
 # 2. Fills an archive through the real insert path (bench/archive-fill,
 #    NIGHTS_BUNDLES bundles' rows over 100 hosts, default 100,000: 1,000
 #    nights of "interp" per host) and times `plumb report --trend interp`
@@ -40,9 +43,9 @@ done
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/plumb-bench-report.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT INT TERM
 
-for kind in process samples; do
-	echo "making the $kind bundle with 50 benchmarks..."
-	python3 "$SRC/bench/report-inputs.py" "$WORK/$kind" "$kind"
+for kind in process samples many; do
+	echo "making the $kind bundle..."
+	PLUMB="$PLUMB" python3 "$SRC/bench/report-inputs.py" "$WORK/$kind" "$kind"
 	"$PLUMB" bundle pack "$WORK/$kind" -o "$WORK/$kind.plumb" >/dev/null
 	echo "  bundle: $(wc -c <"$WORK/$kind.plumb") bytes"
 done
@@ -75,7 +78,7 @@ all4() {
 	echo "for f in text md json html; do \"$PLUMB\" report $1 --format \$f >/dev/null; done"
 }
 
-for kind in process samples; do
+for kind in process samples many; do
 	echo
 	echo "report stage in-process, the $kind bundle (median of 21 renders):"
 	"$RENDER" "$WORK/$kind.plumb" | sed "s/^/  /"

@@ -140,12 +140,69 @@ static const struct plumb_opt list_opts[] = {
 	OPT_END_()
 };
 
+/*
+ * The reading commands share one shape: open the archive read-only, ask
+ * one archive/ query for a JSON value, print it as JSON (--json) or
+ * through its view.
+ */
+typedef int (*archive_read_fn)(struct store *st, const void *arg, json_t **out,
+			       struct plumb_err *err);
+
+static int read_and_show(archive_read_fn read, const void *arg,
+			 void (*view)(const json_t *v, FILE *out))
+{
+	struct plumb_err err;
+	struct store st;
+	json_t *v;
+	int r;
+
+	if ((r = open_archive(&st, STORE_READONLY)) != 0)
+		return r;
+	plumb_err_clear(&err);
+	if (read(&st, arg, &v, &err) < 0) {
+		r = cli_fail(&err);
+	} else {
+		if (opt_json)
+			print_json(v);
+		else
+			view(v, stdout);
+		json_decref(v);
+	}
+	store_close(&st);
+	return r;
+}
+
+static int read_list(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+{
+	return query_list(st, arg, out, err);
+}
+
+static int read_show(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+{
+	return query_show(st, arg, out, err);
+}
+
+static int read_trend(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+{
+	return query_trend(st, arg, out, err);
+}
+
+static int read_baselines(struct store *st, const void *arg, json_t **out,
+			  struct plumb_err *err)
+{
+	(void)arg;
+	return baseline_list(st, out, err);
+}
+
+static int read_baseline(struct store *st, const void *arg, json_t **out,
+			 struct plumb_err *err)
+{
+	return baseline_show(st, arg, out, err);
+}
+
 static int list_exec(int argc, char **argv)
 {
 	struct query_filter f;
-	struct plumb_err err;
-	struct store st;
-	json_t *list;
 	int r;
 
 	(void)argv;
@@ -160,20 +217,7 @@ static int list_exec(int argc, char **argv)
 	f.nlabels = opt_labels.n;
 	f.since = opt_since;
 	f.last = opt_last;
-	if ((r = open_archive(&st, 0)) != 0)
-		goto out;
-	plumb_err_clear(&err);
-	if (query_list(&st, &f, &list, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(list);
-		else
-			view_list(list, stdout);
-		json_decref(list);
-	}
-	store_close(&st);
-out:
+	r = read_and_show(read_list, &f, view_list);
 	strlist_release(&opt_labels);
 	return r;
 }
@@ -198,27 +242,9 @@ static const struct plumb_opt show_opts[] = {
 
 static int show_exec(int argc, char **argv)
 {
-	struct plumb_err err;
-	struct store st;
-	json_t *b;
-	int r;
-
 	if (argc != 1)
 		return usage_error("show", "needs exactly one bundle id");
-	if ((r = open_archive(&st, 0)) != 0)
-		return r;
-	plumb_err_clear(&err);
-	if (query_show(&st, argv[0], &b, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(b);
-		else
-			view_bundle(b, stdout);
-		json_decref(b);
-	}
-	store_close(&st);
-	return r;
+	return read_and_show(read_show, argv[0], view_bundle);
 }
 
 static const struct plumb_cmd cmd_archive_show = {
@@ -288,10 +314,6 @@ static const struct plumb_opt trend_opts[] = {
 static int trend_exec(int argc, char **argv)
 {
 	struct query_trend q;
-	struct plumb_err err;
-	struct store st;
-	json_t *t;
-	int r;
 
 	if (argc != 1)
 		return usage_error("trend", "needs exactly one benchmark name");
@@ -300,20 +322,7 @@ static int trend_exec(int argc, char **argv)
 	q.metric = opt_metric;
 	q.host = opt_host;
 	q.last = opt_last;
-	if ((r = open_archive(&st, 0)) != 0)
-		return r;
-	plumb_err_clear(&err);
-	if (query_trend(&st, &q, &t, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(t);
-		else
-			view_trend(t, stdout);
-		json_decref(t);
-	}
-	store_close(&st);
-	return r;
+	return read_and_show(read_trend, &q, view_trend);
 }
 
 static const struct plumb_cmd cmd_archive_trend = {
@@ -371,7 +380,7 @@ static int verify_exec(int argc, char **argv)
 		return usage_error("verify", "takes no arguments");
 	if (opt_subset && parse_subset(opt_subset, &n, &t) < 0)
 		return usage_error("verify", "--subset takes N/T with 1 <= N <= T, like 3/7");
-	if ((r = open_archive(&st, 0)) != 0)
+	if ((r = open_archive(&st, STORE_READONLY)) != 0)
 		return r;
 	scrub_report_init(&rep);
 	plumb_err_clear(&err);
@@ -423,7 +432,7 @@ static int gc_exec(int argc, char **argv)
 	(void)argv;
 	if (argc > 0)
 		return usage_error("gc", "takes no arguments");
-	if ((r = open_archive(&st, 0)) != 0)
+	if ((r = open_archive(&st, STORE_CHECK)) != 0)
 		return r;
 	scrub_report_init(&rep);
 	plumb_err_clear(&err);
@@ -454,6 +463,41 @@ static const struct plumb_cmd cmd_archive_gc = {
 		"bundle; rows without files are listed (exit 3) for 'plumb archive rm'.",
 	.opts = gc_opts,
 	.exec = gc_exec,
+};
+
+/* ---- reindex ---- */
+
+static int reindex_exec(int argc, char **argv)
+{
+	struct plumb_err err;
+	size_t nb = 0, nbl = 0;
+	char *dir = NULL;
+	int r;
+
+	(void)argv;
+	if (argc > 0)
+		return usage_error("reindex", "takes no arguments");
+	plumb_err_clear(&err);
+	if ((r = store_locate(opt_dir, &dir, &err)) == 0)
+		r = baseline_reindex(dir, &nb, &nbl, &err);
+	if (r == 0 || nb > 0)
+		printf("reindex: %zu bundle%s indexed again, %zu baseline%s restored; the old "
+		       "archive.db is archive.db.damaged\n", nb, nb == 1 ? "" : "s", nbl,
+		       nbl == 1 ? "" : "s");
+	free(dir);
+	return r < 0 ? cli_fail(&err) : 0;
+}
+
+static const struct plumb_cmd cmd_archive_reindex = {
+	.name = "reindex",
+	.summary = "rebuild archive.db from the bundle files and baselines.tsv",
+	.usage = "archive reindex [--archive-dir DIR]",
+	.description =
+		"Move archive.db aside (archive.db.damaged), index every stored bundle that\n"
+		"verifies again, and set every baseline of baselines.tsv again: the way back\n"
+		"from a damaged or lost index.",
+	.opts = gc_opts,
+	.exec = reindex_exec,
 };
 
 /* ---- baseline set|list|show|rm ---- */
@@ -509,28 +553,10 @@ static const struct plumb_opt baseline_list_opts[] = {
 
 static int baseline_list_exec(int argc, char **argv)
 {
-	struct plumb_err err;
-	struct store st;
-	json_t *list;
-	int r;
-
 	(void)argv;
 	if (argc > 0)
 		return usage_error("baseline list", "takes no arguments");
-	if ((r = open_archive(&st, 0)) != 0)
-		return r;
-	plumb_err_clear(&err);
-	if (baseline_list(&st, &list, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(list);
-		else
-			view_baselines(list, stdout);
-		json_decref(list);
-	}
-	store_close(&st);
-	return r;
+	return read_and_show(read_baselines, NULL, view_baselines);
 }
 
 static const struct plumb_cmd cmd_archive_baseline_list = {
@@ -549,27 +575,9 @@ static const struct plumb_opt baseline_show_opts[] = {
 
 static int baseline_show_exec(int argc, char **argv)
 {
-	struct plumb_err err;
-	struct store st;
-	json_t *b;
-	int r;
-
 	if (argc != 1)
 		return usage_error("baseline show", "needs exactly one NAME");
-	if ((r = open_archive(&st, 0)) != 0)
-		return r;
-	plumb_err_clear(&err);
-	if (baseline_show(&st, argv[0], &b, &err) < 0) {
-		r = cli_fail(&err);
-	} else {
-		if (opt_json)
-			print_json(b);
-		else
-			view_baseline(b, stdout);
-		json_decref(b);
-	}
-	store_close(&st);
-	return r;
+	return read_and_show(read_baseline, argv[0], view_baseline);
 }
 
 static const struct plumb_cmd cmd_archive_baseline_show = {
@@ -639,13 +647,14 @@ static const struct plumb_cmd *const archive_subs[] = {
 	&cmd_archive_trend,
 	&cmd_archive_verify,
 	&cmd_archive_gc,
+	&cmd_archive_reindex,
 	NULL
 };
 
 const struct plumb_cmd cmd_archive = {
 	.name = "archive",
-	.summary = "the results archive: add, list, show, rm, baseline, trend, verify, gc",
-	.usage = "archive add|list|show|rm|trend|verify|gc [ARGS] [--archive-dir DIR]\n"
+	.summary = "the results archive: add, list, show, rm, baseline, trend, verify, gc, reindex",
+	.usage = "archive add|list|show|rm|trend|verify|gc|reindex [ARGS] [--archive-dir DIR]\n"
 		 "archive baseline set|list|show|rm [ARGS] [--archive-dir DIR]",
 	.description =
 		"An SQLite index and a store of bundle files, in --archive-dir, else\n"

@@ -4,10 +4,18 @@
  * Why the folder fsync: rename() is atomic, but until the folder's entry is
  * on disk a crash can bring back the old name (or none).  The archive and
  * the bundle writer promise "whole or not at all" across power loss too.
+ *
+ * Why O_TMPFILE: a file without a name cannot be left behind, whatever
+ * kills the writer; it gets its name only once it is whole (linkat).  Where
+ * the file system has no O_TMPFILE the temporary name carries the writer's
+ * pid, and the next writer in the folder removes the names of dead pids.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +23,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/clock.h"
 #include "common/err.h"
 #include "common/path.h"
 #include "common/cleanup.h"
@@ -63,31 +72,198 @@ int fsync_parent(const char *path, struct plumb_err *err)
 	return r;
 }
 
-int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode,
-		     struct plumb_err *err)
+/*
+ * Temporary names carry the writer's pid: ".<name>.<tag>.<pid>.XXXXXX".
+ * Parse one; 1 and *pid set when name is of that form for some tag.
+ */
+static int temp_name_pid(const char *name, pid_t *pid)
+{
+	const char *tags[] = { ".tmp.", ".spool." };
+	size_t len = strlen(name);
+
+	if (name[0] != '.' || len < 9)
+		return 0;
+	/* The last 6 characters are mkostemp's; before them ".<digits>". */
+	for (size_t t = 0; t < sizeof(tags) / sizeof(tags[0]); t++) {
+		const char *dot = name + len - 7, *p = dot;
+		long long v = 0;
+		size_t tl = strlen(tags[t]);
+		if (*dot != '.')
+			return 0;
+		while (p > name && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		if (p == dot || dot - p > 9 || (size_t)(p - name) < tl + 1 ||
+		    memcmp(p - tl, tags[t], tl) != 0)
+			continue;
+		for (const char *q = p; q < dot; q++)
+			v = v * 10 + (*q - '0');
+		if (v <= 0 || v > INT_MAX)
+			return 0;
+		*pid = (pid_t)v;
+		return 1;
+	}
+	return 0;
+}
+
+/* Nonzero when no process pid exists (EPERM: it exists, not ours). */
+static int pid_is_dead(pid_t pid)
+{
+	return kill(pid, 0) < 0 && errno == ESRCH;
+}
+
+int tempfile_sweep(const char *dir)
+{
+	DIR *d = opendir(dir[0] ? dir : ".");
+	struct dirent *e;
+	int removed = 0, fd;
+
+	if (!d)
+		return 0;
+	fd = dirfd(d);
+	while ((e = readdir(d)) != NULL) {
+		pid_t pid;
+		if (!temp_name_pid(e->d_name, &pid) || pid == getpid() || !pid_is_dead(pid))
+			continue;
+		if (unlinkat(fd, e->d_name, 0) == 0)
+			removed++;
+	}
+	closedir(d);
+	return removed;
+}
+
+/* The folder of path, "" for the current one (with a trailing slash kept). */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return strndup(path, slash ? (size_t)(slash - path) + 1 : 0);
+}
+
+/*
+ * An unnamed file in dir (O_TMPFILE), or -1 with errno.  Only where
+ * /proc/self/fd lets it be linked by name later (linkat's AT_EMPTY_PATH
+ * needs a privilege).
+ */
+static int open_unnamed(const char *dir, mode_t mode, int access_mode)
+{
+#ifdef O_TMPFILE
+	int fd;
+
+	if (access("/proc/self/fd", X_OK) < 0)
+		return -1;
+	fd = open(dir[0] ? dir : ".", O_TMPFILE | access_mode | O_CLOEXEC, mode);
+	if (fd >= 0 && fchmod(fd, mode) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+#else
+	(void)dir;
+	(void)mode;
+	(void)access_mode;
+	errno = EOPNOTSUPP;
+	return -1;
+#endif
+}
+
+/* "<dir>.<base>.<tag>.<pid>.XXXXXX" beside path; NULL when out of memory. */
+static char *temp_template(const char *path, const char *tag)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	struct buf b;
 
+	buf_init(&b, PATH_MAX);
+	if (buf_add(&b, path, dirlen) < 0 ||
+	    buf_printf(&b, ".%s.%s.%ld.XXXXXX", base, tag, (long)getpid()) < 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
+int tempfile_open_unnamed(const char *beside, const char *tag, char **label,
+			  struct plumb_err *err)
+{
+	char *dir = folder_of(beside), *name;
+	int fd;
+
+	*label = NULL;
+	if (!dir)
+		return plumb_err_oom(err, beside);
+	tempfile_sweep(dir);
+	fd = open_unnamed(dir, 0600, O_RDWR);
+	if (fd >= 0) {
+		*label = buf_strdupf("%s (the %s file of %s, unnamed)", dir[0] ? dir : ".",
+				     tag, beside);
+		free(dir);
+		if (!*label) {
+			close(fd);
+			return plumb_err_oom(err, beside);
+		}
+		return fd;
+	}
+	free(dir);
+	name = temp_template(beside, tag);
+	if (!name)
+		return plumb_err_oom(err, beside);
+	fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		plumb_err_errno(err, PLUMB_EIO, e, name, "create");
+		free(name);
+		return err ? err->code : PLUMB_EIO;
+	}
+	/* Named for two system calls; a writer killed in between leaves a
+	 * name with its pid, which the next writer in the folder removes. */
+	unlink(name);
+	*label = name;
+	return fd;
+}
+
+int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode,
+		     struct plumb_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir;
+
 	af->fd = -1;
 	af->path = NULL;
 	af->tmp_path = NULL;
+	af->unnamed = 0;
 	if (!*base)
 		return plumb_err_set(err, PLUMB_EARG, "%s: not a file name", path);
-	buf_init(&b, PATH_MAX);
-	if (buf_add(&b, path, dirlen) < 0 ||
-	    buf_printf(&b, ".%s.tmp.XXXXXX", base) < 0) {
-		buf_release(&b);
-		return buf_err(err, path);
-	}
-	af->tmp_path = buf_detach(&b, NULL);
 	af->path = strdup(path);
-	if (!af->tmp_path || !af->path) {
-		free(af->tmp_path);
+	dir = folder_of(path);
+	if (!af->path || !dir) {
 		free(af->path);
-		af->tmp_path = af->path = NULL;
+		free(dir);
+		af->path = NULL;
+		return plumb_err_oom(err, path);
+	}
+	/* What writers killed outright (SIGKILL) left in this folder goes first. */
+	tempfile_sweep(dir);
+	af->fd = open_unnamed(dir, mode, O_WRONLY);
+	free(dir);
+	if (af->fd >= 0) {
+		/* Nothing to clean up on a signal: the file has no name yet.
+		 * Messages name the destination. */
+		af->unnamed = 1;
+		af->tmp_path = strdup(path);
+		if (!af->tmp_path) {
+			atomic_file_abort(af);
+			return plumb_err_oom(err, path);
+		}
+		return 0;
+	}
+	af->tmp_path = temp_template(path, "tmp");
+	if (!af->tmp_path) {
+		free(af->path);
+		af->path = NULL;
 		return plumb_err_oom(err, path);
 	}
 	af->fd = mkostemp(af->tmp_path, O_CLOEXEC);
@@ -127,13 +303,62 @@ int atomic_file_write(struct atomic_file *af, const void *data, size_t len,
 /* Release what af holds without touching the file system. */
 static void atomic_file_release(struct atomic_file *af)
 {
-	if (af->tmp_path)
+	if (af->tmp_path && !af->unnamed)
 		tempfile_forget(af->tmp_path);
 	free(af->tmp_path);
 	free(af->path);
 	af->tmp_path = NULL;
 	af->path = NULL;
 	af->fd = -1;
+	af->unnamed = 0;
+}
+
+/*
+ * Give the unnamed file its name: linked straight to the destination when
+ * there is none, else linked to a pid-bearing temporary name and renamed
+ * over it (linkat cannot replace).  0, or -1 with errno.
+ */
+static int link_unnamed(struct atomic_file *af)
+{
+	char proc[64];
+	char *tmp;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", af->fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, af->path, AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	for (int tries = 0; tries < 100; tries++) {
+		tmp = temp_template(af->path, "tmp");
+		if (!tmp) {
+			errno = ENOMEM;
+			return -1;
+		}
+		/* mkostemp's pattern, filled without creating the file. */
+		{
+			static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+			size_t n = strlen(tmp);
+			uint64_t x = clock_now_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)tries * 0x9e3779b97f4a7c15ull;
+			for (size_t i = n - 6; i < n; i++, x /= 62)
+				tmp[i] = set[x % 62];
+		}
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
+			int r, e;
+			tempfile_register(tmp);
+			r = rename(tmp, af->path);
+			e = errno;
+			if (r < 0)
+				unlink(tmp);
+			tempfile_forget(tmp);
+			free(tmp);
+			errno = e;
+			return r;
+		}
+		free(tmp);
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
 }
 
 int atomic_file_commit(struct atomic_file *af, struct plumb_err *err)
@@ -143,6 +368,18 @@ int atomic_file_commit(struct atomic_file *af, struct plumb_err *err)
 	if (fsync(af->fd) < 0) {
 		r = plumb_err_errno(err, PLUMB_EIO, errno, af->tmp_path, "fsync");
 		atomic_file_abort(af);
+		return r;
+	}
+	if (af->unnamed) {
+		if (link_unnamed(af) < 0) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, af->path, "link");
+			atomic_file_abort(af);
+			return r;
+		}
+		close(af->fd);
+		af->fd = -1;
+		r = fsync_parent(af->path, err);
+		atomic_file_release(af);
 		return r;
 	}
 	if (close(af->fd) < 0) {
@@ -166,7 +403,7 @@ void atomic_file_abort(struct atomic_file *af)
 {
 	if (af->fd >= 0)
 		close(af->fd);
-	if (af->tmp_path)
+	if (af->tmp_path && !af->unnamed)
 		unlink(af->tmp_path);
 	atomic_file_release(af);
 }

@@ -5,9 +5,14 @@
  * Temporary files are registered with common/cleanup.h while they exist.
  *
  * Every file plumb publishes (bundles, archive copies, reports written with
- * -o) goes through struct atomic_file: a temporary file beside the
- * destination, fsync, rename, fsync of the folder.  A failure or a signal
- * leaves the destination as it was and no temporary file behind.
+ * -o) goes through struct atomic_file: an unnamed file (O_TMPFILE) in the
+ * destination's folder, fsync, linkat to its name (to a temporary name and
+ * rename when the destination exists), fsync of the folder.  Where the file
+ * system has no O_TMPFILE, a temporary file ".<name>.tmp.<pid>.XXXXXX"
+ * beside the destination and rename.  A failure or a signal leaves the
+ * destination as it was and no temporary file behind; a SIGKILL may leave a
+ * temporary name with the dead writer's pid, which the next atomic_file_open()
+ * or tempfile_open_unnamed() in that folder removes (tempfile_sweep()).
  *
  * Ownership: struct atomic_file is caller-owned storage; after
  * atomic_file_open() succeeds the caller must call exactly one of
@@ -25,7 +30,9 @@ struct plumb_err;
 struct atomic_file {
 	int fd;          /* open for writing, -1 once finished */
 	char *path;      /* the destination */
-	char *tmp_path;  /* "<dir>/.<name>.tmp.XXXXXX" beside it */
+	char *tmp_path;  /* "<dir>/.<name>.tmp.<pid>.XXXXXX" beside it; when
+			  * unnamed, the destination (for messages) */
+	int unnamed;     /* fd is an O_TMPFILE file */
 };
 
 /* Create the temporary file beside path with the given mode (umask ignored). */
@@ -41,6 +48,22 @@ int atomic_file_commit(struct atomic_file *af, struct plumb_err *err);
 
 /* Close and remove the temporary file; path is untouched. */
 void atomic_file_abort(struct atomic_file *af);
+
+/*
+ * A read-write scratch file in the folder of beside that disappears with
+ * the process whatever happens: O_TMPFILE, else a pid-bearing name
+ * ".<base>.<tag>.<pid>.XXXXXX" unlinked at once.  *label (caller frees) is
+ * what messages about it name.  Returns the fd, or a negative code.
+ */
+int tempfile_open_unnamed(const char *beside, const char *tag, char **label,
+			  struct plumb_err *err);
+
+/*
+ * Remove from dir ("" for the current folder) the temporary names of dead
+ * writers (".<name>.tmp.<pid>.XXXXXX", ".<name>.spool.<pid>.XXXXXX" whose
+ * pid is no process); returns how many were removed.
+ */
+int tempfile_sweep(const char *dir);
 
 /* Write all of len bytes to fd, retrying on EINTR; errors name path. */
 int write_all(int fd, const void *data, size_t len, const char *path,

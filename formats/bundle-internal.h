@@ -247,7 +247,8 @@ int bundle_writer_last(struct bundle_writer *w, const char *name, uint64_t size,
 		       int64_t mtime, struct plumb_err *err);
 
 /* Copy a finished tail frame from fd (read from its start). */
-int bundle_writer_append(struct bundle_writer *w, int fd, struct plumb_err *err);
+int bundle_writer_append(struct bundle_writer *w, int fd, const char *name,
+			 struct plumb_err *err);
 
 /* Data of the current member; all of it must come before the next entry. */
 int bundle_writer_data(struct bundle_writer *w, const void *data, size_t len,

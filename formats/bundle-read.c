@@ -33,23 +33,37 @@
 #define READER_MAGIC 0x42524452u  /* "BRDR" */
 #define IN_CHUNK ((size_t)256 << 10)
 
+/*
+ * Fill err with "<bundle>: member '<name>': <what>" (name quoted; NULL: no
+ * member, "<bundle>: <what>"), exit 3's code.
+ */
+static int member_errv(const struct bundle_reader *r, struct plumb_err *err,
+		       const char *name, size_t len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+static int member_errv(const struct bundle_reader *r, struct plumb_err *err,
+		       const char *name, size_t len, const char *fmt, va_list ap)
+{
+	char what[PLUMB_ERR_MAX];
+	char q[400];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	if (!name)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: %s", r->name, what);
+	return plumb_err_set(err, PLUMB_EINPUT, "%s: member '%s': %s", r->name,
+			     bundle_quote(q, sizeof(q), name, len), what);
+}
+
 /* Record an error raised while producing tar bytes; -1 for the callback. */
 static int src_fail(struct bundle_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static int src_fail(struct bundle_reader *r, const char *fmt, ...)
 {
-	char what[PLUMB_ERR_MAX];
-	char q[400];
+	const char *cur = r->in_member ? r->cur : NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	member_errv(r, &r->src_err, cur, cur ? strlen(cur) : 0, fmt, ap);
 	va_end(ap);
-	if (r->in_member && r->cur)
-		plumb_err_set(&r->src_err, PLUMB_EINPUT, "%s: member '%s': %s", r->name,
-			      bundle_quote(q, sizeof(q), r->cur, strlen(r->cur)), what);
-	else
-		plumb_err_set(&r->src_err, PLUMB_EINPUT, "%s: %s", r->name, what);
 	r->src_failed = 1;
 	return -1;
 }
@@ -311,15 +325,13 @@ static int member_err(struct bundle_reader *r, struct plumb_err *err,
 static int member_err(struct bundle_reader *r, struct plumb_err *err,
 		      const char *name, size_t len, const char *fmt, ...)
 {
-	char what[PLUMB_ERR_MAX];
-	char q[400];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	rc = member_errv(r, err, name, len, fmt, ap);
 	va_end(ap);
-	return plumb_err_set(err, PLUMB_EINPUT, "%s: member '%s': %s", r->name,
-			     bundle_quote(q, sizeof(q), name, len), what);
+	return rc;
 }
 
 /* Is a a parent folder of b ("logs" of "logs/x.log")? */

@@ -358,25 +358,42 @@ static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts 
 	return rc;
 }
 
+/* The checks before a bundle is opened; info is released for a fresh fill. */
+static int verify_begin(const struct bundle_read_opts *opts, struct bundle_info *info,
+			struct plumb_err *err)
+{
+	if (opts && opts->require_signature && !opts->pubkey)
+		return plumb_err_set(err, PLUMB_EARG, "a required signature needs a public "
+				     "key to check it with");
+	bundle_info_release(info);
+	return 0;
+}
+
+/* Verify through r, for which bundle_reader_open_*() returned rc; closes r. */
+static int verify_opened(struct bundle_reader *r, int rc, const struct bundle_read_opts *opts,
+			 samples_row_fn on_sample, void *sample_ctx,
+			 struct bundle_info *info, struct plumb_err *err)
+{
+	if (rc < 0)
+		return rc;
+	rc = verify_reader(r, opts, on_sample, sample_ctx, info, err);
+	bundle_reader_close(r);
+	if (rc < 0)
+		bundle_info_release(info);
+	return rc;
+}
+
 static int verify_fd(int fd, const char *name, const struct bundle_read_opts *opts,
 		     samples_row_fn on_sample, void *sample_ctx,
 		     struct bundle_info *info, struct plumb_err *err)
 {
 	struct bundle_reader r;
-	int rc;
+	int rc = verify_begin(opts, info, err);
 
-	if (opts && opts->require_signature && !opts->pubkey)
-		return plumb_err_set(err, PLUMB_EARG, "a required signature needs a public "
-				     "key to check it with");
-	bundle_info_release(info);
-	rc = bundle_reader_open_fd(&r, fd, name, opts ? opts->limits : NULL, err);
 	if (rc < 0)
 		return rc;
-	rc = verify_reader(&r, opts, on_sample, sample_ctx, info, err);
-	bundle_reader_close(&r);
-	if (rc < 0)
-		bundle_info_release(info);
-	return rc;
+	rc = bundle_reader_open_fd(&r, fd, name, opts ? opts->limits : NULL, err);
+	return verify_opened(&r, rc, opts, on_sample, sample_ctx, info, err);
 }
 
 int bundle_verify_fd(int fd, const char *name, const struct bundle_read_opts *opts,
@@ -390,20 +407,12 @@ int bundle_verify_mem(const void *data, size_t len, const char *name,
 		      struct plumb_err *err)
 {
 	struct bundle_reader r;
-	int rc;
+	int rc = verify_begin(opts, info, err);
 
-	if (opts && opts->require_signature && !opts->pubkey)
-		return plumb_err_set(err, PLUMB_EARG, "a required signature needs a public "
-				     "key to check it with");
-	bundle_info_release(info);
-	rc = bundle_reader_open_mem(&r, data, len, name, opts ? opts->limits : NULL, err);
 	if (rc < 0)
 		return rc;
-	rc = verify_reader(&r, opts, NULL, NULL, info, err);
-	bundle_reader_close(&r);
-	if (rc < 0)
-		bundle_info_release(info);
-	return rc;
+	rc = bundle_reader_open_mem(&r, data, len, name, opts ? opts->limits : NULL, err);
+	return verify_opened(&r, rc, opts, NULL, NULL, info, err);
 }
 
 int bundle_open_input(const char *path, struct plumb_err *err)

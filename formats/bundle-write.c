@@ -288,7 +288,8 @@ int bundle_writer_last(struct bundle_writer *w, const char *name, uint64_t size,
 	return rc;
 }
 
-int bundle_writer_append(struct bundle_writer *w, int fd, struct plumb_err *err)
+int bundle_writer_append(struct bundle_writer *w, int fd, const char *name,
+			 struct plumb_err *err)
 {
 	unsigned char buf[65536];
 
@@ -296,13 +297,13 @@ int bundle_writer_append(struct bundle_writer *w, int fd, struct plumb_err *err)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: a tail frame out of place",
 				     w->af.path);
 	if (lseek(fd, 0, SEEK_SET) < 0)
-		return plumb_err_errno(err, PLUMB_EIO, errno, "spool file", "seek");
+		return plumb_err_errno(err, PLUMB_EIO, errno, name, "seek");
 	for (;;) {
 		ssize_t n = read(fd, buf, sizeof(buf));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return plumb_err_errno(err, PLUMB_EIO, errno, "spool file", "read");
+			return plumb_err_errno(err, PLUMB_EIO, errno, name, "read");
 		}
 		if (n == 0)
 			break;
@@ -488,7 +489,7 @@ static int open_regular(const char *path, uint64_t *size, struct plumb_err *err)
  * 1), or store it (pass 2, w != NULL).  Exactly m->size bytes must come.
  */
 static int file_pass(struct wmember *m, struct bundle_writer *w, int spool,
-		     int64_t mtime, unsigned char *chunk, unsigned char sha[DIGEST_BYTES],
+		     const char *spool_name, int64_t mtime, unsigned char *chunk, unsigned char sha[DIGEST_BYTES],
 		     struct plumb_err *err)
 {
 	struct digest d;
@@ -523,7 +524,7 @@ static int file_pass(struct wmember *m, struct bundle_writer *w, int spool,
 	if (rc < 0)
 		goto out_tsv;
 	if (to_tail) {
-		rc = bundle_tail_open(&tail, spool, "spool file", m->size, err);
+		rc = bundle_tail_open(&tail, spool, spool_name, m->size, err);
 		if (rc < 0) {
 			to_tail = 0;
 			goto out_digest;
@@ -601,33 +602,6 @@ out_tsv:
 	return rc;
 }
 
-/*
- * A temporary file beside out for the tail frame, already unlinked: it
- * disappears with the process whatever happens.
- */
-static int open_spool(const char *out, struct plumb_err *err)
-{
-	const char *slash = strrchr(out, '/');
-	size_t dirlen = slash ? (size_t)(slash - out) + 1 : 0;
-	size_t n = dirlen + strlen(slash ? slash + 1 : out) + 32;
-	char *path = malloc(n);
-	int fd;
-
-	if (!path)
-		return plumb_err_oom(err, out);
-	snprintf(path, n, "%.*s.%s.spool.XXXXXX", (int)dirlen, out, slash ? slash + 1 : out);
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		plumb_err_errno(err, PLUMB_EIO, e, path, "create");
-		free(path);
-		return err ? err->code : PLUMB_EIO;
-	}
-	unlink(path);
-	free(path);
-	return fd;
-}
-
 /* The entries' mtime: SOURCE_DATE_EPOCH, else run.end, else created. */
 static int resolve_mtime(const struct manifest *m, int64_t *out, struct plumb_err *err)
 {
@@ -698,6 +672,7 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 	int64_t mtime = spec->mtime;
 	int sums_done = 0;
 	int spool = -1;
+	char *spool_name = NULL;
 	struct wmember *last;
 	int rc;
 
@@ -789,14 +764,16 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 			digest_buffer(m->data, m->size, m->sha256);
 		} else if (m->kind == SRC_FILE) {
 			if (m == last) {
-				spool = open_spool(out, err);
+				/* The tail frame's scratch file, in the bundle's folder:
+				 * it disappears with plumb whatever happens. */
+				spool = tempfile_open_unnamed(out, "spool", &spool_name, err);
 				if (spool < 0) {
 					rc = spool;
 					goto out;
 				}
 			}
-			rc = file_pass(m, NULL, m == last ? spool : -1, mtime, chunk,
-				       m->sha256, err);
+			rc = file_pass(m, NULL, m == last ? spool : -1, spool_name, mtime,
+				       chunk, m->sha256, err);
 			if (rc < 0)
 				goto out;
 		}
@@ -839,13 +816,13 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 		if (m == last) {
 			rc = bundle_writer_last(&w, m->name, m->size, mtime, err);
 			if (rc == 0)
-				rc = bundle_writer_append(&w, spool, err);
+				rc = bundle_writer_append(&w, spool, spool_name, err);
 		} else if (m->kind == SRC_MEM) {
 			rc = bundle_writer_mem(&w, m->name, m->data, m->size, mtime, err);
 		} else if (m->kind == SRC_DIR) {
 			rc = bundle_writer_entry(&w, m->name, 1, 0, mtime, err);
 		} else {
-			rc = file_pass(m, &w, -1, mtime, chunk, h, err);
+			rc = file_pass(m, &w, -1, NULL, mtime, chunk, h, err);
 			if (rc == 0 && memcmp(h, m->sha256, DIGEST_BYTES) != 0)
 				rc = plumb_err_set(err, PLUMB_EINPUT, "%s: the file changed while it "
 						   "was being packed", m->path);
@@ -864,6 +841,7 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 out:
 	if (spool >= 0)
 		close(spool);
+	free(spool_name);
 	free(chunk);
 	wlist_free(&l);
 	buf_release(&readme);

@@ -25,6 +25,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/fileio.h"
 #include "common/path.h"
 #include "common/suggest.h"
 #include "common/units.h"
@@ -667,6 +668,53 @@ static int unknown_key(const char *origin, const char *name, const char *sec,
  * Resolve a full name to its key (and bench, created when new), then set
  * it.  seen_twice: error when the key was already given (one file).
  */
+/* 1 when word is in list. */
+static int in_list(const char *word, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(word, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Placeholders are expanded only in the keys that document them: a
+ * "{name}" of build.command's or bench.NAME.command's anywhere else is an
+ * error, not literal text the user did not mean.  (Other braces, "${x}"
+ * or awk '{print}', are shell text and pass.)
+ */
+static int check_foreign_placeholders(const char *where, enum key_id id, const char *v,
+				      struct plumb_err *err)
+{
+	const char *const *own = id == K_BUILD_COMMAND ? build_placeholders :
+				 id == K_BENCH_COMMAND ? bench_placeholders : NULL;
+	size_t n_own = id == K_BUILD_COMMAND ? N_OF(build_placeholders) :
+		       id == K_BENCH_COMMAND ? N_OF(bench_placeholders) : 0;
+
+	for (const char *p = v ? strchr(v, '{') : NULL; p; p = strchr(p + 1, '{')) {
+		const char *end = strchr(p + 1, '}');
+		char word[32];
+		const char *owner;
+		if (!end || (size_t)(end - p - 1) >= sizeof(word) || (p > v && p[-1] == '$'))
+			continue;
+		memcpy(word, p + 1, (size_t)(end - p - 1));
+		word[end - p - 1] = '\0';
+		if (in_list(word, build_placeholders, N_OF(build_placeholders)))
+			owner = "build.command";
+		else if (in_list(word, bench_placeholders, N_OF(bench_placeholders)))
+			owner = "bench.NAME.command";
+		else
+			continue;
+		if (own && in_list(word, own, n_own))
+			continue;
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: '{%s}' is a placeholder of %s only; "
+				     "%s", where, word, owner,
+				     own ? "this command does not expand it" :
+				     "this key takes no placeholders");
+	}
+	return 0;
+}
+
 static int set_named(struct plumb_config *cfg, const char *name, const char *v,
 		     const char *origin, bool once, struct plumb_err *err)
 {
@@ -696,7 +744,9 @@ static int set_named(struct plumb_config *cfg, const char *name, const char *v,
 				   "%s: given more than once (give each key once)", where);
 		goto out;
 	}
-	rc = set_key(cfg, b, kd->id, v, where, err);
+	rc = check_foreign_placeholders(where, kd->id, v, err);
+	if (rc == 0)
+		rc = set_key(cfg, b, kd->id, v, where, err);
 	if (rc == 0)
 		mark_explicit(cfg, b, kd->id);
 out:
@@ -809,6 +859,84 @@ static void entries_free(struct entry *e, size_t n)
 	free(e);
 }
 
+/*
+ * What libgit2's parser lets through or acts on before plumb sees an
+ * entry, found in the bytes first: a NUL (libgit2 ends the value there:
+ * "HEAD~1\0junk" would run HEAD~1), a quote left open at the end of a line
+ * (accepted as if closed), and an [include] or [includeIf] section (libgit2
+ * opens the named file while parsing: a FIFO hangs it, and an error inside
+ * /etc/passwd is reported as this file's).  Each names the line.
+ */
+static int prescan(const char *path, struct plumb_err *err)
+{
+	struct buf text;
+	const char *s, *end;
+	unsigned long line = 1;
+	int quote = 0, rc;
+
+	buf_init(&text, CONFIG_FILE_MAX + 1);
+	if ((rc = file_read(path, CONFIG_FILE_MAX, &text, err)) < 0) {
+		buf_release(&text);
+		return rc;
+	}
+	s = text.data;
+	end = s + text.len;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *le = nl ? nl : end, *p = s, *nul;
+		int comment = 0;
+
+		if ((nul = memchr(s, '\0', (size_t)(le - s))) != NULL) {
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s:%lu: a NUL byte (column %zu)",
+					   path, line, (size_t)(nul - s) + 1);
+			goto out;
+		}
+		while (!quote && p < le && (*p == ' ' || *p == '\t'))
+			p++;
+		if (!quote && p < le && *p == '[') {
+			/* A section header: [name], [name "sub"] or [name.sub]. */
+			const char *q = p + 1;
+			size_t n = 0;
+			while (q + n < le && q[n] != ']' && q[n] != ' ' && q[n] != '\t' &&
+			       q[n] != '.' && q[n] != '"')
+				n++;
+			if ((n == 7 && strncasecmp(q, "include", 7) == 0) ||
+			    (n == 9 && strncasecmp(q, "includeif", 9) == 0)) {
+				rc = plumb_err_set(err, PLUMB_EINPUT, "%s:%lu: [%.*s]: includes are not "
+						   "supported (plumb.conf is one self-contained file)",
+						   path, line, (int)n, q);
+				goto out;
+			}
+			p = le;   /* a header's quotes are libgit2's to check */
+		}
+		for (; p < le && !comment; p++) {
+			if (*p == '\\') {
+				if (p + 1 >= le)
+					break;   /* continued on the next line */
+				p++;
+			} else if (*p == '"') {
+				quote = !quote;
+			} else if (!quote && (*p == ';' || *p == '#')) {
+				comment = 1;
+			}
+		}
+		/* A value may go on after a backslash at the end of the line. */
+		if (quote && !(le > s && le[-1] == '\\' && !comment)) {
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s:%lu: a quote (\") is not closed on "
+					   "this line", path, line);
+			goto out;
+		}
+		if (!(le > s && le[-1] == '\\'))
+			quote = 0;
+		s = nl ? nl + 1 : end;
+		line++;
+	}
+	rc = 0;
+out:
+	buf_release(&text);
+	return rc;
+}
+
 /* All entries of the file, in file order; rejects includes. */
 static int read_entries(const char *path, struct entry **out, size_t *nout,
 			struct plumb_err *err)
@@ -887,6 +1015,9 @@ int config_read(struct plumb_config *cfg, const char *path,
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: larger than %d bytes",
 				     path, CONFIG_FILE_MAX);
 	rc = set_file_names(cfg, path, err);
+	if (rc < 0)
+		return rc;
+	rc = prescan(path, err);
 	if (rc < 0)
 		return rc;
 	if (git_libgit2_init() < 0)

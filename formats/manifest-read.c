@@ -590,6 +590,16 @@ static int read_run(struct rd *r, const json_t *root, struct manifest *m)
 		if (rc == 0)
 			jsonio_path_restore(&r->path, old2);
 	}
+	if (rc == 0) {
+		rc = member(r, run, "containment", 0, W_OBJECT, &o, &old2);
+		if (rc == 0 && o) {
+			rc = get_str(r, o, "method", 1, &m->run.containment_method);
+			if (rc == 0)
+				rc = get_str(r, o, "reason", 0, &m->run.containment_reason);
+		}
+		if (rc == 0)
+			jsonio_path_restore(&r->path, old2);
+	}
 	if (rc == 0)
 		rc = read_labels(r, run, m);
 	if (rc == 0)

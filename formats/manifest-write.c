@@ -237,6 +237,15 @@ static void write_run(struct wr *w, json_t *root, const struct manifest *m)
 		}
 		jsonio_path_restore(&w->path, old2);
 	}
+	if (r->containment_method) {
+		old2 = enter(w, "containment", 0);
+		g = put_obj(w, o, "containment");
+		if (g) {
+			put_str(w, g, "method", r->containment_method);
+			put_str(w, g, "reason", r->containment_reason);
+		}
+		jsonio_path_restore(&w->path, old2);
+	}
 	if (r->n_labels > 0) {
 		old2 = enter(w, "labels", 0);
 		labels = json_object();

@@ -172,6 +172,8 @@ void manifest_release(struct manifest *m)
 	free(m->run.order);
 	free(m->run.warmup_policy);
 	free(m->run.counters_reason);
+	free(m->run.containment_method);
+	free(m->run.containment_reason);
 	for (i = 0; i < m->run.n_labels; i++) {
 		free(m->run.labels[i].key);
 		free(m->run.labels[i].value);
@@ -574,6 +576,12 @@ static int check_run(const struct manifest *m, struct plumb_err *err)
 		return bad(err, "run.counters.available: not a boolean");
 	if (r->counters_reason && r->counters_available == MANIFEST_UNKNOWN)
 		return bad(err, "run.counters.available: missing required field");
+	if (r->containment_reason && !r->containment_method)
+		return bad(err, "run.containment.method: missing required field");
+	if (r->containment_method && strcmp(r->containment_method, "cgroup2") != 0 &&
+	    strcmp(r->containment_method, "subreaper") != 0)
+		return bad(err, "run.containment.method: '%.64s' is not cgroup2 or subreaper",
+			   r->containment_method);
 	if (r->n_order > 0 && (int64_t)r->n_order != r->rounds)
 		return bad(err, "run.order: %zu rounds listed, run.rounds is %lld",
 			   r->n_order, (long long)r->rounds);

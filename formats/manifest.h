@@ -188,6 +188,9 @@ struct manifest_run {
 	                                   run.warmup is optional, both or none */
 	int counters_available;         /* run.counters.available, optional boolean */
 	char *counters_reason;          /* run.counters.reason, optional */
+	char *containment_method;       /* run.containment.method: "cgroup2" |
+	                                   "subreaper"; run.containment optional */
+	char *containment_reason;       /* run.containment.reason, optional */
 	struct manifest_label *labels;  /* run.labels, optional object of strings */
 	size_t n_labels;
 	struct manifest_condition *conditions;  /* run.conditions, optional: one per round */

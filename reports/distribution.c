@@ -38,12 +38,20 @@ struct dist_out {
 	struct report_dist_side view;
 };
 
+/*
+ * Lookups are hashed so that the report stays linear in rows: a series by
+ * (bench, metric, side, pad) for every row, and the finished sides by
+ * (bench, side) sorted for the renderers.
+ */
+#define HASH_SLOTS (2 * REPORT_DIST_SERIES)   /* a power of two, at most half full */
+
 struct report_dist {
 	unsigned magic;
 	int finished;
 	struct series *series;
 	size_t n, cap;
 	size_t last;                  /* the series of the previous row */
+	uint32_t *slots;              /* series index + 1; 0 is empty */
 	struct dist_out *out;
 	size_t n_out;
 };
@@ -67,6 +75,7 @@ void report_dist_free(struct report_dist *d)
 		free(d->series[i].v);
 	}
 	free(d->series);
+	free(d->slots);
 	for (size_t i = 0; i < d->n_out; i++) {
 		free(d->out[i].bench);
 		free(d->out[i].pads);
@@ -83,19 +92,39 @@ static int same(const struct series *s, const char *bench, const char *metric,
 	       strcmp(s->metric, metric) == 0;
 }
 
+/* FNV-1a over the names, mixed with side and pad. */
+static size_t slot_of(const char *bench, const char *metric, int side, uint32_t pad)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const unsigned char *p = (const unsigned char *)bench; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	h = (h ^ 0xff) * 0x100000001b3ull;
+	for (const unsigned char *p = (const unsigned char *)metric; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	h ^= ((uint64_t)(unsigned)side << 32) ^ pad;
+	h *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 32) & (HASH_SLOTS - 1);
+}
+
 /* The series of a row, created when new; NULL when there is no room. */
 static struct series *series_of(struct report_dist *d, const char *bench,
 				const char *metric, int side, uint32_t pad, int *oom)
 {
 	struct series *s;
+	size_t h;
 
 	*oom = 0;
 	if (d->last < d->n && same(&d->series[d->last], bench, metric, side, pad))
 		return &d->series[d->last];
-	for (size_t i = 0; i < d->n; i++)
-		if (same(&d->series[i], bench, metric, side, pad)) {
-			d->last = i;
-			return &d->series[i];
+	if (!d->slots && !(d->slots = calloc(HASH_SLOTS, sizeof(*d->slots)))) {
+		*oom = 1;
+		return NULL;
+	}
+	for (h = slot_of(bench, metric, side, pad); d->slots[h]; h = (h + 1) & (HASH_SLOTS - 1))
+		if (same(&d->series[d->slots[h] - 1], bench, metric, side, pad)) {
+			d->last = d->slots[h] - 1;
+			return &d->series[d->last];
 		}
 	if (d->n == REPORT_DIST_SERIES)
 		return NULL;
@@ -123,6 +152,7 @@ static struct series *series_of(struct report_dist *d, const char *bench,
 	s->pad = pad;
 	s->stride = 1;
 	d->last = d->n++;
+	d->slots[h] = (uint32_t)d->n;
 	return s;
 }
 
@@ -202,17 +232,57 @@ static int cmp_pad(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Series order: bench, metric, side, pad. */
+static int cmp_key(const struct series *s, const char *bench, const char *metric, int side,
+		   uint32_t pad)
+{
+	int c = strcmp(s->bench, bench);
+
+	if (!c)
+		c = strcmp(s->metric, metric);
+	if (!c)
+		c = (s->side > side) - (s->side < side);
+	if (!c)
+		c = (s->pad > pad) - (s->pad < pad);
+	return c;
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+	const struct series *y = *(struct series *const *)b;
+	return cmp_key(*(struct series *const *)a, y->bench, y->metric, y->side, y->pad);
+}
+
+/* The first of order[0..n) at or after (bench, metric, side, pad 0). */
+static size_t lower_bound(const struct report_dist *d, struct series *const *order, const char *bench,
+			  const char *metric, int side)
+{
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_key(order[mid], bench, metric, side, 0) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Reduce the series of one benchmark's side into an output entry. */
-static int finish_side(struct report_dist *d, const struct manifest_bench *b,
+static int finish_side(struct report_dist *d, struct series *const *order, const struct manifest_bench *b,
 		       int side, uint64_t skip, double *scratch, struct plumb_err *err)
 {
 	const char *metric = metric_name(b->metric);
 	struct dist_out *o;
-	size_t count = 0;
+	size_t first = lower_bound(d, order, b->name, metric, side), count = 0;
 
-	for (size_t i = 0; i < d->n; i++)
-		count += d->series[i].side == side && strcmp(d->series[i].bench, b->name) == 0 &&
-			 strcmp(d->series[i].metric, metric) == 0;
+	while (first + count < d->n) {
+		const struct series *s = order[first + count];
+		if (s->side != side || strcmp(s->bench, b->name) != 0 || strcmp(s->metric, metric) != 0)
+			break;
+		count++;
+	}
 	if (count == 0)
 		return 0;
 	o = &d->out[d->n_out];
@@ -223,13 +293,10 @@ static int finish_side(struct report_dist *d, const struct manifest_bench *b,
 		return plumb_err_oom(err, "sample distributions");
 	}
 	d->n_out++;
-	for (size_t i = 0; i < d->n; i++) {
-		struct series *s = &d->series[i];
+	for (size_t i = first; i < first + count; i++) {
+		struct series *s = order[i];
 		struct report_dist_pad *p = &o->pads[o->view.n_pads];
 		size_t n = 0;
-		if (s->side != side || strcmp(s->bench, b->name) != 0 ||
-		    strcmp(s->metric, metric) != 0)
-			continue;
 		for (size_t k = 0; k < s->n; k++)
 			if (s->v[k].iter >= skip)
 				scratch[n++] = s->v[k].value;
@@ -252,10 +319,19 @@ static int finish_side(struct report_dist *d, const struct manifest_bench *b,
 	return 0;
 }
 
+static int cmp_out(const void *pa, const void *pb)
+{
+	const struct dist_out *a = pa, *b = pb;
+	int c = strcmp(a->bench, b->bench);
+
+	return c ? c : (a->side > b->side) - (a->side < b->side);
+}
+
 int report_dist_finish(struct report_dist *d, const struct manifest *m,
 		       struct plumb_err *err)
 {
 	double *scratch;
+	struct series **order;
 	size_t samples_benches = 0;
 	int rc = 0;
 
@@ -268,18 +344,26 @@ int report_dist_finish(struct report_dist *d, const struct manifest *m,
 		goto done;
 	d->out = calloc(samples_benches * 3, sizeof(*d->out));
 	scratch = malloc(REPORT_DIST_KEEP * sizeof(*scratch));
-	if (!d->out || !scratch) {
+	order = malloc(d->n * sizeof(*order));
+	if (!d->out || !scratch || !order) {
 		free(scratch);
+		free(order);
 		return plumb_err_oom(err, "sample distributions");
 	}
+	for (size_t i = 0; i < d->n; i++)
+		order[i] = &d->series[i];
+	qsort(order, d->n, sizeof(*order), cmp_series);
 	for (size_t i = 0; rc == 0 && i < m->n_benches; i++) {
 		const struct manifest_bench *b = &m->benches[i];
 		if (b->mode != MANIFEST_MODE_SAMPLES)
 			continue;
 		for (int side = 0; rc == 0 && side < 3; side++)
-			rc = finish_side(d, b, side, warmup_skip(m, b), scratch, err);
+			rc = finish_side(d, order, b, side, warmup_skip(m, b), scratch, err);
 	}
 	free(scratch);
+	free(order);
+	/* Sorted by bench and side for report_dist_find(). */
+	qsort(d->out, d->n_out, sizeof(*d->out), cmp_out);
 done:
 	/* The raw samples are not needed any more. */
 	for (size_t i = 0; i < d->n; i++) {
@@ -294,10 +378,13 @@ const struct report_dist_side *report_dist_find(const struct report_dist *d,
 						const char *bench,
 						enum manifest_side side)
 {
-	if (!d || !d->finished)
+	struct dist_out key;
+	const struct dist_out *o;
+
+	if (!d || !d->finished || d->n_out == 0)
 		return NULL;
-	for (size_t i = 0; i < d->n_out; i++)
-		if (d->out[i].side == (int)side && strcmp(d->out[i].bench, bench) == 0)
-			return d->out[i].view.n_pads ? &d->out[i].view : NULL;
-	return NULL;
+	key.bench = (char *)bench;
+	key.side = (int)side;
+	o = bsearch(&key, d->out, d->n_out, sizeof(*d->out), cmp_out);
+	return o && o->view.n_pads ? &o->view : NULL;
 }

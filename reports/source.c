@@ -224,7 +224,7 @@ int report_source_find(struct report_source *s, const char *what,
 	plumb_err_clear(&e2);
 	if ((rc = store_locate(dir, &where, err)) < 0)
 		return rc;
-	rc = store_open(&st, where, 0, &e2);
+	rc = store_open(&st, where, STORE_READONLY, &e2);
 	free(where);
 	if (rc < 0) {
 		if (rc != PLUMB_EINPUT)

@@ -376,7 +376,7 @@ int trend_render(const struct trend_opts *o, struct buf *out, struct plumb_err *
 
 	if ((rc = store_locate(o->archive_dir, &dir, err)) < 0)
 		return rc;
-	rc = store_open(&st, dir, 0, err);
+	rc = store_open(&st, dir, STORE_READONLY, err);
 	free(dir);
 	if (rc < 0)
 		return rc;

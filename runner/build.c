@@ -203,6 +203,7 @@ static int run_build(const struct plumb_config *cfg, struct runner_result *res,
 	spec.err.kind = PROC_SINK_STDOUT;
 	r = proc_run(&spec, &pr, err);
 	v->build_ns = pr.wall_ns;
+	v->left_behind = pr.left_behind;
 	if (r < 0) {
 		plumb_err_prefix(err, "%s", name);
 		goto out;
@@ -384,6 +385,9 @@ static int build_one(const struct plumb_config *cfg, const struct runner_opts *o
 	if (r < 0)
 		return r;
 	progress(opts, "%s: built in %.2f s", v->id, (double)v->build_ns / 1e9);
+	if (v->left_behind)
+		progress(opts, "%s: the build left %u process%s running; killed", v->id,
+			 v->left_behind, v->left_behind == 1 ? "" : "es");
 	return 0;
 }
 

@@ -52,6 +52,7 @@ struct runner_variant {
 	int built;           /* the build finished and made the artifact */
 	uint64_t prepare_ns; /* exporting or copying the folder */
 	uint64_t build_ns;   /* the build command, wall time */
+	unsigned left_behind; /* processes the build left running (killed) */
 	uint64_t size;       /* bytes of the artifact (a folder: of its files) */
 	char sha256[65];
 	uint64_t *addr;      /* address of each checked symbol (runner_result.symbols) */

@@ -25,6 +25,7 @@ struct line_scan {
 	char buf[MEASURE_LINE_MAX + 1];
 	size_t len;
 	int overflow;          /* the current line passed MEASURE_LINE_MAX */
+	uint64_t total;        /* bytes of the current line, kept or not */
 	uint64_t lineno;       /* lines completed so far */
 };
 
@@ -47,25 +48,62 @@ static int is_hex(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* 1 and hex filled when s[0..len) is "checksum=<hex>" with blanks around. */
+static const char checksum_key[] = "checksum=";
+
+/* Nonzero when s[0..len) starts, after blanks, with "checksum=". */
+static int is_checksum_line(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && is_blank(s[i]))
+		i++;
+	return len - i >= sizeof(checksum_key) - 1 &&
+	       memcmp(s + i, checksum_key, sizeof(checksum_key) - 1) == 0;
+}
+
+/*
+ * 1 and hex filled when s[0..len) is "checksum=<hex>" with blanks around;
+ * -2 when it is "checksum=" and more than MEASURE_CHECKSUM_MAX hex digits;
+ * 0 otherwise.
+ */
 static int parse_checksum(const char *s, size_t len, char hex[MEASURE_CHECKSUM_MAX + 1])
 {
-	static const char key[] = "checksum=";
 	size_t i = 0, n = 0;
 
 	while (i < len && is_blank(s[i]))
 		i++;
 	while (len > i && is_blank(s[len - 1]))
 		len--;
-	if (len - i < sizeof(key) || memcmp(s + i, key, sizeof(key) - 1) != 0)
+	if (len - i < sizeof(checksum_key) ||
+	    memcmp(s + i, checksum_key, sizeof(checksum_key) - 1) != 0)
 		return 0;
-	for (i += sizeof(key) - 1; i < len; i++) {
-		if (!is_hex(s[i]) || n == MEASURE_CHECKSUM_MAX)
+	for (i += sizeof(checksum_key) - 1; i < len; i++) {
+		if (!is_hex(s[i]))
 			return 0;
+		if (n == MEASURE_CHECKSUM_MAX) {
+			while (i < len && is_hex(s[i]))
+				i++;
+			return i == len ? -2 : 0;
+		}
 		hex[n++] = (s[i] >= 'A' && s[i] <= 'F') ? (char)(s[i] - 'A' + 'a') : s[i];
 	}
 	hex[n] = '\0';
 	return n > 0;
+}
+
+/*
+ * The error for a checksum line over the limit (cut off in the scanner, or
+ * with too many digits): its length and the limit, never a silent drop.
+ */
+static int checksum_too_long(const char *stream, const struct line_scan *ls,
+			     struct plumb_err *err)
+{
+	return plumb_err_set(err, PLUMB_EBENCH,
+			     "%s line %llu: a checksum= line of %llu bytes, over the limit of "
+			     "%d hex digits (%zu bytes with \"checksum=\")",
+			     stream, (unsigned long long)ls->lineno,
+			     (unsigned long long)ls->total, MEASURE_CHECKSUM_MAX,
+			     sizeof(checksum_key) - 1 + MEASURE_CHECKSUM_MAX);
 }
 
 int measure_parse_line(const char *line, size_t len, double *value,
@@ -82,7 +120,7 @@ int measure_parse_line(const char *line, size_t len, double *value,
 	if (i == len)
 		return 0;
 	if (line[i] == 'c')
-		return parse_checksum(line, len, hex) ? 2 : -1;
+		return parse_checksum(line, len, hex) == 1 ? 2 : -1;
 	n = len - i;
 	if (n > MEASURE_LINE_MAX)
 		return -1;
@@ -128,6 +166,7 @@ static int scan(struct line_scan *ls, const char *data, size_t len,
 	while (len > 0) {
 		const char *nl = memchr(data, '\n', len);
 		size_t take = nl ? (size_t)(nl - data) : len;
+		ls->total += take;
 		if (!ls->overflow) {
 			if (ls->len + take > MEASURE_LINE_MAX) {
 				ls->overflow = 1;
@@ -147,6 +186,7 @@ static int scan(struct line_scan *ls, const char *data, size_t len,
 		}
 		ls->len = 0;
 		ls->overflow = 0;
+		ls->total = 0;
 		data = nl + 1;
 		len -= take + 1;
 	}
@@ -156,9 +196,14 @@ static int scan(struct line_scan *ls, const char *data, size_t len,
 static int stdout_line(struct run_ctx *ctx, struct line_scan *ls, struct plumb_err *err)
 {
 	char hex[MEASURE_CHECKSUM_MAX + 1];
+	int kind;
 
-	(void)err;
-	if (!ls->overflow && parse_checksum(ls->buf, ls->len, hex))
+	if (ls->overflow)
+		return is_checksum_line(ls->buf, ls->len) ? checksum_too_long("stdout", ls, err) : 0;
+	kind = parse_checksum(ls->buf, ls->len, hex);
+	if (kind == -2)
+		return checksum_too_long("stdout", ls, err);
+	if (kind == 1)
 		note_checksum(ctx->res, hex);
 	return 0;
 }
@@ -170,10 +215,14 @@ static int samples_line(struct run_ctx *ctx, struct line_scan *ls, struct plumb_
 	double v = 0;
 	int kind;
 
+	if ((ls->overflow && is_checksum_line(ls->buf, ls->len)) ||
+	    (!ls->overflow && parse_checksum(ls->buf, ls->len, hex) == -2))
+		return checksum_too_long("samples fd", ls, err);
 	if (ls->overflow)
 		return plumb_err_set(err, PLUMB_EBENCH,
-				     "samples fd line %llu: longer than %d bytes",
-				     (unsigned long long)ls->lineno, MEASURE_LINE_MAX);
+				     "samples fd line %llu: a line of %llu bytes, longer than the "
+				     "limit of %d bytes", (unsigned long long)ls->lineno,
+				     (unsigned long long)ls->total, MEASURE_LINE_MAX);
 	kind = measure_parse_line(ls->buf, ls->len, &v, hex);
 	if (kind < 0) {
 		char shown[48];
@@ -322,9 +371,13 @@ int measure_run(const struct measure_spec *spec, struct measure_result *res,
 			snprintf(res->why, sizeof(res->why), "%s", berr.msg);
 		}
 	}
-	if (ctx.out.len > 0 && !ctx.out.overflow) {
+	if ((ctx.out.len > 0 || ctx.out.overflow) && spec->checksum) {
+		ctx.out.lineno++;
 		ctx.out.buf[ctx.out.len] = '\0';
-		stdout_line(&ctx, &ctx.out, &berr);
+		if (stdout_line(&ctx, &ctx.out, &berr) < 0 && !res->failed) {
+			res->failed = 1;
+			snprintf(res->why, sizeof(res->why), "%s", berr.msg);
+		}
 	}
 	if (!(res->proc.exited && res->proc.status == 0)) {
 		res->failed = 1;

@@ -37,6 +37,7 @@
 #include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/err.h"
+#include "runner/contain.h"
 #include "runner/proc.h"
 #include "common/banned.h"
 
@@ -69,7 +70,7 @@
 #define CHILD_STACK (256 * 1024)   /* the cloned child's stack until execve */
 
 /* What the child reports through the close-on-exec pipe when it fails. */
-enum child_stage { STAGE_DUP = 1, STAGE_CHDIR, STAGE_CPU, STAGE_ASLR, STAGE_EXEC };
+enum child_stage { STAGE_DUP = 1, STAGE_CHDIR, STAGE_CPU, STAGE_ASLR, STAGE_EXEC, STAGE_CONTAIN };
 
 void proc_spec_init(struct proc_spec *spec)
 {
@@ -238,6 +239,7 @@ struct child_plan {
 	int gate_rd;          /* -1: no gate */
 	int gate_wr;          /* plumb's end, closed in the child before waiting */
 	int report_wr;
+	int join_fd;          /* >= 0: join the container (runner/contain.h) first */
 	int pin, cpu, no_aslr;
 	const int *cpus;
 	size_t ncpus;
@@ -279,6 +281,13 @@ static void child_run(struct child_plan *p)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != p->parent)
 		_exit(127);
+	/* Into plumb's container before anything else, so every process this
+	 * child starts is in it too, whatever it does to leave the group. */
+	{
+		int e = contain_child_join(p->join_fd);
+		if (e)
+			child_fail(p->report_wr, STAGE_CONTAIN, e);
+	}
 	/* plumb ignores SIGPIPE and handles SIGINT/SIGTERM; the child must not. */
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
@@ -451,6 +460,7 @@ static const char *stage_what(int stage)
 	case STAGE_CPU: return "cannot pin it to the CPU";
 	case STAGE_ASLR: return "cannot switch address randomization off";
 	case STAGE_DUP: return "cannot set up its file descriptors";
+	case STAGE_CONTAIN: return "cannot join plumb's cgroup";
 	default: return "cannot execute it";
 	}
 }
@@ -586,6 +596,7 @@ static int run_setup(const struct proc_spec *spec, struct proc_result *res,
 	plan.gate_rd = st->gate[0];
 	plan.gate_wr = st->gate[1];
 	plan.report_wr = st->report[1];
+	plan.join_fd = contain_join_fd();
 	plan.pin = spec->pin;
 	plan.cpu = spec->cpu;
 	plan.cpus = spec->cpus;
@@ -677,8 +688,11 @@ static int run_loop(const struct proc_spec *spec, struct proc_result *res,
 		}
 		if (exited) {
 			if (!drain_until) {
-				/* Whatever the child left in its group goes now; the
-				 * zombie keeps the group id from being reused. */
+				/* Whatever the child left running goes now, in its
+				 * group or out of it (runner/contain.h), before the
+				 * drain: a daemon holding the pipes would keep them
+				 * open.  The zombie keeps the group id from reuse. */
+				res->left_behind += contain_kill(pid);
 				kill(-pid, SIGKILL);
 				drain_until = now + DRAIN_NS;
 			}
@@ -779,6 +793,9 @@ static void run_reap(const struct proc_spec *spec, struct proc_result *res,
 	}
 	child_group_forget(st->pid);
 	close_fd(&st->pidfd);
+	/* What started after the count above (or ran on after an aborted loop)
+	 * is killed too, and every zombie handed to plumb is reaped. */
+	res->left_behind += contain_settle(st->pid);
 	if (!st->end)
 		st->end = clock_now_ns();
 	res->wall_ns = st->end > st->start ? st->end - st->start : 0;
@@ -845,6 +862,8 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: not started: stopped by signal %d",
 				     spec->argv[0], cleanup_signal_pending());
 
+	if ((r = contain_init(err)) < 0)
+		return r;
 	run_state_init(&st);
 	r = run_setup(spec, res, &st, err);
 	if (r == 0) {

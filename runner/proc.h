@@ -11,10 +11,12 @@
  * grace period), stdout and stderr captured under a size cap (the first and
  * the last bytes are kept, a marker says how much was dropped between),
  * wall time on CLOCK_MONOTONIC and rusage from wait4.  When the child exits,
- * whatever it left running in its group is killed, and it is reaped before
- * proc_run() returns: no child outlives the call.  Should plumb itself be
- * killed with SIGKILL (no handler runs), the kernel kills the child too
- * (PR_SET_PDEATHSIG); what that child started is beyond reach then.
+ * whatever it left running, in its group or not, is killed (the child
+ * runs in plumb's container, runner/contain.h; left_behind counts them),
+ * and all are reaped before proc_run() returns: no child outlives the
+ * call.  Should plumb itself be killed with SIGKILL (no handler runs), the
+ * kernel kills the child too (PR_SET_PDEATHSIG); contain.h says what
+ * becomes of the rest.
  *
  * A child that cannot be started (program not found, folder missing) is
  * reported as exit status 127 with spawn_error set and the reason written
@@ -95,6 +97,8 @@ struct proc_result {
 	long maxrss_kb;
 	uint64_t out_bytes, err_bytes, extra_bytes;  /* what the child wrote */
 	int out_truncated, err_truncated;            /* the cap dropped bytes */
+	unsigned left_behind;  /* processes still running when the child ended,
+				* killed then (runner/contain.h) */
 	struct buf out_mem, err_mem;                 /* MEM sinks */
 };
 

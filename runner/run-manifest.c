@@ -18,6 +18,7 @@
 #include "formats/config.h"
 #include "formats/manifest.h"
 #include "formats/manifest-rule.h"
+#include "runner/contain.h"
 #include "runner/elfsym.h"
 #include "runner/host.h"
 #include "runner/perf.h"
@@ -347,6 +348,14 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		    (r = run_set(&mb->warmup, p, err)) < 0)
 			return r;
 	}
+	if (b->left_runs) {
+		char note[200];
+		snprintf(note, sizeof(note), "%u run%s left processes running (%lu in all); "
+			 "plumb killed them as each run ended", b->left_runs,
+			 b->left_runs == 1 ? "" : "s", b->left_procs);
+		if ((r = add_note(mb, note, err)) < 0)
+			return r;
+	}
 	if (b->failure)
 		return run_set(&mb->failure, b->failure, err);
 	if ((r = analysis_finish(b->an, err)) < 0) {
@@ -520,6 +529,11 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 			r = plumb_err_set(err, PLUMB_EINTERNAL, "the clock is out of range");
 		return r;
 	}
+	if (contain_method_name() &&
+	    ((r = run_set(&m->run.containment_method, contain_method_name(), err)) < 0 ||
+	     (contain_reason()[0] &&
+	      (r = run_set(&m->run.containment_reason, contain_reason(), err)) < 0)))
+		return r;
 	m->spec = config_to_json(cfg);
 	if (!m->spec) {
 		r = plumb_err_oom(err, "manifest");

@@ -291,6 +291,19 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 	}
 	if ((r = log_run(st, b, vi, when, &m, err)) < 0)
 		goto out;
+	if (m.proc.left_behind) {
+		/* Said once per benchmark here, counted in the bundle's notes. */
+		if (!b->left_runs++ && st->opts->log) {
+			char *line = buf_strdupf("benchmark %s: %s, %s, left %u process%s running; "
+						 "killed (so is every run's leftover)", cb->name,
+						 st->labels[vi], when, m.proc.left_behind,
+						 m.proc.left_behind == 1 ? "" : "es");
+			if (line)
+				st->opts->log(st->opts->ctx, line);
+			free(line);
+		}
+		b->left_procs += m.proc.left_behind;
+	}
 	if (m.failed) {
 		r = bench_fail(st, b, vi, when, m.why, &m, err);
 		goto out;

@@ -7,6 +7,7 @@
  * from samples.tsv: the text escapes them (common/escape.h).
  */
 #include <assert.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 #include "common/err.h"
 #include "common/escape.h"
 #include "common/units.h"
+#include "common/utf8.h"
+#include "formats/jsonio.h"
 #include "stats/analysis.h"
 #include "views/analyze.h"
 #include "common/banned.h"
@@ -409,315 +412,239 @@ int analysis_render_text(const struct analysis *a, const char *source,
 
 /* --- JSON --- */
 
-#define JW_DEPTH 16
-
-struct jw {
-	struct out *o;
-	int depth;
-	int first[JW_DEPTH];
-	int inline_from;         /* depth from which members share one line; 0: none */
+/*
+ * The JSON is built as a jansson tree and written by the one JSON writer
+ * (formats/jsonio.h), like every other --json.  A builder keeps a sticky
+ * failure flag, so a failed allocation anywhere fails the whole rendering.
+ */
+struct jb {
+	int failed;
 };
 
-static void jw_nl(struct jw *j)
+static void jput(struct jb *b, json_t *o, const char *k, json_t *v)
 {
-	oaddch(j->o, '\n');
-	for (int i = 0; i < j->depth; i++)
-		oaddstr(j->o, "  ");
+	/* json_object_set_new() takes v (NULL included) and frees it on failure. */
+	if (!o || json_object_set_new(o, k, v) < 0)
+		b->failed = 1;
 }
 
-/* Before a member or an element: the comma, the newline, the indent. */
-static void jw_pre(struct jw *j)
+static void jappend(struct jb *b, json_t *a, json_t *v)
 {
-	int inl = j->inline_from && j->depth >= j->inline_from;
-
-	if (!j->first[j->depth])
-		oaddstr(j->o, inl ? ", " : ",");
-	j->first[j->depth] = 0;
-	if (!inl)
-		jw_nl(j);
+	if (!a || json_array_append_new(a, v) < 0)
+		b->failed = 1;
 }
 
-static void jw_open(struct jw *j, char c)
+/* A string, null for NULL; bytes that are not UTF-8 become U+FFFD. */
+static json_t *jstr(const char *s)
 {
-	assert(j->depth + 1 < JW_DEPTH);
-	oaddch(j->o, c);
-	j->depth++;
-	j->first[j->depth] = 1;
-}
+	if (!s)
+		return json_null();
+	if (utf8_ok(s, strlen(s), UTF8_VALID))
+		return json_string(s);
+	struct buf t;
+	json_t *v = NULL;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
 
-/* Open an object whose members all go on the current line. */
-static void jw_open_inline(struct jw *j, char c)
-{
-	jw_open(j, c);
-	j->inline_from = j->depth;
-}
-
-static void jw_close(struct jw *j, char c)
-{
-	int empty = j->first[j->depth];
-	int inl = j->inline_from && j->depth >= j->inline_from;
-
-	if (j->inline_from == j->depth)
-		j->inline_from = 0;
-	j->depth--;
-	if (!empty && !inl)
-		jw_nl(j);
-	oaddch(j->o, c);
-}
-
-static void jw_string(struct jw *j, const char *s)
-{
-	oaddch(j->o, '"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			oprintf(j->o, "\\%c", ch);
-		else if (ch < 0x20)
-			oprintf(j->o, "\\u%04x", ch);
-		else
-			oaddch(j->o, (char)ch);
+	buf_init(&t, 4 * n + 1);
+	while (i < n) {
+		int32_t cp;
+		size_t k = utf8_next(u + i, n - i, &cp);
+		if (cp < 0) {
+			if (buf_add(&t, "\xef\xbf\xbd", 3) < 0)
+				goto out;
+			i++;
+		} else {
+			if (buf_add(&t, s + i, k) < 0)
+				goto out;
+			i += k;
+		}
 	}
-	oaddch(j->o, '"');
+	v = json_string(buf_cstr(&t));
+out:
+	buf_release(&t);
+	return v;
 }
 
-static void jw_key(struct jw *j, const char *k)
+/* A real, null when it is not finite. */
+static json_t *jnum(double v)
 {
-	jw_pre(j);
-	jw_string(j, k);
-	oaddstr(j->o, ": ");
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static void jw_kstr(struct jw *j, const char *k, const char *v)
+static json_t *juint(unsigned long long v)
 {
-	jw_key(j, k);
-	if (v)
-		jw_string(j, v);
-	else
-		oaddstr(j->o, "null");
+	return json_integer((json_int_t)v);
 }
 
-static void jw_knum(struct jw *j, const char *k, double v)
+static json_t *jnum_or_null(int has, double v)
 {
-	char c[UNITS_EXACT_MAX];
-	jw_key(j, k);
-	units_exact(v, UNITS_EXACT_PLAIN, c);   /* "null" for a non-finite value */
-	oaddstr(j->o, c);
+	return has ? jnum(v) : json_null();
 }
 
-static void jw_kuint(struct jw *j, const char *k, unsigned long long v)
-{
-	jw_key(j, k);
-	oprintf(j->o, "%llu", v);
-}
-
-static void jw_kbool(struct jw *j, const char *k, int v)
-{
-	jw_key(j, k);
-	oaddstr(j->o, v ? "true" : "false");
-}
-
-static void jw_knull(struct jw *j, const char *k)
-{
-	jw_key(j, k);
-	oaddstr(j->o, "null");
-}
-
-static void json_round(struct jw *j, const struct analysis_round *rd)
+static json_t *json_round(struct jb *b, const struct analysis_round *rd)
 {
 	const struct analysis_iter *it = rd->iter;
+	json_t *o = json_object();
 
-	jw_pre(j);
-	jw_open_inline(j, '{');
-	jw_kuint(j, "round", rd->round);
+	jput(b, o, "round", juint(rd->round));
 	if (!it) {
-		jw_knum(j, "value", rd->value);
-		jw_close(j, '}');
-		return;
+		jput(b, o, "value", jnum(rd->value));
+		return o;
 	}
-	jw_kuint(j, "n_raw", it->n_raw);
-	jw_kstr(j, "steady", steady_name(&it->warm));
-	jw_kuint(j, "start", it->warm.start);
-	jw_kuint(j, "n", it->n);
+	jput(b, o, "n_raw", juint(it->n_raw));
+	jput(b, o, "steady", jstr(steady_name(&it->warm)));
+	jput(b, o, "start", juint(it->warm.start));
+	jput(b, o, "n", juint(it->n));
 	if (it->warm.kind == STATS_WARMUP_AUTO) {
-		jw_kuint(j, "window", it->warm.detect.window);
-		if (it->warm.detect.status == STATS_STEADY_TOO_SHORT)
-			jw_knull(j, "tolerance");
-		else
-			jw_knum(j, "tolerance", it->warm.detect.tolerance_eff);
+		jput(b, o, "window", juint(it->warm.detect.window));
+		jput(b, o, "tolerance", it->warm.detect.status == STATS_STEADY_TOO_SHORT ?
+		     json_null() : jnum(it->warm.detect.tolerance_eff));
 	} else {
-		jw_knull(j, "window");
-		jw_knull(j, "tolerance");
+		jput(b, o, "window", json_null());
+		jput(b, o, "tolerance", json_null());
 	}
-	jw_knum(j, "median", rd->value);
-	jw_knum(j, "p99", it->p99);
-	jw_knum(j, "max", it->max);
-	jw_knum(j, "co_expected", it->co_expected);
-	jw_kuint(j, "co_n", it->co_n);
-	jw_knum(j, "co_p99", it->co_p99);
-	jw_kbool(j, "co_capped", it->co_capped);
-	jw_close(j, '}');
+	jput(b, o, "median", jnum(rd->value));
+	jput(b, o, "p99", jnum(it->p99));
+	jput(b, o, "max", jnum(it->max));
+	jput(b, o, "co_expected", jnum(it->co_expected));
+	jput(b, o, "co_n", juint(it->co_n));
+	jput(b, o, "co_p99", jnum(it->co_p99));
+	jput(b, o, "co_capped", json_boolean(it->co_capped));
+	return o;
 }
 
-static void json_side(struct jw *j, const char *name, const struct analysis_side_result *sr,
-		      const struct stats_side_judged *js,
-		      enum analysis_mode mode)
+static json_t *json_side(struct jb *b, const struct analysis_side_result *sr,
+			 const struct stats_side_judged *js, enum analysis_mode mode)
 {
-	if (sr->npads == 0) {
-		jw_knull(j, name);
-		return;
-	}
-	jw_key(j, name);
-	jw_open(j, '{');
-	jw_key(j, "pads");
-	jw_open(j, '[');
+	if (sr->npads == 0)
+		return json_null();
+
+	json_t *o = json_object(), *pads = json_array();
+
+	jput(b, o, "pads", pads);
 	for (size_t p = 0; p < sr->npads; p++) {
 		const struct analysis_pad *pad = &sr->pads[p];
-		jw_pre(j);
-		jw_open(j, '{');
-		jw_kuint(j, "pad", pad->pad);
-		jw_kuint(j, "rounds", pad->nrounds);
-		jw_knum(j, "median", pad->median);
+		json_t *po = json_object(), *rounds = json_array();
+
+		jappend(b, pads, po);
+		jput(b, po, "pad", juint(pad->pad));
+		jput(b, po, "rounds", juint(pad->nrounds));
+		jput(b, po, "median", jnum(pad->median));
 		if (mode == ANALYSIS_SAMPLES) {
-			jw_knum(j, "p99", pad->p99);
-			jw_knum(j, "co_p99", pad->co_p99);
+			jput(b, po, "p99", jnum(pad->p99));
+			jput(b, po, "co_p99", jnum(pad->co_p99));
 		}
-		jw_key(j, "per_round");
-		jw_open(j, '[');
+		jput(b, po, "per_round", rounds);
 		for (size_t r = 0; r < pad->nrounds; r++)
-			json_round(j, &pad->rounds[r]);
-		jw_close(j, ']');
-		jw_close(j, '}');
+			jappend(b, rounds, json_round(b, &pad->rounds[r]));
 	}
-	jw_close(j, ']');
-	jw_knum(j, "center", sr->summary.center);
-	jw_knum(j, "min", sr->summary.min);
-	jw_knum(j, "max", sr->summary.max);
-	if (sr->summary.has_spread)
-		jw_knum(j, "spread", sr->summary.spread);
-	else
-		jw_knull(j, "spread");
-	jw_kuint(j, "min_rounds", sr->summary.min_rounds);
+	jput(b, o, "center", jnum(sr->summary.center));
+	jput(b, o, "min", jnum(sr->summary.min));
+	jput(b, o, "max", jnum(sr->summary.max));
+	jput(b, o, "spread", jnum_or_null(sr->summary.has_spread, sr->summary.spread));
+	jput(b, o, "min_rounds", juint(sr->summary.min_rounds));
 	if (js) {
-		jw_knum(j, "range_lo", js->lo);
-		jw_knum(j, "range_hi", js->hi);
-		jw_knum(j, "coverage", js->level);
+		jput(b, o, "range_lo", jnum(js->lo));
+		jput(b, o, "range_hi", jnum(js->hi));
+		jput(b, o, "coverage", jnum(js->level));
 	}
-	jw_close(j, '}');
+	return o;
 }
 
-static void jw_kint_or_null(struct jw *j, const char *k, int has, double v)
-{
-	if (has)
-		jw_knum(j, k, v);
-	else
-		jw_knull(j, k);
-}
-
-static void judgement_json(struct jw *j, const struct analysis_result *res)
+static void judgement_json(struct jb *b, json_t *o, const struct analysis_result *res)
 {
 	const struct stats_judgement *jd = &res->judge;
 	const struct stats_rule *ru = &jd->rule;
+	json_t *rule = json_object();
 
-	jw_key(j, "rule");
-	jw_open(j, '{');
-	jw_kstr(j, "name", stats_rule_name(ru->kind));
-	jw_kuint(j, "version", (unsigned long long)ru->version);
-	jw_knum(j, "confidence", ru->confidence);
-	jw_knum(j, "noise_factor", ru->noise_factor);
-	jw_kuint(j, "resamples", ru->resamples);
-	jw_kuint(j, "seed", ru->seed);
-	jw_close(j, '}');
-	jw_kint_or_null(j, "ratio", jd->has_ratio, jd->ratio);
+	jput(b, o, "rule", rule);
+	jput(b, rule, "name", jstr(stats_rule_name(ru->kind)));
+	jput(b, rule, "version", juint((unsigned long long)ru->version));
+	jput(b, rule, "confidence", jnum(ru->confidence));
+	jput(b, rule, "noise_factor", jnum(ru->noise_factor));
+	jput(b, rule, "resamples", juint(ru->resamples));
+	jput(b, rule, "seed", juint(ru->seed));
+	jput(b, o, "ratio", jnum_or_null(jd->has_ratio, jd->ratio));
 	if (jd->has_interval) {
-		jw_key(j, "interval");
-		jw_open(j, '{');
-		jw_knum(j, "lo", jd->ratio_lo);
-		jw_knum(j, "hi", jd->ratio_hi);
-		jw_close(j, '}');
+		json_t *iv = json_object();
+		jput(b, o, "interval", iv);
+		jput(b, iv, "lo", jnum(jd->ratio_lo));
+		jput(b, iv, "hi", jnum(jd->ratio_hi));
 	} else {
-		jw_knull(j, "interval");
+		jput(b, o, "interval", json_null());
 	}
-	jw_kstr(j, "verdict", stats_verdict_name(jd->verdict));
-	jw_kstr(j, "direction", stats_direction_name(jd->direction));
-	jw_kstr(j, "reason", jd->why[0] ? jd->why :
-		jd->reason == STATS_REASON_NONE ? NULL : stats_reason_name(jd->reason));
-	jw_kint_or_null(j, "gap", jd->has_ratio, jd->gap);
+	jput(b, o, "verdict", jstr(stats_verdict_name(jd->verdict)));
+	jput(b, o, "direction", jstr(stats_direction_name(jd->direction)));
+	jput(b, o, "reason", jstr(jd->why[0] ? jd->why :
+		jd->reason == STATS_REASON_NONE ? NULL : stats_reason_name(jd->reason)));
+	jput(b, o, "gap", jnum_or_null(jd->has_ratio, jd->gap));
 	if (jd->has_noise) {
-		jw_key(j, "noise");
-		jw_open(j, '{');
-		jw_knum(j, "value", jd->noise);
-		jw_knum(j, "rounds", jd->noise_rounds);
-		jw_kint_or_null(j, "control", jd->has_control_noise, jd->noise_control);
+		json_t *no = json_object();
+		jput(b, o, "noise", no);
+		jput(b, no, "value", jnum(jd->noise));
+		jput(b, no, "rounds", jnum(jd->noise_rounds));
+		jput(b, no, "control", jnum_or_null(jd->has_control_noise, jd->noise_control));
 		if (ru->kind == STATS_RULE_MARGIN)
-			jw_knum(j, "margin", jd->margin);
+			jput(b, no, "margin", jnum(jd->margin));
 		else
-			jw_knum(j, "limit", jd->noise_limit);
-		jw_kbool(j, "noisy", jd->noisy);
-		jw_close(j, '}');
+			jput(b, no, "limit", jnum(jd->noise_limit));
+		jput(b, no, "noisy", json_boolean(jd->noisy));
 	} else {
-		jw_knull(j, "noise");
+		jput(b, o, "noise", json_null());
 	}
 	if (jd->has_detectable) {
-		jw_key(j, "detectable");
-		jw_open(j, '{');
-		jw_knum(j, "slower", jd->detect_slower);
-		jw_knum(j, "faster", jd->detect_faster);
-		jw_knum(j, "value", jd->detectable);
-		jw_close(j, '}');
+		json_t *de = json_object();
+		jput(b, o, "detectable", de);
+		jput(b, de, "slower", jnum(jd->detect_slower));
+		jput(b, de, "faster", jnum(jd->detect_faster));
+		jput(b, de, "value", jnum(jd->detectable));
 	} else {
-		jw_knull(j, "detectable");
+		jput(b, o, "detectable", json_null());
 	}
 }
 
 int analysis_render_json(const struct analysis *a, const char *source,
-			 struct buf *b, struct plumb_err *err)
+			 struct buf *out, struct plumb_err *err)
 {
 	const struct analysis_opts *o = analysis_options(a);
-	struct out out = { .b = b, .failed = 0 };
-	struct jw j = { .o = &out, .depth = 0 };
+	struct jb b = { .failed = 0 };
 	size_t n = analysis_count(a);
+	json_t *root = json_object(), *warm = json_object(), *results = json_array();
+	int rc;
 
-	j.first[0] = 1;
-	jw_open(&j, '{');
-	jw_kstr(&j, "format", "plumb-analyze");
-	jw_kuint(&j, "version", 1);
-	jw_kstr(&j, "source", source);
-	jw_kuint(&j, "rows", analysis_rows(a));
-	jw_key(&j, "warmup");
-	jw_open(&j, '{');
-	jw_kstr(&j, "policy", stats_warmup_kind_name(o->warmup.kind));
-	if (o->warmup.kind == STATS_WARMUP_FIXED)
-		jw_kuint(&j, "discard", o->warmup.discard);
-	else
-		jw_knull(&j, "discard");
-	jw_kuint(&j, "window", o->warmup.window);
-	jw_knum(&j, "tolerance", o->warmup.tolerance);
-	jw_close(&j, '}');
-	jw_kuint(&j, "co_cap", o->co_cap);
-	jw_key(&j, "results");
-	jw_open(&j, '[');
-	for (size_t i = 0; i < n; i++) {
+	jput(&b, root, "format", jstr("plumb-analyze"));
+	jput(&b, root, "version", juint(1));
+	jput(&b, root, "source", jstr(source));
+	jput(&b, root, "rows", juint(analysis_rows(a)));
+	jput(&b, root, "warmup", warm);
+	jput(&b, warm, "policy", jstr(stats_warmup_kind_name(o->warmup.kind)));
+	jput(&b, warm, "discard", o->warmup.kind == STATS_WARMUP_FIXED ?
+	     juint(o->warmup.discard) : json_null());
+	jput(&b, warm, "window", juint(o->warmup.window));
+	jput(&b, warm, "tolerance", jnum(o->warmup.tolerance));
+	jput(&b, root, "co_cap", juint(o->co_cap));
+	jput(&b, root, "results", results);
+	for (size_t i = 0; i < n && !b.failed; i++) {
 		const struct analysis_result *res = analysis_get(a, i);
-		jw_pre(&j);
-		jw_open(&j, '{');
-		jw_kstr(&j, "bench", res->bench);
-		jw_kstr(&j, "metric", res->metric);
-		jw_kstr(&j, "mode", res->mode == ANALYSIS_SAMPLES ? "samples" : "process");
-		jw_key(&j, "sides");
-		jw_open(&j, '{');
+		json_t *r = json_object(), *sides = json_object();
+
+		jappend(&b, results, r);
+		jput(&b, r, "bench", jstr(res->bench));
+		jput(&b, r, "metric", jstr(res->metric));
+		jput(&b, r, "mode", jstr(res->mode == ANALYSIS_SAMPLES ? "samples" : "process"));
+		jput(&b, r, "sides", sides);
 		for (int s = 0; s < ANALYSIS_SIDES; s++)
-			json_side(&j, analysis_side_name((enum analysis_side)s), &res->side[s],
-				  judged_side(&res->judge, s),
-				  res->mode);
-		jw_close(&j, '}');
-		judgement_json(&j, res);
-		jw_kuint(&j, "unsteady_rounds", res->unsteady_rounds);
-		jw_close(&j, '}');
+			jput(&b, sides, analysis_side_name((enum analysis_side)s),
+			     json_side(&b, &res->side[s], judged_side(&res->judge, s), res->mode));
+		judgement_json(&b, r, res);
+		jput(&b, r, "unsteady_rounds", juint(res->unsteady_rounds));
 	}
-	jw_close(&j, ']');
-	jw_close(&j, '}');
-	oaddch(&out, '\n');
-	if (out.failed)
-		return buf_err(err, "analysis JSON");
-	return 0;
+	if (b.failed) {
+		json_decref(root);
+		return plumb_err_oom(err, "analysis JSON");
+	}
+	rc = jsonio_dump(root, out, err);
+	json_decref(root);
+	return rc;
 }

@@ -57,14 +57,15 @@ static enum units_dim dim_of(const char *metric)
 }
 
 /* A number member as %.6g into buf, or "-". */
-static const char *num(const json_t *o, const char *key, char *buf, size_t size)
+/* A ratio as every view prints it (common/units.h), "-" when absent. */
+static const char *ratio_cell(const json_t *o, const char *key, char buf[UNITS_MAX])
 {
 	const json_t *v = json_object_get(o, key);
 
 	if (!json_is_number(v))
-		snprintf(buf, size, "-");
+		snprintf(buf, UNITS_MAX, "-");
 	else
-		snprintf(buf, size, "%.6g", json_number_value(v));
+		units_ratio(json_number_value(v), buf);
 	return buf;
 }
 
@@ -234,14 +235,14 @@ void view_bundle(const json_t *b, FILE *out)
 		"BASE center [min, max]", "CANDIDATE center [min, max]", "RATIO", "VERDICT");
 	json_array_foreach(benches, i, v) {
 		enum units_dim dim = dim_of(str(v, "metric", NULL));
-		char base[128], cand[128], ratio[32];
+		char base[128], cand[128], ratio[UNITS_MAX];
 
 		side_cell(json_object_get(v, "base"), dim, base, sizeof(base));
 		side_cell(json_object_get(v, "candidate"), dim, cand, sizeof(cand));
 		put_str(out, v, "name", "-", width);
 		fputs("  ", out);
 		put_str(out, v, "metric", "-", 12);
-		fprintf(out, "  %-34s  %-34s  %8s  ", base, cand, num(v, "ratio", ratio, sizeof(ratio)));
+		fprintf(out, "  %-34s  %-34s  %8s  ", base, cand, ratio_cell(v, "ratio", ratio));
 		put_str(out, v, "verdict", "-", 0);
 		fputc('\n', out);
 	}

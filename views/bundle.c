@@ -157,10 +157,13 @@ int view_bundle_text(const char *path, const struct bundle_info *info, struct bu
 		       put_value(out, c->present ? c->center : NAN, dim, NULL, 13) |
 		       put_value(out, c->present ? c->min : NAN, dim, &sc, 13) |
 		       put_value(out, c->present ? c->max : NAN, dim, &sc, 13);
-		if (isnan(b->ratio))
+		if (isnan(b->ratio)) {
 			bad |= buf_printf(out, " %8s", "-");
-		else
-			bad |= buf_printf(out, " %8.4f", b->ratio);
+		} else {
+			char x[UNITS_MAX];
+			units_ratio(b->ratio, x);
+			bad |= buf_printf(out, " %8s", x);
+		}
 		bad |= buf_printf(out, "  %s%s%s%s\n", v ? v : "-", d ? " (" : "", d ? d : "",
 				  d ? ")" : "");
 	}

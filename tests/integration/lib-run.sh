@@ -6,7 +6,6 @@
 #   run_plumb [ARGS...]    plumb run with a per-test work folder
 #   manifest BUNDLE DIR    extract BUNDLE into DIR (verified on the way)
 #   no_bundle DIR          DIR holds no bundle and no temporary file
-#   wait_for COMMAND...    up to 20 s for COMMAND to succeed
 
 run_conf() {
 	conf=$1
@@ -26,13 +25,4 @@ no_bundle() {
 	ls -a "$1" >"$TRASH/.listing" &&
 	test_grep_not '\.plumb$' "$TRASH/.listing" &&
 	test_grep_not '\.tmp\.' "$TRASH/.listing"
-}
-
-wait_for() {
-	i=0
-	while ! "$@"; do
-		i=$((i + 1))
-		test $i -gt 200 && return 1
-		sleep 0.1
-	done
 }

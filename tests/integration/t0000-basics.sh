@@ -48,11 +48,11 @@ test_expect_success 'plumb help of an unknown command exits 2' '
 	test_grep "nosuch" err
 '
 
-test_expect_success 'a write error on standard output is not success' '
-	if test -w /dev/full; then
-		test_expect_code 74 plumb --help >/dev/full 2>err ||
-		test_expect_code 74 plumb help >/dev/full 2>err
-	fi
+test -c /dev/full && test -w /dev/full && test_set_prereq DEVFULL
+
+test_expect_success DEVFULL 'a write error on standard output is not success' '
+	test_expect_code 74 plumb --help >/dev/full 2>err ||
+	test_expect_code 74 plumb help >/dev/full 2>err
 '
 
 test_done

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='every command and option in --help is in docs/plumb.1 (STYLE 4)'
+test_description='every command and option in --help is in docs/plumb.1, each option in its own command'"'"'s section (STYLE 4)'
 . "$(dirname "$0")/test-lib.sh"
 
 man="$TEST_SRCDIR/docs/plumb.1"
@@ -15,6 +15,52 @@ command_paths() {
 	done
 }
 
+# own_section MAN PATH: the text of MAN's sections of command PATH: every
+# ".SS plumb PATH ..." that is not the section of one of PATH's
+# subcommands, each up to the next .SS or .SH.
+own_section() {
+	awk -v p="$2" -v subs=" $(sed -n "s/^$2 \([a-z-]*\)$/\1/p" paths | tr '\n' ' ') " '
+		/^\.S[SH] / { on = 0 }
+		/^\.SS plumb / {
+			line = $0
+			sub(/^\.SS plumb /, "", line)
+			if (index(line " ", p " ") == 1) {
+				n = split(substr(line, length(p) + 2), w, " ")
+				on = !(n > 0 && index(subs, " " w[1] " ") > 0)
+			}
+		}
+		on' "$1"
+}
+
+# section MAN PATH: PATH's own sections; for a subcommand ("archive list")
+# also its command's (the options every subcommand takes: --archive-dir);
+# for a command with subcommands ("bundle"), whose help shows their usage
+# lines, also theirs.
+section() {
+	if grep -q "^$2 " paths; then
+		sed -n "s/^$2 \([a-z-]*\)$/\1/p" paths | while read s; do
+			own_section "$1" "$2 $s"
+		done
+	fi
+	own_section "$1" "$2" &&
+	case $2 in
+	*" "*) own_section "$1" "${2%% *}" ;;
+	esac
+}
+
+# check_options MAN: every option of every command path is in its section of MAN.
+check_options() {
+	while read p; do
+		section "$1" "$p" >section.txt &&
+		plumb help $p | sed -n "s/^  .*--\([a-z][a-z-]*\).*/\1/p" | sort -u >opts &&
+		while read o; do
+			test "$o" = help && continue
+			grep -q -e "\\\\-\\\\-$o\b" -e "--$o\b" section.txt ||
+				{ echo "plumb $p: --$o not in its section of plumb.1" >&2; return 1; }
+		done <opts || return 1
+	done <paths
+}
+
 test_expect_success 'every command has a section in plumb.1' '
 	command_paths >paths &&
 	test -s paths &&
@@ -24,15 +70,18 @@ test_expect_success 'every command has a section in plumb.1' '
 	done <paths
 '
 
-test_expect_success 'every option of every command is documented in plumb.1' '
-	while read p; do
-		plumb help $p | sed -n "s/^  .*--\([a-z][a-z-]*\).*/\1/p" | sort -u >opts &&
-		while read o; do
-			test "$o" = help && continue
-			grep -q -e "\\\\-\\\\-$o\b" -e "--$o\b" "$man" ||
-				{ echo "plumb $p: --$o not in plumb.1" >&2; return 1; }
-		done <opts || return 1
-	done <paths
+test_expect_success 'every option of every command is documented in its section of plumb.1' '
+	check_options "$man"
+'
+
+test_expect_success 'an option documented only in other sections is missing' '
+	# plumb run takes --json; other commands document theirs.
+	section "$man" run | grep -q -e "-json" &&
+	sed "/^\.SS plumb run /,/^\.S[SH] /s/-json/-jsn/g" "$man" >cut.1 &&
+	grep -q -e "\\\\-\\\\-json" cut.1 &&
+	! section cut.1 run | grep -q -e "-json" &&
+	test_must_fail check_options cut.1 2>err &&
+	test_grep "plumb run: --json not in its section" err
 '
 
 test_done

@@ -44,6 +44,27 @@ test_expect_success 'the check sees the views layer and would see an arrow back 
 	case " $(allowed stats) " in *" views "*) false ;; *) true ;; esac
 '
 
+# pairs: one line "A B" per file A.c of a folder that includes B.h of the same folder.
+pairs() {
+	for d in common stats formats archive runner reports views cli; do
+		test -d "$TEST_SRCDIR/$d" || continue
+		for f in "$TEST_SRCDIR/$d"/*.c; do
+			test -f "$f" || continue
+			a=$(basename "$f" .c)
+			sed -n "s|^#include \"$d/\([a-z0-9-]*\)\.h\"|$d/$a $d/\1|p" "$f"
+		done
+	done
+}
+
+test_expect_success 'no two files of a folder include each other'"'"'s header' '
+	pairs >pairs &&
+	test -s pairs &&
+	while read a b; do
+		test "$a" = "$b" && continue
+		grep -qx "$b $a" pairs && { echo "$a.c and $b.c include each other" >&2; return 1; }
+	done <pairs
+'
+
 test_expect_success 'README.md: the Layout section has a paragraph per folder and names every view' '
 	sed -n "/^## Layout/,/^## /p" "$TEST_SRCDIR/README.md" >layout &&
 	for d in cli views reports archive runner stats formats common; do

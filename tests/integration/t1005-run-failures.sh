@@ -3,25 +3,8 @@ test_description='plumb run: failed and stuck builds, the lock, signals, leftove
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 
-# The shell's pid in the marker sleeps: a second copy of the suite
-# running on this machine cannot be mistaken for a leftover of this one.
-MARK=$$
-
-# Unusual sleep lengths mark the processes a build leaves behind.
-leftovers() {
-	pgrep -f "sleep 317[0-9]\.$MARK([^0-9]|$)" >/dev/null && { ps -eo pid,ppid,args | grep -E "sleep 317[0-9]\.$MARK([^0-9]|$)" >&2; return 1; }
-	return 0
-}
-
-# wait_for COMMAND...: up to 20 s for COMMAND to succeed.
-wait_for() {
-	i=0
-	while ! "$@"; do
-		i=$((i + 1))
-		test $i -gt 200 && return 1
-		sleep 0.1
-	done
-}
+# Unusual sleep lengths (with $MARK) mark the processes a run leaves behind.
+LEFTOVER='sleep 317[0-9]'
 
 test_expect_success 'set up a project with a broken branch' '
 	make_project proj &&

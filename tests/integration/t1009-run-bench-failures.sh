@@ -4,10 +4,6 @@ test_description='plumb run: failed benchmarks exit 5 and publish nothing; --kee
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
 
-# The shell's pid in the marker sleeps: a second copy of the suite
-# running on this machine cannot be mistaken for a leftover of this one.
-MARK=$$
-
 # Each failure is tied to one variant by its folder name (v/c01, v/b01).
 test_expect_success 'set up a project' '
 	make_project proj &&
@@ -71,6 +67,15 @@ test_expect_success 'checksum = required fails a run that prints none' '
 	run_conf proj/req.conf bench.b.checksum=required &&
 	test_expect_code 5 run_plumb -c proj/req.conf -o out/req.plumb >stdout 2>err &&
 	test_grep "printed no checksum= line (bench.b.checksum = required)" err &&
+	no_bundle out
+'
+
+test_expect_success 'a checksum line over the limit fails the run, saying its length and the limit' '
+	run_conf proj/long.conf bench.b.checksum=required \
+		"bench.b.command=printf checksum=; head -c 1000000 /dev/zero | tr \"\\\\000\" f; echo; {artifact}" &&
+	test_expect_code 5 run_plumb -c proj/long.conf -o out/long.plumb >stdout 2>err &&
+	test_grep "failed in round 1: stdout line 1: a checksum= line of 1000009 bytes, over the limit of 128 hex digits" err &&
+	test_grep_not "printed no checksum= line" err &&
 	no_bundle out
 '
 

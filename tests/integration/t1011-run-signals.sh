@@ -4,14 +4,8 @@ test_description='plumb run: SIGTERM and SIGINT while measuring leave no child a
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
 
-# The shell's pid in the marker sleeps: a second copy of the suite
-# running on this machine cannot be mistaken for a leftover of this one.
-MARK=$$
-
-leftovers() {
-	pgrep -f "sleep 319[0-9]\.$MARK([^0-9]|$)" >/dev/null && { ps -eo pid,ppid,args | grep -E "sleep 319[0-9]\.$MARK([^0-9]|$)" >&2; return 1; }
-	return 0
-}
+# Unusual sleep lengths (with $MARK) mark the processes a run leaves behind.
+LEFTOVER='sleep 319[0-9]'
 
 test_expect_success 'set up a project whose benchmark sleeps from its second run on' '
 	make_project proj &&

@@ -4,17 +4,6 @@ test_description='examples/interp: builds with a pad object in LDFLAGS, run() mo
 
 : "${TEST_CC:=cc}"
 
-# make_pad K BYTES: padK.o, K*BYTES bytes of nops in .text.unlikely.plumb_pad
-# (the object plumb links first for pad = link, DESIGN §5.2).
-make_pad() {
-	{
-		printf '\t.section .text.unlikely.plumb_pad,"ax",@progbits\n'
-		test "$1" = 0 || printf '\t.skip %d, 0x90\n' $(($1 * $2))
-		printf '\t.section .note.GNU-stack,"",@progbits\n'
-	} >pad$1.s &&
-	$TEST_CC -c -o pad$1.o pad$1.s
-}
-
 # build_at K: a fresh copy of the example (the source tree may be read-only)
 # built at pad K into interp-K/interp.
 build_at() {
@@ -23,11 +12,6 @@ build_at() {
 	chmod -R u+w interp-$1 &&
 	make_pad $1 16 &&
 	make -C interp-$1 CC="$TEST_CC" LDFLAGS="$PWD/pad$1.o" bench >build-$1.log 2>&1
-}
-
-# addr BINARY SYMBOL: the symbol's address, in decimal.
-addr() {
-	printf '%d\n' "0x$(nm "$1" | awk -v s="$2" '$3 == s { print $1 }')"
 }
 
 test_expect_success 'the example builds at pads 0, 1 and 3 with the pad object in LDFLAGS' '

@@ -4,15 +4,6 @@ test_description='examples/samples: a samples-mode benchmark on plumb/bench.h, b
 
 : "${TEST_CC:=cc}"
 
-make_pad() {
-	{
-		printf '\t.section .text.unlikely.plumb_pad,"ax",@progbits\n'
-		test "$1" = 0 || printf '\t.skip %d, 0x90\n' $(($1 * $2))
-		printf '\t.section .note.GNU-stack,"",@progbits\n'
-	} >pad$1.s &&
-	$TEST_CC -c -o pad$1.o pad$1.s
-}
-
 # build_at K: a copy of the example built at pad K against the source tree's header.
 build_at() {
 	rm -rf samples-$1 &&
@@ -21,10 +12,6 @@ build_at() {
 	make_pad $1 16 &&
 	make -C samples-$1 CC="$TEST_CC" PLUMB_INCLUDE="$TEST_SRCDIR/include" \
 		LDFLAGS="$PWD/pad$1.o" CFLAGS="-O2 -Wall -Wextra -Werror" bench >build-$1.log 2>&1
-}
-
-addr() {
-	printf '%d\n' "0x$(nm "$1" | awk -v s="$2" '$3 == s { print $1 }')"
 }
 
 test_expect_success 'the example builds at pads 0 and 1, warning-free, with CFLAGS and LDFLAGS honoured' '

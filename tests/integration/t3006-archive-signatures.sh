@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='plumb archive add compares signatures: a properly signed copy replaces an unsigned or wrongly signed one; archive show says who signed what is stored'
 . "$(dirname "$0")/test-lib.sh"
+command -v sqlite3 >/dev/null 2>&1 && test_set_prereq SQLITE3
 
 A="$TRASH/archive"
 

@@ -52,6 +52,54 @@ say() {
 	echo "# $*"
 }
 
+# MARK: this shell's pid.  Marker processes of a test carry it ("sleep
+# 3175.$MARK"), so a second copy of the suite on the machine is not taken
+# for a leftover of this one.
+MARK=$$
+
+# wait_for COMMAND...: up to 20 s for COMMAND to succeed.
+wait_for() {
+	i=0
+	while ! "$@"; do
+		i=$((i + 1))
+		test $i -gt 200 && return 1
+		sleep 0.1
+	done
+}
+
+# leftovers: fail, listing them, while a marker process of this test runs:
+# one whose command line matches "$LEFTOVER.$MARK" (LEFTOVER set by the
+# test, an extended regular expression such as 'sleep 317[0-9]').
+leftovers() {
+	pgrep -f "$LEFTOVER\.$MARK([^0-9]|$)" >/dev/null &&
+		{ ps -eo pid,ppid,args | grep -E "$LEFTOVER\.$MARK([^0-9]|$)" >&2; return 1; }
+	return 0
+}
+
+# under_strace ARGS...: strace ARGS.  LeakSanitizer cannot run under
+# ptrace: in a sanitizer build, a traced plumb that exits normally would
+# fail at exit for that reason alone.
+under_strace() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"
+}
+
+# make_pad K BYTES: padK.o (with $TEST_CC), K*BYTES bytes of nops in
+# .text.unlikely.plumb_pad (the object plumb links first for pad = link,
+# DESIGN §5.2).
+make_pad() {
+	{
+		printf '\t.section .text.unlikely.plumb_pad,"ax",@progbits\n'
+		test "$1" = 0 || printf '\t.skip %d, 0x90\n' $(($1 * $2))
+		printf '\t.section .note.GNU-stack,"",@progbits\n'
+	} >pad$1.s &&
+	${TEST_CC:-cc} -c -o pad$1.o pad$1.s
+}
+
+# addr BINARY SYMBOL: the symbol's address, in decimal.
+addr() {
+	printf '%d\n' "0x$(nm "$1" | awk -v s="$2" '$3 == s { print $1 }')"
+}
+
 # test_set_prereq NAME: mark a prerequisite as present.
 test_set_prereq() {
 	test_prereqs="$test_prereqs$1 "
@@ -178,3 +226,8 @@ test_done() {
 }
 
 command -v python3 >/dev/null 2>&1 && test_set_prereq PYTHON
+# STRACE: strace can trace and inject faults (-e inject=...).
+if command -v strace >/dev/null 2>&1 &&
+   strace -f -o /dev/null -e trace=getpid -e inject=getpid:retval=1 true 2>/dev/null; then
+	test_set_prereq STRACE
+fi

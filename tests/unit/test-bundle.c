@@ -4,6 +4,8 @@
  * and, in-process, every truncation and every single-bit flip of a small
  * bundle plus the limits with shrunken values (a few-KiB bomb).
  */
+#include <archive.h>
+#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,11 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <archive.h>
-#include <archive_entry.h>
-#include <sodium.h>
 #include <zstd.h>
+
+#include <sodium.h>
 
 #include "tests/unit/unit.h"
 #include "common/buf.h"
@@ -24,6 +24,8 @@
 #include "formats/bundle.h"
 #include "formats/bundle-internal.h"
 #include "formats/digest.h"
+#include "formats/manifest.h"
+#include "formats/samples.h"
 #include "common/banned.h"
 
 /* A scratch folder, removed by cleanup_dir(). */
@@ -574,4 +576,153 @@ PLUMB_TEST(bundle_sign_and_check)
 	sign_secret_key_release(&sk);
 	sign_secret_key_release(&sk2);
 	cleanup_dir(dir);
+}
+
+/* ---- the specification's limits are the compiled ones ------------------------ */
+
+/* The values a limit cell states: "4 GiB (4,294,967,296 bytes)", "8 MiB (2^23
+ * bytes)", "255 / 64 bytes".  Numbers in parentheses count only when "bytes"
+ * follows them ("32 (the top-level object is depth 1)" states 32). */
+static size_t cell_values(const char *cell, uint64_t *out, size_t max)
+{
+	size_t n = 0;
+	int paren = 0;
+
+	for (const char *p = cell; *p && n < max; ) {
+		uint64_t v = 0;
+		const char *q = p;
+
+		if (*p == '(' || *p == ')') {
+			paren = *p == '(';
+			p++;
+			continue;
+		}
+		if (*p < '0' || *p > '9' || (p > cell && ((p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_'))) {
+			p++;
+			continue;
+		}
+		while ((*q >= '0' && *q <= '9') || (*q == ',' && q[1] >= '0' && q[1] <= '9')) {
+			if (*q != ',')
+				v = v * 10 + (uint64_t)(*q - '0');
+			q++;
+		}
+		if (*q == '^') {
+			uint64_t e = 0;
+			for (q++; *q >= '0' && *q <= '9'; q++)
+				e = e * 10 + (uint64_t)(*q - '0');
+			v = (uint64_t)1 << e;
+		}
+		if (strncmp(q, " GiB", 4) == 0)
+			v <<= 30;
+		else if (strncmp(q, " MiB", 4) == 0)
+			v <<= 20;
+		else if (strncmp(q, " KiB", 4) == 0)
+			v <<= 10;
+		if (!paren || strncmp(q, " bytes", 6) == 0) {
+			int seen = 0;
+			for (size_t i = 0; i < n; i++)
+				seen |= out[i] == v;
+			if (!seen)
+				out[n++] = v;
+		}
+		p = q;
+	}
+	return n;
+}
+
+PLUMB_TEST(bundle_spec_limits_are_the_constants)
+{
+	struct bundle_limits lim;
+	struct limit_row {
+		const char *what;
+		uint64_t v[2];
+		size_t n;
+		int seen;
+	} rows[] = {
+		{ "bundle file (compressed)", { 0 }, 1, 0 },
+		{ "tar stream (uncompressed, headers, padding and trailer included)", { 0 }, 1, 0 },
+		{ "the data of one member", { 0 }, 1, 0 },
+		{ "`README.txt`", { BUNDLE_MAX_README }, 1, 0 },
+		{ "`manifest.json`", { BUNDLE_MAX_MANIFEST, BUNDLE_MAX_JSON_VALUES }, 2, 0 },
+		{ "`SHA256SUMS`", { BUNDLE_MAX_SUMS }, 1, 0 },
+		{ "`SHA256SUMS.sig`", { BUNDLE_MAX_SIG }, 1, 0 },
+		{ "each `logs/` member", { BUNDLE_MAX_LOG }, 1, 0 },
+		{ "tar entries (folders included)", { 0 }, 1, 0 },
+		{ "member name", { BUNDLE_MAX_NAME }, 1, 0 },
+		{ "name component", { BUNDLE_MAX_COMPONENT }, 1, 0 },
+		{ "zstd window", { 0 }, 1, 0 },
+		{ "manifest nesting depth", { MANIFEST_MAX_DEPTH }, 1, 0 },
+		{ "manifest JSON values", { BUNDLE_MAX_JSON_VALUES }, 1, 0 },
+		{ "samples.tsv line", { SAMPLES_DEFAULT_MAX_LINE }, 1, 0 },
+		{ "samples.tsv data rows", { 0 }, 1, 0 },
+		{ "samples.tsv `bench` / `metric`", { SAMPLES_NAME_MAX, SAMPLES_METRIC_MAX }, 2, 0 },
+		{ "distinct rounds of the verdict metrics (bench, side, pad, round)",
+		  { BUNDLE_MAX_ROUNDS }, 1, 0 },
+	};
+	const size_t nrows = sizeof(rows) / sizeof(rows[0]);
+	char path[4096];
+	struct plumb_err err;
+	struct buf spec;
+	const char *p, *end;
+	size_t table_rows = 0;
+
+	/* What the reader enforces, where it is a run-time limit. */
+	bundle_limits_default(&lim);
+	rows[0].v[0] = lim.max_file;
+	rows[1].v[0] = lim.max_total;
+	rows[2].v[0] = lim.max_member;
+	rows[8].v[0] = lim.max_members;
+	rows[11].v[0] = (uint64_t)1 << lim.window_log_max;
+	rows[15].v[0] = lim.max_samples_rows;
+
+	snprintf(path, sizeof(path), "%s/formats/bundle-v1.md", unit_srcdir());
+	buf_init(&spec, 1 << 20);
+	plumb_err_clear(&err);
+	assert_int_equal(file_read(path, 1 << 20, &spec, &err), 0);
+	p = strstr(buf_cstr(&spec), "\n## 11. Limits\n");
+	assert_non_null(p);
+	p = strstr(p, "\n| what | limit |\n|---|---|\n");
+	assert_non_null(p);
+	p = strchr(p + 1, '\n');
+	p = strchr(p + 1, '\n') + 1;
+	/* Every row of the table: a known limit, stating exactly its values. */
+	for (; strncmp(p, "| ", 2) == 0; p = end + 1) {
+		char line[512], *bar;
+		uint64_t got[8];
+		size_t ngot, i;
+
+		end = strchr(p, '\n');
+		assert_non_null(end);
+		assert_true((size_t)(end - p) < sizeof(line));
+		memcpy(line, p + 2, (size_t)(end - p) - 2);
+		line[end - p - 2] = '\0';
+		bar = strstr(line, " | ");
+		assert_non_null(bar);
+		*bar = '\0';
+		if (strlen(bar + 3) >= 2 && strcmp(bar + 3 + strlen(bar + 3) - 2, " |") == 0)
+			bar[3 + strlen(bar + 3) - 2] = '\0';
+		table_rows++;
+		for (i = 0; i < nrows && strcmp(rows[i].what, line) != 0; i++)
+			;
+		if (i == nrows)
+			fail_msg("formats/bundle-v1.md: limit '%s' is not tied to a constant", line);
+		rows[i].seen = 1;
+		ngot = cell_values(bar + 3, got, 8);
+		if (ngot != rows[i].n)
+			fail_msg("formats/bundle-v1.md: '%s' states %zu values, the code has %zu",
+				 line, ngot, rows[i].n);
+		for (size_t k = 0; k < rows[i].n; k++) {
+			int found = 0;
+			for (size_t g = 0; g < ngot; g++)
+				found |= got[g] == rows[i].v[k];
+			if (!found)
+				fail_msg("formats/bundle-v1.md: '%s': the code's limit is %llu, the text says %s",
+					 line, (unsigned long long)rows[i].v[k], bar + 3);
+		}
+	}
+	assert_int_equal(table_rows, nrows);
+	for (size_t i = 0; i < nrows; i++)
+		if (!rows[i].seen)
+			fail_msg("formats/bundle-v1.md: no row for the limit '%s'", rows[i].what);
+	buf_release(&spec);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <dirent.h>
 
@@ -128,7 +129,8 @@ PLUMB_TEST(atomic_file_commit_and_abort)
 	/* Abort leaves nothing at all. */
 	assert_int_equal(atomic_file_open(&af, path, 0644, &err), 0);
 	assert_int_equal(atomic_file_write(&af, "abc", 3, &err), 0);
-	assert_int_equal(count_prefix(dir, ".out.txt.tmp."), 1);
+	/* O_TMPFILE where the file system has it: no name at all meanwhile. */
+	assert_int_equal(count_prefix(dir, ".out.txt.tmp."), af.unnamed ? 0 : 1);
 	atomic_file_abort(&af);
 	assert_int_equal(count_prefix(dir, ".out.txt.tmp."), 0);
 	assert_int_not_equal(stat(path, &st), 0);
@@ -151,6 +153,86 @@ PLUMB_TEST(atomic_file_commit_and_abort)
 
 	unlink(path);
 	rmdir(dir);
+}
+
+/* A pid that is no process now: a child that has been reaped. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+static void touch(const char *dir, const char *fmt, long pid)
+{
+	char name[128], path[400];
+	int fd;
+
+	snprintf(name, sizeof(name), fmt, pid);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+/*
+ * Replacing a file leaves no temporary name; what a dead writer left
+ * (its pid in the name) goes at the next open in the folder, what a live
+ * one or a foreign name holds stays.
+ */
+PLUMB_TEST(atomic_file_replace_and_sweep)
+{
+	char dir[] = "/tmp/plumb-unit-XXXXXX";
+	char path[256];
+	struct atomic_file af;
+	struct plumb_err err;
+	struct buf b;
+	long dead = (long)dead_pid();
+	char *label = NULL;
+	int fd;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	plumb_err_clear(&err);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(atomic_file_open(&af, path, 0644, &err), 0);
+		assert_int_equal(atomic_file_write(&af, i ? "two" : "one", 3, &err), 0);
+		assert_int_equal(atomic_file_commit(&af, &err), 0);
+	}
+	buf_init(&b, 100);
+	assert_int_equal(file_read(path, 100, &b, &err), 0);
+	assert_string_equal(buf_cstr(&b), "two");
+	buf_release(&b);
+	assert_int_equal(count_prefix(dir, "."), 2);   /* "." and ".." */
+
+	touch(dir, ".out.txt.tmp.%ld.AbCdEf", dead);
+	touch(dir, ".x.plumb.spool.%ld.AbCdEf", dead);
+	touch(dir, ".out.txt.tmp.%ld.XyZ123", (long)getppid());   /* alive */
+	touch(dir, ".out.txt.tmp.AbC123", 0);                     /* no pid */
+	assert_int_equal(count_prefix(dir, ".out.txt.tmp."), 3);
+	fd = tempfile_open_unnamed(path, "spool", &label, &err);
+	assert_true(fd >= 0);
+	assert_non_null(label);
+	assert_non_null(strstr(label, dir));
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	free(label);
+	assert_int_equal(count_prefix(dir, ".x.plumb.spool."), 0);
+	assert_int_equal(count_prefix(dir, ".out.txt.tmp."), 2);
+	assert_int_equal(tempfile_sweep(dir), 0);
+	{
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
+	}
+	assert_int_equal(rmdir(dir), 0);
 }
 
 PLUMB_TEST(atomic_file_missing_folder_is_io_error)

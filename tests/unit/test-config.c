@@ -624,7 +624,7 @@ PLUMB_TEST(config_home_gitconfig_does_not_leak)
 
 	/* Not through an include either. */
 	expect_error("[include]\n\tpath = ~/.gitconfig\n[run]\n\tbase = v1\n",
-		     NULL, ": include.path: includes are not supported (plumb.conf is one self-contained file)");
+		     NULL, ":1: [include]: includes are not supported (plumb.conf is one self-contained file)");
 
 	if (old_home)
 		setenv("HOME", old_home, 1);
@@ -637,6 +637,26 @@ PLUMB_TEST(config_home_gitconfig_does_not_leak)
 	free(old_home);
 	free(old_xdg);
 	rm_tree(home.dir);
+}
+
+/* An include is refused before anything is opened: a FIFO would hang. */
+PLUMB_TEST(config_include_fifo_not_opened)
+{
+	struct plumb_config cfg;
+	struct plumb_err err;
+	struct tmp t;
+	char fifo[600], text[900];
+
+	tmp_make(&t);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", t.dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	snprintf(text, sizeof(text), "%s[include]\n\tpath = %s\n", minimal, fifo);
+	plumb_err_clear(&err);
+	alarm(10);   /* libgit2 opening the FIFO would block here */
+	assert_int_equal(load_text(&t, text, NULL, &cfg, &err), PLUMB_EINPUT);
+	alarm(0);
+	assert_non_null(strstr(err.msg, "[include]: includes are not supported"));
+	rm_tree(t.dir);
 }
 
 PLUMB_TEST(config_set_names_origin)

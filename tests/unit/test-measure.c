@@ -243,7 +243,8 @@ PLUMB_TEST(measure_samples_limit)
 	/* A flood without newlines is cut at the line limit. */
 	assert_int_equal(run_sh("head -c 100000 /dev/zero | tr '\\0' 1 >&3", 1, 10, 0, &res), 0);
 	assert_true(res.failed);
-	assert_non_null(strstr(res.why, "longer than"));
+	assert_non_null(strstr(res.why, "samples fd line 1: a line of 100000 bytes, longer "
+			       "than the limit of 160 bytes"));
 	measure_result_release(&res);
 }
 
@@ -288,6 +289,43 @@ PLUMB_TEST(measure_failures)
 	assert_int_equal(run_sh("echo checksum=1; echo checksum=2 >&3", 1, 10, 0, &res), 0);
 	assert_false(res.failed);
 	assert_true(res.checksum_conflict);
+	measure_result_release(&res);
+}
+
+/* A checksum line over the limit is an error with its length and the limit. */
+PLUMB_TEST(measure_checksum_too_long)
+{
+	struct measure_result res;
+
+	/* 1,000,000 hex digits on stdout: cut off in the scanner. */
+	assert_int_equal(run_sh("printf checksum=; head -c 1000000 /dev/zero | tr '\\0' a; echo",
+				0, 0, 0, &res), 0);
+	assert_true(res.failed);
+	assert_string_equal(res.checksum, "");
+	assert_string_equal(res.why, "stdout line 1: a checksum= line of 1000009 bytes, over "
+			    "the limit of 128 hex digits (137 bytes with \"checksum=\")");
+	measure_result_release(&res);
+
+	/* 129 digits fit in the line buffer, one digit too many; no newline. */
+	assert_int_equal(run_sh("echo x; printf checksum=; head -c 129 /dev/zero | tr '\\0' b",
+				0, 0, 0, &res), 0);
+	assert_true(res.failed);
+	assert_non_null(strstr(res.why, "stdout line 2: a checksum= line of 138 bytes, over"));
+	measure_result_release(&res);
+
+	/* The samples fd says the same. */
+	assert_int_equal(run_sh("echo 5 >&3; (printf checksum=; head -c 5000 /dev/zero | tr '\\0' c; echo) >&3",
+				1, 10, 0, &res), 0);
+	assert_true(res.failed);
+	assert_non_null(strstr(res.why, "samples fd line 2: a checksum= line of 5009 bytes, over "
+			       "the limit of 128 hex digits"));
+	measure_result_release(&res);
+
+	/* 128 digits are still a checksum. */
+	assert_int_equal(run_sh("printf checksum=; head -c 128 /dev/zero | tr '\\0' d; echo",
+				0, 0, 0, &res), 0);
+	assert_false(res.failed);
+	assert_int_equal(strlen(res.checksum), 128);
 	measure_result_release(&res);
 }
 

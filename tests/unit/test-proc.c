@@ -18,6 +18,7 @@
 #include "common/fileio.h"
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
+#include "runner/contain.h"
 #include "runner/proc.h"
 #include "common/banned.h"
 
@@ -535,4 +536,37 @@ PLUMB_TEST(envlist_set_replace_unset)
 	assert_int_equal(envlist_inherit(&e, &err), 0);
 	assert_true(e.n >= 1);
 	envlist_release(&e);
+}
+
+/* The cgroup2 folder of plumb: a hybrid layout, a mount of a subtree, none. */
+PLUMB_TEST(contain_cgroup_folder_from_mountinfo)
+{
+	static const char hybrid[] =
+		"31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+		"32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+		"41 31 0:38 / /sys/fs/cgroup/un\\040ified rw,relatime - cgroup2 cgroup2 rw\n";
+	static const char sub[] =
+		"50 1 0:40 /user.slice /mnt/cg rw - cgroup2 cgroup2 rw\n";
+	static const char v1only[] =
+		"32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n";
+	char out[256], why[256];
+
+	assert_int_equal(contain_cgroup_folder(hybrid, "4:memory:/x\n0::/\n", out, sizeof(out),
+					       why, sizeof(why)), 0);
+	assert_string_equal(out, "/sys/fs/cgroup/un ified");
+	assert_int_equal(contain_cgroup_folder(hybrid, "0::/a/b.scope\n", out, sizeof(out),
+					       why, sizeof(why)), 0);
+	assert_string_equal(out, "/sys/fs/cgroup/un ified/a/b.scope");
+	assert_int_equal(contain_cgroup_folder(sub, "0::/user.slice/u.scope\n", out, sizeof(out),
+					       why, sizeof(why)), 0);
+	assert_string_equal(out, "/mnt/cg/u.scope");
+	/* Outside the mounted subtree, no cgroup2 at all, no v2 line. */
+	assert_int_equal(contain_cgroup_folder(sub, "0::/system.slice\n", out, sizeof(out),
+					       why, sizeof(why)), -1);
+	assert_int_equal(contain_cgroup_folder(v1only, "0::/\n", out, sizeof(out),
+					       why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no cgroup2 file system"));
+	assert_int_equal(contain_cgroup_folder(hybrid, "1:cpu:/\n", out, sizeof(out),
+					       why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "/proc/self/cgroup"));
 }
