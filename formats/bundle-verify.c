@@ -415,14 +415,17 @@ int bundle_verify_mem(const void *data, size_t len, const char *name,
 	return verify_opened(&r, rc, opts, NULL, NULL, info, err);
 }
 
-int bundle_open_input(const char *path, struct plumb_err *err)
+int bundle_open_regular(const char *path, int flags, uint64_t *size,
+			struct plumb_err *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
 
+	/* What the caller named wrongly is bad input; a failing disk is I/O. */
 	if (fd < 0)
 		return plumb_err_errno(err, errno == ENOENT || errno == EACCES ||
-				       errno == ENOTDIR ? PLUMB_EINPUT : PLUMB_EIO,
+				       errno == ENOTDIR || errno == ELOOP ||
+				       errno == ENAMETOOLONG ? PLUMB_EINPUT : PLUMB_EIO,
 				       errno, path, "open");
 	if (fstat(fd, &st) < 0) {
 		int e = errno;
@@ -433,7 +436,14 @@ int bundle_open_input(const char *path, struct plumb_err *err)
 		close(fd);
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file", path);
 	}
+	if (size)
+		*size = (uint64_t)st.st_size;
 	return fd;
+}
+
+int bundle_open_input(const char *path, struct plumb_err *err)
+{
+	return bundle_open_regular(path, 0, NULL, err);
 }
 
 int bundle_verify_path(const char *path, const struct bundle_read_opts *opts,

@@ -462,27 +462,6 @@ static uint64_t write_limit(const char *name)
 	return bundle_member_limit(&lim, name);
 }
 
-static int open_regular(const char *path, uint64_t *size, struct plumb_err *err)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-
-	if (fd < 0)
-		return plumb_err_errno(err, errno == EIO ? PLUMB_EIO : PLUMB_EINPUT, errno,
-				       path, "open");
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-		close(fd);
-		return plumb_err_errno(err, PLUMB_EIO, e, path, "stat");
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file", path);
-	}
-	*size = (uint64_t)st.st_size;
-	return fd;
-}
-
 /*
  * One pass over a file member: hash it, and check it as samples.tsv (pass
  * 1); also compress it into a tail frame on spool (the last member, pass
@@ -500,7 +479,7 @@ static int file_pass(struct wmember *m, struct bundle_writer *w, int spool,
 	int check_tsv = m->is_samples && !w;
 	int to_tail = spool >= 0;
 
-	fd = open_regular(m->path, &size, err);
+	fd = bundle_open_regular(m->path, O_NOFOLLOW, &size, err);
 	if (fd < 0)
 		return fd;
 	if (!w) {
