@@ -13,10 +13,10 @@
 typedef void (*fnptr)(void);
 _Static_assert(sizeof(fnptr) == sizeof(void *), "dlsym() results are stored as function pointers");
 
-static void *open_lib(struct lazy_lib *lib)
+static void *open_lib(struct lazy_lib *lib, char *first, size_t size)
 {
+	const char *e;
 	void *h;
-	const char *first;
 
 	/*
 	 * The soname first, as the dynamic linker would look for a DT_NEEDED
@@ -26,14 +26,11 @@ static void *open_lib(struct lazy_lib *lib)
 	h = dlopen(lib->soname, RTLD_NOW | RTLD_LOCAL);
 	if (h)
 		return h;
-	first = dlerror();
-	snprintf(lib->why, sizeof(lib->why), "%s", first ? first : lib->soname);
-	if (lib->path && *lib->path && strcmp(lib->path, lib->soname) != 0) {
+	e = dlerror();
+	snprintf(first, size, "%s", e ? e : lib->soname);
+	if (lib->path && *lib->path && strcmp(lib->path, lib->soname) != 0)
 		h = dlopen(lib->path, RTLD_NOW | RTLD_LOCAL);
-		if (h)
-			return h;
-	}
-	return NULL;
+	return h;
 }
 
 int lazy_load(struct lazy_lib *lib, struct plumb_err *err)
@@ -43,13 +40,12 @@ int lazy_load(struct lazy_lib *lib, struct plumb_err *err)
 	if (lib->state == 1)
 		return 0;
 	if (lib->state == 0) {
-		h = open_lib(lib);
+		char first[256];
+		h = open_lib(lib, first, sizeof(first));
 		if (!h) {
-			char tmp[sizeof(lib->why)];
-			memcpy(tmp, lib->why, sizeof(tmp));
 			snprintf(lib->why, sizeof(lib->why),
-				 "cannot be loaded (%s; plumb was built against %s)",
-				 tmp, lib->path && *lib->path ? lib->path : lib->soname);
+				 "cannot be loaded (%.200s; plumb was built against %.200s)",
+				 first, lib->path && *lib->path ? lib->path : lib->soname);
 			lib->state = -1;
 		} else {
 			for (size_t i = 0; i < lib->n; i++) {
@@ -58,7 +54,7 @@ int lazy_load(struct lazy_lib *lib, struct plumb_err *err)
 				p = dlsym(h, lib->symbols[i]);
 				if (!p) {
 					snprintf(lib->why, sizeof(lib->why),
-						 "%s has no function %s (plumb was built against %s)",
+						 "%.100s has no function %.100s (plumb was built against %.200s)",
 						 lib->soname, lib->symbols[i],
 						 lib->path && *lib->path ? lib->path : lib->soname);
 					lib->state = -1;
