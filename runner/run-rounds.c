@@ -394,23 +394,16 @@ static void progress(struct run_state *st, int warmup, unsigned round, unsigned 
 	st->opts->progress(st->opts->ctx, &p);
 }
 
-/* Benchmarks still running. */
-static size_t live_benches(const struct run_state *st)
+/*
+ * A failed benchmark drops its remaining runs from the plan: skipped is
+ * what it will not run (the rest of this pass, the passes and rounds
+ * after it); the failed run itself counts as done.
+ */
+static void replan(struct run_state *st, uint64_t skipped)
 {
-	size_t n = 0;
+	uint64_t floor = st->done + 1;
 
-	for (size_t i = 0; i < st->cfg->nbenches; i++)
-		n += st->benches[i].failure == NULL;
-	return n;
-}
-
-/* A failed benchmark drops its remaining runs from the plan. */
-static void replan(struct run_state *st, unsigned rounds_left, unsigned passes_left)
-{
-	size_t nv = st->build.nvariants;
-	uint64_t left = (uint64_t)(rounds_left + passes_left) * nv * live_benches(st);
-
-	st->total = st->done + left;
+	st->total = st->total >= floor + skipped ? st->total - skipped : floor;
 }
 
 /* ---- set-up ------------------------------------------------------------------ */
@@ -555,8 +548,8 @@ static int warmups(struct run_state *st, size_t from, uint64_t after, struct plu
 					continue;
 				r = run_one(st, b, vi, 0, w, err);
 				if (r == 0 && b->failure)
-					st->total = st->done + ((uint64_t)(passes - w) * (nv - from) + after) *
-						    live_benches(st);
+					replan(st, (uint64_t)(nv - vi - 1) +
+					       (uint64_t)(passes - w) * (nv - from) + after);
 				if (r == 0)
 					progress(st, 1, w, passes, b, vi);
 			}
@@ -626,7 +619,7 @@ static int rounds(struct run_state *st, struct manifest *m, unsigned first, unsi
 					continue;
 				r = run_one(st, b, perm[k], round, 0, err);
 				if (r == 0 && b->failure)
-					replan(st, last - round, 0);
+					replan(st, (uint64_t)(nv - k - 1) + (uint64_t)(last - round) * nv);
 				if (r == 0)
 					progress(st, 0, round, last, b, perm[k]);
 			}
@@ -664,14 +657,17 @@ int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsign
 	const struct plumb_config *cfg = st->cfg;
 	size_t nv = st->build.nvariants;
 	unsigned first = (unsigned)m->run.n_order + 1;
+	size_t live = 0;
 	int r;
 
 	if ((r = run_labels(st, err)) < 0)
 		return r;
-	for (size_t bi = 0; bi < cfg->nbenches; bi++)
+	for (size_t bi = 0; bi < cfg->nbenches; bi++) {
 		if ((r = bench_grow(st, &st->benches[bi], nv, err)) < 0)
 			return r;
-	st->total += (uint64_t)(cfg->run.warmup_runs * (nv - vi) + nrounds * nv) * live_benches(st);
+		live += st->benches[bi].failure == NULL;
+	}
+	st->total += (uint64_t)(cfg->run.warmup_runs * (nv - vi) + nrounds * nv) * live;
 	if ((r = warmups(st, vi, (uint64_t)nrounds * nv, err)) < 0)
 		return r;
 	return rounds(st, m, first, first + nrounds - 1, err);
