@@ -264,26 +264,46 @@ static const char *change_time(const json_t *c, const char *side)
 	return t ? t : "?";
 }
 
-/* The change point lines of the text view. */
-static int text_changes(const json_t *changes, struct buf *out)
+/* How one view writes a change point's row: its pieces around the values. */
+struct change_row {
+	const char *start;    /* printf format of the direction and the size */
+	const char *mid;      /* between the last night before and the first after */
+	const char *commits;  /* before the commits */
+	const char *end;
+	int (*esc)(struct buf *out, const char *s);
+};
+
+/* Every change point as one row of f. */
+static int change_rows(const json_t *changes, const struct change_row *f, struct buf *out)
 {
-	size_t nc = json_array_size(changes);
 	int rc = 0;
 
-	rc |= buf_printf(out, "%zu change point%s%s\n", nc, nc == 1 ? "" : "s", nc ? ":" : "");
-	for (size_t i = 0; i < nc; i++) {
+	for (size_t i = 0; i < json_array_size(changes); i++) {
 		const json_t *c = json_array_get(changes, i);
 		char size[96], commits[64];
 		change_size(c, size, sizeof(size));
 		change_commits(c, commits, sizeof(commits));
-		rc |= buf_printf(out, "  %-4s %s  between ", jstr(c, "direction"), size);
-		rc |= esc_text(out, change_time(c, "last_before"));
-		rc |= buf_addstr(out, " and ");
-		rc |= esc_text(out, change_time(c, "first_after"));
-		rc |= buf_addstr(out, ", commits ");
-		rc |= esc_text(out, commits);
-		rc |= buf_addch(out, '\n');
+		rc |= buf_printf(out, f->start, jstr(c, "direction"), size);
+		rc |= f->esc(out, change_time(c, "last_before"));
+		rc |= buf_addstr(out, f->mid);
+		rc |= f->esc(out, change_time(c, "first_after"));
+		rc |= buf_addstr(out, f->commits);
+		rc |= f->esc(out, commits);
+		rc |= buf_addstr(out, f->end);
 	}
+	return rc;
+}
+
+/* The change point lines of the text view. */
+static int text_changes(const json_t *changes, struct buf *out)
+{
+	static const struct change_row row = { "  %-4s %s  between ", " and ", ", commits ", "\n",
+					       esc_text };
+	size_t nc = json_array_size(changes);
+	int rc = 0;
+
+	rc |= buf_printf(out, "%zu change point%s%s\n", nc, nc == 1 ? "" : "s", nc ? ":" : "");
+	rc |= change_rows(changes, &row, out);
 	return rc;
 }
 
@@ -358,6 +378,7 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 static int markdown(const json_t *model, const struct trend_point *p, size_t n,
 		    enum metric_id m, const json_t *changes, struct buf *out)
 {
+	static const struct change_row md_row = { "| %s | %s | ", " | ", " | ", " |\n", esc_md };
 	char c[UNITS_MAX], r[256], s[UNITS_MAX];
 	int rc = 0;
 
@@ -396,19 +417,7 @@ static int markdown(const json_t *model, const struct trend_point *p, size_t n,
 	if (json_array_size(changes))
 		rc |= buf_addstr(out, "\n| direction | size [95%] | last night before | first night after | commits |\n"
 				 "|---|---:|---|---|---|\n");
-	for (size_t i = 0; i < json_array_size(changes); i++) {
-		const json_t *ch = json_array_get(changes, i);
-		char size[96], commits[64];
-		change_size(ch, size, sizeof(size));
-		change_commits(ch, commits, sizeof(commits));
-		rc |= buf_printf(out, "| %s | %s | ", jstr(ch, "direction"), size);
-		rc |= esc_md(out, change_time(ch, "last_before"));
-		rc |= buf_addstr(out, " | ");
-		rc |= esc_md(out, change_time(ch, "first_after"));
-		rc |= buf_addstr(out, " | ");
-		rc |= esc_md(out, commits);
-		rc |= buf_addstr(out, " |\n");
-	}
+	rc |= change_rows(changes, &md_row, out);
 	return rc ? -1 : 0;
 }
 
@@ -473,6 +482,10 @@ static int json_out(const json_t *model, const struct trend_point *p, size_t n,
 static int html(const json_t *model, const struct trend_point *p, size_t n,
 		enum metric_id m, const json_t *changes, struct buf *out)
 {
+	static const struct change_row html_row = {
+		"<tr class=\"differs\"><td>%s</td><td class=\"num\">%s</td><td class=\"num\">",
+		"</td><td class=\"num\">", "</td><td class=\"key\">", "</td></tr>\n", esc_html
+	};
 	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX], id[16];
 	int rc = 0;
 
@@ -520,20 +533,7 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 		rc |= buf_addstr(out, "<div class=\"scroll\"><table class=\"benches\">\n<tr><th>direction</th>"
 				 "<th>size [95%]</th><th>last night before</th><th>first night after</th>"
 				 "<th>commits</th></tr>\n");
-	for (size_t i = 0; i < json_array_size(changes); i++) {
-		const json_t *ch = json_array_get(changes, i);
-		char size[96], commits[64];
-		change_size(ch, size, sizeof(size));
-		change_commits(ch, commits, sizeof(commits));
-		rc |= buf_printf(out, "<tr class=\"differs\"><td>%s</td><td class=\"num\">%s</td><td class=\"num\">",
-				 jstr(ch, "direction"), size);
-		rc |= esc_html(out, change_time(ch, "last_before"));
-		rc |= buf_addstr(out, "</td><td class=\"num\">");
-		rc |= esc_html(out, change_time(ch, "first_after"));
-		rc |= buf_addstr(out, "</td><td class=\"key\">");
-		rc |= esc_html(out, commits);
-		rc |= buf_addstr(out, "</td></tr>\n");
-	}
+	rc |= change_rows(changes, &html_row, out);
 	if (json_array_size(changes))
 		rc |= buf_addstr(out, "</table></div>\n");
 	rc |= buf_addstr(out, "</section>\n");
