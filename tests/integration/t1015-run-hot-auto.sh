@@ -63,6 +63,16 @@ test_expect_success PYTHON 'bench.NAME.hotCoverage = 1: the hot set is every sym
 	git config -f p.conf --unset bench.i.hotCoverage
 '
 
+test_expect_success PYTHON 'a command through /bin/sh -c reaching the artifact by $PLUMB_ARTIFACT: accepted, and profiled in the program the shell starts' '
+	git config -f p.conf bench.i.command "\"\$PLUMB_ARTIFACT\" 3000000 && :" &&
+	plumb run -c p.conf --workdir "$TRASH/wd" -o s.plumb >out 2>err &&
+	plumb bundle extract s.plumb s >/dev/null &&
+	test_json s/manifest.json "j[\"spec\"][\"bench\"][0][\"command\"] == \"\\\"\$PLUMB_ARTIFACT\\\" 3000000 && :\"" &&
+	test_json s/manifest.json "j[\"benches\"][0][\"profile\"][\"base\"][\"symbols\"][0][\"name\"] == \"run\" and j[\"benches\"][0][\"profile\"][\"candidate\"][\"symbols\"][0][\"name\"] == \"run\"" &&
+	test_json s/manifest.json "[s[\"name\"] for s in j[\"benches\"][0][\"hot\"][\"symbols\"]] == [\"run\"]" &&
+	git config -f p.conf bench.i.command "{artifact} 3000000"
+'
+
 test_expect_success 'without a warmup run there is no profile, and the report says why' '
 
 	git config -f p.conf run.warmupRuns 0 &&
