@@ -20,9 +20,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include <git2.h>
 #include <jansson.h>
 
+#include "common/lazy-git2.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
