@@ -607,6 +607,8 @@ static int read_run(struct rd *r, const json_t *root, struct manifest *m)
 	if (rc == 0)
 		rc = read_conditions(r, run, m);
 	if (rc == 0)
+		rc = get_opaque(r, run, "valgrind", 0, &m->run.valgrind);
+	if (rc == 0)
 		jsonio_path_restore(&r->path, old);
 	return rc;
 }
@@ -947,6 +949,8 @@ static int read_bench(struct rd *r, const json_t *o, struct manifest_bench *b)
 		return rc;
 	b->verdict = (enum manifest_verdict)verdict;
 	b->direction = (enum manifest_direction)direction;
+	if ((rc = get_opaque(r, o, "valgrind", 0, &b->valgrind)) < 0)
+		return rc;
 	return read_bench_extras(r, o, b);
 }
 

@@ -13,6 +13,7 @@
 
 #include "common/err.h"
 #include "formats/manifest.h"
+#include "formats/manifest-valgrind.h"
 #include "formats/manifest-internal.h"
 #include "common/banned.h"
 
@@ -134,6 +135,7 @@ static void bench_release(struct manifest_bench *b)
 	for (i = 0; i < b->n_notes; i++)
 		free(b->notes[i]);
 	free(b->notes);
+	json_decref(b->valgrind);
 	manifest_bench_init(b);
 }
 
@@ -155,6 +157,7 @@ void manifest_release(struct manifest *m)
 	free(m->tool.version);
 	free(m->created);
 	json_decref(m->spec);
+	json_decref(m->run.valgrind);
 	free(m->repo.url);
 	commit_release(&m->repo.base);
 	commit_release(&m->repo.candidate);
@@ -859,6 +862,8 @@ int manifest_validate(const struct manifest *m, struct plumb_err *err)
 	if (!m->tool.version)
 		return bad(err, "tool.version: missing required field");
 	if (check_time("created", m->created, 1, err) < 0)
+		return PLUMB_EINPUT;
+	if (manifest_vg_validate(m, err) < 0)
 		return PLUMB_EINPUT;
 	if (!m->spec)
 		return bad(err, "spec: missing required field");
