@@ -774,19 +774,21 @@ void report_release(struct report *r)
 int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on)
 {
 	int hit = (fail_on != REPORT_FAIL_NEVER && b->verdict == MANIFEST_VERDICT_SLOWER) ||
-		  (fail_on == REPORT_FAIL_ANY && b->verdict == MANIFEST_VERDICT_FASTER);
+		  (fail_on == REPORT_FAIL_ANY && b->verdict == MANIFEST_VERDICT_FASTER) ||
+		  (fail_on == REPORT_FAIL_NOISY && b->verdict == MANIFEST_VERDICT_NOISY);
 
 	return hit && !b->withheld && !b->failure && !b->missing && !b->old_failure;
 }
 
-size_t report_failing(const struct report *r, enum report_fail_on fail_on,
-		      struct buf *names)
+/* Count the benchmarks keep() takes, naming the first ten in names. */
+static size_t collect(const struct report *r, int (*keep)(const struct report_bench *, int),
+		      int arg, struct buf *names)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->n_benches; i++) {
 		const struct report_bench *b = &r->benches[i];
-		if (!report_bench_fails(b, fail_on))
+		if (!keep(b, arg))
 			continue;
 		if (names && n < 10) {
 			if (n)
@@ -798,6 +800,28 @@ size_t report_failing(const struct report *r, enum report_fail_on fail_on,
 		n++;
 	}
 	return n;
+}
+
+static int keep_failing(const struct report_bench *b, int fail_on)
+{
+	return report_bench_fails(b, (enum report_fail_on)fail_on);
+}
+
+static int keep_failed(const struct report_bench *b, int unused)
+{
+	(void)unused;
+	return b->failure != NULL;
+}
+
+size_t report_failing(const struct report *r, enum report_fail_on fail_on,
+		      struct buf *names)
+{
+	return collect(r, keep_failing, (int)fail_on, names);
+}
+
+size_t report_failed(const struct report *r, struct buf *names)
+{
+	return collect(r, keep_failed, 0, names);
 }
 
 const char *render_verdict_word(const struct report_bench *b)

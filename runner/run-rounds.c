@@ -383,23 +383,16 @@ static void progress(struct run_state *st, int warmup, unsigned round, unsigned 
 	st->opts->progress(st->opts->ctx, &p);
 }
 
-/* Benchmarks still running. */
-static size_t live_benches(const struct run_state *st)
+/*
+ * A failed benchmark drops its remaining runs from the plan: skipped is
+ * what it will not run (the rest of this pass, the passes and rounds
+ * after it); the failed run itself counts as done.
+ */
+static void replan(struct run_state *st, uint64_t skipped)
 {
-	size_t n = 0;
+	uint64_t floor = st->done + 1;
 
-	for (size_t i = 0; i < st->cfg->nbenches; i++)
-		n += st->benches[i].failure == NULL;
-	return n;
-}
-
-/* A failed benchmark drops its remaining runs from the plan. */
-static void replan(struct run_state *st, unsigned rounds_left, unsigned passes_left)
-{
-	size_t nv = st->build.nvariants;
-	uint64_t left = (uint64_t)(rounds_left + passes_left) * nv * live_benches(st);
-
-	st->total = st->done + left;
+	st->total = st->total >= floor + skipped ? st->total - skipped : floor;
 }
 
 /* ---- set-up ------------------------------------------------------------------ */
@@ -525,7 +518,8 @@ int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *
 					continue;
 				r = run_one(st, b, vi, 0, w, err);
 				if (r == 0 && b->failure)
-					replan(st, cfg->run.rounds, cfg->run.warmup_runs - w);
+					replan(st, (uint64_t)(nv - vi - 1) +
+					       (uint64_t)(cfg->run.warmup_runs - w + cfg->run.rounds) * nv);
 				if (r == 0)
 					progress(st, 1, w, cfg->run.warmup_runs, b, vi);
 			}
@@ -574,7 +568,7 @@ int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *
 					continue;
 				r = run_one(st, b, perm[k], round, 0, err);
 				if (r == 0 && b->failure)
-					replan(st, cfg->run.rounds - round, 0);
+					replan(st, (uint64_t)(nv - k - 1) + (uint64_t)(cfg->run.rounds - round) * nv);
 				if (r == 0)
 					progress(st, 0, round, cfg->run.rounds, b, perm[k]);
 			}
