@@ -20,6 +20,7 @@
 #include "formats/jsonio.h"
 #include "formats/manifest.h"
 #include "formats/manifest-internal.h"
+#include "formats/manifest-valgrind.h"
 #include "common/banned.h"
 
 struct rd {
@@ -1062,6 +1063,8 @@ int manifest_parse(struct manifest *m, const char *json, size_t len,
 	json_decref(root);
 	if (rc == 0)
 		rc = manifest_validate(m, err);
+	if (rc == 0)
+		rc = manifest_vg_validate(m, err);
 	if (rc < 0)
 		manifest_release(m);
 	return rc;

@@ -13,7 +13,6 @@
 
 #include "common/err.h"
 #include "formats/manifest.h"
-#include "formats/manifest-valgrind.h"
 #include "formats/manifest-internal.h"
 #include "common/banned.h"
 
@@ -862,8 +861,6 @@ int manifest_validate(const struct manifest *m, struct plumb_err *err)
 	if (!m->tool.version)
 		return bad(err, "tool.version: missing required field");
 	if (check_time("created", m->created, 1, err) < 0)
-		return PLUMB_EINPUT;
-	if (manifest_vg_validate(m, err) < 0)
 		return PLUMB_EINPUT;
 	if (!m->spec)
 		return bad(err, "spec: missing required field");

@@ -203,8 +203,9 @@ int cachegrind_parse(const char *text, size_t len, const char *artifact, const c
 				     "was cut short?)", name);
 	words(ev, el, ew, ewl, MAX_EVENTS, &ne);
 	words(sum, sl, sw, swl, MAX_EVENTS, &ns);
-	/* callgrind writes "summary: 0" when nothing was collected. */
-	if (!(ns == ne || (ns == 1 && swl[0] == 1 && sw[0][0] == '0')))
+	/* callgrind leaves out trailing zeros ("summary: 0" when nothing was
+	 * collected); more values than events is a broken file. */
+	if (ns > ne || ns == 0)
 		return plumb_err_set(err, PLUMB_EBENCH, "%s: %zu events but %zu summary values",
 				     name, ne, ns);
 	for (size_t k = 0; k < 9; k++) {
@@ -215,8 +216,8 @@ int cachegrind_parse(const char *text, size_t len, const char *artifact, const c
 			unsigned long long x;
 			if (ewl[i] != strlen(ev_names[k]) || memcmp(ew[i], ev_names[k], ewl[i]) != 0)
 				continue;
-			if (ns == 1 && ne > 1) {
-				add[k] = 0;
+			if (i >= ns) {
+				add[k] = 0;   /* a trailing zero left out */
 				break;
 			}
 			if (swl[i] == 0 || swl[i] >= sizeof(num) || strspn(sw[i], "0123456789") < swl[i])

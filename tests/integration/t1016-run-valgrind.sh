@@ -135,6 +135,117 @@ test_expect_success VALGRIND 'through /bin/sh -c: the artifact is counted, not t
 	test "${d#-}" -lt 5000
 '
 
+# Samples mode: plumb/bench.h counts only the timed iterations.  "setup"
+# does a hundred times the set-up work before the same timed loop.
+test_expect_success 'set up a samples-mode benchmark on plumb/bench.h' '
+	mkdir loop &&
+	cat >loop/loop.c <<-\EOF &&
+	#include <plumb/bench.h>
+	static volatile unsigned long sink;
+	int main(void)
+	{
+		struct plumb_bench b;
+		unsigned long setup = 1000;
+		for (unsigned long i = 0; i < setup; i++)
+			sink += i;
+		if (plumb_bench_init(&b, "loop", 10, 200) != 0)
+			return 1;
+		while (plumb_bench_next(&b)) {
+			unsigned long s = 0;
+			for (unsigned long i = 0; i < 100; i++)
+				s = s * 31 + sink + i;
+			plumb_bench_sink(&b, s);
+		}
+		return plumb_bench_finish(&b) == 0 ? 0 : 1;
+	}
+	EOF
+	printf "loop: loop.c\n\t\$(CC) -O2 \$(CPPFLAGS) -I%s \$(LDFLAGS) -o \$@ loop.c\n" \
+		"$TEST_SRCDIR/include" >loop/Makefile &&
+	(
+		cd loop &&
+		git init -q -b main . && printf "loop\n" >.gitignore &&
+		git add -A && git commit -q -m loop && git tag v1 &&
+		sed -e "s/setup = 1000;/setup = 100000;/" loop.c >x.c && mv x.c loop.c &&
+		git commit -q -a -m "more set-up"
+	) &&
+	cat >loop.conf <<-EOF
+	[repo]
+		path = loop
+	[run]
+		base = v1
+		candidate = main
+		pads = 2
+		rounds = 3
+		warmupRuns = 0
+	[build]
+		command = make loop
+		artifact = loop
+	[bench "loop"]
+		command = {artifact}
+		mode = samples
+		counter = valgrind
+	EOF
+'
+
+test_expect_success VALGRIND 'samples mode: only the timed loop is counted, so more set-up is the same work' '
+	run_plumb -c loop.conf -o loop.plumb >out 2>err &&
+	manifest loop.plumb lp &&
+	test_json lp/manifest.json "j[\"benches\"][0][\"valgrind\"][\"source\"] == \"valgrind-callgrind\" and j[\"benches\"][0][\"valgrind\"][\"deterministic\"] is True" &&
+	awk -F "\t" "\$6 == \"vg-instructions\" { print \$7 }" lp/samples.tsv | sort -u >ir-loop &&
+	test "$(wc -l <ir-loop)" = 1 &&
+	test "$(cat ir-loop | cut -d. -f1)" -lt 2000 &&
+	plumb report loop.plumb >report.txt &&
+	test_grep "the same work" report.txt
+'
+
+test_expect_success VALGRIND 'samples mode: a benchmark that marks nothing is a failed run saying why' '
+	git config -f loop.conf build.command "make loop CPPFLAGS=-DPLUMB_BENCH_NO_VALGRIND" &&
+	test_expect_code 5 run_plumb -c loop.conf -o none.plumb >out 2>err &&
+	test_grep "valgrind counted nothing: in samples mode only the timed iterations plumb/bench.h marks are counted" err &&
+	! test -e none.plumb
+'
+
+if plumb host 2>/dev/null | grep -q "^perf counters *not supported"; then
+	test_set_prereq NO_COUNTERS
+else
+	test_set_prereq COUNTERS
+fi
+
+test_expect_success VALGRIND,NO_COUNTERS 'no PMU: metric = instructions is counted under valgrind, and said so' '
+	git config -f interp.conf bench.interp.command "{artifact} 3000" &&
+	git config -f interp.conf bench.interp.metric instructions &&
+	git config -f interp.conf bench.interp.counter auto &&
+	run_plumb -c interp.conf --candidate extra -o auto.plumb >out 2>err &&
+	manifest auto.plumb auto &&
+	test_json auto/manifest.json "j[\"benches\"][0][\"metric\"] == \"vg-instructions\" and j[\"benches\"][0][\"verdict\"] == \"unswept\"" &&
+	test_json auto/manifest.json "j[\"run\"][\"counters\"][\"available\"] is False" &&
+	test_grep "metric instructions: no hardware counters on this host; counted under valgrind as vg-instructions (simulated, not a hardware count)" out &&
+	test_grep "hardware counters not read" out &&
+	test_grep_not "	instructions	" auto/samples.tsv
+'
+
+test_expect_success VALGRIND,COUNTERS 'a PMU: metric = instructions stays a hardware count, valgrind is not run' '
+	git config -f interp.conf bench.interp.command "{artifact} 3000" &&
+	git config -f interp.conf bench.interp.metric instructions &&
+	git config -f interp.conf bench.interp.counter auto &&
+	run_plumb -c interp.conf --candidate extra -o auto.plumb >out 2>err &&
+	manifest auto.plumb auto &&
+	test_json auto/manifest.json "j[\"benches\"][0][\"metric\"] == \"instructions\" and \"valgrind\" not in j[\"run\"]"
+'
+
+test_expect_success VALGRIND 'counter = both: the valgrind runs beside whatever hardware counters there are' '
+	git config -f interp.conf bench.interp.metric wall &&
+	git config -f interp.conf bench.interp.counter both &&
+	run_plumb -c interp.conf -o both.plumb >out 2>err &&
+	manifest both.plumb both &&
+	test_json both/manifest.json "j[\"benches\"][0][\"valgrind\"][\"deterministic\"] is True and j[\"benches\"][0][\"metric\"] == \"wall\"" &&
+	if test_have_prereq COUNTERS; then
+		test_grep "	instructions	" both/samples.tsv && test_grep "hardware counters read too" out
+	else
+		test_grep "hardware counters not read" out
+	fi
+'
+
 test_expect_success 'without valgrind in PATH the metric is refused before building, exit 3, naming the package' '
 	mkdir empty-bin &&
 	(PATH="$TRASH/empty-bin" && export PATH &&
@@ -144,6 +255,7 @@ test_expect_success 'without valgrind in PATH the metric is refused before build
 '
 
 test_expect_success 'bench.NAME.counter = hardware refuses a simulated metric' '
+	git config -f interp.conf bench.interp.metric vg-instructions &&
 	git config -f interp.conf bench.interp.counter hardware &&
 	test_expect_code 3 run_plumb -c interp.conf -o none.plumb 2>err &&
 	test_grep "bench.interp.metric: .vg-instructions. is counted under valgrind, but bench.interp.counter is hardware" err

@@ -104,8 +104,12 @@ PLUMB_TEST(cachegrind_counts_only_the_artifact)
 	assert_int_equal(c.procs, 2);
 }
 
-PLUMB_TEST(cachegrind_callgrind_with_nothing_collected_is_zero)
+PLUMB_TEST(cachegrind_callgrind_leaves_out_trailing_zeros)
 {
+	static const char some[] =
+		"cmd: /w/b00/interp\n"
+		"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n"
+		"summary: 4400 600 1800 1 0 0 1\n";
 	static const char none[] =
 		"cmd: /w/b00/interp\n"
 		"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n"
@@ -116,6 +120,11 @@ PLUMB_TEST(cachegrind_callgrind_with_nothing_collected_is_zero)
 
 	memset(&c, 0, sizeof(c));
 	plumb_err_clear(&err);
+	assert_int_equal(cachegrind_parse(some, strlen(some), "/w/b00/interp", "f", &c,
+					  &matched, &err), 0);
+	assert_true(c.ir == 4400 && c.dr == 600 && c.dw == 1800 && c.i1mr == 1 && c.ilmr == 1);
+	assert_true(c.d1mr == 0 && c.dlmr == 0 && c.dlmw == 0);
+	memset(&c, 0, sizeof(c));
 	assert_int_equal(cachegrind_parse(none, strlen(none), "/w/b00/interp", "f", &c,
 					  &matched, &err), 0);
 	assert_int_equal(matched, 1);
@@ -127,7 +136,8 @@ PLUMB_TEST(cachegrind_refuses_broken_files)
 	static const char *const bad[] = {
 		"events: Ir\nsummary: 1\n",                                    /* no cmd: */
 		"cmd: /a\nsummary: 1 2\n",                                     /* no events: */
-		"cmd: /a\nevents: Ir Dr\nsummary: 1 2 3\n",                    /* counts differ */
+		"cmd: /a\nevents: Ir Dr\nsummary: 1 2 3\n",                    /* more values than events */
+		"cmd: /a\nevents: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: \n",  /* none */
 		"cmd: /a\nevents: Ir Dr Dw\nsummary: 1 2 3\n",                 /* no cache events */
 		"cmd: /a\nevents: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 1 2 3 4 5 6 7 8 -9\n",
 		"cmd: /a\nevents: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 1 2 3 4 5 6 7 8 99999999999999999999999\n",
