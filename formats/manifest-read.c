@@ -608,6 +608,7 @@ static int read_run(struct rd *r, const json_t *root, struct manifest *m)
 	if (rc == 0)
 		rc = read_conditions(r, run, m);
 	if (rc == 0)
+		rc = get_opaque(r, run, "sweep", 0, &m->run.sweep);
 		rc = get_opaque(r, run, "valgrind", 0, &m->run.valgrind);
 	if (rc == 0)
 		jsonio_path_restore(&r->path, old);

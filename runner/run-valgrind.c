@@ -399,7 +399,7 @@ int run_valgrind_manifest_bench(struct run_state *st, struct bench_state *b,
 	json_t *o, *sides;
 	int r;
 
-	if (p->note && (r = run_add_note(mb, p->note, err)) < 0)
+	if (p->note && (r = run_manifest_note(mb, p->note, err)) < 0)
 		return r;
 	if (!b->vg)
 		return 0;
@@ -407,7 +407,7 @@ int run_valgrind_manifest_bench(struct run_state *st, struct bench_state *b,
 		char *note = buf_strdupf("not deterministic under valgrind: %s; the simulated counts "
 					 "are judged as measurements, and one round per variant is "
 					 "too few for a verdict on them", b->vg_diff);
-		r = note ? run_add_note(mb, note, err) : plumb_err_oom(err, "manifest");
+		r = note ? run_manifest_note(mb, note, err) : plumb_err_oom(err, "manifest");
 		free(note);
 		if (r < 0)
 			return r;
