@@ -609,6 +609,7 @@ static int read_run(struct rd *r, const json_t *root, struct manifest *m)
 		rc = read_conditions(r, run, m);
 	if (rc == 0)
 		rc = get_opaque(r, run, "sweep", 0, &m->run.sweep);
+	if (rc == 0)
 		rc = get_opaque(r, run, "valgrind", 0, &m->run.valgrind);
 	if (rc == 0)
 		jsonio_path_restore(&r->path, old);
