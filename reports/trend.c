@@ -114,8 +114,10 @@ static int series_changes(const json_t *pts, struct trend_point *p, json_t **cha
 			r = plumb_err_oom(err, "trend");
 			goto done;
 		}
-		if (p)
+		if (p) {
 			p[c[i].at].change = c[i].after > c[i].before ? 1 : -1;
+			p[c[i].at].change_ratio = c[i].ratio;
+		}
 	}
 done:
 	if (r < 0) {

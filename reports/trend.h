@@ -26,6 +26,7 @@ struct trend_point {
 	double center, min, max, spread, ratio;              /* NAN when unknown */
 	int shift;        /* +1: range wholly above the previous point's; -1 below; 0 */
 	int change;       /* +1: the first point after a change point up; -1 down; 0 */
+	double change_ratio; /* that change's size (after / before); 0 without one */
 };
 
 struct trend_opts {

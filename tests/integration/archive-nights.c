@@ -73,8 +73,7 @@ static int make(struct ingest_record *rec, long i, long benches, long repeat, si
 	snprintf(rec->file_sha256, sizeof(rec->file_sha256), "%064lx", (unsigned long)i + 1);
 	rec->size = 10000;
 	rec->created = t;
-	snprintf(hex, sizeof(hex), "%012lx%028d",
-		 ((unsigned long)(i / repeat) + 0xc0ffee000000ul) & 0xfffffffffffful, 0);
+	snprintf(hex, sizeof(hex), "%06lxc0ffee%028d", (unsigned long)(i / repeat) & 0xfffffful, 0);
 	rec->plumb_version = strdup("0.1.0");
 	rec->format_version = strdup("1.0");
 	rec->repo = strdup("/srv/src/demo");

@@ -18,11 +18,11 @@ test_expect_success PYTHON 'archive changes: both steps within two nights, and n
 	plumb archive changes --archive-dir "$A" --json >c.json &&
 	test_json c.json "j[\"nights\"] == 600 and j[\"series\"] == 3 and len(j[\"changes\"]) == 2" &&
 	test_json c.json "all(c[\"bench\"] == \"b0\" and c[\"direction\"] == \"up\" for c in j[\"changes\"])" &&
-	# Newest first: the 10% step, then the 3% one; commits c0ffee000000 + night.
-	test_json c.json "abs(int(j[\"changes\"][0][\"first_after\"][\"commit\"][:12], 16) - 0xc0ffee000000 - 140) <= 2" &&
-	test_json c.json "abs(int(j[\"changes\"][1][\"first_after\"][\"commit\"][:12], 16) - 0xc0ffee000000 - 70) <= 2" &&
+	# Newest first: the 10% step, then the 3% one; a commit starts with its night in hex.
+	test_json c.json "abs(int(j[\"changes\"][0][\"first_after\"][\"commit\"][:6], 16) - 140) <= 2" &&
+	test_json c.json "abs(int(j[\"changes\"][1][\"first_after\"][\"commit\"][:6], 16) - 70) <= 2" &&
 	test_json c.json "j[\"changes\"][0][\"low\"] <= 1.10 <= j[\"changes\"][0][\"high\"] and j[\"changes\"][1][\"low\"] < 1.03 < j[\"changes\"][1][\"high\"]" &&
-	test_json c.json "all(int(c[\"last_before\"][\"commit\"][:12], 16) + 1 == int(c[\"first_after\"][\"commit\"][:12], 16) for c in j[\"changes\"])" &&
+	test_json c.json "all(int(c[\"last_before\"][\"commit\"][:6], 16) + 1 == int(c[\"first_after\"][\"commit\"][:6], 16) for c in j[\"changes\"])" &&
 	test_json c.json "all(c[\"commits\"] == c[\"last_before\"][\"commit\"] + \"..\" + c[\"first_after\"][\"commit\"] for c in j[\"changes\"])"
 '
 
@@ -66,6 +66,23 @@ test_expect_success 'report --trend in text, Markdown and HTML names the change 
 	plumb report --trend b0 --archive-dir "$A" --format html -o r.html &&
 	test_grep "<h2>Change points</h2>" r.html &&
 	test_grep "2 change points" r.html
+'
+
+# Three nights of each commit, a 10% step at night 60 (commit 20).
+test_expect_success 'the HTML trend: ranges, the change point, commits printed, nights of a commit apart' '
+	"$NIGHTS" R 120 1 -r 3 b0@60:10 &&
+	plumb report --trend b0 --archive-dir R --format html -o r3.html &&
+	test $(grep -o "<rect class=\"range new\"" r3.html | wc -l) = 120 &&
+	test $(grep -o "<line class=\"changeline up\"" r3.html | wc -l) = 1 &&
+	test_grep "<text class=\"changelabel up\"[^>]*>[^<]* +\(9\.[5-9]\|10\.[0-5]\)%</text>" r3.html &&
+	# One bracket and one label per commit at most; the commits either side named.
+	test $(grep -o "<line class=\"commitgroup\"" r3.html | wc -l) = 40 &&
+	test_grep "<title>3 nights of one commit</title>" r3.html &&
+	test_grep "rotate(-60)\">000013c0 [^<]*3</text>" r3.html &&
+	test_grep "rotate(-60)\">000014c0 [^<]*3</text>" r3.html &&
+	# Every night its own place on the axis, though three share a time.
+	grep -o "<circle class=\"pad new[^\"]*\" cx=\"[0-9.]*\"" r3.html | sed "s/.*cx=//" | sort -u >xs &&
+	test $(wc -l <xs) = 120
 '
 
 # Night by night as cron would meet them: the archive as it stood after
