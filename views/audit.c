@@ -240,6 +240,50 @@ static void host_item(struct doc *d, json_t *items, const char *label, const jso
 	     json_is_true(turbo) ? "on" : json_is_false(turbo) ? "off" : "unknown", or_none(cc));
 }
 
+/* The members of the manifest's provenance object, as recorded. */
+static void recorded_provenance(struct doc *d, json_t *items, const json_t *p)
+{
+	const json_t *v, *e;
+	const char *k;
+	size_t i;
+
+	if (!p)
+		return;
+	if (json_is_string(json_object_get(p, "remote")))
+		item(d, items, "remote", "%s", json_string_value(json_object_get(p, "remote")));
+	if (json_is_string(json_object_get(p, "workdir")))
+		item(d, items, "working folder", "%s", json_string_value(json_object_get(p, "workdir")));
+	json_object_foreach((json_t *)json_object_get(p, "environment"), k, v) {
+		char *key = buf_strdupf("env %s", k);
+		item(d, items, key ? key : "env", "%s", or_none(json_string_value(v)));
+		free(key);
+	}
+	json_array_foreach(json_object_get(p, "commands"), i, e) {
+		char *key = buf_strdupf("run %s %s", json_string_value(json_object_get(e, "bench")),
+					json_string_value(json_object_get(e, "variant")));
+		item(d, items, key ? key : "run", "%s%s", json_string_value(json_object_get(e, "line")),
+		     json_is_true(json_object_get(e, "shell")) ? "  (through /bin/sh -c)" : "");
+		free(key);
+	}
+	json_array_foreach(json_object_get(p, "inputs"), i, e) {
+		char *key = buf_strdupf("input %s", json_string_value(json_object_get(e, "path")));
+		item(d, items, key ? key : "input", "%lld bytes, sha256 %s",
+		     (long long)json_integer_value(json_object_get(e, "size")),
+		     json_string_value(json_object_get(e, "sha256")));
+		free(key);
+	}
+	json_object_foreach((json_t *)json_object_get(p, "toolchain"), k, v) {
+		char *key = buf_strdupf("toolchain %s", k);
+		item(d, items, key ? key : "toolchain", "%s", or_none(json_string_value(v)));
+		free(key);
+	}
+	v = json_object_get(p, "plumb");
+	if (json_is_object(v))
+		item(d, items, "plumb", "%s, source commit %s",
+		     or_none(json_string_value(json_object_get(v, "version"))),
+		     or_none(json_string_value(json_object_get(v, "commit"))));
+}
+
 static void provenance(struct doc *d, const struct audit *a)
 {
 	const struct manifest *m = &a->info.manifest;
@@ -264,6 +308,9 @@ static void provenance(struct doc *d, const struct audit *a)
 		buf_addstr(&missing, ", round order");
 	if (!m->host.end)
 		buf_addstr(&missing, ", host facts at the end");
+	if (!m->provenance)
+		buf_addstr(&missing, ", environment values, working folder, commands as run, "
+			   "inputs, toolchain");
 	miss = buf_detach(&missing, NULL);
 	if (miss && *miss) {
 		char *s = buf_strdupf("not recorded: %s", miss + 2);
@@ -330,6 +377,7 @@ static void provenance(struct doc *d, const struct audit *a)
 		item(d, items, key ? key : "label", "%s", or_none(m->run.labels[i].value));
 		free(key);
 	}
+	recorded_provenance(d, items, m->provenance);
 	host_item(d, items, "host at start", m->host.start);
 	if (m->host.end)
 		host_item(d, items, "host at end", m->host.end);

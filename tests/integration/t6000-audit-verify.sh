@@ -25,7 +25,7 @@ test_expect_success 'an honest bundle passes all four parts, exit 0' '
 	test_grep "^audit of ok.plumb$" out &&
 	test_grep "^Integrity: pass (every member matches SHA256SUMS)$" out &&
 	test_grep "^Consistency: pass (the manifest agrees with samples.tsv)$" out &&
-	test_grep "^Provenance: incomplete (not recorded: tree ids, round order)$" out &&
+	test_grep "^Provenance: incomplete (not recorded: tree ids, round order, environment values, working folder, commands as run, inputs, toolchain)$" out &&
 	test_grep "^Re-analysis under today.s rule: pass" out &&
 	test_grep "^  fingerprint  *recomputed from the host facts$" out &&
 	test_grep "^  signature  *none$" out &&
