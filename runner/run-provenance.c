@@ -29,11 +29,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <git2.h>
 #include <jansson.h>
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/lazy-git2.h"
 #include "formats/config.h"
 #include "formats/digest.h"
 #include "formats/manifest.h"
