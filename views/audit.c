@@ -453,6 +453,58 @@ static void reanalysis(struct doc *d, const struct audit *a)
 	    "benches", rows);
 }
 
+/* ---- re-measurement ------------------------------------------------------ */
+
+static void remeasure(struct doc *d, const struct audit *a)
+{
+	const struct audit_remeasure *re = &a->re;
+	const struct manifest *m = &a->info.manifest;
+	const char *state = !re->host.comparable ? "not comparable" :
+			    re->reproduced ? "reproduced" : "not reproduced";
+	char summary[PLUMB_ERR_MAX];
+	json_t *items, *p;
+
+	if (!re->host.comparable)
+		snprintf(summary, sizeof(summary), "this host is not comparable with the recorded one");
+	else
+		snprintf(summary, sizeof(summary), "%zu of %zu benchmarks reproduced",
+			 re->n_reproduced, m->n_benches);
+	p = part(d, "remeasure", "Re-measurement on this host", state, summary, &items);
+	set(d, p, "reproduced", json_boolean(re->reproduced));
+	/* A different CPU model is said first: the host's items come in that order. */
+	for (size_t i = 0; i < re->host.n_items; i++) {
+		const struct hostdiff_item *h = &re->host.items[i];
+		item(d, items, h->level == HOSTDIFF_BLOCKER ? "host (not comparable)" : "host",
+		     "%s differs: %s (recorded) -> %s (this host)", h->what, h->old, h->new);
+	}
+	if (re->host.n_items == 0)
+		item(d, items, "host", "the facts that decide comparability are the recorded ones");
+	item(d, items, "new bundle", "%s, id %s", re->bundle, re->id[0] ? re->id : "-");
+	item(d, items, "commits", "%s", re->same_commits ?
+	     "the refs name the recorded commits" :
+	     "the refs name other commits than the recorded ones");
+	for (size_t i = 0; i < m->n_benches; i++) {
+		const struct audit_again *g = &re->benches[i];
+		enum units_dim dim = metric_dim(m->benches[i].metric);
+		char key[128], c[2][UNITS_MAX], lo[2][UNITS_MAX], hi[2][UNITS_MAX];
+
+		snprintf(key, sizeof(key), "bench %.100s", m->benches[i].name);
+		if (!g->found || g->failed) {
+			item(d, items, key, "%s -> %s: not reproduced", g->old_verdict, g->new_verdict);
+			continue;
+		}
+		for (int s = 0; s < 2; s++) {
+			units_value(g->new_center[s], dim, 0, c[s]);
+			units_value(g->old_min[s], dim, 0, lo[s]);
+			units_value(g->old_max[s], dim, 0, hi[s]);
+		}
+		item(d, items, key, "base %s %s %s-%s, candidate %s %s %s-%s, verdict %s -> %s: %s",
+		     c[0], g->within[0] ? "within" : "outside", lo[0], hi[0],
+		     c[1], g->within[1] ? "within" : "outside", lo[1], hi[1],
+		     g->old_verdict, g->new_verdict, g->reproduced ? "reproduced" : "not reproduced");
+	}
+}
+
 static json_t *build(const struct audit *a)
 {
 	struct doc d = { json_object(), 0 };
@@ -467,6 +519,8 @@ static json_t *build(const struct audit *a)
 	consistency(&d, a);
 	provenance(&d, a);
 	reanalysis(&d, a);
+	if (a->re.done)
+		remeasure(&d, a);
 	if (d.bad) {
 		json_decref(d.root);
 		return NULL;
