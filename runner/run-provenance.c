@@ -6,6 +6,7 @@
  *   environment  the values of the variables the benchmarks were given
  *                (run.env), those whose names look like secrets (*TOKEN*,
  *                *SECRET*, *PASSWORD*, *KEY*) recorded as "(redacted)";
+ *                PLUMB_ARTIFACT, each variant's own, is left out;
  *   workdir      the folder the benchmarks ran in;
  *   commands     every benchmark's command line per variant, expanded;
  *   inputs       every file a command names that exists (outside the run's
@@ -101,6 +102,8 @@ static void environment(struct prov *p, const struct envlist *env)
 			continue;
 		memcpy(name, env->v[i], (size_t)(eq - env->v[i]));
 		name[eq - env->v[i]] = '\0';
+		if (strcmp(name, "PLUMB_ARTIFACT") == 0)
+			continue;   /* each variant's own: its command line shows it */
 		set(p, o, name, jtext(run_provenance_secret(name) ? REDACTED : eq + 1));
 	}
 	set(p, p->root, "environment", o);
