@@ -22,10 +22,7 @@ mkdir "$dir/in"
 "$(dirname "$0")/bundle-input.sh" "$n" "$dir/in"
 rows=$(($(wc -l <"$dir/in/samples.tsv") - 1))
 
-# time_of FILE: wall time, CPU time (both threads) and peak RSS from `time -v`.
-time_of() {
-	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0;
-			for (k = 1; k <= n; k++) s = s * 60 + t[k]; el = s }
+. "$(dirname "$0")/time-of.sh"
 		/User time/ { u = $2 } /System time/ { sy = $2 }
 		/Maximum resident set size/ { rss = $2 }
 		END { printf "%.2f s wall (%.2f s CPU), peak RSS %.1f MB", el, u + sy, rss / 1024 }' "$1"
