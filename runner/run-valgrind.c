@@ -95,10 +95,13 @@ static int plan_one(struct run_state *st, const struct config_bench *cb, struct 
 	}
 	p->metric = sim;
 	p->vg = 1;
-	p->note = buf_strdupf("metric %s: %s; counted under valgrind as %s (simulated, not a "
-			      "hardware count)", metric_name(cb->metric),
-			      explicit_vg ? "bench.NAME.counter = valgrind" :
-			      "no hardware counters on this host", metric_name(sim));
+	p->note = explicit_vg ?
+		buf_strdupf("metric %s: bench.%s.counter = valgrind; counted under valgrind as %s "
+			    "(simulated, not a hardware count)", metric_name(cb->metric), cb->name,
+			    metric_name(sim)) :
+		buf_strdupf("metric %s: no hardware counters on this host; counted under valgrind "
+			    "as %s (simulated, not a hardware count)", metric_name(cb->metric),
+			    metric_name(sim));
 	if (!p->note)
 		return plumb_err_oom(err, "plan");
 	return 0;
