@@ -249,12 +249,26 @@ test_expect_success VALGRIND 'counter = both: the valgrind runs beside whatever 
 
 test_expect_success VALGRIND 'against a baseline bundle: its base is the old side of the attribution' '
 	plumb report both.plumb --baseline aa.plumb >report.txt &&
-	test_grep "instructions (simulated): baseline [0-9]*, candidate [0-9]* at every pad: the same work" report.txt &&
+	test_grep "instructions (simulated): baseline [0-9]*, candidate [0-9]* at every pad.*: the same work" report.txt &&
 	plumb report both.plumb --baseline aa.plumb --format json >report.json &&
 	test_json report.json "j[\"benches\"][0][\"simulated\"][\"sameWork\"] is True"
 '
 
+test_expect_success VALGRIND 'a command naming PLUMB_ARTIFACT: each variant counts its own artifact' '
+	git config -f interp.conf bench.interp.command "\"\$PLUMB_ARTIFACT\" 3000" &&
+	git config -f interp.conf bench.interp.metric vg-instructions &&
+	git config -f interp.conf bench.interp.counter valgrind &&
+	run_plumb -c interp.conf --candidate extra -o env.plumb >out 2>err &&
+	manifest env.plumb env &&
+	test_json env/manifest.json "j[\"benches\"][0][\"sides\"][\"candidate\"][\"center\"] > j[\"benches\"][0][\"sides\"][\"base\"][\"center\"]" &&
+	awk -F "\t" "\$6 == \"vg-instructions\" && \$2 == \"base\" { print \$7 }" env/samples.tsv | sort -u >ir-env &&
+	test "$(wc -l <ir-env)" = 1 &&
+	d=$(( $(cat ir-env) - $(cat ir) )) &&
+	test "${d#-}" -lt 5000
+'
+
 test_expect_success VALGRIND 'counter = valgrind: metric = cycles is judged on the simulated cost, said so' '
+	git config -f interp.conf bench.interp.command "{artifact} 3000" &&
 	git config -f interp.conf bench.interp.metric cycles &&
 	git config -f interp.conf bench.interp.counter valgrind &&
 	run_plumb -c interp.conf -o cyc.plumb >out 2>err &&
