@@ -205,6 +205,13 @@ test_expect_success VALGRIND 'samples mode: a benchmark that marks nothing is a 
 	! test -e none.plumb
 '
 
+# set_bench COMMAND METRIC COUNTER: bench.interp's three keys in interp.conf.
+set_bench() {
+	git config -f interp.conf bench.interp.command "$1" &&
+	git config -f interp.conf bench.interp.metric "$2" &&
+	git config -f interp.conf bench.interp.counter "$3"
+}
+
 if plumb host 2>/dev/null | grep -q "^perf counters *not supported"; then
 	test_set_prereq NO_COUNTERS
 else
@@ -212,9 +219,7 @@ else
 fi
 
 test_expect_success VALGRIND,NO_COUNTERS 'no PMU: metric = instructions is counted under valgrind, and said so' '
-	git config -f interp.conf bench.interp.command "{artifact} 3000" &&
-	git config -f interp.conf bench.interp.metric instructions &&
-	git config -f interp.conf bench.interp.counter auto &&
+	set_bench "{artifact} 3000" instructions auto &&
 	run_plumb -c interp.conf --candidate extra -o auto.plumb >out 2>err &&
 	manifest auto.plumb auto &&
 	test_json auto/manifest.json "j[\"benches\"][0][\"metric\"] == \"vg-instructions\" and j[\"benches\"][0][\"verdict\"] == \"unswept\"" &&
@@ -225,18 +230,14 @@ test_expect_success VALGRIND,NO_COUNTERS 'no PMU: metric = instructions is count
 '
 
 test_expect_success VALGRIND,COUNTERS 'a PMU: metric = instructions stays a hardware count, valgrind is not run' '
-	git config -f interp.conf bench.interp.command "{artifact} 3000" &&
-	git config -f interp.conf bench.interp.metric instructions &&
-	git config -f interp.conf bench.interp.counter auto &&
+	set_bench "{artifact} 3000" instructions auto &&
 	run_plumb -c interp.conf --candidate extra -o auto.plumb >out 2>err &&
 	manifest auto.plumb auto &&
 	test_json auto/manifest.json "j[\"benches\"][0][\"metric\"] == \"instructions\" and \"valgrind\" not in j[\"run\"]"
 '
 
 test_expect_success VALGRIND 'counter = both: the valgrind runs beside whatever hardware counters there are' '
-	git config -f interp.conf bench.interp.command "{artifact} 3000" &&
-	git config -f interp.conf bench.interp.metric wall &&
-	git config -f interp.conf bench.interp.counter both &&
+	set_bench "{artifact} 3000" wall both &&
 	run_plumb -c interp.conf -o both.plumb >out 2>err &&
 	manifest both.plumb both &&
 	test_json both/manifest.json "j[\"benches\"][0][\"valgrind\"][\"deterministic\"] is True and j[\"benches\"][0][\"metric\"] == \"wall\"" &&
@@ -255,9 +256,7 @@ test_expect_success VALGRIND 'against a baseline bundle: its base is the old sid
 '
 
 test_expect_success VALGRIND 'a command naming PLUMB_ARTIFACT: each variant counts its own artifact' '
-	git config -f interp.conf bench.interp.command "\"\$PLUMB_ARTIFACT\" 3000" &&
-	git config -f interp.conf bench.interp.metric vg-instructions &&
-	git config -f interp.conf bench.interp.counter valgrind &&
+	set_bench "\"\$PLUMB_ARTIFACT\" 3000" vg-instructions valgrind &&
 	run_plumb -c interp.conf --candidate extra -o env.plumb >out 2>err &&
 	manifest env.plumb env &&
 	test_json env/manifest.json "j[\"benches\"][0][\"sides\"][\"candidate\"][\"center\"] > j[\"benches\"][0][\"sides\"][\"base\"][\"center\"]" &&
@@ -268,9 +267,7 @@ test_expect_success VALGRIND 'a command naming PLUMB_ARTIFACT: each variant coun
 '
 
 test_expect_success VALGRIND 'counter = valgrind: metric = cycles is judged on the simulated cost, said so' '
-	git config -f interp.conf bench.interp.command "{artifact} 3000" &&
-	git config -f interp.conf bench.interp.metric cycles &&
-	git config -f interp.conf bench.interp.counter valgrind &&
+	set_bench "{artifact} 3000" cycles valgrind &&
 	run_plumb -c interp.conf -o cyc.plumb >out 2>err &&
 	manifest cyc.plumb cyc &&
 	test_json cyc/manifest.json "j[\"benches\"][0][\"metric\"] == \"cachesim\" and j[\"benches\"][0][\"verdict\"] == \"placement\"" &&
