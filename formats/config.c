@@ -234,6 +234,23 @@ static int bench_add(struct plumb_config *cfg, const char *origin,
 
 /* ---- setting one key -------------------------------------------------- */
 
+/* A number from 0.5 to max (written as in messages), kept with its text. */
+static int parse_share(const char *where, const char *v, const char *max, double *out,
+		       char text[32], struct plumb_err *err)
+{
+	char *end;
+	double c, hi = strtod(max, NULL);
+
+	errno = 0;
+	c = strtod(v, &end);
+	if (errno || end == v || *end || !(c >= 0.5 && c <= hi))
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a number from 0.5 to %s",
+				     where, SHOW(v), max);
+	*out = c;
+	units_exact(c, UNITS_EXACT_PLAIN, text);
+	return 0;
+}
+
 /*
  * Set key id (of bench b for bench keys) from v; where prefixes messages
  * ("plumb.conf: run.pads", "--pads").  v is NULL for a key without '='.
@@ -361,18 +378,9 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (rc == 0)
 			cfg->verdict.rule = rule_names[choice];
 		return rc;
-	case K_VERDICT_CONFIDENCE: {
-		char *end;
-		double c;
-		errno = 0;
-		c = strtod(v, &end);
-		if (errno || end == v || *end || !(c >= 0.5 && c <= 0.999))
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "%s: '%s' is not a number from 0.5 to 0.999", where, SHOW(v));
-		cfg->verdict.confidence = c;
-		units_exact(c, UNITS_EXACT_PLAIN, cfg->verdict.confidence_text);
-		return 0;
-	}
+	case K_VERDICT_CONFIDENCE:
+		return parse_share(where, v, "0.999", &cfg->verdict.confidence,
+				   cfg->verdict.confidence_text, err);
 	case K_BENCH_COMMAND:
 		return config_parse_command(where, v, &b->command, bench_placeholders,
 				     N_OF(bench_placeholders), err);
@@ -402,18 +410,8 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return rc;
 	case K_BENCH_HOT:
 		return config_parse_words(where, v, config_symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
-	case K_BENCH_HOT_COVERAGE: {
-		char *end;
-		double c;
-		errno = 0;
-		c = strtod(v, &end);
-		if (errno || end == v || *end || !(c >= 0.5 && c <= 1))
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "%s: '%s' is not a number from 0.5 to 1", where, SHOW(v));
-		b->hot_coverage = c;
-		units_exact(c, UNITS_EXACT_PLAIN, b->hot_coverage_text);
-		return 0;
-	}
+	case K_BENCH_HOT_COVERAGE:
+		return parse_share(where, v, "1", &b->hot_coverage, b->hot_coverage_text, err);
 	case K_BENCH_TIMEOUT:
 		return config_parse_duration(where, v, &b->timeout, err);
 	case K_BENCH_MAX_SAMPLES:
