@@ -53,6 +53,7 @@ const struct key_def config_keys[] = {
 	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
 	{ { "build", "pad", "link", false, false, "link | env | none" }, K_BUILD_PAD },
 	{ { "build", "padBytes", "16", false, false, "1 to 65536" }, K_BUILD_PAD_BYTES },
+	{ { "build", "padOffsets", "linear", false, false, "linear | spread" }, K_BUILD_PAD_OFFSETS },
 	{ { "build", "reuse", "relink", false, false, "relink | none" }, K_BUILD_REUSE },
 	{ { "build", "timeout", "30m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BUILD_TIMEOUT },
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
@@ -78,6 +79,7 @@ _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
 
 static const char *const pad_names[] = { "link", "env", "none" };
 static const char *const reuse_names[] = { "relink", "none" };
+static const char *const offsets_names[] = { "linear", "spread" };
 static const char *const mode_names[] = { "process", "samples" };
 static const char *const checksum_names[] = { "auto", "required", "off" };
 static const char *const aslr_names[] = { "on", "off" };
@@ -364,6 +366,11 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (rc == 0)
 			cfg->build.pad_bytes = (unsigned)n;
 		return rc;
+	case K_BUILD_PAD_OFFSETS:
+		rc = config_parse_choice(where, v, offsets_names, N_OF(offsets_names), &choice, err);
+		if (rc == 0)
+			cfg->build.pad_offsets = (enum config_offsets)choice;
+		return rc;
 	case K_BUILD_REUSE:
 		rc = config_parse_choice(where, v, reuse_names, N_OF(reuse_names), &choice, err);
 		if (rc == 0)
@@ -561,6 +568,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BUILD_PAD_BYTES:
 		value_u64(v, V_U64, cfg->build.pad_bytes);
+		return;
+	case K_BUILD_PAD_OFFSETS:
+		value_str(v, offsets_names[cfg->build.pad_offsets], NULL);
 		return;
 	case K_BUILD_REUSE:
 		value_str(v, config_reuse_name(cfg->build.reuse), NULL);
