@@ -101,7 +101,7 @@ test_expect_success PYTHON 'run.maxPads is respected: 4 to 6 pads, still undecid
 test_expect_success PYTHON 'run.budget is respected: no extension that would end past it' '
 	git config -f proj/plumb.conf --unset run.maxPads &&
 	git config -f proj/plumb.conf run.budget 1s &&
-	run_plumb -c proj/plumb.conf -o b.plumb >out 2>err &&
+	run_plumb -c proj/plumb.conf --rounds 60 -o b.plumb >out 2>err &&
 	manifest b.plumb b &&
 	test_json b/manifest.json "$sweep[\"pads\"] == 4 and $sweep[\"stopped\"] == \"budget\" and $sweep[\"extensions\"] == [] and $sweep[\"budgetNs\"] == 1000000000" &&
 	test_json b/manifest.json "any(\"not extended: the next extension would pass run.budget\" in n for n in j[\"benches\"][0][\"notes\"])" &&
