@@ -45,6 +45,7 @@ test_expect_success PYTHON 'undecided at 4 pads: extended to 8, then decided; ev
 	test_json x/manifest.json "j[\"benches\"][0][\"verdict\"] == \"slower\" and len(j[\"benches\"][0][\"sides\"][\"base\"][\"pads\"]) == 8 and len(j[\"benches\"][0][\"sides\"][\"candidate\"][\"pads\"]) == 8" &&
 	test_json x/manifest.json "j[\"run\"][\"rounds\"] == 6 and len(j[\"run\"][\"order\"]) == 6 and [len(r) for r in j[\"run\"][\"order\"]] == [9, 9, 9, 17, 17, 17]" &&
 	test_json x/manifest.json "len(j[\"build\"][\"variants\"]) == 17 and j[\"spec\"][\"run\"][\"pads\"] == \"auto\"" &&
+	test_json x/manifest.json "j[\"build\"][\"padOffsets\"] == \"linear\" and all(v[\"padOffset\"] == 16 * v[\"pad\"] for v in j[\"build\"][\"variants\"])" &&
 	test_json x/manifest.json "any(\"adaptive sweep: undecided at 4 pads per side (too few pads for the confidence level); extended to 8 pads and 6 rounds, then decided\" == n for n in j[\"benches\"][0][\"notes\"])" &&
 	test_grep "sweep: 4 pads per side: b undecided (too few pads for the confidence level); adding pads 4 to 7 to each side and 3 rounds of every variant" err &&
 	test_grep "sweep: every benchmark decided at 8 pads per side" err
