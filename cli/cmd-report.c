@@ -155,7 +155,9 @@ const struct plumb_cmd cmd_report = {
 		"(plumb(1) GATING). --trend shows one benchmark's archived series instead,\n"
 		"marking where consecutive ranges stop overlapping and the change points of\n"
 		"the series (docs/changes.md); --fail-on gates on its latest point, --fail-on\n"
-		"change on whether the latest nights start a change point.",
+		"change on whether the latest nights start a change point. A folder is\n"
+		"checked against its SHA256SUMS when it has one (a mismatch exits 3) and is\n"
+		"said to be unverified when it has none.",
 	.opts = report_opts,
 	.exec = report_exec,
 };
