@@ -33,6 +33,7 @@ struct archive_entry;
 #define BUNDLE_SUMS "SHA256SUMS"
 #define BUNDLE_SIG "SHA256SUMS.sig"
 #define BUNDLE_LOGS "logs"
+#define BUNDLE_ARTIFACTS "artifacts"
 
 /* Members at least this large are hashed on a helper thread. */
 #define BUNDLE_THREADED_HASH ((uint64_t)4 << 20)

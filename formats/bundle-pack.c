@@ -1,6 +1,7 @@
 /*
  * formats/bundle-pack.c: `plumb bundle pack DIR`: a folder holding
- * manifest.json, samples.tsv and optionally logs/NAME.log becomes a bundle.
+ * manifest.json, samples.tsv and optionally logs/NAME.log and artifacts/ID
+ * (a kept executable) becomes a bundle.
  *
  * This is the import path for results from other tools, so the folder is
  * checked strictly: anything unexpected in it is an error rather than
@@ -51,8 +52,11 @@ static int lstat_kind(const char *path, struct stat *st, struct plumb_err *err)
 	return 0;
 }
 
-static int scan_logs(const char *logdir, struct pack_logs *out, struct plumb_err *err)
+/* The files of logs/ or artifacts/ (folder), their member names checked. */
+static int scan_logs(const char *logdir, const char *folder, struct pack_logs *out,
+		     struct plumb_err *err)
 {
+	const int arts = strcmp(folder, BUNDLE_ARTIFACTS) == 0;
 	DIR *d = opendir(logdir);
 	struct dirent *de;
 	int rc = 0;
@@ -68,7 +72,7 @@ static int scan_logs(const char *logdir, struct pack_logs *out, struct plumb_err
 		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
 			continue;
 		path = path_join(logdir, n);
-		name = path_join(BUNDLE_LOGS, n);
+		name = path_join(folder, n);
 		if (!path || !name) {
 			free(path);
 			free(name);
@@ -77,9 +81,14 @@ static int scan_logs(const char *logdir, struct pack_logs *out, struct plumb_err
 		}
 		rc = lstat_kind(path, &st, err);
 		if (rc == 0 && !S_ISREG(st.st_mode))
-			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file (logs/ may "
-					   "only hold *.log files)", path);
-		if (rc == 0 && (len < 5 || strcmp(n + len - 4, ".log") != 0 ||
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file (%s/ may "
+					   "only hold %s files)", path, folder,
+					   arts ? "artifact" : "*.log");
+		if (rc == 0 && arts && !bundle_artifact_member(name))
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: not an artifact name (artifacts/ "
+					   "may only hold files named by a variant id: b00, c01)",
+					   path);
+		if (rc == 0 && !arts && (len < 5 || strcmp(n + len - 4, ".log") != 0 ||
 				bundle_name_problem(n, len)))
 			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: not a log name (logs/ may only "
 					   "hold NAME.log files, NAME from [A-Za-z0-9._-])", path);
@@ -106,7 +115,13 @@ static int scan_logs(const char *logdir, struct pack_logs *out, struct plumb_err
 	if (rc == 0 && errno)
 		rc = plumb_err_errno(err, PLUMB_EIO, errno, logdir, "read folder");
 	closedir(d);
-	if (rc == 0 && out->n) {
+	return rc;
+}
+
+/* The member table bundle_write() takes, once every folder was scanned. */
+static int pack_logs_table(struct pack_logs *out, const char *logdir, struct plumb_err *err)
+{
+	if (out->n) {
 		out->v = calloc(out->n, sizeof(*out->v));
 		if (!out->v)
 			return plumb_err_oom(err, logdir);
@@ -115,7 +130,7 @@ static int scan_logs(const char *logdir, struct pack_logs *out, struct plumb_err
 			out->v[i].path = out->paths[i];
 		}
 	}
-	return rc;
+	return 0;
 }
 
 int bundle_pack(const char *dir, const char *out,
@@ -124,8 +139,8 @@ int bundle_pack(const char *dir, const char *out,
 {
 	struct pack_logs logs = { NULL, 0, NULL, NULL };
 	struct bundle_write_spec spec;
-	char *mpath = NULL, *spath = NULL, *lpath = NULL;
-	int have_manifest = 0, have_samples = 0, have_logs = 0, have_sums = 0;
+	char *mpath = NULL, *spath = NULL, *lpath = NULL, *apath = NULL;
+	int have_manifest = 0, have_samples = 0, have_logs = 0, have_arts = 0, have_sums = 0;
 	struct buf mtext;
 	struct dirent *de;
 	struct stat st;
@@ -165,6 +180,9 @@ int bundle_pack(const char *dir, const char *out,
 		} else if (strcmp(n, BUNDLE_LOGS) == 0 && S_ISDIR(st.st_mode)) {
 			have_logs = 1;
 			lpath = p;
+		} else if (strcmp(n, BUNDLE_ARTIFACTS) == 0 && S_ISDIR(st.st_mode)) {
+			have_arts = 1;
+			apath = p;
 		} else if ((strcmp(n, BUNDLE_SUMS) == 0 || strcmp(n, BUNDLE_SIG) == 0 ||
 			    strcmp(n, BUNDLE_README) == 0) && S_ISREG(st.st_mode)) {
 			/* An extracted bundle's: checked below, then made anew. */
@@ -173,7 +191,7 @@ int bundle_pack(const char *dir, const char *out,
 		} else {
 			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: unexpected %s (a folder to pack "
 					   "holds manifest.json, samples.tsv and optionally "
-					   "logs/*.log, no links)", p,
+					   "logs/*.log and artifacts/, no links)", p,
 					   S_ISDIR(st.st_mode) ? "folder" : "file");
 			free(p);
 			break;
@@ -187,7 +205,11 @@ int bundle_pack(const char *dir, const char *out,
 	if (rc == 0 && !have_samples)
 		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: no samples.tsv", dir);
 	if (rc == 0 && have_logs)
-		rc = scan_logs(lpath, &logs, err);
+		rc = scan_logs(lpath, BUNDLE_LOGS, &logs, err);
+	if (rc == 0 && have_arts)
+		rc = scan_logs(apath, BUNDLE_ARTIFACTS, &logs, err);
+	if (rc == 0)
+		rc = pack_logs_table(&logs, dir, err);
 	if (rc == 0 && have_sums) {
 		/* The checksums of an extracted bundle: a mismatch is refused. */
 		struct bundle_info info;
@@ -215,5 +237,6 @@ int bundle_pack(const char *dir, const char *out,
 	free(mpath);
 	free(spath);
 	free(lpath);
+	free(apath);
 	return rc;
 }

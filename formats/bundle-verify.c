@@ -75,11 +75,21 @@ static enum member_kind kind_of(const char *name)
 }
 
 static struct bundle_member *add_member(struct bundle_info *info,
-					const struct bundle_entry *e,
+					const struct bundle_entry *e, const char *bname,
 					struct plumb_err *err)
 {
-	struct bundle_member *m = realloc(info->members,
-					  (info->n_members + 1) * sizeof(*m));
+	struct bundle_member *m;
+	char q[400];
+
+	/* Under artifacts/ only the names a variant id makes (never a path). */
+	if (strncmp(e->name, BUNDLE_ARTIFACTS "/", sizeof(BUNDLE_ARTIFACTS)) == 0 &&
+	    (e->is_dir || !bundle_artifact_member(e->name))) {
+		plumb_err_set(err, PLUMB_EINPUT, "%s: member '%s': not an artifact name (artifacts/ "
+			      "holds only files named by a variant id: artifacts/b00, "
+			      "artifacts/c01)", bname, bundle_quote(q, sizeof(q), e->name, strlen(e->name)));
+		return NULL;
+	}
+	m = realloc(info->members, (info->n_members + 1) * sizeof(*m));
 	if (!m) {
 		plumb_err_oom(err, "member table");
 		return NULL;
@@ -319,6 +329,9 @@ static int verify_content(const char *name, struct verify_state *vs, struct plum
 		*err = vs->tsv_err;
 		return plumb_err_prefix(err, "%s", name);
 	}
+	rc = bundle_check_artifacts(name, info, err);
+	if (rc < 0)
+		return rc;
 	rc = bundle_check_finish(&vs->check, name, &info->manifest, err);
 	info->checked_benches = vs->check.checked;
 	info->fingerprint_checked = vs->check.fingerprint_checked;
@@ -403,7 +416,7 @@ static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts 
 
 	state_init(&vs, opts, on_sample, sample_ctx, info);
 	while ((rc = bundle_reader_next(r, &e, err)) > 0) {
-		struct bundle_member *m = add_member(info, &e, err);
+		struct bundle_member *m = add_member(info, &e, r->name, err);
 		if (!m) {
 			rc = err ? err->code : PLUMB_EINTERNAL;
 			break;
@@ -564,7 +577,7 @@ static int file_data(void *src, const void **p, size_t *len, struct plumb_err *e
 struct dir_list {
 	char **names;      /* member names, "logs/x.log" under logs/ */
 	size_t n;
-	int has_logs, has_sums;
+	int has_logs, has_artifacts, has_sums;
 };
 
 static void dir_list_free(struct dir_list *l)
@@ -579,7 +592,7 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The regular files of dir (prefix "" or "logs/"), no links followed. */
+/* The regular files of dir (prefix "", "logs" or "artifacts"), no links followed. */
 static int list_files(const char *dir, const char *prefix, struct dir_list *l,
 		      struct plumb_err *err)
 {
@@ -612,11 +625,15 @@ static int list_files(const char *dir, const char *prefix, struct dir_list *l,
 			l->has_logs = 1;
 			continue;
 		}
+		if (!*prefix && S_ISDIR(st.st_mode) && strcmp(de->d_name, BUNDLE_ARTIFACTS) == 0) {
+			l->has_artifacts = 1;
+			continue;
+		}
 		if (!S_ISREG(st.st_mode))
 			continue;   /* refused below when SHA256SUMS lists it, else not a member */
 		if (!*prefix && strcmp(de->d_name, BUNDLE_SUMS) == 0)
 			l->has_sums = 1;
-		name = *prefix ? path_join(BUNDLE_LOGS, de->d_name) : strdup(de->d_name);
+		name = *prefix ? path_join(prefix, de->d_name) : strdup(de->d_name);
 		nn = name && l->n < BUNDLE_MAX_MEMBERS ?
 			realloc(l->names, (l->n + 1) * sizeof(*nn)) : NULL;
 		if (!nn) {
@@ -670,7 +687,7 @@ static int dir_member(const char *dir, const char *name, struct verify_state *vs
 		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: %llu bytes, above the limit of %llu "
 				   "for this member", path, (unsigned long long)e.size,
 				   (unsigned long long)bundle_member_limit(lim, name));
-	else if (!(m = add_member(vs->info, &e, err)))
+	else if (!(m = add_member(vs->info, &e, dir, err)))
 		rc = err->code;
 	else
 		rc = read_member(file_data, f, vs, &e, m, lim, err);
@@ -691,13 +708,14 @@ int bundle_verify_dir(const char *dir, const struct bundle_read_opts *opts,
 		      struct bundle_info *info, struct plumb_err *err)
 {
 	struct bundle_limits lim;
-	struct dir_list l = { NULL, 0, 0, 0 };
+	struct dir_list l = { NULL, 0, 0, 0, 0 };
 	struct verify_state vs;
 	int rc = verify_begin(opts, info, err);
-	char *logs = path_join(dir, BUNDLE_LOGS);
+	char *logs = path_join(dir, BUNDLE_LOGS), *arts = path_join(dir, BUNDLE_ARTIFACTS);
 
-	if (rc < 0 || !logs) {
+	if (rc < 0 || !logs || !arts) {
 		free(logs);
+		free(arts);
 		return rc < 0 ? rc : plumb_err_oom(err, dir);
 	}
 	if (opts && opts->limits)
@@ -709,6 +727,8 @@ int bundle_verify_dir(const char *dir, const struct bundle_read_opts *opts,
 	rc = list_files(dir, "", &l, err);
 	if (rc == 0 && l.has_logs && l.has_sums)
 		rc = list_files(logs, BUNDLE_LOGS, &l, err);
+	if (rc == 0 && l.has_artifacts && l.has_sums)
+		rc = list_files(arts, BUNDLE_ARTIFACTS, &l, err);
 	if (rc == 0)
 		qsort(l.names, l.n, sizeof(*l.names), cmp_name);
 	for (size_t i = 0; rc == 0 && i < l.n; i++)
@@ -719,6 +739,7 @@ int bundle_verify_dir(const char *dir, const struct bundle_read_opts *opts,
 	state_release(&vs);
 	dir_list_free(&l);
 	free(logs);
+	free(arts);
 	if (rc < 0)
 		bundle_info_release(info);
 	return rc;

@@ -628,12 +628,43 @@ static int check_log_name(const char *name, struct plumb_err *err)
 	if (why)
 		return plumb_err_set(err, PLUMB_EINPUT, "log '%s': %s",
 				     bundle_quote(q, sizeof(q), name, len), why);
+	if (strncmp(name, BUNDLE_ARTIFACTS "/", sizeof(BUNDLE_ARTIFACTS)) == 0) {
+		if (!bundle_artifact_member(name))
+			return plumb_err_set(err, PLUMB_EINPUT, "artifact '%s': not a name of "
+					     "the form artifacts/ID (ID a variant id: b00, c01)",
+					     bundle_quote(q, sizeof(q), name, len));
+		return 0;
+	}
 	if (strncmp(name, BUNDLE_LOGS "/", sizeof(BUNDLE_LOGS)) != 0 ||
 	    strchr(name + sizeof(BUNDLE_LOGS), '/') || len < sizeof(BUNDLE_LOGS) + 5 ||
 	    strcmp(name + len - 4, ".log") != 0)
 		return plumb_err_set(err, PLUMB_EINPUT, "log '%s': not a name of the form "
 				     "logs/NAME.log", bundle_quote(q, sizeof(q), name, len));
 	return 0;
+}
+
+/* The artifacts/ members against the manifest, as verification checks them. */
+static int check_artifacts(const struct wlist *l, const struct manifest *man,
+			   const char *mname, struct plumb_err *err)
+{
+	struct bundle_info info;
+	int rc;
+
+	bundle_info_init(&info);
+	info.members = calloc(l->n ? l->n : 1, sizeof(*info.members));
+	if (!info.members)
+		return plumb_err_oom(err, "member table");
+	for (size_t i = 0; i < l->n; i++) {
+		info.members[i].name = l->v[i].name;
+		info.members[i].is_dir = l->v[i].kind == SRC_DIR;
+		info.members[i].size = l->v[i].size;
+		memcpy(info.members[i].sha256, l->v[i].sha256, DIGEST_BYTES);
+	}
+	info.n_members = l->n;
+	info.manifest = *man;      /* borrowed: not released here */
+	rc = bundle_check_artifacts(mname, &info, err);
+	free(info.members);
+	return rc;
 }
 
 int bundle_write(const char *out, const struct bundle_write_spec *spec,
@@ -699,9 +730,19 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 		rc = err ? err->code : PLUMB_EINTERNAL;
 		goto out;
 	}
-	if (spec->n_logs > 0 && !wlist_add(&l, BUNDLE_LOGS, SRC_DIR, err)) {
-		rc = err ? err->code : PLUMB_EINTERNAL;
-		goto out;
+	for (int dir = 0; dir < 2; dir++) {
+		/* The folders logs/ and artifacts/, each when a member is in it. */
+		const char *folder = dir ? BUNDLE_ARTIFACTS : BUNDLE_LOGS;
+		size_t flen = strlen(folder);
+		for (size_t i = 0; i < spec->n_logs; i++)
+			if (strncmp(spec->logs[i].name, folder, flen) == 0 &&
+			    spec->logs[i].name[flen] == '/') {
+				if (!wlist_add(&l, folder, SRC_DIR, err)) {
+					rc = err ? err->code : PLUMB_EINTERNAL;
+					goto out;
+				}
+				break;
+			}
 	}
 	for (size_t i = 0; i < spec->n_logs; i++) {
 		rc = check_log_name(spec->logs[i].name, err);
@@ -779,6 +820,9 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 				   (unsigned long long)BUNDLE_MAX_TOTAL);
 		goto out;
 	}
+	rc = check_artifacts(&l, &man, mname, err);
+	if (rc < 0)
+		goto out;
 	digest_buffer(sums.data, sums.len, h);
 	digest_hex(h, id);
 	if (spec->sign_key) {

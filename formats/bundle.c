@@ -60,6 +60,8 @@ uint64_t bundle_member_limit(const struct bundle_limits *lim, const char *name)
 		specific = BUNDLE_MAX_MANIFEST;
 	else if (strncmp(name, BUNDLE_LOGS "/", sizeof(BUNDLE_LOGS)) == 0)
 		specific = BUNDLE_MAX_LOG;
+	else if (strncmp(name, BUNDLE_ARTIFACTS "/", sizeof(BUNDLE_ARTIFACTS)) == 0)
+		specific = BUNDLE_MAX_ARTIFACT;
 	return specific < max ? specific : max;
 }
 
@@ -285,6 +287,8 @@ int bundle_readme(struct buf *out, struct plumb_err *err)
 		"  samples.tsv     every measured value, one per line, tab-separated:\n"
 		"                  bench side pad round iter metric value\n"
 		"  logs/           build and benchmark logs, when there are any\n"
+		"  artifacts/      the measured executables (b00: base pad 0, c00:\n"
+		"                  candidate pad 0), when kept\n"
 		"  SHA256SUMS      the SHA-256 of every other member\n"
 		"  SHA256SUMS.sig  optional: a minisign signature of SHA256SUMS\n"
 		"\n"

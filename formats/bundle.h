@@ -4,7 +4,8 @@
  *
  * A bundle is a tar stream (POSIX pax, ustar headers) compressed with
  * zstd.  Its members are README.txt, manifest.json, samples.tsv, optional
- * logs/<name>.log, SHA256SUMS (the SHA-256 of every other member) and an
+ * logs/<name>.log, optional artifacts/<variant> (an executable, named by
+ * its variant id: b00, c01), SHA256SUMS (the SHA-256 of every other member) and an
  * optional SHA256SUMS.sig (minisign).  The bundle id is the SHA-256 of the
  * SHA256SUMS member, so signing does not change it.
  *
@@ -51,6 +52,8 @@ struct plumb_err;
 #define BUNDLE_MAX_MANIFEST    ((uint64_t)1 << 20)   /* below MANIFEST_MAX_BYTES: see
                                                         bundle-v1.md, Limits */
 #define BUNDLE_MAX_LOG         ((uint64_t)64 << 20)  /* each logs/ member */
+#define BUNDLE_MAX_ARTIFACT    ((uint64_t)64 << 20)  /* each artifacts/ member */
+#define BUNDLE_MAX_ARTIFACTS   ((uint64_t)1 << 30)   /* all artifacts/ members a run stores */
 #define BUNDLE_MAX_JSON_VALUES 100000u               /* in manifest.json */
 #define BUNDLE_MAX_ROUNDS      1000000u              /* distinct (bench, side, pad, round)
                                                         of the verdict metrics */
@@ -197,7 +200,10 @@ int bundle_extract(const char *path, const char *dir, int force,
 		   const struct bundle_read_opts *opts, struct bundle_info *info,
 		   struct plumb_err *err);
 
-/* One log to pack: its member name ("logs/build-base-0.log") and its file. */
+/*
+ * One log or artifact to pack: its member name ("logs/build-b00.log",
+ * "artifacts/b00") and its file.
+ */
 struct bundle_log {
 	const char *name;
 	const char *path;
@@ -209,7 +215,7 @@ struct bundle_write_spec {
 	size_t manifest_len;
 	const char *manifest_name;     /* in messages; NULL: "manifest.json" */
 	const char *samples_path;      /* samples.tsv, checked while hashed */
-	const struct bundle_log *logs; /* any order; written sorted */
+	const struct bundle_log *logs; /* logs and artifacts: any order; written sorted */
 	size_t n_logs;
 	int64_t mtime;                 /* every entry's mtime (seconds); -1:
 	                                  SOURCE_DATE_EPOCH, else run.end, else created */
@@ -256,6 +262,23 @@ int bundle_trusted_comment(const char *id, const char *created, char *out,
  * no "." or ".." component, not absolute.
  */
 const char *bundle_name_problem(const char *name, size_t len);
+
+/*
+ * Is name an artifact member, "artifacts/" and a variant id of base or
+ * candidate ('b' or 'c' and two digits)?  Nothing else may sit under
+ * artifacts/ (formats/bundle-v1.md, "artifacts/").
+ */
+int bundle_artifact_member(const char *name);
+
+/*
+ * The artifacts/ members of a verified bundle against the manifest's
+ * provenance.artifacts and build.variants: every stored one listed, of the
+ * listed size and SHA-256, that SHA-256 the variant's recorded artifact
+ * hash; every listed one stored (unless the folder is unverified).
+ * PLUMB_EINPUT naming the member otherwise.
+ */
+int bundle_check_artifacts(const char *bname, const struct bundle_info *info,
+			   struct plumb_err *err);
 
 /*
  * Count manifest.json's JSON values as format v1 does ('{', '[' and ','

@@ -48,6 +48,7 @@ const struct key_def config_keys[] = {
 	{ { "run", "cpu", NULL, false, false, "a CPU list: 2, 0-3, 1,3,5-7" }, K_RUN_CPU },
 	{ { "run", "aslr", "on", false, false, "on | off" }, K_RUN_ASLR },
 	{ { "run", "env", "PATH HOME LANG", false, false, "variable names, space-separated" }, K_RUN_ENV },
+	{ { "run", "keepArtifacts", "pad0", false, false, "none | pad0 | all" }, K_RUN_KEEP_ARTIFACTS },
 	{ { "run", "label", NULL, false, true, "KEY=VALUE, repeatable" }, K_RUN_LABEL },
 	{ { "build", "command", NULL, true, false, "a shell command" }, K_BUILD_COMMAND },
 	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
@@ -83,6 +84,7 @@ static const char *const offsets_names[] = { "linear", "spread" };
 static const char *const mode_names[] = { "process", "samples" };
 static const char *const checksum_names[] = { "auto", "required", "off" };
 static const char *const aslr_names[] = { "on", "off" };
+static const char *const keep_names[] = { "none", "pad0", "all" };
 static const char *const counter_names[] = { "auto", "hardware", "valgrind", "both" };
 
 static const char *const build_placeholders[] = {
@@ -349,6 +351,11 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 	case K_RUN_ENV:
 		return config_parse_words(where, v, config_env_name_ok, "a variable name",
 				   &cfg->run.env, &cfg->run.nenv, err);
+	case K_RUN_KEEP_ARTIFACTS:
+		rc = config_parse_choice(where, v, keep_names, N_OF(keep_names), &choice, err);
+		if (rc == 0)
+			cfg->run.keep_artifacts = (enum config_keep)choice;
+		return rc;
 	case K_RUN_LABEL:
 		return config_add_label(where, v, false, cfg, err);
 	case K_BUILD_COMMAND:
@@ -550,6 +557,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		v->kind = V_WORDS;
 		v->words = cfg->run.env;
 		v->nwords = cfg->run.nenv;
+		return;
+	case K_RUN_KEEP_ARTIFACTS:
+		value_str(v, keep_names[cfg->run.keep_artifacts], NULL);
 		return;
 	case K_RUN_LABEL:
 		v->kind = V_LABELS;

@@ -52,6 +52,8 @@ struct plumb_err;
 
 enum config_pad { CONFIG_PAD_LINK, CONFIG_PAD_ENV, CONFIG_PAD_NONE };
 enum config_reuse { CONFIG_REUSE_RELINK, CONFIG_REUSE_NONE };
+/* run.keepArtifacts: none, base and candidate pad 0, or every variant (not the control) */
+enum config_keep { CONFIG_KEEP_NONE, CONFIG_KEEP_PAD0, CONFIG_KEEP_ALL };
 enum config_offsets { CONFIG_OFFSETS_LINEAR, CONFIG_OFFSETS_SPREAD };   /* build.padOffsets */
 enum config_mode { CONFIG_MODE_PROCESS, CONFIG_MODE_SAMPLES };
 enum config_warmup {
@@ -124,6 +126,7 @@ struct plumb_config {
 		bool aslr;         /* false: run with ADDR_NO_RANDOMIZE */
 		char **env;        /* variable names passed to benchmarks */
 		size_t nenv;
+		enum config_keep keep_artifacts;  /* run.keepArtifacts: executables stored in the bundle */
 		struct config_label *labels;   /* in order given */
 		size_t nlabels;
 	} run;

@@ -33,6 +33,25 @@ static int typed(const json_t *o, const char *key, json_type type, struct plumb_
 		   type == JSON_OBJECT ? "expected object" : "expected array");
 }
 
+/* provenance.artifacts[]: a stored executable, or one left out and why. */
+static int artifact_entry(const json_t *e)
+{
+	const char *variant = json_string_value(json_object_get(e, "variant"));
+	const char *member = json_string_value(json_object_get(e, "member"));
+	const json_t *size = json_object_get(e, "size");
+
+	if (!json_is_object(e) || !variant || strlen(variant) != 3 ||
+	    (variant[0] != 'b' && variant[0] != 'c') || strspn(variant + 1, "0123456789") != 2)
+		return -1;
+	if (json_is_string(json_object_get(e, "omitted")))
+		return member ? -1 : 0;
+	if (!member || strncmp(member, "artifacts/", 10) != 0 || strcmp(member + 10, variant) != 0 ||
+	    !json_is_integer(size) || json_integer_value(size) < 0 ||
+	    !is_hex64(json_string_value(json_object_get(e, "sha256"))))
+		return -1;
+	return 0;
+}
+
 int manifest_provenance_check(const json_t *p, struct plumb_err *err)
 {
 	const json_t *v, *e;
@@ -45,7 +64,8 @@ int manifest_provenance_check(const json_t *p, struct plumb_err *err)
 	if (typed(p, "workdir", JSON_STRING, err) < 0 || typed(p, "remote", JSON_STRING, err) < 0 ||
 	    typed(p, "environment", JSON_OBJECT, err) < 0 ||
 	    typed(p, "toolchain", JSON_OBJECT, err) < 0 || typed(p, "plumb", JSON_OBJECT, err) < 0 ||
-	    typed(p, "commands", JSON_ARRAY, err) < 0 || typed(p, "inputs", JSON_ARRAY, err) < 0)
+	    typed(p, "commands", JSON_ARRAY, err) < 0 || typed(p, "inputs", JSON_ARRAY, err) < 0 ||
+	    typed(p, "artifacts", JSON_ARRAY, err) < 0)
 		return PLUMB_EINPUT;
 	json_object_foreach((json_t *)json_object_get(p, "environment"), k, v)
 		if (!json_is_string(v))
@@ -68,6 +88,14 @@ int manifest_provenance_check(const json_t *p, struct plumb_err *err)
 				   "and line");
 		if (json_object_get(e, "shell") && !json_is_boolean(json_object_get(e, "shell")))
 			return bad(err, path, "shell: expected boolean");
+	}
+	json_array_foreach(json_object_get(p, "artifacts"), i, e) {
+		snprintf(path, sizeof(path), "artifacts[%zu]", i);
+		if (artifact_entry(e) < 0)
+			return bad(err, path, "expected an object with variant (b or c and two "
+				   "digits) and either member (\"artifacts/\" and the variant), size "
+				   "(integer >= 0) and sha256 (64 lower-case hex digits), or omitted "
+				   "(string)");
 	}
 	json_array_foreach(json_object_get(p, "inputs"), i, e) {
 		const json_t *size = json_object_get(e, "size");

@@ -157,6 +157,15 @@ int run_profile_collect(struct run_state *st, struct bench_state *b, size_t vi,
 int run_profile_resolve(struct run_state *st, struct bench_state *b, struct plumb_err *err);
 void run_profile_release(struct bench_state *b);
 
+/* ---- run-artifacts.c --------------------------------------------------- */
+
+/* run.keepArtifacts: provenance.artifacts, what is stored and what is left out. */
+int run_artifacts(struct run_state *st, struct manifest *m, struct plumb_err *err);
+/* The artifacts/ members m lists, into out (room for every variant): how many. */
+struct bundle_log;
+size_t run_artifact_logs(const struct run_state *st, const struct manifest *m,
+			 struct bundle_log *out);
+
 /* ---- run-provenance.c -------------------------------------------------- */
 
 /* The manifest's provenance object (environment values, commands, inputs, ...). */

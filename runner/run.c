@@ -101,7 +101,7 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 	struct bundle_write_spec spec;
 	struct bundle_log *logs = NULL;
 	char **names = NULL;
-	size_t nlogs = 0, nv = st->build.nvariants, max = nv * (1 + st->cfg->nbenches);
+	size_t nlogs = 0, nart = 0, nv = st->build.nvariants, max = nv * (2 + st->cfg->nbenches);
 	struct buf json;
 	int r;
 
@@ -142,12 +142,13 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 		}
 	if ((r = manifest_write(m, &json, err)) < 0)
 		goto out;
+	nart = run_artifact_logs(st, m, logs + nlogs);
 	memset(&spec, 0, sizeof(spec));
 	spec.manifest_json = json.data;
 	spec.manifest_len = json.len;
 	spec.samples_path = st->tsv_path;
 	spec.logs = logs;
-	spec.n_logs = nlogs;
+	spec.n_logs = nlogs + nart;
 	spec.mtime = -1;
 	r = bundle_write(output, &spec, st->res->id, err);
 out:

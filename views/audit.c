@@ -113,6 +113,18 @@ static const char *or_none(const char *s)
 
 /* ---- integrity ----------------------------------------------------------- */
 
+/* The artifacts/ members, when there are any: verification checked each. */
+static void stored_artifacts(struct doc *d, json_t *items, const struct bundle_info *in)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->n_members; i++)
+		n += !in->members[i].is_dir && bundle_artifact_member(in->members[i].name);
+	if (n)
+		item(d, items, "artifacts", "%zu stored, each matching its variant's recorded "
+		     "artifact hash", n);
+}
+
 static void integrity(struct doc *d, const struct audit *a)
 {
 	const struct bundle_info *in = &a->info;
@@ -137,6 +149,7 @@ static void integrity(struct doc *d, const struct audit *a)
 	     a->integrity == AUDIT_UNVERIFIED ? ", not checked against checksums" :
 	     ", each hashed and matching SHA256SUMS");
 	item(d, items, "samples", "%llu rows", (unsigned long long)in->samples_rows);
+	stored_artifacts(d, items, in);
 	switch (in->sig) {
 	case BUNDLE_SIG_GOOD:
 		item(d, items, "signature", "good, key %s (%s%s)", in->sig_keyid,
@@ -270,6 +283,18 @@ static void recorded_provenance(struct doc *d, json_t *items, const json_t *p)
 		item(d, items, key ? key : "input", "%lld bytes, sha256 %s",
 		     (long long)json_integer_value(json_object_get(e, "size")),
 		     json_string_value(json_object_get(e, "sha256")));
+		free(key);
+	}
+	json_array_foreach(json_object_get(p, "artifacts"), i, e) {
+		const char *member = json_string_value(json_object_get(e, "member"));
+		char *key = buf_strdupf("kept %s", json_string_value(json_object_get(e, "variant")));
+		if (member)
+			item(d, items, key ? key : "kept", "%s, %lld bytes, sha256 %s", member,
+			     (long long)json_integer_value(json_object_get(e, "size")),
+			     json_string_value(json_object_get(e, "sha256")));
+		else
+			item(d, items, key ? key : "kept", "not stored: %s",
+			     or_none(json_string_value(json_object_get(e, "omitted"))));
 		free(key);
 	}
 	json_object_foreach((json_t *)json_object_get(p, "toolchain"), k, v) {

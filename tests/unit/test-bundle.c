@@ -658,6 +658,7 @@ PLUMB_TEST(bundle_spec_limits_are_the_constants)
 		{ "samples.tsv `bench` / `metric`", { SAMPLES_NAME_MAX, SAMPLES_METRIC_MAX }, 2, 0 },
 		{ "distinct rounds of the verdict metrics (bench, side, pad, round)",
 		  { BUNDLE_MAX_ROUNDS }, 1, 0 },
+		{ "each `artifacts/` member", { BUNDLE_MAX_ARTIFACT }, 1, 0 },
 	};
 	const size_t nrows = sizeof(rows) / sizeof(rows[0]);
 	char path[4096];
