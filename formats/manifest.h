@@ -137,6 +137,8 @@ struct manifest_variant {
 	char *artifact_sha256;        /* .artifact.sha256: hex; .artifact is optional,
 	                                 all three present together or none */
 	int64_t build_ns;             /* .buildNs, optional: build wall time, ns */
+	int cached;                   /* .cached, optional: restored from the build cache
+	                                 (written only when true) */
 	struct manifest_hot_symbol *hot;  /* .hot, optional: verified hot symbols */
 	size_t n_hot;
 };

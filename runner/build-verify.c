@@ -299,7 +299,7 @@ int build_collect_symbols(const struct plumb_config *cfg, struct runner_result *
 	return 0;
 }
 
-/* Read every variant's symbol addresses; sets v->elf.  *machine from b00. */
+/* Read the symbol addresses of every built variant not read yet; sets v->elf.  *machine from b00. */
 int build_read_addresses(const struct plumb_config *cfg, struct runner_result *res,
 			  int *machine, struct plumb_err *err)
 {
@@ -307,7 +307,6 @@ int build_read_addresses(const struct plumb_config *cfg, struct runner_result *r
 	struct buf rel;
 	int r;
 
-	*machine = 0;
 	buf_init(&rel, 1 << 16);
 	r = find_elf(b0->artifact, res->symbols[0], &rel, 0, err);
 	if (r < 0)
@@ -342,6 +341,9 @@ int build_read_addresses(const struct plumb_config *cfg, struct runner_result *r
 		struct runner_variant *v = &res->variants[i];
 		struct elf_image *img = NULL;
 		char name[96];
+		/* Called after the first pads (fail fast) and again after all. */
+		if (!v->built || v->addr)
+			continue;
 		build_variant_name(v, name, sizeof(name));
 		v->elf = buf_strdupf("%s%s", v->artifact, buf_cstr(&rel));
 		v->addr = calloc(res->nsymbols, sizeof(*v->addr));
@@ -397,7 +399,7 @@ int build_check_shift(const struct plumb_config *cfg, struct runner_result *res,
 		struct runner_variant *p0 = build_find_variant(res, v->side, 0);
 		int moved = 0, exact = 1;
 		size_t bad = 0;
-		if (v->control || v->pad == 0)
+		if (v->control || v->pad == 0 || !v->addr || !p0->addr)
 			continue;
 		for (size_t k = 0; k < res->nsymbols; k++) {
 			int64_t d = (int64_t)(v->addr[k] - p0->addr[k]);
