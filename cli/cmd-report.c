@@ -27,7 +27,8 @@ static const struct plumb_opt report_opts[] = {
 	OPT_STRING_("output", 'o', "FILE", "write the report to FILE (atomically) instead of standard output",
 		    &opt_output),
 	OPT_STRING_("fail-on", 0, "WHAT",
-		    "exit 1 when a swept verdict is slower (slower) or slower or faster (any)",
+		    "exit 1 when a swept verdict is slower (slower), slower or faster (any), slower or noisy "
+		    "(noisy), exit 5 on a failed benchmark; with --trend, on the latest point's shift",
 		    &opt_fail_on),
 	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
 	OPT_STRING_("trend", 0, "BENCH", "the archived nightly series of one benchmark instead of a bundle",
@@ -49,7 +50,7 @@ static int usage(const char *msg)
 }
 
 /* Write what was rendered, then turn what it found into a status. */
-static int finish(struct buf *out, const struct report_result *rr)
+static int finish(struct buf *out, const struct report_result *rr, int fail_on)
 {
 	struct plumb_err werr;
 
@@ -60,25 +61,25 @@ static int finish(struct buf *out, const struct report_result *rr)
 		return cli_fail(&werr);
 	}
 	buf_release(out);
-	return cli_report_status(rr);
+	return cli_report_status(rr, fail_on);
 }
 
-static int trend_exec(enum report_format format)
+static int trend_exec(enum report_format format, enum report_fail_on fail_on)
 {
-	struct trend_opts to = { opt_trend, opt_host, opt_last, opt_dir, format };
-	struct report_result none = { 0, 0, "" };
+	struct trend_opts to = { opt_trend, opt_host, opt_last, opt_dir, format, fail_on };
+	struct report_result rr;
 	struct plumb_err err;
 	struct buf out;
 	int rc;
 
 	plumb_err_clear(&err);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	rc = trend_render(&to, &out, &err);
+	rc = trend_render(&to, &out, &rr, &err);
 	if (rc < 0) {
 		buf_release(&out);
 		return cli_fail(&err);
 	}
-	return finish(&out, &none);
+	return finish(&out, &rr, fail_on != REPORT_FAIL_NEVER);
 }
 
 static int report_exec(int argc, char **argv)
@@ -94,13 +95,13 @@ static int report_exec(int argc, char **argv)
 	if (opt_format && report_format_parse(opt_format, &o.format) < 0)
 		return usage("--format takes text, md, html or json");
 	if (opt_fail_on && report_fail_on_parse(opt_fail_on, &o.fail_on) < 0)
-		return usage("--fail-on takes slower or any");
+		return usage("--fail-on takes slower, any or noisy");
 	if (opt_trend) {
 		if (argc > 0)
 			return usage("--trend takes no bundle");
-		if (opt_baseline || opt_fail_on || opt_force)
-			return usage("--baseline, --fail-on and --force compare a bundle; --trend takes none of them");
-		return trend_exec(o.format);
+		if (opt_baseline || opt_force)
+			return usage("--baseline and --force compare a bundle; --trend takes neither");
+		return trend_exec(o.format, o.fail_on);
 	}
 	if (opt_host || opt_last)
 		return usage("--host and --last go with --trend");
@@ -129,14 +130,15 @@ static int report_exec(int argc, char **argv)
 		buf_release(&out);
 		return cli_fail(&err);
 	}
-	return finish(&out, &rr);
+	return finish(&out, &rr, o.fail_on != REPORT_FAIL_NEVER);
 }
 
 const struct plumb_cmd cmd_report = {
 	.name = "report",
 	.summary = "compare a bundle's candidate with its base or a baseline",
-	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any] [--force]\n"
-		 "report --trend BENCH [--host FP] [--last N] [--format FORMAT] [-o FILE] [--archive-dir DIR]",
+	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any|noisy] [--force]\n"
+		 "report --trend BENCH [--host FP] [--last N] [--format FORMAT] [-o FILE] [--archive-dir DIR] "
+		 "[--fail-on slower|any|noisy]",
 	.description =
 		"Compare the candidate of a bundle (a .plumb file, or a folder holding its\n"
 		"manifest.json) with its own base, or with --baseline, with a baseline's\n"
@@ -144,9 +146,10 @@ const struct plumb_cmd cmd_report = {
 		"noise, hot-code identity, checksums and counters; and the host facts of\n"
 		"both sides. Hosts whose CPU model or core count differ are not comparable:\n"
 		"verdicts are withheld and plumb exits 3, unless --force. --fail-on makes a\n"
-		"verdict exit 1 for cron; an error never exits 0 or 1. --trend shows one\n"
-		"benchmark's archived series instead, marking where consecutive ranges stop\n"
-		"overlapping.",
+		"verdict exit 1 for cron, a failed benchmark 5; an error never exits 0 or 1\n"
+		"(plumb(1) GATING). --trend shows one benchmark's archived series instead,\n"
+		"marking where consecutive ranges stop overlapping; --fail-on gates on its\n"
+		"latest point.",
 	.opts = report_opts,
 	.exec = report_exec,
 };

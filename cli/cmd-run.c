@@ -31,13 +31,16 @@ static struct {
 	struct strlist benches, labels;
 	const char *output, *workdir, *report;
 	int archive, build_only, dry_run, keep, keep_going, json, no_cache;
+	const char *fail_on;
+	enum report_fail_on gate;
+	int quiet;
 } o;
 
 static const struct plumb_opt run_opts[] = {
 	OPT_STRING_("config", 'c', "FILE", "the run's configuration (default ./plumb.conf)", &o.config),
 	OPT_STRING_("base", 0, "REF", "the base revision (run.base)", &o.base),
 	OPT_STRING_("candidate", 0, "REF", "the candidate revision, or WORKTREE (run.candidate)", &o.candidate),
-	OPT_STRING_("pads", 0, "N", "pad variants per side (run.pads)", &o.pads),
+	OPT_STRING_("pads", 0, "N", "pad variants per side, or auto (run.pads)", &o.pads),
 	OPT_STRING_("rounds", 0, "N", "timed rounds (run.rounds)", &o.rounds),
 	OPT_LIST_("bench", 0, "NAME", "run only this benchmark (repeatable)", &o.benches),
 	OPT_STRING_("output", 'o', "FILE.plumb", "write the result bundle here", &o.output),
@@ -51,6 +54,10 @@ static const struct plumb_opt run_opts[] = {
 	OPT_FLAG_("keep-going", 0, "record a failed benchmark and go on with the others", &o.keep_going),
 	OPT_STRING_("report", 0, "FILE.html", "also write an HTML report", &o.report),
 	OPT_FLAG_("json", 0, "print JSON for machines", &o.json),
+	OPT_STRING_("fail-on", 0, "WHAT",
+		    "exit 1 on a swept slower (slower), slower or faster (any), slower or noisy (noisy); "
+		    "exit 5 on a failed benchmark", &o.fail_on),
+	OPT_FLAG_("quiet", 'q', "print only errors and the verdict line", &o.quiet),
 	OPT_END_()
 };
 
@@ -132,7 +139,7 @@ static int archive_bundle(const char *bundle)
 	}
 	if (store_add(&st, bundle, &added, &err) < 0)
 		status = cli_fail(&err);
-	else
+	else if (!o.quiet)
 		fprintf(stderr, "plumb: %s %s the archive in %s\n", added.id,
 			added.status == STORE_PRESENT ? "was already in" : "added to", dir);
 	store_close(&st);
@@ -151,7 +158,7 @@ static int report_bundle(const char *bundle, const char *path)
 	plumb_err_clear(&err);
 	plumb_err_clear(&werr);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	rc = runview_render_bundle(bundle, REPORT_HTML, 0, &out, &rr, &err);
+	rc = runview_render_bundle(bundle, REPORT_HTML, 0, o.gate, &out, &rr, &err);
 	/* Withheld verdicts still write the page. */
 	if (rc == 0 && report_write(&out, path, &werr) < 0) {
 		buf_release(&out);
@@ -160,8 +167,10 @@ static int report_bundle(const char *bundle, const char *path)
 	buf_release(&out);
 	if (rc < 0)
 		return cli_fail(&err);
-	fprintf(stderr, "plumb: report written to %s\n", path);
-	return cli_report_status(&rr);
+	if (!o.quiet)
+		fprintf(stderr, "plumb: report written to %s\n", path);
+	/* The run's own status said what the report found already. */
+	return rr.withheld ? cli_gate_status(&rr, 1, CLI_GATE_REPORT) : PLUMB_EXIT_OK;
 }
 
 /* The whole run: builds, rounds, statistics, bundle. */
@@ -176,10 +185,11 @@ static int run_all(const struct plumb_config *cfg)
 	plumb_err_clear(&err);
 	memset(&ropts, 0, sizeof(ropts));
 	runview_init(&view);
+	view.quiet = o.quiet;
 	runview_attach(&view, &ropts);
 	ropts.output = o.output;
 	rc = runner_run(cfg, &ropts, &res, &err);
-	status = cli_run_status(&view, rc, &err, &res, o.json);
+	status = cli_run_status(&view, rc, &err, &res, o.json, o.gate);
 	/* A bundle was published (a failed benchmark under --keep-going too). */
 	if (rc == 0 && res.bundle) {
 		int s;
@@ -214,6 +224,22 @@ static int run_exec(int argc, char **argv)
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}
+	o.gate = REPORT_FAIL_NEVER;
+	if (o.fail_on && report_fail_on_parse(o.fail_on, &o.gate) < 0) {
+		fprintf(stderr, "plumb run: --fail-on takes slower, any or noisy\n");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if ((o.build_only || o.dry_run) && o.fail_on) {
+		fprintf(stderr, "plumb run: --fail-on needs a measuring run (not --build-only or --dry-run)\n");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.quiet && o.json) {
+		fprintf(stderr, "plumb run: --quiet and --json do not go together\n");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
 	memset(&ov, 0, sizeof(ov));
 	ov.base = o.base;
 	ov.candidate = o.candidate;
@@ -241,7 +267,7 @@ static int run_exec(int argc, char **argv)
 		goto out_cfg;
 	}
 	memset(&ropts, 0, sizeof(ropts));
-	ropts.progress = print_progress;
+	ropts.progress = o.quiet ? NULL : print_progress;
 	if (runner_build(&cfg, &ropts, &res, &err) < 0) {
 		status = cli_fail(&err);
 		if (res.log_tail)
@@ -266,7 +292,7 @@ const struct plumb_cmd cmd_run = {
 	.usage = "run [-c plumb.conf] [--base REF] [--candidate REF] [--pads N] [--rounds N] "
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
 		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] [--no-cache] "
-		 "[--report FILE.html] [--json]",
+		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet]",
 	.description =
 		"Check out the base and candidate revisions of plumb.conf, build each at\n"
 		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
@@ -278,7 +304,9 @@ const struct plumb_cmd cmd_run = {
 		"result bundle (-o, default plumb-<base>-<candidate>-<UTC time>.plumb).\n"
 		"--dry-run prints the effective configuration; --build-only stops after\n"
 		"the builds and prints every variant and the checks.  A failed benchmark\n"
-		"exits 5 and publishes nothing, unless --keep-going.",
+		"exits 5 and publishes nothing, unless --keep-going.  --fail-on gates in\n"
+		"the same command as `plumb report --fail-on` does (plumb(1) GATING);\n"
+		"--quiet prints only errors and the verdict line.",
 	.opts = run_opts,
 	.exec = run_exec,
 };

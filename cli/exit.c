@@ -39,13 +39,20 @@ int cli_result_status(enum cli_result r)
 	return PLUMB_EXIT_INTERNAL;
 }
 
-int cli_report_status(const struct report_result *rr)
+int cli_gate_status(const struct report_result *rr, int fail_on, enum cli_gate_cmd cmd)
+{
+	if (rr->withheld && (fail_on || cmd == CLI_GATE_REPORT))
+		return cli_result_status(CLI_RESULT_WITHHELD);
+	if (rr->failed && (fail_on || cmd == CLI_GATE_RUN))
+		return cli_result_status(CLI_RESULT_BENCH_FAILED);
+	if (rr->failon_matched && !rr->withheld)
+		return cli_result_status(CLI_RESULT_FAIL_ON);
+	return cli_result_status(CLI_RESULT_OK);
+}
+
+int cli_report_status(const struct report_result *rr, int fail_on)
 {
 	if (rr->message[0])
 		fprintf(stderr, "plumb: %s\n", rr->message);
-	if (rr->withheld)
-		return cli_result_status(CLI_RESULT_WITHHELD);
-	if (rr->failon_matched)
-		return cli_result_status(CLI_RESULT_FAIL_ON);
-	return cli_result_status(CLI_RESULT_OK);
+	return cli_gate_status(rr, fail_on, CLI_GATE_REPORT);
 }

@@ -52,10 +52,27 @@ int cli_exit_status(int code);
 /* The status of a result. */
 int cli_result_status(enum cli_result r);
 
+/* Which command gates: they differ where a run stands on its own. */
+enum cli_gate_cmd {
+	CLI_GATE_REPORT,          /* plumb report, report --trend, run --report */
+	CLI_GATE_RUN              /* plumb run, plumb demo */
+};
+
+/*
+ * The gate: what a rendered report found (rr), under --fail-on (fail_on
+ * nonzero when given), for one command, as an exit status.  docs/plumb.1
+ * "GATING" holds the same rules as a table; test-exit.c checks one
+ * against the other.  In order: verdicts withheld exit 3 (a run without
+ * --fail-on stands: 0); a failed benchmark exits 5 (a report without
+ * --fail-on shows it: 0); a verdict --fail-on asked for exits 1.
+ */
+int cli_gate_status(const struct report_result *rr, int fail_on, enum cli_gate_cmd cmd);
+
 /*
  * After report_render(): say on stderr why verdicts were withheld or which
- * verdicts --fail-on matched, and return the status.
+ * verdicts --fail-on matched, and return the status (cli_gate_status()
+ * for CLI_GATE_REPORT).
  */
-int cli_report_status(const struct report_result *rr);
+int cli_report_status(const struct report_result *rr, int fail_on);
 
 #endif

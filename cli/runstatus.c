@@ -15,7 +15,7 @@
 #include "common/banned.h"
 
 int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
-		   const struct runner_run_result *res, int json)
+		   const struct runner_run_result *res, int json, int fail_on)
 {
 	struct plumb_err e;
 	struct buf out;
@@ -33,13 +33,14 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 	}
 	plumb_err_clear(&e);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	r = runview_output(res, json, cli_color(stdout), &out, &rr, &e);
+	r = runview_output(res, json, v->quiet, cli_color(stdout), (enum report_fail_on)fail_on,
+			   &out, &rr, &e);
 	if (r < 0) {
 		buf_release(&out);
 		return cli_fail(&e);
 	}
-	/* Hosts not comparable start to end: the report says so; the run stands. */
-	if (rr.withheld)
+	/* Hosts not comparable, a failure or a verdict under --fail-on. */
+	if (rr.message[0])
 		fprintf(stderr, "plumb: %s\n", rr.message);
 	if (fwrite(out.data, 1, out.len, stdout) != out.len) {
 		buf_release(&out);
@@ -52,7 +53,8 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 				res->stderr_tail);
 		fprintf(stderr, "plumb: %zu benchmark%s failed; recorded in %s\n", res->failures,
 			res->failures == 1 ? "" : "s", res->bundle ? res->bundle : "the bundle");
-		return cli_result_status(CLI_RESULT_BENCH_FAILED);
+		if (rr.failed < res->failures)
+			rr.failed = res->failures;
 	}
-	return cli_result_status(CLI_RESULT_OK);
+	return cli_gate_status(&rr, fail_on != REPORT_FAIL_NEVER, CLI_GATE_RUN);
 }

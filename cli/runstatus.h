@@ -11,10 +11,12 @@ struct runner_run_result;
 struct runview;
 
 /*
- * After runner_run() returned rc: print the output of the run (views/run.h)
- * or the error and the failed run's stderr tail; returns the exit status.
+ * After runner_run() returned rc: print the output of the run (views/run.h;
+ * only the verdict line when v->quiet) or the error and the failed run's
+ * stderr tail; returns the exit status (cli_gate_status() for a run under
+ * fail_on, an enum report_fail_on).
  */
 int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
-		   const struct runner_run_result *res, int json);
+		   const struct runner_run_result *res, int json, int fail_on);
 
 #endif

@@ -20,9 +20,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include <git2.h>
 #include <jansson.h>
 
+#include "common/lazy-git2.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
@@ -38,7 +38,9 @@ const struct key_def config_keys[] = {
 	{ { "repo", "url", NULL, false, false, "a URL git can clone" }, K_REPO_URL },
 	{ { "run", "base", NULL, true, false, "a revision" }, K_RUN_BASE },
 	{ { "run", "candidate", "HEAD", false, false, "a revision, or WORKTREE" }, K_RUN_CANDIDATE },
-	{ { "run", "pads", "4", false, false, "1 to 64" }, K_RUN_PADS },
+	{ { "run", "pads", "4", false, false, "1 to 64, or auto" }, K_RUN_PADS },
+	{ { "run", "maxPads", "12", false, false, "4 to 64 (pads = auto only)" }, K_RUN_MAX_PADS },
+	{ { "run", "budget", "15m", false, false, "a duration: 90, 90s, 30m, 2h (pads = auto only)" }, K_RUN_BUDGET },
 	{ { "run", "rounds", "10", false, false, "1 to 100000" }, K_RUN_ROUNDS },
 	{ { "run", "seed", "1", false, false, "0 to 9223372036854775807" }, K_RUN_SEED },
 	{ { "run", "control", "true", false, false, "true | false" }, K_RUN_CONTROL },
@@ -62,9 +64,11 @@ const struct key_def config_keys[] = {
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
 	{ { "bench", "metric", "wall", false, false, NULL /* from the metric table */ }, K_BENCH_METRIC },
 	{ { "bench", "hot", NULL, false, false, "symbol names, space-separated" }, K_BENCH_HOT },
+	{ { "bench", "hotCoverage", "0.95", false, false, "0.5 to 1" }, K_BENCH_HOT_COVERAGE },
 	{ { "bench", "timeout", "5m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BENCH_TIMEOUT },
 	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
+	{ { "bench", "counter", "auto", false, false, "auto | hardware | valgrind | both" }, K_BENCH_COUNTER },
 };
 
 const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
@@ -78,6 +82,7 @@ static const char *const reuse_names[] = { "relink", "none" };
 static const char *const mode_names[] = { "process", "samples" };
 static const char *const checksum_names[] = { "auto", "required", "off" };
 static const char *const aslr_names[] = { "on", "off" };
+static const char *const counter_names[] = { "auto", "hardware", "valgrind", "both" };
 
 static const char *const build_placeholders[] = {
 	"pad", "pad_bytes", "pad_object", "pad_ldflags"
@@ -152,6 +157,11 @@ const char *config_reuse_name(enum config_reuse reuse)
 const char *config_mode_name(enum config_mode mode)
 {
 	return (size_t)mode < N_OF(mode_names) ? mode_names[mode] : "?";
+}
+
+const char *config_counter_name(enum config_counter counter)
+{
+	return (size_t)counter < N_OF(counter_names) ? counter_names[counter] : "?";
 }
 
 const char *config_checksum_name(enum config_checksum checksum)
@@ -273,9 +283,27 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 	case K_RUN_CANDIDATE:
 		return config_parse_rev(where, v, &cfg->run.candidate, err);
 	case K_RUN_PADS:
+		if (strcasecmp(v, "auto") == 0) {
+			cfg->run.pads = CONFIG_PADS_AUTO_START;
+			cfg->run.pads_auto = true;
+			return 0;
+		}
 		rc = config_parse_number(where, v, 1, CONFIG_PADS_MAX, &n, err);
-		if (rc == 0)
+		if (rc == 0) {
 			cfg->run.pads = (unsigned)n;
+			cfg->run.pads_auto = false;
+		}
+		return rc;
+	case K_RUN_MAX_PADS:
+		rc = config_parse_number(where, v, CONFIG_PADS_AUTO_START, CONFIG_PADS_MAX, &n, err);
+		if (rc == 0)
+			cfg->run.max_pads = (unsigned)n;
+		return rc;
+	case K_RUN_BUDGET:
+		rc = config_parse_duration(where, v, &cfg->run.budget, err);
+		if (rc == 0 && cfg->run.budget < 1)
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: '%s': the budget must be at least 1 second",
+					   where, SHOW(v));
 		return rc;
 	case K_RUN_ROUNDS:
 		rc = config_parse_number(where, v, 1, CONFIG_ROUNDS_MAX, &n, err);
@@ -378,6 +406,18 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return rc;
 	case K_BENCH_HOT:
 		return config_parse_words(where, v, config_symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
+	case K_BENCH_HOT_COVERAGE: {
+		char *end;
+		double c;
+		errno = 0;
+		c = strtod(v, &end);
+		if (errno || end == v || *end || !(c >= 0.5 && c <= 1))
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "%s: '%s' is not a number from 0.5 to 1", where, SHOW(v));
+		b->hot_coverage = c;
+		units_exact(c, UNITS_EXACT_PLAIN, b->hot_coverage_text);
+		return 0;
+	}
 	case K_BENCH_TIMEOUT:
 		return config_parse_duration(where, v, &b->timeout, err);
 	case K_BENCH_MAX_SAMPLES:
@@ -386,6 +426,11 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		rc = config_parse_choice(where, v, checksum_names, N_OF(checksum_names), &choice, err);
 		if (rc == 0)
 			b->checksum = (enum config_checksum)choice;
+		return rc;
+	case K_BENCH_COUNTER:
+		rc = config_parse_choice(where, v, counter_names, N_OF(counter_names), &choice, err);
+		if (rc == 0)
+			b->counter = (enum config_counter)choice;
 		return rc;
 	case K_COUNT:
 		break;
@@ -458,7 +503,22 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		value_str(v, cfg->run.candidate, NULL);
 		return;
 	case K_RUN_PADS:
-		value_u64(v, V_U64, cfg->run.pads);
+		if (cfg->run.pads_auto)
+			value_str(v, "auto", NULL);
+		else
+			value_u64(v, V_U64, cfg->run.pads);
+		return;
+	case K_RUN_MAX_PADS:
+		if (cfg->run.pads_auto)
+			value_u64(v, V_U64, cfg->run.max_pads);
+		else
+			v->note = "pads = auto only";
+		return;
+	case K_RUN_BUDGET:
+		if (cfg->run.pads_auto)
+			value_u64(v, V_DURATION, (uint64_t)cfg->run.budget);
+		else
+			v->note = "pads = auto only";
 		return;
 	case K_RUN_ROUNDS:
 		value_u64(v, V_U64, cfg->run.rounds);
@@ -549,6 +609,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		v->nwords = b->nhot;
 		v->note = "not set (main is checked)";
 		return;
+	case K_BENCH_HOT_COVERAGE:
+		value_str(v, b->hot_coverage_text, NULL);
+		return;
 	case K_BENCH_TIMEOUT:
 		value_u64(v, V_DURATION, (uint64_t)b->timeout);
 		return;
@@ -560,6 +623,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BENCH_CHECKSUM:
 		value_str(v, config_checksum_name(b->checksum), NULL);
+		return;
+	case K_BENCH_COUNTER:
+		value_str(v, config_counter_name(b->counter), NULL);
 		return;
 	case K_COUNT:
 		break;

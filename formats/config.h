@@ -42,6 +42,7 @@ struct plumb_err;
 #define CONFIG_FILE_MAX        (1024 * 1024)  /* bytes of plumb.conf */
 #define CONFIG_ENTRIES_MAX     10000          /* key = value lines */
 #define CONFIG_PADS_MAX        64
+#define CONFIG_PADS_AUTO_START 4    /* run.pads = auto starts here */
 #define CONFIG_ROUNDS_MAX      100000
 #define CONFIG_BENCHES_MAX     256
 #define CONFIG_BENCH_NAME_MAX  64
@@ -63,6 +64,15 @@ enum config_checksum {
 	CONFIG_CHECKSUM_OFF       /* ignore checksum= lines */
 };
 
+/* bench.NAME.counter: where counts come from (common/metric.h sources). */
+enum config_counter {
+	CONFIG_COUNTER_AUTO,      /* hardware when the host has it; valgrind for a
+	                             counted metric when it has not */
+	CONFIG_COUNTER_HARDWARE,  /* perf_event_open only */
+	CONFIG_COUNTER_VALGRIND,  /* one valgrind round per variant, no perf */
+	CONFIG_COUNTER_BOTH       /* hardware counters and the valgrind round */
+};
+
 /* One `label = KEY=VALUE` of [run], or one --label. */
 struct config_label {
 	char *key;
@@ -79,9 +89,12 @@ struct config_bench {
 	enum metric_id metric;
 	char **hot;                    /* symbol names; nhot may be 0 */
 	size_t nhot;
+	double hot_coverage;           /* hot = auto: share of the samples the hot set covers */
+	char hot_coverage_text[32];    /* as rendered (UNITS_EXACT_MAX) */
 	long timeout;                  /* seconds, for one run of command */
 	uint64_t max_samples;          /* samples mode: most samples per run */
 	enum config_checksum checksum;
+	enum config_counter counter;
 	unsigned explicit_keys;        /* internal: which keys were set, not defaulted */
 };
 
@@ -97,7 +110,10 @@ struct plumb_config {
 	struct {
 		char *base;        /* NULL until given (file or --base): required */
 		char *candidate;   /* a revision, or "WORKTREE" */
-		unsigned pads;
+		unsigned pads;     /* pads = auto: the first sweep's, CONFIG_PADS_AUTO_START */
+		bool pads_auto;    /* run.pads = auto: the adaptive sweep (runner/run-sweep.c) */
+		unsigned max_pads; /* run.maxPads: pads = auto stops there */
+		long budget;       /* run.budget, seconds: pads = auto starts no extension past it */
 		unsigned rounds;
 		uint64_t seed;
 		bool control;
@@ -242,6 +258,7 @@ const char *config_pad_name(enum config_pad pad);
 const char *config_reuse_name(enum config_reuse reuse);
 const char *config_mode_name(enum config_mode mode);
 const char *config_checksum_name(enum config_checksum checksum);
+const char *config_counter_name(enum config_counter counter);
 
 /* The bench named name (exact match), or NULL. */
 const struct config_bench *config_bench_find(const struct plumb_config *cfg,

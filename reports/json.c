@@ -284,6 +284,7 @@ static json_t *bench_json(const struct report_bench *b)
 		bad |= put(o, "steadyState", json_null());
 	}
 
+	bad |= put(o, "simulated", report_vg_json(b));
 	a = json_array();
 	for (size_t i = 0; a && i < b->n_notes; i++)
 		bad |= json_array_append_new(a, json_string(b->notes[i]));
@@ -347,8 +348,8 @@ int report_json(const struct report *r, const struct report_opts *opts,
 	bad |= put(o, "host", host_json(r));
 	bad |= put(o, "benches", benches);
 	bad |= put(o, "summary", summary_json(r));
-	bad |= put(o, "failOn", opts->fail_on == REPORT_FAIL_SLOWER ? json_string("slower") :
-		   opts->fail_on == REPORT_FAIL_ANY ? json_string("any") : json_null());
+	bad |= put(o, "failOn", report_fail_on_name(opts->fail_on) ?
+		   json_string(report_fail_on_name(opts->fail_on)) : json_null());
 	bad |= put(o, "failing", failing);
 	if (bad) {
 		json_decref(o);

@@ -43,9 +43,24 @@ int report_fail_on_parse(const char *s, enum report_fail_on *out)
 		*out = REPORT_FAIL_SLOWER;
 	else if (strcmp(s, "any") == 0)
 		*out = REPORT_FAIL_ANY;
+	else if (strcmp(s, "noisy") == 0)
+		*out = REPORT_FAIL_NOISY;
 	else
 		return -1;
 	return 0;
+}
+
+const char *report_fail_on_name(enum report_fail_on f)
+{
+	return f == REPORT_FAIL_SLOWER ? "slower" : f == REPORT_FAIL_ANY ? "any" :
+	       f == REPORT_FAIL_NOISY ? "noisy" : NULL;
+}
+
+/* What each --fail-on asks for, in a message. */
+static const char *fail_on_words(enum report_fail_on f)
+{
+	return f == REPORT_FAIL_SLOWER ? "slower" : f == REPORT_FAIL_ANY ? "slower or faster" :
+	       "slower or too noisy to tell";
 }
 
 /* The first blocker, for the message of a withheld comparison. */
@@ -68,20 +83,49 @@ static void withheld_message(const struct report *r, char *msg, size_t size)
 	snprintf(msg, size, "hosts not comparable; verdicts withheld, --force compares anyway");
 }
 
+void report_result_of(const struct report *r, enum report_fail_on fail_on,
+		      struct report_result *res)
+{
+	struct buf names;
+	size_t failing;
+
+	memset(res, 0, sizeof(*res));
+	buf_init(&names, sizeof(res->summary));
+	if (phrase_summary(r, &names) == 0)
+		snprintf(res->summary, sizeof(res->summary), "%s", buf_cstr(&names));
+	buf_release(&names);
+	if (r->withheld) {
+		res->withheld = 1;
+		withheld_message(r, res->message, sizeof(res->message));
+		return;
+	}
+	buf_init(&names, PLUMB_ERR_MAX / 2);
+	res->failed = report_failed(r, &names);
+	if (res->failed && fail_on != REPORT_FAIL_NEVER)
+		snprintf(res->message, sizeof(res->message),
+			 "%zu benchmark%s failed (--fail-on %s): %s", res->failed,
+			 res->failed == 1 ? "" : "s", report_fail_on_name(fail_on),
+			 buf_cstr(&names));
+	buf_reset(&names);
+	failing = report_failing(r, fail_on, &names);
+	res->failon_matched = failing;
+	if (failing && !res->message[0])
+		snprintf(res->message, sizeof(res->message),
+			 "%zu benchmark%s %s (--fail-on %s): %s",
+			 failing, failing == 1 ? "" : "s", fail_on_words(fail_on),
+			 report_fail_on_name(fail_on), buf_cstr(&names));
+	buf_release(&names);
+}
+
 int report_render(const struct report_side *bundle,
 		  const struct report_side *baseline,
 		  const struct report_opts *o, struct buf *out,
 		  struct report_result *res, struct plumb_err *err)
 {
 	struct report r;
-	struct buf names;
-	size_t failing;
 	int rc;
 
-	res->withheld = 0;
-	res->failon_matched = 0;
-	res->message[0] = '\0';
-
+	memset(res, 0, sizeof(*res));
 	rc = report_compare(&r, baseline ? REPORT_BASELINE : REPORT_SELF,
 			    baseline ? baseline : bundle, bundle, o->force, err);
 	if (rc < 0)
@@ -100,22 +144,8 @@ int report_render(const struct report_side *bundle,
 		rc = report_html(&r, out, err);
 		break;
 	}
-	if (rc == 0 && r.withheld) {
-		res->withheld = 1;
-		withheld_message(&r, res->message, sizeof(res->message));
-	} else if (rc == 0) {
-		buf_init(&names, PLUMB_ERR_MAX / 2);
-		failing = report_failing(&r, o->fail_on, &names);
-		res->failon_matched = failing;
-		if (failing)
-			snprintf(res->message, sizeof(res->message),
-				 "%zu benchmark%s %s (--fail-on %s): %s",
-				 failing, failing == 1 ? "" : "s",
-				 o->fail_on == REPORT_FAIL_SLOWER ? "slower" : "slower or faster",
-				 o->fail_on == REPORT_FAIL_SLOWER ? "slower" : "any",
-				 buf_cstr(&names));
-		buf_release(&names);
-	}
+	if (rc == 0)
+		report_result_of(&r, o->fail_on, res);
 	report_release(&r);
 	return rc;
 }

@@ -60,7 +60,8 @@ enum report_format {
 enum report_fail_on {
 	REPORT_FAIL_NEVER,
 	REPORT_FAIL_SLOWER,   /* any swept `slower` */
-	REPORT_FAIL_ANY       /* any swept `slower` or `faster` */
+	REPORT_FAIL_ANY,      /* any swept `slower` or `faster` */
+	REPORT_FAIL_NOISY     /* any swept `slower` or `noisy` (too noisy to tell) */
 };
 
 enum report_kind {
@@ -127,6 +128,15 @@ struct report_bench {
 	 * the bundle's own benches[].notes); every renderer prints them. */
 	char **notes;
 	size_t n_notes;
+	/* Simulated counts (reports/simulated.c); present 0 when not counted. */
+	struct report_sim {
+		int present;
+		const char *source;        /* "valgrind-cachegrind"; borrowed */
+		int deterministic;         /* the two runs of pad 0 agreed */
+		double instr_old, instr_new;        /* vg-instructions centers; NAN unknown */
+		double cost_old, cost_new;          /* cachesim centers */
+		double cost_spread_old, cost_spread_new;  /* (max - min) / center over pads */
+	} sim;
 };
 
 /* Counts by verdict, for the summary line and --fail-on. */
@@ -175,6 +185,9 @@ int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on
 size_t report_failing(const struct report *r, enum report_fail_on fail_on,
 		      struct buf *names);
 
+/* Benchmarks whose candidate failed (a --keep-going bundle): count and names. */
+size_t report_failed(const struct report *r, struct buf *names);
+
 /* Renderers: append the report in one format to out. */
 int report_text(const struct report *r, int color, struct buf *out,
 		struct plumb_err *err);
@@ -196,6 +209,9 @@ struct report_result {
 	   anyway" or "2 benchmarks slower (--fail-on slower): a, b"; "" when
 	   neither */
 	char message[PLUMB_ERR_MAX];
+	size_t failed;           /* benchmarks whose candidate failed (--keep-going) */
+	/* the verdict line: "3 benchmarks: 1 slower, 2 unswept" (phrase_summary) */
+	char summary[PLUMB_ERR_MAX];
 };
 
 /*
@@ -209,6 +225,10 @@ int report_render(const struct report_side *bundle,
 		  const struct report_side *baseline,
 		  const struct report_opts *o, struct buf *out,
 		  struct report_result *res, struct plumb_err *err);
+
+/* What a compared model means for the gate under fail_on (report_render()'s *res). */
+void report_result_of(const struct report *r, enum report_fail_on fail_on,
+		      struct report_result *res);
 
 /* Write a rendered report to path atomically (common/fileio.h), or to stdout for NULL. */
 int report_write(const struct buf *text, const char *path,
@@ -256,5 +276,7 @@ void report_source_side(const struct report_source *s, enum manifest_side side,
 int report_format_parse(const char *s, enum report_format *out);
 int report_fail_on_parse(const char *s, enum report_fail_on *out);
 const char *report_format_name(enum report_format f);
+/* "slower", "any", "noisy", or NULL for REPORT_FAIL_NEVER. */
+const char *report_fail_on_name(enum report_fail_on f);
 
 #endif

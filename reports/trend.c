@@ -287,7 +287,7 @@ static int json_out(const json_t *model, const struct trend_point *p, size_t n,
 static int html(const json_t *model, const struct trend_point *p, size_t n,
 		enum metric_id m, struct buf *out)
 {
-	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX];
+	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX], id[16];
 	int rc = 0;
 
 	snprintf(title, sizeof(title), "plumb trend: %s", jstr(model, "bench"));
@@ -315,9 +315,9 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 		rc |= buf_printf(out, "<tr%s><td class=\"num\">", p[i].shift ? " class=\"differs\"" : "");
 		rc |= esc_html(out, p[i].time ? p[i].time : "");
 		rc |= buf_addstr(out, "</td><td class=\"key\">");
-		snprintf(r, sizeof(r), "%.12s", p[i].commit ? p[i].commit : "");
-		utf8_cut(r);
-		rc |= esc_html(out, r);
+		snprintf(id, sizeof(id), "%.12s", p[i].commit ? p[i].commit : "");
+		utf8_cut(id);
+		rc |= esc_html(out, id);
 		rc |= buf_addstr(out, "</td><td>");
 		rc |= esc_html(out, p[i].ref ? p[i].ref : "");
 		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
@@ -330,16 +330,50 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 	return rc ? -1 : 0;
 }
 
+int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_on,
+	       char *why, size_t size)
+{
+	const struct trend_point *last = n ? &p[n - 1] : NULL;
+	char commit[16];
+	int hit;
+
+	why[0] = '\0';
+	if (!last || fail_on == REPORT_FAIL_NEVER)
+		return 0;
+	hit = last->shift > 0 || (fail_on == REPORT_FAIL_ANY && last->shift < 0);
+	if (hit) {
+		snprintf(commit, sizeof(commit), "%.12s", last->commit ? last->commit : "?");
+		utf8_cut(commit);
+		snprintf(why, size, "the latest point (commit %s) shifted %s: its range is wholly %s "
+			 "the previous one (--fail-on %s)", commit, last->shift > 0 ? "up" : "down",
+			 last->shift > 0 ? "above" : "below", report_fail_on_name(fail_on));
+	}
+	return hit;
+}
+
 int trend_render_model(const json_t *model, enum report_format format,
 		       struct buf *out, struct plumb_err *err)
+{
+	struct report_result rr;
+
+	return trend_render_gated(model, format, REPORT_FAIL_NEVER, out, &rr, err);
+}
+
+int trend_render_gated(const json_t *model, enum report_format format,
+		       enum report_fail_on fail_on, struct buf *out,
+		       struct report_result *rr, struct plumb_err *err)
 {
 	struct trend_point *p;
 	enum metric_id m;
 	size_t n;
 	int rc;
 
+	memset(rr, 0, sizeof(*rr));
 	if ((rc = points_of(model, &p, &n, err)) < 0)
 		return rc;
+	rr->failon_matched = (size_t)trend_gate(p, n, fail_on, rr->message, sizeof(rr->message));
+	snprintf(rr->summary, sizeof(rr->summary), "%zu point%s, %zu shift%s", n, n == 1 ? "" : "s",
+		 count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s");
 	if (!jstr(model, "bench")) {
 		free(p);
 		return plumb_err_set(err, PLUMB_EINPUT, "trend: bench: expected a string");
@@ -366,7 +400,8 @@ int trend_render_model(const json_t *model, enum report_format format,
 	return 0;
 }
 
-int trend_render(const struct trend_opts *o, struct buf *out, struct plumb_err *err)
+int trend_render(const struct trend_opts *o, struct buf *out, struct report_result *rr,
+		 struct plumb_err *err)
 {
 	struct query_trend q = { o->bench, NULL, o->host, o->last };
 	struct store st;
@@ -383,7 +418,7 @@ int trend_render(const struct trend_opts *o, struct buf *out, struct plumb_err *
 	rc = query_trend(&st, &q, &model, err);
 	store_close(&st);
 	if (rc == 0)
-		rc = trend_render_model(model, o->format, out, err);
+		rc = trend_render_gated(model, o->format, o->fail_on, out, rr, err);
 	json_decref(model);
 	return rc;
 }

@@ -33,11 +33,24 @@ struct trend_opts {
 	long last;                  /* latest N points, 0 for all */
 	const char *archive_dir;    /* NULL: the default archive */
 	enum report_format format;
+	enum report_fail_on fail_on; /* gate on the latest point (trend_gate()) */
 };
 
-/* Query the archive and render the series in o->format. */
+/*
+ * Query the archive and render the series in o->format; *rr says what
+ * the gate found under o->fail_on (failon_matched, message, summary).
+ */
 int trend_render(const struct trend_opts *o, struct buf *out,
-		 struct plumb_err *err);
+		 struct report_result *rr, struct plumb_err *err);
+
+/*
+ * The gate of a series: nonzero when its latest point is one fail_on asks
+ * for: shifted up (its range wholly above the previous one's) for slower
+ * and noisy, up or down for any.  The one place that decides; a change
+ * point detector replaces this function.  why gets the words.
+ */
+int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_on,
+	       char *why, size_t size);
 
 /*
  * Render a series already queried: model is the object query_trend()
@@ -47,5 +60,10 @@ int trend_render(const struct trend_opts *o, struct buf *out,
  */
 int trend_render_model(const json_t *model, enum report_format format,
 		       struct buf *out, struct plumb_err *err);
+
+/* The same, gated: *rr as trend_render() fills it. */
+int trend_render_gated(const json_t *model, enum report_format format,
+		       enum report_fail_on fail_on, struct buf *out,
+		       struct report_result *rr, struct plumb_err *err);
 
 #endif

@@ -356,34 +356,47 @@ out:
 	return r;
 }
 
+/* Name and place variant v: side's pad K, or the control. */
+static int init_variant(const struct plumb_config *cfg, struct runner_result *res,
+			struct runner_variant *v, enum runner_side side, int control,
+			unsigned pad, struct plumb_err *err)
+{
+	v->side = side;
+	v->control = control;
+	v->pad = pad;
+	v->pad_bytes = cfg->build.pad == CONFIG_PAD_NONE ? 0 : (uint64_t)pad * cfg->build.pad_bytes;
+	snprintf(v->id, sizeof(v->id), "%c%02u", control ? 'k' : side == RUNNER_BASE ? 'b' : 'c',
+		 pad % PADS_MAX);
+	v->dir = buf_strdupf("%s/v/%s", res->run_dir, v->id);
+	v->artifact = buf_strdupf("%s/v/%s/%s", res->run_dir, v->id, cfg->build.artifact);
+	v->log = buf_strdupf("%s/log/%s.log", res->run_dir, v->id);
+	if (!v->dir || !v->artifact || !v->log)
+		return plumb_err_oom(err, "variants");
+	v->relinked = cfg->build.reuse == CONFIG_REUSE_RELINK && (v->pad > 0 || v->control);
+	return 0;
+}
+
 /* Lay out the variants: b00..bNN, c00..cNN, k00. */
 static int plan_variants(const struct plumb_config *cfg, struct runner_result *res,
 			 struct plumb_err *err)
 {
 	unsigned pads = cfg->run.pads;
 	size_t n = 2 * (size_t)pads + (cfg->run.control ? 1 : 0);
+	int r;
 
 	res->variants = calloc(n, sizeof(*res->variants));
 	if (!res->variants)
 		return plumb_err_oom(err, "variants");
 	for (size_t i = 0; i < n; i++) {
-		struct runner_variant *v = &res->variants[i];
 		int control = i == 2 * (size_t)pads;
-		v->side = control || i < pads ? RUNNER_BASE : RUNNER_CANDIDATE;
-		v->control = control;
-		v->pad = control ? 0 : (unsigned)(i % pads);
-		v->pad_bytes = cfg->build.pad == CONFIG_PAD_NONE ? 0 :
-			       (uint64_t)v->pad * cfg->build.pad_bytes;
-		snprintf(v->id, sizeof(v->id), "%c%02u", control ? 'k' : v->side == RUNNER_BASE ? 'b' : 'c',
-			 v->pad % PADS_MAX);
-		v->dir = buf_strdupf("%s/v/%s", res->run_dir, v->id);
-		v->artifact = buf_strdupf("%s/v/%s/%s", res->run_dir, v->id, cfg->build.artifact);
-		v->log = buf_strdupf("%s/log/%s.log", res->run_dir, v->id);
-		if (!v->dir || !v->artifact || !v->log)
-			return plumb_err_oom(err, "variants");
-		v->relinked = cfg->build.reuse == CONFIG_REUSE_RELINK && (v->pad > 0 || v->control);
+		r = init_variant(cfg, res, &res->variants[i],
+				 control || i < pads ? RUNNER_BASE : RUNNER_CANDIDATE, control,
+				 control ? 0 : (unsigned)(i % pads), err);
 		res->nvariants++;
+		if (r < 0)
+			return r;
 	}
+	res->npads = pads;
 	return 0;
 }
 
@@ -406,6 +419,9 @@ static int export_needed_after(const struct build_ctx *c, struct runner_variant 
 {
 	const struct runner_variant *v = order[at];
 
+	/* The adaptive sweep may add pads built from it (runner_build_more()). */
+	if (c->cfg->run.pads_auto && c->cfg->build.reuse == CONFIG_REUSE_NONE)
+		return 1;
 	for (size_t i = at + 1; i < n; i++)
 		if (order[i]->side == v->side && !order[i]->relinked &&
 		    !(c->same_tree && order[i]->side == RUNNER_CANDIDATE && !order[i]->control))
@@ -612,6 +628,68 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 	return 0;
 }
 
+/* Open the build cache for c unless the run goes without (--no-cache, size 0). */
+static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct plumb_err *err)
+{
+	struct buf tc;
+	int r;
+
+	if (c->cfg->no_cache || c->cfg->build.cache_size == 0)
+		return 0;
+	if ((r = buildcache_open(cache, NULL, c->cfg->build.cache_size, err)) < 0)
+		return r;
+	c->cache = cache;
+	buf_init(&tc, 1 << 20);
+	if ((r = build_key_toolchain(c->cfg, &tc, err)) == 0 && !(c->toolchain = buf_detach(&tc, NULL)))
+		r = plumb_err_oom(err, "build cache");
+	buf_release(&tc);
+	return r;
+}
+
+/* Free what c holds (objects has npads slots). */
+static void ctx_release(struct build_ctx *c, unsigned npads)
+{
+	if (c->objects)
+		for (unsigned k = 0; k < npads; k++)
+			free(c->objects[k]);
+	free(c->objects);
+	free(c->src[0]);
+	free(c->src[1]);
+	free(c->toolchain);
+	if (c->cache)
+		buildcache_close(c->cache);
+	workdir_links_release(&c->links);
+}
+
+/* Assemble the pad objects of pads from..to-1 into objects[from..to), in
+ * the work folder: the same paths run after run. */
+static int make_pad_objects(const struct plumb_config *cfg, struct runner_result *res,
+			    unsigned from, unsigned to, char **objects, struct plumb_err *err)
+{
+	struct envlist env = { 0 };
+	int r;
+
+	if ((r = envlist_init(&env, err)) < 0 || (r = envlist_inherit(&env, err)) < 0)
+		goto out;
+	for (unsigned k = from; k < to && r == 0; k++) {
+		struct pad_object po;
+		char *dir = buf_strdupf("%s/pad/%02u", res->workdir, k);
+		memset(&po, 0, sizeof(po));
+		r = dir ? workdir_remove_tree(dir, err) : plumb_err_oom(err, "pad objects");
+		if (r == 0)
+			r = pad_object_make(dir, k, cfg->build.pad_bytes, cfg->build.cc, &env, &po, err);
+		free(dir);
+		if (r == 0) {
+			objects[k] = po.object;
+			po.object = NULL;
+		}
+		pad_object_release(&po);
+	}
+out:
+	envlist_release(&env);
+	return r;
+}
+
 /*
  * Every variant in build order: base pads 0 and 1 first, and the shift
  * proof on them before anything else is built (a build that ignores the
@@ -634,6 +712,9 @@ static int build_all(struct build_ctx *c, int *machine, struct plumb_err *err)
 	for (size_t i = 0; i < n && r == 0; i++) {
 		struct runner_variant *v = order[i];
 		r = realize(c, v, export_needed_after(c, order, n, i), err);
+		/* A hot symbol the first build does not define stops the run now. */
+		if (r == 0 && i == 0)
+			r = build_check_names(c->cfg, res, v, err);
 		if (r == 0 && v->side == RUNNER_BASE && !v->control && v->pad == proof &&
 		    (r = build_read_addresses(c->cfg, res, machine, err)) == 0 && res->variants[0].elf)
 			r = build_check_shift(c->cfg, res, err);
@@ -649,7 +730,6 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	struct buildcache cache;
 	struct build_ctx c;
 	uint64_t t0 = clock_now_ns();
-	struct envlist env = { 0 };
 	int machine = 0, r;
 
 	memset(res, 0, sizeof(*res));
@@ -718,44 +798,18 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	/* Pad objects, one per pad, shared by both sides (and the control), in
 	 * the work folder: the same paths run after run. */
 	if (cfg->build.pad != CONFIG_PAD_NONE) {
-		if ((r = envlist_init(&env, err)) < 0 || (r = envlist_inherit(&env, err)) < 0)
-			goto out;
 		c.objects = calloc(cfg->run.pads, sizeof(*c.objects));
 		if (!c.objects) {
 			r = plumb_err_oom(err, "pad objects");
 			goto out;
 		}
-		for (unsigned k = 0; k < cfg->run.pads && r == 0; k++) {
-			struct pad_object po;
-			char *dir = buf_strdupf("%s/pad/%02u", res->workdir, k);
-			memset(&po, 0, sizeof(po));
-			r = dir ? workdir_remove_tree(dir, err) : plumb_err_oom(err, "pad objects");
-			if (r == 0)
-				r = pad_object_make(dir, k, cfg->build.pad_bytes, cfg->build.cc, &env, &po, err);
-			free(dir);
-			if (r == 0) {
-				c.objects[k] = po.object;
-				po.object = NULL;
-			}
-			pad_object_release(&po);
-		}
-		if (r < 0)
+		if ((r = make_pad_objects(cfg, res, 0, cfg->run.pads, c.objects, err)) < 0)
 			goto out;
 	}
 	if ((r = plan_variants(cfg, res, err)) < 0)
 		goto out;
-	if (!cfg->no_cache && cfg->build.cache_size > 0) {
-		struct buf tc;
-		buf_init(&tc, 1 << 20);
-		if ((r = buildcache_open(&cache, NULL, cfg->build.cache_size, err)) == 0)
-			c.cache = &cache;
-		if (r == 0 && (r = build_key_toolchain(cfg, &tc, err)) == 0 &&
-		    !(c.toolchain = buf_detach(&tc, NULL)))
-			r = plumb_err_oom(err, "build cache");
-		buf_release(&tc);
-		if (r < 0)
-			goto out;
-	}
+	if ((r = ctx_open_cache(&c, &cache, err)) < 0)
+		goto out;
 	if ((r = build_all(&c, &machine, err)) < 0)
 		goto out;
 
@@ -773,18 +827,70 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		goto out;
 	r = 0;
 out:
-	if (c.objects)
-		for (unsigned k = 0; k < cfg->run.pads; k++)
-			free(c.objects[k]);
-	free(c.objects);
-	free(c.src[0]);
-	free(c.src[1]);
-	free(c.toolchain);
-	if (c.cache)
-		buildcache_close(c.cache);
-	workdir_links_release(&c.links);
-	envlist_release(&env);
+	ctx_release(&c, cfg->run.pads);
 	res->total_ns = clock_now_ns() - t0;
+	return r;
+}
+
+int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *opts,
+		      struct runner_result *res, unsigned add, struct plumb_err *err)
+{
+	unsigned from = res->npads, to = res->npads + add;
+	size_t old = res->nvariants;
+	struct runner_variant *nv;
+	struct buildcache cache;
+	struct build_ctx c;
+	uint64_t t0 = clock_now_ns();
+	int machine, r = 0;
+
+	if (add == 0 || to > PADS_MAX || old == 0)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "runner_build_more: %u pads after %u", add, from);
+	nv = realloc(res->variants, (old + 2 * (size_t)add) * sizeof(*nv));
+	if (!nv)
+		return plumb_err_oom(err, "variants");
+	res->variants = nv;
+	memset(nv + old, 0, 2 * (size_t)add * sizeof(*nv));
+	for (int s = 0; s < 2 && r == 0; s++)
+		for (unsigned k = from; k < to && r == 0; k++) {
+			r = init_variant(cfg, res, &res->variants[res->nvariants],
+					 s == 0 ? RUNNER_BASE : RUNNER_CANDIDATE, 0, k, err);
+			res->nvariants++;
+		}
+	if (r < 0)
+		return r;
+	res->npads = to;
+	memset(&c, 0, sizeof(c));
+	c.cfg = cfg;
+	c.opts = opts;
+	c.res = res;
+	c.same_tree = strcmp(res->side[0].tree, res->side[1].tree) == 0;
+	for (int s = 0; s < 2 && r == 0; s++) {
+		struct stat st;
+		c.src[s] = buf_strdupf("%s/src/%c", res->run_dir, s == 0 ? 'b' : 'c');
+		if (!c.src[s])
+			r = plumb_err_oom(err, "variants");
+		else if (stat(c.src[s], &st) < 0) {
+			free(c.src[s]);
+			c.src[s] = NULL;
+		}
+	}
+	if (r == 0 && cfg->build.pad != CONFIG_PAD_NONE) {
+		c.objects = calloc(to, sizeof(*c.objects));
+		r = c.objects ? make_pad_objects(cfg, res, from, to, c.objects, err)
+			      : plumb_err_oom(err, "pad objects");
+	}
+	if (r == 0)
+		r = ctx_open_cache(&c, &cache, err);
+	/* Base pads first: an A/A candidate pad is a copy of the base's. */
+	for (size_t i = old; i < res->nvariants && r == 0; i++)
+		r = realize(&c, &res->variants[i], 1, err);
+	/* The new pads must move the code as the first ones did. */
+	if (r == 0 && res->variants[0].elf)
+		r = build_read_addresses(cfg, res, &machine, err);
+	if (r == 0 && res->variants[0].elf)
+		r = build_check_shift(cfg, res, err);
+	ctx_release(&c, to);
+	res->total_ns += clock_now_ns() - t0;
 	return r;
 }
 

@@ -33,7 +33,6 @@
 #include "runner/perf.h"
 #include "runner/run.h"
 #include "runner/run-internal.h"
-#include "runner/schedule.h"
 #include "stats/analysis.h"
 #include "common/banned.h"
 
@@ -64,8 +63,7 @@ _Static_assert((int)SAMPLES_BASE == (int)ANALYSIS_BASE &&
 	       (int)SAMPLES_CONTROL == (int)ANALYSIS_CONTROL,
 	       "enum samples_side and enum analysis_side number the sides alike");
 
-/* One value: a row of samples.tsv and a row of the benchmark's analysis. */
-static int record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
+int run_record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
 		  unsigned round, uint64_t iter, const char *metric, double value,
 		  struct plumb_err *err)
 {
@@ -92,6 +90,24 @@ static int record(struct run_state *st, struct bench_state *b, const struct runn
 	return analysis_add(b->an, row.bench, row.bench_len, metric, row.metric_len,
 			    (enum analysis_side)row.side, v->pad, round,
 			    iter == SAMPLES_ITER_NONE ? ANALYSIS_ITER_NONE : iter, value, err);
+}
+
+int run_labels(struct run_state *st, struct plumb_err *err)
+{
+	size_t nv = st->build.nvariants;
+	char **labels = realloc(st->labels, nv * sizeof(*labels));
+
+	if (!labels)
+		return plumb_err_oom(err, "run");
+	st->labels = labels;
+	for (size_t i = st->nlabels; i < nv; i++) {
+		const struct runner_variant *v = &st->build.variants[i];
+		st->labels[i] = buf_strdupf("%s/%u", v->control ? "control" : runner_side_name(v->side), v->pad);
+		if (!st->labels[i])
+			return plumb_err_oom(err, "run");
+		st->nlabels = i + 1;
+	}
+	return 0;
 }
 
 /* "base/2 (b02)" */
@@ -148,9 +164,9 @@ static int log_run(struct run_state *st, struct bench_state *b, size_t vi, const
  * A failed run: without --keep-going, the error (and the stderr tail in the
  * result); with it, the benchmark's failure text.
  */
-static int bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
-		      const char *when, const char *why, const struct measure_result *m,
-		      struct plumb_err *err)
+int run_bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
+		   const char *when, const char *why, const struct measure_result *m,
+		   struct plumb_err *err)
 {
 	char label[96];
 	char *text;
@@ -207,6 +223,11 @@ static double metric_of_run(enum metric_id id, const struct measure_result *m)
 	case METRIC_CYCLES:
 	case METRIC_INSTRUCTIONS:
 	case METRIC_BRANCH_MISSES:
+	case METRIC_VG_INSTRUCTIONS:
+	case METRIC_VG_I1_MISSES:
+	case METRIC_VG_D1_MISSES:
+	case METRIC_VG_LL_MISSES:
+	case METRIC_CACHESIM:
 	case METRIC_COUNT:
 		break;
 	}
@@ -224,14 +245,16 @@ static int record_run(struct run_state *st, struct bench_state *b, size_t vi, un
 
 	if (samples)
 		per = m->nsamples ? 1.0 / (double)m->nsamples : 0;
-	counting = st->counters && !st->counters_broken && per > 0;
+	counting = st->counters && !st->counters_broken && b->hw && per > 0;
 	for (int id = 0; id < METRIC_COUNT; id++) {
 		const struct metric_def *md = &metric_table[id];
 
+		if (md->source == METRIC_SRC_VALGRIND)
+			continue;   /* a run of its own: run-valgrind.c */
 		if (md->source == METRIC_SRC_COUNTER) {
 			int k = md->counter;
 			if (counting && m->counts.have[k] &&
-			    (r = record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
+			    (r = run_record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
 					m->counts.value[k] * per, err)) < 0)
 				return r;
 			continue;
@@ -239,11 +262,11 @@ static int record_run(struct run_state *st, struct bench_state *b, size_t vi, un
 		if (md->source == METRIC_SRC_CLOCK && samples) {
 			/* Samples mode: the benchmark's own durations are the clock. */
 			for (size_t i = 0; i < m->nsamples; i++)
-				if ((r = record(st, b, v, round, i, md->name, m->samples[i], err)) < 0)
+				if ((r = run_record(st, b, v, round, i, md->name, m->samples[i], err)) < 0)
 					return r;
 			continue;
 		}
-		if ((r = record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
+		if ((r = run_record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
 				metric_of_run((enum metric_id)id, m), err)) < 0)
 			return r;
 	}
@@ -265,6 +288,10 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		snprintf(when, sizeof(when), "warmup run %u", pass);
 	else
 		snprintf(when, sizeof(when), "round %u", round);
+	/* The artifact's path is also in the environment: every variant's has
+	 * the same length, so the environment's size does not vary either. */
+	if ((r = envlist_set(&b->env, "PLUMB_ARTIFACT", st->build.variants[vi].artifact, err)) < 0)
+		return r;
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = b->cl[vi].argv;
 	spec.env = b->env.v;
@@ -276,7 +303,7 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 	spec.cpus = cfg->run.cpus;
 	spec.ncpus = cfg->run.ncpus;
 	spec.no_aslr = !cfg->run.aslr;
-	if (st->counters && !st->counters_broken) {
+	if (st->counters && !st->counters_broken && b->hw) {
 		spec.events = perf_hw_events;
 		spec.nevents = PERF_NCOUNTERS;
 	}
@@ -305,11 +332,11 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		b->left_procs += m.proc.left_behind;
 	}
 	if (m.failed) {
-		r = bench_fail(st, b, vi, when, m.why, &m, err);
+		r = run_bench_fail(st, b, vi, when, m.why, &m, err);
 		goto out;
 	}
 	if (cb->mode == CONFIG_MODE_SAMPLES && m.nsamples == 0) {
-		r = bench_fail(st, b, vi, when, "wrote no samples to PLUMB_SAMPLES_FD (samples mode)", &m, err);
+		r = run_bench_fail(st, b, vi, when, "wrote no samples to PLUMB_SAMPLES_FD (samples mode)", &m, err);
 		goto out;
 	}
 	if (spec.nevents && m.counters_error[0]) {
@@ -317,22 +344,22 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		st->counters_broken = 1;
 		snprintf(st->counters_reason, sizeof(st->counters_reason),
 			 "counting stopped during the run: %s", m.counters_error);
-		if (metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
-			r = bench_fail(st, b, vi, when, st->counters_reason, NULL, err);
+		if (metric_table[b->metric].source == METRIC_SRC_COUNTER) {
+			r = run_bench_fail(st, b, vi, when, st->counters_reason, NULL, err);
 			goto out;
 		}
 	}
 	run_check_checksum(st, b, vi, &m, why, sizeof(why));
 	if (why[0]) {
-		r = bench_fail(st, b, vi, when, why, NULL, err);
+		r = run_bench_fail(st, b, vi, when, why, NULL, err);
 		goto out;
 	}
 	if (round > 0) {
-		if (metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
-			int k = metric_table[cb->metric].counter;
+		if (metric_table[b->metric].source == METRIC_SRC_COUNTER) {
+			int k = metric_table[b->metric].counter;
 			/* The value itself is one of record_run()'s counter rows. */
 			if (!m.counts.have[k]) {
-				r = bench_fail(st, b, vi, when, "the counter did not run (no value)", NULL, err);
+				r = run_bench_fail(st, b, vi, when, "the counter did not run (no value)", NULL, err);
 				goto out;
 			}
 		}
@@ -377,23 +404,16 @@ static void progress(struct run_state *st, int warmup, unsigned round, unsigned 
 	st->opts->progress(st->opts->ctx, &p);
 }
 
-/* Benchmarks still running. */
-static size_t live_benches(const struct run_state *st)
+/*
+ * A failed benchmark drops its remaining runs from the plan: skipped is
+ * what it will not run (the rest of this pass, the passes and rounds
+ * after it); the failed run itself counts as done.
+ */
+static void replan(struct run_state *st, uint64_t skipped)
 {
-	size_t n = 0;
+	uint64_t floor = st->done + 1;
 
-	for (size_t i = 0; i < st->cfg->nbenches; i++)
-		n += st->benches[i].failure == NULL;
-	return n;
-}
-
-/* A failed benchmark drops its remaining runs from the plan. */
-static void replan(struct run_state *st, unsigned rounds_left, unsigned passes_left)
-{
-	size_t nv = st->build.nvariants;
-	uint64_t left = (uint64_t)(rounds_left + passes_left) * nv * live_benches(st);
-
-	st->total = st->done + left;
+	st->total = st->total >= floor + skipped ? st->total - skipped : floor;
 }
 
 /* ---- set-up ------------------------------------------------------------------ */
@@ -423,6 +443,7 @@ static int bench_env(const struct plumb_config *cfg, const struct config_bench *
 static void opts_for(const struct config_bench *cb, struct analysis_opts *o)
 {
 	analysis_opts_default(o);
+	o->deterministic = metric_deterministic_names;
 	switch (cb->warmup) {
 	case CONFIG_WARMUP_AUTO:
 		o->warmup.kind = STATS_WARMUP_AUTO;
@@ -437,21 +458,14 @@ static void opts_for(const struct config_bench *cb, struct analysis_opts *o)
 	}
 }
 
-int run_bench_setup(struct run_state *st, struct bench_state *b,
-		       const struct config_bench *cb, struct plumb_err *err)
+/* Bench b's command line and log of variants from..nv-1 (b->cl and b->logs hold nv). */
+static int bench_variants(struct run_state *st, struct bench_state *b, size_t from, size_t nv,
+			  struct plumb_err *err)
 {
-	size_t nv = st->build.nvariants;
-	struct analysis_opts ao;
+	const struct config_bench *cb = b->cb;
 	int r;
 
-	b->cb = cb;
-	profile_init(&b->prof[0]);
-	profile_init(&b->prof[1]);
-	b->cl = calloc(nv, sizeof(*b->cl));
-	b->logs = calloc(nv, sizeof(*b->logs));
-	if (!b->cl || !b->logs)
-		return plumb_err_oom(err, "benchmarks");
-	for (size_t i = 0; i < nv; i++) {
+	for (size_t i = from; i < nv; i++) {
 		const struct runner_variant *v = &st->build.variants[i];
 		const struct cmdline_var vars[] = { { "artifact", v->artifact } };
 		char key[128];
@@ -462,6 +476,29 @@ int run_bench_setup(struct run_state *st, struct bench_state *b,
 		if (!b->logs[i].path)
 			return plumb_err_oom(err, "benchmarks");
 	}
+	return 0;
+}
+
+int run_bench_setup(struct run_state *st, struct bench_state *b,
+		       const struct config_bench *cb, struct plumb_err *err)
+{
+	size_t nv = st->build.nvariants;
+	struct analysis_opts ao;
+	int r;
+
+	b->cb = cb;
+	b->nv = nv;
+	b->metric = st->plan[cb - st->cfg->benches].metric;
+	b->hw = st->plan[cb - st->cfg->benches].hw;
+	b->vg = st->plan[cb - st->cfg->benches].vg;
+	profile_init(&b->prof[0]);
+	profile_init(&b->prof[1]);
+	b->cl = calloc(nv, sizeof(*b->cl));
+	b->logs = calloc(nv, sizeof(*b->logs));
+	if (!b->cl || !b->logs)
+		return plumb_err_oom(err, "benchmarks");
+	if ((r = bench_variants(st, b, 0, nv, err)) < 0)
+		return r;
 	if ((r = bench_env(st->cfg, cb, &b->env, err)) < 0)
 		return r;
 	opts_for(cb, &ao);
@@ -469,8 +506,31 @@ int run_bench_setup(struct run_state *st, struct bench_state *b,
 	return b->an ? 0 : PLUMB_EINTERNAL;
 }
 
+/* Bench b after variants were added: its per-variant arrays grown to nv. */
+static int bench_grow(struct run_state *st, struct bench_state *b, size_t nv,
+		      struct plumb_err *err)
+{
+	struct cmdline *cl = realloc(b->cl, nv * sizeof(*cl));
+	struct bench_log *lg;
+	size_t old = b->nv;
+
+	if (!cl)
+		return plumb_err_oom(err, "benchmarks");
+	b->cl = cl;
+	memset(cl + old, 0, (nv - old) * sizeof(*cl));
+	lg = realloc(b->logs, nv * sizeof(*lg));
+	if (!lg)
+		return plumb_err_oom(err, "benchmarks");
+	b->logs = lg;
+	memset(lg + old, 0, (nv - old) * sizeof(*lg));
+	b->nv = nv;
+	return bench_variants(st, b, old, nv, err);
+}
+
 void run_bench_release(struct bench_state *b, size_t nv)
 {
+	if (b->nv < nv)
+		nv = b->nv;
 	if (b->cl)
 		for (size_t i = 0; i < nv; i++)
 			cmdline_release(&b->cl[i]);
@@ -484,54 +544,65 @@ void run_bench_release(struct bench_state *b, size_t nv)
 	if (b->an)
 		analysis_free(b->an);
 	free(b->failure);
+	free(b->vg_diff);
 }
 
-/* Warmup runs and rounds. */
-int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *err)
+/* Warmup runs of variants from..nv-1; total: the runs planned after them. */
+static int warmups(struct run_state *st, size_t from, uint64_t after, struct plumb_err *err)
 {
 	const struct plumb_config *cfg = st->cfg;
 	size_t nv = st->build.nvariants, nb = cfg->nbenches;
-	struct schedule sched;
-	size_t *perm = NULL;
+	unsigned passes = cfg->run.warmup_runs;
 	int r = 0;
 
-	perm = calloc(nv, sizeof(*perm));
-	m->run.order = calloc(cfg->run.rounds, sizeof(*m->run.order));
-	m->run.conditions = calloc(cfg->run.rounds, sizeof(*m->run.conditions));
-	if (!perm || !m->run.order || !m->run.conditions) {
-		free(perm);
-		return plumb_err_oom(err, "schedule");
-	}
-	st->total = (uint64_t)(cfg->run.warmup_runs + cfg->run.rounds) * nv * nb;
-	st->t0 = clock_now_ns();
-	st->load1 = -1;
-
-	for (unsigned w = 1; w <= cfg->run.warmup_runs && r == 0; w++) {
-		for (size_t vi = 0; vi < nv && r == 0; vi++)
+	for (unsigned w = 1; w <= passes && r == 0; w++) {
+		for (size_t vi = from; vi < nv && r == 0; vi++)
 			for (size_t bi = 0; bi < nb && r == 0; bi++) {
 				struct bench_state *b = &st->benches[bi];
 				if (b->failure)
 					continue;
 				r = run_one(st, b, vi, 0, w, err);
 				if (r == 0 && b->failure)
-					replan(st, cfg->run.rounds, cfg->run.warmup_runs - w);
+					replan(st, (uint64_t)(nv - vi - 1) +
+					       (uint64_t)(passes - w) * (nv - from) + after);
 				if (r == 0)
-					progress(st, 1, w, cfg->run.warmup_runs, b, vi);
+					progress(st, 1, w, passes, b, vi);
 			}
 		if (r == 0)
-			progress(st, 1, w, cfg->run.warmup_runs, NULL, 0);
+			progress(st, 1, w, passes, NULL, 0);
 	}
-	for (size_t bi = 0; bi < nb && r == 0; bi++)
-		if (!st->benches[bi].failure)
-			r = run_profile_resolve(st, &st->benches[bi], err);
+	return r;
+}
 
-	schedule_init(&sched, cfg->run.seed, nv);
-	for (unsigned round = 1; round <= cfg->run.rounds && r == 0; round++) {
+/* Rounds first..last of every variant; run.order and run.conditions grow to last. */
+static int rounds(struct run_state *st, struct manifest *m, unsigned first, unsigned last,
+		  struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	size_t nv = st->build.nvariants, nb = cfg->nbenches;
+	struct manifest_round *order;
+	struct manifest_condition *cond;
+	size_t *perm;
+	int r = 0;
+
+	order = realloc(m->run.order, last * sizeof(*order));
+	if (order)
+		m->run.order = order;
+	cond = realloc(m->run.conditions, last * sizeof(*cond));
+	if (cond)
+		m->run.conditions = cond;
+	perm = calloc(nv, sizeof(*perm));
+	if (!order || !cond || !perm) {
+		free(perm);
+		return plumb_err_oom(err, "schedule");
+	}
+	st->sched.n = nv;   /* the draws go on; the added variants join the shuffle */
+	for (unsigned round = first; round <= last && r == 0; round++) {
 		struct manifest_round *ord = &m->run.order[round - 1];
 		struct manifest_condition *c = &m->run.conditions[round - 1];
 		struct host_round hr;
 
-		schedule_next(&sched, perm);
+		schedule_next(&st->sched, perm);
 		ord->variants = calloc(nv, sizeof(*ord->variants));
 		if (!ord->variants) {
 			r = plumb_err_oom(err, "schedule");
@@ -563,13 +634,56 @@ int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *
 					continue;
 				r = run_one(st, b, perm[k], round, 0, err);
 				if (r == 0 && b->failure)
-					replan(st, cfg->run.rounds - round, 0);
+					replan(st, (uint64_t)(nv - k - 1) + (uint64_t)(last - round) * nv);
 				if (r == 0)
-					progress(st, 0, round, cfg->run.rounds, b, perm[k]);
+					progress(st, 0, round, last, b, perm[k]);
 			}
 		if (r == 0)
-			progress(st, 0, round, cfg->run.rounds, NULL, 0);
+			progress(st, 0, round, last, NULL, 0);
 	}
 	free(perm);
 	return r;
+}
+
+/* Warmup runs and rounds. */
+int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	size_t nv = st->build.nvariants, nb = cfg->nbenches;
+	int r;
+
+	st->total = (uint64_t)(cfg->run.warmup_runs + cfg->run.rounds) * nv * nb;
+	st->t0 = clock_now_ns();
+	st->load1 = -1;
+	schedule_init(&st->sched, cfg->run.seed, nv);
+
+	r = warmups(st, 0, (uint64_t)cfg->run.rounds * nv, err);
+	for (size_t bi = 0; bi < nb && r == 0; bi++)
+		if (!st->benches[bi].failure)
+			r = run_profile_resolve(st, &st->benches[bi], err);
+	if (r == 0)
+		r = rounds(st, m, 1, cfg->run.rounds, err);
+	return r;
+}
+
+int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsigned nrounds,
+		     struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	size_t nv = st->build.nvariants;
+	unsigned first = (unsigned)m->run.n_order + 1;
+	size_t live = 0;
+	int r;
+
+	if ((r = run_labels(st, err)) < 0)
+		return r;
+	for (size_t bi = 0; bi < cfg->nbenches; bi++) {
+		if ((r = bench_grow(st, &st->benches[bi], nv, err)) < 0)
+			return r;
+		live += st->benches[bi].failure == NULL;
+	}
+	st->total += (uint64_t)(cfg->run.warmup_runs * (nv - vi) + nrounds * nv) * live;
+	if ((r = warmups(st, vi, (uint64_t)nrounds * nv, err)) < 0)
+		return r;
+	return rounds(st, m, first, first + nrounds - 1, err);
 }

@@ -109,6 +109,12 @@ struct stats_judge_in {
 	/* Noise measured elsewhere (relative), e.g. the recorded noise figures
 	 * of two bundles compared: the figure is at least this.  0: none. */
 	double noise_floor;
+	/* The metric claims to repeat exactly for one build (a simulated count,
+	 * common/metric.h).  When every pad's values are equal and some pad
+	 * holds two of them (the claim was checked), or no pad has values (a
+	 * recorded summary), a pad needs one round: there is no round noise,
+	 * only the pads' spread.  Otherwise the claim is ignored. */
+	int deterministic;
 };
 
 /* One pad's median with its order-statistic interval. */
@@ -134,7 +140,8 @@ enum stats_reason {
 	STATS_REASON_ONE_PAD,        /* unswept */
 	STATS_REASON_APART,          /* slower / faster */
 	STATS_REASON_MISSING,        /* a side has no pads */
-	STATS_REASON_FEW_ROUNDS      /* a pad has fewer than STATS_MIN_ROUNDS */
+	STATS_REASON_FEW_ROUNDS      /* a pad has fewer than STATS_MIN_ROUNDS (a
+	                                deterministic metric: 1, or it was not) */
 };
 
 struct stats_judgement {
@@ -191,6 +198,19 @@ void stats_pad_interval(const double *values, size_t n, double confidence,
 
 /* Set out to "insufficient: out of memory" under rule; errno ENOMEM; -1. */
 int stats_judge_oom(const struct stats_rule *rule, struct stats_judgement *out);
+
+/*
+ * The adaptive sweep's question (run.pads = auto, docs/verdict.md "The
+ * adaptive sweep"): would more pads and rounds decide this judgement?
+ * NULL when it is decided (slower, faster, placement by hot-code identity,
+ * placement where the pad medians themselves overlap, a side missing);
+ * else why not, a static phrase:
+ *   noisy                         "ranges apart by no more than the noise"
+ *   unswept                       "too few pads for the confidence level"
+ *   placement, pad medians apart  "pad intervals too wide (the pad medians are apart)"
+ *   insufficient, few rounds      "a pad has too few rounds"
+ */
+const char *stats_undecided(const struct stats_judgement *jd);
 
 /* "too noisy"-style phrase of a reason, for reports ("" for NONE). */
 const char *stats_reason_name(enum stats_reason r);

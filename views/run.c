@@ -61,6 +61,8 @@ static void on_log(void *ctx, const char *line)
 	struct runview *v = ctx;
 	char ts[16];
 
+	if (v->quiet)
+		return;
 	runview_finish(v);
 	stamp(ts);
 	fprintf(v->err, "plumb: %s ", ts);
@@ -72,7 +74,8 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 {
 	struct runview *v = ctx;
 	double el = (double)p->elapsed_ns / 1e9;
-	double eta = p->done ? el / (double)p->done * (double)(p->total - p->done) : 0;
+	double eta = p->done && p->total > p->done ?
+		     el / (double)p->done * (double)(p->total - p->done) : 0;
 	char e1[32], e2[32], ts[16], load[32] = "";
 
 	if (v->quiet)
@@ -108,9 +111,10 @@ void runview_attach(struct runview *v, struct runner_run_opts *opts)
 }
 
 int runview_render_bundle(const char *bundle, enum report_format format, int color,
-			  struct buf *out, struct report_result *rr, struct plumb_err *err)
+			  enum report_fail_on fail_on, struct buf *out,
+			  struct report_result *rr, struct plumb_err *err)
 {
-	struct report_opts ro = { format, color, 0, REPORT_FAIL_NEVER };
+	struct report_opts ro = { format, color, 0, fail_on };
 	struct report_source src;
 	struct report_side side;
 	int rc;
@@ -126,16 +130,29 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 	return rc;
 }
 
-int runview_output(const struct runner_run_result *res, int json, int color,
-		   struct buf *out, struct report_result *rr, struct plumb_err *err)
+int runview_output(const struct runner_run_result *res, int json, int quiet, int color,
+		   enum report_fail_on fail_on, struct buf *out,
+		   struct report_result *rr, struct plumb_err *err)
 {
 	int r;
 
-	rr->withheld = 0;
-	rr->failon_matched = 0;
-	rr->message[0] = '\0';
-	if (json) {
-		json_t *j = runner_results_json(res);
+	memset(rr, 0, sizeof(*rr));
+	if (json || quiet) {
+		json_t *j;
+		struct buf scratch;
+		/* What the report finds, for the gate and the verdict line. */
+		buf_init(&scratch, REPORT_OUTPUT_MAX);
+		r = res->bundle ? runview_render_bundle(res->bundle, REPORT_TEXT, 0, fail_on,
+							&scratch, rr, err) : 0;
+		buf_release(&scratch);
+		if (r < 0)
+			return r;
+		if (!json) {
+			if (rr->summary[0] && buf_printf(out, "plumb: %s\n", rr->summary) < 0)
+				return buf_err(err, "summary");
+			return 0;
+		}
+		j = runner_results_json(res);
 		if (!j)
 			return plumb_err_oom(err, "summary");
 		r = jsonio_dump(j, out, err);
@@ -143,7 +160,7 @@ int runview_output(const struct runner_run_result *res, int json, int color,
 		return r;
 	}
 	/* The report `plumb report BUNDLE` prints, read back from the bundle. */
-	r = res->bundle ? runview_render_bundle(res->bundle, REPORT_TEXT, color, out, rr, err)
+	r = res->bundle ? runview_render_bundle(res->bundle, REPORT_TEXT, color, fail_on, out, rr, err)
 			: runner_results_text(res, out, err);
 	if (r == 0 && res->bundle && buf_addch(out, '\n') < 0)
 		r = buf_err(err, "summary");

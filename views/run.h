@@ -28,7 +28,7 @@ struct runview {
 	FILE *err;          /* stderr */
 	int tty;            /* redraw one line in place */
 	int drawn;          /* a progress line is on the screen */
-	int quiet;          /* no progress at all (--json keeps it: stderr) */
+	int quiet;          /* --quiet: no progress and no log lines at all */
 };
 
 void runview_init(struct runview *v);
@@ -45,16 +45,19 @@ void runview_finish(struct runview *v);
  * what it found in *rr (report_render()).
  */
 int runview_render_bundle(const char *bundle, enum report_format format, int color,
-			  struct buf *out, struct report_result *rr, struct plumb_err *err);
+			  enum report_fail_on fail_on, struct buf *out,
+			  struct report_result *rr, struct plumb_err *err);
 
 /*
  * After a successful runner_run(): what goes to standard output, appended
  * to out: the run's JSON with json, else the report of the bundle (or the
- * run's summary when it wrote none) and the footer.  rr says whether the
- * report withheld its verdicts (hosts not comparable start to end), and
- * why, for the caller to show.
+ * run's summary when it wrote none) and the footer; with quiet, only the
+ * report's verdict line.  rr says what the report found under fail_on
+ * (report_render(); with json the bundle's report is rendered for rr
+ * alone), for the caller to show and gate on.
  */
-int runview_output(const struct runner_run_result *res, int json, int color,
-		   struct buf *out, struct report_result *rr, struct plumb_err *err);
+int runview_output(const struct runner_run_result *res, int json, int quiet, int color,
+		   enum report_fail_on fail_on, struct buf *out,
+		   struct report_result *rr, struct plumb_err *err);
 
 #endif

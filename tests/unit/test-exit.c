@@ -12,6 +12,7 @@
 #include "common/err.h"
 #include "common/fileio.h"
 #include "reports/report.h"
+#include "reports/trend.h"
 #include "common/banned.h"
 
 /* Every row is in plumb(1)'s EXIT STATUS: ".B N", then a line starting with its words. */
@@ -63,12 +64,134 @@ PLUMB_TEST(exit_codes_and_results_map_through_the_table)
 
 PLUMB_TEST(exit_report_results_withheld_before_fail_on)
 {
-	struct report_result rr = { 1, 2, "hosts not comparable" };
+	struct report_result rr = { .withheld = 1, .failon_matched = 2, .message = "hosts not comparable" };
 
-	assert_int_equal(cli_report_status(&rr), 3);
+	assert_int_equal(cli_report_status(&rr, 1), 3);
 	rr.withheld = 0;
-	assert_int_equal(cli_report_status(&rr), 1);
+	assert_int_equal(cli_report_status(&rr, 1), 1);
 	rr.failon_matched = 0;
 	rr.message[0] = '\0';
-	assert_int_equal(cli_report_status(&rr), 0);
+	assert_int_equal(cli_report_status(&rr, 1), 0);
+}
+
+/*
+ * One situation of plumb(1) GATING, built as the code meets it: a
+ * compared model with one benchmark (report_result_of()), or a trend of
+ * two points (trend_gate()).
+ */
+static int gate_of(const char *found, const char *command, enum report_fail_on f)
+{
+	struct report_bench b;
+	struct report r;
+	struct report_result rr;
+
+	memset(&b, 0, sizeof(b));
+	memset(&r, 0, sizeof(r));
+	b.name = "b";
+	b.verdict = MANIFEST_VERDICT_PLACEMENT;
+	r.benches = &b;
+	r.n_benches = 1;
+	if (strcmp(command, "trend") == 0) {
+		struct trend_point p[2];
+		char why[PLUMB_ERR_MAX];
+		memset(p, 0, sizeof(p));
+		p[0].min = 10, p[0].max = 11;
+		if (strcmp(found, "shift-up") == 0)
+			p[1].min = 12, p[1].max = 13, p[1].shift = 1;
+		else if (strcmp(found, "shift-down") == 0)
+			p[1].min = 8, p[1].max = 9, p[1].shift = -1;
+		else
+			return -1;
+		memset(&rr, 0, sizeof(rr));
+		rr.failon_matched = (size_t)trend_gate(p, 2, f, why, sizeof(why));
+		return cli_gate_status(&rr, f != REPORT_FAIL_NEVER, CLI_GATE_REPORT);
+	}
+	if (strcmp(found, "withheld") == 0) {
+		r.withheld = 1;
+		b.withheld = 1;
+		b.verdict = MANIFEST_VERDICT_SLOWER;
+	} else if (strcmp(found, "failed") == 0) {
+		b.failure = "exit status 1";
+		b.verdict = MANIFEST_VERDICT_UNSET;
+	} else if (strcmp(found, "slower") == 0) {
+		b.verdict = MANIFEST_VERDICT_SLOWER;
+	} else if (strcmp(found, "faster") == 0) {
+		b.verdict = MANIFEST_VERDICT_FASTER;
+	} else if (strcmp(found, "noisy") == 0) {
+		b.verdict = MANIFEST_VERDICT_NOISY;
+	} else if (strcmp(found, "nothing") != 0) {
+		return -1;
+	}
+	report_result_of(&r, f, &rr);
+	if (strcmp(command, "run") == 0)
+		return cli_gate_status(&rr, f != REPORT_FAIL_NEVER, CLI_GATE_RUN);
+	if (strcmp(command, "report") == 0)
+		return cli_gate_status(&rr, f != REPORT_FAIL_NEVER, CLI_GATE_REPORT);
+	return -1;
+}
+
+/* plumb(1) GATING, row by row and column by column, is what the code does. */
+PLUMB_TEST(exit_gating_table_is_what_the_code_does)
+{
+	static const enum report_fail_on cols[] = {
+		REPORT_FAIL_NEVER, REPORT_FAIL_SLOWER, REPORT_FAIL_NOISY, REPORT_FAIL_ANY
+	};
+	char path[4096], line[256];
+	struct buf text;
+	struct plumb_err err;
+	const char *at, *end;
+	size_t rows = 0;
+
+	snprintf(path, sizeof(path), "%s/docs/plumb.1", unit_srcdir());
+	buf_init(&text, 1 << 22);
+	plumb_err_clear(&err);
+	assert_int_equal(file_read(path, 1 << 22, &text, &err), 0);
+	at = strstr(buf_cstr(&text), "\n.SH GATING\n");
+	assert_non_null(at);
+	at = strstr(at, "\nfound ");
+	assert_non_null(at);
+	/* The header names the columns in the order of cols[]. */
+	at = strchr(at + 1, '\n');
+	end = strstr(at, "\n.ft\n");
+	assert_non_null(at);
+	assert_non_null(end);
+	while (at && at < end) {
+		char found[32], command[32];
+		int want[4], n;
+		const char *nl = strchr(at + 1, '\n');
+		size_t len = (size_t)(nl - at - 1);
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, at + 1, len);
+		line[len] = '\0';
+		at = nl;
+		if (nl > end)
+			break;
+		n = sscanf(line, "%31s %31s %d %d %d %d", found, command, &want[0], &want[1],
+			   &want[2], &want[3]);
+		if (n != 6)
+			fail_msg("plumb.1 GATING: a row that does not read: \"%s\"", line);
+		for (size_t c = 0; c < 4; c++) {
+			int got = gate_of(found, command, cols[c]);
+			if (got < 0)
+				fail_msg("plumb.1 GATING: unknown situation \"%s\" for \"%s\"", found, command);
+			if (got != want[c])
+				fail_msg("plumb.1 GATING: %s under %s with --fail-on %s: plumb(1) says %d, the code %d",
+					 found, command, report_fail_on_name(cols[c]) ? report_fail_on_name(cols[c]) : "(none)",
+					 want[c], got);
+		}
+		rows++;
+	}
+	assert_true(rows >= 14);
+	buf_release(&text);
+}
+
+/* The check above fails when the code and the page drift: one row edited. */
+PLUMB_TEST(exit_gating_a_drifted_row_is_seen)
+{
+	assert_int_equal(gate_of("faster", "report", REPORT_FAIL_ANY), 1);
+	assert_int_not_equal(gate_of("faster", "report", REPORT_FAIL_SLOWER), 1);
+	assert_int_equal(gate_of("failed", "report", REPORT_FAIL_ANY), 5);
+	assert_int_equal(gate_of("failed", "report", REPORT_FAIL_NEVER), 0);
+	assert_int_equal(gate_of("bogus", "report", REPORT_FAIL_ANY), -1);
 }

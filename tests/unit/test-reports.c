@@ -544,3 +544,57 @@ PLUMB_TEST(reports_trend_marks_ranges_that_stop_overlapping)
 	buf_release(&out);
 	json_decref(model);
 }
+
+/* --fail-on with --trend gates on the latest point (trend_gate()). */
+PLUMB_TEST(reports_trend_gate_is_the_latest_shift)
+{
+	json_t *model = json_pack("{s:s,s:s,s:[{s:s,s:f,s:f,s:f},{s:s,s:f,s:f,s:f}]}",
+				  "bench", "interp", "metric", "wall", "points",
+				  "commit", "aaaa", "center", 10.0, "min", 9.0, "max", 11.0,
+				  "commit", "bbbbccccddddeeee", "center", 8.0, "min", 7.5, "max", 8.5);
+	struct report_result rr;
+	struct plumb_err err;
+	struct buf out;
+
+	plumb_err_clear(&err);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(trend_render_gated(model, REPORT_TEXT, REPORT_FAIL_SLOWER, &out, &rr, &err), 0);
+	assert_int_equal(rr.failon_matched, 0);
+	buf_reset(&out);
+	assert_int_equal(trend_render_gated(model, REPORT_TEXT, REPORT_FAIL_ANY, &out, &rr, &err), 0);
+	assert_int_equal(rr.failon_matched, 1);
+	assert_non_null(strstr(rr.message, "(commit bbbbccccdddd) shifted down"));
+	/* Now the latest point is above the one before. */
+	json_real_set(json_object_get(json_array_get(json_object_get(model, "points"), 1), "min"), 12);
+	json_real_set(json_object_get(json_array_get(json_object_get(model, "points"), 1), "max"), 13);
+	buf_reset(&out);
+	assert_int_equal(trend_render_gated(model, REPORT_TEXT, REPORT_FAIL_NOISY, &out, &rr, &err), 0);
+	assert_int_equal(rr.failon_matched, 1);
+	buf_reset(&out);
+	assert_int_equal(trend_render_gated(model, REPORT_TEXT, REPORT_FAIL_NEVER, &out, &rr, &err), 0);
+	assert_int_equal(rr.failon_matched, 0);
+	buf_release(&out);
+	json_decref(model);
+}
+
+/* The HTML trend's range column holds the range, as text and Markdown do. */
+PLUMB_TEST(reports_trend_html_range_column_is_the_range)
+{
+	json_t *model = json_pack("{s:s,s:s,s:[{s:s,s:f,s:f,s:f}]}",
+				  "bench", "interp", "metric", "wall", "points",
+				  "commit", "0123456789abcdef", "center", 61.9e6, "min", 60.0e6,
+				  "max", 63.5e6);
+	struct plumb_err err;
+	struct buf out;
+	const char *row;
+
+	plumb_err_clear(&err);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(trend_render_model(model, REPORT_HTML, &out, &err), 0);
+	row = strstr(buf_cstr(&out), "<td class=\"key\">0123456789ab</td>");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "<td class=\"num\">60.00\u201363.50 ms</td>"));
+	assert_null(strstr(row + strlen("<td class=\"key\">0123456789ab</td>"), ">0123456789ab<"));
+	buf_release(&out);
+	json_decref(model);
+}

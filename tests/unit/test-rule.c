@@ -442,3 +442,118 @@ PLUMB_TEST(rule_select_and_check)
 	assert_int_equal(stats_rule_check(&r, &why), -1);
 	assert_non_null(why);
 }
+
+/*
+ * A deterministic metric (a simulated count): one round per pad suffices
+ * once a pad's two runs agreed; two runs that differ, or no pad run twice,
+ * and the claim is ignored (insufficient, as for any metric).
+ */
+PLUMB_TEST(rule_deterministic_metric_needs_one_round_once_checked)
+{
+	static const double bc[4] = { 1000, 1000, 1000, 1000 }, cc[4] = { 1010, 1010, 1010, 1010 };
+	struct side b, c;
+	struct stats_judge_in in;
+	struct stats_judgement jd;
+	struct stats_rule rule;
+
+	stats_rule_default(&rule);
+	side_set(&b, bc, 4, 1, 0);
+	side_set(&c, cc, 4, 1, 0);
+	/* pad 0 of each side ran twice, the same both times */
+	b.v[0][1] = b.v[0][0];
+	b.pads[0].n = 2;
+	c.v[0][1] = c.v[0][0];
+	c.pads[0].n = 2;
+	input(&in, &b, &c, NULL, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);   /* not claimed */
+	in.deterministic = 1;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_true(jd.noise_rounds == 0);
+	/* the layout spread still counts: pads that overlap are placement */
+	c.v[1][0] = 990;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	c.v[1][0] = 1010;
+	/* the two runs differ: the claim does not hold */
+	c.v[0][1] = 1011;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(jd.reason, STATS_REASON_FEW_ROUNDS);
+	assert_non_null(strstr(jd.why, "did not repeat exactly"));
+	/* never checked: no pad ran twice */
+	c.v[0][1] = 1010;
+	b.pads[0].n = 1;
+	c.pads[0].n = 1;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+}
+
+/* The adaptive sweep's question: which judgements more pads and rounds could change. */
+PLUMB_TEST(rule_undecided_names_what_more_pads_could_change)
+{
+	static const double b4[] = { 1.00, 1.01, 1.02, 1.03 };
+	static const double c4[] = { 1.20, 1.21, 1.22, 1.23 };
+	static const double near[] = { 1.035, 1.04, 1.045, 1.05 };
+	static const double mixed[] = { 0.99, 1.01, 1.015, 1.04 };
+	static const double ctl1[] = { 1.00 }, ctl_far[] = { 1.10 };
+	struct side b, c, k;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+
+	stats_rule_default(&rule);
+	/* Apart by far more than the noise: slower, decided. */
+	side_set(&b, b4, 4, 10, 0.0005);
+	side_set(&c, c4, 4, 10, 0.0005);
+	side_set(&k, ctl1, 1, 10, 0.0005);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_null(stats_undecided(&jd));
+	/* The same at confidence 0.999: 4 + 4 pads are too few. */
+	rule.confidence = 0.999;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_UNSWEPT);
+	assert_string_equal(stats_undecided(&jd), "too few pads for the confidence level");
+	rule.confidence = 0.95;
+	/* Hot code identical: placement, decided (more pads cannot change it). */
+	input(&in, &b, &c, &k, STATS_HOT_IDENTICAL);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_null(stats_undecided(&jd));
+	/* Apart by less than the control's distance: noisy, undecided. */
+	side_set(&c, near, 4, 10, 0.0005);
+	side_set(&k, ctl_far, 1, 10, 0.0005);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_NOISY);
+	assert_string_equal(stats_undecided(&jd), "ranges apart by no more than the noise");
+	/* Pad medians apart, intervals overlapping: too wide, undecided. */
+	side_set(&b, b4, 4, 10, 0.004);
+	side_set(&c, near, 4, 10, 0.004);
+	side_set(&k, ctl1, 1, 10, 0.004);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_true(jd.base.s.max < jd.candidate.s.min);
+	assert_string_equal(stats_undecided(&jd), "pad intervals too wide (the pad medians are apart)");
+	/* Pad medians that overlap: placement, decided. */
+	side_set(&c, mixed, 4, 10, 0.004);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_null(stats_undecided(&jd));
+	/* Two rounds: insufficient, more rounds decide; a missing side does not. */
+	side_set(&b, b4, 4, 2, 0.0005);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_string_equal(stats_undecided(&jd), "a pad has too few rounds");
+	c.npads = 0;
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_null(stats_undecided(&jd));
+}
