@@ -956,7 +956,8 @@ static int prescan(const char *path, struct quote_mark **marks, size_t *nmarks,
 	struct buf text;
 	const char *s, *end;
 	unsigned long line = 1;
-	int quote = 0, continued = 0, rc;
+	int quote = 0, continued = 0, special = 0, rc;
+	const char *open = NULL;   /* where the quote now open opened, on this line */
 
 	buf_init(&text, CONFIG_FILE_MAX + 1);
 	if ((rc = file_read(path, CONFIG_FILE_MAX, &text, err)) < 0) {
@@ -967,7 +968,7 @@ static int prescan(const char *path, struct quote_mark **marks, size_t *nmarks,
 	end = s + text.len;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *le = nl ? nl : end, *p = s, *nul;
+		const char *le = nl ? nl : end, *p = s, *nul, *vstart = NULL;
 		int comment = 0;
 
 		if ((nul = memchr(s, '\0', (size_t)(le - s))) != NULL) {
@@ -1003,16 +1004,35 @@ static int prescan(const char *path, struct quote_mark **marks, size_t *nmarks,
 			grown[*nmarks].line = line;
 			grown[*nmarks].quoted = 0;
 			(*nmarks)++;
+			/* The value's first character: a quote there may wrap it whole. */
+			if ((vstart = memchr(p, '=', (size_t)(le - p))) != NULL) {
+				vstart++;
+				while (vstart < le && (*vstart == ' ' || *vstart == '\t'))
+					vstart++;
+			}
 		}
 		for (; p < le && !comment; p++) {
 			if (*p == '\\') {
 				if (p + 1 >= le)
 					break;   /* continued on the next line */
 				p++;
+			} else if (*p == '"' && !quote) {
+				quote = 1;
+				open = p;
+				special = 0;
 			} else if (*p == '"') {
-				quote = !quote;
-				if (*nmarks)
+				/* Quotes wrapping the whole value (the way to keep ; and #)
+				 * or holding nothing a command splits on change no word;
+				 * others do: warned about (warn_quotes()). */
+				const char *rest = p + 1;
+				quote = 0;
+				while (rest < le && (*rest == ' ' || *rest == '\t'))
+					rest++;
+				if (special && *nmarks &&
+				    !(open && open == vstart && (rest == le || *rest == ';' || *rest == '#')))
 					(*marks)[*nmarks - 1].quoted = 1;
+			} else if (quote && strchr(" \t;&|<>$`()*?[#'~", *p)) {
+				special = 1;
 			} else if (!quote && (*p == ';' || *p == '#')) {
 				comment = 1;
 			}
@@ -1024,6 +1044,9 @@ static int prescan(const char *path, struct quote_mark **marks, size_t *nmarks,
 			goto out;
 		}
 		continued = le > s && le[-1] == '\\' && !comment;
+		open = NULL;
+		if (quote)
+			special = 1;   /* a value going on over lines: a newline inside */
 		if (!(le > s && le[-1] == '\\'))
 			quote = 0;
 		s = nl ? nl + 1 : end;

@@ -22,7 +22,9 @@
  * is the same in base pad 0 and the control, so the byte comparison says
  * whether the build is reproducible, not where it ran, and the variants
  * differ in the pad and in nothing a path can move.  Base and candidate
- * have a folder each (same length), so that their builds may overlap.
+ * have a folder each (same length): the two sides never share one, so
+ * their builds could overlap (they do not yet: a build's end kills what is
+ * left in plumb's one container, runner/contain.h, a sibling build too).
  * When base and candidate are the same tree (A/A), the candidate's
  * variants are copies of the base's: one tree is built once.
  */

@@ -111,9 +111,9 @@ static int linkable(const struct workdir_links *links, const struct stat *st)
 		size_t mid = lo + (hi - lo) / 2;
 		const struct workdir_link *l = &links->v[mid];
 		if (l->dev == st->st_dev && l->ino == st->st_ino)
+			/* Not the ctime: every hard link made changes it. */
 			return l->size == st->st_size && l->mtime.tv_sec == st->st_mtim.tv_sec &&
-			       l->mtime.tv_nsec == st->st_mtim.tv_nsec && l->ctime.tv_sec == st->st_ctim.tv_sec &&
-			       l->ctime.tv_nsec == st->st_ctim.tv_nsec;
+			       l->mtime.tv_nsec == st->st_mtim.tv_nsec;
 		if (l->dev < st->st_dev || (l->dev == st->st_dev && l->ino < st->st_ino))
 			lo = mid + 1;
 		else
@@ -393,7 +393,6 @@ static int collect_at(int dfd, struct buf *path, struct workdir_links *links, st
 				l->ino = st.st_ino;
 				l->size = st.st_size;
 				l->mtime = st.st_mtim;
-				l->ctime = st.st_ctim;
 			}
 		} else if (S_ISDIR(st.st_mode)) {
 			int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

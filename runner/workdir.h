@@ -51,7 +51,7 @@ struct workdir_link {
 	dev_t dev;
 	ino_t ino;
 	off_t size;
-	struct timespec mtime, ctime;
+	struct timespec mtime;
 };
 struct workdir_links {
 	struct workdir_link *v;  /* sorted by (dev, ino) */
@@ -64,7 +64,7 @@ void workdir_links_release(struct workdir_links *links);
 
 /*
  * workdir_copy_tree(), except that a regular file recorded in links whose
- * inode is unchanged since (same size, mtime and ctime: nothing wrote it)
+ * inode is unchanged since (same size and mtime: nothing wrote it)
  * is hard-linked into dst instead of copied.  Only for files nothing will
  * write in place afterwards: a write through either name changes both.
  * Every other file is copied, as a reflink where the file system can
