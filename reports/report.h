@@ -61,7 +61,8 @@ enum report_fail_on {
 	REPORT_FAIL_NEVER,
 	REPORT_FAIL_SLOWER,   /* any swept `slower` */
 	REPORT_FAIL_ANY,      /* any swept `slower` or `faster` */
-	REPORT_FAIL_NOISY     /* any swept `slower` or `noisy` (too noisy to tell) */
+	REPORT_FAIL_NOISY,    /* any swept `slower` or `noisy` (too noisy to tell) */
+	REPORT_FAIL_CHANGE    /* trends only: the latest nights start a change point */
 };
 
 enum report_kind {
@@ -134,6 +135,8 @@ struct report_bench {
 		int present;
 		const char *source;        /* "valgrind-cachegrind"; borrowed */
 		int deterministic;         /* the two runs of pad 0 agreed */
+		int same_work;             /* instructions equal at every pad (against a
+		                              baseline: within SIM_SAME_WORK of each other) */
 		double instr_old, instr_new;        /* vg-instructions centers; NAN unknown */
 		double cost_old, cost_new;          /* cachesim centers */
 		double cost_spread_old, cost_spread_new;  /* (max - min) / center over pads */
