@@ -21,13 +21,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <sodium.h>
 
 #include "common/lazy-git2.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "formats/digest.h"
 #include "runner/checkout.h"
 #include "runner/workdir.h"
 #include "common/banned.h"
@@ -140,8 +140,7 @@ out:
 /* Clone or update the mirror of url under the cache; sets r->repo. */
 static int open_url(struct checkout_repo *r, const char *url, struct plumb_err *err)
 {
-	unsigned char h[crypto_hash_sha256_BYTES];
-	char hex[2 * sizeof(h) + 1];
+	char hex[DIGEST_HEX];
 	struct buf dir, path, tmp;
 	git_repository *repo = NULL;
 	int lockfd = -1, rc = 0;
@@ -149,8 +148,8 @@ static int open_url(struct checkout_repo *r, const char *url, struct plumb_err *
 	buf_init(&dir, EXPORT_PATH_MAX);
 	buf_init(&path, EXPORT_PATH_MAX);
 	buf_init(&tmp, EXPORT_PATH_MAX);
-	crypto_hash_sha256(h, (const unsigned char *)url, strlen(url));
-	sodium_bin2hex(hex, sizeof(hex), h, 8);
+	digest_buffer_hex(url, strlen(url), hex);
+	hex[16] = '\0';   /* 8 bytes name a mirror */
 	if ((rc = workdir_cache_path("repos", &dir, err)) < 0)
 		goto out;
 	if ((rc = mkdir_p(dir.data, err)) < 0)

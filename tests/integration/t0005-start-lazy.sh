@@ -1,12 +1,12 @@
 #!/bin/sh
-test_description='fast start: libgit2, libarchive and capstone are loaded only by the commands that need them'
+test_description='fast start: libgit2, libarchive, capstone and libcrypto are loaded only by the commands that need them'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
 # loads OUT: the heavy libraries the dynamic linker loaded, by LD_DEBUG=files
 # output on stderr (one "file=libgit2.so.1.5 ..." line per object it opens).
 heavy() {
-	sed -n 's/.*file=\(lib\(git2\|archive\|capstone\)\.so[^ ]*\).*/\1/p' "$1" | sort -u
+	sed -n 's/.*file=\(lib\(git2\|archive\|capstone\|crypto\)\.so[^ ]*\).*/\1/p' "$1" | sort -u
 }
 
 test_expect_success 'plumb links none of them' '
@@ -39,10 +39,11 @@ test_expect_success 'help, analyze and an archive baseline lookup load none of t
 	! test -s loaded
 '
 
-test_expect_success 'a bundle reader loads libarchive, and only it' '
+test_expect_success 'a bundle reader loads libarchive and libcrypto (SHA-256), and only them' '
 	LD_DEBUG=files plumb bundle verify one.plumb >/dev/null 2>ld &&
 	heavy ld >loaded &&
 	grep "^libarchive\.so" loaded &&
+	grep "^libcrypto\.so" loaded &&
 	test_grep_not "libgit2" loaded &&
 	test_grep_not "libcapstone" loaded
 '
