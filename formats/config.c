@@ -66,6 +66,7 @@ const struct key_def config_keys[] = {
 	{ { "bench", "timeout", "5m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BENCH_TIMEOUT },
 	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
+	{ { "bench", "counter", "auto", false, false, "auto | hardware | valgrind | both" }, K_BENCH_COUNTER },
 };
 
 const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
@@ -79,6 +80,7 @@ static const char *const reuse_names[] = { "relink", "none" };
 static const char *const mode_names[] = { "process", "samples" };
 static const char *const checksum_names[] = { "auto", "required", "off" };
 static const char *const aslr_names[] = { "on", "off" };
+static const char *const counter_names[] = { "auto", "hardware", "valgrind", "both" };
 
 static const char *const build_placeholders[] = {
 	"pad", "pad_bytes", "pad_object", "pad_ldflags"
@@ -153,6 +155,11 @@ const char *config_reuse_name(enum config_reuse reuse)
 const char *config_mode_name(enum config_mode mode)
 {
 	return (size_t)mode < N_OF(mode_names) ? mode_names[mode] : "?";
+}
+
+const char *config_counter_name(enum config_counter counter)
+{
+	return (size_t)counter < N_OF(counter_names) ? counter_names[counter] : "?";
 }
 
 const char *config_checksum_name(enum config_checksum checksum)
@@ -403,6 +410,11 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (rc == 0)
 			b->checksum = (enum config_checksum)choice;
 		return rc;
+	case K_BENCH_COUNTER:
+		rc = config_parse_choice(where, v, counter_names, N_OF(counter_names), &choice, err);
+		if (rc == 0)
+			b->counter = (enum config_counter)choice;
+		return rc;
 	case K_COUNT:
 		break;
 	}
@@ -588,6 +600,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BENCH_CHECKSUM:
 		value_str(v, config_checksum_name(b->checksum), NULL);
+		return;
+	case K_BENCH_COUNTER:
+		value_str(v, config_counter_name(b->counter), NULL);
 		return;
 	case K_COUNT:
 		break;

@@ -197,6 +197,7 @@ struct manifest_run {
 	size_t n_conditions;            /* 0 when run.conditions is absent */
 	json_t *sweep;                  /* run.sweep, optional object: the adaptive sweep
 	                                   (run.pads = auto), checked by formats/manifest-sweep.h */
+	json_t *valgrind;               /* run.valgrind, optional object (formats/manifest-valgrind.h) */
 };
 
 /* benches[].sides.<side>.counters: hardware counters, centers over pads. */
@@ -344,6 +345,7 @@ struct manifest_bench {
 	struct manifest_steady steady;    /* .steadyState, optional */
 	char **notes;                     /* .notes, optional: lines for the reports */
 	size_t n_notes;
+	json_t *valgrind;                 /* .valgrind, optional object (formats/manifest-valgrind.h) */
 };
 
 struct manifest {

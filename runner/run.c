@@ -217,15 +217,8 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	/* The counters, once: needed now if a metric depends on them. */
 	st.counters = perf_probe(perf_hw_events, PERF_NCOUNTERS, st.counters_reason,
 				 sizeof(st.counters_reason));
-	for (size_t i = 0; i < cfg->nbenches; i++) {
-		const struct config_bench *cb = &cfg->benches[i];
-		if (!st.counters && metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
-			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "bench.%s.metric: '%s' needs hardware counters, and this host has none: %s",
-					  cb->name, metric_name(cb->metric), st.counters_reason);
-			goto out;
-		}
-	}
+	if ((r = run_valgrind_plan(&st, err)) < 0)
+		goto out;
 
 	/* Host facts before the first build. */
 	if (manifest_time_format((int64_t)time(NULL), t) == 0 && (r = run_set(&m->run.start, t, err)) < 0)
@@ -283,6 +276,8 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	r = run_measure_all(&st, m, err);
 	if (r == 0 && cfg->run.pads_auto)
 		r = run_sweep(&st, m, err);
+	if (r == 0)
+		r = run_valgrind_all(&st, err);   /* every variant, the sweep's too */
 	res->measure_ns = clock_now_ns() - t1;
 	if (r < 0)
 		goto out;
@@ -326,6 +321,7 @@ out:
 	for (size_t i = 0; i < st.nlabels; i++)
 		free(st.labels[i]);
 	free(st.labels);
+	run_valgrind_plan_free(&st);
 	runner_result_release(&st.build);
 	host_facts_release(&start);
 	host_facts_release(&end);
