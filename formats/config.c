@@ -1070,10 +1070,9 @@ int config_read(struct plumb_config *cfg, const char *path,
 	rc = prescan(path, err);
 	if (rc < 0)
 		return rc;
-	if (git_libgit2_init() < 0)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "libgit2 failed to start");
+	if ((rc = git2_init(err)) < 0)
+		return rc;
 	rc = read_entries(path, &e, &n, err);
-	git_libgit2_shutdown();
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < n && rc == 0; i++)

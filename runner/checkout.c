@@ -55,10 +55,8 @@ static int git_code(void)
 
 void checkout_close(struct checkout_repo *r)
 {
-	if (r->repo) {
+	if (r->repo)
 		git_repository_free(r->repo);
-		git_libgit2_shutdown();
-	}
 	free(r->where);
 	free(r->cache);
 	memset(r, 0, sizeof(*r));
@@ -103,6 +101,10 @@ static int mirror_fetch(git_repository *repo, const char *url, struct plumb_err 
 				  origin.ptr, url);
 		goto out;
 	}
+	/* A remote over TLS needs the CA certificates the start left unread. */
+	if ((strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0) &&
+	    (r = git2_want_tls(err)) < 0)
+		goto out;
 	git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
 	ro.repository = repo;
 	ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF | GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
@@ -242,13 +244,11 @@ int checkout_open(struct checkout_repo *r, const char *path, const char *url,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (git_libgit2_init() < 0)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "libgit2: cannot initialize");
+	if ((rc = git2_init(err)) < 0)
+		return rc;
 	r->where = strdup(url ? url : path);
-	if (!r->where) {
-		git_libgit2_shutdown();
+	if (!r->where)
 		return plumb_err_oom(err, "repository");
-	}
 	if (url) {
 		rc = open_url(r, url, err);
 	} else if (git_repository_open_ext(&r->repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
@@ -277,7 +277,6 @@ int checkout_open(struct checkout_repo *r, const char *path, const char *url,
 		if (r->repo)
 			git_repository_free(r->repo);
 		memset(r, 0, sizeof(*r));
-		git_libgit2_shutdown();
 	}
 	return rc;
 }
