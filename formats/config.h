@@ -89,6 +89,8 @@ struct config_bench {
 	enum metric_id metric;
 	char **hot;                    /* symbol names; nhot may be 0 */
 	size_t nhot;
+	double hot_coverage;           /* hot = auto: share of the samples the hot set covers */
+	char hot_coverage_text[32];    /* as rendered (UNITS_EXACT_MAX) */
 	long timeout;                  /* seconds, for one run of command */
 	uint64_t max_samples;          /* samples mode: most samples per run */
 	enum config_checksum checksum;

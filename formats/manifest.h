@@ -56,7 +56,7 @@ struct plumb_err;
 
 #define MANIFEST_FORMAT "plumb-bundle"
 #define MANIFEST_VERSION_MAJOR 1
-#define MANIFEST_VERSION_MINOR 0
+#define MANIFEST_VERSION_MINOR 1   /* 1.1: the verdict noisy, run.sweep */
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)  /* manifest.json read limit */
 #define MANIFEST_MAX_DEPTH 32                  /* nesting limit, top level = 1 */
 #define MANIFEST_TIME_MAX 40                   /* RFC 3339 text, NUL included */

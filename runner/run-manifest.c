@@ -292,7 +292,7 @@ static int fill_profile(const struct bench_state *b, struct manifest_bench *mb, 
 	if (!b->phot[0] && !b->phot[1])
 		return 0;
 	mb->profile.present = 1;
-	mb->profile.coverage = PROFILE_COVERAGE;
+	mb->profile.coverage = b->cb->hot_coverage;
 	for (int s = 0; s < 2; s++) {
 		struct manifest_profile_side *ps = s ? &mb->profile.candidate : &mb->profile.base;
 		ps->present = 1;
