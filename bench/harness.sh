@@ -4,6 +4,8 @@
 #
 #   bench/harness.sh [-s SITTINGS] [PLUMB]   (default: 5 sittings, ./plumb of this tree)
 #
+# -s 0 skips the timings and only counts the syscalls.
+#
 # Three ways of running the same benchmark N times, each a whole process
 # timed from outside:
 #   plumb      `plumb run` (1 pad, no control, base and candidate: 2 runs a round)
@@ -35,6 +37,7 @@ sittings=5
 if test "${1:-}" = -s; then sittings=$2; shift 2; fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 PLUMB=${1:-$here/plumb}
+PLUMB=$(cd "$(dirname "$PLUMB")" && pwd)/$(basename "$PLUMB")
 CC=${CC:-cc}
 command -v hyperfine >/dev/null 2>&1 || { echo "harness.sh: needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
 command -v python3 >/dev/null 2>&1 || { echo "harness.sh: needs python3" >&2; exit 1; }
@@ -185,7 +188,7 @@ for s in $(seq 1 "$sittings"); do
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
-python3 - "$sittings" <<'PY'
+test "$sittings" -gt 0 && python3 - "$sittings" <<'PY'
 import statistics as st, sys
 S = int(sys.argv[1])
 rows = [l.split() for l in open("results")]
@@ -232,7 +235,7 @@ for bench in ("true", "ms2", "ms40"):
               (tool, m / 1e6, ref / 1e6, d / 1e6,
                "agrees (within half the spread)" if abs(d) <= iqr / 2 else "DIFFERS (beyond half the spread)"))
 PY
-echo "load average: $load0 at the start, $load1 at the end, on $(nproc) CPUs"
+test "$sittings" -gt 0 && echo "load average: $load0 at the start, $load1 at the end, on $(nproc) CPUs"
 
 if command -v strace >/dev/null 2>&1; then
 	echo "== syscalls per measured run of /bin/true (strace -f, 140 runs minus 40)"
@@ -250,8 +253,14 @@ def count(f):
     main, execd = None, set()
     parent, child = collections.Counter(), collections.Counter()
     for l in open(f):
+        r = re.match(r"(\d+) +<\.\.\. (\w+) resumed>", l)
+        if r:
+            # The end of a call counted at its start; an execve ends here.
+            if r.group(2) == "execve" and re.search(r"= 0$", l.strip()):
+                execd.add(r.group(1))
+            continue
         m = re.match(r"(\d+) +(\w+)\(", l)
-        if not m or "resumed>" in l:
+        if not m:
             continue
         pid, name = m.group(1), m.group(2)
         if main is None:
@@ -260,7 +269,7 @@ def count(f):
             parent[name] += 1
         elif pid not in execd:
             child[name] += 1
-            if name == "execve" and "= 0" in l:
+            if name == "execve" and re.search(r"= 0$", l.strip()):
                 execd.add(pid)
     return parent, child
 def per(prefix):
