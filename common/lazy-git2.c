@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/lazy-git2.h"
 #include "common/banned.h"
@@ -80,6 +81,15 @@ int mbedtls_x509_crt_parse_path(void *chain, const char *path)
 	return tls_on ? real_parse("mbedtls_x509_crt_parse_path", chain, path) : defer(&ca_path, path);
 }
 
+static pid_t init_pid;
+
+/* At exit of the process that initialised it: libgit2 frees its caches. */
+static void git2_exit(void)
+{
+	if (getpid() == init_pid)
+		PLUMB_GIT2(git_libgit2_shutdown)();
+}
+
 int git2_init(struct plumb_err *err)
 {
 	static int done;
@@ -91,6 +101,11 @@ int git2_init(struct plumb_err *err)
 		return r;
 	if (PLUMB_GIT2(git_libgit2_init)() < 0)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "libgit2: cannot initialize");
+	init_pid = getpid();
+	if (atexit(git2_exit) != 0) {
+		PLUMB_GIT2(git_libgit2_shutdown)();
+		return plumb_err_set(err, PLUMB_EINTERNAL, "libgit2: atexit failed");
+	}
 	done = 1;
 	return 0;
 }
