@@ -393,6 +393,11 @@ int trend_render_gated(const json_t *model, enum report_format format,
 		rc = json_out(model, p, n, out, err);
 		free(p);
 		return rc;
+	case REPORT_CSV:
+	case REPORT_BMF:
+		free(p);
+		return plumb_err_set(err, PLUMB_EARG, "trend: --format %s exports a bundle's report, "
+				     "not a trend", report_format_name(format));
 	}
 	free(p);
 	if (rc)
