@@ -34,6 +34,7 @@ static struct {
 	const char *fail_on;
 	enum report_fail_on gate;
 	int quiet;
+	const char *from;
 } o;
 
 static const struct plumb_opt run_opts[] = {
@@ -57,6 +58,8 @@ static const struct plumb_opt run_opts[] = {
 		    "exit 1 on a swept slower (slower), slower or faster (any), slower or noisy (noisy); "
 		    "exit 5 on a failed benchmark", &o.fail_on),
 	OPT_FLAG_("quiet", 'q', "print only errors and the verdict line", &o.quiet),
+	OPT_STRING_("from", 0, "BUNDLE", "run the configuration a bundle recorded (its spec) instead of a plumb.conf",
+		    &o.from),
 	OPT_END_()
 };
 
@@ -247,7 +250,13 @@ static int run_exec(int argc, char **argv)
 	ov.workdir = o.workdir;
 	ov.keep = o.keep;
 	ov.keep_going = o.keep_going;
-	if (config_load(&cfg, o.config ? o.config : "plumb.conf", &ov, &err) < 0) {
+	if (o.from && o.config) {
+		fprintf(stderr, "plumb run: --from and -c do not go together\n");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.from ? config_load_bundle(&cfg, o.from, NULL, &ov, &err) < 0 :
+	    config_load(&cfg, o.config ? o.config : "plumb.conf", &ov, &err) < 0) {
 		status = cli_fail(&err);
 		goto out_opts;
 	}
@@ -285,7 +294,7 @@ const struct plumb_cmd cmd_run = {
 	.usage = "run [-c plumb.conf] [--base REF] [--candidate REF] [--pads N] [--rounds N] "
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
 		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] "
-		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet]",
+		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--from BUNDLE]",
 	.description =
 		"Check out the base and candidate revisions of plumb.conf, build each at\n"
 		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
@@ -299,7 +308,9 @@ const struct plumb_cmd cmd_run = {
 		"the builds and prints every variant and the checks.  A failed benchmark\n"
 		"exits 5 and publishes nothing, unless --keep-going.  --fail-on gates in\n"
 		"the same command as `plumb report --fail-on` does (plumb(1) GATING);\n"
-		"--quiet prints only errors and the verdict line.",
+		"--quiet prints only errors and the verdict line.  --from BUNDLE runs the\n"
+		"configuration a bundle recorded instead of a plumb.conf (with --dry-run:\n"
+		"prints it as plumb.conf).",
 	.opts = run_opts,
 	.exec = run_exec,
 };

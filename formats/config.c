@@ -63,6 +63,7 @@ const struct key_def config_keys[] = {
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
 	{ { "bench", "metric", "wall", false, false, NULL /* from the metric table */ }, K_BENCH_METRIC },
 	{ { "bench", "hot", NULL, false, false, "symbol names, space-separated" }, K_BENCH_HOT },
+	{ { "bench", "hotCoverage", "0.95", false, false, "0.5 to 1" }, K_BENCH_HOT_COVERAGE },
 	{ { "bench", "timeout", "5m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BENCH_TIMEOUT },
 	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
@@ -401,6 +402,18 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return rc;
 	case K_BENCH_HOT:
 		return config_parse_words(where, v, config_symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
+	case K_BENCH_HOT_COVERAGE: {
+		char *end;
+		double c;
+		errno = 0;
+		c = strtod(v, &end);
+		if (errno || end == v || *end || !(c >= 0.5 && c <= 1))
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "%s: '%s' is not a number from 0.5 to 1", where, SHOW(v));
+		b->hot_coverage = c;
+		units_exact(c, UNITS_EXACT_PLAIN, b->hot_coverage_text);
+		return 0;
+	}
 	case K_BENCH_TIMEOUT:
 		return config_parse_duration(where, v, &b->timeout, err);
 	case K_BENCH_MAX_SAMPLES:
@@ -588,6 +601,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		v->words = b->hot;
 		v->nwords = b->nhot;
 		v->note = "not set (main is checked)";
+		return;
+	case K_BENCH_HOT_COVERAGE:
+		value_str(v, b->hot_coverage_text, NULL);
 		return;
 	case K_BENCH_TIMEOUT:
 		value_u64(v, V_DURATION, (uint64_t)b->timeout);

@@ -89,6 +89,8 @@ struct config_bench {
 	enum metric_id metric;
 	char **hot;                    /* symbol names; nhot may be 0 */
 	size_t nhot;
+	double hot_coverage;           /* hot = auto: share of the samples the hot set covers */
+	char hot_coverage_text[32];    /* as rendered (UNITS_EXACT_MAX) */
 	long timeout;                  /* seconds, for one run of command */
 	uint64_t max_samples;          /* samples mode: most samples per run */
 	enum config_checksum checksum;
@@ -221,6 +223,23 @@ int config_check(const struct plumb_config *cfg, struct plumb_err *err);
  */
 int config_load(struct plumb_config *cfg, const char *path,
 		const struct config_overrides *ov, struct plumb_err *err);
+
+/*
+ * A recorded configuration (a manifest's spec, as config_to_json() wrote
+ * it) applied to cfg (set up with config_init()) key by key through
+ * config_set(); origin names it in messages ("run.plumb: spec").
+ */
+int config_from_spec(struct plumb_config *cfg, const json_t *spec, const char *origin,
+		     struct plumb_err *err);
+
+/*
+ * `plumb run --from BUNDLE`: config_init, then the spec of the bundle (a
+ * file or folder, verified first), the repository (repo, else the folder
+ * the bundle recorded when its spec names one relative to its plumb.conf),
+ * the overrides, config_check.  On error cfg is released.
+ */
+int config_load_bundle(struct plumb_config *cfg, const char *bundle, const char *repo,
+		       const struct config_overrides *ov, struct plumb_err *err);
 
 /*
  * The effective configuration as a new JSON object (caller json_decref()s

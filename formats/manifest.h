@@ -56,7 +56,7 @@ struct plumb_err;
 
 #define MANIFEST_FORMAT "plumb-bundle"
 #define MANIFEST_VERSION_MAJOR 1
-#define MANIFEST_VERSION_MINOR 0
+#define MANIFEST_VERSION_MINOR 1   /* 1.1: the verdict noisy, run.sweep */
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)  /* manifest.json read limit */
 #define MANIFEST_MAX_DEPTH 32                  /* nesting limit, top level = 1 */
 #define MANIFEST_TIME_MAX 40                   /* RFC 3339 text, NUL included */
@@ -357,6 +357,10 @@ struct manifest {
 	struct manifest_build build;      /* build, required */
 	struct manifest_host host;        /* host, required */
 	struct manifest_run run;          /* run, required */
+	json_t *provenance;               /* provenance, optional: what a re-run needs
+	                                     (environment values, commands, inputs,
+	                                     toolchain, remote); object, keys of
+	                                     formats/bundle-v1.md */
 	struct manifest_bench *benches;   /* benches, required (may be empty) */
 	size_t n_benches;
 };

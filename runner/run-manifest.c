@@ -294,7 +294,7 @@ static int fill_profile(const struct bench_state *b, struct manifest_bench *mb, 
 	if (!b->phot[0] && !b->phot[1])
 		return 0;
 	mb->profile.present = 1;
-	mb->profile.coverage = PROFILE_COVERAGE;
+	mb->profile.coverage = b->cb->hot_coverage;
 	for (int s = 0; s < 2; s++) {
 		struct manifest_profile_side *ps = s ? &mb->profile.candidate : &mb->profile.base;
 		ps->present = 1;
@@ -600,7 +600,8 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 	m->run.counters_available = st->counters && !st->counters_broken;
 	if (!m->run.counters_available && (r = run_set(&m->run.counters_reason, st->counters_reason, err)) < 0)
 		return r;
-	if ((r = fill_labels(cfg, m, err)) < 0 || (r = run_valgrind_manifest_run(st, m, err)) < 0)
+	if ((r = fill_labels(cfg, m, err)) < 0 || (r = run_valgrind_manifest_run(st, m, err)) < 0 ||
+	    (r = run_provenance(st, m, err)) < 0)
 		return r;
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		if ((r = fill_bench(st, &st->benches[i], m, err)) < 0)

@@ -288,6 +288,10 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		snprintf(when, sizeof(when), "warmup run %u", pass);
 	else
 		snprintf(when, sizeof(when), "round %u", round);
+	/* The artifact's path is also in the environment: every variant's has
+	 * the same length, so the environment's size does not vary either. */
+	if ((r = envlist_set(&b->env, "PLUMB_ARTIFACT", st->build.variants[vi].artifact, err)) < 0)
+		return r;
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = b->cl[vi].argv;
 	spec.env = b->env.v;

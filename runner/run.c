@@ -192,14 +192,16 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	if ((r = run_check_capacity(cfg, err)) < 0)
 		goto out;
 	/* A command that never names the artifact runs the same program for
-	 * every variant: nothing it measures could tell the sides apart. */
+	 * every variant: nothing it measures could tell the sides apart.  It
+	 * names it as {artifact}, or reaches it through $PLUMB_ARTIFACT. */
 	for (size_t i = 0; i < cfg->nbenches; i++)
-		if (!strstr(cfg->benches[i].command, "{artifact}")) {
+		if (!strstr(cfg->benches[i].command, "{artifact}") &&
+		    !strstr(cfg->benches[i].command, "PLUMB_ARTIFACT")) {
 			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "%s: bench.%s.command: does not use {artifact}, so every "
-					  "variant would run the same program; write {artifact} where "
-					  "the built program goes", cfg->file ? cfg->file : "plumb.conf",
-					  cfg->benches[i].name);
+					  "%s: bench.%s.command: uses neither {artifact} nor "
+					  "$PLUMB_ARTIFACT, so every variant would run the same program; "
+					  "write {artifact} where the built program goes",
+					  cfg->file ? cfg->file : "plumb.conf", cfg->benches[i].name);
 			goto out;
 		}
 	/* Where the bundle goes, known (and writable) before anything runs. */

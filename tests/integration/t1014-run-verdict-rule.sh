@@ -69,7 +69,12 @@ j[\"benches\"][0][\"verdict\"] = \"slower\"
 j[\"benches\"][0][\"reason\"] = \"ranges apart by more than the noise\"
 json.dump(j, open(\"o/manifest.json\", \"w\"), indent=1)" &&
 	rm -f o/SHA256SUMS o/SHA256SUMS.sig o/README.txt &&
-	plumb bundle pack o -o forged.plumb >/dev/null &&
+	test_expect_code 3 plumb bundle pack o -o forged.plumb 2>err &&
+	test_grep "benches\[0\].verdict: .slower. recorded, but samples.tsv gives .placement. (the margin rule, version 2)" err &&
+	! test -e forged.plumb &&
+	{ command -v zstd >/dev/null || return 0; } &&
+	python3 "$TEST_SRCDIR/tests/integration/bundle-craft.py" forged.plumb --from o.plumb \
+		--file manifest.json=@o/manifest.json --resum &&
 	test_expect_code 3 plumb bundle verify forged.plumb 2>err &&
 	test_grep "benches\[0\].verdict: .slower. recorded, but samples.tsv gives .placement. (the margin rule, version 2)" err
 '
@@ -86,7 +91,7 @@ test_expect_success 'the report of each says the interval and what could be dete
 test_expect_success 'a bench command without {artifact} is refused before anything is built' '
 	write_conf proj/noart.conf "bench.b.command=/bin/true" &&
 	test_expect_code 3 plumb run -c proj/noart.conf --workdir "$TRASH/wd2" -o no.plumb >out 2>err &&
-	test_grep "bench.b.command: does not use {artifact}, so every variant would run the same program" err &&
+	test_grep "bench.b.command: uses neither {artifact} nor \$PLUMB_ARTIFACT, so every variant would run the same program" err &&
 	! test -e no.plumb && ! test -d wd2/run-1
 '
 
