@@ -68,6 +68,7 @@ const struct key_def config_keys[] = {
 	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
 	{ { "bench", "counter", "auto", false, false, "auto | hardware | valgrind | both" }, K_BENCH_COUNTER },
+	{ { "bench", "params", NULL, false, false, "NAME=V1,V2;NAME=V1,..." }, K_BENCH_PARAMS },
 };
 
 const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
@@ -174,6 +175,7 @@ static void bench_release(struct config_bench *b)
 {
 	free(b->name);
 	free(b->command);
+	free(b->params);
 	config_free_list(&b->hot, &b->nhot);
 	memset(b, 0, sizeof(*b));
 }
@@ -374,6 +376,8 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return 0;
 	}
 	case K_BENCH_COMMAND:
+		if ((rc = config_params_leftover(where, v, err)) < 0)
+			return rc;
 		return config_parse_command(where, v, &b->command, bench_placeholders,
 				     N_OF(bench_placeholders), err);
 	case K_BENCH_MODE:
@@ -428,6 +432,8 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (rc == 0)
 			b->counter = (enum config_counter)choice;
 		return rc;
+	case K_BENCH_PARAMS:
+		return config_parse_params(where, v, &b->params, err);
 	case K_COUNT:
 		break;
 	}
@@ -619,6 +625,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BENCH_COUNTER:
 		value_str(v, config_counter_name(b->counter), NULL);
+		return;
+	case K_BENCH_PARAMS:
+		value_str(v, b->params, NULL);
 		return;
 	case K_COUNT:
 		break;
@@ -911,12 +920,7 @@ static int set_file_names(struct plumb_config *cfg, const char *path,
 	return 0;
 }
 
-struct entry {
-	char *name;
-	char *value;   /* NULL for a key without '=' */
-};
-
-static void entries_free(struct entry *e, size_t n)
+static void entries_free(struct config_entry *e, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(e[i].name);
@@ -1004,13 +1008,13 @@ out:
 }
 
 /* All entries of the file, in file order; rejects includes. */
-static int read_entries(const char *path, struct entry **out, size_t *nout,
+static int read_entries(const char *path, struct config_entry **out, size_t *nout,
 			struct plumb_err *err)
 {
 	git_config *gc = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *ge;
-	struct entry *v = NULL;
+	struct config_entry *v = NULL;
 	size_t n = 0;
 	int rc = 0, grc;
 
@@ -1021,7 +1025,7 @@ static int read_entries(const char *path, struct entry **out, size_t *nout,
 		goto out;
 	}
 	while ((grc = git_config_next(&ge, it)) == 0) {
-		struct entry *grown;
+		struct config_entry *grown;
 
 		/* An include would let $HOME or another file in: refuse it. */
 		if (ge->include_depth > 0 || strcasecmp(ge->name, "include.path") == 0 ||
@@ -1067,7 +1071,7 @@ out:
 int config_read(struct plumb_config *cfg, const char *path,
 		struct plumb_err *err)
 {
-	struct entry *e = NULL;
+	struct config_entry *e = NULL;
 	size_t n = 0;
 	struct stat st;
 	int rc;
@@ -1092,6 +1096,10 @@ int config_read(struct plumb_config *cfg, const char *path,
 	git_libgit2_shutdown();
 	if (rc < 0)
 		return rc;
+	if ((rc = config_params_expand(path, &e, &n, err)) < 0) {
+		entries_free(e, n);
+		return rc;
+	}
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = set_named(cfg, e[i].name, e[i].value, path, true, err);
 	entries_free(e, n);
@@ -1113,7 +1121,24 @@ static int override(struct plumb_config *cfg, enum key_id id, const char *v,
 	return rc;
 }
 
-/* Keep only the benches named in names (file order); unknown names are errors. */
+/* Whether name is an expansion of family (bench.FAMILY.params: "FAMILY/..."). */
+static bool in_family(const char *name, const char *family)
+{
+	size_t len = strlen(family);
+
+	return strncmp(name, family, len) == 0 && name[len] == '/';
+}
+
+static bool bench_family(const struct plumb_config *cfg, const char *family)
+{
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		if (in_family(cfg->benches[i].name, family))
+			return true;
+	return false;
+}
+
+/* Keep only the benches named in names (file order), a family name all of
+ * its expansions; unknown names are errors. */
 static int filter_benches(struct plumb_config *cfg, const char **names,
 			  size_t n, struct plumb_err *err)
 {
@@ -1123,7 +1148,7 @@ static int filter_benches(struct plumb_config *cfg, const char **names,
 		const char **cands;
 		const char *near;
 
-		if (bench_get(cfg, names[i]))
+		if (bench_get(cfg, names[i]) || bench_family(cfg, names[i]))
 			continue;
 		cands = malloc((cfg->nbenches + 1) * sizeof(*cands));
 		if (!cands)
@@ -1146,7 +1171,8 @@ static int filter_benches(struct plumb_config *cfg, const char **names,
 		bool want = false;
 
 		for (size_t j = 0; j < n && !want; j++)
-			want = strcmp(cfg->benches[i].name, names[j]) == 0;
+			want = strcmp(cfg->benches[i].name, names[j]) == 0 ||
+			       in_family(cfg->benches[i].name, names[j]);
 		if (want)
 			cfg->benches[kept++] = cfg->benches[i];
 		else

@@ -468,11 +468,12 @@ static int bench_variants(struct run_state *st, struct bench_state *b, size_t fr
 	for (size_t i = from; i < nv; i++) {
 		const struct runner_variant *v = &st->build.variants[i];
 		const struct cmdline_var vars[] = { { "artifact", v->artifact } };
-		char key[128];
+		char key[CONFIG_BENCH_FULL_NAME_MAX + 32], fid[CONFIG_BENCH_FILE_ID_MAX + 1];
 		snprintf(key, sizeof(key), "bench.%s.command", cb->name);
 		if ((r = cmdline_expand(&b->cl[i], cb->command, vars, 1, key, err)) < 0)
 			return r;
-		b->logs[i].path = buf_strdupf("%s/log/bench-%s-%s.log", st->build.run_dir, cb->name, v->id);
+		config_bench_file_id(cb->name, fid);
+		b->logs[i].path = buf_strdupf("%s/log/bench-%s-%s.log", st->build.run_dir, fid, v->id);
 		if (!b->logs[i].path)
 			return plumb_err_oom(err, "benchmarks");
 	}

@@ -130,8 +130,9 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 			const struct bench_log *lg = &st->benches[bi].logs[i];
 			if (!lg->used)
 				continue;
-			names[nlogs] = buf_strdupf("logs/bench-%s-%s.log", st->cfg->benches[bi].name,
-					       st->build.variants[i].id);
+			char fid[CONFIG_BENCH_FILE_ID_MAX + 1];
+			config_bench_file_id(st->cfg->benches[bi].name, fid);
+			names[nlogs] = buf_strdupf("logs/bench-%s-%s.log", fid, st->build.variants[i].id);
 			if (!names[nlogs]) {
 				r = plumb_err_oom(err, "bundle");
 				goto out;
