@@ -23,10 +23,6 @@ echo "making the demo bundle..." >&2
 (cd "$dir" && HOME="$dir" "$plumb" demo demo >/dev/null 2>&1)
 
 . "$(dirname "$0")/time-of.sh"
-		/User time/ { u = $2 } /System time/ { sy = $2 }
-		/Maximum resident set size/ { rss = $2 }
-		END { printf "%.3f s wall (%.2f s CPU), peak RSS %.1f MB", el, u + sy, rss / 1024 }' "$1"
-}
 
 # best_ms CMD...: the fastest of 10 runs, in ms (wall, from the shell's clock).
 best_ms() {

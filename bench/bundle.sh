@@ -23,10 +23,6 @@ mkdir "$dir/in"
 rows=$(($(wc -l <"$dir/in/samples.tsv") - 1))
 
 . "$(dirname "$0")/time-of.sh"
-		/User time/ { u = $2 } /System time/ { sy = $2 }
-		/Maximum resident set size/ { rss = $2 }
-		END { printf "%.2f s wall (%.2f s CPU), peak RSS %.1f MB", el, u + sy, rss / 1024 }' "$1"
-}
 
 sync
 load=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -326,9 +326,11 @@ PLUMB_TEST(config_full_reads_every_key)
 	assert_int_equal(b->metric, METRIC_INSTRUCTIONS);
 	assert_int_equal(b->timeout, 90);
 	assert_int_equal(b->checksum, CONFIG_CHECKSUM_REQUIRED);
+	assert_int_equal(b->counter, CONFIG_COUNTER_BOTH);
 	b = &cfg.benches[2];
 	assert_string_equal(b->name, "cold");
 	assert_int_equal(b->warmup, CONFIG_WARMUP_NONE);
+	assert_int_equal(b->counter, CONFIG_COUNTER_AUTO);
 	config_release(&cfg);
 	free(p);
 }
