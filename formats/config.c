@@ -49,6 +49,8 @@ const struct key_def config_keys[] = {
 	{ { "run", "aslr", "on", false, false, "on | off" }, K_RUN_ASLR },
 	{ { "run", "env", "PATH HOME LANG", false, false, "variable names, space-separated" }, K_RUN_ENV },
 	{ { "run", "label", NULL, false, true, "KEY=VALUE, repeatable" }, K_RUN_LABEL },
+	{ { "run", "setup", NULL, false, false, "a shell command" }, K_RUN_SETUP },
+	{ { "run", "cleanup", NULL, false, false, "a shell command" }, K_RUN_CLEANUP },
 	{ { "build", "command", NULL, true, false, "a shell command" }, K_BUILD_COMMAND },
 	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
 	{ { "build", "pad", "link", false, false, "link | env | none" }, K_BUILD_PAD },
@@ -69,6 +71,9 @@ const struct key_def config_keys[] = {
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
 	{ { "bench", "counter", "auto", false, false, "auto | hardware | valgrind | both" }, K_BENCH_COUNTER },
 	{ { "bench", "params", NULL, false, false, "NAME=V1,V2;NAME=V1,..." }, K_BENCH_PARAMS },
+	{ { "bench", "prepare", NULL, false, false, "a shell command" }, K_BENCH_PREPARE },
+	{ { "bench", "setup", NULL, false, false, "a shell command" }, K_BENCH_SETUP },
+	{ { "bench", "cleanup", NULL, false, false, "a shell command" }, K_BENCH_CLEANUP },
 };
 
 const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
@@ -176,6 +181,9 @@ static void bench_release(struct config_bench *b)
 	free(b->name);
 	free(b->command);
 	free(b->params);
+	free(b->prepare);
+	free(b->setup);
+	free(b->cleanup);
 	config_free_list(&b->hot, &b->nhot);
 	memset(b, 0, sizeof(*b));
 }
@@ -334,6 +342,10 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 				   &cfg->run.env, &cfg->run.nenv, err);
 	case K_RUN_LABEL:
 		return config_add_label(where, v, false, cfg, err);
+	case K_RUN_SETUP:
+		return config_parse_command(where, v, &cfg->run.setup, NULL, 0, err);
+	case K_RUN_CLEANUP:
+		return config_parse_command(where, v, &cfg->run.cleanup, NULL, 0, err);
 	case K_BUILD_COMMAND:
 		return config_parse_command(where, v, &cfg->build.command, build_placeholders,
 				     N_OF(build_placeholders), err);
@@ -434,6 +446,14 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return rc;
 	case K_BENCH_PARAMS:
 		return config_parse_params(where, v, &b->params, err);
+	case K_BENCH_PREPARE:
+	case K_BENCH_SETUP:
+	case K_BENCH_CLEANUP:
+		if ((rc = config_params_leftover(where, v, err)) < 0)
+			return rc;
+		return config_parse_command(where, v, id == K_BENCH_PREPARE ? &b->prepare :
+					    id == K_BENCH_SETUP ? &b->setup : &b->cleanup,
+					    bench_placeholders, N_OF(bench_placeholders), err);
 	case K_COUNT:
 		break;
 	}
@@ -558,6 +578,12 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		v->nlabels = cfg->run.nlabels;
 		v->note = "none";
 		return;
+	case K_RUN_SETUP:
+		value_str(v, cfg->run.setup, NULL);
+		return;
+	case K_RUN_CLEANUP:
+		value_str(v, cfg->run.cleanup, NULL);
+		return;
 	case K_BUILD_COMMAND:
 		value_str(v, cfg->build.command, "not set (required)");
 		return;
@@ -628,6 +654,15 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BENCH_PARAMS:
 		value_str(v, b->params, NULL);
+		return;
+	case K_BENCH_PREPARE:
+		value_str(v, b->prepare, NULL);
+		return;
+	case K_BENCH_SETUP:
+		value_str(v, b->setup, NULL);
+		return;
+	case K_BENCH_CLEANUP:
+		value_str(v, b->cleanup, NULL);
 		return;
 	case K_COUNT:
 		break;
@@ -761,10 +796,12 @@ static int in_list(const char *word, const char *const *list, size_t n)
 static int check_foreign_placeholders(const char *where, enum key_id id, const char *v,
 				      struct plumb_err *err)
 {
+	int bench_cmd = id == K_BENCH_COMMAND || id == K_BENCH_PREPARE || id == K_BENCH_SETUP ||
+			id == K_BENCH_CLEANUP;
 	const char *const *own = id == K_BUILD_COMMAND ? build_placeholders :
-				 id == K_BENCH_COMMAND ? bench_placeholders : NULL;
+				 bench_cmd ? bench_placeholders : NULL;
 	size_t n_own = id == K_BUILD_COMMAND ? N_OF(build_placeholders) :
-		       id == K_BENCH_COMMAND ? N_OF(bench_placeholders) : 0;
+		       bench_cmd ? N_OF(bench_placeholders) : 0;
 
 	for (const char *p = v ? strchr(v, '{') : NULL; p; p = strchr(p + 1, '{')) {
 		const char *end = strchr(p + 1, '}');
@@ -866,6 +903,8 @@ void config_release(struct plumb_config *cfg)
 		free(cfg->run.labels[i].value);
 	}
 	free(cfg->run.labels);
+	free(cfg->run.setup);
+	free(cfg->run.cleanup);
 	free(cfg->build.command);
 	free(cfg->build.artifact);
 	free(cfg->build.cc);

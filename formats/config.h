@@ -104,6 +104,10 @@ struct config_bench {
 	enum config_counter counter;
 	char *params;                  /* bench.NAME.params: after the expansion, this
 	                                  benchmark's combination ("size=1M;level=1"), or NULL */
+	/* Hooks (runner/run-hooks.c), commands that may hold {artifact}, or NULL:
+	 * before every run of a variant (untimed), once per variant before its
+	 * first run, once per variant after the job's last run. */
+	char *prepare, *setup, *cleanup;
 	unsigned explicit_keys;        /* internal: which keys were set, not defaulted */
 };
 
@@ -134,6 +138,8 @@ struct plumb_config {
 		size_t nenv;
 		struct config_label *labels;   /* in order given */
 		size_t nlabels;
+		char *setup;       /* run.setup: a command once before the first run, or NULL */
+		char *cleanup;     /* run.cleanup: once after the last run, or NULL */
 	} run;
 
 	struct {

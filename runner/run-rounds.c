@@ -116,9 +116,8 @@ void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t 
 	snprintf(out, size, "%s (%s)", st->labels[vi], st->build.variants[vi].id);
 }
 
-/* Append the run's stderr to the bench log of its variant, within the budget. */
-static int log_run(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
-		   const struct measure_result *m, struct plumb_err *err)
+int run_bench_log(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
+		  const struct measure_result *m, struct plumb_err *err)
 {
 	struct bench_log *lg = &b->logs[vi];
 	const struct buf *e = &m->proc.err_mem;
@@ -307,6 +306,8 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		spec.events = perf_hw_events;
 		spec.nevents = PERF_NCOUNTERS;
 	}
+	if ((r = run_hooks_before(st, b, vi, when, err)) < 0 || b->failure)
+		return r;
 	spec.profile = run_profile_for(st, b, vi, round, pass);
 	r = measure_run(&spec, &m, err);
 	if (r == 0 && spec.profile)
@@ -316,7 +317,7 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		plumb_err_prefix(err, "benchmark %s, %s, %s", cb->name, st->labels[vi], when);
 		goto out;
 	}
-	if ((r = log_run(st, b, vi, when, &m, err)) < 0)
+	if ((r = run_bench_log(st, b, vi, when, &m, err)) < 0)
 		goto out;
 	if (m.proc.left_behind) {
 		/* Said once per benchmark here, counted in the bundle's notes. */
@@ -542,6 +543,7 @@ void run_bench_release(struct bench_state *b, size_t nv)
 	free(b->logs);
 	envlist_release(&b->env);
 	run_profile_release(b);
+	run_hooks_release(NULL, b);
 	if (b->an)
 		analysis_free(b->an);
 	free(b->failure);

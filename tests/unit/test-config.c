@@ -838,13 +838,13 @@ PLUMB_TEST(config_json_layout)
 	json_keys(json_object_get(j, "repo"), keys, sizeof(keys));
 	assert_string_equal(keys, "path url");
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
-	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env label");
+	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env label setup cleanup");
 	json_keys(json_object_get(j, "build"), keys, sizeof(keys));
 	assert_string_equal(keys, "command artifact pad padBytes reuse timeout cc");
 	b = json_object_get(j, "bench");
 	assert_int_equal(json_array_size(b), 2);
 	json_keys(json_array_get(b, 0), keys, sizeof(keys));
-	assert_string_equal(keys, "name command mode warmup metric hot hotCoverage timeout maxSamples checksum counter params");
+	assert_string_equal(keys, "name command mode warmup metric hot hotCoverage timeout maxSamples checksum counter params prepare setup cleanup");
 
 	dump = json_dumps(j, JSON_COMPACT);
 	assert_non_null(dump);
@@ -852,14 +852,14 @@ PLUMB_TEST(config_json_layout)
 		"{\"repo\":{\"path\":\".\",\"url\":null},"
 		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":4,\"maxPads\":null,\"budget\":null,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
-		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"label\":{\"host\":\"x\"}},"
+		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,"
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\"},"
 		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
 		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
-		"\"metric\":\"wall\",\"hot\":[],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null},"
+		"\"metric\":\"wall\",\"hot\":[],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null,\"prepare\":null,\"setup\":null,\"cleanup\":null},"
 		"{\"name\":\"s\",\"command\":\"y\",\"mode\":\"samples\",\"warmup\":7,\"metric\":\"wall\","
-		"\"hot\":[\"f\",\"g\"],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":10000000,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null}]}");
+		"\"hot\":[\"f\",\"g\"],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":10000000,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null,\"prepare\":null,\"setup\":null,\"cleanup\":null}]}");
 	free(dump);
 	json_decref(j);
 	config_release(&cfg);
@@ -984,7 +984,7 @@ PLUMB_TEST(config_text_layout)
 		"[run]\n\tbase = v1\n\tcandidate = HEAD\n\tpads = 4\n"
 		"\t; maxPads: pads = auto only\n\t; budget: pads = auto only\n\trounds = 10\n\tseed = 1\n"
 		"\tcontrol = true\n\twarmupRuns = 1\n\t; cpu: not set (no pinning)\n\taslr = on\n"
-		"\tenv = PATH HOME LANG\n\t; label: none\n"
+		"\tenv = PATH HOME LANG\n\t; label: none\n\t; setup: not set\n\t; cleanup: not set\n"
 		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n"
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n"
 		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
@@ -992,7 +992,7 @@ PLUMB_TEST(config_text_layout)
 		"\t; warmup: samples mode only\n\tmetric = wall\n\t; hot: not set (main is checked)\n"
 		"\thotCoverage = 0.95\n"
 		"\ttimeout = 5m\n\t; maxSamples: samples mode only\n\tchecksum = auto\n\tcounter = auto\n"
-		"\t; params: not set\n");
+		"\t; params: not set\n\t; prepare: not set\n\t; setup: not set\n\t; cleanup: not set\n");
 	free(text);
 	config_release(&cfg);
 }
