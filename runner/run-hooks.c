@@ -81,21 +81,6 @@ static int run_log(struct run_state *st, const char *key, const struct measure_r
 	return 0;
 }
 
-/* The benchmarks' environment without a benchmark: run.env from plumb's own. */
-static int run_env(const struct plumb_config *cfg, struct envlist *env, struct plumb_err *err)
-{
-	int r;
-
-	if ((r = envlist_init(env, err)) < 0)
-		return r;
-	for (size_t i = 0; i < cfg->run.nenv; i++) {
-		const char *v = getenv(cfg->run.env[i]);
-		if (v && (r = envlist_set(env, cfg->run.env[i], v, err)) < 0)
-			return r;
-	}
-	return 0;
-}
-
 /* run.setup or run.cleanup; a failure is the job's (PLUMB_EBENCH). */
 static int job_hook(struct run_state *st, const char *cmd, const char *key, uint64_t *ns,
 		    struct plumb_err *err)
@@ -105,7 +90,7 @@ static int job_hook(struct run_state *st, const char *cmd, const char *key, uint
 	int r;
 
 	memset(&env, 0, sizeof(env));
-	if ((r = run_env(st->cfg, &env, err)) == 0 &&
+	if ((r = run_bench_env(st->cfg, NULL, &env, err)) == 0 &&
 	    (r = hook_run(cmd, key, NULL, env.v, st->cwd, CONFIG_TIMEOUT_MAX, &m, err)) == 0) {
 		*ns += m.proc.wall_ns;
 		r = run_log(st, key, &m, err);

@@ -186,6 +186,11 @@ int run_provenance_secret(const char *name);
 
 /* ---- run-rounds.c ------------------------------------------------------ */
 
+/* The benchmarks' environment: run.env from plumb's own, plus the samples fd
+ * for a samples-mode cb (NULL: no benchmark, the run hooks'). */
+int run_bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
+		  struct envlist *env, struct plumb_err *err);
+
 /* Append a run's standard error (and how it ended) to bench b's log of variant vi. */
 int run_bench_log(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
 		  const struct measure_result *m, struct plumb_err *err);

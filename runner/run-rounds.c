@@ -419,9 +419,8 @@ static void replan(struct run_state *st, uint64_t skipped)
 
 /* ---- set-up ------------------------------------------------------------------ */
 
-/* The benchmarks' environment: run.env from plumb's own, plus the samples fd. */
-static int bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
-		     struct envlist *env, struct plumb_err *err)
+int run_bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
+		  struct envlist *env, struct plumb_err *err)
 {
 	int r;
 
@@ -432,7 +431,7 @@ static int bench_env(const struct plumb_config *cfg, const struct config_bench *
 		if (v && (r = envlist_set(env, cfg->run.env[i], v, err)) < 0)
 			return r;
 	}
-	if (cb->mode == CONFIG_MODE_SAMPLES) {
+	if (cb && cb->mode == CONFIG_MODE_SAMPLES) {
 		char fd[16];
 		snprintf(fd, sizeof(fd), "%d", SAMPLES_FD);
 		if ((r = envlist_set(env, "PLUMB_SAMPLES_FD", fd, err)) < 0)
@@ -501,7 +500,7 @@ int run_bench_setup(struct run_state *st, struct bench_state *b,
 		return plumb_err_oom(err, "benchmarks");
 	if ((r = bench_variants(st, b, 0, nv, err)) < 0)
 		return r;
-	if ((r = bench_env(st->cfg, cb, &b->env, err)) < 0)
+	if ((r = run_bench_env(st->cfg, cb, &b->env, err)) < 0)
 		return r;
 	opts_for(cb, &ao);
 	b->an = analysis_new(&ao, err);
