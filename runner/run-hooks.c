@@ -90,6 +90,7 @@ static int job_hook(struct run_state *st, const char *cmd, const char *key, uint
 	int r;
 
 	memset(&env, 0, sizeof(env));
+	memset(&m, 0, sizeof(m));
 	if ((r = run_bench_env(st->cfg, NULL, &env, err)) == 0 &&
 	    (r = hook_run(cmd, key, NULL, env.v, st->cwd, CONFIG_TIMEOUT_MAX, &m, err)) == 0) {
 		*ns += m.proc.wall_ns;
@@ -97,8 +98,8 @@ static int job_hook(struct run_state *st, const char *cmd, const char *key, uint
 		if (r == 0 && m.failed)
 			r = plumb_err_set(err, PLUMB_EBENCH, "%s failed: %s; nothing was published",
 					  key, m.why);
-		measure_result_release(&m);
 	}
+	measure_result_release(&m);
 	envlist_release(&env);
 	return r;
 }
@@ -114,8 +115,10 @@ static int bench_hook(struct run_state *st, struct bench_state *b, size_t vi, co
 	snprintf(key, sizeof(key), "bench.%s.%s", b->cb->name, what);
 	r = hook_run(cmd, key, st->build.variants[vi].artifact, b->env.v, st->cwd, b->cb->timeout,
 		     &m, err);
-	if (r < 0)
+	if (r < 0) {
+		measure_result_release(&m);
 		return r;
+	}
 	*ns += m.proc.wall_ns;
 	snprintf(at, sizeof(at), "%s%s%s", what, when ? " before " : "", when ? when : "");
 	r = run_bench_log(st, b, vi, at, &m, err);
