@@ -115,7 +115,9 @@ test_expect_success CHECK 'analyze: a name with a bidi override (valid in sample
 	} >bidi.tsv &&
 	plumb analyze bidi.tsv >analyze.txt &&
 	test_grep "^x?y?z  wall" analyze.txt &&
-	clean analyze.txt
+	plumb analyze bidi.tsv --format csv >analyze.csv &&
+	test_grep "^\"x?y?z\",\"process\",\"wall\"" analyze.csv &&
+	clean analyze.txt analyze.csv
 '
 
 test_expect_success CHECK 'run: the report it prints of a commit whose subject holds them' '
