@@ -111,6 +111,37 @@ int config_parse_number(const char *where, const char *v, uint64_t min,
 	return 0;
 }
 
+int config_parse_size(const char *where, const char *v, uint64_t *out, char *text,
+		      size_t text_size, struct plumb_err *err)
+{
+	static const char units[] = "KMGT";
+	const char *u = NULL;
+	size_t len = strlen(v);
+	uint64_t n, mul = 1;
+	char digits[32];
+
+	if (len && (v[len - 1] & ~0x20) && (u = strchr(units, v[len - 1] & ~0x20)) != NULL)
+		len--;
+	if (len == 0 || len >= sizeof(digits))
+		goto bad;
+	memcpy(digits, v, len);
+	digits[len] = '\0';
+	for (const char *k = units; u && k <= u; k++)
+		mul <<= 10;
+	if (!config_parse_u64(digits, 0, UINT64_MAX / mul, &n))
+		goto bad;
+	*out = n * mul;
+	if (u)
+		snprintf(text, text_size, "%" PRIu64 "%c", n, *u);
+	else
+		snprintf(text, text_size, "%" PRIu64, n);
+	return 0;
+bad:
+	return plumb_err_set(err, PLUMB_EINPUT,
+			     "%s: '%s' is not a size: a whole number of bytes, or with K, M, G or T (4G)",
+			     where, SHOW(v));
+}
+
 /* One of names (any case, "" entries skipped): its index, or an error listing them. */
 int config_parse_choice(const char *where, const char *v,
 			const char *const *names, size_t n, int *out,
@@ -309,17 +340,43 @@ static bool name_char_ok(char c)
 	return is_alpha_(c) || is_digit(c) || c == '.' || c == '-';
 }
 
-/* Benchmark names end up in file names and TSV columns: keep them plain. */
+/* A parameter combination "a=1,b=x" of an expanded name (config-params.c). */
+static bool combo_ok(const char *s)
+{
+	while (*s) {
+		const char *eq = strchr(s, '='), *comma;
+		size_t vlen;
+
+		if (!eq || !config_param_name_ok(s, (size_t)(eq - s)))
+			return false;
+		comma = strchr(eq + 1, ',');
+		vlen = comma ? (size_t)(comma - eq - 1) : strlen(eq + 1);
+		if (!config_param_value_ok(eq + 1, vlen))
+			return false;
+		s = comma ? comma + 1 : eq + 1 + vlen;
+		if (comma && !*s)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Benchmark names end up in file names and TSV columns: keep them plain.
+ * A name expanded from bench.NAME.params is NAME/a=1,b=x.
+ */
 bool config_bench_name_ok(const char *n)
 {
-	size_t len = strlen(n);
+	const char *slash = strchr(n, '/');
+	size_t len = slash ? (size_t)(slash - n) : strlen(n);
 
 	if (len == 0 || len > CONFIG_BENCH_NAME_MAX || !(is_alpha_(*n) || is_digit(*n)))
 		return false;
-	for (; *n; n++)
-		if (!name_char_ok(*n))
+	for (size_t i = 0; i < len; i++)
+		if (!name_char_ok(n[i]))
 			return false;
-	return true;
+	if (!slash)
+		return true;
+	return strlen(n) <= CONFIG_BENCH_FULL_NAME_MAX && slash[1] && combo_ok(slash + 1);
 }
 
 static bool label_key_ok(const char *k, size_t len)

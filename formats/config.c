@@ -49,6 +49,8 @@ const struct key_def config_keys[] = {
 	{ { "run", "aslr", "on", false, false, "on | off" }, K_RUN_ASLR },
 	{ { "run", "env", "PATH HOME LANG", false, false, "variable names, space-separated" }, K_RUN_ENV },
 	{ { "run", "label", NULL, false, true, "KEY=VALUE, repeatable" }, K_RUN_LABEL },
+	{ { "run", "setup", NULL, false, false, "a shell command" }, K_RUN_SETUP },
+	{ { "run", "cleanup", NULL, false, false, "a shell command" }, K_RUN_CLEANUP },
 	{ { "build", "command", NULL, true, false, "a shell command" }, K_BUILD_COMMAND },
 	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
 	{ { "build", "pad", "link", false, false, "link | env | none" }, K_BUILD_PAD },
@@ -57,6 +59,7 @@ const struct key_def config_keys[] = {
 	{ { "build", "reuse", "relink", false, false, "relink | none" }, K_BUILD_REUSE },
 	{ { "build", "timeout", "30m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BUILD_TIMEOUT },
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
+	{ { "build", "cacheSize", "4G", false, false, "a size: 0 (off), 500M, 4G" }, K_BUILD_CACHE_SIZE },
 	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
 	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
@@ -69,6 +72,10 @@ const struct key_def config_keys[] = {
 	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
 	{ { "bench", "counter", "auto", false, false, "auto | hardware | valgrind | both" }, K_BENCH_COUNTER },
+	{ { "bench", "params", NULL, false, false, "NAME=V1,V2;NAME=V1,..." }, K_BENCH_PARAMS },
+	{ { "bench", "prepare", NULL, false, false, "a shell command" }, K_BENCH_PREPARE },
+	{ { "bench", "setup", NULL, false, false, "a shell command" }, K_BENCH_SETUP },
+	{ { "bench", "cleanup", NULL, false, false, "a shell command" }, K_BENCH_CLEANUP },
 };
 
 const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
@@ -176,6 +183,10 @@ static void bench_release(struct config_bench *b)
 {
 	free(b->name);
 	free(b->command);
+	free(b->params);
+	free(b->prepare);
+	free(b->setup);
+	free(b->cleanup);
 	config_free_list(&b->hot, &b->nhot);
 	memset(b, 0, sizeof(*b));
 }
@@ -351,6 +362,10 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 				   &cfg->run.env, &cfg->run.nenv, err);
 	case K_RUN_LABEL:
 		return config_add_label(where, v, false, cfg, err);
+	case K_RUN_SETUP:
+		return config_parse_command(where, v, &cfg->run.setup, NULL, 0, err);
+	case K_RUN_CLEANUP:
+		return config_parse_command(where, v, &cfg->run.cleanup, NULL, 0, err);
 	case K_BUILD_COMMAND:
 		return config_parse_command(where, v, &cfg->build.command, build_placeholders,
 				     N_OF(build_placeholders), err);
@@ -380,6 +395,9 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return config_parse_duration(where, v, &cfg->build.timeout, err);
 	case K_BUILD_CC:
 		return config_parse_text(where, v, &cfg->build.cc, err);
+	case K_BUILD_CACHE_SIZE:
+		return config_parse_size(where, v, &cfg->build.cache_size, cfg->build.cache_size_text,
+					 sizeof(cfg->build.cache_size_text), err);
 	case K_VERDICT_RULE:
 		rc = config_parse_choice(where, v, rule_names, N_OF(rule_names), &choice, err);
 		if (rc == 0)
@@ -389,6 +407,8 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return parse_share(where, v, "0.999", &cfg->verdict.confidence,
 				   cfg->verdict.confidence_text, err);
 	case K_BENCH_COMMAND:
+		if ((rc = config_params_leftover(where, v, err)) < 0)
+			return rc;
 		return config_parse_command(where, v, &b->command, bench_placeholders,
 				     N_OF(bench_placeholders), err);
 	case K_BENCH_MODE:
@@ -433,6 +453,16 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (rc == 0)
 			b->counter = (enum config_counter)choice;
 		return rc;
+	case K_BENCH_PARAMS:
+		return config_parse_params(where, v, &b->params, err);
+	case K_BENCH_PREPARE:
+	case K_BENCH_SETUP:
+	case K_BENCH_CLEANUP:
+		if ((rc = config_params_leftover(where, v, err)) < 0)
+			return rc;
+		return config_parse_command(where, v, id == K_BENCH_PREPARE ? &b->prepare :
+					    id == K_BENCH_SETUP ? &b->setup : &b->cleanup,
+					    bench_placeholders, N_OF(bench_placeholders), err);
 	case K_COUNT:
 		break;
 	}
@@ -557,6 +587,12 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		v->nlabels = cfg->run.nlabels;
 		v->note = "none";
 		return;
+	case K_RUN_SETUP:
+		value_str(v, cfg->run.setup, NULL);
+		return;
+	case K_RUN_CLEANUP:
+		value_str(v, cfg->run.cleanup, NULL);
+		return;
 	case K_BUILD_COMMAND:
 		value_str(v, cfg->build.command, "not set (required)");
 		return;
@@ -580,6 +616,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BUILD_CC:
 		value_str(v, cfg->build.cc, NULL);
+		return;
+	case K_BUILD_CACHE_SIZE:
+		value_str(v, cfg->build.cache_size_text, NULL);
 		return;
 	case K_VERDICT_RULE:
 		value_str(v, cfg->verdict.rule, NULL);
@@ -627,6 +666,18 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BENCH_COUNTER:
 		value_str(v, config_counter_name(b->counter), NULL);
+		return;
+	case K_BENCH_PARAMS:
+		value_str(v, b->params, NULL);
+		return;
+	case K_BENCH_PREPARE:
+		value_str(v, b->prepare, NULL);
+		return;
+	case K_BENCH_SETUP:
+		value_str(v, b->setup, NULL);
+		return;
+	case K_BENCH_CLEANUP:
+		value_str(v, b->cleanup, NULL);
 		return;
 	case K_COUNT:
 		break;
@@ -760,10 +811,12 @@ static int in_list(const char *word, const char *const *list, size_t n)
 static int check_foreign_placeholders(const char *where, enum key_id id, const char *v,
 				      struct plumb_err *err)
 {
+	int bench_cmd = id == K_BENCH_COMMAND || id == K_BENCH_PREPARE || id == K_BENCH_SETUP ||
+			id == K_BENCH_CLEANUP;
 	const char *const *own = id == K_BUILD_COMMAND ? build_placeholders :
-				 id == K_BENCH_COMMAND ? bench_placeholders : NULL;
+				 bench_cmd ? bench_placeholders : NULL;
 	size_t n_own = id == K_BUILD_COMMAND ? N_OF(build_placeholders) :
-		       id == K_BENCH_COMMAND ? N_OF(bench_placeholders) : 0;
+		       bench_cmd ? N_OF(bench_placeholders) : 0;
 
 	for (const char *p = v ? strchr(v, '{') : NULL; p; p = strchr(p + 1, '{')) {
 		const char *end = strchr(p + 1, '}');
@@ -865,6 +918,8 @@ void config_release(struct plumb_config *cfg)
 		free(cfg->run.labels[i].value);
 	}
 	free(cfg->run.labels);
+	free(cfg->run.setup);
+	free(cfg->run.cleanup);
 	free(cfg->build.command);
 	free(cfg->build.artifact);
 	free(cfg->build.cc);
@@ -872,6 +927,9 @@ void config_release(struct plumb_config *cfg)
 		bench_release(&cfg->benches[i]);
 	free(cfg->benches);
 	free(cfg->workdir);
+	for (size_t i = 0; i < cfg->nwarnings; i++)
+		free(cfg->warnings[i]);
+	free(cfg->warnings);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -919,12 +977,7 @@ static int set_file_names(struct plumb_config *cfg, const char *path,
 	return 0;
 }
 
-struct entry {
-	char *name;
-	char *value;   /* NULL for a key without '=' */
-};
-
-static void entries_free(struct entry *e, size_t n)
+static void entries_free(struct config_entry *e, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(e[i].name);
@@ -941,12 +994,21 @@ static void entries_free(struct entry *e, size_t n)
  * opens the named file while parsing: a FIFO hangs it, and an error inside
  * /etc/passwd is reported as this file's).  Each names the line.
  */
-static int prescan(const char *path, struct plumb_err *err)
+/* One key line of the file, in file order: where it is and whether the
+ * syntax removed quote characters from its value. */
+struct quote_mark {
+	unsigned long line;
+	int quoted;
+};
+
+static int prescan(const char *path, struct quote_mark **marks, size_t *nmarks,
+		   struct plumb_err *err)
 {
 	struct buf text;
 	const char *s, *end;
 	unsigned long line = 1;
-	int quote = 0, rc;
+	int quote = 0, continued = 0, special = 0, rc;
+	const char *open = NULL;   /* where the quote now open opened, on this line */
 
 	buf_init(&text, CONFIG_FILE_MAX + 1);
 	if ((rc = file_read(path, CONFIG_FILE_MAX, &text, err)) < 0) {
@@ -957,7 +1019,7 @@ static int prescan(const char *path, struct plumb_err *err)
 	end = s + text.len;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *le = nl ? nl : end, *p = s, *nul;
+		const char *le = nl ? nl : end, *p = s, *nul, *vstart = NULL;
 		int comment = 0;
 
 		if ((nul = memchr(s, '\0', (size_t)(le - s))) != NULL) {
@@ -982,14 +1044,46 @@ static int prescan(const char *path, struct plumb_err *err)
 				goto out;
 			}
 			p = le;   /* a header's quotes are libgit2's to check */
+		} else if (!continued && p < le && *p != ';' && *p != '#') {
+			/* A key line: libgit2 gives its entries in this order. */
+			struct quote_mark *grown = realloc(*marks, (*nmarks + 1) * sizeof(**marks));
+			if (!grown) {
+				rc = config_oom(err);
+				goto out;
+			}
+			*marks = grown;
+			grown[*nmarks].line = line;
+			grown[*nmarks].quoted = 0;
+			(*nmarks)++;
+			/* The value's first character: a quote there may wrap it whole. */
+			if ((vstart = memchr(p, '=', (size_t)(le - p))) != NULL) {
+				vstart++;
+				while (vstart < le && (*vstart == ' ' || *vstart == '\t'))
+					vstart++;
+			}
 		}
 		for (; p < le && !comment; p++) {
 			if (*p == '\\') {
 				if (p + 1 >= le)
 					break;   /* continued on the next line */
 				p++;
+			} else if (*p == '"' && !quote) {
+				quote = 1;
+				open = p;
+				special = 0;
 			} else if (*p == '"') {
-				quote = !quote;
+				/* Quotes wrapping the whole value (the way to keep ; and #)
+				 * or holding nothing a command splits on change no word;
+				 * others do: warned about (warn_quotes()). */
+				const char *rest = p + 1;
+				quote = 0;
+				while (rest < le && (*rest == ' ' || *rest == '\t'))
+					rest++;
+				if (special && *nmarks &&
+				    !(open && open == vstart && (rest == le || *rest == ';' || *rest == '#')))
+					(*marks)[*nmarks - 1].quoted = 1;
+			} else if (quote && strchr(" \t;&|<>$`()*?[#'~", *p)) {
+				special = 1;
 			} else if (!quote && (*p == ';' || *p == '#')) {
 				comment = 1;
 			}
@@ -1000,6 +1094,10 @@ static int prescan(const char *path, struct plumb_err *err)
 					   "this line", path, line);
 			goto out;
 		}
+		continued = le > s && le[-1] == '\\' && !comment;
+		open = NULL;
+		if (quote)
+			special = 1;   /* a value going on over lines: a newline inside */
 		if (!(le > s && le[-1] == '\\'))
 			quote = 0;
 		s = nl ? nl + 1 : end;
@@ -1012,13 +1110,13 @@ out:
 }
 
 /* All entries of the file, in file order; rejects includes. */
-static int read_entries(const char *path, struct entry **out, size_t *nout,
+static int read_entries(const char *path, struct config_entry **out, size_t *nout,
 			struct plumb_err *err)
 {
 	git_config *gc = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *ge;
-	struct entry *v = NULL;
+	struct config_entry *v = NULL;
 	size_t n = 0;
 	int rc = 0, grc;
 
@@ -1029,7 +1127,7 @@ static int read_entries(const char *path, struct entry **out, size_t *nout,
 		goto out;
 	}
 	while ((grc = git_config_next(&ge, it)) == 0) {
-		struct entry *grown;
+		struct config_entry *grown;
 
 		/* An include would let $HOME or another file in: refuse it. */
 		if (ge->include_depth > 0 || strcasecmp(ge->name, "include.path") == 0 ||
@@ -1072,10 +1170,46 @@ out:
 	return 0;
 }
 
+/* build.command or bench.NAME.command (libgit2 lower-cases section and key). */
+static int is_command_key(const char *name)
+{
+	size_t len = strlen(name);
+
+	return strcasecmp(name, "build.command") == 0 ||
+	       (strncasecmp(name, "bench.", 6) == 0 && len > 14 &&
+		strcasecmp(name + len - 8, ".command") == 0);
+}
+
+/*
+ * The syntax of plumb.conf took quote characters out of a command (they
+ * group words for the file, they never reach the command): say so, with
+ * the command as it will run and how to pass a quote through.
+ */
+static int warn_quotes(struct plumb_config *cfg, const char *path, unsigned long line,
+		       const char *name, const char *value, struct plumb_err *err)
+{
+	char **grown = realloc(cfg->warnings, (cfg->nwarnings + 1) * sizeof(*grown));
+	char *w;
+
+	if (!grown)
+		return config_oom(err);
+	cfg->warnings = grown;
+	w = buf_strdupf("%s:%lu: %s: the plumb.conf syntax removed the quote characters (\") "
+			"from this value; it runs as: %s; to give the command a quote, write \\\" "
+			"in plumb.conf (make X=\\\"a b\\\" passes X=\"a b\" to the shell)",
+			path, line, name, value);
+	if (!w)
+		return config_oom(err);
+	cfg->warnings[cfg->nwarnings++] = w;
+	return 0;
+}
+
 int config_read(struct plumb_config *cfg, const char *path,
 		struct plumb_err *err)
 {
-	struct entry *e = NULL;
+	struct quote_mark *marks = NULL;
+	size_t nmarks = 0;
+	struct config_entry *e = NULL;
 	size_t n = 0;
 	struct stat st;
 	int rc;
@@ -1091,16 +1225,35 @@ int config_read(struct plumb_config *cfg, const char *path,
 	rc = set_file_names(cfg, path, err);
 	if (rc < 0)
 		return rc;
-	rc = prescan(path, err);
-	if (rc < 0)
+	rc = prescan(path, &marks, &nmarks, err);
+	if (rc < 0) {
+		free(marks);
 		return rc;
-	if ((rc = git2_init(err)) < 0)
+	}
+	if ((rc = git2_init(err)) < 0) {
+		free(marks);
 		return rc;
+	}
 	rc = read_entries(path, &e, &n, err);
-	if (rc < 0)
+	if (rc < 0) {
+		free(marks);
 		return rc;
+	}
+	/* A matrix changes the entries: its quote warnings are given up
+	 * (the pairing below checks nmarks == n) rather than misplaced. */
+	if ((rc = config_params_expand(path, &e, &n, err)) < 0) {
+		free(marks);
+		entries_free(e, n);
+		return rc;
+	}
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = set_named(cfg, e[i].name, e[i].value, path, true, err);
+	/* The key lines and the entries pair up unless a header line holds a
+	 * key too ("[build] command = x"): then no warning rather than a wrong one. */
+	for (size_t i = 0; i < n && rc == 0 && nmarks == n; i++)
+		if (marks[i].quoted && e[i].value && is_command_key(e[i].name))
+			rc = warn_quotes(cfg, path, marks[i].line, e[i].name, e[i].value, err);
+	free(marks);
 	entries_free(e, n);
 	return rc;
 }
@@ -1120,7 +1273,24 @@ static int override(struct plumb_config *cfg, enum key_id id, const char *v,
 	return rc;
 }
 
-/* Keep only the benches named in names (file order); unknown names are errors. */
+/* Whether name is an expansion of family (bench.FAMILY.params: "FAMILY/..."). */
+static bool in_family(const char *name, const char *family)
+{
+	size_t len = strlen(family);
+
+	return strncmp(name, family, len) == 0 && name[len] == '/';
+}
+
+static bool bench_family(const struct plumb_config *cfg, const char *family)
+{
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		if (in_family(cfg->benches[i].name, family))
+			return true;
+	return false;
+}
+
+/* Keep only the benches named in names (file order), a family name all of
+ * its expansions; unknown names are errors. */
 static int filter_benches(struct plumb_config *cfg, const char **names,
 			  size_t n, struct plumb_err *err)
 {
@@ -1130,7 +1300,7 @@ static int filter_benches(struct plumb_config *cfg, const char **names,
 		const char **cands;
 		const char *near;
 
-		if (bench_get(cfg, names[i]))
+		if (bench_get(cfg, names[i]) || bench_family(cfg, names[i]))
 			continue;
 		cands = malloc((cfg->nbenches + 1) * sizeof(*cands));
 		if (!cands)
@@ -1153,7 +1323,8 @@ static int filter_benches(struct plumb_config *cfg, const char **names,
 		bool want = false;
 
 		for (size_t j = 0; j < n && !want; j++)
-			want = strcmp(cfg->benches[i].name, names[j]) == 0;
+			want = strcmp(cfg->benches[i].name, names[j]) == 0 ||
+			       in_family(cfg->benches[i].name, names[j]);
 		if (want)
 			cfg->benches[kept++] = cfg->benches[i];
 		else
@@ -1196,6 +1367,7 @@ int config_apply_overrides(struct plumb_config *cfg,
 	}
 	cfg->keep = ov->keep;
 	cfg->keep_going = ov->keep_going;
+	cfg->no_cache = ov->no_cache;
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /*
  * formats/digest.h: every SHA-256 of plumb (bundle members and ids,
  * artifacts, trees, inputs, host ids), optionally computed on a helper
- * thread.  No other file hashes (t0006).
+ * thread.  No other file hashes (t0007).
  *
  * The backend is OpenSSL's libcrypto (EVP), loaded on first use
  * (common/lazy-crypto.h): it uses the CPU's SHA extensions where present

@@ -77,6 +77,7 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 		mv->artifact_size = (int64_t)v->size;
 		mv->build_ns = (int64_t)v->build_ns;
 		mv->pad_offset = (int64_t)v->pad_bytes;
+		mv->cached = v->cached;
 		if (!v->elf || !v->addr)
 			continue;
 		if ((r = elf_image_open(v->elf, &img, err)) < 0)
@@ -413,6 +414,8 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		if ((r = run_manifest_note(mb, note, err)) < 0)
 			return r;
 	}
+	if ((r = run_hooks_notes(st, b, mb, err)) < 0)
+		return r;
 	if (b->failure)
 		return run_set(&mb->failure, b->failure, err);
 	if ((r = analysis_finish(b->an, err)) < 0) {
