@@ -37,9 +37,10 @@ test_expect_success STRACE,CLONED 'the child stack is mapped once, never unmappe
 	test "$(count short clone)" -lt "$(count long clone)"
 '
 
+# 80 more runs in the long trace: a call made per run would add 80.
 test_expect_success STRACE,CLONED 'no setpgid or fcntl that the cloned child made needless' '
-	test "$(count long "^setpgid\\(")" -eq "$(count short "^setpgid\\(")" &&
-	test "$(count long "^fcntl\\([0-9]+, F_SETFD")" -eq "$(count short "^fcntl\\([0-9]+, F_SETFD")"
+	test "$(count long "^setpgid\\(")" -le "$(($(count short "^setpgid\\(") + 10))" &&
+	test "$(count long "^fcntl\\([0-9]+, F_SETFD")" -le "$(($(count short "^fcntl\\([0-9]+, F_SETFD") + 10))"
 '
 
 test_expect_success STRACE 'round facts: /proc/loadavg is not opened again each round, only read' '
