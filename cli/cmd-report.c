@@ -23,7 +23,7 @@ static const struct plumb_opt report_opts[] = {
 	OPT_STRING_("baseline", 0, "NAME|BUNDLE|ID",
 		    "compare the candidate with a baseline: an archived name, a bundle file or folder, or an archived bundle id",
 		    &opt_baseline),
-	OPT_STRING_("format", 0, "FORMAT", "text (default), md, html or json", &opt_format),
+	OPT_STRING_("format", 0, "FORMAT", "text (default), md, html, json, or csv and bmf (docs/csv.md, docs/bmf.md)", &opt_format),
 	OPT_STRING_("output", 'o', "FILE", "write the report to FILE (atomically) instead of standard output",
 		    &opt_output),
 	OPT_STRING_("fail-on", 0, "WHAT",
@@ -94,7 +94,7 @@ static int report_exec(int argc, char **argv)
 	int rc;
 
 	if (opt_format && report_format_parse(opt_format, &o.format) < 0)
-		return usage("--format takes text, md, html or json");
+		return usage("--format takes text, md, html, json, csv or bmf");
 	if (opt_fail_on && report_fail_on_parse(opt_fail_on, &o.fail_on) < 0) {
 		if (!opt_trend || trend_fail_on_parse(opt_fail_on, &o.fail_on) < 0)
 			return usage(opt_trend ? "--fail-on takes slower, any, noisy or change" :
@@ -106,6 +106,8 @@ static int report_exec(int argc, char **argv)
 			return usage("--trend takes no bundle");
 		if (opt_baseline || opt_force)
 			return usage("--baseline and --force compare a bundle; --trend takes neither");
+		if (o.format == REPORT_CSV || o.format == REPORT_BMF)
+			return usage("--format csv and bmf export a bundle's report; --trend takes text, md, html or json");
 		return trend_exec(o.format, o.fail_on);
 	}
 	if (opt_host || opt_last)
