@@ -79,6 +79,21 @@ test_expect_success PYTHON 'an artifact above the size cap is left out and the m
 	test_grep "^  kept c00  *not stored: 68157440 bytes, above the limit" out
 '
 
+test_expect_success PYTHON 'a folder artifact is left out and said' '
+	cp proj/plumb.conf dir.conf &&
+	git config -f dir.conf repo.path proj &&
+	git config -f dir.conf build.command "make && mkdir -p out && cp bench out/" &&
+	git config -f dir.conf build.artifact out &&
+	git config -f dir.conf bench.b.command "{artifact}/bench" &&
+	git config -f dir.conf run.pads 1 &&
+	git config -f dir.conf run.control false &&
+	run_plumb -c dir.conf -o dir.plumb >/dev/null 2>err &&
+	manifest dir.plumb dir &&
+	test ! -e dir/artifacts &&
+	test_json dir/manifest.json "([e.get(\"omitted\") for e in j[\"provenance\"][\"artifacts\"]] ==
+		[\"not a regular file (a folder or a link is not kept)\"] * 2)"
+'
+
 test_expect_success 'a tampered artifact fails verify and audit naming the member' '
 	rm -rf t && cp -R p t &&
 	printf X | dd of=t/artifacts/c00 bs=1 seek=200 conv=notrunc 2>/dev/null &&
