@@ -16,11 +16,13 @@
 #include "cli/cmd.h"
 #include "views/run.h"
 #include "common/buf.h"
+#include "cli/runlock.h"
 #include "cli/runstatus.h"
 #include "common/err.h"
 #include "formats/config.h"
 #include "reports/report.h"
 #include "runner/build.h"
+#include "runner/lock.h"
 #include "runner/run.h"
 #include "views/build-summary.h"
 #include "common/banned.h"
@@ -34,6 +36,7 @@ static struct {
 	const char *fail_on;
 	enum report_fail_on gate;
 	int quiet;
+	const char *wait;
 } o;
 
 static const struct plumb_opt run_opts[] = {
@@ -57,6 +60,8 @@ static const struct plumb_opt run_opts[] = {
 		    "exit 1 on a swept slower (slower), slower or faster (any), slower or noisy (noisy); "
 		    "exit 5 on a failed benchmark", &o.fail_on),
 	OPT_FLAG_("quiet", 'q', "print only errors and the verdict line", &o.quiet),
+	OPT_OPTIONAL_("wait", "DURATION",
+		      "wait for the machine-wide lock (at most DURATION) instead of exiting 75", &o.wait),
 	OPT_END_()
 };
 
@@ -204,6 +209,7 @@ static int run_exec(int argc, char **argv)
 	struct runner_result res;
 	struct runner_opts ropts;
 	struct plumb_err err;
+	struct run_lock lock = { -1, NULL, 0 };
 	int status;
 
 	(void)argv;
@@ -222,6 +228,11 @@ static int run_exec(int argc, char **argv)
 	o.gate = REPORT_FAIL_NEVER;
 	if (o.fail_on && report_fail_on_parse(o.fail_on, &o.gate) < 0) {
 		fprintf(stderr, "plumb run: --fail-on takes slower, any or noisy\n");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.dry_run && o.wait) {
+		fprintf(stderr, "plumb run: --wait needs a run that builds (not --dry-run)\n");
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}
@@ -255,6 +266,8 @@ static int run_exec(int argc, char **argv)
 		status = print_config(&cfg);
 		goto out_cfg;
 	}
+	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK)
+		goto out_cfg;
 	if (!o.build_only) {
 		status = run_all(&cfg);
 		goto out_cfg;
@@ -272,6 +285,7 @@ static int run_exec(int argc, char **argv)
 	}
 	runner_result_release(&res);
 out_cfg:
+	run_lock_release(&lock);
 	config_release(&cfg);
 out_opts:
 	strlist_release(&o.benches);
@@ -285,7 +299,7 @@ const struct plumb_cmd cmd_run = {
 	.usage = "run [-c plumb.conf] [--base REF] [--candidate REF] [--pads N] [--rounds N] "
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
 		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] "
-		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet]",
+		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--wait[=DURATION]]",
 	.description =
 		"Check out the base and candidate revisions of plumb.conf, build each at\n"
 		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
@@ -299,7 +313,9 @@ const struct plumb_cmd cmd_run = {
 		"the builds and prints every variant and the checks.  A failed benchmark\n"
 		"exits 5 and publishes nothing, unless --keep-going.  --fail-on gates in\n"
 		"the same command as `plumb report --fail-on` does (plumb(1) GATING);\n"
-		"--quiet prints only errors and the verdict line.",
+		"--quiet prints only errors and the verdict line.  One run at a time per\n"
+		"machine builds and measures (the machine-wide lock); another exits 75,\n"
+		"or waits with --wait.",
 	.opts = run_opts,
 	.exec = run_exec,
 };

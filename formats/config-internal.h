@@ -31,7 +31,7 @@ enum key_id {
 	K_REPO_PATH, K_REPO_URL,
 	K_RUN_BASE, K_RUN_CANDIDATE, K_RUN_PADS, K_RUN_ROUNDS, K_RUN_SEED,
 	K_RUN_CONTROL, K_RUN_WARMUP_RUNS, K_RUN_CPU, K_RUN_ASLR, K_RUN_ENV,
-	K_RUN_LABEL,
+	K_RUN_LABEL, K_RUN_LOCK,
 	K_BUILD_COMMAND, K_BUILD_ARTIFACT, K_BUILD_PAD, K_BUILD_PAD_BYTES,
 	K_BUILD_REUSE, K_BUILD_TIMEOUT, K_BUILD_CC,
 	K_VERDICT_RULE, K_VERDICT_CONFIDENCE,
@@ -124,8 +124,6 @@ int config_parse_choice(const char *where, const char *v,
 			struct plumb_err *err);
 int config_parse_bool(const char *where, const char *v, bool *out,
 		      struct plumb_err *err);
-int config_parse_duration(const char *where, const char *v, long *out,
-			  struct plumb_err *err);
 void config_duration_text(long s, char *out, size_t size);
 int config_parse_words(const char *where, const char *v,
 		       bool (*ok)(const char *), const char *what,

@@ -47,6 +47,7 @@ const struct key_def config_keys[] = {
 	{ { "run", "aslr", "on", false, false, "on | off" }, K_RUN_ASLR },
 	{ { "run", "env", "PATH HOME LANG", false, false, "variable names, space-separated" }, K_RUN_ENV },
 	{ { "run", "label", NULL, false, true, "KEY=VALUE, repeatable" }, K_RUN_LABEL },
+	{ { "run", "lock", NULL, false, false, "a file path (the machine-wide lock)" }, K_RUN_LOCK },
 	{ { "build", "command", NULL, true, false, "a shell command" }, K_BUILD_COMMAND },
 	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
 	{ { "build", "pad", "link", false, false, "link | env | none" }, K_BUILD_PAD },
@@ -304,6 +305,8 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 				   &cfg->run.env, &cfg->run.nenv, err);
 	case K_RUN_LABEL:
 		return config_add_label(where, v, false, cfg, err);
+	case K_RUN_LOCK:
+		return config_parse_text(where, v, &cfg->run.lock, err);
 	case K_BUILD_COMMAND:
 		return config_parse_command(where, v, &cfg->build.command, build_placeholders,
 				     N_OF(build_placeholders), err);
@@ -491,6 +494,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		v->labels = cfg->run.labels;
 		v->nlabels = cfg->run.nlabels;
 		v->note = "none";
+		return;
+	case K_RUN_LOCK:
+		value_str(v, cfg->run.lock, "not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)");
 		return;
 	case K_BUILD_COMMAND:
 		value_str(v, cfg->build.command, "not set (required)");
@@ -794,6 +800,7 @@ void config_release(struct plumb_config *cfg)
 	free(cfg->build.command);
 	free(cfg->build.artifact);
 	free(cfg->build.cc);
+	free(cfg->run.lock);
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		bench_release(&cfg->benches[i]);
 	free(cfg->benches);

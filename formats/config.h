@@ -109,6 +109,7 @@ struct plumb_config {
 		size_t nenv;
 		struct config_label *labels;   /* in order given */
 		size_t nlabels;
+		char *lock;        /* run.lock: the machine-wide lock, NULL for the default */
 	} run;
 
 	struct {
@@ -239,5 +240,12 @@ const struct config_bench *config_bench_find(const struct plumb_config *cfg,
  */
 int config_repo_dir(const struct plumb_config *cfg, struct buf *out,
 		    struct plumb_err *err);
+
+/*
+ * A duration as plumb.conf spells one ("90", "90s", "30m", "2h", "1h30m"):
+ * seconds from 1 to 168 hours; otherwise PLUMB_EINPUT naming where.
+ */
+int config_parse_duration(const char *where, const char *v, long *out,
+			  struct plumb_err *err);
 
 #endif

@@ -76,7 +76,7 @@ test_expect_success 'a second run on the same work folder exits 75 naming the ho
 	(run_build -c proj/wait.conf >first.out 2>first.err; echo $? >first.status) &
 	wait_for test -s wd/lock &&
 	test_expect_code 75 run_build -c proj/plumb.conf 2>err &&
-	test_grep "wd/lock: another run holds the lock (pid [0-9]* on host .*, started 20[0-9-]*T[0-9:]*Z)" err &&
+	test_grep "lock: another run holds the lock (pid [0-9]* on host .*, started 20[0-9-]*T[0-9:]*Z, command: .*plumb run --build-only" err &&
 	pkill -TERM -f "sleep 3175\.$MARK([^0-9]|$)" ; wait_for test -s first.status &&
 	leftovers
 '
