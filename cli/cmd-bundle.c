@@ -104,7 +104,7 @@ static const struct plumb_opt verify_opts[] = {
 static int verify_exec(int argc, char **argv)
 {
 	struct sign_public_key pk;
-	struct bundle_read_opts o = { NULL, NULL, 0 };
+	struct bundle_read_opts o = { .limits = NULL };
 	struct bundle_info info;
 	struct plumb_err err;
 	char sig[200];
@@ -169,7 +169,7 @@ static int show_exec(int argc, char **argv)
 {
 	struct sign_public_key pk;
 	struct buf out;
-	struct bundle_read_opts o = { NULL, NULL, 0 };
+	struct bundle_read_opts o = { .limits = NULL };
 	struct bundle_info info;
 	struct plumb_err err;
 	int have, rc;
@@ -230,7 +230,7 @@ static const struct plumb_opt extract_opts[] = {
 static int extract_exec(int argc, char **argv)
 {
 	struct sign_public_key pk;
-	struct bundle_read_opts o = { NULL, NULL, 0 };
+	struct bundle_read_opts o = { .limits = NULL };
 	struct bundle_info info;
 	struct plumb_err err;
 	int have, rc;

@@ -16,5 +16,6 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_host,
 	&cmd_archive,
 	&cmd_bundle,
+	&cmd_audit,
 	NULL
 };

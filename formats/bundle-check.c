@@ -26,6 +26,7 @@
 
 #include "common/err.h"
 #include "formats/bundle-internal.h"
+#include "formats/fingerprint.h"
 #include "formats/manifest.h"
 #include "formats/manifest-rule.h"
 #include "stats/analysis.h"
@@ -153,9 +154,48 @@ static void opts_of(const struct manifest *m, const struct manifest_bench *b,
 	o->max_rounds = BUNDLE_MAX_ROUNDS;
 }
 
+void bundle_diffs_release(struct bundle_diffs *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->msg[i]);
+	d->n = d->total = 0;
+}
+
+int bundle_check_differ(struct bundle_check *c, int rc, struct plumb_err *err)
+{
+	struct bundle_diffs *d = c->diffs;
+
+	if (rc >= 0 || !d || rc != PLUMB_EINPUT)
+		return rc;
+	if (d->n < BUNDLE_DIFFS_MAX) {
+		if (!(d->msg[d->n] = strdup(err->msg)))
+			return plumb_err_oom(err, "bundle check");
+		d->n++;
+	}
+	d->total++;
+	plumb_err_clear(err);
+	return 0;
+}
+
+static int check_row(struct bundle_check *c, const struct samples_row *row,
+		     struct plumb_err *err);
+
 int bundle_check_row(void *ctx, const struct samples_row *row, struct plumb_err *err)
 {
 	struct bundle_check *c = ctx;
+	int rc = check_row(c, row, err);
+
+	/* Collected, a row's difference names its line as a refusal would. */
+	if (rc == PLUMB_EINPUT && c->diffs) {
+		plumb_err_prefix(err, "samples.tsv: line %llu", (unsigned long long)row->line);
+		return bundle_check_differ(c, rc, err);
+	}
+	return rc;
+}
+
+static int check_row(struct bundle_check *c, const struct samples_row *row,
+		     struct plumb_err *err)
+{
 	const struct manifest *m = cur_manifest(c);
 	const struct manifest_bench *b;
 	const struct manifest_side_stats *s;
@@ -237,41 +277,53 @@ static int lie(struct plumb_err *err, const char *bname, size_t bi, const char *
 			     num(a, sizeof(a), recorded), num(b, sizeof(b), computed));
 }
 
-static int check_side(const char *bname, size_t bi, const char *sname,
+static int check_side(struct bundle_check *c, const char *bname, size_t bi, const char *sname,
 		      const struct manifest_side_stats *s, const struct analysis_side_result *r,
 		      struct plumb_err *err)
 {
 	char path[96];
+	int rc;
 
 	if (r->npads == 0)
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].sides.%s: "
-				     "no rows in samples.tsv", bname, bi, sname);
+		return bundle_check_differ(c, plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: "
+				     "benches[%zu].sides.%s: no rows in samples.tsv", bname, bi,
+				     sname), err);
 	for (size_t k = 0; k < s->n_pads; k++)
 		if (k >= r->npads || r->pads[k].pad != k)
-			return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: "
-					     "benches[%zu].sides.%s.pads[%zu]: no rows for pad %zu "
-					     "in samples.tsv", bname, bi, sname, k, k);
+			return bundle_check_differ(c, plumb_err_set(err, PLUMB_EINPUT, "%s: "
+					     "manifest.json: benches[%zu].sides.%s.pads[%zu]: no rows "
+					     "for pad %zu in samples.tsv", bname, bi, sname, k, k), err);
 	for (size_t k = 0; k < s->n_pads; k++)
 		if (!same(s->pads[k], r->pads[k].median)) {
 			snprintf(path, sizeof(path), "sides.%s.pads[%zu]", sname, k);
-			return lie(err, bname, bi, path, s->pads[k], r->pads[k].median);
+			if ((rc = bundle_check_differ(c, lie(err, bname, bi, path, s->pads[k],
+							     r->pads[k].median), err)) < 0)
+				return rc;
 		}
 	snprintf(path, sizeof(path), "sides.%s.center", sname);
-	if (!same(s->center, r->summary.center))
-		return lie(err, bname, bi, path, s->center, r->summary.center);
+	if (!same(s->center, r->summary.center) &&
+	    (rc = bundle_check_differ(c, lie(err, bname, bi, path, s->center, r->summary.center),
+				      err)) < 0)
+		return rc;
 	snprintf(path, sizeof(path), "sides.%s.min", sname);
-	if (!same(s->min, r->summary.min))
-		return lie(err, bname, bi, path, s->min, r->summary.min);
+	if (!same(s->min, r->summary.min) &&
+	    (rc = bundle_check_differ(c, lie(err, bname, bi, path, s->min, r->summary.min),
+				      err)) < 0)
+		return rc;
 	snprintf(path, sizeof(path), "sides.%s.max", sname);
-	if (!same(s->max, r->summary.max))
-		return lie(err, bname, bi, path, s->max, r->summary.max);
+	if (!same(s->max, r->summary.max) &&
+	    (rc = bundle_check_differ(c, lie(err, bname, bi, path, s->max, r->summary.max),
+				      err)) < 0)
+		return rc;
 	snprintf(path, sizeof(path), "sides.%s.rounds", sname);
-	if (s->rounds >= 0 && (size_t)s->rounds != r->summary.min_rounds)
-		return lie(err, bname, bi, path, (double)s->rounds, (double)r->summary.min_rounds);
+	if (s->rounds >= 0 && (size_t)s->rounds != r->summary.min_rounds &&
+	    (rc = bundle_check_differ(c, lie(err, bname, bi, path, (double)s->rounds,
+					     (double)r->summary.min_rounds), err)) < 0)
+		return rc;
 	return 0;
 }
 
-static int check_bench(const char *bname, size_t bi, const struct manifest_bench *b,
+static int judge_bench(struct bundle_check *c, const char *bname, size_t bi, const struct manifest_bench *b,
 		       struct analysis *an, struct plumb_err *err)
 {
 	const struct analysis_result *r = NULL;
@@ -297,9 +349,12 @@ static int check_bench(const char *bname, size_t bi, const struct manifest_bench
 				     bname, b->name);
 	for (int s = 0; s < ANALYSIS_SIDES; s++) {
 		const struct manifest_side_stats *ms = side_of(b, s);
-		if (ms && (rc = check_side(bname, bi, side_names[s], ms, &r->side[s], err)) < 0)
+		if (ms && (rc = check_side(c, bname, bi, side_names[s], ms, &r->side[s], err)) < 0)
 			return rc;
 	}
+	c->checked++;
+	if (c->diffs && c->diffs->on_bench && (rc = c->diffs->on_bench(c->diffs->ctx, bi, r, err)) < 0)
+		return rc;
 	/* The verdict, by the one verdict computation, under the rule the
 	 * benchmark records (none: overlap v1) and its recorded hot identity. */
 	manifest_bench_rule(b, &rule);
@@ -308,31 +363,80 @@ static int check_bench(const char *bname, size_t bi, const struct manifest_bench
 				     "%s: manifest.json: benches[%zu].rule: %s", bname, bi, jd.why);
 	if (jd.has_ratio != !isnan(b->ratio) || (jd.has_ratio && !same(b->ratio, jd.ratio))) {
 		if (!jd.has_ratio)
-			return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].ratio: "
-					     "recorded, but the base center is 0", bname, bi);
-		if (isnan(b->ratio))
-			return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].ratio: "
-					     "missing, but samples.tsv gives %s", bname, bi,
-					     num(q, sizeof(q), jd.ratio));
-		return lie(err, bname, bi, "ratio", b->ratio, jd.ratio);
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].ratio: "
+					   "recorded, but the base center is 0", bname, bi);
+		else if (isnan(b->ratio))
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].ratio: "
+					   "missing, but samples.tsv gives %s", bname, bi,
+					   num(q, sizeof(q), jd.ratio));
+		else
+			rc = lie(err, bname, bi, "ratio", b->ratio, jd.ratio);
+		if ((rc = bundle_check_differ(c, rc, err)) < 0)
+			return rc;
 	}
 	rv = manifest_verdict_name(b->verdict);
 	cv = stats_verdict_name(jd.verdict);
-	if (!rv || strcmp(rv, cv) != 0)
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].verdict: "
-				     "'%s' recorded, but samples.tsv gives '%s' (the %s rule, "
-				     "version %d)", bname, bi, rv ? rv : "(none)", cv,
-				     stats_rule_name(rule.kind), rule.version);
+	if ((!rv || strcmp(rv, cv) != 0) &&
+	    (rc = bundle_check_differ(c, plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: "
+				      "benches[%zu].verdict: '%s' recorded, but samples.tsv gives "
+				      "'%s' (the %s rule, version %d)", bname, bi, rv ? rv : "(none)",
+				      cv, stats_rule_name(rule.kind), rule.version), err)) < 0)
+		return rc;
 	rv = manifest_direction_name(b->direction);
 	cv = jd.verdict == STATS_VERDICT_UNSWEPT || jd.verdict == STATS_VERDICT_NOISY ?
 		stats_direction_name(jd.direction) : NULL;
-	if ((rv == NULL) != (cv == NULL) || (rv && strcmp(rv, cv) != 0))
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].direction: "
-				     "'%s' recorded, but samples.tsv gives '%s'", bname, bi,
-				     rv ? rv : "(none)", cv ? cv : "(none)");
+	if (((rv == NULL) != (cv == NULL) || (rv && strcmp(rv, cv) != 0)) &&
+	    (rc = bundle_check_differ(c, plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: "
+				      "benches[%zu].direction: '%s' recorded, but samples.tsv gives "
+				      "'%s'", bname, bi, rv ? rv : "(none)", cv ? cv : "(none)"),
+				      err)) < 0)
+		return rc;
 	if (b->interval.present && jd.has_interval &&
 	    !(same(b->interval.lo, jd.ratio_lo) && same(b->interval.hi, jd.ratio_hi)))
 		return lie(err, bname, bi, "interval.lo", b->interval.lo, jd.ratio_lo);
+	return 0;
+}
+
+/* One benchmark: a difference is refused, or collected and the next looked at. */
+static int check_bench(struct bundle_check *c, const char *bname, size_t bi,
+		       const struct manifest_bench *b, struct analysis *an, struct plumb_err *err)
+{
+	return bundle_check_differ(c, judge_bench(c, bname, bi, b, an, err), err);
+}
+
+/* A recorded fingerprint against the one its facts give (plumb's facts only). */
+static int check_fingerprint(struct bundle_check *c, const char *bname, const char *what,
+			     const char *recorded, const json_t *facts, struct plumb_err *err)
+{
+	char fp[FINGERPRINT_HEX];
+
+	if (!recorded || !fingerprint_checkable(facts))
+		return 0;
+	if (fingerprint_of(facts, fp) < 0)
+		return plumb_err_oom(err, "host fingerprint");
+	c->fingerprint_checked = 1;
+	if (strcmp(fp, recorded) == 0)
+		return 0;
+	return bundle_check_differ(c, plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: %s: "
+				   "'%.40s' recorded, but the host facts it summarises give '%s'",
+				   bname, what, recorded, fp), err);
+}
+
+static int check_host(struct bundle_check *c, const char *bname, const struct manifest *m,
+		      struct plumb_err *err)
+{
+	const json_t *start = m->host.start, *end = m->host.end;
+	int rc;
+
+	if ((rc = check_fingerprint(c, bname, "host.fingerprint", m->host.fingerprint, start,
+				    err)) < 0 ||
+	    (rc = check_fingerprint(c, bname, "host.start.fingerprint",
+				    json_string_value(json_object_get(start, "fingerprint")), start,
+				    err)) < 0 ||
+	    (rc = check_fingerprint(c, bname, "host.end.fingerprint",
+				    json_string_value(json_object_get(end, "fingerprint")), end,
+				    err)) < 0)
+		return rc;
 	return 0;
 }
 
@@ -346,11 +450,13 @@ int bundle_check_finish(struct bundle_check *c, const char *bname, const struct 
 				     "(the samples are checked against the manifest as they are read)",
 				     bname);
 	(void)m;   /* the same manifest, parsed before the samples */
+	if ((rc = check_host(c, bname, &c->early, err)) < 0)
+		return rc;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct manifest_bench *b = &c->early.benches[i];
 		if (b->failure && !b->base.present && !b->candidate.present)
 			continue;
-		if ((rc = check_bench(bname, i, b, c->an[i], err)) < 0)
+		if ((rc = check_bench(c, bname, i, b, c->an[i], err)) < 0)
 			return rc;
 	}
 	return 0;

@@ -93,6 +93,9 @@ struct bundle_check {
 	size_t prev;                      /* the previous row's benchmark */
 	struct analysis **an;             /* per benchmark, NULL until its first row */
 	size_t rounds;                    /* distinct rounds in all analyses */
+	struct bundle_diffs *diffs;       /* NULL: the first difference is refused */
+	size_t checked;                   /* benchmarks re-judged */
+	int fingerprint_checked;          /* a fingerprint was recomputed */
 };
 
 int bundle_check_begin(struct bundle_check *c, const char *json, size_t len,
@@ -100,6 +103,8 @@ int bundle_check_begin(struct bundle_check *c, const char *json, size_t len,
 int bundle_check_row(void *ctx, const struct samples_row *row, struct plumb_err *err);
 int bundle_check_finish(struct bundle_check *c, const char *bname, const struct manifest *m,
 			struct plumb_err *err);
+/* Collect the difference err describes (0) or refuse it (rc): see bundle_diffs. */
+int bundle_check_differ(struct bundle_check *c, int rc, struct plumb_err *err);
 void bundle_check_release(struct bundle_check *c);
 
 struct bundle_reader {

@@ -19,11 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "common/lazy-archive.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "formats/bundle.h"

@@ -189,7 +189,7 @@ static int copy_signed(int fd, const char *path, const struct sign_secret_key *k
 int bundle_sign(const char *path, const struct sign_secret_key *key,
 		struct bundle_info *info, struct plumb_err *err)
 {
-	struct bundle_read_opts opts = { NULL, NULL, 0 };
+	struct bundle_read_opts opts = { .limits = NULL };
 	struct sign_public_key pk;
 	struct bundle_info first;
 	int fd, rc;

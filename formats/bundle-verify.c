@@ -11,6 +11,7 @@
  * manifest, samples.tsv), so a bit flip is reported as a checksum mismatch
  * rather than as the JSON or TSV error it causes.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/path.h"
 #include "formats/bundle.h"
 #include "formats/bundle-internal.h"
 #include "formats/digest.h"
@@ -42,6 +44,8 @@ struct verify_state {
 	void *sample_ctx;
 	struct bundle_check check;        /* samples.tsv against the manifest */
 	int check_begun;
+	struct bundle_diffs *diffs;       /* the caller's, or NULL */
+	int folder;                       /* an unpacked bundle (bundle_verify_dir) */
 };
 
 /* Each row: the consistency check, then the caller's callback. */
@@ -94,8 +98,16 @@ static struct bundle_member *add_member(struct bundle_info *info,
 	return m;
 }
 
+/* Where a member's data comes from: the tar stream, or a file of a folder. */
+typedef int (*member_data_fn)(void *src, const void **p, size_t *len, struct plumb_err *err);
+
+static int tar_data(void *src, const void **p, size_t *len, struct plumb_err *err)
+{
+	return bundle_reader_data(src, p, len, err);
+}
+
 /* Read one member's data: hash it, and keep or parse it by kind. */
-static int read_member(struct bundle_reader *r, struct verify_state *vs,
+static int read_member(member_data_fn data, void *src, struct verify_state *vs,
 		       const struct bundle_entry *e, struct bundle_member *m,
 		       const struct bundle_limits *lim, struct plumb_err *err)
 {
@@ -122,6 +134,7 @@ static int read_member(struct bundle_reader *r, struct verify_state *vs,
 			vs->check_begun = 1;
 			rc = bundle_check_begin(&vs->check, vs->seen[K_MANIFEST] ? vs->manifest.data : NULL,
 						vs->seen[K_MANIFEST] ? vs->manifest.len : 0, err);
+			vs->check.diffs = vs->diffs;
 			if (rc < 0) {
 				samples_reader_release(&vs->tsv);
 				return rc;
@@ -134,7 +147,7 @@ static int read_member(struct bundle_reader *r, struct verify_state *vs,
 			samples_reader_release(&vs->tsv);
 		return rc;
 	}
-	while ((rc = bundle_reader_data(r, &p, &len, err)) > 0) {
+	while ((rc = data(src, &p, &len, err)) > 0) {
 		rc = digest_update(&d, p, len, err);
 		if (rc < 0)
 			break;
@@ -232,6 +245,7 @@ static int check_sig(const char *bname, struct verify_state *vs,
 		     const struct bundle_read_opts *opts, struct plumb_err *err)
 {
 	struct bundle_info *info = vs->info;
+	const struct sign_public_key *key = opts ? opts->pubkey : NULL;
 	struct sign_signature s;
 	char id[BUNDLE_ID_HEX];
 	int rc;
@@ -248,8 +262,19 @@ static int check_sig(const char *bname, struct verify_state *vs,
 		return plumb_err_prefix(err, "%s: SHA256SUMS.sig", bname);
 	sign_keyid_hex(s.keyid, info->sig_keyid);
 	memcpy(info->sig_comment, s.trusted_comment, sizeof(info->sig_comment));
-	if (opts && opts->pubkey) {
-		rc = sign_verify_parsed(opts->pubkey, vs->sums.data, vs->sums.len, &s, err);
+	if (opts && !opts->pubkey && opts->n_pubkeys) {
+		/* A keyring: the key the signature names, else a refusal naming it. */
+		for (size_t i = 0; i < opts->n_pubkeys; i++)
+			if (memcmp(opts->pubkeys[i].keyid, s.keyid, SIGN_KEYID_BYTES) == 0)
+				key = &opts->pubkeys[i], info->sig_key = (int)i;
+		if (!key)
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: SHA256SUMS.sig: signed with key "
+					     "%s, which is none of the %zu trusted key%s", bname,
+					     info->sig_keyid, opts->n_pubkeys,
+					     opts->n_pubkeys == 1 ? "" : "s");
+	}
+	if (key) {
+		rc = sign_verify_parsed(key, vs->sums.data, vs->sums.len, &s, err);
 		if (rc < 0)
 			return plumb_err_prefix(err, "%s: SHA256SUMS.sig", bname);
 	}
@@ -259,7 +284,7 @@ static int check_sig(const char *bname, struct verify_state *vs,
 	if (strcmp(id, info->id) != 0)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: SHA256SUMS.sig: the signature is for "
 				     "bundle %.16s..., not this one (%.16s...)", bname, id, info->id);
-	if (opts && opts->pubkey) {
+	if (key) {
 		info->sig = BUNDLE_SIG_GOOD;
 	} else {
 		if (opts && opts->require_signature)
@@ -270,8 +295,39 @@ static int check_sig(const char *bname, struct verify_state *vs,
 	return 0;
 }
 
-static int verify_after(struct bundle_reader *r, struct verify_state *vs,
-			const struct bundle_read_opts *opts, struct plumb_err *err)
+/* What a folder's or a file's members say, once their bytes are trusted. */
+static int verify_content(const char *name, struct verify_state *vs, struct plumb_err *err)
+{
+	struct bundle_info *info = vs->info;
+	int rc;
+
+	if (!vs->seen[K_MANIFEST])
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no manifest.json member", name);
+	if (!vs->seen[K_SAMPLES])
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no samples.tsv member", name);
+	/* Peak memory: SHA256SUMS is done with before the manifest is parsed. */
+	buf_release(&vs->sums);
+	buf_release(&vs->sig);
+	rc = bundle_manifest_budget(vs->manifest.data, vs->manifest.len, err);
+	if (rc < 0)
+		return plumb_err_prefix(err, "%s: manifest.json", name);
+	rc = manifest_parse(&info->manifest, vs->manifest.data ? vs->manifest.data : "",
+			    vs->manifest.len, err);
+	if (rc < 0)
+		return plumb_err_prefix(err, "%s: manifest.json", name);
+	if (vs->tsv_bad) {
+		*err = vs->tsv_err;
+		return plumb_err_prefix(err, "%s", name);
+	}
+	rc = bundle_check_finish(&vs->check, name, &info->manifest, err);
+	info->checked_benches = vs->check.checked;
+	info->fingerprint_checked = vs->check.fingerprint_checked;
+	return rc;
+}
+
+/* SHA256SUMS against the members, the id, the signature, then the content. */
+static int verify_after_pass(const char *name, struct verify_state *vs,
+			     const struct bundle_read_opts *opts, struct plumb_err *err)
 {
 	struct bundle_info *info = vs->info;
 	struct bundle_sum *sums = NULL;
@@ -279,43 +335,61 @@ static int verify_after(struct bundle_reader *r, struct verify_state *vs,
 	unsigned char id[DIGEST_BYTES];
 	int rc;
 
-	info->tar_bytes = r->tar_bytes;
-	info->file_bytes = r->file_bytes;
+	if (!vs->seen[K_SUMS] && vs->folder) {
+		info->unverified = 1;
+		return verify_content(name, vs, err);
+	}
 	if (!vs->seen[K_SUMS])
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: no SHA256SUMS member", r->name);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no SHA256SUMS member", name);
 	rc = bundle_sums_parse(vs->sums.data, vs->sums.len, &sums, &n_sums, err);
 	if (rc < 0)
-		return plumb_err_prefix(err, "%s", r->name);
-	rc = check_sums(r->name, info, sums, n_sums, err);
+		return plumb_err_prefix(err, "%s", name);
+	rc = check_sums(name, info, sums, n_sums, err);
 	bundle_sums_free(sums, n_sums);
 	if (rc < 0)
 		return rc;
 	if (!vs->seen[K_MANIFEST])
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: no manifest.json member", r->name);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no manifest.json member", name);
 	if (!vs->seen[K_SAMPLES])
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: no samples.tsv member", r->name);
-	if (!vs->seen[K_README])
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: no README.txt member", r->name);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no samples.tsv member", name);
+	if (!vs->seen[K_README] && !vs->folder)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no README.txt member", name);
 	digest_buffer(vs->sums.data, vs->sums.len, id);
 	digest_hex(id, info->id);
-	rc = check_sig(r->name, vs, opts, err);
+	rc = check_sig(name, vs, opts, err);
 	if (rc < 0)
 		return rc;
-	/* Peak memory: SHA256SUMS is done with before the manifest is parsed. */
+	return verify_content(name, vs, err);
+}
+
+static int verify_after(struct bundle_reader *r, struct verify_state *vs,
+			const struct bundle_read_opts *opts, struct plumb_err *err)
+{
+	vs->info->tar_bytes = r->tar_bytes;
+	vs->info->file_bytes = r->file_bytes;
+	return verify_after_pass(r->name, vs, opts, err);
+}
+
+static void state_init(struct verify_state *vs, const struct bundle_read_opts *opts,
+		       samples_row_fn on_sample, void *sample_ctx, struct bundle_info *info)
+{
+	memset(vs, 0, sizeof(*vs));
+	vs->info = info;
+	vs->diffs = opts ? opts->diffs : NULL;
+	vs->on_sample = on_sample;
+	vs->sample_ctx = sample_ctx;
+	buf_init(&vs->sums, BUNDLE_MAX_SUMS);
+	buf_init(&vs->sig, BUNDLE_MAX_SIG);
+	buf_init(&vs->manifest, BUNDLE_MAX_MANIFEST);
+}
+
+static void state_release(struct verify_state *vs)
+{
 	buf_release(&vs->sums);
 	buf_release(&vs->sig);
-	rc = bundle_manifest_budget(vs->manifest.data, vs->manifest.len, err);
-	if (rc < 0)
-		return plumb_err_prefix(err, "%s: manifest.json", r->name);
-	rc = manifest_parse(&info->manifest, vs->manifest.data ? vs->manifest.data : "",
-			    vs->manifest.len, err);
-	if (rc < 0)
-		return plumb_err_prefix(err, "%s: manifest.json", r->name);
-	if (vs->tsv_bad) {
-		*err = vs->tsv_err;
-		return plumb_err_prefix(err, "%s", r->name);
-	}
-	return bundle_check_finish(&vs->check, r->name, &info->manifest, err);
+	buf_release(&vs->manifest);
+	if (vs->check_begun)
+		bundle_check_release(&vs->check);
 }
 
 static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts *opts,
@@ -327,13 +401,7 @@ static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts 
 	struct bundle_entry e;
 	int rc;
 
-	memset(&vs, 0, sizeof(vs));
-	vs.info = info;
-	vs.on_sample = on_sample;
-	vs.sample_ctx = sample_ctx;
-	buf_init(&vs.sums, BUNDLE_MAX_SUMS);
-	buf_init(&vs.sig, BUNDLE_MAX_SIG);
-	buf_init(&vs.manifest, BUNDLE_MAX_MANIFEST);
+	state_init(&vs, opts, on_sample, sample_ctx, info);
 	while ((rc = bundle_reader_next(r, &e, err)) > 0) {
 		struct bundle_member *m = add_member(info, &e, err);
 		if (!m) {
@@ -342,7 +410,7 @@ static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts 
 		}
 		if (e.is_dir)
 			continue;
-		rc = read_member(r, &vs, &e, m, lim, err);
+		rc = read_member(tar_data, r, &vs, &e, m, lim, err);
 		if (rc < 0)
 			break;
 	}
@@ -350,11 +418,7 @@ static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts 
 		rc = bundle_reader_finish(r, err);
 	if (rc == 0)
 		rc = verify_after(r, &vs, opts, err);
-	buf_release(&vs.sums);
-	buf_release(&vs.sig);
-	buf_release(&vs.manifest);
-	if (vs.check_begun)
-		bundle_check_release(&vs.check);
+	state_release(&vs);
 	return rc;
 }
 
@@ -362,7 +426,7 @@ static int verify_reader(struct bundle_reader *r, const struct bundle_read_opts 
 static int verify_begin(const struct bundle_read_opts *opts, struct bundle_info *info,
 			struct plumb_err *err)
 {
-	if (opts && opts->require_signature && !opts->pubkey)
+	if (opts && opts->require_signature && !opts->pubkey && !opts->n_pubkeys)
 		return plumb_err_set(err, PLUMB_EARG, "a required signature needs a public "
 				     "key to check it with");
 	bundle_info_release(info);
@@ -471,4 +535,202 @@ int bundle_verify_path_samples(const char *path, const struct bundle_read_opts *
 	rc = verify_fd(fd, path, opts, on_sample, sample_ctx, info, err);
 	close(fd);
 	return rc;
+}
+
+/* ---- unpacked bundles ---------------------------------------------------- */
+
+/* A file of a folder, read in blocks. */
+struct file_src {
+	int fd;
+	const char *path;
+	unsigned char buf[64 * 1024];
+};
+
+static int file_data(void *src, const void **p, size_t *len, struct plumb_err *err)
+{
+	struct file_src *f = src;
+	ssize_t n;
+
+	do
+		n = read(f->fd, f->buf, sizeof(f->buf));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, f->path, "read");
+	*p = f->buf;
+	*len = (size_t)n;
+	return n > 0;
+}
+
+struct dir_list {
+	char **names;      /* member names, "logs/x.log" under logs/ */
+	size_t n;
+	int has_logs, has_sums;
+};
+
+static void dir_list_free(struct dir_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->names[i]);
+	free(l->names);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The regular files of dir (prefix "" or "logs/"), no links followed. */
+static int list_files(const char *dir, const char *prefix, struct dir_list *l,
+		      struct plumb_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!d)
+		return plumb_err_errno(err, errno == ENOENT || errno == ENOTDIR ||
+				       errno == EACCES ? PLUMB_EINPUT : PLUMB_EIO, errno, dir,
+				       "open folder");
+	while ((errno = 0, de = readdir(d)) != NULL) {
+		struct stat st;
+		char *path, *name, **nn;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		path = path_join(dir, de->d_name);
+		if (!path) {
+			rc = plumb_err_oom(err, dir);
+			break;
+		}
+		if (lstat(path, &st) < 0) {
+			rc = plumb_err_errno(err, PLUMB_EIO, errno, path, "stat");
+			free(path);
+			break;
+		}
+		free(path);
+		if (!*prefix && S_ISDIR(st.st_mode) && strcmp(de->d_name, BUNDLE_LOGS) == 0) {
+			l->has_logs = 1;
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			continue;   /* refused below when SHA256SUMS lists it, else not a member */
+		if (!*prefix && strcmp(de->d_name, BUNDLE_SUMS) == 0)
+			l->has_sums = 1;
+		name = *prefix ? path_join(BUNDLE_LOGS, de->d_name) : strdup(de->d_name);
+		nn = name && l->n < BUNDLE_MAX_MEMBERS ?
+			realloc(l->names, (l->n + 1) * sizeof(*nn)) : NULL;
+		if (!nn) {
+			free(name);
+			rc = name ? plumb_err_set(err, PLUMB_EINPUT, "%s: more than %u files",
+						  dir, BUNDLE_MAX_MEMBERS)
+				  : plumb_err_oom(err, dir);
+			break;
+		}
+		l->names = nn;
+		l->names[l->n++] = name;
+	}
+	if (rc == 0 && errno)
+		rc = plumb_err_errno(err, PLUMB_EIO, errno, dir, "read folder");
+	closedir(d);
+	return rc;
+}
+
+/* One file of the folder as a member: its checks, hash and content. */
+static int dir_member(const char *dir, const char *name, struct verify_state *vs,
+		      const struct bundle_limits *lim, struct plumb_err *err)
+{
+	struct bundle_entry e = { name, 0, 0, 0 };
+	struct bundle_member *m;
+	struct file_src *f;
+	char q[400], *path = path_join(dir, name);
+	int rc;
+
+	if (!path)
+		return plumb_err_oom(err, dir);
+	if (bundle_name_problem(name, strlen(name))) {
+		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: '%s': not a member name of a bundle",
+				   dir, bundle_quote(q, sizeof(q), name, strlen(name)));
+		free(path);
+		return rc;
+	}
+	rc = bundle_open_regular(path, O_NOFOLLOW, &e.size, err);
+	if (rc < 0) {
+		free(path);
+		return rc;
+	}
+	f = malloc(sizeof(*f));
+	if (!f) {
+		close(rc);
+		free(path);
+		return plumb_err_oom(err, dir);
+	}
+	f->fd = rc;
+	f->path = path;
+	if (e.size > bundle_member_limit(lim, name))
+		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: %llu bytes, above the limit of %llu "
+				   "for this member", path, (unsigned long long)e.size,
+				   (unsigned long long)bundle_member_limit(lim, name));
+	else if (!(m = add_member(vs->info, &e, err)))
+		rc = err->code;
+	else
+		rc = read_member(file_data, f, vs, &e, m, lim, err);
+	close(f->fd);
+	free(f);
+	free(path);
+	return rc;
+}
+
+/* Is name read from a folder without SHA256SUMS? Only what the check needs. */
+static int content_member(const char *name)
+{
+	return strcmp(name, BUNDLE_MANIFEST) == 0 || strcmp(name, BUNDLE_SAMPLES) == 0;
+}
+
+int bundle_verify_dir(const char *dir, const struct bundle_read_opts *opts,
+		      samples_row_fn on_sample, void *sample_ctx,
+		      struct bundle_info *info, struct plumb_err *err)
+{
+	struct bundle_limits lim;
+	struct dir_list l = { NULL, 0, 0, 0 };
+	struct verify_state vs;
+	int rc = verify_begin(opts, info, err);
+	char *logs = path_join(dir, BUNDLE_LOGS);
+
+	if (rc < 0 || !logs) {
+		free(logs);
+		return rc < 0 ? rc : plumb_err_oom(err, dir);
+	}
+	if (opts && opts->limits)
+		lim = *opts->limits;
+	else
+		bundle_limits_default(&lim);
+	state_init(&vs, opts, on_sample, sample_ctx, info);
+	vs.folder = 1;
+	rc = list_files(dir, "", &l, err);
+	if (rc == 0 && l.has_logs && l.has_sums)
+		rc = list_files(logs, BUNDLE_LOGS, &l, err);
+	if (rc == 0)
+		qsort(l.names, l.n, sizeof(*l.names), cmp_name);
+	for (size_t i = 0; rc == 0 && i < l.n; i++)
+		if (l.has_sums || content_member(l.names[i]))
+			rc = dir_member(dir, l.names[i], &vs, &lim, err);
+	if (rc == 0)
+		rc = verify_after_pass(dir, &vs, opts, err);
+	state_release(&vs);
+	dir_list_free(&l);
+	free(logs);
+	if (rc < 0)
+		bundle_info_release(info);
+	return rc;
+}
+
+int bundle_verify_any(const char *path, const struct bundle_read_opts *opts,
+		      samples_row_fn on_sample, void *sample_ctx,
+		      struct bundle_info *info, struct plumb_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return bundle_verify_dir(path, opts, on_sample, sample_ctx, info, err);
+	return bundle_verify_path_samples(path, opts, on_sample, sample_ctx, info, err);
 }

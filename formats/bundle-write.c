@@ -35,10 +35,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <zstd.h>
 
+#include "common/lazy-archive.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"

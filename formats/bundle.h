@@ -87,7 +87,10 @@ struct bundle_member {
 };
 
 struct bundle_info {
-	char id[BUNDLE_ID_HEX];             /* SHA-256 of SHA256SUMS, hex */
+	char id[BUNDLE_ID_HEX];             /* SHA-256 of SHA256SUMS, hex; "" for a
+	                                       folder without SHA256SUMS */
+	int unverified;                     /* a folder without SHA256SUMS: its members
+	                                       were not checked against checksums */
 	struct manifest manifest;           /* parsed manifest.json */
 	struct bundle_member *members;      /* in archive order */
 	size_t n_members;
@@ -97,15 +100,46 @@ struct bundle_info {
 	enum bundle_sig_state sig;
 	char sig_keyid[SIGN_KEYID_HEX];     /* when sig != NONE */
 	char sig_comment[SIGN_TRUSTED_COMMENT_MAX + 1];
+	int sig_key;                        /* GOOD: index of the key in pubkeys[] (0 for pubkey) */
+	size_t checked_benches;             /* benchmarks re-judged from their samples */
+	int fingerprint_checked;            /* host fingerprints recomputed from their facts */
 };
 
 void bundle_info_init(struct bundle_info *info);
 void bundle_info_release(struct bundle_info *info);
 
+/*
+ * Consistency differences collected instead of refused (`plumb audit`):
+ * with bundle_read_opts.diffs set, a bundle that contradicts its own
+ * samples still verifies, and every difference found (the first
+ * BUNDLE_DIFFS_MAX of them kept) is a message naming the JSON path or TSV
+ * line, as the refusal would have said it.  on_bench, when set, sees every
+ * benchmark's reduction of its samples after its check (the audit judges
+ * it again under today's rule).  Caller-owned storage: zero it, and
+ * bundle_diffs_release() frees the messages.
+ */
+#define BUNDLE_DIFFS_MAX 100
+struct analysis_result;
+struct bundle_diffs {
+	char *msg[BUNDLE_DIFFS_MAX];
+	size_t n;            /* messages kept */
+	size_t total;        /* differences found */
+	int (*on_bench)(void *ctx, size_t bench, const struct analysis_result *r,
+			struct plumb_err *err);
+	void *ctx;
+};
+
+void bundle_diffs_release(struct bundle_diffs *d);
+
 struct bundle_read_opts {
 	const struct bundle_limits *limits;      /* NULL: v1 defaults */
 	const struct sign_public_key *pubkey;    /* NULL: signature not checked */
 	int require_signature;                   /* a good signature or PLUMB_EINPUT */
+	struct bundle_diffs *diffs;              /* NULL: a difference is refused */
+	/* Keys to choose from by the signature's key id (beside pubkey): a
+	 * signature by none of them is PLUMB_EINPUT naming its key id. */
+	const struct sign_public_key *pubkeys;
+	size_t n_pubkeys;
 };
 
 /*
@@ -133,6 +167,25 @@ int bundle_verify_mem(const void *data, size_t len, const char *name,
 int bundle_verify_path_samples(const char *path, const struct bundle_read_opts *opts,
 			       samples_row_fn on_sample, void *sample_ctx,
 			       struct bundle_info *info, struct plumb_err *err);
+
+/*
+ * Verify an unpacked bundle: the folder dir holding manifest.json,
+ * samples.tsv, optionally logs/ *.log and, as `bundle extract` writes them,
+ * README.txt, SHA256SUMS and SHA256SUMS.sig.  With SHA256SUMS every member
+ * is checked against it as in a bundle file (a file it does not list, or a
+ * listed one missing, is refused), the id is the same and the signature is
+ * checked; without it info->unverified is set and the id is "".  The
+ * consistency check runs either way.  Other files are refused when
+ * SHA256SUMS is present and ignored otherwise.
+ */
+int bundle_verify_dir(const char *dir, const struct bundle_read_opts *opts,
+		      samples_row_fn on_sample, void *sample_ctx,
+		      struct bundle_info *info, struct plumb_err *err);
+
+/* bundle_verify_dir() for a folder, bundle_verify_path_samples() otherwise. */
+int bundle_verify_any(const char *path, const struct bundle_read_opts *opts,
+		      samples_row_fn on_sample, void *sample_ctx,
+		      struct bundle_info *info, struct plumb_err *err);
 
 /*
  * Verify the bundle at path, then write its members under dir.  dir is

@@ -20,9 +20,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include <git2.h>
 #include <jansson.h>
 
+#include "common/lazy-git2.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
@@ -38,7 +38,9 @@ const struct key_def config_keys[] = {
 	{ { "repo", "url", NULL, false, false, "a URL git can clone" }, K_REPO_URL },
 	{ { "run", "base", NULL, true, false, "a revision" }, K_RUN_BASE },
 	{ { "run", "candidate", "HEAD", false, false, "a revision, or WORKTREE" }, K_RUN_CANDIDATE },
-	{ { "run", "pads", "4", false, false, "1 to 64" }, K_RUN_PADS },
+	{ { "run", "pads", "4", false, false, "1 to 64, or auto" }, K_RUN_PADS },
+	{ { "run", "maxPads", "12", false, false, "4 to 64 (pads = auto only)" }, K_RUN_MAX_PADS },
+	{ { "run", "budget", "15m", false, false, "a duration: 90, 90s, 30m, 2h (pads = auto only)" }, K_RUN_BUDGET },
 	{ { "run", "rounds", "10", false, false, "1 to 100000" }, K_RUN_ROUNDS },
 	{ { "run", "seed", "1", false, false, "0 to 9223372036854775807" }, K_RUN_SEED },
 	{ { "run", "control", "true", false, false, "true | false" }, K_RUN_CONTROL },
@@ -273,9 +275,27 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 	case K_RUN_CANDIDATE:
 		return config_parse_rev(where, v, &cfg->run.candidate, err);
 	case K_RUN_PADS:
+		if (strcasecmp(v, "auto") == 0) {
+			cfg->run.pads = CONFIG_PADS_AUTO_START;
+			cfg->run.pads_auto = true;
+			return 0;
+		}
 		rc = config_parse_number(where, v, 1, CONFIG_PADS_MAX, &n, err);
-		if (rc == 0)
+		if (rc == 0) {
 			cfg->run.pads = (unsigned)n;
+			cfg->run.pads_auto = false;
+		}
+		return rc;
+	case K_RUN_MAX_PADS:
+		rc = config_parse_number(where, v, CONFIG_PADS_AUTO_START, CONFIG_PADS_MAX, &n, err);
+		if (rc == 0)
+			cfg->run.max_pads = (unsigned)n;
+		return rc;
+	case K_RUN_BUDGET:
+		rc = config_parse_duration(where, v, &cfg->run.budget, err);
+		if (rc == 0 && cfg->run.budget < 1)
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: '%s': the budget must be at least 1 second",
+					   where, SHOW(v));
 		return rc;
 	case K_RUN_ROUNDS:
 		rc = config_parse_number(where, v, 1, CONFIG_ROUNDS_MAX, &n, err);
@@ -457,7 +477,22 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		value_str(v, cfg->run.candidate, NULL);
 		return;
 	case K_RUN_PADS:
-		value_u64(v, V_U64, cfg->run.pads);
+		if (cfg->run.pads_auto)
+			value_str(v, "auto", NULL);
+		else
+			value_u64(v, V_U64, cfg->run.pads);
+		return;
+	case K_RUN_MAX_PADS:
+		if (cfg->run.pads_auto)
+			value_u64(v, V_U64, cfg->run.max_pads);
+		else
+			v->note = "pads = auto only";
+		return;
+	case K_RUN_BUDGET:
+		if (cfg->run.pads_auto)
+			value_u64(v, V_DURATION, (uint64_t)cfg->run.budget);
+		else
+			v->note = "pads = auto only";
 		return;
 	case K_RUN_ROUNDS:
 		value_u64(v, V_U64, cfg->run.rounds);

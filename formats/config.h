@@ -42,6 +42,7 @@ struct plumb_err;
 #define CONFIG_FILE_MAX        (1024 * 1024)  /* bytes of plumb.conf */
 #define CONFIG_ENTRIES_MAX     10000          /* key = value lines */
 #define CONFIG_PADS_MAX        64
+#define CONFIG_PADS_AUTO_START 4    /* run.pads = auto starts here */
 #define CONFIG_ROUNDS_MAX      100000
 #define CONFIG_BENCHES_MAX     256
 #define CONFIG_BENCH_NAME_MAX  64
@@ -97,7 +98,10 @@ struct plumb_config {
 	struct {
 		char *base;        /* NULL until given (file or --base): required */
 		char *candidate;   /* a revision, or "WORKTREE" */
-		unsigned pads;
+		unsigned pads;     /* pads = auto: the first sweep's, CONFIG_PADS_AUTO_START */
+		bool pads_auto;    /* run.pads = auto: the adaptive sweep (runner/run-sweep.c) */
+		unsigned max_pads; /* run.maxPads: pads = auto stops there */
+		long budget;       /* run.budget, seconds: pads = auto starts no extension past it */
 		unsigned rounds;
 		uint64_t seed;
 		bool control;

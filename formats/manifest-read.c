@@ -607,6 +607,8 @@ static int read_run(struct rd *r, const json_t *root, struct manifest *m)
 	if (rc == 0)
 		rc = read_conditions(r, run, m);
 	if (rc == 0)
+		rc = get_opaque(r, run, "sweep", 0, &m->run.sweep);
+	if (rc == 0)
 		jsonio_path_restore(&r->path, old);
 	return rc;
 }

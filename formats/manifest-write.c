@@ -297,6 +297,8 @@ static void write_run(struct wr *w, json_t *root, const struct manifest *m)
 		}
 		jsonio_path_restore(&w->path, old2);
 	}
+	if (r->sweep)
+		put_sorted(w, o, "sweep", r->sweep);
 out:
 	jsonio_path_restore(&w->path, old);
 }

@@ -14,6 +14,7 @@
 #include "common/err.h"
 #include "formats/manifest.h"
 #include "formats/manifest-internal.h"
+#include "formats/manifest-sweep.h"
 #include "common/banned.h"
 
 /* Enum name tables: the index is the enum value. */
@@ -163,6 +164,7 @@ void manifest_release(struct manifest *m)
 		variant_release(&m->build.variants[i]);
 	free(m->build.variants);
 	json_decref(m->host.start);
+	json_decref(m->run.sweep);
 	json_decref(m->host.end);
 	free(m->host.fingerprint);
 	free(m->run.start);
@@ -608,6 +610,8 @@ static int check_run(const struct manifest *m, struct plumb_err *err)
 		}
 		free(stamp);
 	}
+	if (r->sweep && manifest_sweep_check(r->sweep, err) < 0)
+		return PLUMB_EINPUT;
 	if (r->n_conditions > 0 && (int64_t)r->n_conditions != r->rounds)
 		return bad(err, "run.conditions: %zu rounds listed, run.rounds is %lld",
 			   r->n_conditions, (long long)r->rounds);

@@ -195,6 +195,8 @@ struct manifest_run {
 	size_t n_labels;
 	struct manifest_condition *conditions;  /* run.conditions, optional: one per round */
 	size_t n_conditions;            /* 0 when run.conditions is absent */
+	json_t *sweep;                  /* run.sweep, optional object: the adaptive sweep
+	                                   (run.pads = auto), checked by formats/manifest-sweep.h */
 };
 
 /* benches[].sides.<side>.counters: hardware counters, centers over pads. */

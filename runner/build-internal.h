@@ -38,7 +38,8 @@ int build_artifact_digest(const char *path, char hex[65], uint64_t *size,
 int build_collect_symbols(const struct plumb_config *cfg, struct runner_result *res,
 			  struct plumb_err *err);
 
-/* Read every variant's symbol addresses; sets v->elf.  *machine from b00. */
+/* Read the symbol addresses of every variant not read yet; sets v->elf.
+ * *machine from b00 (when it is read). */
 int build_read_addresses(const struct plumb_config *cfg, struct runner_result *res,
 			 int *machine, struct plumb_err *err);
 

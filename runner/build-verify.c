@@ -299,7 +299,7 @@ int build_collect_symbols(const struct plumb_config *cfg, struct runner_result *
 	return 0;
 }
 
-/* Read every variant's symbol addresses; sets v->elf.  *machine from b00. */
+/* Read the symbol addresses of every variant not read yet; sets v->elf. */
 int build_read_addresses(const struct plumb_config *cfg, struct runner_result *res,
 			  int *machine, struct plumb_err *err)
 {
@@ -342,6 +342,8 @@ int build_read_addresses(const struct plumb_config *cfg, struct runner_result *r
 		struct runner_variant *v = &res->variants[i];
 		struct elf_image *img = NULL;
 		char name[96];
+		if (v->addr)
+			continue;   /* read already (pads added by runner_build_more()) */
 		build_variant_name(v, name, sizeof(name));
 		v->elf = buf_strdupf("%s%s", v->artifact, buf_cstr(&rel));
 		v->addr = calloc(res->nsymbols, sizeof(*v->addr));

@@ -322,33 +322,46 @@ out:
 	return r;
 }
 
+/* Name and place variant v: side's pad K, or the control. */
+static int init_variant(const struct plumb_config *cfg, struct runner_result *res,
+			struct runner_variant *v, enum runner_side side, int control,
+			unsigned pad, struct plumb_err *err)
+{
+	v->side = side;
+	v->control = control;
+	v->pad = pad;
+	v->pad_bytes = cfg->build.pad == CONFIG_PAD_NONE ? 0 : (uint64_t)pad * cfg->build.pad_bytes;
+	snprintf(v->id, sizeof(v->id), "%c%02u", control ? 'k' : side == RUNNER_BASE ? 'b' : 'c',
+		 pad % PADS_MAX);
+	v->dir = buf_strdupf("%s/v/%s", res->run_dir, v->id);
+	v->artifact = buf_strdupf("%s/v/%s/%s", res->run_dir, v->id, cfg->build.artifact);
+	v->log = buf_strdupf("%s/log/%s.log", res->run_dir, v->id);
+	if (!v->dir || !v->artifact || !v->log)
+		return plumb_err_oom(err, "variants");
+	return 0;
+}
+
 /* Lay out the variants: b00..bNN, c00..cNN, k00. */
 static int plan_variants(const struct plumb_config *cfg, struct runner_result *res,
 			 struct plumb_err *err)
 {
 	unsigned pads = cfg->run.pads;
 	size_t n = 2 * (size_t)pads + (cfg->run.control ? 1 : 0);
+	int r;
 
 	res->variants = calloc(n, sizeof(*res->variants));
 	if (!res->variants)
 		return plumb_err_oom(err, "variants");
 	for (size_t i = 0; i < n; i++) {
-		struct runner_variant *v = &res->variants[i];
 		int control = i == 2 * (size_t)pads;
-		v->side = control || i < pads ? RUNNER_BASE : RUNNER_CANDIDATE;
-		v->control = control;
-		v->pad = control ? 0 : (unsigned)(i % pads);
-		v->pad_bytes = cfg->build.pad == CONFIG_PAD_NONE ? 0 :
-			       (uint64_t)v->pad * cfg->build.pad_bytes;
-		snprintf(v->id, sizeof(v->id), "%c%02u", control ? 'k' : v->side == RUNNER_BASE ? 'b' : 'c',
-			 v->pad % PADS_MAX);
-		v->dir = buf_strdupf("%s/v/%s", res->run_dir, v->id);
-		v->artifact = buf_strdupf("%s/v/%s/%s", res->run_dir, v->id, cfg->build.artifact);
-		v->log = buf_strdupf("%s/log/%s.log", res->run_dir, v->id);
-		if (!v->dir || !v->artifact || !v->log)
-			return plumb_err_oom(err, "variants");
+		r = init_variant(cfg, res, &res->variants[i],
+				 control || i < pads ? RUNNER_BASE : RUNNER_CANDIDATE, control,
+				 control ? 0 : (unsigned)(i % pads), err);
 		res->nvariants++;
+		if (r < 0)
+			return r;
 	}
+	res->npads = pads;
 	return 0;
 }
 
@@ -391,13 +404,38 @@ static int build_one(const struct plumb_config *cfg, const struct runner_opts *o
 	return 0;
 }
 
+/* Assemble the pad objects of pads from..to-1 into objects[from..to). */
+static int make_pad_objects(const struct plumb_config *cfg, struct runner_result *res,
+			    unsigned from, unsigned to, char **objects, struct plumb_err *err)
+{
+	struct envlist env = { 0 };
+	int r;
+
+	if ((r = envlist_init(&env, err)) < 0 || (r = envlist_inherit(&env, err)) < 0)
+		goto out;
+	for (unsigned k = from; k < to && r == 0; k++) {
+		struct pad_object po;
+		char *dir = buf_strdupf("%s/pad/%02u", res->run_dir, k);
+		r = dir ? pad_object_make(dir, k, cfg->build.pad_bytes, cfg->build.cc, &env, &po, err)
+			: plumb_err_oom(err, "pad objects");
+		free(dir);
+		if (r == 0) {
+			objects[k] = po.object;
+			po.object = NULL;
+		}
+		pad_object_release(&po);
+	}
+out:
+	envlist_release(&env);
+	return r;
+}
+
 int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		 struct runner_result *res, struct plumb_err *err)
 {
 	struct checkout_repo repo;
 	char **objects = NULL;
 	uint64_t t0 = clock_now_ns();
-	struct envlist env = { 0 };
 	int machine = 0, r;
 
 	memset(res, 0, sizeof(*res));
@@ -455,26 +493,12 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 
 	/* Pad objects, one per pad, shared by both sides (and the control). */
 	if (cfg->build.pad != CONFIG_PAD_NONE) {
-		if ((r = envlist_init(&env, err)) < 0 || (r = envlist_inherit(&env, err)) < 0)
-			goto out;
 		objects = calloc(cfg->run.pads, sizeof(*objects));
 		if (!objects) {
 			r = plumb_err_oom(err, "pad objects");
 			goto out;
 		}
-		for (unsigned k = 0; k < cfg->run.pads && r == 0; k++) {
-			struct pad_object po;
-			char *dir = buf_strdupf("%s/pad/%02u", res->run_dir, k);
-			r = dir ? pad_object_make(dir, k, cfg->build.pad_bytes, cfg->build.cc, &env, &po, err)
-				: plumb_err_oom(err, "pad objects");
-			free(dir);
-			if (r == 0) {
-				objects[k] = po.object;
-				po.object = NULL;
-			}
-			pad_object_release(&po);
-		}
-		if (r < 0)
+		if ((r = make_pad_objects(cfg, res, 0, cfg->run.pads, objects, err)) < 0)
 			goto out;
 	}
 	if ((r = plan_variants(cfg, res, err)) < 0)
@@ -524,8 +548,59 @@ out:
 		for (unsigned k = 0; k < cfg->run.pads; k++)
 			free(objects[k]);
 	free(objects);
-	envlist_release(&env);
 	res->total_ns = clock_now_ns() - t0;
+	return r;
+}
+
+int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *opts,
+		      struct runner_result *res, unsigned add, struct plumb_err *err)
+{
+	unsigned from = res->npads, to = res->npads + add;
+	size_t old = res->nvariants;
+	struct runner_variant *nv;
+	char **objects = NULL;
+	uint64_t t0 = clock_now_ns();
+	int machine, r = 0;
+
+	if (add == 0 || to > PADS_MAX || old == 0)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "runner_build_more: %u pads after %u", add, from);
+	nv = realloc(res->variants, (old + 2 * (size_t)add) * sizeof(*nv));
+	if (!nv)
+		return plumb_err_oom(err, "variants");
+	res->variants = nv;
+	memset(nv + old, 0, 2 * (size_t)add * sizeof(*nv));
+	for (int s = 0; s < 2 && r == 0; s++)
+		for (unsigned k = from; k < to && r == 0; k++) {
+			r = init_variant(cfg, res, &res->variants[res->nvariants],
+					 s == 0 ? RUNNER_BASE : RUNNER_CANDIDATE, 0, k, err);
+			res->nvariants++;
+		}
+	if (r < 0)
+		return r;
+	res->npads = to;
+	if (cfg->build.pad != CONFIG_PAD_NONE) {
+		objects = calloc(to, sizeof(*objects));
+		if (!objects)
+			return plumb_err_oom(err, "pad objects");
+		r = make_pad_objects(cfg, res, from, to, objects, err);
+	}
+	for (size_t i = old; i < res->nvariants && r == 0; i++) {
+		struct runner_variant *v = &res->variants[i];
+		if ((r = build_one(cfg, opts, res, v, v->dir, objects, err)) < 0)
+			break;
+		v->built = 1;
+		r = build_artifact_digest(v->artifact, v->sha256, &v->size, err);
+	}
+	/* The new pads must move the code as the first ones did. */
+	if (r == 0 && res->variants[0].elf)
+		r = build_read_addresses(cfg, res, &machine, err);
+	if (r == 0 && res->variants[0].elf)
+		r = build_check_shift(cfg, res, err);
+	if (objects)
+		for (unsigned k = 0; k < to; k++)
+			free(objects[k]);
+	free(objects);
+	res->total_ns += clock_now_ns() - t0;
 	return r;
 }
 

@@ -82,8 +82,10 @@ struct runner_result {
 	char *repo;          /* the repository, as configured (path or URL) */
 	char *repo_cache;    /* the mirror's folder for a URL, else NULL */
 
-	struct runner_variant *variants;  /* b00..bNN, c00..cNN, then k00 */
+	struct runner_variant *variants;  /* b00..bNN, c00..cNN, then k00; pads added
+	                                     by runner_build_more() follow, base then candidate */
 	size_t nvariants;
+	unsigned npads;      /* pads per side so far */
 
 	char **symbols;      /* checked for the shift: the hot symbols, or "main" */
 	size_t nsymbols;
@@ -118,6 +120,15 @@ struct runner_opts {
  */
 int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		 struct runner_result *res, struct plumb_err *err);
+
+/*
+ * The adaptive sweep (run.pads = auto): add pads npads..npads+add-1 to both
+ * sides, built as the first ones were (relinked from pad 0 with build.reuse
+ * = relink), appended to res->variants (base pads, then candidate pads),
+ * and checked to move the code like the others.  Errors as runner_build().
+ */
+int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *opts,
+		      struct runner_result *res, unsigned add, struct plumb_err *err);
 
 /* Remove the run folder (unless keep), release the lock, free everything. */
 void runner_result_release(struct runner_result *res);

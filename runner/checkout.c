@@ -21,11 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <git2.h>
-#include <git2/sys/mempack.h>
-#include <git2/sys/odb_backend.h>
 #include <sodium.h>
 
+#include "common/lazy-git2.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"

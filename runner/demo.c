@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <git2.h>
 
+#include "common/lazy-git2.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include <jansson.h>
-#include <sodium.h>
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "formats/fingerprint.h"
 #include "runner/host.h"
 #include "common/banned.h"
 
@@ -20,52 +20,34 @@ const char *host_fingerprint(const struct host_facts *hf)
 	return hf->fingerprint;
 }
 
-static const char *tri_text(int t)
-{
-	return t == HOST_YES ? "true" : t == HOST_NO ? "false" : "null";
-}
-
 /*
- * The facts that decide whether two measurements can be compared (DESIGN
- * §8), one "key=value" line each, unknown as "null".  Changing this text
- * changes every fingerprint: bump the first line when it must change.
+ * The text the fingerprint hashes is formats/fingerprint.c's recipe over
+ * the facts' JSON, so that the bundle consistency check recomputes exactly
+ * what was recorded.
  */
 int host_fingerprint_input(const struct host_facts *hf, struct buf *out)
 {
-	char logical[32] = "null", cores[32] = "null";
+	json_t *j = host_facts_to_json(hf);
+	int rc;
 
-	if (hf->logical_cpus != HOST_NA)
-		snprintf(logical, sizeof(logical), "%lld", hf->logical_cpus);
-	if (hf->physical_cores != HOST_NA)
-		snprintf(cores, sizeof(cores), "%lld", hf->physical_cores);
-	return buf_printf(out,
-			  "plumb-host-fingerprint 1\n"
-			  "cpu.model=%s\n"
-			  "cpu.logical=%s\n"
-			  "cpu.physical_cores=%s\n"
-			  "cpu.smt=%s\n"
-			  "kernel.release=%s\n"
-			  "cpufreq.governor=%s\n"
-			  "cpufreq.turbo=%s\n",
-			  hf->cpu_model ? hf->cpu_model : "null", logical, cores,
-			  tri_text(hf->smt),
-			  hf->kernel_release ? hf->kernel_release : "null",
-			  hf->governor ? hf->governor : "null",
-			  tri_text(hf->turbo));
+	if (!j)
+		return -1;
+	rc = fingerprint_input(j, out);
+	json_decref(j);
+	return rc;
 }
 
 int host_fingerprint_update(struct host_facts *hf, struct plumb_err *err)
 {
-	unsigned char hash[crypto_hash_sha256_BYTES];
-	struct buf b;
+	json_t *j = host_facts_to_json(hf);
+	int rc;
 
-	buf_init(&b, 64 * 1024);
-	if (host_fingerprint_input(hf, &b) < 0)
-		return buf_err(err, "host fingerprint");
-	crypto_hash_sha256(hash, (const unsigned char *)b.data, b.len);
-	buf_release(&b);
-	for (size_t i = 0; i < (HOST_FINGERPRINT_LEN - 1) / 2; i++)
-		snprintf(hf->fingerprint + 2 * i, 3, "%02x", hash[i]);
+	if (!j)
+		return plumb_err_oom(err, "host fingerprint");
+	rc = fingerprint_of(j, hf->fingerprint);
+	json_decref(j);
+	if (rc < 0)
+		return plumb_err_oom(err, "host fingerprint");
 	return 0;
 }
 

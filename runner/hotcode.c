@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <capstone/capstone.h>
 #include <gelf.h>
 
+#include "common/lazy-capstone.h"
 #include "common/err.h"
 #include "runner/elfsym.h"
 #include "runner/hotcode.h"

@@ -21,8 +21,12 @@
  */
 int run_check_capacity(const struct plumb_config *cfg, struct plumb_err *err)
 {
-	uint64_t nv = 2 * (uint64_t)cfg->run.pads + (cfg->run.control ? 1 : 0);
-	uint64_t nsym = 0, bytes, values, per_bytes, per_values, most;
+	unsigned pads = cfg->run.pads_auto ? cfg->run.max_pads : cfg->run.pads;
+	uint64_t nv = 2 * (uint64_t)pads + (cfg->run.control ? 1 : 0);
+	uint64_t nsym = 0, bytes, values, per_bytes, per_values, most, rounds = cfg->run.rounds;
+	/* pads = auto: each extension adds up to 4 pads and run.rounds rounds. */
+	if (cfg->run.pads_auto && pads > CONFIG_PADS_AUTO_START)
+		rounds *= 1 + (pads - CONFIG_PADS_AUTO_START + 3) / 4;
 
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		nsym += cfg->benches[i].nhot;
@@ -39,12 +43,13 @@ int run_check_capacity(const struct plumb_config *cfg, struct plumb_err *err)
 	most = (BUNDLE_MAX_MANIFEST - bytes) / per_bytes;
 	if ((BUNDLE_MAX_JSON_VALUES - values) / per_values < most)
 		most = (BUNDLE_MAX_JSON_VALUES - values) / per_values;
-	if (cfg->run.rounds > most)
+	if (rounds > most)
 		return plumb_err_set(err, PLUMB_EINPUT,
-				     "run.rounds: %u rounds of %llu variants make a manifest larger than a bundle may hold "
-				     "(%llu bytes, %u JSON values); at most %llu rounds fit",
-				     cfg->run.rounds, (unsigned long long)nv,
+				     "run.rounds: %llu rounds of %llu variants make a manifest larger than a bundle may hold "
+				     "(%llu bytes, %u JSON values); at most %llu rounds fit%s",
+				     (unsigned long long)rounds, (unsigned long long)nv,
 				     (unsigned long long)BUNDLE_MAX_MANIFEST, BUNDLE_MAX_JSON_VALUES,
-				     (unsigned long long)most);
+				     (unsigned long long)most,
+				     cfg->run.pads_auto ? " (run.pads = auto: counted at run.maxPads)" : "");
 	return 0;
 }

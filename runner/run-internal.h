@@ -23,11 +23,15 @@
 #include "runner/build.h"
 #include "runner/envlist.h"
 #include "runner/measure.h"
+#include "runner/schedule.h"
+#include "stats/rule.h"
 
 struct analysis;
+struct analysis_result;
 struct config_bench;
 struct host_facts;
 struct manifest;
+struct manifest_bench;
 struct plumb_config;
 struct runner_run_opts;
 struct runner_run_result;
@@ -56,6 +60,7 @@ struct bench_log {
 
 struct bench_state {
 	const struct config_bench *cb;
+	size_t nv;                   /* variants cl and logs hold */
 	struct cmdline *cl;          /* per variant: the expanded command */
 	struct envlist env;
 	struct analysis *an;
@@ -74,6 +79,28 @@ struct bench_state {
 };
 
 
+/* run.pads = auto (run-sweep.c): one extension of the sweep. */
+struct run_sweep_bench {
+	const char *name;            /* the benchmark's, borrowed */
+	int undecided;               /* before the extension (or, for the last state, after) */
+	char why[96];                /* what left it undecided */
+	enum stats_verdict verdict;  /* its verdict then */
+};
+struct run_sweep_step {
+	unsigned pads_before, pads_after;   /* per side */
+	unsigned rounds;             /* rounds run, every variant in each */
+	uint64_t at_ns;              /* when it started, since the first benchmark run */
+	uint64_t ns;                 /* how long it took: builds, warmup runs, rounds */
+	struct run_sweep_bench *before;   /* per benchmark: the state that asked for it */
+};
+struct run_sweep {
+	struct run_sweep_step *steps;
+	size_t nsteps;
+	struct run_sweep_bench *final;    /* per benchmark: the state at the end */
+	const char *stopped;         /* "decided" | "maxPads" | "budget" | "failed" */
+	uint64_t spent_ns;           /* measuring time, warmup included, at the end */
+};
+
 struct run_state {
 	const struct plumb_config *cfg;
 	const struct runner_run_opts *opts;
@@ -81,6 +108,7 @@ struct run_state {
 	struct runner_result build;
 	struct bench_state *benches;
 	char **labels;               /* per variant: "base/0" ... */
+	size_t nlabels;
 	char cwd[PATH_MAX];
 	FILE *tsv;
 	char *tsv_path;
@@ -93,6 +121,8 @@ struct run_state {
 	uint64_t done, total;
 	double load1;
 	const char *last_bench, *last_variant;   /* of the last run, for progress */
+	struct schedule sched;       /* the round order, across extensions */
+	struct run_sweep sweep;      /* run.pads = auto: the extensions (run-sweep.c) */
 };
 
 /* hot = auto: does warmup run `pass` of variant vi profile bench b?  Then p. */
@@ -118,6 +148,15 @@ int run_tsv_write(void *ctx, const void *data, size_t len, struct plumb_err *err
 /* Warmup runs, then the rounds; fills m->run.order and m->run.conditions. */
 int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *err);
 
+/* After runner_build_more() added variants from vi on: give every benchmark
+ * their command lines and logs, run their warmup runs, then `rounds` more
+ * rounds of every variant (m->run.order and conditions grow). */
+int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsigned rounds,
+		     struct plumb_err *err);
+
+/* st->labels for every variant ("base/0" ...), grown to st->build.nvariants. */
+int run_labels(struct run_state *st, struct plumb_err *err);
+
 /* "base/2 (b02)" */
 void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t size);
 
@@ -127,7 +166,23 @@ void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t 
 void run_check_checksum(struct run_state *st, struct bench_state *b, size_t vi,
 			const struct measure_result *m, char *why, size_t size);
 
+/* ---- run-sweep.c ------------------------------------------------------- */
+
+/* run.pads = auto: after the first rounds, extend while a benchmark is undecided. */
+int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err);
+/* The manifest's record of the sweep (run.sweep). */
+int run_sweep_record(struct run_state *st, struct manifest *m, struct plumb_err *err);
+void run_sweep_release(struct run_state *st);
+
 /* ---- run-manifest.c ---------------------------------------------------- */
+
+/* Append a line to mb's notes (benches[].notes). */
+int run_manifest_note(struct manifest_bench *mb, const char *text, struct plumb_err *err);
+
+/* The verdict of bench b's result ar as the manifest will record it (hot code included). */
+int run_bench_judge(struct run_state *st, const struct bench_state *b,
+		    const struct analysis_result *ar, struct stats_judgement *jd,
+		    struct plumb_err *err);
 
 /* *slot = a copy of s (NULL: none); PLUMB_EINTERNAL when memory runs out. */
 int run_set(char **slot, const char *s, struct plumb_err *err);

@@ -184,7 +184,7 @@ static double steady_start(const struct analysis_result *ar)
 	return med;
 }
 
-static int add_note(struct manifest_bench *mb, const char *text, struct plumb_err *err)
+int run_manifest_note(struct manifest_bench *mb, const char *text, struct plumb_err *err)
 {
 	char **nv = realloc(mb->notes, (mb->n_notes + 1) * sizeof(*nv));
 
@@ -290,7 +290,7 @@ static int fill_profile(const struct bench_state *b, struct manifest_bench *mb, 
 	int r;
 
 	if (b->profile_note)
-		return add_note(mb, b->profile_note, err);
+		return run_manifest_note(mb, b->profile_note, err);
 	if (!b->phot[0] && !b->phot[1])
 		return 0;
 	mb->profile.present = 1;
@@ -320,17 +320,75 @@ static int fill_profile(const struct bench_state *b, struct manifest_bench *mb, 
 			continue;
 		snprintf(text, sizeof(text), "bench.%s.hot names '%s', which never appears in the "
 			 "profile: not hot (the hot set is judged from the profile)", cb->name, cb->hot[k]);
-		if ((r = add_note(mb, text, err)) < 0)
+		if ((r = run_manifest_note(mb, text, err)) < 0)
 			return r;
 	}
 	return 0;
+}
+
+/* benches[].hot: the symbols this benchmark names, then the rest of the
+ * hot set its profile found (hot = auto, run-profile.c). */
+static int fill_hot(struct run_state *st, const struct bench_state *b, struct manifest_bench *mb,
+		    struct plumb_err *err)
+{
+	const struct config_bench *cb = b->cb;
+	const struct runner_result *br = &st->build;
+	int r;
+
+	mb->hot.identical = 1;
+	mb->hot.symbols = calloc(cb->nhot + b->nauto + 1, sizeof(*mb->hot.symbols));
+	if (!mb->hot.symbols)
+		return plumb_err_oom(err, "manifest");
+	for (size_t k = 0; k < cb->nhot; k++)
+		for (size_t h = 0; h < br->nhot; h++)
+			if (strcmp(br->hot[h].symbol, cb->hot[k]) == 0 &&
+			    (r = add_hot(mb, &br->hot[h], err)) < 0)
+				return r;
+	for (size_t h = 0; h < b->nauto; h++)
+		if ((r = add_hot(mb, &b->auto_hot[h], err)) < 0)
+			return r;
+	mb->hot.present = mb->hot.n_symbols > 0;
+	return 0;
+}
+
+/* The verdict of result ar under the run's rule, with mb's hot-code identity. */
+static int judge(struct run_state *st, const struct manifest_bench *mb,
+		 const struct analysis_result *ar, struct stats_judgement *jd,
+		 struct plumb_err *err)
+{
+	struct stats_rule rule;
+
+	if (stats_rule_select(st->cfg->verdict.rule, 0, &rule) < 0)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "verdict.rule: %s", st->cfg->verdict.rule);
+	rule.confidence = st->cfg->verdict.confidence;
+	if (analysis_judge(ar, &rule, manifest_bench_hot(mb), jd) < 0)
+		return errno == ENOMEM ? plumb_err_oom(err, "verdict")
+				       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
+						       mb->name, jd->why);
+	return 0;
+}
+
+int run_bench_judge(struct run_state *st, const struct bench_state *b,
+		    const struct analysis_result *ar, struct stats_judgement *jd,
+		    struct plumb_err *err)
+{
+	struct manifest scratch;
+	struct manifest_bench *mb;
+	int r;
+
+	manifest_init(&scratch);
+	mb = manifest_add_bench(&scratch, b->cb->name, err);
+	r = mb ? fill_hot(st, b, mb, err) : PLUMB_EINTERNAL;
+	if (r == 0)
+		r = judge(st, mb, ar, jd, err);
+	manifest_release(&scratch);
+	return r;
 }
 
 static int fill_bench(struct run_state *st, struct bench_state *b, struct manifest *m,
 		      struct plumb_err *err)
 {
 	const struct config_bench *cb = b->cb;
-	const struct runner_result *br = &st->build;
 	struct manifest_bench *mb = manifest_add_bench(m, cb->name, err);
 	const struct analysis_result *ar;
 	const char *metric = metric_name(cb->metric);
@@ -353,7 +411,7 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		snprintf(note, sizeof(note), "%u run%s left processes running (%lu in all); "
 			 "plumb killed them as each run ended", b->left_runs,
 			 b->left_runs == 1 ? "" : "s", b->left_procs);
-		if ((r = add_note(mb, note, err)) < 0)
+		if ((r = run_manifest_note(mb, note, err)) < 0)
 			return r;
 	}
 	if (b->failure)
@@ -391,35 +449,12 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 			}
 		}
 	}
-	/* Hot code: the symbols this benchmark names, then the rest of the
-	 * hot set its profile found (hot = auto, run-profile.c). */
-	mb->hot.identical = 1;
-	mb->hot.symbols = calloc(cb->nhot + b->nauto + 1, sizeof(*mb->hot.symbols));
-	if (!mb->hot.symbols)
-		return plumb_err_oom(err, "manifest");
-	for (size_t k = 0; k < cb->nhot; k++)
-		for (size_t h = 0; h < br->nhot; h++)
-			if (strcmp(br->hot[h].symbol, cb->hot[k]) == 0 &&
-			    (r = add_hot(mb, &br->hot[h], err)) < 0)
-				return r;
-	for (size_t h = 0; h < b->nauto; h++)
-		if ((r = add_hot(mb, &b->auto_hot[h], err)) < 0)
-			return r;
-	mb->hot.present = mb->hot.n_symbols > 0;
-	if ((r = fill_profile(b, mb, err)) < 0)
+	if ((r = fill_hot(st, b, mb, err)) < 0 || (r = fill_profile(b, mb, err)) < 0)
 		return r;
 	/* The verdict, with the hot code's identity: stats/rule.h. */
 	{
 		struct stats_judgement jd;
-		struct stats_rule rule;
-		if (stats_rule_select(st->cfg->verdict.rule, 0, &rule) < 0)
-			return plumb_err_set(err, PLUMB_EINTERNAL, "verdict.rule: %s", st->cfg->verdict.rule);
-		rule.confidence = st->cfg->verdict.confidence;
-		if (analysis_judge(ar, &rule, manifest_bench_hot(mb), &jd) < 0)
-			return errno == ENOMEM ? plumb_err_oom(err, "verdict")
-					       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
-							       cb->name, jd.why);
-		if ((r = set_judgement(mb, &jd, err)) < 0)
+		if ((r = judge(st, mb, ar, &jd, err)) < 0 || (r = set_judgement(mb, &jd, err)) < 0)
 			return r;
 	}
 	/* The checksum oracle. */
@@ -434,7 +469,7 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 			snprintf(note, sizeof(note), "behaviour changed: base printed checksum=%s, candidate checksum=%s",
 				 b->ck[0].value[0] ? b->ck[0].value : "(none)",
 				 b->ck[1].value[0] ? b->ck[1].value : "(none)");
-			if ((r = add_note(mb, note, err)) < 0)
+			if ((r = run_manifest_note(mb, note, err)) < 0)
 				return r;
 		}
 	}
@@ -450,7 +485,7 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 			char note[200];
 			snprintf(note, sizeof(note), "%zu round%s never reached a steady state (kept whole, flagged)",
 				 ar->unsteady_rounds, ar->unsteady_rounds == 1 ? "" : "s");
-			if ((r = add_note(mb, note, err)) < 0)
+			if ((r = run_manifest_note(mb, note, err)) < 0)
 				return r;
 		}
 	}
@@ -557,7 +592,7 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 	    (r = run_set(&m->host.fingerprint, host_fingerprint(start), err)) < 0)
 		return r;
 	m->run.seed = (int64_t)cfg->run.seed;
-	m->run.rounds = cfg->run.rounds;
+	m->run.rounds = (int64_t)m->run.n_order;
 	m->run.warmup_runs = cfg->run.warmup_runs;
 	if ((r = run_set(&m->run.warmup_policy, warmup_policy(cfg, policy, sizeof(policy)), err)) < 0)
 		return r;
@@ -569,5 +604,5 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		if ((r = fill_bench(st, &st->benches[i], m, err)) < 0)
 			return r;
-	return 0;
+	return run_sweep_record(st, m, err);
 }

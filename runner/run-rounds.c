@@ -33,7 +33,6 @@
 #include "runner/perf.h"
 #include "runner/run.h"
 #include "runner/run-internal.h"
-#include "runner/schedule.h"
 #include "stats/analysis.h"
 #include "common/banned.h"
 
@@ -92,6 +91,24 @@ static int record(struct run_state *st, struct bench_state *b, const struct runn
 	return analysis_add(b->an, row.bench, row.bench_len, metric, row.metric_len,
 			    (enum analysis_side)row.side, v->pad, round,
 			    iter == SAMPLES_ITER_NONE ? ANALYSIS_ITER_NONE : iter, value, err);
+}
+
+int run_labels(struct run_state *st, struct plumb_err *err)
+{
+	size_t nv = st->build.nvariants;
+	char **labels = realloc(st->labels, nv * sizeof(*labels));
+
+	if (!labels)
+		return plumb_err_oom(err, "run");
+	st->labels = labels;
+	for (size_t i = st->nlabels; i < nv; i++) {
+		const struct runner_variant *v = &st->build.variants[i];
+		st->labels[i] = buf_strdupf("%s/%u", v->control ? "control" : runner_side_name(v->side), v->pad);
+		if (!st->labels[i])
+			return plumb_err_oom(err, "run");
+		st->nlabels = i + 1;
+	}
+	return 0;
 }
 
 /* "base/2 (b02)" */
@@ -430,21 +447,14 @@ static void opts_for(const struct config_bench *cb, struct analysis_opts *o)
 	}
 }
 
-int run_bench_setup(struct run_state *st, struct bench_state *b,
-		       const struct config_bench *cb, struct plumb_err *err)
+/* Bench b's command line and log of variants from..nv-1 (b->cl and b->logs hold nv). */
+static int bench_variants(struct run_state *st, struct bench_state *b, size_t from, size_t nv,
+			  struct plumb_err *err)
 {
-	size_t nv = st->build.nvariants;
-	struct analysis_opts ao;
+	const struct config_bench *cb = b->cb;
 	int r;
 
-	b->cb = cb;
-	profile_init(&b->prof[0]);
-	profile_init(&b->prof[1]);
-	b->cl = calloc(nv, sizeof(*b->cl));
-	b->logs = calloc(nv, sizeof(*b->logs));
-	if (!b->cl || !b->logs)
-		return plumb_err_oom(err, "benchmarks");
-	for (size_t i = 0; i < nv; i++) {
+	for (size_t i = from; i < nv; i++) {
 		const struct runner_variant *v = &st->build.variants[i];
 		const struct cmdline_var vars[] = { { "artifact", v->artifact } };
 		char key[128];
@@ -455,6 +465,26 @@ int run_bench_setup(struct run_state *st, struct bench_state *b,
 		if (!b->logs[i].path)
 			return plumb_err_oom(err, "benchmarks");
 	}
+	return 0;
+}
+
+int run_bench_setup(struct run_state *st, struct bench_state *b,
+		       const struct config_bench *cb, struct plumb_err *err)
+{
+	size_t nv = st->build.nvariants;
+	struct analysis_opts ao;
+	int r;
+
+	b->cb = cb;
+	b->nv = nv;
+	profile_init(&b->prof[0]);
+	profile_init(&b->prof[1]);
+	b->cl = calloc(nv, sizeof(*b->cl));
+	b->logs = calloc(nv, sizeof(*b->logs));
+	if (!b->cl || !b->logs)
+		return plumb_err_oom(err, "benchmarks");
+	if ((r = bench_variants(st, b, 0, nv, err)) < 0)
+		return r;
 	if ((r = bench_env(st->cfg, cb, &b->env, err)) < 0)
 		return r;
 	opts_for(cb, &ao);
@@ -462,8 +492,31 @@ int run_bench_setup(struct run_state *st, struct bench_state *b,
 	return b->an ? 0 : PLUMB_EINTERNAL;
 }
 
+/* Bench b after variants were added: its per-variant arrays grown to nv. */
+static int bench_grow(struct run_state *st, struct bench_state *b, size_t nv,
+		      struct plumb_err *err)
+{
+	struct cmdline *cl = realloc(b->cl, nv * sizeof(*cl));
+	struct bench_log *lg;
+	size_t old = b->nv;
+
+	if (!cl)
+		return plumb_err_oom(err, "benchmarks");
+	b->cl = cl;
+	memset(cl + old, 0, (nv - old) * sizeof(*cl));
+	lg = realloc(b->logs, nv * sizeof(*lg));
+	if (!lg)
+		return plumb_err_oom(err, "benchmarks");
+	b->logs = lg;
+	memset(lg + old, 0, (nv - old) * sizeof(*lg));
+	b->nv = nv;
+	return bench_variants(st, b, old, nv, err);
+}
+
 void run_bench_release(struct bench_state *b, size_t nv)
 {
+	if (b->nv < nv)
+		nv = b->nv;
 	if (b->cl)
 		for (size_t i = 0; i < nv; i++)
 			cmdline_release(&b->cl[i]);
@@ -479,28 +532,16 @@ void run_bench_release(struct bench_state *b, size_t nv)
 	free(b->failure);
 }
 
-/* Warmup runs and rounds. */
-int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *err)
+/* Warmup runs of variants from..nv-1; total: the runs planned after them. */
+static int warmups(struct run_state *st, size_t from, uint64_t after, struct plumb_err *err)
 {
 	const struct plumb_config *cfg = st->cfg;
 	size_t nv = st->build.nvariants, nb = cfg->nbenches;
-	struct schedule sched;
-	size_t *perm = NULL;
+	unsigned passes = cfg->run.warmup_runs;
 	int r = 0;
 
-	perm = calloc(nv, sizeof(*perm));
-	m->run.order = calloc(cfg->run.rounds, sizeof(*m->run.order));
-	m->run.conditions = calloc(cfg->run.rounds, sizeof(*m->run.conditions));
-	if (!perm || !m->run.order || !m->run.conditions) {
-		free(perm);
-		return plumb_err_oom(err, "schedule");
-	}
-	st->total = (uint64_t)(cfg->run.warmup_runs + cfg->run.rounds) * nv * nb;
-	st->t0 = clock_now_ns();
-	st->load1 = -1;
-
-	for (unsigned w = 1; w <= cfg->run.warmup_runs && r == 0; w++) {
-		for (size_t vi = 0; vi < nv && r == 0; vi++)
+	for (unsigned w = 1; w <= passes && r == 0; w++) {
+		for (size_t vi = from; vi < nv && r == 0; vi++)
 			for (size_t bi = 0; bi < nb && r == 0; bi++) {
 				struct bench_state *b = &st->benches[bi];
 				if (b->failure)
@@ -508,24 +549,45 @@ int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *
 				r = run_one(st, b, vi, 0, w, err);
 				if (r == 0 && b->failure)
 					replan(st, (uint64_t)(nv - vi - 1) +
-					       (uint64_t)(cfg->run.warmup_runs - w + cfg->run.rounds) * nv);
+					       (uint64_t)(passes - w) * (nv - from) + after);
 				if (r == 0)
-					progress(st, 1, w, cfg->run.warmup_runs, b, vi);
+					progress(st, 1, w, passes, b, vi);
 			}
 		if (r == 0)
-			progress(st, 1, w, cfg->run.warmup_runs, NULL, 0);
+			progress(st, 1, w, passes, NULL, 0);
 	}
-	for (size_t bi = 0; bi < nb && r == 0; bi++)
-		if (!st->benches[bi].failure)
-			r = run_profile_resolve(st, &st->benches[bi], err);
+	return r;
+}
 
-	schedule_init(&sched, cfg->run.seed, nv);
-	for (unsigned round = 1; round <= cfg->run.rounds && r == 0; round++) {
+/* Rounds first..last of every variant; run.order and run.conditions grow to last. */
+static int rounds(struct run_state *st, struct manifest *m, unsigned first, unsigned last,
+		  struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	size_t nv = st->build.nvariants, nb = cfg->nbenches;
+	struct manifest_round *order;
+	struct manifest_condition *cond;
+	size_t *perm;
+	int r = 0;
+
+	order = realloc(m->run.order, last * sizeof(*order));
+	if (order)
+		m->run.order = order;
+	cond = realloc(m->run.conditions, last * sizeof(*cond));
+	if (cond)
+		m->run.conditions = cond;
+	perm = calloc(nv, sizeof(*perm));
+	if (!order || !cond || !perm) {
+		free(perm);
+		return plumb_err_oom(err, "schedule");
+	}
+	st->sched.n = nv;   /* the draws go on; the added variants join the shuffle */
+	for (unsigned round = first; round <= last && r == 0; round++) {
 		struct manifest_round *ord = &m->run.order[round - 1];
 		struct manifest_condition *c = &m->run.conditions[round - 1];
 		struct host_round hr;
 
-		schedule_next(&sched, perm);
+		schedule_next(&st->sched, perm);
 		ord->variants = calloc(nv, sizeof(*ord->variants));
 		if (!ord->variants) {
 			r = plumb_err_oom(err, "schedule");
@@ -557,13 +619,56 @@ int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *
 					continue;
 				r = run_one(st, b, perm[k], round, 0, err);
 				if (r == 0 && b->failure)
-					replan(st, (uint64_t)(nv - k - 1) + (uint64_t)(cfg->run.rounds - round) * nv);
+					replan(st, (uint64_t)(nv - k - 1) + (uint64_t)(last - round) * nv);
 				if (r == 0)
-					progress(st, 0, round, cfg->run.rounds, b, perm[k]);
+					progress(st, 0, round, last, b, perm[k]);
 			}
 		if (r == 0)
-			progress(st, 0, round, cfg->run.rounds, NULL, 0);
+			progress(st, 0, round, last, NULL, 0);
 	}
 	free(perm);
 	return r;
+}
+
+/* Warmup runs and rounds. */
+int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	size_t nv = st->build.nvariants, nb = cfg->nbenches;
+	int r;
+
+	st->total = (uint64_t)(cfg->run.warmup_runs + cfg->run.rounds) * nv * nb;
+	st->t0 = clock_now_ns();
+	st->load1 = -1;
+	schedule_init(&st->sched, cfg->run.seed, nv);
+
+	r = warmups(st, 0, (uint64_t)cfg->run.rounds * nv, err);
+	for (size_t bi = 0; bi < nb && r == 0; bi++)
+		if (!st->benches[bi].failure)
+			r = run_profile_resolve(st, &st->benches[bi], err);
+	if (r == 0)
+		r = rounds(st, m, 1, cfg->run.rounds, err);
+	return r;
+}
+
+int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsigned nrounds,
+		     struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	size_t nv = st->build.nvariants;
+	unsigned first = (unsigned)m->run.n_order + 1;
+	size_t live = 0;
+	int r;
+
+	if ((r = run_labels(st, err)) < 0)
+		return r;
+	for (size_t bi = 0; bi < cfg->nbenches; bi++) {
+		if ((r = bench_grow(st, &st->benches[bi], nv, err)) < 0)
+			return r;
+		live += st->benches[bi].failure == NULL;
+	}
+	st->total += (uint64_t)(cfg->run.warmup_runs * (nv - vi) + nrounds * nv) * live;
+	if ((r = warmups(st, vi, (uint64_t)nrounds * nv, err)) < 0)
+		return r;
+	return rounds(st, m, first, first + nrounds - 1, err);
 }

@@ -257,20 +257,13 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 		}
 
 	/* The benchmarks. */
-	st.labels = calloc(st.build.nvariants, sizeof(*st.labels));
 	st.benches = calloc(cfg->nbenches, sizeof(*st.benches));
-	if (!st.labels || !st.benches) {
+	if (!st.benches) {
 		r = plumb_err_oom(err, "run");
 		goto out;
 	}
-	for (size_t i = 0; i < st.build.nvariants; i++) {
-		const struct runner_variant *v = &st.build.variants[i];
-		st.labels[i] = buf_strdupf("%s/%u", v->control ? "control" : runner_side_name(v->side), v->pad);
-		if (!st.labels[i]) {
-			r = plumb_err_oom(err, "run");
-			goto out;
-		}
-	}
+	if ((r = run_labels(&st, err)) < 0)
+		goto out;
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		if ((r = run_bench_setup(&st, &st.benches[i], &cfg->benches[i], err)) < 0)
 			goto out;
@@ -288,6 +281,8 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 
 	t1 = clock_now_ns();
 	r = run_measure_all(&st, m, err);
+	if (r == 0 && cfg->run.pads_auto)
+		r = run_sweep(&st, m, err);
 	res->measure_ns = clock_now_ns() - t1;
 	if (r < 0)
 		goto out;
@@ -323,13 +318,13 @@ out:
 	if (st.tsv)
 		fclose(st.tsv);
 	free(st.tsv_path);
+	run_sweep_release(&st);
 	if (st.benches)
 		for (size_t i = 0; i < cfg->nbenches; i++)
 			run_bench_release(&st.benches[i], st.build.nvariants);
 	free(st.benches);
-	if (st.labels)
-		for (size_t i = 0; i < st.build.nvariants; i++)
-			free(st.labels[i]);
+	for (size_t i = 0; i < st.nlabels; i++)
+		free(st.labels[i]);
 	free(st.labels);
 	runner_result_release(&st.build);
 	host_facts_release(&start);

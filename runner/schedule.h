@@ -15,7 +15,10 @@
  * with element j, j uniform in [0, i]: a draw x below (2^64 mod (i+1)) is
  * rejected and drawn again, then j = x mod (i+1).  The draws continue from
  * one round to the next, so the whole schedule is a function of the seed
- * and the number of variants only.
+ * and the number of variants only.  With run.pads = auto an extension
+ * appends variants (runner_build_more(): base pads, then candidate pads,
+ * after the control); its rounds shuffle all n' variants, in that build
+ * order, with the draws going on from the last round before it.
  *
  * Ownership: plain values; nothing allocates.
  */

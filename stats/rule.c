@@ -81,6 +81,27 @@ const char *stats_reason_name(enum stats_reason r)
 	return "";
 }
 
+const char *stats_undecided(const struct stats_judgement *jd)
+{
+	switch (jd->verdict) {
+	case STATS_VERDICT_NOISY:
+		return "ranges apart by no more than the noise";
+	case STATS_VERDICT_UNSWEPT:
+		return "too few pads for the confidence level";
+	case STATS_VERDICT_INSUFFICIENT:
+		return jd->reason == STATS_REASON_FEW_ROUNDS ? "a pad has too few rounds" : NULL;
+	case STATS_VERDICT_PLACEMENT:
+		if (jd->reason == STATS_REASON_OVERLAP &&
+		    (jd->base.s.max < jd->candidate.s.min || jd->candidate.s.max < jd->base.s.min))
+			return "pad intervals too wide (the pad medians are apart)";
+		return NULL;
+	case STATS_VERDICT_SLOWER:
+	case STATS_VERDICT_FASTER:
+		break;
+	}
+	return NULL;
+}
+
 /* ---- order statistics -------------------------------------------------------- */
 
 void stats_median_ranks(size_t n, double confidence, size_t *l, size_t *u, double *level)

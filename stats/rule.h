@@ -192,6 +192,19 @@ void stats_pad_interval(const double *values, size_t n, double confidence,
 /* Set out to "insufficient: out of memory" under rule; errno ENOMEM; -1. */
 int stats_judge_oom(const struct stats_rule *rule, struct stats_judgement *out);
 
+/*
+ * The adaptive sweep's question (run.pads = auto, docs/verdict.md "The
+ * adaptive sweep"): would more pads and rounds decide this judgement?
+ * NULL when it is decided (slower, faster, placement by hot-code identity,
+ * placement where the pad medians themselves overlap, a side missing);
+ * else why not, a static phrase:
+ *   noisy                         "ranges apart by no more than the noise"
+ *   unswept                       "too few pads for the confidence level"
+ *   placement, pad medians apart  "pad intervals too wide (the pad medians are apart)"
+ *   insufficient, few rounds      "a pad has too few rounds"
+ */
+const char *stats_undecided(const struct stats_judgement *jd);
+
 /* "too noisy"-style phrase of a reason, for reports ("" for NONE). */
 const char *stats_reason_name(enum stats_reason r);
 

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bundle_read_opts opts = { NULL, NULL, 0 };
+	struct bundle_read_opts opts = { .limits = NULL };
 	struct bundle_limits lim;
 	struct bundle_info info;
 	struct plumb_err err;

@@ -37,6 +37,7 @@ test_expect_success CHECK 'a bundle whose strings hold controls and bidi overrid
 	m["benches"].append(failed)
 	json.dump(m, open(sys.argv[2], "w"), indent=2)
 	PY
+	python3 "$TEST_SRCDIR/tests/integration/fingerprint.py" h/manifest.json &&
 	plumb bundle pack h -o h.plumb >/dev/null
 '
 

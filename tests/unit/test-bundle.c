@@ -417,7 +417,7 @@ PLUMB_TEST(bundle_limits_shrunk)
 {
 	char dir[] = "/tmp/plumb-unit-bundle-XXXXXX";
 	char id[BUNDLE_ID_HEX];
-	struct bundle_read_opts opts = { NULL, NULL, 0 };
+	struct bundle_read_opts opts = { .limits = NULL };
 	struct bundle_limits lim;
 	struct bundle_info info;
 	struct plumb_err err;
@@ -479,7 +479,7 @@ PLUMB_TEST(bundle_limits_shrunk)
 /* A member whose header claims more than the total limit stops at the header. */
 PLUMB_TEST(bundle_declared_size_checked_before_data)
 {
-	struct bundle_read_opts opts = { NULL, NULL, 0 };
+	struct bundle_read_opts opts = { .limits = NULL };
 	struct bundle_limits lim;
 	struct bundle_info info;
 	struct plumb_err err;
@@ -544,7 +544,7 @@ PLUMB_TEST(bundle_sign_and_check)
 	char in[512], out[600], id[BUNDLE_ID_HEX];
 	struct sign_secret_key sk, sk2;
 	struct sign_public_key pk, pk2;
-	struct bundle_read_opts opts = { NULL, NULL, 1 };
+	struct bundle_read_opts opts = { .require_signature = 1 };
 	struct bundle_info info;
 	struct plumb_err err;
 

@@ -836,7 +836,7 @@ PLUMB_TEST(config_json_layout)
 	json_keys(json_object_get(j, "repo"), keys, sizeof(keys));
 	assert_string_equal(keys, "path url");
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
-	assert_string_equal(keys, "base candidate pads rounds seed control warmupRuns cpu aslr env label lock");
+	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env label lock");
 	json_keys(json_object_get(j, "build"), keys, sizeof(keys));
 	assert_string_equal(keys, "command artifact pad padBytes reuse timeout cc");
 	b = json_object_get(j, "bench");
@@ -848,7 +848,7 @@ PLUMB_TEST(config_json_layout)
 	assert_non_null(dump);
 	assert_string_equal(dump,
 		"{\"repo\":{\"path\":\".\",\"url\":null},"
-		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":4,\"rounds\":10,\"seed\":1,"
+		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":4,\"maxPads\":null,\"budget\":null,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
 		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"label\":{\"host\":\"x\"},\"lock\":null},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,"
@@ -979,7 +979,8 @@ PLUMB_TEST(config_text_layout)
 	assert_string_equal(text,
 		"# plumb.conf: the effective configuration (see plumb.conf(5))\n"
 		"[repo]\n\tpath = .\n\t; url: not set\n"
-		"[run]\n\tbase = v1\n\tcandidate = HEAD\n\tpads = 4\n\trounds = 10\n\tseed = 1\n"
+		"[run]\n\tbase = v1\n\tcandidate = HEAD\n\tpads = 4\n"
+		"\t; maxPads: pads = auto only\n\t; budget: pads = auto only\n\trounds = 10\n\tseed = 1\n"
 		"\tcontrol = true\n\twarmupRuns = 1\n\t; cpu: not set (no pinning)\n\taslr = on\n"
 		"\tenv = PATH HOME LANG\n\t; label: none\n"
 		"\t; lock: not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)\n"

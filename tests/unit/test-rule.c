@@ -442,3 +442,71 @@ PLUMB_TEST(rule_select_and_check)
 	assert_int_equal(stats_rule_check(&r, &why), -1);
 	assert_non_null(why);
 }
+
+/* The adaptive sweep's question: which judgements more pads and rounds could change. */
+PLUMB_TEST(rule_undecided_names_what_more_pads_could_change)
+{
+	static const double b4[] = { 1.00, 1.01, 1.02, 1.03 };
+	static const double c4[] = { 1.20, 1.21, 1.22, 1.23 };
+	static const double near[] = { 1.035, 1.04, 1.045, 1.05 };
+	static const double mixed[] = { 0.99, 1.01, 1.015, 1.04 };
+	static const double ctl1[] = { 1.00 }, ctl_far[] = { 1.10 };
+	struct side b, c, k;
+	struct stats_judge_in in;
+	struct stats_rule rule;
+	struct stats_judgement jd;
+
+	stats_rule_default(&rule);
+	/* Apart by far more than the noise: slower, decided. */
+	side_set(&b, b4, 4, 10, 0.0005);
+	side_set(&c, c4, 4, 10, 0.0005);
+	side_set(&k, ctl1, 1, 10, 0.0005);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_null(stats_undecided(&jd));
+	/* The same at confidence 0.999: 4 + 4 pads are too few. */
+	rule.confidence = 0.999;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_UNSWEPT);
+	assert_string_equal(stats_undecided(&jd), "too few pads for the confidence level");
+	rule.confidence = 0.95;
+	/* Hot code identical: placement, decided (more pads cannot change it). */
+	input(&in, &b, &c, &k, STATS_HOT_IDENTICAL);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_null(stats_undecided(&jd));
+	/* Apart by less than the control's distance: noisy, undecided. */
+	side_set(&c, near, 4, 10, 0.0005);
+	side_set(&k, ctl_far, 1, 10, 0.0005);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_NOISY);
+	assert_string_equal(stats_undecided(&jd), "ranges apart by no more than the noise");
+	/* Pad medians apart, intervals overlapping: too wide, undecided. */
+	side_set(&b, b4, 4, 10, 0.004);
+	side_set(&c, near, 4, 10, 0.004);
+	side_set(&k, ctl1, 1, 10, 0.004);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_true(jd.base.s.max < jd.candidate.s.min);
+	assert_string_equal(stats_undecided(&jd), "pad intervals too wide (the pad medians are apart)");
+	/* Pad medians that overlap: placement, decided. */
+	side_set(&c, mixed, 4, 10, 0.004);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_null(stats_undecided(&jd));
+	/* Two rounds: insufficient, more rounds decide; a missing side does not. */
+	side_set(&b, b4, 4, 2, 0.0005);
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_string_equal(stats_undecided(&jd), "a pad has too few rounds");
+	c.npads = 0;
+	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_null(stats_undecided(&jd));
+}

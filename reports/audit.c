@@ -1,0 +1,252 @@
+/*
+ * reports/audit.c: the audit of one bundle (see audit.h).  Integrity and
+ * consistency are the reader's own checks (formats/bundle-verify.c and
+ * bundle-check.c) run with their differences collected; the re-analysis
+ * judges the same reductions again under today's rule, in the same pass
+ * over samples.tsv.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/path.h"
+#include "formats/bundle.h"
+#include "formats/manifest-rule.h"
+#include "formats/sign.h"
+#include "reports/audit.h"
+#include "stats/analysis.h"
+#include "common/banned.h"
+
+void audit_init(struct audit *a)
+{
+	memset(a, 0, sizeof(*a));
+	bundle_info_init(&a->info);
+	stats_rule_default(&a->today_rule);
+	a->integrity = a->consistency = AUDIT_NOT_CHECKED;
+}
+
+void audit_release(struct audit *a)
+{
+	free(a->path);
+	for (size_t i = 0; i < a->n_keys; i++)
+		free(a->key_paths[i]);
+	free(a->key_paths);
+	free(a->trusted_dir);
+	bundle_info_release(&a->info);
+	bundle_diffs_release(&a->diffs);
+	free(a->benches);
+	audit_init(a);
+}
+
+const char *audit_state_name(enum audit_state s)
+{
+	switch (s) {
+	case AUDIT_PASS: return "pass";
+	case AUDIT_FAIL: return "FAIL";
+	case AUDIT_UNVERIFIED: return "unverified";
+	default: return "not checked";
+	}
+}
+
+int audit_failed(const struct audit *a)
+{
+	return a->integrity == AUDIT_FAIL || a->consistency == AUDIT_FAIL;
+}
+
+static int add_key_path(struct audit *a, const char *path, struct plumb_err *err)
+{
+	char **v = realloc(a->key_paths, (a->n_keys + 1) * sizeof(*v));
+
+	if (!v)
+		return plumb_err_oom(err, "audit keys");
+	a->key_paths = v;
+	if (!(v[a->n_keys] = strdup(path)))
+		return plumb_err_oom(err, "audit keys");
+	a->n_keys++;
+	return 0;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The trusted-keys folder: $XDG_CONFIG_HOME/plumb/trusted, else ~/.config/... */
+static char *trusted_folder(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	/* The XDG base directory spec ignores a relative XDG_CONFIG_HOME. */
+	if (xdg && xdg[0] == '/')
+		return buf_strdupf("%s/plumb/trusted", xdg);
+	if (home && home[0] == '/')
+		return buf_strdupf("%s/.config/plumb/trusted", home);
+	return NULL;
+}
+
+/* Every *.pub of the trusted folder, sorted; a missing folder holds none. */
+static int trusted_keys(struct audit *a, const char *dir, struct plumb_err *err)
+{
+	DIR *d;
+	struct dirent *de;
+	size_t first = a->n_keys;
+	int rc = 0;
+
+	if (!(a->trusted_dir = strdup(dir)))
+		return plumb_err_oom(err, "audit keys");
+	if (!(d = opendir(dir)))
+		return errno == ENOENT ? 0 : plumb_err_errno(err, PLUMB_EINPUT, errno, dir,
+							     "open folder");
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+		char *p;
+		if (n < 5 || strcmp(de->d_name + n - 4, ".pub") != 0 || de->d_name[0] == '.')
+			continue;
+		if (!(p = path_join(dir, de->d_name)))
+			rc = plumb_err_oom(err, "audit keys");
+		else
+			rc = add_key_path(a, p, err);
+		free(p);
+	}
+	closedir(d);
+	qsort(a->key_paths + first, a->n_keys - first, sizeof(*a->key_paths), cmp_str);
+	a->keys_trusted = a->n_keys > first;
+	return rc;
+}
+
+/* Each benchmark's reduction, judged again under today's rule. */
+static int rejudge(void *ctx, size_t bi, const struct analysis_result *r, struct plumb_err *err)
+{
+	struct audit *a = ctx;
+	const struct manifest *m = &a->info.manifest;
+	const struct manifest_bench *b;
+	struct audit_bench *ab;
+
+	if (!a->benches) {
+		a->n_benches = m->n_benches;
+		if (!(a->benches = calloc(m->n_benches ? m->n_benches : 1, sizeof(*a->benches))))
+			return plumb_err_oom(err, "audit");
+	}
+	if (bi >= a->n_benches)
+		return 0;
+	b = &m->benches[bi];
+	ab = &a->benches[bi];
+	ab->judged = 1;
+	if (analysis_judge(r, &a->today_rule, manifest_bench_hot(b), &ab->today) < 0 &&
+	    errno == ENOMEM)
+		return plumb_err_oom(err, "audit");
+	return 0;
+}
+
+/* Recorded against today's verdict, and the rules each benchmark names. */
+static void compare_verdicts(struct audit *a)
+{
+	const struct manifest *m = &a->info.manifest;
+
+	for (size_t i = 0; i < a->n_benches && i < m->n_benches; i++) {
+		const struct manifest_bench *b = &m->benches[i];
+		struct audit_bench *ab = &a->benches[i];
+		const char *rv = manifest_verdict_name(b->verdict);
+		const char *rd = manifest_direction_name(b->direction);
+		const char *tv, *td;
+		struct stats_rule probe;
+
+		manifest_bench_rule(b, &ab->recorded_rule);
+		ab->rule_known = !b->rule.present ||
+			(b->rule.name && stats_rule_select(b->rule.name, (int)b->rule.version,
+							   &probe) == 0);
+		if (!ab->rule_known)
+			a->n_unknown_rule++;
+		if (!ab->judged)
+			continue;
+		tv = stats_verdict_name(ab->today.verdict);
+		td = ab->today.verdict == STATS_VERDICT_UNSWEPT ||
+		     ab->today.verdict == STATS_VERDICT_NOISY ?
+			stats_direction_name(ab->today.direction) : NULL;
+		ab->differs = !rv || strcmp(rv, tv) != 0 || (rd == NULL) != (td == NULL) ||
+			      (rd && strcmp(rd, td) != 0);
+		a->n_differ += ab->differs != 0;
+	}
+}
+
+static int load_keys(const struct audit_opts *o, struct audit *a,
+		     struct sign_public_key **ring, struct plumb_err *err)
+{
+	char *dir = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < o->n_keys; i++)
+		rc = add_key_path(a, o->keys[i], err);
+	if (rc == 0 && o->n_keys == 0) {
+		dir = o->trusted_dir ? strdup(o->trusted_dir) : trusted_folder();
+		if (dir)
+			rc = trusted_keys(a, dir, err);
+		free(dir);
+	}
+	if (rc < 0 || a->n_keys == 0)
+		return rc;
+	if (!(*ring = calloc(a->n_keys, sizeof(**ring))))
+		return plumb_err_oom(err, "audit keys");
+	for (size_t i = 0; i < a->n_keys; i++)
+		if ((rc = sign_public_key_load(&(*ring)[i], a->key_paths[i], err)) < 0)
+			return rc;
+	return 0;
+}
+
+int audit_run(const struct audit_opts *o, struct audit *a, struct plumb_err *err)
+{
+	struct bundle_read_opts ro = { .limits = NULL };
+	struct sign_public_key *ring = NULL;
+	struct plumb_err verr;
+	struct stat st;
+	int rc;
+
+	if (!(a->path = strdup(o->path)))
+		return plumb_err_oom(err, "audit");
+	if (stat(o->path, &st) != 0)
+		return plumb_err_errno(err, PLUMB_EINPUT, errno, o->path, "open");
+	a->folder = S_ISDIR(st.st_mode);
+	if ((rc = load_keys(o, a, &ring, err)) < 0) {
+		free(ring);
+		return rc;
+	}
+	ro.pubkeys = ring;
+	ro.n_pubkeys = a->n_keys;
+	/* Keys named on the command line ask for a signature; trusted ones only check one. */
+	ro.require_signature = o->n_keys > 0;
+	ro.diffs = &a->diffs;
+	a->diffs.on_bench = rejudge;
+	a->diffs.ctx = a;
+	plumb_err_clear(&verr);
+	rc = bundle_verify_any(o->path, &ro, NULL, NULL, &a->info, &verr);
+	free(ring);
+	if (rc < 0 && rc != PLUMB_EINPUT) {
+		*err = verr;
+		return rc;
+	}
+	if (rc < 0) {
+		/* The bytes are not what SHA256SUMS says, or do not parse: nothing
+		 * they say can be checked. */
+		a->integrity = AUDIT_FAIL;
+		snprintf(a->integrity_error, sizeof(a->integrity_error), "%s", verr.msg);
+		bundle_diffs_release(&a->diffs);
+		free(a->benches);
+		a->benches = NULL;
+		a->n_benches = 0;
+		return 0;
+	}
+	a->integrity = a->info.unverified ? AUDIT_UNVERIFIED : AUDIT_PASS;
+	if (!a->benches && a->info.manifest.n_benches) {
+		a->n_benches = a->info.manifest.n_benches;
+		if (!(a->benches = calloc(a->n_benches, sizeof(*a->benches))))
+			return plumb_err_oom(err, "audit");
+	}
+	compare_verdicts(a);
+	a->consistency = a->diffs.total || a->n_unknown_rule ? AUDIT_FAIL : AUDIT_PASS;
+	return 0;
+}

@@ -1,0 +1,147 @@
+#!/bin/sh
+test_description='plumb audit: integrity, consistency (every difference named), provenance and today'"'"'s rule, in four formats'
+. "$(dirname "$0")/test-lib.sh"
+
+golden="$FIXTURES/reports/inputs"
+craft="$TEST_SRCDIR/tests/integration/bundle-craft.py"
+
+# lie NAME PYTHON: ok.plumb with its manifest m changed by PYTHON and
+# SHA256SUMS redone, so that only the consistency check can see it.
+lie() {
+	python3 - ok/manifest.json "$2" "$1.json" <<-\PY &&
+	import json, sys
+	m = json.load(open(sys.argv[1]))
+	exec(sys.argv[2])
+	json.dump(m, open(sys.argv[3], "w"), indent=1)
+	PY
+	python3 "$craft" "$1.plumb" --from ok.plumb --file "manifest.json=@$1.json" --resum
+}
+
+test_expect_success 'an honest bundle passes all four parts, exit 0' '
+	cp -R "$golden/slower" ok && chmod -R u+w ok &&
+	plumb bundle pack ok -o ok.plumb >/dev/null &&
+	plumb audit ok.plumb >out &&
+	test_grep "^audit of ok.plumb$" out &&
+	test_grep "^Integrity: pass (every member matches SHA256SUMS)$" out &&
+	test_grep "^Consistency: pass (the manifest agrees with samples.tsv)$" out &&
+	test_grep "^Provenance: incomplete (not recorded: tree ids, round order)$" out &&
+	test_grep "^Re-analysis under today.s rule: pass" out &&
+	test_grep "^  fingerprint  *recomputed from the host facts$" out &&
+	test_grep "^  signature  *none$" out &&
+	test_grep "^  sort1m  *slower (overlap v1)  *slower (margin v2)" out &&
+	test_grep "^audit: pass$" out
+'
+
+test_expect_success PYTHON 'the JSON says the same, part by part' '
+	plumb audit ok.plumb --format json >a.json &&
+	test_json a.json "j[\"format\"] == \"plumb-audit\" and j[\"result\"] == \"pass\" and len(j[\"id\"]) == 64" &&
+	test_json a.json "[p[\"part\"] for p in j[\"parts\"]] == [\"integrity\", \"consistency\", \"provenance\", \"reanalysis\"]" &&
+	test_json a.json "[p[\"state\"] for p in j[\"parts\"]] == [\"pass\", \"pass\", \"incomplete\", \"pass\"]" &&
+	test_json a.json "j[\"parts\"][3][\"benches\"][0][\"name\"] == \"sort1m\" and not j[\"parts\"][3][\"benches\"][0][\"differs\"]"
+'
+
+test_expect_success 'md and html render the same parts; -o writes the file' '
+	plumb audit ok.plumb --format md >a.md &&
+	test_grep "^## Integrity: pass$" a.md && test_grep "^## Consistency: pass$" a.md &&
+	test_grep "^\*\*audit: pass\*\*$" a.md &&
+	plumb audit ok.plumb --format html -o a.html >out &&
+	! test -s out &&
+	test_grep "<h2>Consistency: <span class=\"pass\">pass</span></h2>" a.html &&
+	test_expect_code 2 plumb audit ok.plumb --format pdf 2>err &&
+	test_grep "text, md, html or json" err &&
+	test_expect_code 2 plumb audit 2>err
+'
+
+test_expect_success PYTHON 'an edited verdict fails consistency, exit 3, naming the field' '
+	lie verdict "m[\"benches\"][0][\"verdict\"] = \"faster\"" &&
+	test_expect_code 3 plumb audit verdict.plumb >out &&
+	test_grep "^Integrity: pass" out &&
+	test_grep "^Consistency: FAIL (1 difference between the manifest and its samples)$" out &&
+	test_grep "^  difference: verdict.plumb: manifest.json: benches\[0\]\.verdict: .faster. recorded, but samples.tsv gives .slower." out &&
+	test_grep "^audit: fail$" out
+'
+
+test_expect_success PYTHON 'an edited center and an edited verdict: each difference is named' '
+	lie center "b = m[\"benches\"][1][\"sides\"][\"base\"]; b[\"center\"] = b[\"center\"] * 1.001; m[\"benches\"][0][\"verdict\"] = \"placement\"" &&
+	test_expect_code 3 plumb audit center.plumb >out &&
+	test_grep "^Consistency: FAIL (2 differences" out &&
+	test_grep "difference: .*benches\[1\]\.sides\.base\.center: .* recorded, but samples.tsv gives" out &&
+	test_grep "difference: .*benches\[0\]\.verdict: .placement. recorded" out &&
+	plumb audit center.plumb --format json >c.json || test $? = 3 &&
+	test_json c.json "len(j[\"parts\"][1][\"differences\"]) == 2 and j[\"result\"] == \"fail\""
+'
+
+test_expect_success PYTHON 'a row removed from samples.tsv with the checksums redone' '
+	sed 4d ok/samples.tsv >less.tsv &&
+	python3 "$craft" rows.plumb --from ok.plumb --file samples.tsv=@less.tsv --resum &&
+	test_expect_code 3 plumb audit rows.plumb >out &&
+	test_grep "^Integrity: pass" out &&
+	test_grep "^Consistency: FAIL" out &&
+	test_grep "difference: rows.plumb: manifest.json: benches\[0\]\.sides\.base\.rounds: 5 recorded, but samples.tsv gives 4" out
+'
+
+test_expect_success PYTHON 'a fingerprint that does not match its facts' '
+	lie fp "m[\"host\"][\"fingerprint\"] = \"0123456789abcdef\"" &&
+	test_expect_code 3 plumb audit fp.plumb >out &&
+	test_grep "difference: fp.plumb: manifest.json: host.fingerprint: .0123456789abcdef. recorded, but the host facts it summarises give .000cecd03f192526." out &&
+	lie fpcpu "m[\"host\"][\"start\"][\"cpu\"][\"model\"] = \"Another CPU\"" &&
+	test_expect_code 3 plumb audit fpcpu.plumb >out &&
+	test_grep "host.fingerprint: .000cecd03f192526. recorded, but the host facts" out &&
+	test_grep "host.start.fingerprint: .000cecd03f192526. recorded" out
+'
+
+test_expect_success 'a damaged member fails integrity; nothing else is judged' '
+	python3 "$craft" bad.plumb --from ok.plumb --file samples.tsv=@ok/manifest.json &&
+	test_expect_code 3 plumb audit bad.plumb >out &&
+	test_grep "^Integrity: FAIL (bad.plumb: member .samples.tsv.: checksum mismatch" out &&
+	test_grep "^Consistency: not checked" out &&
+	test_expect_code 3 plumb audit missing.plumb 2>err &&
+	test_grep "missing.plumb" err
+'
+
+test_expect_success 'a signed bundle against the trusted-keys folder, and against a wrong key' '
+	plumb bundle keygen -o k >/dev/null && plumb bundle keygen -o other >/dev/null &&
+	cp ok.plumb signed.plumb && plumb bundle sign signed.plumb -k k.key >/dev/null &&
+	plumb audit signed.plumb >out &&
+	test_grep "^  signature  *present, key [0-9A-F]*, not checked: no trusted key" out &&
+	mkdir -p cfg/plumb/trusted && cp k.pub cfg/plumb/trusted/release.pub &&
+	XDG_CONFIG_HOME="$TRASH/cfg" plumb audit signed.plumb >out &&
+	test_grep "^  signature  *good, key [0-9A-F]* (trusted key $TRASH/cfg/plumb/trusted/release.pub)$" out &&
+	test_grep "^  trusted comment  *bundle:[0-9a-f]\{64\}" out &&
+	plumb audit signed.plumb -p other.pub -p k.pub >out &&
+	test_grep "^  signature  *good, key [0-9A-F]* (k.pub)$" out &&
+	test_expect_code 3 plumb audit signed.plumb -p other.pub >out &&
+	test_grep "^Integrity: FAIL (signed.plumb: SHA256SUMS.sig: signed with key [0-9A-F]*, which is none of the 1 trusted key)$" out &&
+	rm cfg/plumb/trusted/release.pub && cp other.pub cfg/plumb/trusted/ &&
+	XDG_CONFIG_HOME="$TRASH/cfg" test_expect_code 3 plumb audit signed.plumb >out &&
+	test_grep "^Integrity: FAIL" out &&
+	test_expect_code 3 plumb audit ok.plumb -p k.pub >out &&
+	test_grep "^Integrity: FAIL (ok.plumb: not signed" out
+'
+
+test_expect_success 'a folder: verified with its SHA256SUMS, unverified without' '
+	plumb bundle extract signed.plumb x >/dev/null &&
+	plumb audit x -p k.pub >out &&
+	test_grep "^Integrity: pass" out &&
+	test_grep "^  signature  *good" out &&
+	grep "^  id " out >id1 && plumb audit signed.plumb | grep "^  id " >id2 && test_cmp id1 id2 &&
+	echo "# edited" >>x/README.txt &&
+	test_expect_code 3 plumb audit x >out &&
+	test_grep "^Integrity: FAIL (x: member .README.txt.: checksum mismatch" out &&
+	rm x/SHA256SUMS x/SHA256SUMS.sig &&
+	plumb audit x >out &&
+	test_grep "^Integrity: unverified (a folder without SHA256SUMS" out &&
+	test_grep "^audit: pass$" out &&
+	plumb audit x --format json >x.json &&
+	test_json x.json "j[\"parts\"][0][\"state\"] == \"unverified\" and j[\"id\"] is None"
+'
+
+test_expect_success 'hostile strings are escaped in every format' '
+	for f in text md html json; do
+		plumb audit "$golden/hostile" --format $f >h.$f &&
+		! LC_ALL=C grep -q "$(printf "\033")" h.$f || return 1
+	done &&
+	! grep -q "<script" h.html
+'
+
+test_done
