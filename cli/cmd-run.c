@@ -36,7 +36,7 @@ static struct {
 	const char *fail_on;
 	enum report_fail_on gate;
 	int quiet;
-	const char *wait;
+	const char *wait, *prune;
 } o;
 
 static const struct plumb_opt run_opts[] = {
@@ -62,6 +62,8 @@ static const struct plumb_opt run_opts[] = {
 	OPT_FLAG_("quiet", 'q', "print only errors and the verdict line", &o.quiet),
 	OPT_OPTIONAL_("wait", "DURATION",
 		      "wait for the machine-wide lock (at most DURATION) instead of exiting 75", &o.wait),
+	OPT_OPTIONAL_("prune", "AGE",
+		      "first remove kept run folders and failure logs older than AGE (default 14d)", &o.prune),
 	OPT_END_()
 };
 
@@ -231,8 +233,9 @@ static int run_exec(int argc, char **argv)
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}
-	if (o.dry_run && o.wait) {
-		fprintf(stderr, "plumb run: --wait needs a run that builds (not --dry-run)\n");
+	if (o.dry_run && (o.wait || o.prune)) {
+		fprintf(stderr, "plumb run: %s needs a run that builds (not --dry-run)\n",
+			o.wait ? "--wait" : "--prune");
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}
@@ -266,7 +269,8 @@ static int run_exec(int argc, char **argv)
 		status = print_config(&cfg);
 		goto out_cfg;
 	}
-	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK)
+	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK ||
+	    (status = cli_run_prune(&cfg, o.prune, o.quiet)) != PLUMB_EXIT_OK)
 		goto out_cfg;
 	if (!o.build_only) {
 		status = run_all(&cfg);
@@ -277,7 +281,7 @@ static int run_exec(int argc, char **argv)
 	if (runner_build(&cfg, &ropts, &res, &err) < 0) {
 		status = cli_fail(&err);
 		if (res.log_tail)
-			fprintf(stderr, "plumb: the last lines of the build log:\n%s", res.log_tail);
+			fprintf(stderr, "plumb: %s", res.log_tail);
 		if (res.run_dir && res.keep)
 			fprintf(stderr, "plumb: the run folder is kept: %s\n", res.run_dir);
 	} else {
@@ -299,7 +303,7 @@ const struct plumb_cmd cmd_run = {
 	.usage = "run [-c plumb.conf] [--base REF] [--candidate REF] [--pads N] [--rounds N] "
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
 		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] "
-		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--wait[=DURATION]]",
+		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--wait[=DURATION]] [--prune[=AGE]]",
 	.description =
 		"Check out the base and candidate revisions of plumb.conf, build each at\n"
 		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
@@ -315,7 +319,8 @@ const struct plumb_cmd cmd_run = {
 		"the same command as `plumb report --fail-on` does (plumb(1) GATING);\n"
 		"--quiet prints only errors and the verdict line.  One run at a time per\n"
 		"machine builds and measures (the machine-wide lock); another exits 75,\n"
-		"or waits with --wait.",
+		"or waits with --wait.  --prune removes kept run folders and the logs of\n"
+		"failures older than AGE first.",
 	.opts = run_opts,
 	.exec = run_exec,
 };

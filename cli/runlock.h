@@ -1,7 +1,8 @@
 /*
- * cli/runlock.h: `plumb run` and `plumb demo` take the machine-wide lock
- * (runner/lock.h) before they build, and hold it to the end: no build of
- * one run loads the CPUs while another run measures.
+ * cli/runlock.h: the start of `plumb run` and `plumb demo`: they take the
+ * machine-wide lock (runner/lock.h) before they build, and hold it to the
+ * end: no build of one run loads the CPUs while another run measures; then
+ * they prune what earlier runs kept (runner/prune.h, runner/failed.h).
  *
  * Ownership: struct run_lock is the caller's; run_lock_release() frees it.
  */
@@ -20,5 +21,14 @@ struct run_lock;
  */
 int cli_machine_lock(struct run_lock *lock, const struct plumb_config *cfg, const char *wait,
 		     int quiet);
+
+/*
+ * Under the lock, before the builds: remove the logs of failures older
+ * than FAILED_KEEP_DAYS (runner/failed.h), and with age set (--prune[=AGE]:
+ * "" for the default 14 days) the kept run folders of cfg's work folder
+ * and the logs of failures older than AGE, said on stderr unless quiet.
+ * Returns the exit status.
+ */
+int cli_run_prune(const struct plumb_config *cfg, const char *age, int quiet);
 
 #endif

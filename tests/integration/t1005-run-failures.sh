@@ -20,8 +20,8 @@ test_expect_success 'set up a project with a broken branch' '
 
 test_expect_success 'a failing build exits 4, names the variant and shows its log' '
 	test_expect_code 4 run_build -c proj/plumb.conf --candidate broken 2>err &&
-	test_grep "candidate pad 0 (c00): the build failed: exit status 2; log: .*/log/c00.log" err &&
-	test_grep "the last lines of the build log" err &&
+	test_grep "candidate pad 0 (c00): the build failed: exit status 2; log: $XDG_STATE_HOME/plumb/failed/run-.*/c00.log$" err &&
+	test_grep "the diagnostics in the build log" err &&
 	test_grep "  | .*work.c" err &&
 	test_grep_not "^plumb: .* c01" err &&
 	ls wd >left && test_grep_not "^run-" left
