@@ -19,7 +19,15 @@
 # detectable change the run reported, and the time per comparison; then
 # the false calls per pair kind and the detection rate per planted size.
 #
-#   bench/truth.sh [-n REPS] [-p PADS] [-r ROUNDS] [-e EXAMPLES] [-k KINDS] [PLUMB]
+# With -A every comparison is also run as an adaptive sweep (run.pads =
+# auto, the same seed, run.maxPads and run.budget at their defaults, or -m
+# MAXPADS), judged by its own run, and a second table compares the two
+# sweeps: decided cases (a verdict the adaptive sweep would not extend:
+# slower, faster, placement with overlapping pad medians or identical hot
+# code), planted slowdowns called slower, false calls, the median smallest
+# detectable change, pads per side, and the time per comparison of each.
+#
+#   bench/truth.sh [-n REPS] [-p PADS] [-r ROUNDS] [-e EXAMPLES] [-k KINDS] [-A] [-m MAXPADS] [PLUMB]
 #
 #   -n REPS      comparisons per example and kind (default 20)
 #   -p PADS      run.pads (default 4)
@@ -35,14 +43,17 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 reps=20 pads=4 rounds=10 examples="interp fnv" kinds="aa moved slow2 slow5 slow10 slow20"
-while getopts n:p:r:e:k: opt; do
+adaptive=0 maxpads=12
+while getopts n:p:r:e:k:Am: opt; do
 	case $opt in
 	n) reps=$OPTARG ;;
 	p) pads=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	e) examples=$OPTARG ;;
 	k) kinds=$OPTARG ;;
-	*) echo "usage: bench/truth.sh [-n REPS] [-p PADS] [-r ROUNDS] [-e EXAMPLES] [-k KINDS] [PLUMB]" >&2; exit 2 ;;
+	A) adaptive=1 ;;
+	m) maxpads=$OPTARG ;;
+	*) echo "usage: bench/truth.sh [-n REPS] [-p PADS] [-r ROUNDS] [-e EXAMPLES] [-k KINDS] [-A] [-m MAXPADS] [PLUMB]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -54,6 +65,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/plumb-truth.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 export PLUMB TRUTH_SRC="$here/examples" TRUTH_WORK="$work" TRUTH_REPS="$reps" \
 	TRUTH_PADS="$pads" TRUTH_ROUNDS="$rounds" TRUTH_EXAMPLES="$examples" TRUTH_KINDS="$kinds" \
+	TRUTH_ADAPTIVE="$adaptive" TRUTH_MAXPADS="$maxpads" \
 	XDG_CACHE_HOME="$work/cache" GIT_AUTHOR_NAME=truth GIT_AUTHOR_EMAIL=truth@example.com \
 	GIT_COMMITTER_NAME=truth GIT_COMMITTER_EMAIL=truth@example.com LC_ALL=C
 unset MAKEFLAGS MFLAGS MAKELEVEL LDFLAGS 2>/dev/null || true
@@ -69,6 +81,8 @@ PADS = int(os.environ["TRUTH_PADS"])
 ROUNDS = int(os.environ["TRUTH_ROUNDS"])
 EXAMPLES = os.environ["TRUTH_EXAMPLES"].split()
 KINDS = os.environ["TRUTH_KINDS"].split()
+ADAPTIVE = os.environ["TRUTH_ADAPTIVE"] == "1"
+MAXPADS = int(os.environ["TRUTH_MAXPADS"])
 
 # Per example: its files, the command, the hot function, where an uncalled
 # function goes (before the hot function's definition) and where the
@@ -185,21 +199,41 @@ def make_repo(name, ex, cal):
     return conf
 
 
-def compare(conf, kind, seed, tag):
+def decided(b):
+    """Would the adaptive sweep leave this verdict alone (stats_undecided())?"""
+    v = b["verdict"]
+    if v in ("noisy", "unswept"):
+        return False
+    if v == "insufficient":
+        return "too few rounds" not in b.get("reason", "") and "rounds (fewer" not in b.get("reason", "")
+    if v == "placement" and b.get("reason") == "ranges overlap":
+        bs, cs = b["sides"]["base"], b["sides"]["candidate"]
+        return not (bs["max"] < cs["min"] or cs["max"] < bs["min"])
+    return True
+
+
+def compare(conf, kind, seed, tag, auto=False):
     out = os.path.join(WORK, tag + ".plumb")
     dest = os.path.join(WORK, tag)
     sh("git", "config", "-f", conf, "run.seed", str(seed))
     load()
     a = time.monotonic()
+    extra = ["--pads", "auto"] if auto else []
+    if auto:
+        sh("git", "config", "-f", conf, "run.maxPads", str(MAXPADS))
     r = sh(PLUMB, "run", "-c", conf, "--candidate", kind, "-o", out,
-           "--workdir", os.path.join(WORK, "wd"), check=False)
+           "--workdir", os.path.join(WORK, "wd"), *extra, check=False)
+    if auto:
+        sh("git", "config", "-f", conf, "--unset", "run.maxPads")
     took = time.monotonic() - a
     load()
     if r.returncode != 0:
         sys.stderr.write("truth.sh: plumb run failed (%d): %s\n" % (r.returncode, r.stderr.strip()))
         return None
     sh(PLUMB, "bundle", "extract", out, dest)
-    b = json.load(open(os.path.join(dest, "manifest.json")))["benches"][0]
+    man = json.load(open(os.path.join(dest, "manifest.json")))
+    b = man["benches"][0]
+    pads_used = man["run"].get("sweep", {}).get("pads", len(b["sides"]["base"]["pads"]))
     ov = json.loads(sh(PLUMB, "analyze", "--json", "--rule", "overlap",
                        os.path.join(dest, "samples.tsv")).stdout)
     old = [x["verdict"] for x in ov["results"] if x["metric"] == b["metric"]][0]
@@ -209,7 +243,8 @@ def compare(conf, kind, seed, tag):
     shutil.rmtree(dest)
     os.unlink(out)
     return dict(new=b["verdict"], old=old, stat=stat, detect=b.get("detectable", {}).get("slower"),
-                spread=spread, reason=b.get("reason", ""), took=took)
+                spread=spread, reason=b.get("reason", ""), took=took, decided=decided(b),
+                pads=pads_used)
 
 
 VERDICTS = ["slower", "faster", "placement", "noisy", "unswept", "insufficient"]
@@ -248,6 +283,8 @@ for name in EXAMPLES:
             r = compare(conf, kind, rep + 1, "%s-%s-%d" % (name, kind, rep))
             if r:
                 rows.append(r)
+            if r and ADAPTIVE:
+                r["auto"] = compare(conf, kind, rep + 1, "%s-%s-%d-auto" % (name, kind, rep), True)
         results[(name, kind)] = rows
         if not rows:
             print("  %-7s    0  (every run failed)" % kind)
@@ -279,6 +316,52 @@ for (name, kind), rows in results.items():
                     for r in rows)
         print("  %-7s %-7s %2d/%d (%d) -> %2d/%d (%d); below %d" % (
             name, kind, so, len(rows), fo, sn, len(rows), fn, below))
+if ADAPTIVE:
+    print()
+    print("fixed %d-pad sweep against the adaptive sweep (run.pads = auto, maxPads %d), same seeds:"
+          % (PADS, MAXPADS))
+    print("  %-7s %-7s %4s  %-17s %-17s %-9s %-9s %-15s %5s %9s %9s %6s" % (
+        "example", "kind", "n", "fixed verdicts", "auto verdicts", "decided", "slower",
+        "detect f/a", "pads", "s fixed", "s auto", "ratio"))
+    tot = dict(df=0, da=0, sf=0, sa=0, tf=0.0, ta=0.0, n=0, ff=0, fa=0, fn=0)
+    for (name, kind), rows in results.items():
+        pairs = [(r, r["auto"]) for r in rows if r.get("auto")]
+        if not pairs:
+            continue
+        df = sum(f["decided"] for f, a in pairs)
+        da = sum(a["decided"] for f, a in pairs)
+        sf = sum(f["new"] == "slower" for f, a in pairs)
+        sa = sum(a["new"] == "slower" for f, a in pairs)
+        tf = statistics.mean(f["took"] for f, a in pairs)
+        ta = statistics.mean(a["took"] for f, a in pairs)
+        detf = [f["detect"] for f, a in pairs if f["detect"] is not None]
+        deta = [a["detect"] for f, a in pairs if a["detect"] is not None]
+        print("  %-7s %-7s %4d  %-17s %-17s %3d -> %-3d %3d -> %-3d %6.1f/%-6.1f%% %5.1f %9.1f %9.1f %6.2f" % (
+            name, kind, len(pairs), fmt(count([f for f, a in pairs], "new")),
+            fmt(count([a for f, a in pairs], "new")), df, da, sf, sa,
+            100 * statistics.median(detf) if detf else float("nan"),
+            100 * statistics.median(deta) if deta else float("nan"),
+            statistics.mean(a["pads"] for f, a in pairs), tf, ta, ta / tf if tf else float("nan")))
+        if kind in SIZES:
+            tot["df"] += df
+            tot["da"] += da
+            tot["sf"] += sf
+            tot["sa"] += sa
+        if kind in ("aa", "moved"):
+            tot["ff"] += sum(f["new"] in ("slower", "faster") for f, a in pairs)
+            tot["fa"] += sum(a["new"] in ("slower", "faster") for f, a in pairs)
+            tot["fn"] += len(pairs)
+        tot["tf"] += sum(f["took"] for f, a in pairs)
+        tot["ta"] += sum(a["took"] for f, a in pairs)
+        tot["n"] += len(pairs)
+    if tot["n"]:
+        print("  planted cases decided: fixed %d, auto %d; called slower: fixed %d, auto %d" % (
+            tot["df"], tot["da"], tot["sf"], tot["sa"]))
+        print("  false slower/faster in A/A and moved code: fixed %d/%d, auto %d/%d" % (
+            tot["ff"], tot["fn"], tot["fa"], tot["fn"]))
+        print("  time per comparison over all kinds: fixed %.1f s, auto %.1f s (%.2fx)" % (
+            tot["tf"] / tot["n"], tot["ta"] / tot["n"], tot["ta"] / tot["tf"]))
+
 print()
 print("load average (1 min) during the runs: min %.2f, median %.2f, max %.2f on %d CPUs"
       % (min(loads), statistics.median(loads), max(loads), os.cpu_count()))

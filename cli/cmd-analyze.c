@@ -11,6 +11,7 @@
 #include "cli/cmd.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/metric.h"
 #include "formats/samples.h"
 #include "stats/analysis.h"
 #include "views/analyze.h"
@@ -73,6 +74,7 @@ static int analyze_exec(int argc, char **argv)
 	}
 
 	plumb_err_clear(&err);
+	opts.deterministic = metric_deterministic_names;
 	a = analysis_new(&opts, &err);
 	if (!a)
 		return cli_fail(&err);

@@ -22,6 +22,27 @@ const char *const metric_bench_names[METRIC_COUNT + 1] = {
 };
 #undef BENCH_NAME_
 
+#define DET_NAME_CLOCK(name_)
+#define DET_NAME_RUSAGE(name_)
+#define DET_NAME_COUNTER(name_)
+#define DET_NAME_VALGRIND(name_) name_,
+#define DET_NAME_(id, name_, unit_, dim_, src, ...) DET_NAME_##src(name_)
+const char *const metric_deterministic_names[] = { METRIC_TABLE(DET_NAME_) NULL };
+#undef DET_NAME_
+
+bool metric_deterministic(enum metric_id m)
+{
+	return (unsigned)m < METRIC_COUNT && metric_table[m].source == METRIC_SRC_VALGRIND;
+}
+
+bool metric_deterministic_named(const char *name, size_t len)
+{
+	for (const char *const *d = metric_deterministic_names; *d; d++)
+		if (strlen(*d) == len && memcmp(*d, name, len) == 0)
+			return true;
+	return false;
+}
+
 const char *metric_name(enum metric_id m)
 {
 	return (unsigned)m < METRIC_COUNT ? metric_table[m].name : "?";

@@ -7,7 +7,8 @@
  *   2. its case in metric_of_run() (runner/run-rounds.c): the value for
  *      a CLOCK or RUSAGE row, NAN for a COUNTER row (runner/perf.c opens
  *      every COUNTER row from its perf type and config; -Wswitch names a
- *      forgotten case);
+ *      forgotten case), and for a VALGRIND row in cachegrind_value()
+ *      (runner/cachegrind.c);
  *   3. its name in formats/bundle-v1.md's samples.tsv metrics;
  *   4. when a benchmark may be measured by it (bench 1): its word in
  *      docs/plumb.conf.5's bench.NAME.metric.
@@ -33,7 +34,10 @@
  *   unit      of the recorded value ("ns", "bytes", "count")
  *   source    CLOCK (the harness's clock), RUSAGE (wait4), COUNTER
  *             (perf_event_open: counter k, with its perf type and config,
- *             which only runner/perf.c expands)
+ *             which only runner/perf.c expands), VALGRIND (a separate run
+ *             under valgrind --tool=cachegrind, runner/cachegrind.c: a
+ *             simulated count, deterministic for a given build, never a
+ *             hardware count)
  *   bench     1: bench.NAME.metric may name it (a verdict is computed on it)
  *   key       COUNTER: the member of the manifest's sides.*.counters
  *   words     what it is, for people
@@ -57,7 +61,17 @@
 	  "instructions retired in user space, per run or per sample") \
 	X(BRANCH_MISSES, "branch-misses", "count", UNITS_COUNT, COUNTER, 2, \
 	  PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, 0, "branchMisses", \
-	  "mispredicted branches in user space, per run or per sample")
+	  "mispredicted branches in user space, per run or per sample") \
+	X(VG_INSTRUCTIONS, "vg-instructions", "count", UNITS_COUNT, VALGRIND, -1, 0, 0, 1, NULL, \
+	  "instructions executed (Ir) as Valgrind's cachegrind counts them, per run or per sample") \
+	X(VG_I1_MISSES, "vg-i1-misses", "count", UNITS_COUNT, VALGRIND, -1, 0, 0, 0, NULL, \
+	  "simulated first-level instruction cache misses (I1mr), same basis") \
+	X(VG_D1_MISSES, "vg-d1-misses", "count", UNITS_COUNT, VALGRIND, -1, 0, 0, 0, NULL, \
+	  "simulated first-level data cache misses, reads and writes (D1mr + D1mw), same basis") \
+	X(VG_LL_MISSES, "vg-ll-misses", "count", UNITS_COUNT, VALGRIND, -1, 0, 0, 0, NULL, \
+	  "simulated last-level cache misses, instructions and data (ILmr + DLmr + DLmw), same basis") \
+	X(CACHESIM, "cachesim", "count", UNITS_COUNT, VALGRIND, -1, 0, 0, 1, NULL, \
+	  "estimated cycles from the simulated caches: L1 hits + 5 x LL hits + 35 x memory accesses")
 
 #define METRIC_ENUM_ROW_(id, ...) METRIC_##id,
 enum metric_id {
@@ -65,12 +79,14 @@ enum metric_id {
 	METRIC_COUNT
 };
 
-enum metric_source { METRIC_SRC_CLOCK, METRIC_SRC_RUSAGE, METRIC_SRC_COUNTER };
+enum metric_source { METRIC_SRC_CLOCK, METRIC_SRC_RUSAGE, METRIC_SRC_COUNTER,
+		     METRIC_SRC_VALGRIND };
 
 /* How many COUNTER rows: the counters are numbered 0 .. METRIC_NCOUNTERS-1. */
 #define METRIC_IS_COUNTER_CLOCK 0
 #define METRIC_IS_COUNTER_RUSAGE 0
 #define METRIC_IS_COUNTER_COUNTER 1
+#define METRIC_IS_COUNTER_VALGRIND 0
 #define METRIC_NCOUNTERS_ROW_(id, name, unit, dim, src, ...) + METRIC_IS_COUNTER_##src
 enum { METRIC_NCOUNTERS = 0 METRIC_TABLE(METRIC_NCOUNTERS_ROW_) };
 
@@ -102,6 +118,19 @@ enum units_dim metric_dim(enum metric_id m);
 
 /* The metric a benchmark may be measured by, named name: 0, or -1. */
 int metric_parse(const char *name, enum metric_id *out);
+
+/*
+ * A metric whose value is the same in every run of one build (a VALGRIND
+ * row): its verdict needs one round per variant once two runs of pad 0
+ * agreed (stats/rule.h, deterministic).
+ */
+bool metric_deterministic(enum metric_id m);
+
+/* Whether name[0..len) names a deterministic metric. */
+bool metric_deterministic_named(const char *name, size_t len);
+
+/* The names of the deterministic metrics, NULL-terminated (analysis_opts). */
+extern const char *const metric_deterministic_names[];
 
 /* The metric counted by counter k (0 <= k < METRIC_NCOUNTERS), and its row. */
 enum metric_id metric_of_counter(int k);

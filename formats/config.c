@@ -64,9 +64,11 @@ const struct key_def config_keys[] = {
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
 	{ { "bench", "metric", "wall", false, false, NULL /* from the metric table */ }, K_BENCH_METRIC },
 	{ { "bench", "hot", NULL, false, false, "symbol names, space-separated" }, K_BENCH_HOT },
+	{ { "bench", "hotCoverage", "0.95", false, false, "0.5 to 1" }, K_BENCH_HOT_COVERAGE },
 	{ { "bench", "timeout", "5m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BENCH_TIMEOUT },
 	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
+	{ { "bench", "counter", "auto", false, false, "auto | hardware | valgrind | both" }, K_BENCH_COUNTER },
 };
 
 const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
@@ -80,6 +82,7 @@ static const char *const reuse_names[] = { "relink", "none" };
 static const char *const mode_names[] = { "process", "samples" };
 static const char *const checksum_names[] = { "auto", "required", "off" };
 static const char *const aslr_names[] = { "on", "off" };
+static const char *const counter_names[] = { "auto", "hardware", "valgrind", "both" };
 
 static const char *const build_placeholders[] = {
 	"pad", "pad_bytes", "pad_object", "pad_ldflags"
@@ -154,6 +157,11 @@ const char *config_reuse_name(enum config_reuse reuse)
 const char *config_mode_name(enum config_mode mode)
 {
 	return (size_t)mode < N_OF(mode_names) ? mode_names[mode] : "?";
+}
+
+const char *config_counter_name(enum config_counter counter)
+{
+	return (size_t)counter < N_OF(counter_names) ? counter_names[counter] : "?";
 }
 
 const char *config_checksum_name(enum config_checksum checksum)
@@ -397,6 +405,18 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return rc;
 	case K_BENCH_HOT:
 		return config_parse_words(where, v, config_symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
+	case K_BENCH_HOT_COVERAGE: {
+		char *end;
+		double c;
+		errno = 0;
+		c = strtod(v, &end);
+		if (errno || end == v || *end || !(c >= 0.5 && c <= 1))
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "%s: '%s' is not a number from 0.5 to 1", where, SHOW(v));
+		b->hot_coverage = c;
+		units_exact(c, UNITS_EXACT_PLAIN, b->hot_coverage_text);
+		return 0;
+	}
 	case K_BENCH_TIMEOUT:
 		return config_parse_duration(where, v, &b->timeout, err);
 	case K_BENCH_MAX_SAMPLES:
@@ -405,6 +425,11 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		rc = config_parse_choice(where, v, checksum_names, N_OF(checksum_names), &choice, err);
 		if (rc == 0)
 			b->checksum = (enum config_checksum)choice;
+		return rc;
+	case K_BENCH_COUNTER:
+		rc = config_parse_choice(where, v, counter_names, N_OF(counter_names), &choice, err);
+		if (rc == 0)
+			b->counter = (enum config_counter)choice;
 		return rc;
 	case K_COUNT:
 		break;
@@ -583,6 +608,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		v->nwords = b->nhot;
 		v->note = "not set (main is checked)";
 		return;
+	case K_BENCH_HOT_COVERAGE:
+		value_str(v, b->hot_coverage_text, NULL);
+		return;
 	case K_BENCH_TIMEOUT:
 		value_u64(v, V_DURATION, (uint64_t)b->timeout);
 		return;
@@ -594,6 +622,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BENCH_CHECKSUM:
 		value_str(v, config_checksum_name(b->checksum), NULL);
+		return;
+	case K_BENCH_COUNTER:
+		value_str(v, config_counter_name(b->counter), NULL);
 		return;
 	case K_COUNT:
 		break;

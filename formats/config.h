@@ -64,6 +64,15 @@ enum config_checksum {
 	CONFIG_CHECKSUM_OFF       /* ignore checksum= lines */
 };
 
+/* bench.NAME.counter: where counts come from (common/metric.h sources). */
+enum config_counter {
+	CONFIG_COUNTER_AUTO,      /* hardware when the host has it; valgrind for a
+	                             counted metric when it has not */
+	CONFIG_COUNTER_HARDWARE,  /* perf_event_open only */
+	CONFIG_COUNTER_VALGRIND,  /* one valgrind round per variant, no perf */
+	CONFIG_COUNTER_BOTH       /* hardware counters and the valgrind round */
+};
+
 /* One `label = KEY=VALUE` of [run], or one --label. */
 struct config_label {
 	char *key;
@@ -80,9 +89,12 @@ struct config_bench {
 	enum metric_id metric;
 	char **hot;                    /* symbol names; nhot may be 0 */
 	size_t nhot;
+	double hot_coverage;           /* hot = auto: share of the samples the hot set covers */
+	char hot_coverage_text[32];    /* as rendered (UNITS_EXACT_MAX) */
 	long timeout;                  /* seconds, for one run of command */
 	uint64_t max_samples;          /* samples mode: most samples per run */
 	enum config_checksum checksum;
+	enum config_counter counter;
 	unsigned explicit_keys;        /* internal: which keys were set, not defaulted */
 };
 
@@ -233,6 +245,7 @@ const char *config_pad_name(enum config_pad pad);
 const char *config_reuse_name(enum config_reuse reuse);
 const char *config_mode_name(enum config_mode mode);
 const char *config_checksum_name(enum config_checksum checksum);
+const char *config_counter_name(enum config_counter counter);
 
 /* The bench named name (exact match), or NULL. */
 const struct config_bench *config_bench_find(const struct plumb_config *cfg,

@@ -20,6 +20,7 @@
 #include "formats/jsonio.h"
 #include "formats/manifest.h"
 #include "formats/manifest-internal.h"
+#include "formats/manifest-valgrind.h"
 #include "common/banned.h"
 
 struct rd {
@@ -609,6 +610,8 @@ static int read_run(struct rd *r, const json_t *root, struct manifest *m)
 	if (rc == 0)
 		rc = get_opaque(r, run, "sweep", 0, &m->run.sweep);
 	if (rc == 0)
+		rc = get_opaque(r, run, "valgrind", 0, &m->run.valgrind);
+	if (rc == 0)
 		jsonio_path_restore(&r->path, old);
 	return rc;
 }
@@ -954,6 +957,8 @@ static int read_bench(struct rd *r, const json_t *o, struct manifest_bench *b)
 		return rc;
 	b->verdict = (enum manifest_verdict)verdict;
 	b->direction = (enum manifest_direction)direction;
+	if ((rc = get_opaque(r, o, "valgrind", 0, &b->valgrind)) < 0)
+		return rc;
 	return read_bench_extras(r, o, b);
 }
 
@@ -1065,6 +1070,8 @@ int manifest_parse(struct manifest *m, const char *json, size_t len,
 	json_decref(root);
 	if (rc == 0)
 		rc = manifest_validate(m, err);
+	if (rc == 0)
+		rc = manifest_vg_validate(m, err);
 	if (rc < 0)
 		manifest_release(m);
 	return rc;

@@ -237,6 +237,8 @@ static void write_run(struct wr *w, json_t *root, const struct manifest *m)
 		}
 		jsonio_path_restore(&w->path, old2);
 	}
+	if (r->valgrind)
+		put_sorted(w, o, "valgrind", r->valgrind);
 	if (r->containment_method) {
 		old2 = enter(w, "containment", 0);
 		g = put_obj(w, o, "containment");
@@ -505,6 +507,8 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 		}
 		jsonio_path_restore(&w->path, old2);
 	}
+	if (b->valgrind)
+		put_sorted(w, o, "valgrind", b->valgrind);
 out:
 	jsonio_path_restore(&w->path, old);
 }

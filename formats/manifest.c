@@ -136,6 +136,7 @@ static void bench_release(struct manifest_bench *b)
 	for (i = 0; i < b->n_notes; i++)
 		free(b->notes[i]);
 	free(b->notes);
+	json_decref(b->valgrind);
 	manifest_bench_init(b);
 }
 
@@ -157,6 +158,7 @@ void manifest_release(struct manifest *m)
 	free(m->tool.version);
 	free(m->created);
 	json_decref(m->spec);
+	json_decref(m->run.valgrind);
 	free(m->repo.url);
 	commit_release(&m->repo.base);
 	commit_release(&m->repo.candidate);

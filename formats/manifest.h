@@ -56,7 +56,7 @@ struct plumb_err;
 
 #define MANIFEST_FORMAT "plumb-bundle"
 #define MANIFEST_VERSION_MAJOR 1
-#define MANIFEST_VERSION_MINOR 0
+#define MANIFEST_VERSION_MINOR 1   /* 1.1: the verdict noisy, run.sweep */
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)  /* manifest.json read limit */
 #define MANIFEST_MAX_DEPTH 32                  /* nesting limit, top level = 1 */
 #define MANIFEST_TIME_MAX 40                   /* RFC 3339 text, NUL included */
@@ -197,6 +197,7 @@ struct manifest_run {
 	size_t n_conditions;            /* 0 when run.conditions is absent */
 	json_t *sweep;                  /* run.sweep, optional object: the adaptive sweep
 	                                   (run.pads = auto), checked by formats/manifest-sweep.h */
+	json_t *valgrind;               /* run.valgrind, optional object (formats/manifest-valgrind.h) */
 };
 
 /* benches[].sides.<side>.counters: hardware counters, centers over pads. */
@@ -345,6 +346,7 @@ struct manifest_bench {
 	struct manifest_steady steady;    /* .steadyState, optional */
 	char **notes;                     /* .notes, optional: lines for the reports */
 	size_t n_notes;
+	json_t *valgrind;                 /* .valgrind, optional object (formats/manifest-valgrind.h) */
 };
 
 struct manifest {

@@ -87,7 +87,7 @@ static enum stats_hot hot_of(const struct report_bench *b)
  */
 static int judge_recorded(const struct manifest_side_stats *o, const struct manifest_side_stats *n,
 			  const struct stats_rule *rule, enum stats_hot hot, double noise_floor,
-			  struct stats_judgement *jd, struct plumb_err *err)
+			  int deterministic, struct stats_judgement *jd, struct plumb_err *err)
 {
 	struct stats_judge_in in;
 	struct stats_pad_in *po = NULL, *pn = NULL;
@@ -95,6 +95,7 @@ static int judge_recorded(const struct manifest_side_stats *o, const struct mani
 
 	memset(&in, 0, sizeof(in));
 	in.hot = hot;
+	in.deterministic = deterministic;
 	in.noise_floor = isnan(noise_floor) ? 0 : noise_floor;
 	if (recorded_side(o, &po, &in.base) < 0 || recorded_side(n, &pn, &in.candidate) < 0 ||
 	    stats_judge(rule, &in, jd) < 0)
@@ -163,11 +164,7 @@ static void take_recorded(struct report_bench *b, const struct manifest_bench *m
 	}
 }
 
-static int add_note(struct report_bench *b, struct plumb_err *err,
-		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int add_note(struct report_bench *b, struct plumb_err *err,
-		    const char *fmt, ...)
+int report_add_note(struct report_bench *b, struct plumb_err *err, const char *fmt, ...)
 {
 	struct buf t;
 	char **notes;
@@ -333,7 +330,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	int rc = 0;
 
 	if (b->old_failure)
-		rc = add_note(b, err, "failed in the baseline: %s", b->old_failure);
+		rc = report_add_note(b, err, "failed in the baseline: %s", b->old_failure);
 	if (rc < 0 || !b->old || !b->new)
 		return rc;
 
@@ -341,19 +338,19 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		/* No remark that would give the withheld verdict away. */
 	} else if (b->verdict == MANIFEST_VERDICT_UNSWEPT) {
 		if (b->old->n_pads == 1 || b->new->n_pads == 1)
-			rc = add_note(b, err, "unswept: a side was built at one pad only; the "
+			rc = report_add_note(b, err, "unswept: a side was built at one pad only; the "
 				      "difference points %s, but placement cannot be ruled out "
 				      "without a sweep",
 				      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
 		else
-			rc = add_note(b, err, "unswept: %zu and %zu pads are too few to rule out "
+			rc = report_add_note(b, err, "unswept: %zu and %zu pads are too few to rule out "
 				      "placement at %.0f%% confidence; the difference points %s",
 				      b->old->n_pads, b->new->n_pads, b->rule.confidence * 100,
 				      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
 	} else if (b->verdict == MANIFEST_VERDICT_INSUFFICIENT) {
 		long long lo = b->old->rounds >= 0 && (b->new->rounds < 0 ||
 			b->old->rounds < b->new->rounds) ? b->old->rounds : b->new->rounds;
-		rc = add_note(b, err, "insufficient: a pad has %lld valid round%s, "
+		rc = report_add_note(b, err, "insufficient: a pad has %lld valid round%s, "
 			      "fewer than the 3 a verdict needs", lo, lo == 1 ? "" : "s");
 	}
 	if (rc < 0)
@@ -365,7 +362,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		char z[UNITS_MAX];
 		units_percent(b->gap, x);
 		units_percent(b->noise, y);
-		rc = add_note(b, err, "too noisy to tell: the ranges are %s apart (%s), within "
+		rc = report_add_note(b, err, "too noisy to tell: the ranges are %s apart (%s), within "
 			      "the noise %s the run measured (round to round %s%s%s)", x,
 			      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower", y,
 			      (units_percent(b->noise_rounds, z), z),
@@ -374,7 +371,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	} else if (b->noisy) {
 		units_percent(b->noise, x);
 		units_percent(b->old->spread, y);
-		rc = add_note(b, err, "too noisy: the control moved %s between two builds "
+		rc = report_add_note(b, err, "too noisy: the control moved %s between two builds "
 			      "of the same code, comparable to the %s spread %s; the host is "
 			      "too noisy for this benchmark", x, old_role, y);
 	}
@@ -399,7 +396,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 				   b->rule.kind == STATS_RULE_MARGIN ? " and noise" : "",
 				   b->old->n_pads, b->new->n_pads);
 		}
-		rc = add_note(b, err, "%s", buf_cstr(&t));
+		rc = report_add_note(b, err, "%s", buf_cstr(&t));
 		buf_release(&t);
 		if (rc < 0)
 			return rc;
@@ -407,16 +404,16 @@ static int bench_notes(struct report *r, struct report_bench *b,
 
 	if (b->hot_identical == 1) {
 		hot_names(b, 1, names, sizeof(names));
-		rc = add_note(b, err, "hot code identical%s%s%s: a difference is placement",
+		rc = report_add_note(b, err, "hot code identical%s%s%s: a difference is placement",
 			      names[0] ? " (" : "", names, names[0] ? ")" : "");
 	} else if (b->hot_identical == 2) {
 		hot_names(b, 1, names, sizeof(names));
-		rc = add_note(b, err, "hot code identical except the addresses of moved data%s%s%s: "
+		rc = report_add_note(b, err, "hot code identical except the addresses of moved data%s%s%s: "
 			      "the same instructions, a difference is placement",
 			      names[0] ? " (" : "", names, names[0] ? ")" : "");
 	} else if (b->hot_identical == 0) {
 		hot_names(b, 0, names, sizeof(names));
-		rc = add_note(b, err, "hot code changed%s%s", names[0] ? ": " : "", names);
+		rc = report_add_note(b, err, "hot code changed%s%s", names[0] ? ": " : "", names);
 	}
 	if (rc < 0)
 		return rc;
@@ -437,16 +434,16 @@ static int bench_notes(struct report *r, struct report_bench *b,
 			if (ps->n_symbols > 8)
 				buf_printf(&t, ", ... (%zu in all)", ps->n_symbols);
 		}
-		rc = add_note(b, err, "%s", buf_cstr(&t));
+		rc = report_add_note(b, err, "%s", buf_cstr(&t));
 		buf_release(&t);
 		if (rc < 0)
 			return rc;
 	}
 
 	if (b->behaviour_changed)
-		rc = add_note(b, err, "behaviour changed: checksum %s \u2192 %s", b->ck_old, b->ck_new);
+		rc = report_add_note(b, err, "behaviour changed: checksum %s \u2192 %s", b->ck_old, b->ck_new);
 	else if (b->ck_consistent == 0)
-		rc = add_note(b, err, "checksums disagree between variants of one side: "
+		rc = report_add_note(b, err, "checksums disagree between variants of one side: "
 			      "the benchmark's output depends on its build");
 	if (rc < 0)
 		return rc;
@@ -456,16 +453,16 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		units_ratio(b->instr_ratio, x);
 		units_ratio(b->cycles_ratio, y);
 		if (fabs(di) <= REPORT_SAME_WORK && dc > REPORT_SAME_WORK)
-			rc = add_note(b, err, "same instructions (\u00d7%s), more cycles (\u00d7%s): "
+			rc = report_add_note(b, err, "same instructions (\u00d7%s), more cycles (\u00d7%s): "
 				      "placement or micro-architecture, not more work", x, y);
 		else if (fabs(di) <= REPORT_SAME_WORK && dc < -REPORT_SAME_WORK)
-			rc = add_note(b, err, "same instructions (\u00d7%s), fewer cycles (\u00d7%s): "
+			rc = report_add_note(b, err, "same instructions (\u00d7%s), fewer cycles (\u00d7%s): "
 				      "placement or micro-architecture, not less work", x, y);
 		else if (di > REPORT_SAME_WORK)
-			rc = add_note(b, err, "more instructions (\u00d7%s, cycles \u00d7%s): "
+			rc = report_add_note(b, err, "more instructions (\u00d7%s, cycles \u00d7%s): "
 				      "the candidate does more work", x, y);
 		else if (di < -REPORT_SAME_WORK)
-			rc = add_note(b, err, "fewer instructions (\u00d7%s, cycles \u00d7%s): "
+			rc = report_add_note(b, err, "fewer instructions (\u00d7%s, cycles \u00d7%s): "
 				      "the candidate does less work", x, y);
 		if (rc < 0)
 			return rc;
@@ -494,12 +491,12 @@ static int bench_notes(struct report *r, struct report_bench *b,
 			buf_printf(&t, "%sco_p99 %s \u2192 %s", t.len ? "; " : "", x, y);
 		}
 		if (t.len)
-			rc = add_note(b, err, "%s", buf_cstr(&t));
+			rc = report_add_note(b, err, "%s", buf_cstr(&t));
 		buf_release(&t);
 		if (rc < 0)
 			return rc;
 		if (b->steady && b->steady->present && b->steady->unsettled > 0) {
-			rc = add_note(b, err, "no steady state in %lld series: flagged, not averaged",
+			rc = report_add_note(b, err, "no steady state in %lld series: flagged, not averaged",
 				      (long long)b->steady->unsettled);
 			if (rc < 0)
 				return rc;
@@ -513,11 +510,12 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	    b->rule.kind == STATS_RULE_OVERLAP) {
 		struct stats_judgement jd;
 		enum manifest_verdict v;
-		if (judge_recorded(b->old, b->new, &b->rule, STATS_HOT_UNKNOWN, 0, &jd, err) < 0)
+		if (judge_recorded(b->old, b->new, &b->rule, STATS_HOT_UNKNOWN, 0,
+				   report_vg_deterministic(mb, NULL), &jd, err) < 0)
 			return err->code;
 		v = manifest_verdict_from_name(stats_verdict_name(jd.verdict));
 		if (v != b->verdict)
-			rc = add_note(b, err, "the recorded verdict is %s, but the recorded pads "
+			rc = report_add_note(b, err, "the recorded verdict is %s, but the recorded pads "
 				      "give %s", manifest_verdict_name(b->verdict),
 				      manifest_verdict_name(v));
 		if (rc < 0)
@@ -529,7 +527,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	for (size_t i = 0; r->kind == REPORT_SELF && i < mb->n_notes; i++) {
 		if (b->behaviour_changed && strncmp(mb->notes[i], "behaviour changed:", 18) == 0)
 			continue;
-		if ((rc = add_note(b, err, "%s", mb->notes[i])) < 0)
+		if ((rc = report_add_note(b, err, "%s", mb->notes[i])) < 0)
 			return rc;
 	}
 	(void)ob;
@@ -602,7 +600,8 @@ static int fill_bench(struct report *r, struct report_bench *b,
 			floor = mb->noise_basis.figure;
 		if (ob->noise_basis.present && !(ob->noise_basis.figure <= floor))
 			floor = ob->noise_basis.figure;
-		if (judge_recorded(b->old, b->new, &b->rule, hot_of(b), floor, &jd, err) < 0)
+		if (judge_recorded(b->old, b->new, &b->rule, hot_of(b), floor,
+				   report_vg_deterministic(mb, ob), &jd, err) < 0)
 			return err->code;
 		take_judgement(b, &jd);
 		if (b->rule.kind == STATS_RULE_OVERLAP) {
@@ -628,6 +627,8 @@ static int fill_bench(struct report *r, struct report_bench *b,
 		b->cycles_ratio = ratio_of(n[kc], o[kc]);
 	}
 	b->withheld = r->withheld && b->verdict != MANIFEST_VERDICT_UNSET;
+	if (report_vg_attach(r, b, mb, ob, err) < 0)
+		return err->code;
 	if (b->mode == MANIFEST_MODE_SAMPLES) {
 		b->dist_old = report_dist_find(r->old.dist, b->name, os);
 		b->dist_new = report_dist_find(r->new.dist, b->name, MANIFEST_SIDE_CANDIDATE);

@@ -284,6 +284,7 @@ static json_t *bench_json(const struct report_bench *b)
 		bad |= put(o, "steadyState", json_null());
 	}
 
+	bad |= put(o, "simulated", report_vg_json(b));
 	a = json_array();
 	for (size_t i = 0; a && i < b->n_notes; i++)
 		bad |= json_array_append_new(a, json_string(b->notes[i]));

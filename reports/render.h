@@ -78,6 +78,26 @@ struct trend_point;
 int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
 	      const struct trend_point *p, size_t n);
 
+struct plumb_err;
+/* Append a remark to b's notes (a printf format); 0 or PLUMB_EINTERNAL. */
+struct report_bench;
+int report_add_note(struct report_bench *b, struct plumb_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Simulated counts (simulated.c): fill b->sim from the bundles' Valgrind
+ * members and say what they mean: which counters were used, instructions
+ * base against candidate ("the same work" when equal), the simulated
+ * cost's spread over pads, the time the valgrind runs added.
+ */
+int report_vg_attach(const struct report *r, struct report_bench *b,
+		     const struct manifest_bench *mb, const struct manifest_bench *ob,
+		     struct plumb_err *err);
+/* Judge mb (and the baseline's ob, when given) as deterministic? */
+int report_vg_deterministic(const struct manifest_bench *mb, const struct manifest_bench *ob);
+/* b->sim as JSON (json_null() when absent); NULL when memory runs out. */
+json_t *report_vg_json(const struct report_bench *b);
+
 /* The words a verdict is shown with ("slower", "withheld", "failed", ...). */
 const char *render_verdict_word(const struct report_bench *b);
 

@@ -128,6 +128,15 @@ struct report_bench {
 	 * the bundle's own benches[].notes); every renderer prints them. */
 	char **notes;
 	size_t n_notes;
+	/* Simulated counts (reports/simulated.c); present 0 when not counted. */
+	struct report_sim {
+		int present;
+		const char *source;        /* "valgrind-cachegrind"; borrowed */
+		int deterministic;         /* the two runs of pad 0 agreed */
+		double instr_old, instr_new;        /* vg-instructions centers; NAN unknown */
+		double cost_old, cost_new;          /* cachesim centers */
+		double cost_spread_old, cost_spread_new;  /* (max - min) / center over pads */
+	} sim;
 };
 
 /* Counts by verdict, for the summary line and --fail-on. */

@@ -43,6 +43,15 @@ int build_collect_symbols(const struct plumb_config *cfg, struct runner_result *
 int build_read_addresses(const struct plumb_config *cfg, struct runner_result *res,
 			 int *machine, struct plumb_err *err);
 
+/*
+ * Right after the first build of base (the control with build.reuse =
+ * none, else base pad 0), before any other is built: read that artifact's
+ * symbols, so that a hot symbol it does not define fails now, with the
+ * nearest names (a GCC clone first), not after every pad was built.
+ */
+int build_check_names(const struct plumb_config *cfg, struct runner_result *res,
+		      struct runner_variant *first, struct plumb_err *err);
+
 /* Every pad moved the code (by K x padBytes when plumb places the pad). */
 int build_check_shift(const struct plumb_config *cfg, struct runner_result *res,
 		      struct plumb_err *err);

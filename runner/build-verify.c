@@ -299,11 +299,10 @@ int build_collect_symbols(const struct plumb_config *cfg, struct runner_result *
 	return 0;
 }
 
-/* Read the symbol addresses of every variant not read yet; sets v->elf. */
-int build_read_addresses(const struct plumb_config *cfg, struct runner_result *res,
-			  int *machine, struct plumb_err *err)
+/* Read the symbol addresses of b0 (only) or of every variant not read yet. */
+static int read_addresses(const struct plumb_config *cfg, struct runner_result *res,
+			  struct runner_variant *b0, int only, int *machine, struct plumb_err *err)
 {
-	struct runner_variant *b0 = &res->variants[0];
 	struct buf rel;
 	int r;
 
@@ -338,12 +337,22 @@ int build_read_addresses(const struct plumb_config *cfg, struct runner_result *r
 		}
 		goto out;
 	}
+	if (b0->addr) {
+		/* Read already (by build_check_names()): its machine, again. */
+		struct elf_image *img = NULL;
+		if ((r = elf_image_open(b0->elf, &img, err)) < 0)
+			goto out;
+		*machine = elf_image_machine(img);
+		elf_image_free(img);
+	}
 	for (size_t i = 0; i < res->nvariants && r == 0; i++) {
-		struct runner_variant *v = &res->variants[i];
+		struct runner_variant *v = only ? b0 : &res->variants[i];
 		struct elf_image *img = NULL;
 		char name[96];
+		if (only && i > 0)
+			break;
 		if (v->addr)
-			continue;   /* read already (pads added by runner_build_more()) */
+			continue;   /* read already (the first build, pads added later) */
 		build_variant_name(v, name, sizeof(name));
 		v->elf = buf_strdupf("%s%s", v->artifact, buf_cstr(&rel));
 		v->addr = calloc(res->nsymbols, sizeof(*v->addr));
@@ -355,7 +364,7 @@ int build_read_addresses(const struct plumb_config *cfg, struct runner_result *r
 			plumb_err_prefix(err, "%s", name);
 			break;
 		}
-		if (i == 0)
+		if (v == b0)
 			*machine = elf_image_machine(img);
 		for (size_t k = 0; k < res->nsymbols && r == 0; k++) {
 			struct elf_symbol sym;
@@ -381,6 +390,20 @@ int build_read_addresses(const struct plumb_config *cfg, struct runner_result *r
 out:
 	buf_release(&rel);
 	return r;
+}
+
+int build_read_addresses(const struct plumb_config *cfg, struct runner_result *res,
+			 int *machine, struct plumb_err *err)
+{
+	return read_addresses(cfg, res, &res->variants[0], 0, machine, err);
+}
+
+int build_check_names(const struct plumb_config *cfg, struct runner_result *res,
+		      struct runner_variant *first, struct plumb_err *err)
+{
+	int machine;
+
+	return read_addresses(cfg, res, first, 1, &machine, err);
 }
 
 int build_check_shift(const struct plumb_config *cfg, struct runner_result *res,

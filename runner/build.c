@@ -513,6 +513,8 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 			goto out;
 		}
 		k->built = 1;
+		if ((r = build_check_names(cfg, res, k, err)) < 0)
+			goto out;
 	}
 	for (size_t i = 0; i < res->nvariants; i++) {
 		struct runner_variant *v = &res->variants[i];
@@ -521,6 +523,9 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		if ((r = build_one(cfg, opts, res, v, v->dir, objects, err)) < 0)
 			goto out;
 		v->built = 1;
+		if (i == 0 && !(cfg->run.control && cfg->build.reuse != CONFIG_REUSE_RELINK) &&
+		    (r = build_check_names(cfg, res, v, err)) < 0)
+			goto out;
 	}
 	for (size_t i = 0; i < res->nvariants; i++) {
 		struct runner_variant *v = &res->variants[i];

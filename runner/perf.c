@@ -27,6 +27,7 @@
 #define EVENT_CLOCK(k, name, type, config)
 #define EVENT_RUSAGE(k, name, type, config)
 #define EVENT_COUNTER(k, name, type, config) [k] = { name, type, config },
+#define EVENT_VALGRIND(k, name, type, config)
 #define EVENT_ROW_(id, name, unit, dim, src, k, type, config, ...) EVENT_##src(k, name, type, config)
 const struct perf_event_desc perf_hw_events[PERF_NCOUNTERS] = { METRIC_TABLE(EVENT_ROW_) };
 

@@ -34,6 +34,7 @@ struct plumb_err;
 #define PERF_COUNTER_CLOCK(id, k)
 #define PERF_COUNTER_RUSAGE(id, k)
 #define PERF_COUNTER_COUNTER(id, k) PERF_##id = k,
+#define PERF_COUNTER_VALGRIND(id, k)
 #define PERF_COUNTER_ROW_(id, name, unit, dim, src, k, ...) PERF_COUNTER_##src(id, k)
 enum perf_counter { METRIC_TABLE(PERF_COUNTER_ROW_) };
 #define PERF_NCOUNTERS METRIC_NCOUNTERS

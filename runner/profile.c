@@ -20,15 +20,33 @@
 void profile_init(struct profile *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->fd = -1;
+}
+
+/* Unmap and close every CPU's event. */
+static void detach(struct profile *p)
+{
+	for (size_t c = 0; c < p->ncpu; c++) {
+		if (p->ring && p->ring[c])
+			munmap(p->ring[c], p->ring_size);
+		if (p->fd && p->fd[c] >= 0)
+			close(p->fd[c]);
+	}
+	free(p->ring);
+	free(p->fd);
+	p->ring = NULL;
+	p->fd = NULL;
+	p->ncpu = 0;
 }
 
 int profile_attach(struct profile *p, pid_t pid, struct plumb_err *err)
 {
 	struct perf_event_attr attr;
-	long page = sysconf(_SC_PAGESIZE);
-	int e;
+	long page = sysconf(_SC_PAGESIZE), ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t opened = 0;
+	int e = 0;
 
+	if (ncpu < 1)
+		ncpu = 1;
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
@@ -37,37 +55,48 @@ int profile_attach(struct profile *p, pid_t pid, struct plumb_err *err)
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	attr.disabled = 1;
 	attr.enable_on_exec = 1;
-	attr.inherit = 0;   /* the kernel refuses to map an inherited per-task event */
+	attr.inherit = 1;   /* children too: mapped per CPU, which the kernel allows */
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	attr.mmap = 1;
-	attr.comm = 0;
-	attr.task = 0;
-	p->fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (p->fd < 0) {
-		e = errno;
+	p->fd = malloc((size_t)ncpu * sizeof(*p->fd));
+	p->ring = calloc((size_t)ncpu, sizeof(*p->ring));
+	if (!p->fd || !p->ring) {
+		detach(p);
+		return plumb_err_oom(err, "profile");
+	}
+	p->ncpu = (size_t)ncpu;
+	p->ring_size = (size_t)page * (1 + PROFILE_RING_PAGES);
+	for (size_t c = 0; c < p->ncpu; c++) {
+		void *ring;
+		p->fd[c] = (int)syscall(SYS_perf_event_open, &attr, pid, (int)c, -1, PERF_FLAG_FD_CLOEXEC);
+		if (p->fd[c] < 0) {
+			e = errno;   /* an offline CPU: ENODEV; go on with the others */
+			continue;
+		}
+		ring = mmap(NULL, p->ring_size, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd[c], 0);
+		if (ring == MAP_FAILED) {
+			e = errno;
+			close(p->fd[c]);
+			p->fd[c] = -1;
+			detach(p);
+			return plumb_err_set(err, PLUMB_EBENCH, "profile: mmap of the sample buffer of "
+					     "CPU %zu: %s", c, strerror(e));
+		}
+		p->ring[c] = ring;
+		opened++;
+	}
+	if (opened == 0) {
+		detach(p);
 		return plumb_err_set(err, PLUMB_EBENCH, "profile: perf_event_open(cpu-clock) on pid %ld: %s",
 				     (long)pid, strerror(e));
-	}
-	p->ring_size = (size_t)page * (1 + PROFILE_RING_PAGES);
-	p->ring = mmap(NULL, p->ring_size, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd, 0);
-	if (p->ring == MAP_FAILED) {
-		e = errno;
-		p->ring = NULL;
-		close(p->fd);
-		p->fd = -1;
-		return plumb_err_set(err, PLUMB_EBENCH, "profile: mmap of the sample buffer: %s",
-				     strerror(e));
 	}
 	return 0;
 }
 
 void profile_close(struct profile *p)
 {
-	if (p->ring)
-		munmap(p->ring, p->ring_size);
-	if (p->fd >= 0)
-		close(p->fd);
+	detach(p);
 	free(p->off);
 	profile_init(p);
 }
@@ -103,86 +132,97 @@ static int push_off(struct profile *p, uint64_t off)
 	return 0;
 }
 
+/* What profile_collect() gathers across the CPUs' buffers. */
+struct gather {
+	struct map *maps;
+	size_t nmaps, capmaps;
+	const char *real;
+};
+
+/* One pass over one CPU's buffer: pass 0 the artifact's mappings, pass 1 the samples. */
+static int read_ring(struct profile *p, const struct perf_event_mmap_page *meta, int pass,
+		     struct gather *g, struct plumb_err *err)
+{
+	const unsigned char *data = (const unsigned char *)meta + meta->data_offset;
+	uint64_t size = meta->data_size;
+	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = meta->data_tail;
+
+	for (uint64_t pos = tail; pos + sizeof(struct perf_event_header) <= head;) {
+		struct perf_event_header h;
+		unsigned char rec[PATH_MAX + 64];
+		ring_copy(data, size, pos, &h, sizeof(h));
+		if (h.size < sizeof(h) || pos + h.size > head)
+			break;
+		if (h.size <= sizeof(rec))
+			ring_copy(data, size, pos, rec, h.size);
+		if (pass == 0 && h.type == PERF_RECORD_MMAP && h.size <= sizeof(rec) &&
+		    h.size > sizeof(h) + 32) {
+			/* pid, tid, addr, len, pgoff, filename */
+			uint32_t pid;
+			uint64_t addr, len, pgoff;
+			const char *name = (const char *)rec + sizeof(h) + 32;
+			size_t room = h.size - sizeof(h) - 32;
+			memcpy(&pid, rec + sizeof(h), 4);
+			memcpy(&addr, rec + sizeof(h) + 8, 8);
+			memcpy(&len, rec + sizeof(h) + 16, 8);
+			memcpy(&pgoff, rec + sizeof(h) + 24, 8);
+			if (strnlen(name, room) < room && strcmp(name, g->real) == 0) {
+				if (g->nmaps == g->capmaps) {
+					size_t nc = g->capmaps ? 2 * g->capmaps : 8;
+					struct map *m = realloc(g->maps, nc * sizeof(*m));
+					if (!m)
+						return plumb_err_oom(err, "profile");
+					g->maps = m;
+					g->capmaps = nc;
+				}
+				g->maps[g->nmaps++] = (struct map){ pid, addr, len, pgoff };
+			}
+		} else if (pass == 1 && h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 16) {
+			uint64_t ip;
+			uint32_t pid;
+			memcpy(&ip, rec + sizeof(h), 8);
+			memcpy(&pid, rec + sizeof(h) + 8, 4);
+			p->total++;
+			for (size_t m = 0; m < g->nmaps; m++)
+				if (g->maps[m].pid == pid && ip >= g->maps[m].start &&
+				    ip - g->maps[m].start < g->maps[m].len) {
+					if (push_off(p, ip - g->maps[m].start + g->maps[m].pgoff) < 0)
+						return plumb_err_oom(err, "profile");
+					break;
+				}
+		} else if (pass == 1 && h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			uint64_t lost;
+			memcpy(&lost, rec + sizeof(h) + 8, 8);
+			p->lost += lost;
+		}
+		pos += h.size;
+	}
+	return 0;
+}
+
 int profile_collect(struct profile *p, const char *artifact, struct plumb_err *err)
 {
-	const struct perf_event_mmap_page *meta = p->ring;
-	const unsigned char *data;
-	uint64_t head, tail, size;
-	struct map *maps = NULL;
-	size_t nmaps = 0, capmaps = 0;
+	struct gather g = { NULL, 0, 0, NULL };
 	char real[PATH_MAX];
 	int rc = 0;
 
-	if (!meta)
+	if (!p->ring)
 		return 0;
 	if (!realpath(artifact, real))
 		snprintf(real, sizeof(real), "%s", artifact);
-	ioctl(p->fd, PERF_EVENT_IOC_DISABLE, 0);
-	data = (const unsigned char *)p->ring + meta->data_offset;
-	size = meta->data_size;
-	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-	tail = meta->data_tail;
-	/* Two passes: the artifact's mappings, then the samples inside them. */
-	for (int pass = 0; pass < 2 && rc == 0; pass++) {
-		for (uint64_t pos = tail; pos + sizeof(struct perf_event_header) <= head;) {
-			struct perf_event_header h;
-			unsigned char rec[PATH_MAX + 64];
-			ring_copy(data, size, pos, &h, sizeof(h));
-			if (h.size < sizeof(h) || pos + h.size > head)
-				break;
-			if (h.size <= sizeof(rec))
-				ring_copy(data, size, pos, rec, h.size);
-			if (pass == 0 && h.type == PERF_RECORD_MMAP && h.size <= sizeof(rec) &&
-			    h.size > sizeof(h) + 32) {
-				/* pid, tid, addr, len, pgoff, filename */
-				uint32_t pid;
-				uint64_t addr, len, pgoff;
-				const char *name = (const char *)rec + sizeof(h) + 32;
-				size_t room = h.size - sizeof(h) - 32;
-				memcpy(&pid, rec + sizeof(h), 4);
-				memcpy(&addr, rec + sizeof(h) + 8, 8);
-				memcpy(&len, rec + sizeof(h) + 16, 8);
-				memcpy(&pgoff, rec + sizeof(h) + 24, 8);
-				if (strnlen(name, room) < room && strcmp(name, real) == 0) {
-					if (nmaps == capmaps) {
-						size_t nc = capmaps ? 2 * capmaps : 8;
-						struct map *m = realloc(maps, nc * sizeof(*m));
-						if (!m) {
-							rc = plumb_err_oom(err, "profile");
-							break;
-						}
-						maps = m;
-						capmaps = nc;
-					}
-					maps[nmaps++] = (struct map){ pid, addr, len, pgoff };
-				}
-			} else if (pass == 1 && h.type == PERF_RECORD_SAMPLE &&
-				   h.size >= sizeof(h) + 16) {
-				uint64_t ip;
-				uint32_t pid;
-				memcpy(&ip, rec + sizeof(h), 8);
-				memcpy(&pid, rec + sizeof(h) + 8, 4);
-				p->total++;
-				for (size_t m = 0; m < nmaps; m++)
-					if (maps[m].pid == pid && ip >= maps[m].start &&
-					    ip - maps[m].start < maps[m].len) {
-						if (push_off(p, ip - maps[m].start + maps[m].pgoff) < 0)
-							rc = plumb_err_oom(err, "profile");
-						break;
-					}
-			} else if (pass == 1 && h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
-				uint64_t lost;
-				memcpy(&lost, rec + sizeof(h) + 8, 8);
-				p->lost += lost;
-			}
-			pos += h.size;
-		}
-	}
-	free(maps);
-	munmap(p->ring, p->ring_size);
-	p->ring = NULL;
-	close(p->fd);
-	p->fd = -1;
+	g.real = real;
+	for (size_t c = 0; c < p->ncpu; c++)
+		if (p->fd[c] >= 0)
+			ioctl(p->fd[c], PERF_EVENT_IOC_DISABLE, 0);
+	/* Two passes over every buffer: a child may map the artifact on one
+	 * CPU and run on another. */
+	for (int pass = 0; pass < 2 && rc == 0; pass++)
+		for (size_t c = 0; c < p->ncpu && rc == 0; c++)
+			if (p->ring[c])
+				rc = read_ring(p, p->ring[c], pass, &g, err);
+	free(g.maps);
+	detach(p);
 	return rc;
 }
 

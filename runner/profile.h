@@ -5,9 +5,12 @@
  * profile_attach() opens a PERF_COUNT_SW_CPU_CLOCK sampling event on the
  * child waiting at the harness's gate (runner/proc.h on_start), user
  * space only, enabled on exec and inherited by the processes it starts
- * (so `sh -c` commands are profiled too), one sample per PROFILE_PERIOD_NS
- * of CPU time, recording the instruction pointer, the pid and the
- * executable mappings.  No hardware PMU is needed, as on most VMs.
+ * (so the program a `sh -c` command starts is profiled, not only the
+ * shell), one sample per PROFILE_PERIOD_NS of CPU time, recording the
+ * instruction pointer, the pid and the executable mappings.  The kernel
+ * refuses to map the buffer of an inherited event that follows a task on
+ * every CPU, so there is one event, and one buffer, per CPU
+ * (perf_event_open(pid, cpu)); profile_collect() reads them all.  No hardware PMU is needed, as on most VMs.
  * profile_collect() reads the ring buffer once the child has exited and
  * keeps, for the samples that fell in the artifact's mappings, the file
  * offset of each; profile_resolve() turns those into symbols of the
@@ -34,8 +37,9 @@ struct plumb_err;
 #define PROFILE_MAX_SYMBOLS 64u            /* most symbols a hot set keeps */
 
 struct profile {
-	int fd;                   /* -1: not attached */
-	void *ring;
+	int *fd;                  /* per CPU, -1 where none opened; NULL: not attached */
+	void **ring;              /* per CPU, the event's mapped buffer, or NULL */
+	size_t ncpu;
 	size_t ring_size;
 	uint64_t *off;            /* file offsets of in-artifact samples */
 	size_t n, cap;

@@ -21,6 +21,7 @@
 #include "common/err.h"
 #include "formats/samples.h"
 #include "runner/build.h"
+#include "runner/cachegrind.h"
 #include "runner/envlist.h"
 #include "runner/measure.h"
 #include "runner/schedule.h"
@@ -77,6 +78,22 @@ struct bench_state {
 	struct runner_hot *auto_hot; /* the hot set's symbols compared, base against candidate */
 	size_t nauto;
 	char *profile_note;          /* why there is no profile, or NULL */
+	/* Counting (run-valgrind.c): the metric judged, and where counts come from. */
+	enum metric_id metric;       /* cb->metric, or its valgrind row (no PMU) */
+	int hw;                      /* hardware counters are read for it */
+	int vg;                      /* one valgrind round per variant */
+	char *vg_note;               /* why the metric was counted under valgrind, or NULL */
+	int vg_nondet;               /* the two runs of a pad 0 differed */
+	char *vg_diff;               /* how, or NULL */
+	uint64_t vg_ns;              /* wall time of its valgrind runs */
+	unsigned vg_runs;
+};
+
+/* Per benchmark, decided before the builds (run_valgrind_plan()). */
+struct bench_plan {
+	enum metric_id metric;
+	int hw, vg;
+	char *note;
 };
 
 
@@ -124,6 +141,11 @@ struct run_state {
 	const char *last_bench, *last_variant;   /* of the last run, for progress */
 	struct schedule sched;       /* the round order, across extensions */
 	struct run_sweep sweep;      /* run.pads = auto: the extensions (run-sweep.c) */
+	struct bench_plan *plan;     /* per benchmark (run-valgrind.c) */
+	struct cachegrind_tool vg;   /* found when some benchmark needs it */
+	int vg_any;
+	uint64_t vg_ns;              /* wall time of every valgrind run */
+	unsigned vg_runs;
 };
 
 /* hot = auto: does warmup run `pass` of variant vi profile bench b?  Then p. */
@@ -161,6 +183,42 @@ int run_labels(struct run_state *st, struct plumb_err *err);
 /* "base/2 (b02)" */
 void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t size);
 
+/*
+ * A failed run: without --keep-going, the error PLUMB_EBENCH (and the
+ * stderr tail of m, when given, in the result); with it, b's failure text.
+ */
+int run_bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
+		   const char *when, const char *why, const struct measure_result *m,
+		   struct plumb_err *err);
+
+/* One value: a row of samples.tsv and a row of the benchmark's analysis. */
+int run_record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
+	       unsigned round, uint64_t iter, const char *metric, double value,
+	       struct plumb_err *err);
+
+/* ---- run-valgrind.c ---------------------------------------------------- */
+
+/*
+ * Before the builds: each benchmark's metric and counting (bench.NAME.counter,
+ * the host's counters); finds valgrind when one needs it.  PLUMB_EINPUT when
+ * a metric cannot be counted here.
+ */
+int run_valgrind_plan(struct run_state *st, struct plumb_err *err);
+void run_valgrind_plan_free(struct run_state *st);
+
+/*
+ * After the wall-clock rounds: one valgrind run of every variant of the
+ * benchmarks that count under valgrind (round 1), pad 0 of each side twice
+ * (round 2), the determinism check.
+ */
+int run_valgrind_all(struct run_state *st, struct plumb_err *err);
+
+/* The manifest's run.valgrind and benches[].valgrind for bench b (mb). */
+int run_valgrind_manifest_run(struct run_state *st, struct manifest *m, struct plumb_err *err);
+struct manifest_bench;
+int run_valgrind_manifest_bench(struct run_state *st, struct bench_state *b,
+				struct manifest_bench *mb, struct plumb_err *err);
+
 /* ---- run-checksum.c ---------------------------------------------------- */
 
 /* The checksum oracle after one run; a non-empty *why on a mismatch. */
@@ -187,6 +245,10 @@ int run_bench_judge(struct run_state *st, const struct bench_state *b,
 
 /* *slot = a copy of s (NULL: none); PLUMB_EINTERNAL when memory runs out. */
 int run_set(char **slot, const char *s, struct plumb_err *err);
+
+/* The analysis result of metric in a (after analysis_finish()), or NULL. */
+struct analysis_result;
+const struct analysis_result *run_find_result(const struct analysis *a, const char *metric);
 
 /* Everything the manifest records once the rounds are done. */
 int run_manifest_record(struct run_state *st, struct manifest *m,

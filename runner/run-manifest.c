@@ -114,7 +114,7 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 	return 0;
 }
 
-static const struct analysis_result *find_result(const struct analysis *a, const char *metric)
+const struct analysis_result *run_find_result(const struct analysis *a, const char *metric)
 {
 	for (size_t i = 0; i < analysis_count(a); i++) {
 		const struct analysis_result *r = analysis_get(a, i);
@@ -294,7 +294,7 @@ static int fill_profile(const struct bench_state *b, struct manifest_bench *mb, 
 	if (!b->phot[0] && !b->phot[1])
 		return 0;
 	mb->profile.present = 1;
-	mb->profile.coverage = PROFILE_COVERAGE;
+	mb->profile.coverage = b->cb->hot_coverage;
 	for (int s = 0; s < 2; s++) {
 		struct manifest_profile_side *ps = s ? &mb->profile.candidate : &mb->profile.base;
 		ps->present = 1;
@@ -391,13 +391,13 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	const struct config_bench *cb = b->cb;
 	struct manifest_bench *mb = manifest_add_bench(m, cb->name, err);
 	const struct analysis_result *ar;
-	const char *metric = metric_name(cb->metric);
+	const char *metric = metric_name(b->metric);
 	int samples = cb->mode == CONFIG_MODE_SAMPLES, r;
 
 	if (!mb)
 		return PLUMB_EINTERNAL;
 	mb->mode = samples ? MANIFEST_MODE_SAMPLES : MANIFEST_MODE_PROCESS;
-	mb->metric = cb->metric;
+	mb->metric = b->metric;
 	if (samples) {
 		/* Recorded per benchmark when it is not run.warmup.policy's. */
 		char mine[32], first[32];
@@ -428,19 +428,20 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		st->res->failures++;
 		return run_set(&mb->failure, text, err);
 	}
-	ar = find_result(b->an, metric);
+	ar = run_find_result(b->an, metric);
 	if (!ar)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: no %s values", cb->name, metric);
 	if ((r = fill_side(&mb->base, &ar->side[ANALYSIS_BASE], samples, err)) < 0 ||
 	    (r = fill_side(&mb->candidate, &ar->side[ANALYSIS_CANDIDATE], samples, err)) < 0 ||
-	    (r = fill_side(&mb->control, &ar->side[ANALYSIS_CONTROL], samples, err)) < 0)
+	    (r = fill_side(&mb->control, &ar->side[ANALYSIS_CONTROL], samples, err)) < 0 ||
+	    (r = run_valgrind_manifest_bench(st, b, mb, err)) < 0)
 		return r;
 	/* Counters: the center over pads of each side. */
 	if (st->counters && !st->counters_broken) {
 		struct manifest_side_stats *sides[3] = { &mb->base, &mb->candidate, &mb->control };
 		for (int k = 0; k < METRIC_NCOUNTERS; k++) {
 			const char *name = metric_name(metric_of_counter(k));
-			const struct analysis_result *cr = find_result(b->an, name);
+			const struct analysis_result *cr = run_find_result(b->an, name);
 			if (!cr)
 				continue;
 			for (int s = 0; s < ANALYSIS_SIDES; s++) {
@@ -601,7 +602,7 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 	m->run.counters_available = st->counters && !st->counters_broken;
 	if (!m->run.counters_available && (r = run_set(&m->run.counters_reason, st->counters_reason, err)) < 0)
 		return r;
-	if ((r = fill_labels(cfg, m, err)) < 0)
+	if ((r = fill_labels(cfg, m, err)) < 0 || (r = run_valgrind_manifest_run(st, m, err)) < 0)
 		return r;
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		if ((r = fill_bench(st, &st->benches[i], m, err)) < 0)

@@ -3,7 +3,7 @@
  * and of candidate pad 0 of every benchmark is sampled with the software
  * CPU clock (runner/profile.h); after the warmup runs each side's samples
  * are resolved to its artifact's symbols, the symbols covering
- * PROFILE_COVERAGE of them are the side's hot set, and every symbol of
+ * bench.NAME.hotCoverage (default PROFILE_COVERAGE) of them are the side's hot set, and every symbol of
  * either side's hot set is compared, base pad 0 against candidate pad 0
  * (runner/hotcode.h).  The verdict's hot-code identity is that of this
  * whole set together with the symbols bench.NAME.hot names
@@ -94,7 +94,7 @@ int run_profile_resolve(struct run_state *st, struct bench_state *b, struct plum
 	for (int s = 0; s < 2 && r == 0; s++) {
 		if (b->prof[s].n == 0)
 			continue;
-		r = profile_resolve(&b->prof[s], v[s]->elf, PROFILE_COVERAGE, &b->phot[s],
+		r = profile_resolve(&b->prof[s], v[s]->elf, b->cb->hot_coverage, &b->phot[s],
 				    &b->nall[s], &b->nhot[s], err);
 		for (size_t k = 0; r == 0 && k < b->nhot[s]; k++)
 			r = want(b, b->phot[s][k].name, err);

@@ -64,8 +64,7 @@ _Static_assert((int)SAMPLES_BASE == (int)ANALYSIS_BASE &&
 	       (int)SAMPLES_CONTROL == (int)ANALYSIS_CONTROL,
 	       "enum samples_side and enum analysis_side number the sides alike");
 
-/* One value: a row of samples.tsv and a row of the benchmark's analysis. */
-static int record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
+int run_record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
 		  unsigned round, uint64_t iter, const char *metric, double value,
 		  struct plumb_err *err)
 {
@@ -166,9 +165,9 @@ static int log_run(struct run_state *st, struct bench_state *b, size_t vi, const
  * A failed run: without --keep-going, the error (and the stderr tail in the
  * result); with it, the benchmark's failure text.
  */
-static int bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
-		      const char *when, const char *why, const struct measure_result *m,
-		      struct plumb_err *err)
+int run_bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
+		   const char *when, const char *why, const struct measure_result *m,
+		   struct plumb_err *err)
 {
 	char label[96];
 	char *text, *quote = NULL, *kept = NULL;
@@ -228,6 +227,11 @@ static double metric_of_run(enum metric_id id, const struct measure_result *m)
 	case METRIC_CYCLES:
 	case METRIC_INSTRUCTIONS:
 	case METRIC_BRANCH_MISSES:
+	case METRIC_VG_INSTRUCTIONS:
+	case METRIC_VG_I1_MISSES:
+	case METRIC_VG_D1_MISSES:
+	case METRIC_VG_LL_MISSES:
+	case METRIC_CACHESIM:
 	case METRIC_COUNT:
 		break;
 	}
@@ -245,14 +249,16 @@ static int record_run(struct run_state *st, struct bench_state *b, size_t vi, un
 
 	if (samples)
 		per = m->nsamples ? 1.0 / (double)m->nsamples : 0;
-	counting = st->counters && !st->counters_broken && per > 0;
+	counting = st->counters && !st->counters_broken && b->hw && per > 0;
 	for (int id = 0; id < METRIC_COUNT; id++) {
 		const struct metric_def *md = &metric_table[id];
 
+		if (md->source == METRIC_SRC_VALGRIND)
+			continue;   /* a run of its own: run-valgrind.c */
 		if (md->source == METRIC_SRC_COUNTER) {
 			int k = md->counter;
 			if (counting && m->counts.have[k] &&
-			    (r = record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
+			    (r = run_record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
 					m->counts.value[k] * per, err)) < 0)
 				return r;
 			continue;
@@ -260,11 +266,11 @@ static int record_run(struct run_state *st, struct bench_state *b, size_t vi, un
 		if (md->source == METRIC_SRC_CLOCK && samples) {
 			/* Samples mode: the benchmark's own durations are the clock. */
 			for (size_t i = 0; i < m->nsamples; i++)
-				if ((r = record(st, b, v, round, i, md->name, m->samples[i], err)) < 0)
+				if ((r = run_record(st, b, v, round, i, md->name, m->samples[i], err)) < 0)
 					return r;
 			continue;
 		}
-		if ((r = record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
+		if ((r = run_record(st, b, v, round, SAMPLES_ITER_NONE, md->name,
 				metric_of_run((enum metric_id)id, m), err)) < 0)
 			return r;
 	}
@@ -286,6 +292,10 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		snprintf(when, sizeof(when), "warmup run %u", pass);
 	else
 		snprintf(when, sizeof(when), "round %u", round);
+	/* The artifact's path is also in the environment: every variant's has
+	 * the same length, so the environment's size does not vary either. */
+	if ((r = envlist_set(&b->env, "PLUMB_ARTIFACT", st->build.variants[vi].artifact, err)) < 0)
+		return r;
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = b->cl[vi].argv;
 	spec.env = b->env.v;
@@ -297,7 +307,7 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 	spec.cpus = cfg->run.cpus;
 	spec.ncpus = cfg->run.ncpus;
 	spec.no_aslr = !cfg->run.aslr;
-	if (st->counters && !st->counters_broken) {
+	if (st->counters && !st->counters_broken && b->hw) {
 		spec.events = perf_hw_events;
 		spec.nevents = PERF_NCOUNTERS;
 	}
@@ -326,11 +336,11 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		b->left_procs += m.proc.left_behind;
 	}
 	if (m.failed) {
-		r = bench_fail(st, b, vi, when, m.why, &m, err);
+		r = run_bench_fail(st, b, vi, when, m.why, &m, err);
 		goto out;
 	}
 	if (cb->mode == CONFIG_MODE_SAMPLES && m.nsamples == 0) {
-		r = bench_fail(st, b, vi, when, "wrote no samples to PLUMB_SAMPLES_FD (samples mode)", &m, err);
+		r = run_bench_fail(st, b, vi, when, "wrote no samples to PLUMB_SAMPLES_FD (samples mode)", &m, err);
 		goto out;
 	}
 	if (spec.nevents && m.counters_error[0]) {
@@ -338,22 +348,22 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		st->counters_broken = 1;
 		snprintf(st->counters_reason, sizeof(st->counters_reason),
 			 "counting stopped during the run: %s", m.counters_error);
-		if (metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
-			r = bench_fail(st, b, vi, when, st->counters_reason, NULL, err);
+		if (metric_table[b->metric].source == METRIC_SRC_COUNTER) {
+			r = run_bench_fail(st, b, vi, when, st->counters_reason, NULL, err);
 			goto out;
 		}
 	}
 	run_check_checksum(st, b, vi, &m, why, sizeof(why));
 	if (why[0]) {
-		r = bench_fail(st, b, vi, when, why, NULL, err);
+		r = run_bench_fail(st, b, vi, when, why, NULL, err);
 		goto out;
 	}
 	if (round > 0) {
-		if (metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
-			int k = metric_table[cb->metric].counter;
+		if (metric_table[b->metric].source == METRIC_SRC_COUNTER) {
+			int k = metric_table[b->metric].counter;
 			/* The value itself is one of record_run()'s counter rows. */
 			if (!m.counts.have[k]) {
-				r = bench_fail(st, b, vi, when, "the counter did not run (no value)", NULL, err);
+				r = run_bench_fail(st, b, vi, when, "the counter did not run (no value)", NULL, err);
 				goto out;
 			}
 		}
@@ -437,6 +447,7 @@ static int bench_env(const struct plumb_config *cfg, const struct config_bench *
 static void opts_for(const struct config_bench *cb, struct analysis_opts *o)
 {
 	analysis_opts_default(o);
+	o->deterministic = metric_deterministic_names;
 	switch (cb->warmup) {
 	case CONFIG_WARMUP_AUTO:
 		o->warmup.kind = STATS_WARMUP_AUTO;
@@ -481,6 +492,9 @@ int run_bench_setup(struct run_state *st, struct bench_state *b,
 
 	b->cb = cb;
 	b->nv = nv;
+	b->metric = st->plan[cb - st->cfg->benches].metric;
+	b->hw = st->plan[cb - st->cfg->benches].hw;
+	b->vg = st->plan[cb - st->cfg->benches].vg;
 	profile_init(&b->prof[0]);
 	profile_init(&b->prof[1]);
 	b->cl = calloc(nv, sizeof(*b->cl));
@@ -535,6 +549,7 @@ void run_bench_release(struct bench_state *b, size_t nv)
 		analysis_free(b->an);
 	free(b->failure);
 	free(b->failure_log);
+	free(b->vg_diff);
 }
 
 /* Warmup runs of variants from..nv-1; total: the runs planned after them. */

@@ -192,14 +192,16 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	if ((r = run_check_capacity(cfg, err)) < 0)
 		goto out;
 	/* A command that never names the artifact runs the same program for
-	 * every variant: nothing it measures could tell the sides apart. */
+	 * every variant: nothing it measures could tell the sides apart.  It
+	 * names it as {artifact}, or reaches it through $PLUMB_ARTIFACT. */
 	for (size_t i = 0; i < cfg->nbenches; i++)
-		if (!strstr(cfg->benches[i].command, "{artifact}")) {
+		if (!strstr(cfg->benches[i].command, "{artifact}") &&
+		    !strstr(cfg->benches[i].command, "PLUMB_ARTIFACT")) {
 			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "%s: bench.%s.command: does not use {artifact}, so every "
-					  "variant would run the same program; write {artifact} where "
-					  "the built program goes", cfg->file ? cfg->file : "plumb.conf",
-					  cfg->benches[i].name);
+					  "%s: bench.%s.command: uses neither {artifact} nor "
+					  "$PLUMB_ARTIFACT, so every variant would run the same program; "
+					  "write {artifact} where the built program goes",
+					  cfg->file ? cfg->file : "plumb.conf", cfg->benches[i].name);
 			goto out;
 		}
 	/* Where the bundle goes, known (and writable) before anything runs. */
@@ -217,15 +219,8 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	/* The counters, once: needed now if a metric depends on them. */
 	st.counters = perf_probe(perf_hw_events, PERF_NCOUNTERS, st.counters_reason,
 				 sizeof(st.counters_reason));
-	for (size_t i = 0; i < cfg->nbenches; i++) {
-		const struct config_bench *cb = &cfg->benches[i];
-		if (!st.counters && metric_table[cb->metric].source == METRIC_SRC_COUNTER) {
-			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "bench.%s.metric: '%s' needs hardware counters, and this host has none: %s",
-					  cb->name, metric_name(cb->metric), st.counters_reason);
-			goto out;
-		}
-	}
+	if ((r = run_valgrind_plan(&st, err)) < 0)
+		goto out;
 
 	/* Host facts before the first build. */
 	if (manifest_time_format((int64_t)time(NULL), t) == 0 && (r = run_set(&m->run.start, t, err)) < 0)
@@ -283,6 +278,8 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 	r = run_measure_all(&st, m, err);
 	if (r == 0 && cfg->run.pads_auto)
 		r = run_sweep(&st, m, err);
+	if (r == 0)
+		r = run_valgrind_all(&st, err);   /* every variant, the sweep's too */
 	res->measure_ns = clock_now_ns() - t1;
 	if (r < 0)
 		goto out;
@@ -326,6 +323,7 @@ out:
 	for (size_t i = 0; i < st.nlabels; i++)
 		free(st.labels[i]);
 	free(st.labels);
+	run_valgrind_plan_free(&st);
 	runner_result_release(&st.build);
 	host_facts_release(&start);
 	host_facts_release(&end);

@@ -654,6 +654,7 @@ int analysis_judge(const struct analysis_result *res, const struct stats_rule *r
 	}
 	memset(&in, 0, sizeof(in));
 	in.hot = hot;
+	in.deterministic = res->deterministic;
 	for (int s = 0; s < 3; s++) {
 		const struct analysis_side_result *sr = &res->side[order[s]];
 		sides[s]->pads = &pads[pi];
@@ -762,6 +763,9 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 			continue;   /* a group whose only row was rejected */
 		res->bench = grp->bench;
 		res->metric = grp->metric;
+		for (const char *const *d = a->opts.deterministic; d && *d; d++)
+			if (strcmp(*d, res->metric) == 0)
+				res->deterministic = 1;
 		res->mode = grp->mode == ANALYSIS_SAMPLES ? ANALYSIS_SAMPLES : ANALYSIS_PROCESS;
 		while (i < end) {
 			unsigned side = KEY_SIDE(a->rs[i].key);

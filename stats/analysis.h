@@ -75,6 +75,9 @@ struct analysis_opts {
 	                                a row of another round arrives; a later row of
 	                                it is PLUMB_EINPUT */
 	struct stats_rule rule;      /* the verdict rule */
+	/* Names of the metrics that repeat exactly for one build (NULL-terminated,
+	 * or NULL: none): judged with stats_judge_in.deterministic. */
+	const char *const *deterministic;
 };
 
 /* auto warmup (window 30, tolerance 1%), co_cap STATS_CO_CAP_DEFAULT, no
@@ -122,6 +125,7 @@ struct analysis_result {
 	struct stats_judgement judge;     /* verdict, intervals, noise, power;
 	                                     judge.why says why "insufficient" */
 	size_t unsteady_rounds;           /* samples mode, auto: rounds never steady */
+	int deterministic;                /* the metric is one of opts.deterministic */
 };
 
 struct analysis;

@@ -231,10 +231,36 @@ static double log_choose(size_t a, size_t b)
 	return lgamma((double)(a + b) + 1) - lgamma((double)a + 1) - lgamma((double)b + 1);
 }
 
+/*
+ * A deterministic metric's claim holds: no pad's values differ, and some
+ * pad holds two (the check was made), or none holds values at all.
+ */
+static int repeats_exactly(const struct stats_judge_in *in)
+{
+	const struct stats_side_in *sides[3] = { &in->base, &in->candidate, &in->control };
+	int checked = 0, values = 0;
+
+	if (!in->deterministic)
+		return 0;
+	for (int j = 0; j < 3; j++)
+		for (size_t p = 0; p < sides[j]->npads; p++) {
+			const struct stats_pad_in *pd = &sides[j]->pads[p];
+			if (!pd->values)
+				continue;
+			values = 1;
+			for (size_t r = 1; r < pd->n; r++)
+				if (pd->values[r] != pd->values[0])
+					return 0;
+			checked |= pd->n >= 2;
+		}
+	return checked || !values;
+}
+
 static void insufficient(const struct stats_judge_in *in, struct stats_judgement *out)
 {
 	const struct stats_side_in *sides[2] = { &in->base, &in->candidate };
 	static const char *const names[2] = { "base", "candidate" };
+	size_t need = repeats_exactly(in) ? 1 : STATS_MIN_ROUNDS;
 
 	out->verdict = STATS_VERDICT_INSUFFICIENT;
 	for (int j = 0; j < 2; j++)
@@ -245,12 +271,13 @@ static void insufficient(const struct stats_judge_in *in, struct stats_judgement
 		}
 	for (int j = 0; j < 2; j++)
 		for (size_t p = 0; p < sides[j]->npads; p++)
-			if (sides[j]->pads[p].n < STATS_MIN_ROUNDS) {
+			if (sides[j]->pads[p].n < need) {
 				size_t n = sides[j]->pads[p].n;
 				out->reason = STATS_REASON_FEW_ROUNDS;
 				snprintf(out->why, sizeof(out->why),
-					 "%s pad %u has %zu round%s (fewer than %d)", names[j],
-					 sides[j]->pads[p].pad, n, n == 1 ? "" : "s", STATS_MIN_ROUNDS);
+					 "%s pad %u has %zu round%s (fewer than %d)%s", names[j],
+					 sides[j]->pads[p].pad, n, n == 1 ? "" : "s", STATS_MIN_ROUNDS,
+					 in->deterministic ? "; the metric did not repeat exactly" : "");
 				return;
 			}
 }

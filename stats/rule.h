@@ -109,6 +109,12 @@ struct stats_judge_in {
 	/* Noise measured elsewhere (relative), e.g. the recorded noise figures
 	 * of two bundles compared: the figure is at least this.  0: none. */
 	double noise_floor;
+	/* The metric claims to repeat exactly for one build (a simulated count,
+	 * common/metric.h).  When every pad's values are equal and some pad
+	 * holds two of them (the claim was checked), or no pad has values (a
+	 * recorded summary), a pad needs one round: there is no round noise,
+	 * only the pads' spread.  Otherwise the claim is ignored. */
+	int deterministic;
 };
 
 /* One pad's median with its order-statistic interval. */
@@ -134,7 +140,8 @@ enum stats_reason {
 	STATS_REASON_ONE_PAD,        /* unswept */
 	STATS_REASON_APART,          /* slower / faster */
 	STATS_REASON_MISSING,        /* a side has no pads */
-	STATS_REASON_FEW_ROUNDS      /* a pad has fewer than STATS_MIN_ROUNDS */
+	STATS_REASON_FEW_ROUNDS      /* a pad has fewer than STATS_MIN_ROUNDS (a
+	                                deterministic metric: 1, or it was not) */
 };
 
 struct stats_judgement {

@@ -22,6 +22,9 @@
  *   - per-iteration timing: each of the `iters` timed iterations is timed
  *     on its own with CLOCK_MONOTONIC, from the end of one
  *     plumb_bench_next() call to the start of the next one.
+ *   - under Valgrind (plumb's bench.NAME.counter = valgrind), only the
+ *     bodies of the timed iterations are counted (callgrind client
+ *     requests, see below and docs/bench-h.md).
  *   - the dead-code trap: a result nothing uses is a loop the compiler may
  *     delete.  plumb_bench_sink() folds every result into a checksum that
  *     plumb_bench_finish() prints, so the work cannot be proven dead, and
@@ -88,6 +91,27 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * Under Valgrind (plumb's bench.NAME.counter = valgrind runs samples-mode
+ * benchmarks under callgrind with collection off), only the bodies of the
+ * timed iterations are counted: each one turns collection on as it starts
+ * and off as it ends, so set-up, warmup, the clock reads and the samples'
+ * formatting are not counted.  It needs valgrind/callgrind.h (Debian
+ * package valgrind, header-only); without it, or with
+ * -DPLUMB_BENCH_NO_VALGRIND, nothing is marked (and plumb, counting
+ * nothing, says so).  Natively the cost is one predictable branch per
+ * iteration: RUNNING_ON_VALGRIND is read once, in plumb_bench_init().
+ */
+#if !defined(PLUMB_BENCH_NO_VALGRIND) && defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define PLUMB_BENCH_VALGRIND 1
+#endif
+#endif
+#ifndef PLUMB_BENCH_VALGRIND
+#define PLUMB_BENCH_VALGRIND 0
+#endif
+
 #if !defined(CLOCK_MONOTONIC)
 #error "plumb/bench.h: CLOCK_MONOTONIC is not declared; include plumb/bench.h first or build with -D_POSIX_C_SOURCE=200809L"
 #endif
@@ -119,6 +143,8 @@ struct plumb_bench {
 	uint64_t t0;             /* start of the running timed iteration, ns */
 	uint64_t *store;         /* summary mode: one duration per timed iteration */
 	uint64_t stored;         /* timed iterations recorded */
+	int vg;                  /* running under Valgrind */
+	int vg_collecting;       /* callgrind collection turned on by us */
 	size_t buflen;
 	char buf[PLUMB_BENCH_BUFSIZE];
 };
@@ -158,6 +184,32 @@ static inline uint64_t plumb_bench_now_ns(void)
 		return 0;
 	return PLUMB_BENCH_CAST(uint64_t, ts.tv_sec) * 1000000000ULL +
 		PLUMB_BENCH_CAST(uint64_t, ts.tv_nsec);
+}
+
+/* Under Valgrind: count from here (the body of a timed iteration). */
+static inline void plumb_bench_vg_start_(struct plumb_bench *b)
+{
+#if PLUMB_BENCH_VALGRIND
+	if (b->vg && !b->vg_collecting) {
+		CALLGRIND_TOGGLE_COLLECT;
+		b->vg_collecting = 1;
+	}
+#else
+	(void)b;
+#endif
+}
+
+/* ... and no further. */
+static inline void plumb_bench_vg_stop_(struct plumb_bench *b)
+{
+#if PLUMB_BENCH_VALGRIND
+	if (b->vg_collecting) {
+		CALLGRIND_TOGGLE_COLLECT;
+		b->vg_collecting = 0;
+	}
+#else
+	(void)b;
+#endif
 }
 
 /* Fold a result into the checksum: c = (c ^ v) * 0x100000001b3. */
@@ -247,6 +299,9 @@ static inline int plumb_bench_init(struct plumb_bench *b, const char *name,
 	b->iters = iters;
 	b->checksum = PLUMB_BENCH_CHECKSUM_INIT;
 	b->fd = -1;
+#if PLUMB_BENCH_VALGRIND
+	b->vg = RUNNING_ON_VALGRIND ? 1 : 0;
+#endif
 	if (iters == 0 || warmup > UINT64_MAX - iters) {
 		fprintf(stderr, "plumb-bench: %s: the timed iteration count must be at least 1\n", b->name);
 		errno = EINVAL;
@@ -281,6 +336,7 @@ static inline int plumb_bench_init(struct plumb_bench *b, const char *name,
 static inline int plumb_bench_next(struct plumb_bench *b)
 {
 	plumb_bench_barrier();
+	plumb_bench_vg_stop_(b);
 	if (b->started > b->warmup && b->stored < b->started - b->warmup) {
 		uint64_t d = plumb_bench_now_ns() - b->t0;
 
@@ -296,6 +352,8 @@ static inline int plumb_bench_next(struct plumb_bench *b)
 	if (b->started > b->warmup)
 		b->t0 = plumb_bench_now_ns();
 	plumb_bench_barrier();
+	if (b->started > b->warmup)
+		plumb_bench_vg_start_(b);
 	return 1;
 }
 

@@ -51,7 +51,19 @@ test_expect_success PYTHON 'several hot symbols across benchmarks are each compa
 test_expect_success 'a misspelt hot symbol is refused with the nearest name the artifact defines' '
 	write_conf proj/typo.conf "bench.b.hot=rnu" &&
 	test_expect_code 3 run_build -c proj/typo.conf >out 2>err &&
-	test_grep "bench.b.hot: .rnu. is not a function in .*: not defined, inlined, or stripped; did you mean .run.?" err
+	test_grep "bench.b.hot: .rnu. is not a function in .*: not defined, inlined, or stripped; did you mean .run.?" err &&
+	test_grep "b00: built" err &&
+	test_grep_not "(b01)" err &&
+	test_grep_not "(c00)" err
+'
+
+test_expect_success 'the misspelt name is caught on the first build, before any pad: the control with build.reuse = none' '
+	write_conf proj/typo2.conf "bench.b.hot=rnu" "build.reuse=none" &&
+	test_expect_code 3 run_build -c proj/typo2.conf >out 2>err &&
+	test_grep "bench.b.hot: .rnu. is not a function in .*k00.*: not defined, inlined, or stripped; did you mean .run.?" err &&
+	test_grep "k00: built" err &&
+	test_grep_not "(b00)" err &&
+	test_grep_not "(c00)" err
 '
 
 test_expect_success 'a hot name GCC cloned: the clone is suggested first' '
@@ -65,7 +77,8 @@ test_expect_success 'a hot name GCC cloned: the clone is suggested first' '
 	) &&
 	write_conf proj/clone.conf "run.base=clone" "run.candidate=clone" "bench.b.hot=crunch" &&
 	test_expect_code 3 run_build -c proj/clone.conf >out 2>err &&
-	test_grep "did you mean .crunch.constprop.0. (a clone GCC made of it)?" err
+	test_grep "did you mean .crunch.constprop.0. (a clone GCC made of it)?" err &&
+	test_grep_not "(c00)" err
 '
 
 test_done

@@ -56,11 +56,11 @@ test_expect_success 'a run with the probe as the benchmark' '
 	test_cmp expect variants
 '
 
-test_expect_success 'the same variables with the same sizes in every variant' '
+test_expect_success 'the same variables with the same sizes in every variant (PLUMB_ARTIFACT among them)' '
 	cut -d" " -f2,3 probe.out | sort -u >sizes &&
 	test $(wc -l <sizes) = 1 &&
 	cut -d" " -f7- probe.out | sort -u >names &&
-	echo "PATH HOME TZ LANG" >expect &&
+	echo "PATH HOME TZ LANG PLUMB_ARTIFACT" >expect &&
 	test_cmp expect names
 '
 
@@ -93,7 +93,7 @@ test_expect_success 'samples mode adds PLUMB_SAMPLES_FD, the same in every varia
 	cut -d" " -f2,3 probe.out | sort -u >sizes &&
 	test $(wc -l <sizes) = 1 &&
 	cut -d" " -f7- probe.out | sort -u >names &&
-	echo "PATH HOME TZ LANG PLUMB_SAMPLES_FD" >expect &&
+	echo "PATH HOME TZ LANG PLUMB_SAMPLES_FD PLUMB_ARTIFACT" >expect &&
 	test_cmp expect names
 '
 

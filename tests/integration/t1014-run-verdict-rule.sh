@@ -86,7 +86,7 @@ test_expect_success 'the report of each says the interval and what could be dete
 test_expect_success 'a bench command without {artifact} is refused before anything is built' '
 	write_conf proj/noart.conf "bench.b.command=/bin/true" &&
 	test_expect_code 3 plumb run -c proj/noart.conf --workdir "$TRASH/wd2" -o no.plumb >out 2>err &&
-	test_grep "bench.b.command: does not use {artifact}, so every variant would run the same program" err &&
+	test_grep "bench.b.command: uses neither {artifact} nor \$PLUMB_ARTIFACT, so every variant would run the same program" err &&
 	! test -e no.plumb && ! test -d wd2/run-1
 '
 

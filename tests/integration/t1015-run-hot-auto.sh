@@ -49,8 +49,32 @@ test_expect_success PYTHON 'a named symbol the benchmark never runs is reported 
 	test_json b/manifest.json "sorted(s[\"name\"] for s in j[\"benches\"][0][\"hot\"][\"symbols\"]) == [\"main\", \"run\"]"
 '
 
-test_expect_success 'without a warmup run there is no profile, and the report says why' '
+test_expect_success PYTHON 'bench.NAME.hotCoverage = 1: the hot set is every symbol sampled, and recorded so' '
 	git config -f p.conf --unset bench.i.hot &&
+	git config -f p.conf bench.i.hotCoverage 1 &&
+	plumb run -c p.conf --workdir "$TRASH/wd" -o h.plumb >out 2>err &&
+	plumb bundle extract h.plumb h >/dev/null &&
+	test_json h/manifest.json "j[\"benches\"][0][\"profile\"][\"coverage\"] == 1 and j[\"spec\"][\"bench\"][0][\"hotCoverage\"] == \"1\"" &&
+	test_json h/manifest.json "all(abs(sum(s[\"share\"] for s in j[\"benches\"][0][\"profile\"][k][\"symbols\"]) - 1) < 1e-9 for k in (\"base\", \"candidate\"))" &&
+	test_grep "hot set from the profile (100% of the samples)" out &&
+	git config -f p.conf bench.i.hotCoverage 0.4 &&
+	test_expect_code 3 plumb run -c p.conf --workdir "$TRASH/wd" -o x.plumb 2>err &&
+	test_grep "bench.i.hotCoverage: .0.4. is not a number from 0.5 to 1" err &&
+	git config -f p.conf --unset bench.i.hotCoverage
+'
+
+test_expect_success PYTHON 'a command through /bin/sh -c reaching the artifact by $PLUMB_ARTIFACT: accepted, and profiled in the program the shell starts' '
+	git config -f p.conf bench.i.command "\"\$PLUMB_ARTIFACT\" 3000000 && :" &&
+	plumb run -c p.conf --workdir "$TRASH/wd" -o s.plumb >out 2>err &&
+	plumb bundle extract s.plumb s >/dev/null &&
+	test_json s/manifest.json "j[\"spec\"][\"bench\"][0][\"command\"] == \"\\\"\$PLUMB_ARTIFACT\\\" 3000000 && :\"" &&
+	test_json s/manifest.json "j[\"benches\"][0][\"profile\"][\"base\"][\"symbols\"][0][\"name\"] == \"run\" and j[\"benches\"][0][\"profile\"][\"candidate\"][\"symbols\"][0][\"name\"] == \"run\"" &&
+	test_json s/manifest.json "[s[\"name\"] for s in j[\"benches\"][0][\"hot\"][\"symbols\"]] == [\"run\"]" &&
+	git config -f p.conf bench.i.command "{artifact} 3000000"
+'
+
+test_expect_success 'without a warmup run there is no profile, and the report says why' '
+
 	git config -f p.conf run.warmupRuns 0 &&
 	plumb run -c p.conf --workdir "$TRASH/wd" -o c.plumb >out 2>err &&
 	test_grep "no profile: hot = auto samples the first warmup run (run.warmupRuns = 0)" out

@@ -41,7 +41,7 @@ for dir in "$golden"/*/; do
 		keys = {"name", "mode", "metric", "unit", "failure", "baselineFailure",
 		        "notCompared", "old", "new", "control", "ratio", "verdict", "direction",
 		        "withheld", "noise", "rule", "reason", "interval", "detectable", "noiseBasis",
-		        "hot", "checksum", "counters", "steadyState", "notes"}
+		        "hot", "checksum", "counters", "steadyState", "simulated", "notes"}
 		counts = {}
 		for b in j["benches"]:
 		    assert set(b) == keys, sorted(b)

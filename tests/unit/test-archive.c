@@ -580,7 +580,7 @@ PLUMB_TEST(archive_record_from_manifest)
 
 	assert_int_equal(rec.created, 1714566896);   /* 2024-05-01T12:34:56Z */
 	assert_string_equal(rec.plumb_version, "0.1.0");
-	assert_string_equal(rec.format_version, "1.0");
+	assert_string_equal(rec.format_version, "1.1");
 	assert_string_equal(rec.repo, "/srv/src/interp");
 	assert_string_equal(rec.base.ref, "v1.2.0");
 	assert_string_equal(rec.cand.commit, "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d");

@@ -842,7 +842,7 @@ PLUMB_TEST(config_json_layout)
 	b = json_object_get(j, "bench");
 	assert_int_equal(json_array_size(b), 2);
 	json_keys(json_array_get(b, 0), keys, sizeof(keys));
-	assert_string_equal(keys, "name command mode warmup metric hot timeout maxSamples checksum");
+	assert_string_equal(keys, "name command mode warmup metric hot hotCoverage timeout maxSamples checksum counter");
 
 	dump = json_dumps(j, JSON_COMPACT);
 	assert_non_null(dump);
@@ -855,9 +855,9 @@ PLUMB_TEST(config_json_layout)
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\"},"
 		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
 		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
-		"\"metric\":\"wall\",\"hot\":[],\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\"},"
+		"\"metric\":\"wall\",\"hot\":[],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\",\"counter\":\"auto\"},"
 		"{\"name\":\"s\",\"command\":\"y\",\"mode\":\"samples\",\"warmup\":7,\"metric\":\"wall\","
-		"\"hot\":[\"f\",\"g\"],\"timeout\":300,\"maxSamples\":10000000,\"checksum\":\"auto\"}]}");
+		"\"hot\":[\"f\",\"g\"],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":10000000,\"checksum\":\"auto\",\"counter\":\"auto\"}]}");
 	free(dump);
 	json_decref(j);
 	config_release(&cfg);
@@ -989,7 +989,8 @@ PLUMB_TEST(config_text_layout)
 		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
 		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n"
 		"\t; warmup: samples mode only\n\tmetric = wall\n\t; hot: not set (main is checked)\n"
-		"\ttimeout = 5m\n\t; maxSamples: samples mode only\n\tchecksum = auto\n");
+		"\thotCoverage = 0.95\n"
+		"\ttimeout = 5m\n\t; maxSamples: samples mode only\n\tchecksum = auto\n\tcounter = auto\n");
 	free(text);
 	config_release(&cfg);
 }

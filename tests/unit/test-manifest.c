@@ -158,7 +158,7 @@ PLUMB_TEST(manifest_parse_fills_the_model)
 	plumb_err_clear(&err);
 	fixture("valid.json", &in);
 	assert_int_equal(manifest_parse(&m, in.data, in.len, &err), 0);
-	assert_int_equal(m.version_minor, 0);
+	assert_int_equal(m.version_minor, 1);
 	assert_string_equal(m.tool.name, "plumb");
 	assert_string_equal(m.repo.base.commit, "3f2a9c0d1e4b5a6978c0d1e2f3a4b5c6d7e8f901");
 	assert_int_equal(m.repo.base.dirty, 0);
@@ -770,4 +770,33 @@ PLUMB_TEST(jsonio_path_quotes_odd_keys)
 	jsonio_path_key(&p, longkey);
 	assert_int_equal(p.len, JSONIO_PATH_KEY_MAX + 3);
 	assert_non_null(strstr(p.s, "kkk..."));
+}
+
+/* 1.1 added the verdict noisy: written as 1.1, read from 1.0 and 1.1 alike. */
+PLUMB_TEST(manifest_noisy_reads_in_minor_0_and_1)
+{
+	struct manifest m;
+	struct plumb_err err;
+	struct buf out;
+
+	for (int minor = 0; minor <= 1; minor++) {
+		json_t *j = fixture_tree();
+		char *text;
+		plumb_err_clear(&err);
+		json_object_set_new(j, "minorVersion", json_integer(minor));
+		json_object_set_new(bench(j, 0), "verdict", json_string("noisy"));
+		json_object_set_new(bench(j, 0), "direction", json_string("faster"));
+		text = json_dumps(j, JSON_PRESERVE_ORDER);
+		assert_int_equal(manifest_parse(&m, text, strlen(text), &err), 0);
+		assert_int_equal(m.version_minor, minor);
+		assert_int_equal(m.benches[0].verdict, MANIFEST_VERDICT_NOISY);
+		buf_init(&out, 1 << 24);
+		assert_int_equal(manifest_write(&m, &out, &err), 0);
+		assert_non_null(strstr(out.data, "\"minorVersion\": 1,"));
+		buf_release(&out);
+		manifest_release(&m);
+		free(text);
+		json_decref(j);
+	}
+	assert_int_equal(MANIFEST_VERSION_MINOR, 1);
 }

@@ -443,6 +443,53 @@ PLUMB_TEST(rule_select_and_check)
 	assert_non_null(why);
 }
 
+/*
+ * A deterministic metric (a simulated count): one round per pad suffices
+ * once a pad's two runs agreed; two runs that differ, or no pad run twice,
+ * and the claim is ignored (insufficient, as for any metric).
+ */
+PLUMB_TEST(rule_deterministic_metric_needs_one_round_once_checked)
+{
+	static const double bc[4] = { 1000, 1000, 1000, 1000 }, cc[4] = { 1010, 1010, 1010, 1010 };
+	struct side b, c;
+	struct stats_judge_in in;
+	struct stats_judgement jd;
+	struct stats_rule rule;
+
+	stats_rule_default(&rule);
+	side_set(&b, bc, 4, 1, 0);
+	side_set(&c, cc, 4, 1, 0);
+	/* pad 0 of each side ran twice, the same both times */
+	b.v[0][1] = b.v[0][0];
+	b.pads[0].n = 2;
+	c.v[0][1] = c.v[0][0];
+	c.pads[0].n = 2;
+	input(&in, &b, &c, NULL, STATS_HOT_CHANGED);
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);   /* not claimed */
+	in.deterministic = 1;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_true(jd.noise_rounds == 0);
+	/* the layout spread still counts: pads that overlap are placement */
+	c.v[1][0] = 990;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	c.v[1][0] = 1010;
+	/* the two runs differ: the claim does not hold */
+	c.v[0][1] = 1011;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(jd.reason, STATS_REASON_FEW_ROUNDS);
+	assert_non_null(strstr(jd.why, "did not repeat exactly"));
+	/* never checked: no pad ran twice */
+	c.v[0][1] = 1010;
+	b.pads[0].n = 1;
+	c.pads[0].n = 1;
+	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+}
+
 /* The adaptive sweep's question: which judgements more pads and rounds could change. */
 PLUMB_TEST(rule_undecided_names_what_more_pads_could_change)
 {
