@@ -382,12 +382,7 @@ static const struct plumb_cmd *const bundle_subs[] = {
 const struct plumb_cmd cmd_bundle = {
 	.name = "bundle",
 	.summary = "pack, show, verify, extract and sign result bundles",
-	.usage = "bundle pack DIR -o FILE.plumb [--sign KEY]\n"
-		 "bundle show FILE.plumb [--json]\n"
-		 "bundle verify FILE.plumb [-p KEY.pub] [--require-signature]\n"
-		 "bundle extract FILE.plumb DIR [--force]\n"
-		 "bundle keygen -o NAME\n"
-		 "bundle sign FILE.plumb -k NAME.key",
+	/* No usage of its own: each subcommand's, as it prints it (cmd_print_usage()). */
 	.description =
 		"A bundle (NAME.plumb) is a zstd-compressed tar archive holding README.txt,\n"
 		"manifest.json, samples.tsv, logs/, SHA256SUMS and optionally SHA256SUMS.sig;\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/github.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "reports/report.h"
@@ -89,8 +90,8 @@ static int report_exec(int argc, char **argv)
 	struct report_side bs, ls;
 	struct report_result rr;
 	struct plumb_err err;
-	struct buf out;
-	int rc;
+	struct buf out, md, notes;
+	int rc, status, gh;
 
 	if (opt_format && report_format_parse(opt_format, &o.format) < 0)
 		return usage("--format takes text, md, html or json");
@@ -124,13 +125,24 @@ static int report_exec(int argc, char **argv)
 		report_source_side(&baseline, baseline.side, &ls);
 		rc = report_render(&bs, opt_baseline ? &ls : NULL, &o, &out, &rr, &err);
 	}
+	buf_init(&md, REPORT_OUTPUT_MAX);
+	buf_init(&notes, 1 << 20);
+	/* GitHub Actions: the step summary and the annotations too. */
+	if (rc == 0 && cli_github_on())
+		rc = report_github_render(&bs, opt_baseline ? &ls : NULL, o.force, &md, &notes, &err);
 	report_source_release(&bundle);
 	report_source_release(&baseline);
 	if (rc < 0) {
 		buf_release(&out);
+		buf_release(&md);
+		buf_release(&notes);
 		return cli_fail(&err);
 	}
-	return finish(&out, &rr, o.fail_on != REPORT_FAIL_NEVER);
+	status = finish(&out, &rr, o.fail_on != REPORT_FAIL_NEVER);
+	gh = cli_github_emit(&md, &notes, o.format == REPORT_JSON && !opt_output);
+	buf_release(&md);
+	buf_release(&notes);
+	return gh != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK ? gh : status;
 }
 
 const struct plumb_cmd cmd_report = {

@@ -14,6 +14,7 @@
 #include "archive/bundles.h"
 #include "archive/store.h"
 #include "cli/cmd.h"
+#include "cli/github.h"
 #include "views/run.h"
 #include "common/buf.h"
 #include "cli/runlock.h"
@@ -22,6 +23,7 @@
 #include "formats/config.h"
 #include "reports/report.h"
 #include "runner/build.h"
+#include "runner/host.h"
 #include "runner/lock.h"
 #include "runner/run.h"
 #include "views/build-summary.h"
@@ -175,6 +177,25 @@ static int report_bundle(const char *bundle, const char *path)
 	return rr.withheld ? cli_gate_status(&rr, 1, CLI_GATE_REPORT) : PLUMB_EXIT_OK;
 }
 
+/* GitHub Actions: the bundle's Markdown report to the step summary, its annotations. */
+static int github_bundle(const char *bundle)
+{
+	struct plumb_err err;
+	struct buf md, notes;
+	int status;
+
+	plumb_err_clear(&err);
+	buf_init(&md, REPORT_OUTPUT_MAX);
+	buf_init(&notes, 1 << 20);
+	if (runview_github_bundle(bundle, &md, &notes, &err) < 0)
+		status = cli_fail(&err);
+	else
+		status = cli_github_emit(&md, &notes, o.json);
+	buf_release(&md);
+	buf_release(&notes);
+	return status;
+}
+
 /* The whole run: builds, rounds, statistics, bundle. */
 static int run_all(const struct plumb_config *cfg)
 {
@@ -195,6 +216,9 @@ static int run_all(const struct plumb_config *cfg)
 	/* A bundle was published (a failed benchmark under --keep-going too). */
 	if (rc == 0 && res.bundle) {
 		int s;
+		if (cli_github_on() && (s = github_bundle(res.bundle)) != PLUMB_EXIT_OK &&
+		    status == PLUMB_EXIT_OK)
+			status = s;
 		if (o.report && (s = report_bundle(res.bundle, o.report)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
 			status = s;
 		if (o.archive && (s = archive_bundle(res.bundle)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
@@ -264,6 +288,16 @@ static int run_exec(int argc, char **argv)
 	if (config_load(&cfg, o.config ? o.config : "plumb.conf", &ov, &err) < 0) {
 		status = cli_fail(&err);
 		goto out_opts;
+	}
+	if (cfg.host.allow) {
+		/* Recorded in the bundle (spec.host.allow): only names plumb host knows. */
+		char where[600];
+		snprintf(where, sizeof(where), "%s: host.allow", cfg.file ? cfg.file : "plumb.conf");
+		if (host_check_allow(NULL, where, cfg.host.allow, &err) < 0) {
+			err.code = PLUMB_EINPUT;
+			status = cli_fail(&err);
+			goto out_cfg;
+		}
 	}
 	if (o.dry_run) {
 		status = print_config(&cfg);

@@ -59,6 +59,7 @@ const struct key_def config_keys[] = {
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
 	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
 	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
+	{ { "host", "allow", NULL, false, false, "check ids, comma-separated: virt,isolation" }, K_HOST_ALLOW },
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
 	{ { "bench", "mode", "process", false, false, "process | samples" }, K_BENCH_MODE },
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
@@ -71,7 +72,7 @@ const struct key_def config_keys[] = {
 	{ { "bench", "counter", "auto", false, false, "auto | hardware | valgrind | both" }, K_BENCH_COUNTER },
 };
 
-const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
+const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "host", "bench" };
 static const char *const rule_names[] = { "margin", "overlap" };
 
 _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
@@ -335,6 +336,8 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return config_add_label(where, v, false, cfg, err);
 	case K_RUN_LOCK:
 		return config_parse_text(where, v, &cfg->run.lock, err);
+	case K_HOST_ALLOW:
+		return config_parse_text(where, v, &cfg->host.allow, err);
 	case K_BUILD_COMMAND:
 		return config_parse_command(where, v, &cfg->build.command, build_placeholders,
 				     N_OF(build_placeholders), err);
@@ -557,6 +560,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_RUN_LOCK:
 		value_str(v, cfg->run.lock, "not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)");
+		return;
+	case K_HOST_ALLOW:
+		value_str(v, cfg->host.allow, "none");
 		return;
 	case K_BUILD_COMMAND:
 		value_str(v, cfg->build.command, "not set (required)");
@@ -867,6 +873,7 @@ void config_release(struct plumb_config *cfg)
 	free(cfg->build.artifact);
 	free(cfg->build.cc);
 	free(cfg->run.lock);
+	free(cfg->host.allow);
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		bench_release(&cfg->benches[i]);
 	free(cfg->benches);

@@ -144,6 +144,10 @@ struct plumb_config {
 		char confidence_text[32]; /* verdict.confidence as rendered (UNITS_EXACT_MAX) */
 	} verdict;
 
+	struct {
+		char *allow;              /* host.allow: check ids that --strict lets pass, or NULL */
+	} host;
+
 	struct config_bench *benches;  /* in file order, at least one after config_check() */
 	size_t nbenches;
 

@@ -828,7 +828,7 @@ PLUMB_TEST(config_json_layout)
 	j = config_to_json(&cfg);
 	assert_non_null(j);
 	json_keys(j, keys, sizeof(keys));
-	assert_string_equal(keys, "repo run build verdict bench");
+	assert_string_equal(keys, "repo run build verdict host bench");
 	json_keys(json_object_get(j, "verdict"), keys, sizeof(keys));
 	assert_string_equal(keys, "rule confidence");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "verdict"), "rule")),
@@ -854,6 +854,7 @@ PLUMB_TEST(config_json_layout)
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,"
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\"},"
 		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
+		"\"host\":{\"allow\":null},"
 		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
 		"\"metric\":\"wall\",\"hot\":[],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\",\"counter\":\"auto\"},"
 		"{\"name\":\"s\",\"command\":\"y\",\"mode\":\"samples\",\"warmup\":7,\"metric\":\"wall\","
@@ -987,6 +988,7 @@ PLUMB_TEST(config_text_layout)
 		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n"
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n"
 		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
+		"[host]\n\t; allow: none\n"
 		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n"
 		"\t; warmup: samples mode only\n\tmetric = wall\n\t; hot: not set (main is checked)\n"
 		"\thotCoverage = 0.95\n"
@@ -1084,7 +1086,7 @@ PLUMB_TEST(config_man_page_matches_keys)
 		if (after_tp && strncmp(line, ".B ", 3) == 0 &&
 		    (strncmp(line + 3, "repo.", 5) == 0 || strncmp(line + 3, "run.", 4) == 0 ||
 		     strncmp(line + 3, "build.", 6) == 0 || strncmp(line + 3, "verdict.", 8) == 0 ||
-		     strncmp(line + 3, "bench.", 6) == 0)) {
+		     strncmp(line + 3, "host.", 5) == 0 || strncmp(line + 3, "bench.", 6) == 0)) {
 			assert_true(n < 64);
 			snprintf(names[n], sizeof(names[n]), "%s", line + 3);
 			paras[n] = calloc(1, 8192);
