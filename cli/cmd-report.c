@@ -17,7 +17,7 @@
 
 static const char *opt_baseline, *opt_format, *opt_output, *opt_fail_on;
 static const char *opt_trend, *opt_host, *opt_dir;
-static int opt_force;
+static int opt_force, opt_json;
 static long opt_last;
 
 static const struct plumb_opt report_opts[] = {
@@ -32,6 +32,7 @@ static const struct plumb_opt report_opts[] = {
 		    "(noisy), exit 5 on a failed benchmark; with --trend, on the latest point's shift",
 		    &opt_fail_on),
 	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
+	OPT_FLAG_("json", 0, "print JSON for machines (the same as --format json)", &opt_json),
 	OPT_STRING_("trend", 0, "BENCH", "the archived nightly series of one benchmark instead of a bundle",
 		    &opt_trend),
 	OPT_STRING_("host", 0, "FP", "with --trend: the host fingerprint or a prefix (default: the one with most results)",
@@ -95,6 +96,10 @@ static int report_exec(int argc, char **argv)
 
 	if (opt_format && report_format_parse(opt_format, &o.format) < 0)
 		return usage("--format takes text, md, html or json");
+	if (opt_json && opt_format && o.format != REPORT_JSON)
+		return usage("--json is --format json; not with another --format");
+	if (opt_json)
+		o.format = REPORT_JSON;
 	if (opt_fail_on && report_fail_on_parse(opt_fail_on, &o.fail_on) < 0)
 		return usage("--fail-on takes slower, any or noisy");
 	if (opt_trend) {
@@ -148,7 +153,7 @@ static int report_exec(int argc, char **argv)
 const struct plumb_cmd cmd_report = {
 	.name = "report",
 	.summary = "compare a bundle's candidate with its base or a baseline",
-	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any|noisy] [--force]\n"
+	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any|noisy] [--force] [--json]\n"
 		 "report --trend BENCH [--host FP] [--last N] [--format FORMAT] [-o FILE] [--archive-dir DIR] "
 		 "[--fail-on slower|any|noisy]",
 	.description =
