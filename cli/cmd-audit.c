@@ -1,21 +1,28 @@
 /*
  * cli/cmd-audit.c: `plumb audit BUNDLE|DIR [-p KEY.pub]... [--format F]
- * [-o FILE]` (reports/audit.h, views/audit.h).
+ * [-o FILE] [--remeasure [--repo PATH] [--bundle FILE]]` (reports/audit.h,
+ * views/audit.h; --remeasure runs the recorded configuration through
+ * runner/run.h, as `plumb run --from BUNDLE` does).
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cmd.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "formats/config.h"
 #include "reports/audit.h"
 #include "reports/report.h"
+#include "runner/run.h"
 #include "views/audit.h"
 #include "common/banned.h"
 
 static struct {
 	struct strlist keys;
 	const char *format, *output;
+	int remeasure;
+	const char *repo, *bundle;
 } o;
 
 static const struct plumb_opt audit_opts[] = {
@@ -25,8 +32,46 @@ static const struct plumb_opt audit_opts[] = {
 	OPT_STRING_("format", 0, "FORMAT", "text (default), md, html or json", &o.format),
 	OPT_STRING_("output", 'o', "FILE", "write the audit to FILE (atomically) instead of standard output",
 		    &o.output),
+	OPT_FLAG_("remeasure", 0, "run the recorded configuration again on this host and say whether it reproduces",
+		  &o.remeasure),
+	OPT_STRING_("repo", 0, "PATH", "with --remeasure: the repository to check the commits out of (default: the recorded one)",
+		    &o.repo),
+	OPT_STRING_("bundle", 0, "FILE", "with --remeasure: where the new bundle goes (default: plumb run's name, here)",
+		    &o.bundle),
 	OPT_END_()
 };
+
+static void log_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "plumb: %s\n", line);
+}
+
+/*
+ * --remeasure: the recorded configuration run again, then compared.  An
+ * error of the run itself (a build that fails, a missing repository) is
+ * returned as the run would exit.
+ */
+static int remeasure(struct audit *a, struct plumb_err *err)
+{
+	struct plumb_config cfg;
+	struct runner_run_opts ro;
+	struct runner_run_result res;
+	int rc;
+
+	if ((rc = config_load_bundle(&cfg, a->path, o.repo, NULL, err)) < 0)
+		return rc;
+	memset(&ro, 0, sizeof(ro));
+	memset(&res, 0, sizeof(res));
+	ro.output = o.bundle;
+	ro.log = log_line;
+	rc = runner_run(&cfg, &ro, &res, err);
+	if (rc == 0)
+		rc = audit_remeasure(a, &res.manifest, res.bundle, res.id, err);
+	runner_run_result_release(&res);
+	config_release(&cfg);
+	return rc;
+}
 
 static int audit_exec(int argc, char **argv)
 {
@@ -35,10 +80,14 @@ static int audit_exec(int argc, char **argv)
 	struct plumb_err err;
 	struct audit a;
 	struct buf out;
-	int rc, failed;
+	int rc, failed, status = PLUMB_EXIT_OK;
 
 	if (o.format && view_audit_format_parse(o.format, &f) < 0) {
 		fprintf(stderr, "plumb audit: --format takes text, md, html or json\n");
+		return PLUMB_EXIT_USAGE;
+	}
+	if ((o.repo || o.bundle) && !o.remeasure) {
+		fprintf(stderr, "plumb audit: --repo and --bundle go with --remeasure\n");
 		return PLUMB_EXIT_USAGE;
 	}
 	if (argc != 1) {
@@ -53,24 +102,32 @@ static int audit_exec(int argc, char **argv)
 	audit_init(&a);
 	buf_init(&out, REPORT_OUTPUT_MAX);
 	rc = audit_run(&ao, &a, &err);
+	/* Only a bundle that verifies and agrees with itself is measured again. */
+	if (rc == 0 && o.remeasure && !audit_failed(&a))
+		rc = remeasure(&a, &err);
 	if (rc == 0)
 		rc = view_audit(&a, f, &out, &err);
 	if (rc == 0)
 		rc = report_write(&out, o.output, &err);
 	failed = audit_failed(&a);
+	/* 0 reproduced, 1 not reproduced, 3 not comparable or not verifiable. */
+	if (rc == 0 && o.remeasure && !failed)
+		status = !a.re.host.comparable ? cli_exit_status(PLUMB_EINPUT) :
+			 a.re.reproduced ? PLUMB_EXIT_OK : PLUMB_EXIT_VERDICT;
 	audit_release(&a);
 	buf_release(&out);
 	strlist_release(&o.keys);
 	if (rc < 0)
 		return cli_fail(&err);
 	/* A bundle that fails its integrity or consistency check is bad input. */
-	return failed ? cli_exit_status(PLUMB_EINPUT) : PLUMB_EXIT_OK;
+	return failed ? cli_exit_status(PLUMB_EINPUT) : status;
 }
 
 const struct plumb_cmd cmd_audit = {
 	.name = "audit",
 	.summary = "verify, explain and re-analyse an old bundle",
-	.usage = "audit BUNDLE|DIR [-p KEY.pub]... [--format FORMAT] [-o FILE]",
+	.usage = "audit BUNDLE|DIR [-p KEY.pub]... [--format FORMAT] [-o FILE]\n"
+		 "audit BUNDLE|DIR --remeasure [--repo PATH] [--bundle FILE] [-p KEY.pub]... [--format FORMAT] [-o FILE]",
 	.description =
 		"One report an auditor can attach, in four parts, each with a pass/fail line.\n"
 		"Integrity: every member against SHA256SUMS, the bundle id, the signature\n"
@@ -80,7 +137,13 @@ const struct plumb_cmd cmd_audit = {
 		"is named. Provenance: what was recorded to redo the run. Re-analysis: what\n"
 		"today's default rule says about the same samples, beside the recorded verdict.\n"
 		"A folder (an extracted bundle) is audited too; without SHA256SUMS it is\n"
-		"unverified. Exits 0 when integrity and consistency pass, 3 when either fails.",
+		"unverified. Exits 0 when integrity and consistency pass, 3 when either fails.\n"
+		"--remeasure runs the recorded configuration again on this host (the commits\n"
+		"out of --repo PATH or the recorded repository; plumb run --from BUNDLE),\n"
+		"writes a new bundle and says per benchmark whether the new center lies in\n"
+		"the recorded range and the verdict is the same, and whether the hosts are\n"
+		"comparable: exit 0 reproduced, 1 not reproduced, 3 not comparable or not\n"
+		"verifiable.",
 	.opts = audit_opts,
 	.exec = audit_exec,
 };

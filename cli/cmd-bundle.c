@@ -96,9 +96,11 @@ static const struct plumb_cmd cmd_bundle_pack = {
 	.summary = "make a bundle from a folder of results",
 	.usage = "bundle pack DIR -o FILE.plumb [--sign KEY] [--json]",
 	.description =
-		"DIR holds manifest.json, samples.tsv and optionally logs/*.log.  Both files\n"
+		"DIR holds manifest.json, samples.tsv and optionally logs/*.log (a folder\n"
+		"bundle extract wrote is checked against its SHA256SUMS first).  Both files\n"
 		"are checked first (a bad one is reported with its JSON path or TSV line\n"
-		"and nothing is written); the bundle appears atomically.  Packing the same\n"
+		"and nothing is written), and so is the manifest against its samples and\n"
+		"host facts; the bundle appears atomically.  Packing the same\n"
 		"folder twice gives the same bytes: every member's time is SOURCE_DATE_EPOCH\n"
 		"when set, else the manifest's run.end, else its created time.",
 	.opts = pack_opts,

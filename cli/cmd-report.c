@@ -166,7 +166,8 @@ const struct plumb_cmd cmd_report = {
 		"verdict exit 1 for cron, a failed benchmark 5; an error never exits 0 or 1\n"
 		"(plumb(1) GATING). --trend shows one benchmark's archived series instead,\n"
 		"marking where consecutive ranges stop overlapping; --fail-on gates on its\n"
-		"latest point.",
+		"latest point. A folder is checked against its SHA256SUMS when it has one\n"
+		"(a mismatch exits 3) and is said to be unverified when it has none.",
 	.opts = report_opts,
 	.exec = report_exec,
 };

@@ -39,6 +39,7 @@ static struct {
 	enum report_fail_on gate;
 	int quiet;
 	const char *wait, *prune;
+	const char *from;
 } o;
 
 static const struct plumb_opt run_opts[] = {
@@ -66,6 +67,8 @@ static const struct plumb_opt run_opts[] = {
 		      "wait for the machine-wide lock (at most DURATION) instead of exiting 75", &o.wait),
 	OPT_OPTIONAL_("prune", "AGE",
 		      "first remove kept run folders and failure logs older than AGE (default 14d)", &o.prune),
+	OPT_STRING_("from", 0, "BUNDLE", "run the configuration a bundle recorded (its spec) instead of a plumb.conf",
+		    &o.from),
 	OPT_END_()
 };
 
@@ -285,7 +288,13 @@ static int run_exec(int argc, char **argv)
 	ov.workdir = o.workdir;
 	ov.keep = o.keep;
 	ov.keep_going = o.keep_going;
-	if (config_load(&cfg, o.config ? o.config : "plumb.conf", &ov, &err) < 0) {
+	if (o.from && o.config) {
+		fprintf(stderr, "plumb run: --from and -c do not go together\n");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.from ? config_load_bundle(&cfg, o.from, NULL, &ov, &err) < 0 :
+	    config_load(&cfg, o.config ? o.config : "plumb.conf", &ov, &err) < 0) {
 		status = cli_fail(&err);
 		goto out_opts;
 	}
@@ -337,7 +346,8 @@ const struct plumb_cmd cmd_run = {
 	.usage = "run [-c plumb.conf] [--base REF] [--candidate REF] [--pads N] [--rounds N] "
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
 		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] "
-		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--wait[=DURATION]] [--prune[=AGE]]",
+		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--wait[=DURATION]] [--prune[=AGE]] "
+		 "[--from BUNDLE]",
 	.description =
 		"Check out the base and candidate revisions of plumb.conf, build each at\n"
 		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
@@ -354,7 +364,9 @@ const struct plumb_cmd cmd_run = {
 		"--quiet prints only errors and the verdict line.  One run at a time per\n"
 		"machine builds and measures (the machine-wide lock); another exits 75,\n"
 		"or waits with --wait.  --prune removes kept run folders and the logs of\n"
-		"failures older than AGE first.",
+		"failures older than AGE first.  --from BUNDLE runs the configuration a\n"
+		"bundle recorded instead of a plumb.conf (with --dry-run: prints it as\n"
+		"plumb.conf).",
 	.opts = run_opts,
 	.exec = run_exec,
 };

@@ -4,7 +4,12 @@
  *
  * This is the import path for results from other tools, so the folder is
  * checked strictly: anything unexpected in it is an error rather than
- * silently left out of the bundle, and links are not followed.
+ * silently left out of the bundle, and links are not followed.  A folder
+ * a bundle was extracted into (README.txt, SHA256SUMS, SHA256SUMS.sig
+ * beside the rest) is checked against its SHA256SUMS first, and its own
+ * README.txt and checksums are made anew.  Either way the manifest must
+ * agree with its samples and its host facts (the consistency check of
+ * bundle verification): pack never makes a bundle that verify refuses.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -120,7 +125,7 @@ int bundle_pack(const char *dir, const char *out,
 	struct pack_logs logs = { NULL, 0, NULL, NULL };
 	struct bundle_write_spec spec;
 	char *mpath = NULL, *spath = NULL, *lpath = NULL;
-	int have_manifest = 0, have_samples = 0, have_logs = 0;
+	int have_manifest = 0, have_samples = 0, have_logs = 0, have_sums = 0;
 	struct buf mtext;
 	struct dirent *de;
 	struct stat st;
@@ -160,6 +165,11 @@ int bundle_pack(const char *dir, const char *out,
 		} else if (strcmp(n, BUNDLE_LOGS) == 0 && S_ISDIR(st.st_mode)) {
 			have_logs = 1;
 			lpath = p;
+		} else if ((strcmp(n, BUNDLE_SUMS) == 0 || strcmp(n, BUNDLE_SIG) == 0 ||
+			    strcmp(n, BUNDLE_README) == 0) && S_ISREG(st.st_mode)) {
+			/* An extracted bundle's: checked below, then made anew. */
+			have_sums |= strcmp(n, BUNDLE_SUMS) == 0;
+			free(p);
 		} else {
 			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: unexpected %s (a folder to pack "
 					   "holds manifest.json, samples.tsv and optionally "
@@ -178,6 +188,13 @@ int bundle_pack(const char *dir, const char *out,
 		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: no samples.tsv", dir);
 	if (rc == 0 && have_logs)
 		rc = scan_logs(lpath, &logs, err);
+	if (rc == 0 && have_sums) {
+		/* The checksums of an extracted bundle: a mismatch is refused. */
+		struct bundle_info info;
+		bundle_info_init(&info);
+		rc = bundle_verify_dir(dir, NULL, NULL, NULL, &info, err);
+		bundle_info_release(&info);
+	}
 	if (rc == 0)
 		rc = file_read(mpath, BUNDLE_MAX_MANIFEST, &mtext, err);
 	if (rc == 0) {
@@ -190,6 +207,7 @@ int bundle_pack(const char *dir, const char *out,
 		spec.n_logs = logs.n;
 		spec.mtime = -1;
 		spec.sign_key = sign_key;
+		spec.check_name = dir;
 		rc = bundle_write(out, &spec, id, err);
 	}
 	buf_release(&mtext);

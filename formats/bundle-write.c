@@ -468,7 +468,7 @@ static uint64_t write_limit(const char *name)
  */
 static int file_pass(struct wmember *m, struct bundle_writer *w, int spool,
 		     const char *spool_name, int64_t mtime, unsigned char *chunk, unsigned char sha[DIGEST_BYTES],
-		     struct plumb_err *err)
+		     struct bundle_check *chk, struct plumb_err *err)
 {
 	struct digest d;
 	struct samples_reader tsv;
@@ -537,7 +537,8 @@ static int file_pass(struct wmember *m, struct bundle_writer *w, int spool,
 		if (rc < 0)
 			goto out_digest;
 		if (check_tsv) {
-			rc = samples_reader_feed(&tsv, chunk, (size_t)n, NULL, NULL, err);
+			rc = samples_reader_feed(&tsv, chunk, (size_t)n, chk ? bundle_check_row : NULL,
+						 chk, err);
 			if (rc < 0)
 				goto out_digest;
 		}
@@ -558,7 +559,7 @@ static int file_pass(struct wmember *m, struct bundle_writer *w, int spool,
 		goto out_digest;
 	}
 	if (check_tsv) {
-		rc = samples_reader_finish(&tsv, NULL, NULL, err);
+		rc = samples_reader_finish(&tsv, chk ? bundle_check_row : NULL, chk, err);
 		if (rc < 0)
 			goto out_digest;
 	}
@@ -652,6 +653,8 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 	int spool = -1;
 	char *spool_name = NULL;
 	struct wmember *last;
+	struct bundle_check chk;
+	int checking = 0;
 	int rc;
 
 	buf_init(&readme, BUNDLE_MAX_README);
@@ -670,6 +673,12 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 	if (rc < 0) {
 		plumb_err_prefix(err, "%s", mname);
 		goto out;
+	}
+	if (spec->check_name) {
+		rc = bundle_check_begin(&chk, spec->manifest_json, spec->manifest_len, err);
+		checking = 1;
+		if (rc < 0)
+			goto out;
 	}
 	if (mtime < 0) {
 		rc = resolve_mtime(&man, &mtime, err);
@@ -751,12 +760,15 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 				}
 			}
 			rc = file_pass(m, NULL, m == last ? spool : -1, spool_name, mtime,
-				       chunk, m->sha256, err);
+				       chunk, m->sha256, m->is_samples && checking ? &chk : NULL, err);
 			if (rc < 0)
 				goto out;
 		}
 		total += 512 + (m->size + 511) / 512 * 512;
 	}
+	/* What the manifest says against its samples, before anything is written. */
+	if (checking && (rc = bundle_check_finish(&chk, spec->check_name, &man, err)) < 0)
+		goto out;
 	rc = make_sums(&l, &sums, err);
 	if (rc < 0)
 		goto out;
@@ -800,7 +812,7 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 		} else if (m->kind == SRC_DIR) {
 			rc = bundle_writer_entry(&w, m->name, 1, 0, mtime, err);
 		} else {
-			rc = file_pass(m, &w, -1, NULL, mtime, chunk, h, err);
+			rc = file_pass(m, &w, -1, NULL, mtime, chunk, h, NULL, err);
 			if (rc == 0 && memcmp(h, m->sha256, DIGEST_BYTES) != 0)
 				rc = plumb_err_set(err, PLUMB_EINPUT, "%s: the file changed while it "
 						   "was being packed", m->path);
@@ -826,5 +838,7 @@ out:
 	buf_release(&sums);
 	buf_release(&sig);
 	manifest_release(&man);
+	if (checking)
+		bundle_check_release(&chk);
 	return rc;
 }

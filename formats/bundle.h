@@ -214,6 +214,10 @@ struct bundle_write_spec {
 	int64_t mtime;                 /* every entry's mtime (seconds); -1:
 	                                  SOURCE_DATE_EPOCH, else run.end, else created */
 	const struct sign_secret_key *sign_key;  /* NULL: no SHA256SUMS.sig */
+	/* Not NULL: also the consistency check of bundle verification (the
+	 * manifest against its samples, the host fingerprint against its
+	 * facts) in the first pass, its messages naming this (the folder). */
+	const char *check_name;
 };
 
 /*

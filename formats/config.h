@@ -230,6 +230,23 @@ int config_load(struct plumb_config *cfg, const char *path,
 		const struct config_overrides *ov, struct plumb_err *err);
 
 /*
+ * A recorded configuration (a manifest's spec, as config_to_json() wrote
+ * it) applied to cfg (set up with config_init()) key by key through
+ * config_set(); origin names it in messages ("run.plumb: spec").
+ */
+int config_from_spec(struct plumb_config *cfg, const json_t *spec, const char *origin,
+		     struct plumb_err *err);
+
+/*
+ * `plumb run --from BUNDLE`: config_init, then the spec of the bundle (a
+ * file or folder, verified first), the repository (repo, else the folder
+ * the bundle recorded when its spec names one relative to its plumb.conf),
+ * the overrides, config_check.  On error cfg is released.
+ */
+int config_load_bundle(struct plumb_config *cfg, const char *bundle, const char *repo,
+		       const struct config_overrides *ov, struct plumb_err *err);
+
+/*
  * The effective configuration as a new JSON object (caller json_decref()s
  * it), every key with its value, keys in the documented order; NULL when
  * memory runs out.  Layout: docs/plumb.conf.5, EFFECTIVE CONFIGURATION.

@@ -23,6 +23,9 @@ void manifest_side_stats_init(struct manifest_side_stats *s);
 void manifest_variant_init(struct manifest_variant *v);
 void manifest_bench_init(struct manifest_bench *b);
 
+/* The documented members of provenance have their types (manifest-provenance.c). */
+int manifest_provenance_check(const json_t *p, struct plumb_err *err);
+
 /* s is lower-case hex of length len1 or len2. */
 int manifest_is_hex(const char *s, size_t len1, size_t len2);
 

@@ -1046,6 +1046,8 @@ static int read_root(struct rd *r, const json_t *root, struct manifest *m)
 	if (rc == 0)
 		rc = read_run(r, root, m);
 	if (rc == 0)
+		rc = get_opaque(r, root, "provenance", 0, &m->provenance);
+	if (rc == 0)
 		rc = read_benches(r, root, m);
 	return rc;
 }

@@ -158,6 +158,7 @@ void manifest_release(struct manifest *m)
 	free(m->tool.version);
 	free(m->created);
 	json_decref(m->spec);
+	json_decref(m->provenance);
 	json_decref(m->run.valgrind);
 	free(m->repo.url);
 	commit_release(&m->repo.base);
@@ -871,6 +872,8 @@ int manifest_validate(const struct manifest *m, struct plumb_err *err)
 		return bad(err, "spec: missing required field");
 	if (!json_is_object(m->spec))
 		return bad(err, "spec: expected object");
+	if (m->provenance && manifest_provenance_check(m->provenance, err) < 0)
+		return PLUMB_EINPUT;
 	if (check_commit("base", &m->repo.base, err) < 0 ||
 	    check_commit("candidate", &m->repo.candidate, err) < 0)
 		return PLUMB_EINPUT;

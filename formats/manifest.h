@@ -358,6 +358,10 @@ struct manifest {
 	struct manifest_build build;      /* build, required */
 	struct manifest_host host;        /* host, required */
 	struct manifest_run run;          /* run, required */
+	json_t *provenance;               /* provenance, optional: what a re-run needs
+	                                     (environment values, commands, inputs,
+	                                     toolchain, remote); object, keys of
+	                                     formats/bundle-v1.md */
 	struct manifest_bench *benches;   /* benches, required (may be empty) */
 	size_t n_benches;
 };

@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,10 @@ void audit_release(struct audit *a)
 	bundle_info_release(&a->info);
 	bundle_diffs_release(&a->diffs);
 	free(a->benches);
+	free(a->re.bundle);
+	free(a->re.benches);
+	if (a->re.done)
+		hostdiff_release(&a->re.host);
 	audit_init(a);
 }
 
@@ -248,5 +253,71 @@ int audit_run(const struct audit_opts *o, struct audit *a, struct plumb_err *err
 	}
 	compare_verdicts(a);
 	a->consistency = a->diffs.total || a->n_unknown_rule ? AUDIT_FAIL : AUDIT_PASS;
+	return 0;
+}
+
+static void verdict_of(const struct manifest_bench *b, char out[48])
+{
+	const char *v = manifest_verdict_name(b->verdict), *d = manifest_direction_name(b->direction);
+
+	snprintf(out, 48, "%s%s%s%s", b->failure ? "failed" : v ? v : "-", d ? " (" : "",
+		 d ? d : "", d ? ")" : "");
+}
+
+static int same_commit(const struct manifest_commit *a, const struct manifest_commit *b)
+{
+	return a->commit && b->commit && strcmp(a->commit, b->commit) == 0;
+}
+
+int audit_remeasure(struct audit *a, const struct manifest *now, const char *bundle,
+		    const char *id, struct plumb_err *err)
+{
+	const struct manifest *old = &a->info.manifest;
+	struct audit_remeasure *re = &a->re;
+	int rc;
+
+	hostdiff_init(&re->host);
+	re->done = 1;
+	if (!(re->bundle = strdup(bundle ? bundle : "")))
+		return plumb_err_oom(err, "audit");
+	snprintf(re->id, sizeof(re->id), "%s", id ? id : "");
+	re->same_commits = same_commit(&old->repo.base, &now->repo.base) &&
+			   same_commit(&old->repo.candidate, &now->repo.candidate);
+	if ((rc = hostdiff_compare(&re->host, old->host.start, now->host.start,
+				   HOSTDIFF_BASELINE, err)) < 0)
+		return rc;
+	if (!(re->benches = calloc(old->n_benches ? old->n_benches : 1, sizeof(*re->benches))))
+		return plumb_err_oom(err, "audit");
+	for (size_t i = 0; i < old->n_benches; i++) {
+		const struct manifest_bench *ob = &old->benches[i];
+		const struct manifest_bench *nb = manifest_find_bench(now, ob->name);
+		struct audit_again *g = &re->benches[i];
+		const struct manifest_side_stats *os[2] = { &ob->base, &ob->candidate };
+
+		verdict_of(ob, g->old_verdict);
+		if (!nb) {
+			snprintf(g->new_verdict, sizeof(g->new_verdict), "not measured");
+			continue;
+		}
+		g->found = 1;
+		verdict_of(nb, g->new_verdict);
+		g->failed = ob->failure || nb->failure || !nb->base.present || !nb->candidate.present;
+		if (g->failed)
+			continue;
+		for (int s = 0; s < 2; s++) {
+			const struct manifest_side_stats *ns = s ? &nb->candidate : &nb->base;
+			/* The rule's range when recorded (margin: the pads' intervals,
+			 * which hold the round-to-round noise), else the pad medians'. */
+			g->old_min[s] = isnan(os[s]->range_lo) ? os[s]->min : os[s]->range_lo;
+			g->old_max[s] = isnan(os[s]->range_hi) ? os[s]->max : os[s]->range_hi;
+			g->new_center[s] = ns->center;
+			g->within[s] = os[s]->present && ns->center >= g->old_min[s] &&
+				       ns->center <= g->old_max[s];
+		}
+		g->same_verdict = strcmp(g->old_verdict, g->new_verdict) == 0;
+		g->reproduced = g->within[0] && g->within[1] && g->same_verdict;
+		re->n_reproduced += g->reproduced != 0;
+	}
+	re->reproduced = re->host.comparable && re->n_reproduced == old->n_benches;
 	return 0;
 }

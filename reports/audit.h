@@ -34,6 +34,7 @@
 #include "common/err.h"
 #include "formats/bundle.h"
 #include "formats/sign.h"
+#include "reports/hostdiff.h"
 #include "stats/rule.h"
 
 struct audit_opts {
@@ -53,6 +54,30 @@ struct audit_bench {
 };
 
 enum audit_state { AUDIT_PASS, AUDIT_FAIL, AUDIT_UNVERIFIED, AUDIT_NOT_CHECKED };
+
+/* One benchmark measured again (--remeasure): the recorded run against the new one. */
+struct audit_again {
+	int found;                        /* the new run has it */
+	int failed;                       /* it failed in either run */
+	double old_min[2], old_max[2];    /* recorded ranges: base, candidate */
+	double new_center[2];             /* the new centers */
+	int within[2];                    /* new center within the recorded range */
+	int same_verdict;                 /* verdict and direction */
+	char old_verdict[48], new_verdict[48];
+	int reproduced;                   /* found, not failed, within both, same verdict */
+};
+
+/* `plumb audit --remeasure`: what the new run says about the recorded one. */
+struct audit_remeasure {
+	int done;                         /* a new run was compared */
+	char *bundle;                     /* the new bundle's path */
+	char id[BUNDLE_ID_HEX];
+	int same_commits;                 /* the refs named the recorded commits again */
+	struct hostdiff host;             /* recorded host -> this host (CPU model first) */
+	struct audit_again *benches;      /* one per recorded benchmark */
+	size_t n_reproduced;
+	int reproduced;                   /* every benchmark reproduced, hosts comparable */
+};
 
 struct audit {
 	char *path;
@@ -74,6 +99,7 @@ struct audit {
 	size_t n_benches;
 	size_t n_differ;                  /* benchmarks whose verdict today differs */
 	size_t n_unknown_rule;            /* benchmarks naming a rule not implemented here */
+	struct audit_remeasure re;
 };
 
 void audit_init(struct audit *a);
@@ -81,6 +107,15 @@ void audit_release(struct audit *a);
 
 /* Audit o->path; 0 (the parts say what was found), or an error. */
 int audit_run(const struct audit_opts *o, struct audit *a, struct plumb_err *err);
+
+/*
+ * Compare the audited bundle's record with a new run of its configuration
+ * on this host (manifest now, written to bundle with id): per benchmark
+ * the new centers against the recorded ranges and the verdicts, and the
+ * hosts' comparability.  Fills a->re.
+ */
+int audit_remeasure(struct audit *a, const struct manifest *now, const char *bundle,
+		    const char *id, struct plumb_err *err);
 
 /* Integrity or consistency failed: the audit fails (exit 3). */
 int audit_failed(const struct audit *a);

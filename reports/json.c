@@ -92,6 +92,7 @@ static json_t *who_json(const struct report *r, const struct report_side *s,
 	bad |= put(o, "side", json_string(manifest_side_name(s->side)));
 	bad |= put(o, "bundle", str(s->bundle));
 	bad |= put(o, "source", str(s->origin));
+	bad |= put(o, "verified", json_boolean(!s->unverified));
 	bad |= put(o, "baseline", str(r->kind == REPORT_BASELINE ? s->baseline : NULL));
 	bad |= put(o, "ref", str(c->ref));
 	bad |= put(o, "commit", str(c->commit));

@@ -138,5 +138,7 @@ int phrase_source(const struct report_side *s, struct buf *out)
 		rc |= buf_printf(out, "%s%s", s->bundle ? " " : "", s->origin);
 	if (!s->bundle && !s->origin)
 		rc |= buf_addstr(out, "in memory");
+	if (s->unverified && s->origin)
+		rc |= buf_addstr(out, " (unverified: no SHA256SUMS)");
 	return rc ? -1 : 0;
 }

@@ -77,6 +77,7 @@ struct report_side {
 	const char *origin;            /* what was named: path, id, or NULL */
 	const char *baseline;          /* baseline name, or NULL */
 	const struct report_dist *dist;/* per-pad distributions, or NULL */
+	int unverified;                /* a folder without SHA256SUMS, or a bare manifest */
 };
 
 /* Hot-code identity of one symbol, old against new at the same pad. */
@@ -243,6 +244,7 @@ struct report_source {
 	enum manifest_side side;       /* the side a baseline names (candidate by default) */
 	struct report_dist *dist;      /* per-pad distributions, or NULL */
 	int want_dist;                 /* read samples.tsv for them (default 1; only HTML shows them) */
+	int unverified;                /* no SHA256SUMS checked its members */
 };
 
 void report_source_init(struct report_source *s);
@@ -250,8 +252,9 @@ void report_source_release(struct report_source *s);
 
 /*
  * Load what path names: a bundle file (verified completely first), a
- * folder holding manifest.json and optionally samples.tsv, or a bare
- * manifest.json.  Errors are PLUMB_EINPUT naming path (and the member,
+ * folder (an unpacked bundle: checked against its SHA256SUMS when it has
+ * one, else unverified; its samples.tsv, when present, checked against
+ * the manifest as a bundle's are), or a bare manifest.json (unverified).  Errors are PLUMB_EINPUT naming path (and the member,
  * JSON path or TSV line).
  */
 int report_source_load(struct report_source *s, const char *path,

@@ -4,9 +4,9 @@
  *   - a bundle file: verified completely (formats/bundle.h) before any of
  *     it is believed; its samples.tsv rows feed the per-pad distributions
  *     during that same pass;
- *   - an unpacked bundle folder: manifest.json and, when present,
- *     samples.tsv, each read with its own budgets (not verified: there is
- *     no SHA256SUMS to check them against);
+ *   - an unpacked bundle folder: verified as a bundle is, against its
+ *     SHA256SUMS when it has one (bundle_verify_dir()), else unverified;
+ *     a folder holding only manifest.json is read as a bare manifest;
  *   - a bare manifest.json (what `plumb run` holds before it packs);
  *   - an archived bundle id (or a unique prefix), or for --baseline a
  *     baseline name of the archive (archive/baseline.h).
@@ -63,6 +63,7 @@ void report_source_side(const struct report_source *s, enum manifest_side side,
 	out->origin = s->origin;
 	out->baseline = s->baseline;
 	out->dist = s->dist;
+	out->unverified = s->unverified;
 }
 
 /* A samples.tsv row into the distributions. */
@@ -95,36 +96,8 @@ static int load_manifest(struct report_source *s, const char *path,
 	return rc;
 }
 
-/* An unpacked bundle: manifest.json, and samples.tsv when there is one. */
-static int load_folder(struct report_source *s, const char *dir, struct plumb_err *err)
-{
-	char *mpath = path_join(dir, "manifest.json"), *spath = path_join(dir, "samples.tsv");
-	struct stat st;
-	int rc;
-
-	if (!mpath || !spath) {
-		rc = plumb_err_oom(err, "report source");
-		goto done;
-	}
-	if ((rc = load_manifest(s, mpath, err)) < 0)
-		goto done;
-	if (!s->want_dist || stat(spath, &st) != 0)
-		goto done;
-	if (!(s->dist = report_dist_new())) {
-		rc = plumb_err_oom(err, "report source");
-		goto done;
-	}
-	rc = samples_read_path(spath, NULL, dist_row, s->dist, NULL, err);
-	if (rc == 0)
-		rc = report_dist_finish(s->dist, &s->m, err);
-done:
-	free(mpath);
-	free(spath);
-	return rc;
-}
-
-/* A bundle file, verified; its manifest moves into s. */
-static int load_bundle(struct report_source *s, const char *path, struct plumb_err *err)
+/* A bundle file or folder, verified; its manifest moves into s. */
+static int load_verified(struct report_source *s, const char *path, struct plumb_err *err)
 {
 	struct bundle_info info;
 	int rc;
@@ -132,19 +105,47 @@ static int load_bundle(struct report_source *s, const char *path, struct plumb_e
 	if (s->want_dist && !(s->dist = report_dist_new()))
 		return plumb_err_oom(err, "report source");
 	bundle_info_init(&info);
-	rc = bundle_verify_path_samples(path, NULL, s->dist ? dist_row : NULL, s->dist,
-					&info, err);
+	rc = bundle_verify_any(path, NULL, s->dist ? dist_row : NULL, s->dist, &info, err);
 	if (rc == 0) {
 		manifest_release(&s->m);
 		s->m = info.manifest;
 		manifest_init(&info.manifest);
-		if (!(s->bundle = strdup(info.id)))
+		s->unverified = info.unverified;
+		if (!info.unverified && !(s->bundle = strdup(info.id)))
 			rc = plumb_err_oom(err, "report source");
 	}
 	bundle_info_release(&info);
 	if (rc == 0 && s->dist)
 		rc = report_dist_finish(s->dist, &s->m, err);
 	return rc;
+}
+
+/* An unpacked bundle; a folder of only manifest.json is a bare manifest. */
+static int load_folder(struct report_source *s, const char *dir, struct plumb_err *err)
+{
+	char *sums = path_join(dir, "SHA256SUMS"), *spath = path_join(dir, "samples.tsv");
+	char *mpath = path_join(dir, "manifest.json");
+	struct stat st;
+	int rc;
+
+	if (!sums || !spath || !mpath)
+		rc = plumb_err_oom(err, "report source");
+	else if (stat(sums, &st) != 0 && stat(spath, &st) != 0) {
+		s->unverified = 1;
+		rc = load_manifest(s, mpath, err);
+	} else {
+		rc = load_verified(s, dir, err);
+	}
+	free(sums);
+	free(spath);
+	free(mpath);
+	return rc;
+}
+
+/* A bundle file, verified. */
+static int load_bundle(struct report_source *s, const char *path, struct plumb_err *err)
+{
+	return load_verified(s, path, err);
 }
 
 /* Is the file at path JSON (a bare manifest) rather than a bundle? */
@@ -178,8 +179,10 @@ int report_source_load(struct report_source *s, const char *path,
 		return plumb_err_errno(err, PLUMB_EINPUT, errno, path, "open");
 	if (S_ISDIR(st.st_mode))
 		return load_folder(s, path, err);
-	if (looks_like_json(path))
+	if (looks_like_json(path)) {
+		s->unverified = 1;
 		return load_manifest(s, path, err);
+	}
 	return load_bundle(s, path, err);
 }
 

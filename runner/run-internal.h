@@ -158,6 +158,13 @@ int run_profile_collect(struct run_state *st, struct bench_state *b, size_t vi,
 int run_profile_resolve(struct run_state *st, struct bench_state *b, struct plumb_err *err);
 void run_profile_release(struct bench_state *b);
 
+/* ---- run-provenance.c -------------------------------------------------- */
+
+/* The manifest's provenance object (environment values, commands, inputs, ...). */
+int run_provenance(struct run_state *st, struct manifest *m, struct plumb_err *err);
+/* Whether an environment variable's name looks like a secret's (its value is redacted). */
+int run_provenance_secret(const char *name);
+
 /* ---- run-rounds.c ------------------------------------------------------ */
 
 /* Set up b for cb: its command per variant, environment, logs, analysis. */

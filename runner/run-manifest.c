@@ -602,7 +602,8 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 	m->run.counters_available = st->counters && !st->counters_broken;
 	if (!m->run.counters_available && (r = run_set(&m->run.counters_reason, st->counters_reason, err)) < 0)
 		return r;
-	if ((r = fill_labels(cfg, m, err)) < 0 || (r = run_valgrind_manifest_run(st, m, err)) < 0)
+	if ((r = fill_labels(cfg, m, err)) < 0 || (r = run_valgrind_manifest_run(st, m, err)) < 0 ||
+	    (r = run_provenance(st, m, err)) < 0)
 		return r;
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		if ((r = fill_bench(st, &st->benches[i], m, err)) < 0)

@@ -240,6 +240,50 @@ static void host_item(struct doc *d, json_t *items, const char *label, const jso
 	     json_is_true(turbo) ? "on" : json_is_false(turbo) ? "off" : "unknown", or_none(cc));
 }
 
+/* The members of the manifest's provenance object, as recorded. */
+static void recorded_provenance(struct doc *d, json_t *items, const json_t *p)
+{
+	const json_t *v, *e;
+	const char *k;
+	size_t i;
+
+	if (!p)
+		return;
+	if (json_is_string(json_object_get(p, "remote")))
+		item(d, items, "remote", "%s", json_string_value(json_object_get(p, "remote")));
+	if (json_is_string(json_object_get(p, "workdir")))
+		item(d, items, "working folder", "%s", json_string_value(json_object_get(p, "workdir")));
+	json_object_foreach((json_t *)json_object_get(p, "environment"), k, v) {
+		char *key = buf_strdupf("env %s", k);
+		item(d, items, key ? key : "env", "%s", or_none(json_string_value(v)));
+		free(key);
+	}
+	json_array_foreach(json_object_get(p, "commands"), i, e) {
+		char *key = buf_strdupf("run %s %s", json_string_value(json_object_get(e, "bench")),
+					json_string_value(json_object_get(e, "variant")));
+		item(d, items, key ? key : "run", "%s%s", json_string_value(json_object_get(e, "line")),
+		     json_is_true(json_object_get(e, "shell")) ? "  (through /bin/sh -c)" : "");
+		free(key);
+	}
+	json_array_foreach(json_object_get(p, "inputs"), i, e) {
+		char *key = buf_strdupf("input %s", json_string_value(json_object_get(e, "path")));
+		item(d, items, key ? key : "input", "%lld bytes, sha256 %s",
+		     (long long)json_integer_value(json_object_get(e, "size")),
+		     json_string_value(json_object_get(e, "sha256")));
+		free(key);
+	}
+	json_object_foreach((json_t *)json_object_get(p, "toolchain"), k, v) {
+		char *key = buf_strdupf("toolchain %s", k);
+		item(d, items, key ? key : "toolchain", "%s", or_none(json_string_value(v)));
+		free(key);
+	}
+	v = json_object_get(p, "plumb");
+	if (json_is_object(v))
+		item(d, items, "plumb", "%s, source commit %s",
+		     or_none(json_string_value(json_object_get(v, "version"))),
+		     or_none(json_string_value(json_object_get(v, "commit"))));
+}
+
 static void provenance(struct doc *d, const struct audit *a)
 {
 	const struct manifest *m = &a->info.manifest;
@@ -264,6 +308,9 @@ static void provenance(struct doc *d, const struct audit *a)
 		buf_addstr(&missing, ", round order");
 	if (!m->host.end)
 		buf_addstr(&missing, ", host facts at the end");
+	if (!m->provenance)
+		buf_addstr(&missing, ", environment values, working folder, commands as run, "
+			   "inputs, toolchain");
 	miss = buf_detach(&missing, NULL);
 	if (miss && *miss) {
 		char *s = buf_strdupf("not recorded: %s", miss + 2);
@@ -330,6 +377,7 @@ static void provenance(struct doc *d, const struct audit *a)
 		item(d, items, key ? key : "label", "%s", or_none(m->run.labels[i].value));
 		free(key);
 	}
+	recorded_provenance(d, items, m->provenance);
 	host_item(d, items, "host at start", m->host.start);
 	if (m->host.end)
 		host_item(d, items, "host at end", m->host.end);
@@ -405,6 +453,58 @@ static void reanalysis(struct doc *d, const struct audit *a)
 	    "benches", rows);
 }
 
+/* ---- re-measurement ------------------------------------------------------ */
+
+static void remeasure(struct doc *d, const struct audit *a)
+{
+	const struct audit_remeasure *re = &a->re;
+	const struct manifest *m = &a->info.manifest;
+	const char *state = !re->host.comparable ? "not comparable" :
+			    re->reproduced ? "reproduced" : "not reproduced";
+	char summary[PLUMB_ERR_MAX];
+	json_t *items, *p;
+
+	if (!re->host.comparable)
+		snprintf(summary, sizeof(summary), "this host is not comparable with the recorded one");
+	else
+		snprintf(summary, sizeof(summary), "%zu of %zu benchmarks reproduced",
+			 re->n_reproduced, m->n_benches);
+	p = part(d, "remeasure", "Re-measurement on this host", state, summary, &items);
+	set(d, p, "reproduced", json_boolean(re->reproduced));
+	/* A different CPU model is said first: the host's items come in that order. */
+	for (size_t i = 0; i < re->host.n_items; i++) {
+		const struct hostdiff_item *h = &re->host.items[i];
+		item(d, items, h->level == HOSTDIFF_BLOCKER ? "host (not comparable)" : "host",
+		     "%s differs: %s (recorded) -> %s (this host)", h->what, h->old, h->new);
+	}
+	if (re->host.n_items == 0)
+		item(d, items, "host", "the facts that decide comparability are the recorded ones");
+	item(d, items, "new bundle", "%s, id %s", re->bundle, re->id[0] ? re->id : "-");
+	item(d, items, "commits", "%s", re->same_commits ?
+	     "the refs name the recorded commits" :
+	     "the refs name other commits than the recorded ones");
+	for (size_t i = 0; i < m->n_benches; i++) {
+		const struct audit_again *g = &re->benches[i];
+		enum units_dim dim = metric_dim(m->benches[i].metric);
+		char key[128], c[2][UNITS_MAX], lo[2][UNITS_MAX], hi[2][UNITS_MAX];
+
+		snprintf(key, sizeof(key), "bench %.100s", m->benches[i].name);
+		if (!g->found || g->failed) {
+			item(d, items, key, "%s -> %s: not reproduced", g->old_verdict, g->new_verdict);
+			continue;
+		}
+		for (int s = 0; s < 2; s++) {
+			units_value(g->new_center[s], dim, 0, c[s]);
+			units_value(g->old_min[s], dim, 0, lo[s]);
+			units_value(g->old_max[s], dim, 0, hi[s]);
+		}
+		item(d, items, key, "base %s %s %s-%s, candidate %s %s %s-%s, verdict %s -> %s: %s",
+		     c[0], g->within[0] ? "within" : "outside", lo[0], hi[0],
+		     c[1], g->within[1] ? "within" : "outside", lo[1], hi[1],
+		     g->old_verdict, g->new_verdict, g->reproduced ? "reproduced" : "not reproduced");
+	}
+}
+
 static json_t *build(const struct audit *a)
 {
 	struct doc d = { json_object(), 0 };
@@ -419,6 +519,8 @@ static json_t *build(const struct audit *a)
 	consistency(&d, a);
 	provenance(&d, a);
 	reanalysis(&d, a);
+	if (a->re.done)
+		remeasure(&d, a);
 	if (d.bad) {
 		json_decref(d.root);
 		return NULL;

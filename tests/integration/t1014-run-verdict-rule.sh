@@ -69,7 +69,12 @@ j[\"benches\"][0][\"verdict\"] = \"slower\"
 j[\"benches\"][0][\"reason\"] = \"ranges apart by more than the noise\"
 json.dump(j, open(\"o/manifest.json\", \"w\"), indent=1)" &&
 	rm -f o/SHA256SUMS o/SHA256SUMS.sig o/README.txt &&
-	plumb bundle pack o -o forged.plumb >/dev/null &&
+	test_expect_code 3 plumb bundle pack o -o forged.plumb 2>err &&
+	test_grep "benches\[0\].verdict: .slower. recorded, but samples.tsv gives .placement. (the margin rule, version 2)" err &&
+	! test -e forged.plumb &&
+	{ command -v zstd >/dev/null || return 0; } &&
+	python3 "$TEST_SRCDIR/tests/integration/bundle-craft.py" forged.plumb --from o.plumb \
+		--file manifest.json=@o/manifest.json --resum &&
 	test_expect_code 3 plumb bundle verify forged.plumb 2>err &&
 	test_grep "benches\[0\].verdict: .slower. recorded, but samples.tsv gives .placement. (the margin rule, version 2)" err
 '

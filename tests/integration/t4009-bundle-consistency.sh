@@ -1,6 +1,9 @@
 #!/bin/sh
-test_description='a bundle agrees with its own samples: verify, report and archive add refuse every lie'
+test_description='a bundle agrees with its own samples: pack, verify, report, archive add and audit refuse every lie'
 . "$(dirname "$0")/test-lib.sh"
+
+command -v zstd >/dev/null 2>&1 && test_have_prereq PYTHON && test_set_prereq CRAFT
+craft="$TEST_SRCDIR/tests/integration/bundle-craft.py"
 
 golden="$FIXTURES/reports/inputs"
 A="$TRASH/archive"
@@ -17,11 +20,23 @@ edit() {
 	PY
 }
 
-# refused DIR PATTERN: the packed bundle is refused with exit 3 and a
-# message matching PATTERN by bundle verify, report (--fail-on too) and
-# archive add, which stores nothing.
+# refused DIR PATTERN: bundle pack refuses the folder with exit 3 and a
+# message matching PATTERN, writing nothing; the same members made into a
+# bundle by hand (SHA256SUMS redone) are refused the same way by bundle
+# verify, report (--fail-on too, and of the folder), archive add, which
+# stores nothing, and audit, which names the difference.
 refused() {
-	plumb bundle pack "$1" -o "$1.plumb" >/dev/null &&
+	test_expect_code 3 plumb bundle pack "$1" -o "$1.plumb" >/dev/null 2>err &&
+	test_grep "$2" err &&
+	! test -e "$1.plumb" &&
+	test_expect_code 3 plumb report "$1" >/dev/null 2>err &&
+	test_grep "$2" err &&
+	python3 "$craft" "$1.plumb" --from ok.plumb --file "manifest.json=@$1/manifest.json" \
+		--file "samples.tsv=@$1/samples.tsv" --resum &&
+	test_expect_code 3 plumb audit "$1.plumb" >out &&
+	test_grep "^Integrity: pass" out &&
+	test_grep "^Consistency: FAIL" out &&
+	test_grep "difference: .*$2" out &&
 	test_expect_code 3 plumb bundle verify "$1.plumb" 2>err &&
 	test_grep "$2" err &&
 	test_expect_code 3 plumb report "$1.plumb" >out 2>err &&
@@ -43,32 +58,32 @@ test_expect_success PYTHON 'the honest case verifies, reports and is archived' '
 	plumb archive add ok.plumb --archive-dir "$TRASH/other" >/dev/null
 '
 
-test_expect_success PYTHON 'a false verdict: faster for a candidate range wholly above' '
+test_expect_success CRAFT 'a false verdict: faster for a candidate range wholly above' '
 	edit v "m[\"benches\"][0][\"verdict\"] = \"faster\"" &&
 	refused v "benches\[0\]\.verdict: .faster. recorded, but samples.tsv gives .slower."
 '
 
-test_expect_success PYTHON 'a false placement' '
+test_expect_success CRAFT 'a false placement' '
 	edit p "m[\"benches\"][0][\"verdict\"] = \"placement\"" &&
 	refused p "benches\[0\]\.verdict: .placement. recorded, but samples.tsv gives .slower."
 '
 
-test_expect_success PYTHON 'unswept with four pads a side' '
+test_expect_success CRAFT 'unswept with four pads a side' '
 	edit u "m[\"benches\"][0][\"verdict\"] = \"unswept\"; m[\"benches\"][0][\"direction\"] = \"slower\"" &&
 	refused u "benches\[0\]\.verdict: .unswept. recorded, but samples.tsv gives .slower."
 '
 
-test_expect_success PYTHON 'insufficient with five rounds' '
+test_expect_success CRAFT 'insufficient with five rounds' '
 	edit i "m[\"benches\"][1][\"verdict\"] = \"insufficient\"" &&
 	refused i "benches\[1\]\.verdict: .insufficient. recorded, but samples.tsv gives .placement."
 '
 
-test_expect_success PYTHON 'a false ratio' '
+test_expect_success CRAFT 'a false ratio' '
 	edit r "m[\"benches\"][0][\"ratio\"] = 0.9" &&
 	refused r "benches\[0\]\.ratio: 0.9 recorded, but samples.tsv gives 1.11"
 '
 
-test_expect_success PYTHON 'a false center and false pad medians' '
+test_expect_success CRAFT 'a false center and false pad medians' '
 	edit c "s = m[\"benches\"][0][\"sides\"][\"candidate\"]; s[\"center\"] = s[\"min\"]" &&
 	refused c "benches\[0\]\.sides\.candidate\.center: 91000000 recorded, but samples.tsv gives 93" &&
 	edit pm "" &&
@@ -77,7 +92,7 @@ test_expect_success PYTHON 'a false center and false pad medians' '
 	refused pm "benches\[0\]\.sides\.base\.pads\[2\]: 82500000 recorded, but samples.tsv gives 165"
 '
 
-test_expect_success PYTHON 'rows for a benchmark, pad, round or side the manifest does not have' '
+test_expect_success CRAFT 'rows for a benchmark, pad, round or side the manifest does not have' '
 	edit b "" &&
 	printf "ghost\tbase\t0\t1\t-\twall\t5\n" >>b/samples.tsv &&
 	refused b "samples.tsv: line 92: column .bench.: .ghost. is not a benchmark of the manifest" &&
@@ -92,7 +107,7 @@ test_expect_success PYTHON 'rows for a benchmark, pad, round or side the manifes
 	refused side "column .side.: benchmark .startup. has no control side in the manifest"
 '
 
-test_expect_success PYTHON 'a benchmark of the manifest without rows' '
+test_expect_success CRAFT 'a benchmark of the manifest without rows' '
 	edit none "" &&
 	grep -v "^lex	" "$golden/slower/samples.tsv" >none/samples.tsv &&
 	refused none "benches\[1\]: no rows in samples.tsv for benchmark .lex. (metric wall)" &&
@@ -101,13 +116,23 @@ test_expect_success PYTHON 'a benchmark of the manifest without rows' '
 	refused noctl "benches\[0\]\.sides\.control: no rows in samples.tsv"
 '
 
-test_expect_success PYTHON 'samples mode: the rows of a round are consecutive' '
+test_expect_success CRAFT 'a host fingerprint that does not match the facts it summarises' '
+	edit fp "m[\"host\"][\"fingerprint\"] = \"0123456789abcdef\"" &&
+	refused fp "host\.fingerprint: .0123456789abcdef. recorded, but the host facts it summarises give .000cecd03f192526." &&
+	edit fpfacts "m[\"host\"][\"start\"][\"cpufreq\"][\"governor\"] = \"powersave\"" &&
+	refused fpfacts "host\.fingerprint: .000cecd03f192526. recorded, but the host facts it summarises give"
+'
+
+test_expect_success CRAFT 'samples mode: the rows of a round are consecutive' '
 	rm -rf sm && cp -R "$golden/placement" sm && chmod -R u+w sm &&
 	awk -F "\t" "NR == 1 || \$1 != \"parse\" || \$4 != 0 || \$2 != \"base\" || \$3 != 0 || \$5 < 100" \
 		"$golden/placement/samples.tsv" >sm/samples.tsv &&
 	awk -F "\t" "\$1 == \"parse\" && \$4 == 0 && \$2 == \"base\" && \$3 == 0 && \$5 >= 100" \
 		"$golden/placement/samples.tsv" >>sm/samples.tsv &&
-	plumb bundle pack sm -o sm.plumb >/dev/null &&
+	test_expect_code 3 plumb bundle pack sm -o sm.plumb 2>err &&
+	test_grep "column .round.: a row of bench .parse. metric .wall. side base pad 0 round 0 after rows of another round" err &&
+	python3 "$craft" sm.plumb --from ok.plumb --file "manifest.json=@sm/manifest.json" \
+		--file "samples.tsv=@sm/samples.tsv" --resum &&
 	test_expect_code 3 plumb bundle verify sm.plumb 2>err &&
 	test_grep "column .round.: a row of bench .parse. metric .wall. side base pad 0 round 0 after rows of another round" err
 '

@@ -4,6 +4,7 @@ test_description='plumb audit: integrity, consistency (every difference named), 
 
 golden="$FIXTURES/reports/inputs"
 craft="$TEST_SRCDIR/tests/integration/bundle-craft.py"
+command -v zstd >/dev/null 2>&1 && test_have_prereq PYTHON && test_set_prereq CRAFT
 
 # lie NAME PYTHON: ok.plumb with its manifest m changed by PYTHON and
 # SHA256SUMS redone, so that only the consistency check can see it.
@@ -24,7 +25,7 @@ test_expect_success 'an honest bundle passes all four parts, exit 0' '
 	test_grep "^audit of ok.plumb$" out &&
 	test_grep "^Integrity: pass (every member matches SHA256SUMS)$" out &&
 	test_grep "^Consistency: pass (the manifest agrees with samples.tsv)$" out &&
-	test_grep "^Provenance: incomplete (not recorded: tree ids, round order)$" out &&
+	test_grep "^Provenance: incomplete (not recorded: tree ids, round order, environment values, working folder, commands as run, inputs, toolchain)$" out &&
 	test_grep "^Re-analysis under today.s rule: pass" out &&
 	test_grep "^  fingerprint  *recomputed from the host facts$" out &&
 	test_grep "^  signature  *none$" out &&
@@ -52,7 +53,7 @@ test_expect_success 'md and html render the same parts; -o writes the file' '
 	test_expect_code 2 plumb audit 2>err
 '
 
-test_expect_success PYTHON 'an edited verdict fails consistency, exit 3, naming the field' '
+test_expect_success CRAFT 'an edited verdict fails consistency, exit 3, naming the field' '
 	lie verdict "m[\"benches\"][0][\"verdict\"] = \"faster\"" &&
 	test_expect_code 3 plumb audit verdict.plumb >out &&
 	test_grep "^Integrity: pass" out &&
@@ -61,7 +62,7 @@ test_expect_success PYTHON 'an edited verdict fails consistency, exit 3, naming 
 	test_grep "^audit: fail$" out
 '
 
-test_expect_success PYTHON 'an edited center and an edited verdict: each difference is named' '
+test_expect_success CRAFT 'an edited center and an edited verdict: each difference is named' '
 	lie center "b = m[\"benches\"][1][\"sides\"][\"base\"]; b[\"center\"] = b[\"center\"] * 1.001; m[\"benches\"][0][\"verdict\"] = \"placement\"" &&
 	test_expect_code 3 plumb audit center.plumb >out &&
 	test_grep "^Consistency: FAIL (2 differences" out &&
@@ -71,7 +72,7 @@ test_expect_success PYTHON 'an edited center and an edited verdict: each differe
 	test_json c.json "len(j[\"parts\"][1][\"differences\"]) == 2 and j[\"result\"] == \"fail\""
 '
 
-test_expect_success PYTHON 'a row removed from samples.tsv with the checksums redone' '
+test_expect_success CRAFT 'a row removed from samples.tsv with the checksums redone' '
 	sed 4d ok/samples.tsv >less.tsv &&
 	python3 "$craft" rows.plumb --from ok.plumb --file samples.tsv=@less.tsv --resum &&
 	test_expect_code 3 plumb audit rows.plumb >out &&
@@ -80,7 +81,7 @@ test_expect_success PYTHON 'a row removed from samples.tsv with the checksums re
 	test_grep "difference: rows.plumb: manifest.json: benches\[0\]\.sides\.base\.rounds: 5 recorded, but samples.tsv gives 4" out
 '
 
-test_expect_success PYTHON 'a fingerprint that does not match its facts' '
+test_expect_success CRAFT 'a fingerprint that does not match its facts' '
 	lie fp "m[\"host\"][\"fingerprint\"] = \"0123456789abcdef\"" &&
 	test_expect_code 3 plumb audit fp.plumb >out &&
 	test_grep "difference: fp.plumb: manifest.json: host.fingerprint: .0123456789abcdef. recorded, but the host facts it summarises give .000cecd03f192526." out &&
@@ -90,7 +91,7 @@ test_expect_success PYTHON 'a fingerprint that does not match its facts' '
 	test_grep "host.start.fingerprint: .000cecd03f192526. recorded" out
 '
 
-test_expect_success 'a damaged member fails integrity; nothing else is judged' '
+test_expect_success CRAFT 'a damaged member fails integrity; nothing else is judged' '
 	python3 "$craft" bad.plumb --from ok.plumb --file samples.tsv=@ok/manifest.json &&
 	test_expect_code 3 plumb audit bad.plumb >out &&
 	test_grep "^Integrity: FAIL (bad.plumb: member .samples.tsv.: checksum mismatch" out &&
@@ -134,6 +135,33 @@ test_expect_success 'a folder: verified with its SHA256SUMS, unverified without'
 	test_grep "^audit: pass$" out &&
 	plumb audit x --format json >x.json &&
 	test_json x.json "j[\"parts\"][0][\"state\"] == \"unverified\" and j[\"id\"] is None"
+'
+
+test_expect_success 'report and pack check a folder against its SHA256SUMS too' '
+	plumb bundle extract ok.plumb e >/dev/null &&
+	plumb report e >out &&
+	test_grep "^  bundle  *[0-9a-f]\{64\} e$" out &&
+	plumb bundle pack e -o e.plumb >out &&
+	grep -o "[0-9a-f]\{64\}" out >id1 && plumb bundle verify ok.plumb | sed -n "s/^id  *//p" >id2 &&
+	test_cmp id1 id2 &&
+	sed "s/sort1m/sort2m/" e/samples.tsv >e/s && mv e/s e/samples.tsv &&
+	test_expect_code 3 plumb report e 2>err &&
+	test_grep "e: member .samples.tsv.: checksum mismatch" err &&
+	test_expect_code 3 plumb bundle pack e -o e2.plumb 2>err &&
+	test_grep "e: member .samples.tsv.: checksum mismatch" err &&
+	! test -e e2.plumb
+'
+
+test_expect_success 'a folder without SHA256SUMS is unverified on every report format' '
+	for f in text md html json; do
+		plumb report ok --format $f >r.$f || return 1
+	done &&
+	test_grep "^  bundle  *ok (unverified: no SHA256SUMS)$" r.text &&
+	test_grep "^Bundle: ok (unverified: no SHA256SUMS)" r.md &&
+	test_grep "ok (unverified: no SHA256SUMS)" r.html &&
+	test_grep "\"verified\": false" r.json &&
+	plumb report ok.plumb --format json >rb.json &&
+	test_grep "\"verified\": true" rb.json
 '
 
 test_expect_success 'hostile strings are escaped in every format' '

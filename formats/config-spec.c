@@ -1,0 +1,197 @@
+/*
+ * formats/config-spec.c: a bundle's recorded configuration (manifest
+ * spec, the effective configuration config_to_json() wrote) read back
+ * into a struct plumb_config: `plumb run --from BUNDLE`.
+ *
+ * Every recorded key goes through config_set(), as if read from a
+ * plumb.conf, so the same checks and messages apply; its origin in
+ * messages is "BUNDLE: spec".  A key this plumb does not know is an error
+ * naming it: a configuration that cannot be applied whole is not run.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "formats/bundle.h"
+#include "formats/config.h"
+#include "formats/manifest.h"
+#include "common/banned.h"
+
+/* A recorded value as plumb.conf text into out; 1 for null (not set). */
+static int value_text(const json_t *v, struct buf *out)
+{
+	size_t i;
+	const json_t *e;
+
+	switch (json_typeof(v)) {
+	case JSON_NULL:
+		return 1;
+	case JSON_STRING:
+		return buf_addstr(out, json_string_value(v));
+	case JSON_INTEGER:
+		return buf_printf(out, "%lld", (long long)json_integer_value(v));
+	case JSON_REAL:
+		return buf_printf(out, "%.17g", json_real_value(v));
+	case JSON_TRUE:
+		return buf_addstr(out, "true");
+	case JSON_FALSE:
+		return buf_addstr(out, "false");
+	case JSON_ARRAY:
+		/* Word lists (run.env, hot) by blanks; CPU numbers by commas. */
+		json_array_foreach(v, i, e) {
+			int rc = json_is_integer(e) ?
+				buf_printf(out, "%s%lld", i ? "," : "", (long long)json_integer_value(e)) :
+				json_is_string(e) ?
+				buf_printf(out, "%s%s", i ? " " : "", json_string_value(e)) : -1;
+			if (rc < 0)
+				return -1;
+		}
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int set_one(struct plumb_config *cfg, const char *name, const json_t *v,
+		   const char *origin, struct plumb_err *err)
+{
+	struct buf t;
+	int rc;
+
+	buf_init(&t, (size_t)1 << 20);
+	rc = value_text(v, &t);
+	if (rc < 0)
+		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: %s: not a value plumb.conf can hold",
+				   origin, name);
+	else if (rc == 0)
+		rc = config_set(cfg, name, buf_cstr(&t), origin, err);
+	else
+		rc = 0;
+	buf_release(&t);
+	return rc;
+}
+
+/* One section's keys; an object value (run.label) is one key=value each. */
+static int set_section(struct plumb_config *cfg, const char *prefix, const json_t *sec,
+		       const char *origin, struct plumb_err *err)
+{
+	const char *key, *k2;
+	const json_t *v, *v2;
+	int rc = 0;
+
+	json_object_foreach((json_t *)sec, key, v) {
+		char *name;
+		if (!(name = buf_strdupf("%s%s", prefix, key)))
+			return plumb_err_oom(err, "configuration");
+		if (json_is_object(v)) {
+			json_object_foreach((json_t *)v, k2, v2) {
+				char *kv;
+				if (!json_is_string(v2)) {
+					rc = plumb_err_set(err, PLUMB_EINPUT, "%s: %s.%s: expected a "
+							   "string", origin, name, k2);
+					break;
+				}
+				if (!(kv = buf_strdupf("%s=%s", k2, json_string_value(v2)))) {
+					rc = plumb_err_oom(err, "configuration");
+					break;
+				}
+				rc = config_set(cfg, name, kv, origin, err);
+				free(kv);
+				if (rc < 0)
+					break;
+			}
+		} else {
+			rc = set_one(cfg, name, v, origin, err);
+		}
+		free(name);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int config_from_spec(struct plumb_config *cfg, const json_t *spec, const char *origin,
+		     struct plumb_err *err)
+{
+	const char *sec;
+	const json_t *v;
+	int rc;
+
+	if (!json_is_object(spec))
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: not an object", origin);
+	json_object_foreach((json_t *)spec, sec, v) {
+		if (strcmp(sec, "bench") == 0) {
+			size_t i;
+			const json_t *b;
+			json_array_foreach(v, i, b) {
+				const char *name = json_string_value(json_object_get(b, "name"));
+				char *prefix;
+				json_t *rest;
+				if (!name)
+					return plumb_err_set(err, PLUMB_EINPUT, "%s: bench[%zu]: no name",
+							     origin, i);
+				if (!(prefix = buf_strdupf("bench.%s.", name)) ||
+				    !(rest = json_deep_copy(b))) {
+					free(prefix);
+					return plumb_err_oom(err, "configuration");
+				}
+				json_object_del(rest, "name");
+				rc = set_section(cfg, prefix, rest, origin, err);
+				json_decref(rest);
+				free(prefix);
+				if (rc < 0)
+					return rc;
+			}
+			continue;
+		}
+		if (!json_is_object(v))
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: %s: expected a section", origin,
+					     sec);
+		{
+			char *prefix = buf_strdupf("%s.", sec);
+			if (!prefix)
+				return plumb_err_oom(err, "configuration");
+			rc = set_section(cfg, prefix, v, origin, err);
+			free(prefix);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int config_load_bundle(struct plumb_config *cfg, const char *bundle, const char *repo,
+		       const struct config_overrides *ov, struct plumb_err *err)
+{
+	struct bundle_info info;
+	char *origin = buf_strdupf("%s: spec", bundle);
+	const char *path;
+	int rc;
+
+	bundle_info_init(&info);
+	if (!origin)
+		return plumb_err_oom(err, "configuration");
+	rc = config_init(cfg, err);
+	if (rc == 0)
+		rc = bundle_verify_any(bundle, NULL, NULL, NULL, &info, err);
+	if (rc == 0)
+		rc = config_from_spec(cfg, info.manifest.spec, origin, err);
+	/* The repository the run used: the recorded folder, when the spec
+	 * names it relative to a plumb.conf this bundle does not hold. */
+	path = repo ? repo : info.manifest.repo.url;
+	if (rc == 0 && cfg->repo.path && (repo || (path && path[0] == '/' &&
+						   cfg->repo.path[0] != '/')))
+		rc = config_set(cfg, "repo.path", path, repo ? "--repo" : origin, err);
+	if (rc == 0)
+		rc = config_apply_overrides(cfg, ov, err);
+	if (rc == 0)
+		rc = config_check(cfg, err);
+	bundle_info_release(&info);
+	free(origin);
+	if (rc < 0)
+		config_release(cfg);
+	return rc;
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+test_description='plumb audit --remeasure: the recorded configuration runs again; reproduced (0), not reproduced after a planted slowdown (1), not verifiable (3)'
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_SRCDIR/tests/integration/lib-project.sh"
+. "$TEST_SRCDIR/tests/integration/lib-run.sh"
+
+# CPU time (less moved by the machine's load than wall time), 5 rounds: the
+# margin rule's range of each side is then every round of every pad.
+test_expect_success 'a bundle of a small run' '
+	make_project proj &&
+	run_conf proj/plumb.conf run.rounds=5 bench.b.metric=cpu &&
+	run_plumb -c proj/plumb.conf -o one.plumb >/dev/null 2>&1 &&
+	plumb audit one.plumb >/dev/null
+'
+
+# A re-measurement on a shared machine can land outside the recorded range
+# when the load changed in between: up to three tries, one must reproduce.
+test_expect_success 'measured again on the same host from the same repository: reproduced, exit 0' '
+	for try in 1 2 3; do
+		rm -f again.plumb &&
+		plumb audit one.plumb --remeasure --bundle again.plumb >out 2>err && break
+		test $? = 1 || return 1
+	done &&
+	test -f again.plumb &&
+	plumb bundle verify again.plumb >/dev/null &&
+	test_grep "^Re-measurement on this host: reproduced (1 of 1 benchmarks reproduced)$" out &&
+	test_grep "^  host  *the facts that decide comparability are the recorded ones$" out &&
+	test_grep "^  commits  *the refs name the recorded commits$" out &&
+	test_grep "^  bench b  *base .* within .*, candidate .* within .*, verdict placement -> placement: reproduced$" out &&
+	test_grep "^  new bundle  *again.plumb, id [0-9a-f]\{64\}$" out
+'
+
+test_expect_success PYTHON 'the JSON says so too' '
+	{ plumb audit one.plumb --remeasure --bundle again2.plumb --format json >a.json 2>/dev/null ||
+	  test $? = 1; } &&
+	test_json a.json "(j[\"parts\"][4][\"part\"] == \"remeasure\" and
+		j[\"parts\"][4][\"reproduced\"] == (j[\"parts\"][4][\"state\"] == \"reproduced\") and
+		j[\"parts\"][4][\"state\"] in (\"reproduced\", \"not reproduced\"))"
+'
+
+test_expect_success 'a slowdown committed under the same ref name in a copy: not reproduced, exit 1' '
+	cp -R proj slow &&
+	(
+		cd slow &&
+		sed -e "s/i < n;/i < n * 300;/" work.c >work.c.new && mv work.c.new work.c &&
+		git commit -q -a -m "candidate: plant a slowdown under the same ref"
+	) &&
+	test_expect_code 1 plumb audit one.plumb --remeasure --repo slow --bundle slow.plumb >out 2>err &&
+	test_grep "^Re-measurement on this host: not reproduced (0 of 1 benchmarks reproduced)$" out &&
+	test_grep "^  commits  *the refs name other commits than the recorded ones$" out &&
+	test_grep "^  bench b  *base .*, candidate .* outside .*: not reproduced$" out
+'
+
+test_expect_success 'a bundle that does not verify is not measured again: exit 3' '
+	cp one.plumb bad.plumb && printf x >>bad.plumb &&
+	test_expect_code 3 plumb audit bad.plumb --remeasure --bundle never.plumb >out 2>err &&
+	! test -e never.plumb &&
+	test_grep "^Integrity: FAIL" out
+'
+
+test_expect_success 'a repository without the recorded refs: exit 3, nothing written' '
+	mkdir empty && git -C empty init -q &&
+	test_expect_code 3 plumb audit one.plumb --remeasure --repo empty --bundle none.plumb >out 2>err &&
+	! test -e none.plumb &&
+	test_expect_code 2 plumb audit one.plumb --repo proj 2>err &&
+	test_grep "go with --remeasure" err
+'
+
+test_done
