@@ -54,6 +54,7 @@ const struct key_def config_keys[] = {
 	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
 	{ { "build", "pad", "link", false, false, "link | env | none" }, K_BUILD_PAD },
 	{ { "build", "padBytes", "16", false, false, "1 to 65536" }, K_BUILD_PAD_BYTES },
+	{ { "build", "padOffsets", "linear", false, false, "linear | spread" }, K_BUILD_PAD_OFFSETS },
 	{ { "build", "reuse", "relink", false, false, "relink | none" }, K_BUILD_REUSE },
 	{ { "build", "timeout", "30m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BUILD_TIMEOUT },
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
@@ -80,6 +81,7 @@ _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
 
 static const char *const pad_names[] = { "link", "env", "none" };
 static const char *const reuse_names[] = { "relink", "none" };
+static const char *const offsets_names[] = { "linear", "spread" };
 static const char *const mode_names[] = { "process", "samples" };
 static const char *const checksum_names[] = { "auto", "required", "off" };
 static const char *const aslr_names[] = { "on", "off" };
@@ -236,6 +238,23 @@ static int bench_add(struct plumb_config *cfg, const char *origin,
 
 /* ---- setting one key -------------------------------------------------- */
 
+/* A number from 0.5 to max (written as in messages), kept with its text. */
+static int parse_share(const char *where, const char *v, const char *max, double *out,
+		       char text[32], struct plumb_err *err)
+{
+	char *end;
+	double c, hi = strtod(max, NULL);
+
+	errno = 0;
+	c = strtod(v, &end);
+	if (errno || end == v || *end || !(c >= 0.5 && c <= hi))
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a number from 0.5 to %s",
+				     where, SHOW(v), max);
+	*out = c;
+	units_exact(c, UNITS_EXACT_PLAIN, text);
+	return 0;
+}
+
 /*
  * Set key id (of bench b for bench keys) from v; where prefixes messages
  * ("plumb.conf: run.pads", "--pads").  v is NULL for a key without '='.
@@ -353,6 +372,11 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (rc == 0)
 			cfg->build.pad_bytes = (unsigned)n;
 		return rc;
+	case K_BUILD_PAD_OFFSETS:
+		rc = config_parse_choice(where, v, offsets_names, N_OF(offsets_names), &choice, err);
+		if (rc == 0)
+			cfg->build.pad_offsets = (enum config_offsets)choice;
+		return rc;
 	case K_BUILD_REUSE:
 		rc = config_parse_choice(where, v, reuse_names, N_OF(reuse_names), &choice, err);
 		if (rc == 0)
@@ -367,18 +391,9 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (rc == 0)
 			cfg->verdict.rule = rule_names[choice];
 		return rc;
-	case K_VERDICT_CONFIDENCE: {
-		char *end;
-		double c;
-		errno = 0;
-		c = strtod(v, &end);
-		if (errno || end == v || *end || !(c >= 0.5 && c <= 0.999))
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "%s: '%s' is not a number from 0.5 to 0.999", where, SHOW(v));
-		cfg->verdict.confidence = c;
-		units_exact(c, UNITS_EXACT_PLAIN, cfg->verdict.confidence_text);
-		return 0;
-	}
+	case K_VERDICT_CONFIDENCE:
+		return parse_share(where, v, "0.999", &cfg->verdict.confidence,
+				   cfg->verdict.confidence_text, err);
 	case K_BENCH_COMMAND:
 		return config_parse_command(where, v, &b->command, bench_placeholders,
 				     N_OF(bench_placeholders), err);
@@ -408,18 +423,8 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return rc;
 	case K_BENCH_HOT:
 		return config_parse_words(where, v, config_symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
-	case K_BENCH_HOT_COVERAGE: {
-		char *end;
-		double c;
-		errno = 0;
-		c = strtod(v, &end);
-		if (errno || end == v || *end || !(c >= 0.5 && c <= 1))
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "%s: '%s' is not a number from 0.5 to 1", where, SHOW(v));
-		b->hot_coverage = c;
-		units_exact(c, UNITS_EXACT_PLAIN, b->hot_coverage_text);
-		return 0;
-	}
+	case K_BENCH_HOT_COVERAGE:
+		return parse_share(where, v, "1", &b->hot_coverage, b->hot_coverage_text, err);
 	case K_BENCH_TIMEOUT:
 		return config_parse_duration(where, v, &b->timeout, err);
 	case K_BENCH_MAX_SAMPLES:
@@ -575,6 +580,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BUILD_PAD_BYTES:
 		value_u64(v, V_U64, cfg->build.pad_bytes);
+		return;
+	case K_BUILD_PAD_OFFSETS:
+		value_str(v, offsets_names[cfg->build.pad_offsets], NULL);
 		return;
 	case K_BUILD_REUSE:
 		value_str(v, config_reuse_name(cfg->build.reuse), NULL);

@@ -52,6 +52,7 @@ struct plumb_err;
 
 enum config_pad { CONFIG_PAD_LINK, CONFIG_PAD_ENV, CONFIG_PAD_NONE };
 enum config_reuse { CONFIG_REUSE_RELINK, CONFIG_REUSE_NONE };
+enum config_offsets { CONFIG_OFFSETS_LINEAR, CONFIG_OFFSETS_SPREAD };   /* build.padOffsets */
 enum config_mode { CONFIG_MODE_PROCESS, CONFIG_MODE_SAMPLES };
 enum config_warmup {
 	CONFIG_WARMUP_AUTO,   /* steady-state detection (seed 001) */
@@ -133,6 +134,7 @@ struct plumb_config {
 		char *artifact;    /* relative path inside the tree */
 		enum config_pad pad;
 		unsigned pad_bytes;
+		enum config_offsets pad_offsets;   /* pad K at K x padBytes, or spread (pad.h) */
 		enum config_reuse reuse;
 		long timeout;      /* seconds */
 		char *cc;          /* assembles the pad object */

@@ -319,6 +319,8 @@ static int read_variant(struct rd *r, const json_t *o, struct manifest_variant *
 	if (rc == 0)
 		rc = get_int(r, o, "buildNs", 0, &v->build_ns);
 	if (rc == 0)
+		rc = get_int(r, o, "padOffset", 0, &v->pad_offset);
+	if (rc == 0)
 		rc = read_hot_symbols(r, o, v);
 	return rc;
 }
@@ -347,6 +349,8 @@ static int read_build(struct rd *r, const json_t *root, struct manifest *m)
 		rc = get_int(r, b, "padBytes", 1, &m->build.pad_bytes);
 	if (rc == 0)
 		rc = get_str(r, b, "command", 0, &m->build.command);
+	if (rc == 0)
+		rc = get_str(r, b, "padOffsets", 0, &m->build.pad_offsets);
 	if (rc == 0)
 		rc = member(r, b, "variants", 1, W_ARRAY, &a, &old2);
 	if (rc == 0) {

@@ -167,6 +167,7 @@ static void write_variant(struct wr *w, json_t *arr, size_t i,
 		jsonio_path_restore(&w->path, old2);
 	}
 	put_int(w, o, "buildNs", v->build_ns);
+	put_int(w, o, "padOffset", v->pad_offset);
 	if (v->n_hot > 0) {
 		old2 = enter(w, "hot", 0);
 		a = put_arr(w, o, "hot");
@@ -197,6 +198,7 @@ static void write_build(struct wr *w, json_t *root, const struct manifest_build 
 		put_str(w, o, "method", manifest_method_name(b->method));
 		put(w, o, "padBytes", json_integer((json_int_t)b->pad_bytes));
 		put_str(w, o, "command", b->command);
+		put_str(w, o, "padOffsets", b->pad_offsets);
 		old2 = enter(w, "variants", 0);
 		a = put_arr(w, o, "variants");
 		for (i = 0; a && i < b->n_variants; i++)

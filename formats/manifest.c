@@ -66,6 +66,7 @@ void manifest_variant_init(struct manifest_variant *v)
 	memset(v, 0, sizeof(*v));
 	v->artifact_size = -1;
 	v->build_ns = -1;
+	v->pad_offset = -1;
 }
 
 static void variant_release(struct manifest_variant *v)
@@ -164,6 +165,7 @@ void manifest_release(struct manifest *m)
 	commit_release(&m->repo.base);
 	commit_release(&m->repo.candidate);
 	free(m->build.command);
+	free(m->build.pad_offsets);
 	for (i = 0; i < m->build.n_variants; i++)
 		variant_release(&m->build.variants[i]);
 	free(m->build.variants);
@@ -521,6 +523,10 @@ static int check_variants(const struct manifest_build *b, struct plumb_err *err)
 			return bad(err, "build.variants[%zu].artifact.sha256: not 64 lower-case hex digits", i);
 		if (v->build_ns < -1)
 			return bad(err, "build.variants[%zu].buildNs: must be at least 0", i);
+		if (v->pad_offset < -1)
+			return bad(err, "build.variants[%zu].padOffset: must be at least 0", i);
+		if (v->pad_offset > 0 && v->pad == 0)
+			return bad(err, "build.variants[%zu].padOffset: pad 0 is at offset 0", i);
 		for (j = 0; j < v->n_hot; j++) {
 			const struct manifest_hot_symbol *h = &v->hot[j];
 			if (!h->name || !*h->name)

@@ -137,6 +137,7 @@ struct manifest_variant {
 	char *artifact_sha256;        /* .artifact.sha256: hex; .artifact is optional,
 	                                 all three present together or none */
 	int64_t build_ns;             /* .buildNs, optional: build wall time, ns */
+	int64_t pad_offset;           /* .padOffset, optional: bytes of its pad (absent: pad x padBytes) */
 	struct manifest_hot_symbol *hot;  /* .hot, optional: verified hot symbols */
 	size_t n_hot;
 };
@@ -145,6 +146,7 @@ struct manifest_build {
 	enum manifest_method method;      /* build.method, required: link | env | none */
 	int64_t pad_bytes;                /* build.padBytes, required: bytes per pad step */
 	char *command;                    /* build.command, optional: as run */
+	char *pad_offsets;                /* build.padOffsets, optional: "linear" | "spread" */
 	struct manifest_variant *variants;/* build.variants, required (may be empty) */
 	size_t n_variants;
 };

@@ -134,6 +134,8 @@ struct report_bench {
 		int present;
 		const char *source;        /* "valgrind-cachegrind"; borrowed */
 		int deterministic;         /* the two runs of pad 0 agreed */
+		int same_work;             /* instructions equal at every pad (against a
+		                              baseline: within SIM_SAME_WORK of each other) */
 		double instr_old, instr_new;        /* vg-instructions centers; NAN unknown */
 		double cost_old, cost_new;          /* cachesim centers */
 		double cost_spread_old, cost_spread_new;  /* (max - min) / center over pads */

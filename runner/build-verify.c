@@ -24,6 +24,7 @@
 #include "formats/config.h"
 #include "runner/build.h"
 #include "runner/build-internal.h"
+#include "runner/pad.h"
 #include "runner/elfsym.h"
 #include "runner/proc.h"
 #include "common/banned.h"
@@ -450,9 +451,9 @@ int build_check_shift(const struct plumb_config *cfg, struct runner_result *res,
 		if (!exact && cfg->build.pad == CONFIG_PAD_LINK) {
 			int64_t d = (int64_t)(v->addr[bad] - p0->addr[bad]);
 			return plumb_err_set(err, PLUMB_EBUILD,
-					     "pad %u moved %s by %lld bytes, not %llu (%u x build.padBytes): code aligned more coarsely than build.padBytes = %u rounds the pad; make build.padBytes a multiple of that alignment (%s %s)",
+					     "pad %u moved %s by %lld bytes, not %llu (its offset, a multiple of build.padBytes): code aligned more coarsely than build.padBytes = %u rounds the pad; make build.padBytes a multiple of that alignment (%s %s)",
 					     v->pad, res->symbols[bad], (long long)d,
-					     (unsigned long long)v->pad_bytes, v->pad,
+					     (unsigned long long)v->pad_bytes,
 					     cfg->build.pad_bytes, runner_side_name(v->side), v->id);
 		}
 		if (!exact)
@@ -460,10 +461,16 @@ int build_check_shift(const struct plumb_config *cfg, struct runner_result *res,
 	}
 	if (all_exact) {
 		res->shift = RUNNER_SHIFT_EXACT;
-		snprintf(res->shift_note, sizeof(res->shift_note),
-			 "every pad K moved %s%s by exactly K x %u bytes",
-			 res->symbols[0], res->nsymbols > 1 ? " and the other checked symbols" : "",
-			 cfg->build.pad_bytes);
+		if (cfg->build.pad_offsets == CONFIG_OFFSETS_SPREAD)
+			snprintf(res->shift_note, sizeof(res->shift_note),
+				 "every pad moved %s%s by exactly its offset (spread: distinct multiples of %u bytes within %u)",
+				 res->symbols[0], res->nsymbols > 1 ? " and the other checked symbols" : "",
+				 cfg->build.pad_bytes, PAD_SPREAD_WINDOW);
+		else
+			snprintf(res->shift_note, sizeof(res->shift_note),
+				 "every pad K moved %s%s by exactly K x %u bytes",
+				 res->symbols[0], res->nsymbols > 1 ? " and the other checked symbols" : "",
+				 cfg->build.pad_bytes);
 	} else {
 		res->shift = RUNNER_SHIFT_MOVED;
 		snprintf(res->shift_note, sizeof(res->shift_note),

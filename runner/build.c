@@ -328,7 +328,9 @@ static int init_variant(const struct plumb_config *cfg, struct runner_result *re
 	v->side = side;
 	v->control = control;
 	v->pad = pad;
-	v->pad_bytes = cfg->build.pad == CONFIG_PAD_NONE ? 0 : (uint64_t)pad * cfg->build.pad_bytes;
+	v->pad_bytes = cfg->build.pad == CONFIG_PAD_NONE ? 0 :
+		       pad_offset(cfg->build.pad_offsets == CONFIG_OFFSETS_SPREAD, pad,
+				  cfg->build.pad_bytes, cfg->run.seed);
 	snprintf(v->id, sizeof(v->id), "%c%02u", control ? 'k' : side == RUNNER_BASE ? 'b' : 'c',
 		 pad % PADS_MAX);
 	v->dir = buf_strdupf("%s/v/%s", res->run_dir, v->id);
@@ -414,7 +416,9 @@ static int make_pad_objects(const struct plumb_config *cfg, struct runner_result
 	for (unsigned k = from; k < to && r == 0; k++) {
 		struct pad_object po;
 		char *dir = buf_strdupf("%s/pad/%02u", res->run_dir, k);
-		r = dir ? pad_object_make(dir, k, cfg->build.pad_bytes, cfg->build.cc, &env, &po, err)
+		r = dir ? pad_object_make(dir, k, pad_offset(cfg->build.pad_offsets == CONFIG_OFFSETS_SPREAD,
+							      k, cfg->build.pad_bytes, cfg->run.seed),
+					  cfg->build.cc, &env, &po, err)
 			: plumb_err_oom(err, "pad objects");
 		free(dir);
 		if (r == 0) {

@@ -41,7 +41,7 @@ struct runner_variant {
 	enum runner_side side;
 	int control;         /* the second build of base pad 0 */
 	unsigned pad;        /* K */
-	uint64_t pad_bytes;  /* K × build.padBytes */
+	uint64_t pad_bytes;  /* the pad's offset: K × build.padBytes, or spread (pad.h) */
 	char *dir;           /* the variant's folder: same path length for all */
 	char *artifact;      /* <dir>/<build.artifact> */
 	char *elf;           /* the ELF file checked (the artifact, or a file in it), or NULL */

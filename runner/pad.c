@@ -12,6 +12,7 @@
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
 #include "runner/pad.h"
+#include "runner/schedule.h"
 #include "runner/proc.h"
 #include "common/banned.h"
 
@@ -103,11 +104,34 @@ out:
 	return r;
 }
 
-int pad_object_make(const char *dir, unsigned k, unsigned pad_bytes,
+uint64_t pad_offset(int spread, unsigned k, unsigned pad_bytes, uint64_t seed)
+{
+	uint64_t window = PAD_SPREAD_WINDOW, slots, taken[64], state = seed;
+	unsigned n = 0;
+
+	if (!spread || k == 0)
+		return (uint64_t)k * pad_bytes;
+	if ((uint64_t)64 * pad_bytes > window)
+		window = (uint64_t)64 * pad_bytes;
+	slots = window / pad_bytes - 1;   /* offsets 1 .. slots times pad_bytes */
+	for (;;) {
+		uint64_t o = (schedule_splitmix64(&state) % slots + 1) * pad_bytes;
+		unsigned i;
+		for (i = 0; i < n; i++)
+			if (taken[i] == o)
+				break;
+		if (i < n)
+			continue;
+		if (++n == k || n == 64)
+			return o;
+		taken[n - 1] = o;
+	}
+}
+
+int pad_object_make(const char *dir, unsigned k, uint64_t bytes,
 		    const char *cc, const struct envlist *env,
 		    struct pad_object *out, struct plumb_err *err)
 {
-	uint64_t bytes = (uint64_t)k * pad_bytes;
 	struct proc_result res;
 	struct buf log, obj;
 	int r;

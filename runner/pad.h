@@ -37,9 +37,21 @@ struct pad_object {
  * carry flags: "gcc -m32") in dir, with env; the assembler's output goes to
  * <dir>/assemble.log.  A failure is PLUMB_EBUILD naming build.cc.
  */
-int pad_object_make(const char *dir, unsigned k, unsigned pad_bytes,
+int pad_object_make(const char *dir, unsigned k, uint64_t bytes,
 		    const char *cc, const struct envlist *env,
 		    struct pad_object *out, struct plumb_err *err);
+
+/*
+ * The offset of pad k (bytes of its pad object).  linear: k x pad_bytes.
+ * spread: 0 for pad 0; pad k > 0 the k-th distinct value of a splitmix64
+ * stream started at seed (runner/schedule.h's generator), each draw x
+ * giving the multiple of pad_bytes ((x mod (W / pad_bytes - 1)) + 1) x
+ * pad_bytes, W = PAD_SPREAD_WINDOW or 64 x pad_bytes if larger: pads at
+ * distinct offsets within the first 4 KiB, the same for the same seed
+ * however many pads are asked for (pads added later keep the first ones').
+ */
+#define PAD_SPREAD_WINDOW 4096u
+uint64_t pad_offset(int spread, unsigned k, unsigned pad_bytes, uint64_t seed);
 
 void pad_object_release(struct pad_object *p);
 

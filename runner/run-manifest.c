@@ -76,6 +76,7 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 			return r;
 		mv->artifact_size = (int64_t)v->size;
 		mv->build_ns = (int64_t)v->build_ns;
+		mv->pad_offset = (int64_t)v->pad_bytes;
 		if (!v->elf || !v->addr)
 			continue;
 		if ((r = elf_image_open(v->elf, &img, err)) < 0)
@@ -588,6 +589,8 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 	}
 	m->build.pad_bytes = cfg->build.pad_bytes;
 	if ((r = run_set(&m->build.command, cfg->build.command, err)) < 0 ||
+	    (r = run_set(&m->build.pad_offsets, cfg->build.pad_offsets == CONFIG_OFFSETS_SPREAD ?
+			 "spread" : "linear", err)) < 0 ||
 	    (r = fill_variants(st, m, err)) < 0)
 		return r;
 	if ((r = host_json(start, &m->host.start, err)) < 0 ||

@@ -37,6 +37,7 @@
 #include "formats/samples.h"
 #include "runner/cachegrind.h"
 #include "runner/cmdline.h"
+#include "runner/envlist.h"
 #include "runner/measure.h"
 #include "runner/run.h"
 #include "runner/run-internal.h"
@@ -95,10 +96,13 @@ static int plan_one(struct run_state *st, const struct config_bench *cb, struct 
 	}
 	p->metric = sim;
 	p->vg = 1;
-	p->note = buf_strdupf("metric %s: %s; counted under valgrind as %s (simulated, not a "
-			      "hardware count)", metric_name(cb->metric),
-			      explicit_vg ? "bench.NAME.counter = valgrind" :
-			      "no hardware counters on this host", metric_name(sim));
+	p->note = explicit_vg ?
+		buf_strdupf("metric %s: bench.%s.counter = valgrind; counted under valgrind as %s "
+			    "(simulated, not a hardware count)", metric_name(cb->metric), cb->name,
+			    metric_name(sim)) :
+		buf_strdupf("metric %s: no hardware counters on this host; counted under valgrind "
+			    "as %s (simulated, not a hardware count)", metric_name(cb->metric),
+			    metric_name(sim));
 	if (!p->note)
 		return plumb_err_oom(err, "plan");
 	return 0;
@@ -176,6 +180,13 @@ static int vg_run(struct run_state *st, struct bench_state *b, size_t vi, unsign
 		return plumb_err_oom(err, "valgrind");
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
 		r = plumb_err_errno(err, PLUMB_EIO, errno, dir, "mkdir");
+		free(dir);
+		return r;
+	}
+	/* As for the wall clock (run-rounds.c): the variant's artifact in
+	 * PLUMB_ARTIFACT, the same length in every variant. */
+	if ((r = envlist_set(&b->env, "PLUMB_ARTIFACT", v->artifact, err)) < 0) {
+		rmdir(dir);
 		free(dir);
 		return r;
 	}

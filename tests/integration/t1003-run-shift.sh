@@ -13,6 +13,33 @@ test_expect_success 'make with LDFLAGS from the environment moves the code' '
 	test_grep "^shift check: ok" out
 '
 
+test_expect_success PYTHON 'build.padOffsets = spread: distinct seeded offsets within 4 KiB, each checked exactly' '
+	write_conf proj/spread.conf run.pads=4 build.padOffsets=spread &&
+	run_build -c proj/spread.conf --json >s1.json &&
+	run_build -c proj/spread.conf --json >s2.json &&
+	git config -f proj/spread.conf run.seed 7 &&
+	run_build -c proj/spread.conf --json >s7.json &&
+	run_build -c proj/spread.conf >out &&
+	test_grep "^shift check: ok: every pad moved run by exactly its offset (spread: distinct multiples of 16 bytes within 4096)" out &&
+	python3 -c "
+import json, sys
+def offs(f):
+    j = json.load(open(f))
+    return {(v[\"side\"], v[\"pad\"]): v[\"pad_bytes\"] for v in j[\"variants\"]}
+a, b, c = offs(\"s1.json\"), offs(\"s2.json\"), offs(\"s7.json\")
+base = [a[(\"base\", k)] for k in range(4)]
+assert base[0] == 0, base
+assert len(set(base)) == 4 and all(o % 16 == 0 and 0 < o < 4096 for o in base[1:]), base
+assert base != [0, 16, 32, 48], base
+assert [a[(\"candidate\", k)] for k in range(4)] == base
+assert a == b, (a, b)
+assert [c[(\"base\", k)] for k in range(4)] != base
+" &&
+	write_conf proj/lin.conf run.pads=4 &&
+	run_build -c proj/lin.conf --json >l.json &&
+	test_json l.json "[v[\"pad_bytes\"] for v in j[\"variants\"] if v[\"side\"] == \"base\" and not v[\"control\"]] == [0, 16, 32, 48]"
+'
+
 test_expect_success 'without hot symbols, main is checked' '
 	write_conf proj/main.conf run.pads=2 &&
 	git config -f proj/main.conf --unset bench.b.hot &&

@@ -6,28 +6,29 @@ test_description='plumb run: run.pads = auto, the adaptive sweep, extends while 
 
 command -v zstd >/dev/null 2>&1 && test_set_prereq ZSTD
 
-# "quick": run() sleeps 5 ms; "slow": 10 x 5 ms, so the candidate is plainly
-# slower (sleeps keep the noise far below the difference even on a busy
-# host) and its hot code changed.  At verdict.confidence 0.999, 4 + 4 pads
-# are too few to call it (two sides drawn from one placement distribution
-# fall wholly apart 2/C(8,4) = 2.9% of the time, more than 0.1%): unswept,
-# undecided; 8 + 8 pads (2/C(16,8) = 0.016%) decide it.  At 0.95 4 + 4
-# pads decide.
+# "quick": run() spins 2 million times; "slow": 20 million, so the
+# candidate is plainly slower and its hot code changed.  The metric is the
+# CPU time, which the machine's load barely moves (the wall time of a busy
+# host lets a stalled base run reach past the candidate).  At
+# verdict.confidence 0.999, 4 + 4 pads are too few to call it (two sides
+# drawn from one placement distribution fall wholly apart 2/C(8,4) = 2.9%
+# of the time, more than 0.1%): unswept, undecided; 8 + 8 pads
+# (2/C(16,8) = 0.016%) decide it.  At 0.95 4 + 4 pads decide.
 test_expect_success 'set up a project' '
 	make_project proj &&
 	(
 		cd proj &&
-		for b in quick:1 slow:10; do
+		for b in quick:2000000 slow:20000000; do
 			git checkout -q -b ${b%%:*} main &&
-			sed -e "s/long s = 0;/long s = 0; for (int k = 0; k < ${b#*:}; k++) { struct timespec t = { 0, 5000000 }; nanosleep(\&t, 0); }/" \
-			    -e "s/#include <stdio.h>/#include <stdio.h>\n#include <time.h>/" work.c >work.c.new &&
+			sed -e "s/long s = 0;/long s = 0; for (volatile long k = 0; k < ${b#*:}; k++) ;/" \
+				work.c >work.c.new &&
 			mv work.c.new work.c &&
-			git commit -q -a -m "sleep ${b#*:} x 5 ms in the hot loop" || return 1
+			git commit -q -a -m "spin ${b#*:} times in the hot function" || return 1
 		done &&
 		git checkout -q main
 	) &&
-	git -C proj show slow:work.c | grep -q "k < 10" &&
-	run_conf proj/plumb.conf run.pads=auto run.base=quick run.candidate=slow
+	git -C proj show slow:work.c | grep -q "k < 20000000" &&
+	run_conf proj/plumb.conf run.pads=auto run.base=quick run.candidate=slow bench.b.metric=cpu
 '
 
 sweep='j["run"]["sweep"]'
@@ -44,6 +45,7 @@ test_expect_success PYTHON 'undecided at 4 pads: extended to 8, then decided; ev
 	test_json x/manifest.json "j[\"benches\"][0][\"verdict\"] == \"slower\" and len(j[\"benches\"][0][\"sides\"][\"base\"][\"pads\"]) == 8 and len(j[\"benches\"][0][\"sides\"][\"candidate\"][\"pads\"]) == 8" &&
 	test_json x/manifest.json "j[\"run\"][\"rounds\"] == 6 and len(j[\"run\"][\"order\"]) == 6 and [len(r) for r in j[\"run\"][\"order\"]] == [9, 9, 9, 17, 17, 17]" &&
 	test_json x/manifest.json "len(j[\"build\"][\"variants\"]) == 17 and j[\"spec\"][\"run\"][\"pads\"] == \"auto\"" &&
+	test_json x/manifest.json "j[\"build\"][\"padOffsets\"] == \"linear\" and all(v[\"padOffset\"] == 16 * v[\"pad\"] for v in j[\"build\"][\"variants\"])" &&
 	test_json x/manifest.json "any(\"adaptive sweep: undecided at 4 pads per side (too few pads for the confidence level); extended to 8 pads and 6 rounds, then decided\" == n for n in j[\"benches\"][0][\"notes\"])" &&
 	test_grep "sweep: 4 pads per side: b undecided (too few pads for the confidence level); adding pads 4 to 7 to each side and 3 rounds of every variant" err &&
 	test_grep "sweep: every benchmark decided at 8 pads per side" err
@@ -100,7 +102,7 @@ test_expect_success PYTHON 'run.maxPads is respected: 4 to 6 pads, still undecid
 test_expect_success PYTHON 'run.budget is respected: no extension that would end past it' '
 	git config -f proj/plumb.conf --unset run.maxPads &&
 	git config -f proj/plumb.conf run.budget 1s &&
-	run_plumb -c proj/plumb.conf -o b.plumb >out 2>err &&
+	run_plumb -c proj/plumb.conf --rounds 60 -o b.plumb >out 2>err &&
 	manifest b.plumb b &&
 	test_json b/manifest.json "$sweep[\"pads\"] == 4 and $sweep[\"stopped\"] == \"budget\" and $sweep[\"extensions\"] == [] and $sweep[\"budgetNs\"] == 1000000000" &&
 	test_json b/manifest.json "any(\"not extended: the next extension would pass run.budget\" in n for n in j[\"benches\"][0][\"notes\"])" &&

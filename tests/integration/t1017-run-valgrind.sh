@@ -12,7 +12,7 @@ fi
 
 # The interpreter example in a repository: v1 as shipped; "extra": one
 # more store in the NOP handler (run() changes, the checksum does not);
-# "clock": main() spins a few more times when the nanosecond clock says
+# "clock": main() spins up to 100003 more times as the nanosecond clock says
 # so (same checksum), a benchmark that is not deterministic.
 test_expect_success 'set up the interpreter example in a repository' '
 	mkdir interp &&
@@ -29,7 +29,7 @@ test_expect_success 'set up the interpreter example in a repository' '
 		git commit -q -a -m "more work in the NOP handler" &&
 		git checkout -q -b clock v1 &&
 		sed -e "s/^#include <stdlib.h>/#include <stdlib.h>\n#include <time.h>/" \
-		    -e "s/reg\[1\] = (uint64_t)n;/{ struct timespec ts; clock_gettime(CLOCK_MONOTONIC, \&ts); for (volatile long k = ts.tv_nsec % 97 + 1; k > 0; k--) ; } reg[1] = (uint64_t)n;/" \
+		    -e "s/reg\[1\] = (uint64_t)n;/{ struct timespec ts; clock_gettime(CLOCK_MONOTONIC, \&ts); for (volatile long k = ts.tv_nsec % 100003 + 1; k > 0; k--) ; } reg[1] = (uint64_t)n;/" \
 			interp.c >x.c &&
 		mv x.c interp.c && grep -q clock_gettime interp.c &&
 		git commit -q -a -m "read the clock" &&
@@ -205,6 +205,13 @@ test_expect_success VALGRIND 'samples mode: a benchmark that marks nothing is a 
 	! test -e none.plumb
 '
 
+# set_bench COMMAND METRIC COUNTER: bench.interp's three keys in interp.conf.
+set_bench() {
+	git config -f interp.conf bench.interp.command "$1" &&
+	git config -f interp.conf bench.interp.metric "$2" &&
+	git config -f interp.conf bench.interp.counter "$3"
+}
+
 if plumb host 2>/dev/null | grep -q "^perf counters *not supported"; then
 	test_set_prereq NO_COUNTERS
 else
@@ -212,9 +219,7 @@ else
 fi
 
 test_expect_success VALGRIND,NO_COUNTERS 'no PMU: metric = instructions is counted under valgrind, and said so' '
-	git config -f interp.conf bench.interp.command "{artifact} 3000" &&
-	git config -f interp.conf bench.interp.metric instructions &&
-	git config -f interp.conf bench.interp.counter auto &&
+	set_bench "{artifact} 3000" instructions auto &&
 	run_plumb -c interp.conf --candidate extra -o auto.plumb >out 2>err &&
 	manifest auto.plumb auto &&
 	test_json auto/manifest.json "j[\"benches\"][0][\"metric\"] == \"vg-instructions\" and j[\"benches\"][0][\"verdict\"] == \"unswept\"" &&
@@ -225,17 +230,14 @@ test_expect_success VALGRIND,NO_COUNTERS 'no PMU: metric = instructions is count
 '
 
 test_expect_success VALGRIND,COUNTERS 'a PMU: metric = instructions stays a hardware count, valgrind is not run' '
-	git config -f interp.conf bench.interp.command "{artifact} 3000" &&
-	git config -f interp.conf bench.interp.metric instructions &&
-	git config -f interp.conf bench.interp.counter auto &&
+	set_bench "{artifact} 3000" instructions auto &&
 	run_plumb -c interp.conf --candidate extra -o auto.plumb >out 2>err &&
 	manifest auto.plumb auto &&
 	test_json auto/manifest.json "j[\"benches\"][0][\"metric\"] == \"instructions\" and \"valgrind\" not in j[\"run\"]"
 '
 
 test_expect_success VALGRIND 'counter = both: the valgrind runs beside whatever hardware counters there are' '
-	git config -f interp.conf bench.interp.metric wall &&
-	git config -f interp.conf bench.interp.counter both &&
+	set_bench "{artifact} 3000" wall both &&
 	run_plumb -c interp.conf -o both.plumb >out 2>err &&
 	manifest both.plumb both &&
 	test_json both/manifest.json "j[\"benches\"][0][\"valgrind\"][\"deterministic\"] is True and j[\"benches\"][0][\"metric\"] == \"wall\"" &&
@@ -244,6 +246,33 @@ test_expect_success VALGRIND 'counter = both: the valgrind runs beside whatever 
 	else
 		test_grep "hardware counters not read" out
 	fi
+'
+
+test_expect_success VALGRIND 'against a baseline bundle: its base is the old side of the attribution' '
+	plumb report both.plumb --baseline aa.plumb >report.txt &&
+	test_grep "instructions (simulated): baseline [0-9]*, candidate [0-9]* at every pad.*: the same work" report.txt &&
+	plumb report both.plumb --baseline aa.plumb --format json >report.json &&
+	test_json report.json "j[\"benches\"][0][\"simulated\"][\"sameWork\"] is True"
+'
+
+test_expect_success VALGRIND 'a command naming PLUMB_ARTIFACT: each variant counts its own artifact' '
+	set_bench "\"\$PLUMB_ARTIFACT\" 3000" vg-instructions valgrind &&
+	run_plumb -c interp.conf --candidate extra -o env.plumb >out 2>err &&
+	manifest env.plumb env &&
+	test_json env/manifest.json "j[\"benches\"][0][\"sides\"][\"candidate\"][\"center\"] > j[\"benches\"][0][\"sides\"][\"base\"][\"center\"]" &&
+	awk -F "\t" "\$6 == \"vg-instructions\" && \$2 == \"base\" { print \$7 }" env/samples.tsv | sort -u >ir-env &&
+	test "$(wc -l <ir-env)" = 1 &&
+	d=$(( $(cat ir-env) - $(cat ir) )) &&
+	test "${d#-}" -lt 5000
+'
+
+test_expect_success VALGRIND 'counter = valgrind: metric = cycles is judged on the simulated cost, said so' '
+	set_bench "{artifact} 3000" cycles valgrind &&
+	run_plumb -c interp.conf -o cyc.plumb >out 2>err &&
+	manifest cyc.plumb cyc &&
+	test_json cyc/manifest.json "j[\"benches\"][0][\"metric\"] == \"cachesim\" and j[\"benches\"][0][\"verdict\"] == \"placement\"" &&
+	test_grep "metric cycles: bench.interp.counter = valgrind; counted under valgrind as cachesim" out &&
+	test_grep_not "	cycles	" cyc/samples.tsv
 '
 
 test_expect_success 'without valgrind in PATH the metric is refused before building, exit 3, naming the package' '

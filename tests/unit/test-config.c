@@ -326,9 +326,11 @@ PLUMB_TEST(config_full_reads_every_key)
 	assert_int_equal(b->metric, METRIC_INSTRUCTIONS);
 	assert_int_equal(b->timeout, 90);
 	assert_int_equal(b->checksum, CONFIG_CHECKSUM_REQUIRED);
+	assert_int_equal(b->counter, CONFIG_COUNTER_BOTH);
 	b = &cfg.benches[2];
 	assert_string_equal(b->name, "cold");
 	assert_int_equal(b->warmup, CONFIG_WARMUP_NONE);
+	assert_int_equal(b->counter, CONFIG_COUNTER_AUTO);
 	config_release(&cfg);
 	free(p);
 }
@@ -838,7 +840,7 @@ PLUMB_TEST(config_json_layout)
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
 	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env label lock");
 	json_keys(json_object_get(j, "build"), keys, sizeof(keys));
-	assert_string_equal(keys, "command artifact pad padBytes reuse timeout cc");
+	assert_string_equal(keys, "command artifact pad padBytes padOffsets reuse timeout cc");
 	b = json_object_get(j, "bench");
 	assert_int_equal(json_array_size(b), 2);
 	json_keys(json_array_get(b, 0), keys, sizeof(keys));
@@ -851,7 +853,7 @@ PLUMB_TEST(config_json_layout)
 		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":4,\"maxPads\":null,\"budget\":null,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
 		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"label\":{\"host\":\"x\"},\"lock\":null},"
-		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,"
+		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"linear\","
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\"},"
 		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
 		"\"host\":{\"allow\":null},"
@@ -985,7 +987,7 @@ PLUMB_TEST(config_text_layout)
 		"\tcontrol = true\n\twarmupRuns = 1\n\t; cpu: not set (no pinning)\n\taslr = on\n"
 		"\tenv = PATH HOME LANG\n\t; label: none\n"
 		"\t; lock: not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)\n"
-		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n"
+		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n\tpadOffsets = linear\n"
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n"
 		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
 		"[host]\n\t; allow: none\n"
