@@ -199,7 +199,7 @@ static int labels_json(struct store *st, int64_t rid, json_t **out,
  * A day ("2026-03-01", its start in UTC), an RFC 3339 UTC time, or an RFC
  * 3339 time with an offset ("2026-03-01T02:00:00+01:00", "...-05:30").
  */
-static int parse_since(const char *s, int64_t *out)
+int query_parse_since(const char *s, int64_t *out)
 {
 	char full[MANIFEST_TIME_MAX];
 	size_t n = strlen(s);
@@ -242,7 +242,7 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 		if ((r = query_host(st, f->host, &host, fp, sizeof(fp), err)) < 0)
 			return r;
 	}
-	if (f->since && parse_since(f->since, &since) < 0)
+	if (f->since && query_parse_since(f->since, &since) < 0)
 		return plumb_err_set(err, PLUMB_EARG,
 				     "--since: '%s' is not a date (YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or YYYY-MM-DDTHH:MM:SS+HH:MM)",
 				     f->since);
@@ -629,7 +629,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	/* Newest first through the index, then reversed: --last keeps the latest. */
 	s = store_prepare(st,
 		"SELECT u.id, u.cand_ref, u.cand_commit, b.at, b.cand_center, b.cand_min,"
-		" b.cand_max, b.cand_spread, b.ratio, b.verdict, b.base_center, b.noise"
+		" b.cand_max, b.cand_spread, b.ratio, b.verdict, b.base_center, b.noise, b.cand_pads"
 		" FROM benches b JOIN bundles u ON u.rid = b.bundle"
 		" WHERE b.name = ?1 AND b.host = ?2 AND b.metric IS ?3"
 		" ORDER BY b.at DESC, b.bundle DESC LIMIT ?4", err);
@@ -655,7 +655,8 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		    jset(p, "center", col_num(s, 4)) | jset(p, "min", col_num(s, 5)) |
 		    jset(p, "max", col_num(s, 6)) | jset(p, "spread", col_num(s, 7)) |
 		    jset(p, "ratio", col_num(s, 8)) | jset(p, "verdict", col_str(s, 9)) |
-		    jset(p, "base_center", col_num(s, 10)) | jset(p, "noise", col_num(s, 11))) {
+		    jset(p, "base_center", col_num(s, 10)) | jset(p, "noise", col_num(s, 11)) |
+		    jset(p, "pads", col_json(s, 12))) {
 			r = plumb_err_oom(err, "trend");
 			goto done;
 		}
@@ -691,5 +692,180 @@ done:
 	json_decref(pts);
 	json_decref(o);
 	free(metric);
+	return r;
+}
+
+/* The numbers of a JSON array of numbers ("[1.5, 2]"), at most max; 0 when it is not one. */
+static size_t pads_of(const char *t, double *out, size_t max)
+{
+	size_t k = 0;
+	char *end;
+
+	if (!t || *t != '[')
+		return 0;
+	t++;
+	for (;;) {
+		while (*t == ' ')
+			t++;
+		if (*t == ']')
+			return k;
+		if (k == max)
+			return 0;
+		out[k] = strtod(t, &end);
+		if (end == t || !isfinite(out[k]))
+			return 0;
+		k++;
+		t = end;
+		while (*t == ' ')
+			t++;
+		if (*t == ',')
+			t++;
+		else if (*t != ']')
+			return 0;
+	}
+}
+
+/* Empty sr for the next series (the arrays kept). */
+static void series_clear(struct query_series *sr)
+{
+	for (size_t i = 0; i < sr->n; i++) {
+		free(sr->nights[i].commit);
+		free(sr->nights[i].bundle);
+	}
+	sr->n = 0;
+	sr->npads = 0;
+	free(sr->bench);
+	free(sr->metric);
+	sr->bench = sr->metric = NULL;
+}
+
+/* The nights gathered so far as one series to each(), then emptied. */
+static int flush_series(struct query_series *sr, int (*each)(const struct query_series *, void *),
+			void *arg)
+{
+	int r = sr->n ? each(sr, arg) : 0;
+
+	series_clear(sr);
+	return r;
+}
+
+static int same_str(const char *a, const unsigned char *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	return strcmp(a, (const char *)b) == 0;
+}
+
+static char *dup_col(sqlite3_stmt *s, int i, int *oom)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+	char *d;
+
+	if (!t)
+		return NULL;
+	if (!(d = strdup(t)))
+		*oom = 1;
+	return d;
+}
+
+int query_each_series(struct store *st, const char *host, char *fp_out, size_t fp_size,
+		      int (*each)(const struct query_series *s, void *arg), void *arg,
+		      struct plumb_err *err)
+{
+	struct query_series sr;
+	sqlite3_stmt *s;
+	int64_t hid = 0;
+	size_t cap = 0, pcap = 0;
+	int rc, r = 0, found;
+
+	memset(&sr, 0, sizeof(sr));
+	if (host) {
+		if ((r = query_host(st, host, &hid, fp_out, fp_size, err)) < 0)
+			return r;
+	} else {
+		char *fp = NULL;
+		r = pick(st, "SELECT host FROM benches WHERE host IS NOT NULL AND ?1 IS NOT NULL"
+			 " GROUP BY host ORDER BY count(*) DESC, max(at) DESC LIMIT 1",
+			 "", 0, NULL, &found, &hid, NULL, err);
+		if (r < 0)
+			return r;
+		if (!found)
+			return plumb_err_set(err, PLUMB_EINPUT, "no results with host facts in the archive");
+		r = pick(st, "SELECT fingerprint FROM hosts WHERE id = ?2 AND ?1 IS NOT NULL",
+			 "", hid, NULL, &found, NULL, &fp, err);
+		if (r < 0)
+			return r;
+		snprintf(fp_out, fp_size, "%s", fp ? fp : "");
+		free(fp);
+	}
+	s = store_prepare(st,
+		"SELECT b.name, b.metric, b.at, u.cand_commit, u.id, b.cand_center, b.cand_min,"
+		" b.cand_max, b.cand_pads FROM benches b JOIN bundles u ON u.rid = b.bundle"
+		" WHERE b.host = ?1 ORDER BY b.name, b.metric, b.at, b.bundle", err);
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	sqlite3_bind_int64(s, 1, hid);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const unsigned char *name = sqlite3_column_text(s, 0), *metric = sqlite3_column_text(s, 1);
+		struct query_night *q;
+		int oom = 0;
+
+		if (!name)
+			continue;
+		if (sr.bench && (!same_str(sr.bench, name) || !same_str(sr.metric, metric))) {
+			if ((r = flush_series(&sr, each, arg)) < 0)
+				goto done;
+		}
+		if (!sr.bench) {
+			sr.bench = dup_col(s, 0, &oom);
+			sr.metric = dup_col(s, 1, &oom);
+		}
+		if (sr.n == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			struct query_night *g = realloc(sr.nights, nc * sizeof(*g));
+			if (!g) {
+				r = plumb_err_oom(err, "changes");
+				goto done;
+			}
+			sr.nights = g;
+			cap = nc;
+		}
+		q = &sr.nights[sr.n++];
+		memset(q, 0, sizeof(*q));
+		q->at = sqlite3_column_int64(s, 2);
+		q->commit = dup_col(s, 3, &oom);
+		q->bundle = dup_col(s, 4, &oom);
+		q->center = sqlite3_column_type(s, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 5);
+		q->min = sqlite3_column_type(s, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 6);
+		q->max = sqlite3_column_type(s, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 7);
+		if (sr.npads + QUERY_PADS_MAX > pcap) {
+			size_t nc = pcap ? pcap * 2 : 4096;
+			double *g = realloc(sr.pads, nc * sizeof(*g));
+			if (!g) {
+				r = plumb_err_oom(err, "changes");
+				goto done;
+			}
+			sr.pads = g;
+			pcap = nc;
+		}
+		q->pad0 = sr.npads;
+		q->npads = pads_of((const char *)sqlite3_column_text(s, 8), sr.pads + sr.npads,
+				   QUERY_PADS_MAX);
+		sr.npads += q->npads;
+		if (oom || !sr.bench) {
+			r = plumb_err_oom(err, "changes");
+			goto done;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		r = store_db_err(st, rc, "changes", err);
+		goto done;
+	}
+	r = flush_series(&sr, each, arg);
+done:
+	series_clear(&sr);
+	sqlite3_finalize(s);
+	free(sr.nights);
+	free(sr.pads);
 	return r;
 }

@@ -65,6 +65,39 @@ struct query_trend {
 int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		struct plumb_err *err);
 
+/* A day ("2026-03-01", its start in UTC) or an RFC 3339 UTC time; -1 when neither. */
+int query_parse_since(const char *s, int64_t *out);
+
+/* The most pad medians of one night that a series holds. */
+#define QUERY_PADS_MAX 256
+
+/* One night of a series: one bundle's candidate. */
+struct query_night {
+	int64_t at;              /* commit time (else creation), Unix seconds */
+	char *commit, *bundle;   /* may be NULL */
+	double center, min, max; /* NAN when unknown */
+	size_t pad0, npads;      /* its pad medians: series pads[pad0 .. pad0 + npads) */
+};
+
+/* One benchmark's series on one host, oldest first; everything lives until each() returns. */
+struct query_series {
+	char *bench, *metric;
+	struct query_night *nights;
+	size_t n;
+	double *pads;
+	size_t npads;
+};
+
+/*
+ * Every series (benchmark and metric) measured on host (fingerprint or
+ * prefix; NULL: the host with the most results), in name order, each
+ * handed to each() in turn; the host's fingerprint in fp_out.  A negative
+ * return of each() stops the walk and is returned.
+ */
+int query_each_series(struct store *st, const char *host, char *fp_out, size_t fp_size,
+		      int (*each)(const struct query_series *s, void *arg), void *arg,
+		      struct plumb_err *err);
+
 /*
  * A host fingerprint or unique prefix of one to its row id and full
  * fingerprint (fp_out, fp_size bytes).  Unknown or ambiguous: PLUMB_EINPUT.

@@ -42,6 +42,8 @@ sync
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "load average:        $load, on $(nproc) CPUs"
 echo "big bundle:          $n samples, $(wc -c <"$dir/big.plumb") bytes"
+/usr/bin/time -v "$plumb" bundle verify "$dir/big.plumb" >/dev/null 2>"$dir/verify.time"
+echo "bundle verify:         $(time_of "$dir/verify.time")   (what every reader pays; for comparison)"
 for f in text json; do
 	/usr/bin/time -v "$plumb" audit "$dir/big.plumb" --format $f >/dev/null 2>"$dir/$f.time"
 	echo "audit --format $f:   $(time_of "$dir/$f.time")   (targets <= 2 s, <= 64 MB)"

@@ -1,5 +1,5 @@
 /*
- * cli/cmd-archive.c: `plumb archive add|list|show|rm|trend|verify|gc` and
+ * cli/cmd-archive.c: `plumb archive add|list|show|rm|trend|changes|verify|gc` and
  * `plumb archive baseline set|list|show|rm`: option tables and thin
  * wrappers around archive/ (DESIGN §9).  Every subcommand takes
  * --archive-dir; the folder is found by store_locate().
@@ -16,6 +16,8 @@
 #include "archive/scrub.h"
 #include "archive/store.h"
 #include "formats/sign.h"
+#include "reports/changes.h"
+#include "reports/trend.h"
 #include "views/archive.h"
 #include "cli/cmd.h"
 #include "common/cleanup.h"
@@ -215,9 +217,16 @@ static int read_show(struct store *st, const void *arg, json_t **out, struct plu
 	return query_show(st, arg, out, err);
 }
 
+/* The series with its change points (reports/trend.h). */
 static int read_trend(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
 {
-	return query_trend(st, arg, out, err);
+	int r = query_trend(st, arg, out, err);
+
+	if (r == 0 && (r = trend_add_changes(*out, err)) < 0) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return r;
 }
 
 static int read_baselines(struct store *st, const void *arg, json_t **out,
@@ -370,9 +379,53 @@ static const struct plumb_cmd cmd_archive_trend = {
 	.summary = "the series of one benchmark on one host",
 	.usage = "archive trend BENCH [--metric M] [--host FP] [--last N] [--json] [--archive-dir DIR]",
 	.description = "Print the candidate's center and range of BENCH in every archived bundle\n"
-		       "measured on one host, in candidate commit time order.",
+		       "measured on one host, in candidate commit time order, and the series'\n"
+		       "change points (docs/changes.md).",
 	.opts = trend_opts,
 	.exec = trend_exec,
+};
+
+/* ---- changes ---- */
+
+static const struct plumb_opt changes_opts[] = {
+	OPT_STRING_("host", 0, "FP", "the host fingerprint or prefix (default: the one with most results)", &opt_host),
+	OPT_STRING_("since", 0, "DATE", "only change points whose first night after is at or after DATE "
+		    "(YYYY-MM-DD[THH:MM:SSZ])", &opt_since),
+	OPT_FLAG_("json", 0, "print JSON", &opt_json),
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int changes_exec(int argc, char **argv)
+{
+	struct changes_opts o = { opt_host, opt_since, opt_dir };
+	struct plumb_err err;
+	json_t *v;
+
+	(void)argv;
+	if (argc > 0)
+		return usage_error("changes", "takes no arguments");
+	plumb_err_clear(&err);
+	if (changes_of_host(&o, &v, &err) < 0)
+		return cli_fail(&err);
+	if (opt_json)
+		print_json(v);
+	else
+		view_changes(v, stdout);
+	json_decref(v);
+	return 0;
+}
+
+static const struct plumb_cmd cmd_archive_changes = {
+	.name = "changes",
+	.summary = "every change point of every benchmark on one host, newest first",
+	.usage = "archive changes [--host FP] [--since DATE] [--json] [--archive-dir DIR]",
+	.description = "Find the change points of every benchmark's series on one host\n"
+		       "(docs/changes.md) and list them, newest first: the benchmark, the\n"
+		       "direction and size with its interval, the last night before and the\n"
+		       "first night after, and the commits between them.",
+	.opts = changes_opts,
+	.exec = changes_exec,
 };
 
 /* ---- verify and gc ---- */
@@ -729,6 +782,7 @@ static const struct plumb_cmd *const archive_subs[] = {
 	&cmd_archive_rm,
 	&cmd_archive_baseline,
 	&cmd_archive_trend,
+	&cmd_archive_changes,
 	&cmd_archive_verify,
 	&cmd_archive_gc,
 	&cmd_archive_reindex,
@@ -737,8 +791,8 @@ static const struct plumb_cmd *const archive_subs[] = {
 
 const struct plumb_cmd cmd_archive = {
 	.name = "archive",
-	.summary = "the results archive: add, list, show, rm, baseline, trend, verify, gc, reindex",
-	.usage = "archive add|list|show|rm|trend|verify|gc|reindex [ARGS] [--archive-dir DIR]\n"
+	.summary = "the results archive: add, list, show, rm, baseline, trend, changes, verify, gc, reindex",
+	.usage = "archive add|list|show|rm|trend|changes|verify|gc|reindex [ARGS] [--archive-dir DIR]\n"
 		 "archive baseline set|list|show|rm [ARGS] [--archive-dir DIR]",
 	.description =
 		"An SQLite index and a store of bundle files, in --archive-dir, else\n"

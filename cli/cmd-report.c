@@ -29,7 +29,8 @@ static const struct plumb_opt report_opts[] = {
 		    &opt_output),
 	OPT_STRING_("fail-on", 0, "WHAT",
 		    "exit 1 when a swept verdict is slower (slower), slower or faster (any), slower or noisy "
-		    "(noisy), exit 5 on a failed benchmark; with --trend, on the latest point's shift",
+		    "(noisy), exit 5 on a failed benchmark; with --trend, on the latest point's shift, or "
+		    "(change) when the latest nights start a change point",
 		    &opt_fail_on),
 	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
 	OPT_FLAG_("json", 0, "print JSON for machines (the same as --format json)", &opt_json),
@@ -100,8 +101,12 @@ static int report_exec(int argc, char **argv)
 		return usage("--json is --format json; not with another --format");
 	if (opt_json)
 		o.format = REPORT_JSON;
-	if (opt_fail_on && report_fail_on_parse(opt_fail_on, &o.fail_on) < 0)
-		return usage("--fail-on takes slower, any or noisy");
+	if (opt_fail_on && report_fail_on_parse(opt_fail_on, &o.fail_on) < 0) {
+		if (!opt_trend || trend_fail_on_parse(opt_fail_on, &o.fail_on) < 0)
+			return usage(opt_trend ? "--fail-on takes slower, any, noisy or change" :
+				     strcmp(opt_fail_on, "change") == 0 ? "--fail-on change goes with --trend" :
+				     "--fail-on takes slower, any or noisy");
+	}
 	if (opt_trend) {
 		if (argc > 0)
 			return usage("--trend takes no bundle");
@@ -155,7 +160,7 @@ const struct plumb_cmd cmd_report = {
 	.summary = "compare a bundle's candidate with its base or a baseline",
 	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any|noisy] [--force] [--json]\n"
 		 "report --trend BENCH [--host FP] [--last N] [--format FORMAT] [-o FILE] [--archive-dir DIR] "
-		 "[--fail-on slower|any|noisy]",
+		 "[--fail-on slower|any|noisy|change]",
 	.description =
 		"Compare the candidate of a bundle (a .plumb file, or a folder holding its\n"
 		"manifest.json) with its own base, or with --baseline, with a baseline's\n"
@@ -165,9 +170,11 @@ const struct plumb_cmd cmd_report = {
 		"verdicts are withheld and plumb exits 3, unless --force. --fail-on makes a\n"
 		"verdict exit 1 for cron, a failed benchmark 5; an error never exits 0 or 1\n"
 		"(plumb(1) GATING). --trend shows one benchmark's archived series instead,\n"
-		"marking where consecutive ranges stop overlapping; --fail-on gates on its\n"
-		"latest point. A folder is checked against its SHA256SUMS when it has one\n"
-		"(a mismatch exits 3) and is said to be unverified when it has none.",
+		"marking where consecutive ranges stop overlapping and the change points of\n"
+		"the series (docs/changes.md); --fail-on gates on its latest point, --fail-on\n"
+		"change on whether the latest nights start a change point. A folder is\n"
+		"checked against its SHA256SUMS when it has one (a mismatch exits 3) and is\n"
+		"said to be unverified when it has none.",
 	.opts = report_opts,
 	.exec = report_exec,
 };

@@ -64,11 +64,8 @@
 	X(git_remote_download) \
 	X(git_remote_free) \
 	X(git_remote_init_callbacks) \
-	X(git_remote_list) \
-	X(git_remote_lookup) \
 	X(git_remote_prune) \
 	X(git_remote_update_tips) \
-	X(git_remote_url) \
 	X(git_repository_config) \
 	X(git_repository_free) \
 	X(git_repository_index) \
@@ -83,7 +80,6 @@
 	X(git_revparse_single) \
 	X(git_signature_free) \
 	X(git_signature_new) \
-	X(git_strarray_dispose) \
 	X(git_tree_entry_byindex) \
 	X(git_tree_entry_filemode) \
 	X(git_tree_entry_id) \
@@ -157,11 +153,8 @@ int git2_load(struct plumb_err *err);
 #define git_remote_download PLUMB_GIT2(git_remote_download)
 #define git_remote_free PLUMB_GIT2(git_remote_free)
 #define git_remote_init_callbacks PLUMB_GIT2(git_remote_init_callbacks)
-#define git_remote_list PLUMB_GIT2(git_remote_list)
-#define git_remote_lookup PLUMB_GIT2(git_remote_lookup)
 #define git_remote_prune PLUMB_GIT2(git_remote_prune)
 #define git_remote_update_tips PLUMB_GIT2(git_remote_update_tips)
-#define git_remote_url PLUMB_GIT2(git_remote_url)
 #define git_repository_config PLUMB_GIT2(git_repository_config)
 #define git_repository_free PLUMB_GIT2(git_repository_free)
 #define git_repository_index PLUMB_GIT2(git_repository_index)
@@ -176,7 +169,6 @@ int git2_load(struct plumb_err *err);
 #define git_revparse_single PLUMB_GIT2(git_revparse_single)
 #define git_signature_free PLUMB_GIT2(git_signature_free)
 #define git_signature_new PLUMB_GIT2(git_signature_new)
-#define git_strarray_dispose PLUMB_GIT2(git_strarray_dispose)
 #define git_tree_entry_byindex PLUMB_GIT2(git_tree_entry_byindex)
 #define git_tree_entry_filemode PLUMB_GIT2(git_tree_entry_filemode)
 #define git_tree_entry_id PLUMB_GIT2(git_tree_entry_id)

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -163,12 +164,30 @@ int config_from_spec(struct plumb_config *cfg, const json_t *spec, const char *o
 	return 0;
 }
 
+/*
+ * The remote URL to check the commits out of when no --repo is given and
+ * the folder the run recorded (repo.url, a local path) is no repository
+ * any more: provenance.remote, when recorded.  NULL otherwise.
+ */
+static const char *recorded_remote(const struct manifest *m, const char *repo)
+{
+	const char *remote = json_string_value(json_object_get(m->provenance, "remote"));
+	const char *path = m->repo.url;
+	struct stat st;
+
+	if (repo || !remote || !path || path[0] != '/')
+		return NULL;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return NULL;
+	return remote;
+}
+
 int config_load_bundle(struct plumb_config *cfg, const char *bundle, const char *repo,
 		       const struct config_overrides *ov, struct plumb_err *err)
 {
 	struct bundle_info info;
 	char *origin = buf_strdupf("%s: spec", bundle);
-	const char *path;
+	const char *path, *remote = NULL;
 	int rc;
 
 	bundle_info_init(&info);
@@ -177,13 +196,29 @@ int config_load_bundle(struct plumb_config *cfg, const char *bundle, const char 
 	rc = config_init(cfg, err);
 	if (rc == 0)
 		rc = bundle_verify_any(bundle, NULL, NULL, NULL, &info, err);
-	if (rc == 0)
+	if (rc == 0 && (remote = recorded_remote(&info.manifest, repo))) {
+		/* The recorded folder is gone: its remote, as recorded. */
+		json_t *spec = json_deep_copy(info.manifest.spec);
+		json_t *r = json_object_get(spec, "repo");
+		if (!spec || !r)
+			rc = spec ? plumb_err_set(err, PLUMB_EINPUT, "%s: no repo section", origin)
+				  : plumb_err_oom(err, "configuration");
+		if (rc == 0) {
+			json_object_del(r, "path");
+			json_object_del(r, "url");
+			rc = config_from_spec(cfg, spec, origin, err);
+		}
+		if (rc == 0)
+			rc = config_set(cfg, "repo.url", remote, origin, err);
+		json_decref(spec);
+	} else if (rc == 0) {
 		rc = config_from_spec(cfg, info.manifest.spec, origin, err);
+	}
 	/* The repository the run used: the recorded folder, when the spec
 	 * names it relative to a plumb.conf this bundle does not hold. */
 	path = repo ? repo : info.manifest.repo.url;
-	if (rc == 0 && cfg->repo.path && (repo || (path && path[0] == '/' &&
-						   cfg->repo.path[0] != '/')))
+	if (rc == 0 && !remote && cfg->repo.path && (repo || (path && path[0] == '/' &&
+							      cfg->repo.path[0] != '/')))
 		rc = config_set(cfg, "repo.path", path, repo ? "--repo" : origin, err);
 	if (rc == 0)
 		rc = config_apply_overrides(cfg, ov, err);

@@ -242,7 +242,8 @@ int config_from_spec(struct plumb_config *cfg, const json_t *spec, const char *o
 /*
  * `plumb run --from BUNDLE`: config_init, then the spec of the bundle (a
  * file or folder, verified first), the repository (repo, else the folder
- * the bundle recorded when its spec names one relative to its plumb.conf),
+ * the bundle recorded when its spec names one relative to its plumb.conf,
+ * else, that folder gone, the remote URL it recorded as repo.url),
  * the overrides, config_check.  On error cfg is released.
  */
 int config_load_bundle(struct plumb_config *cfg, const char *bundle, const char *repo,

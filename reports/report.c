@@ -53,7 +53,7 @@ int report_fail_on_parse(const char *s, enum report_fail_on *out)
 const char *report_fail_on_name(enum report_fail_on f)
 {
 	return f == REPORT_FAIL_SLOWER ? "slower" : f == REPORT_FAIL_ANY ? "any" :
-	       f == REPORT_FAIL_NOISY ? "noisy" : NULL;
+	       f == REPORT_FAIL_NOISY ? "noisy" : f == REPORT_FAIL_CHANGE ? "change" : NULL;
 }
 
 /* What each --fail-on asks for, in a message. */

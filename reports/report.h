@@ -61,7 +61,8 @@ enum report_fail_on {
 	REPORT_FAIL_NEVER,
 	REPORT_FAIL_SLOWER,   /* any swept `slower` */
 	REPORT_FAIL_ANY,      /* any swept `slower` or `faster` */
-	REPORT_FAIL_NOISY     /* any swept `slower` or `noisy` (too noisy to tell) */
+	REPORT_FAIL_NOISY,    /* any swept `slower` or `noisy` (too noisy to tell) */
+	REPORT_FAIL_CHANGE    /* trends only: the latest nights start a change point */
 };
 
 enum report_kind {

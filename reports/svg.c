@@ -252,10 +252,83 @@ int svg_dist(struct buf *out, const struct report *r, const struct report_bench 
 	return rc ? -1 : 0;
 }
 
+/* The point of index i of a trend's n, dx apart from left (the middle of w when alone). */
+static double trend_x(size_t i, size_t n, double dx, double left, double w)
+{
+	return n > 1 ? left + (double)i * dx : (left + w - RIGHT) / 2;
+}
+
+/* The same commit, or both unknown. */
+static int same_commit(const struct trend_point *a, const struct trend_point *b)
+{
+	if (!a->commit || !b->commit)
+		return !a->commit && !b->commit;
+	return strcmp(a->commit, b->commit) == 0;
+}
+
+/*
+ * What a printed trend needs besides its ranges: each change point as a
+ * dashed line between the last night before and the first after, with its
+ * size; and the commits printed under the axis, turned, so they read on
+ * paper without hovering.  Nights of one commit keep their own places (a
+ * night is an x step, whatever the times say) and are joined by a bracket
+ * under one label.  Labels are thinned to one per 11 units, but the
+ * commits either side of a change point are always named.
+ */
+static int trend_changes_and_commits(struct buf *out, const struct trend_point *p, size_t n,
+				     double dx, double y0, double y1, double left, double w)
+{
+	double last_label = -1e9;
+	int rc = 0;
+
+	for (size_t i = 1; i < n; i++) {
+		double x;
+		if (!p[i].change)
+			continue;
+		x = (trend_x(i - 1, n, dx, left, w) + trend_x(i, n, dx, left, w)) / 2;
+		rc |= buf_printf(out, "<line class=\"changeline %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				 "y2=\"%.1f\"/><text class=\"changelabel %s\" x=\"%.1f\" y=\"%.1f\">%s %+.1f%%</text>",
+				 p[i].change > 0 ? "up" : "down", x, y0 - 4, x, y1,
+				 p[i].change > 0 ? "up" : "down", x, y0 - 8,
+				 p[i].change > 0 ? "\u25b2" : "\u25bc", (p[i].change_ratio - 1) * 100);
+	}
+	for (size_t i = 0; i < n;) {
+		size_t j = i, k;
+		int named;
+		double xa, xb, xm;
+		char id[16];
+
+		while (j + 1 < n && same_commit(&p[j + 1], &p[i]))
+			j++;
+		named = (j + 1 < n && p[j + 1].change) || p[i].change;
+		xa = trend_x(i, n, dx, left, w);
+		xb = trend_x(j, n, dx, left, w);
+		xm = (xa + xb) / 2;
+		if (j > i)
+			rc |= buf_printf(out, "<line class=\"commitgroup\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+					 "y2=\"%.1f\"><title>%zu nights of one commit</title></line>",
+					 xa, y1 + 5, xb, y1 + 5, j - i + 1);
+		if (named || xm - last_label >= 11) {
+			snprintf(id, sizeof(id), "%.8s", p[i].commit ? p[i].commit : "?");
+			utf8_cut(id);
+			rc |= buf_printf(out, "<text class=\"commitlabel\" transform=\"translate(%.1f,%.1f) "
+					 "rotate(-60)\">", xm + 3, y1 + 12);
+			rc |= esc_html(out, id);
+			if (j > i)
+				rc |= buf_printf(out, " \u00d7%zu", j - i + 1);
+			rc |= buf_addstr(out, "</text>");
+			last_label = xm;
+		}
+		k = j + 1;
+		i = k;
+	}
+	return rc;
+}
+
 int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
 	      const struct trend_point *p, size_t n)
 {
-	const double top = 28, bottom = 40, left = 70, right = 16, H = 300;
+	const double top = 34, bottom = 100, left = 70, right = 16, H = 380;
 	double lo = INFINITY, hi = -INFINITY, span, step, v, dx;
 	struct units_scale sc;
 	char num[UNITS_MAX];
@@ -333,11 +406,12 @@ int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
 					 p[i].shift > 0 ? TY(p[i].max) - 6 : TY(p[i].min) + 14,
 					 p[i].shift > 0 ? "\u25b2" : "\u25bc");
 	}
-	/* The first and last commit under the axis. */
+	rc |= trend_changes_and_commits(out, p, n, dx, top, H - bottom, left, W);
+	/* The first and last time under the axis. */
 	for (size_t i = 0; i < n; i += (n > 1 ? n - 1 : 1)) {
 		/* The first label starts at its point, the last one ends at it. */
 		rc |= buf_printf(out, "<text class=\"ticklabel%s\" x=\"%.1f\" y=\"%.1f\">",
-				 n == 1 ? "" : i == 0 ? " first" : " last", TX(i), H - bottom + 18);
+				 n == 1 ? "" : i == 0 ? " first" : " last", TX(i), H - 8.0);
 		rc |= esc_html(out, p[i].time ? p[i].time : "");
 		rc |= buf_addstr(out, "</text>");
 		if (n == 1)

@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/jsonio.h"
+#include "reports/changes.h"
 #include "reports/render.h"
 #include "reports/report.h"
 #include "reports/trend.h"
@@ -43,6 +44,121 @@ static enum metric_id metric_of(const char *name)
 	if (name && metric_parse(name, &m) == 0)
 		return m;
 	return METRIC_CYCLES;   /* unknown: shown as a plain count */
+}
+
+/* A point's night: its "pads" (numbers) when it has them, else its center or range. */
+static struct cp_night night_of(const json_t *e)
+{
+	const json_t *pads = json_object_get(e, "pads");
+	double v[QUERY_PADS_MAX];
+	size_t k = 0;
+
+	if (json_is_array(pads) && json_array_size(pads) <= QUERY_PADS_MAX) {
+		for (; k < json_array_size(pads); k++) {
+			const json_t *x = json_array_get(pads, k);
+			if (!json_is_number(x))
+				break;
+			v[k] = json_number_value(x);
+		}
+		if (k < json_array_size(pads))
+			k = 0;
+	}
+	return changes_night(v, k, jnum(e, "center"), jnum(e, "min"), jnum(e, "max"));
+}
+
+static void ref_of(const json_t *e, struct changes_ref *r)
+{
+	r->commit = jstr(e, "commit");
+	r->time = jstr(e, "time");
+	r->bundle = jstr(e, "bundle");
+}
+
+/*
+ * The change points of the points pts (an array of objects) as a new
+ * array in *changes, each with its "index"; p (NULL: not wanted) gets the
+ * marks.  *noise: a night's noise (NAN: too few nights).
+ */
+static int series_changes(const json_t *pts, struct trend_point *p, json_t **changes,
+			  double *noise, struct plumb_err *err)
+{
+	size_t n = json_array_size(pts), nc = 0;
+	struct cp_night *x = NULL;
+	struct cp_change *c = NULL;
+	int r = 0;
+
+	*noise = NAN;
+	if (!(*changes = json_array()))
+		return plumb_err_oom(err, "trend");
+	if (n == 0)
+		return 0;
+	if (!(x = malloc(n * sizeof(*x)))) {
+		r = plumb_err_oom(err, "trend");
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+		x[i] = night_of(json_array_get(pts, i));
+	if ((r = changes_find(x, n, &c, &nc, noise, err)) < 0)
+		goto done;
+	for (size_t i = 0; i < nc; i++) {
+		struct changes_ref before, after;
+		size_t k = c[i].at;
+		json_t *o;
+
+		while (k-- > 0 && !isfinite(x[k].level))
+			;
+		ref_of(json_array_get(pts, k), &before);
+		ref_of(json_array_get(pts, c[i].at), &after);
+		o = changes_object(&c[i], &before, &after);
+		if (!o || json_object_set_new(o, "index", json_integer((json_int_t)c[i].at)) ||
+		    json_array_append_new(*changes, o)) {
+			r = plumb_err_oom(err, "trend");
+			goto done;
+		}
+		if (p) {
+			p[c[i].at].change = c[i].after > c[i].before ? 1 : -1;
+			p[c[i].at].change_ratio = c[i].ratio;
+		}
+	}
+done:
+	if (r < 0) {
+		json_decref(*changes);
+		*changes = NULL;
+	}
+	free(x);
+	free(c);
+	return r;
+}
+
+int trend_add_changes(json_t *model, struct plumb_err *err)
+{
+	json_t *pts = json_object_get(model, "points"), *changes;
+	double noise;
+	int r;
+
+	if (!json_is_object(model) || !json_is_array(pts))
+		return plumb_err_set(err, PLUMB_EINPUT, "trend: expected an object with a points array");
+	if ((r = series_changes(pts, NULL, &changes, &noise, err)) < 0)
+		return r;
+	for (size_t i = 0; i < json_array_size(changes); i++) {
+		const json_t *c = json_array_get(changes, i);
+		json_t *e = json_array_get(pts, (size_t)json_integer_value(json_object_get(c, "index")));
+		if (json_object_set(e, "change", json_object_get(c, "direction")))
+			r = -1;
+	}
+	if (r < 0 || json_object_set_new(model, "noise", isnan(noise) ? json_null() : json_real(noise)) ||
+	    json_object_set_new(model, "changes", changes)) {
+		return plumb_err_oom(err, "trend");
+	}
+	return 0;
+}
+
+int trend_fail_on_parse(const char *s, enum report_fail_on *out)
+{
+	if (strcmp(s, "change") == 0) {
+		*out = REPORT_FAIL_CHANGE;
+		return 0;
+	}
+	return report_fail_on_parse(s, out);
 }
 
 /* The points of model, with the shifts marked; *out is malloc'd. */
@@ -126,8 +242,75 @@ static size_t count_shifts(const struct trend_point *p, size_t n)
 	return k;
 }
 
+/* "+3.1% [+2.2%, +4.0%]": a change's size and its interval. */
+static void change_size(const json_t *c, char *out, size_t size)
+{
+	snprintf(out, size, "%+.1f%% [%+.1f%%, %+.1f%%]", (jnum(c, "ratio") - 1) * 100,
+		 (jnum(c, "low") - 1) * 100, (jnum(c, "high") - 1) * 100);
+}
+
+/* A change's commits "a..b", each cut to 12 hex digits, in *out (size >= 32). */
+static void change_commits(const json_t *c, char *out, size_t size)
+{
+	const char *a = jstr(json_object_get(c, "last_before"), "commit");
+	const char *b = jstr(json_object_get(c, "first_after"), "commit");
+
+	snprintf(out, size, "%.12s..%.12s", a ? a : "?", b ? b : "?");
+	utf8_cut(out);
+}
+
+static const char *change_time(const json_t *c, const char *side)
+{
+	const char *t = jstr(json_object_get(c, side), "time");
+
+	return t ? t : "?";
+}
+
+/* How one view writes a change point's row: its pieces around the values. */
+struct change_row {
+	const char *start;    /* printf format of the direction and the size */
+	const char *mid;      /* between the last night before and the first after */
+	const char *commits;  /* before the commits */
+	const char *end;
+	int (*esc)(struct buf *out, const char *s);
+};
+
+/* Every change point as one row of f. */
+static int change_rows(const json_t *changes, const struct change_row *f, struct buf *out)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < json_array_size(changes); i++) {
+		const json_t *c = json_array_get(changes, i);
+		char size[96], commits[64];
+		change_size(c, size, sizeof(size));
+		change_commits(c, commits, sizeof(commits));
+		rc |= buf_printf(out, f->start, jstr(c, "direction"), size);
+		rc |= f->esc(out, change_time(c, "last_before"));
+		rc |= buf_addstr(out, f->mid);
+		rc |= f->esc(out, change_time(c, "first_after"));
+		rc |= buf_addstr(out, f->commits);
+		rc |= f->esc(out, commits);
+		rc |= buf_addstr(out, f->end);
+	}
+	return rc;
+}
+
+/* The change point lines of the text view. */
+static int text_changes(const json_t *changes, struct buf *out)
+{
+	static const struct change_row row = { "  %-4s %s  between ", " and ", ", commits ", "\n",
+					       esc_text };
+	size_t nc = json_array_size(changes);
+	int rc = 0;
+
+	rc |= buf_printf(out, "%zu change point%s%s\n", nc, nc == 1 ? "" : "s", nc ? ":" : "");
+	rc |= change_rows(changes, &row, out);
+	return rc;
+}
+
 static int text(const json_t *model, const struct trend_point *p, size_t n,
-		enum metric_id m, struct buf *out)
+		enum metric_id m, const json_t *changes, struct buf *out)
 {
 	static const char *const head[] = { "time", "commit", "ref", "center", "range",
 					    "spread", "verdict", "shift" };
@@ -156,8 +339,9 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 				range_text(q, m, cell[4], sizeof(cell[4]));
 				units_percent(q->spread, cell[5]);
 				snprintf(cell[6], sizeof(cell[6]), "%s", q->verdict ? q->verdict : "-");
-				snprintf(cell[7], sizeof(cell[7]), "%s", q->shift > 0 ? "up" :
-					 q->shift < 0 ? "down" : "");
+				snprintf(cell[7], sizeof(cell[7]), "%s%s%s", q->shift > 0 ? "up" :
+					 q->shift < 0 ? "down" : "", q->shift && q->change ? ", " : "",
+					 q->change > 0 ? "change up" : q->change < 0 ? "change down" : "");
 				for (int c = 0; c < 8; c++)
 					utf8_cut(cell[c]);
 			}
@@ -189,12 +373,14 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 				 p[i].shift > 0 ? "up" : "down");
 	}
 	rc |= buf_addstr(out, "\n");
+	rc |= text_changes(changes, out);
 	return rc ? -1 : 0;
 }
 
 static int markdown(const json_t *model, const struct trend_point *p, size_t n,
-		    enum metric_id m, struct buf *out)
+		    enum metric_id m, const json_t *changes, struct buf *out)
 {
+	static const struct change_row md_row = { "| %s | %s | ", " | ", " | ", " |\n", esc_md };
 	char c[UNITS_MAX], r[256], s[UNITS_MAX];
 	int rc = 0;
 
@@ -224,9 +410,16 @@ static int markdown(const json_t *model, const struct trend_point *p, size_t n,
 		rc |= esc_md(out, p[i].ref ? p[i].ref : "");
 		rc |= buf_printf(out, " | %s | %s | %s | ", c, r, s);
 		rc |= esc_md(out, p[i].verdict ? p[i].verdict : "\u2013");
-		rc |= buf_printf(out, " | %s |\n", p[i].shift > 0 ? "**\u25b2 up**" :
-				 p[i].shift < 0 ? "**\u25bc down**" : "");
+		rc |= buf_printf(out, " | %s%s |\n", p[i].shift > 0 ? "**\u25b2 up**" :
+				 p[i].shift < 0 ? "**\u25bc down**" : "",
+				 p[i].change > 0 ? " change \u2191" : p[i].change < 0 ? " change \u2193" : "");
 	}
+	rc |= buf_printf(out, "\n### Change points\n\n%zu change point%s (docs/changes.md).\n",
+			 json_array_size(changes), json_array_size(changes) == 1 ? "" : "s");
+	if (json_array_size(changes))
+		rc |= buf_addstr(out, "\n| direction | size [95%] | last night before | first night after | commits |\n"
+				 "|---|---:|---|---|---|\n");
+	rc |= change_rows(changes, &md_row, out);
 	return rc ? -1 : 0;
 }
 
@@ -241,7 +434,7 @@ static json_t *js(const char *s)
 }
 
 static int json_out(const json_t *model, const struct trend_point *p, size_t n,
-		    struct buf *out, struct plumb_err *err)
+		    const json_t *changes, double noise, struct buf *out, struct plumb_err *err)
 {
 	json_t *o = json_object(), *a = json_array();
 	int bad = !o || !a, rc;
@@ -263,6 +456,8 @@ static int json_out(const json_t *model, const struct trend_point *p, size_t n,
 		bad |= json_object_set_new(e, "verdict", js(p[i].verdict));
 		bad |= json_object_set_new(e, "shift", p[i].shift > 0 ? json_string("up") :
 					   p[i].shift < 0 ? json_string("down") : json_null());
+		bad |= json_object_set_new(e, "change", p[i].change > 0 ? json_string("up") :
+					   p[i].change < 0 ? json_string("down") : json_null());
 	}
 	if (!bad) {
 		bad |= json_object_set_new(o, "format", json_string("plumb-trend"));
@@ -273,6 +468,8 @@ static int json_out(const json_t *model, const struct trend_point *p, size_t n,
 		bad |= json_object_set_new(o, "shifts", json_integer((json_int_t)count_shifts(p, n)));
 		bad |= json_object_set_new(o, "points", a);
 		a = NULL;
+		bad |= json_object_set_new(o, "noise", jnum_or_null(noise));
+		bad |= json_object_set(o, "changes", (json_t *)changes);
 	}
 	json_decref(a);
 	if (bad) {
@@ -285,8 +482,12 @@ static int json_out(const json_t *model, const struct trend_point *p, size_t n,
 }
 
 static int html(const json_t *model, const struct trend_point *p, size_t n,
-		enum metric_id m, struct buf *out)
+		enum metric_id m, const json_t *changes, struct buf *out)
 {
+	static const struct change_row html_row = {
+		"<tr class=\"differs\"><td>%s</td><td class=\"num\">%s</td><td class=\"num\">",
+		"</td><td class=\"num\">", "</td><td class=\"key\">", "</td></tr>\n", esc_html
+	};
 	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX], id[16];
 	int rc = 0;
 
@@ -326,6 +527,18 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 		rc |= buf_printf(out, "</td><td>%s</td></tr>\n", shift_word(p[i].shift));
 	}
 	rc |= buf_addstr(out, "</table></div></section>\n");
+	rc |= buf_printf(out, "<section class=\"changes\"><h2>Change points</h2>\n<p>%zu change point%s "
+			 "(docs/changes.md): where the nights' levels, their pads' whole range counted, "
+			 "move by more than the series' noise.</p>\n", json_array_size(changes),
+			 json_array_size(changes) == 1 ? "" : "s");
+	if (json_array_size(changes))
+		rc |= buf_addstr(out, "<div class=\"scroll\"><table class=\"benches\">\n<tr><th>direction</th>"
+				 "<th>size [95%]</th><th>last night before</th><th>first night after</th>"
+				 "<th>commits</th></tr>\n");
+	rc |= change_rows(changes, &html_row, out);
+	if (json_array_size(changes))
+		rc |= buf_addstr(out, "</table></div>\n");
+	rc |= buf_addstr(out, "</section>\n");
 	rc |= html_end(out);
 	return rc ? -1 : 0;
 }
@@ -340,6 +553,19 @@ int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_o
 	why[0] = '\0';
 	if (!last || fail_on == REPORT_FAIL_NEVER)
 		return 0;
+	if (fail_on == REPORT_FAIL_CHANGE) {
+		for (size_t i = n > CHANGES_LATEST ? n - CHANGES_LATEST : 0; i < n; i++) {
+			if (!p[i].change)
+				continue;
+			snprintf(commit, sizeof(commit), "%.12s", p[i].commit ? p[i].commit : "?");
+			utf8_cut(commit);
+			snprintf(why, size, "the latest nights start a change point %s: %zu of the last %d "
+				 "nights are after it, the first at commit %s (--fail-on change)",
+				 p[i].change > 0 ? "up" : "down", n - i, CHANGES_LATEST, commit);
+			return 1;
+		}
+		return 0;
+	}
 	hit = last->shift > 0 || (fail_on == REPORT_FAIL_ANY && last->shift < 0);
 	if (hit) {
 		snprintf(commit, sizeof(commit), "%.12s", last->commit ? last->commit : "?");
@@ -364,37 +590,47 @@ int trend_render_gated(const json_t *model, enum report_format format,
 		       struct report_result *rr, struct plumb_err *err)
 {
 	struct trend_point *p;
+	json_t *changes;
 	enum metric_id m;
+	double noise;
 	size_t n;
 	int rc;
 
 	memset(rr, 0, sizeof(*rr));
 	if ((rc = points_of(model, &p, &n, err)) < 0)
 		return rc;
+	if ((rc = series_changes(json_object_get(model, "points"), p, &changes, &noise, err)) < 0) {
+		free(p);
+		return rc;
+	}
 	rr->failon_matched = (size_t)trend_gate(p, n, fail_on, rr->message, sizeof(rr->message));
-	snprintf(rr->summary, sizeof(rr->summary), "%zu point%s, %zu shift%s", n, n == 1 ? "" : "s",
-		 count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s");
+	snprintf(rr->summary, sizeof(rr->summary), "%zu point%s, %zu shift%s, %zu change point%s", n,
+		 n == 1 ? "" : "s", count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s",
+		 json_array_size(changes), json_array_size(changes) == 1 ? "" : "s");
 	if (!jstr(model, "bench")) {
 		free(p);
+		json_decref(changes);
 		return plumb_err_set(err, PLUMB_EINPUT, "trend: bench: expected a string");
 	}
 	m = metric_of(jstr(model, "metric"));
 	switch (format) {
 	case REPORT_TEXT:
-		rc = text(model, p, n, m, out);
+		rc = text(model, p, n, m, changes, out);
 		break;
 	case REPORT_MARKDOWN:
-		rc = markdown(model, p, n, m, out);
+		rc = markdown(model, p, n, m, changes, out);
 		break;
 	case REPORT_HTML:
-		rc = html(model, p, n, m, out);
+		rc = html(model, p, n, m, changes, out);
 		break;
 	case REPORT_JSON:
-		rc = json_out(model, p, n, out, err);
+		rc = json_out(model, p, n, changes, noise, out, err);
 		free(p);
+		json_decref(changes);
 		return rc;
 	}
 	free(p);
+	json_decref(changes);
 	if (rc)
 		return buf_err(err, "trend");
 	return 0;

@@ -25,6 +25,8 @@ struct trend_point {
 	const char *bundle, *ref, *commit, *time, *verdict;  /* borrowed, may be NULL */
 	double center, min, max, spread, ratio;              /* NAN when unknown */
 	int shift;        /* +1: range wholly above the previous point's; -1 below; 0 */
+	int change;       /* +1: the first point after a change point up; -1 down; 0 */
+	double change_ratio; /* that change's size (after / before); 0 without one */
 };
 
 struct trend_opts {
@@ -46,11 +48,23 @@ int trend_render(const struct trend_opts *o, struct buf *out,
 /*
  * The gate of a series: nonzero when its latest point is one fail_on asks
  * for: shifted up (its range wholly above the previous one's) for slower
- * and noisy, up or down for any.  The one place that decides; a change
- * point detector replaces this function.  why gets the words.
+ * and noisy, up or down for any; for change, when one of the latest
+ * CHANGES_LATEST points is the first after a change point (either way:
+ * the latest nights start a change).  The one place that decides.  why
+ * gets the words.
  */
 int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_on,
 	       char *why, size_t size);
+
+/* --fail-on of a trend: slower, any, noisy (report_fail_on_parse()) or change; -1 else. */
+int trend_fail_on_parse(const char *s, enum report_fail_on *out);
+
+/*
+ * Find the change points of a model query_trend() returned and add them:
+ * "changes" (docs/changes.md, oldest first), "noise", and each first
+ * point after one its "change" ("up" or "down").
+ */
+int trend_add_changes(json_t *model, struct plumb_err *err);
 
 /*
  * Render a series already queried: model is the object query_trend()

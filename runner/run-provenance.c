@@ -16,7 +16,7 @@
  *                the C library's version (the compiler's is a host fact);
  *   plumb        this plumb's version and the source commit it was
  *                configured from;
- *   remote       the URL of the repository's remote (origin, else the first).
+ *   remote       the URL of the repository's remote origin.
  *
  * Why a file of its own: run-manifest.c is shared by several changes; this
  * is called from it with one line and owns its whole member.
@@ -255,12 +255,16 @@ static void toolchain(struct prov *p)
 	set(p, p->root, "toolchain", o);
 }
 
-/* The URL of the repository's remote "origin", else of its first remote. */
+/*
+ * The URL of the repository's remote "origin", read from its configuration
+ * (git_remote_list() would match every remote's key with a regular
+ * expression, which leaks inside libgit2 1.5's PCRE2 use).
+ */
 static void remote(struct prov *p, const struct plumb_config *cfg)
 {
 	git_repository *repo = NULL;
-	git_strarray names = { NULL, 0 };
-	git_remote *rm = NULL;
+	git_config *gc = NULL;
+	git_buf url = { NULL, 0, 0 };
 	struct plumb_err e;
 	struct buf dir;
 
@@ -270,13 +274,11 @@ static void remote(struct prov *p, const struct plumb_config *cfg)
 	plumb_err_clear(&e);
 	if (config_repo_dir(cfg, &dir, &e) == 0 && git_libgit2_init() >= 0) {
 		if (git_repository_open_ext(&repo, buf_cstr(&dir), 0, NULL) == 0 &&
-		    (git_remote_lookup(&rm, repo, "origin") == 0 ||
-		     (git_remote_list(&names, repo) == 0 && names.count > 0 &&
-		      git_remote_lookup(&rm, repo, names.strings[0]) == 0)) &&
-		    git_remote_url(rm))
-			set(p, p->root, "remote", jtext(git_remote_url(rm)));
-		git_remote_free(rm);
-		git_strarray_dispose(&names);
+		    git_repository_config(&gc, repo) == 0 &&
+		    git_config_get_string_buf(&url, gc, "remote.origin.url") == 0 && url.ptr)
+			set(p, p->root, "remote", jtext(url.ptr));
+		git_buf_dispose(&url);
+		git_config_free(gc);
 		git_repository_free(repo);
 		git_libgit2_shutdown();
 	}

@@ -278,9 +278,73 @@ void view_trend(const json_t *t, FILE *out)
 		fprintf(out, "  %12s  %12s  %12s  ", c, lo, hi);
 		put_str(out, p, "verdict", "-", 12);
 		fputs("  ", out);
-		put(out, short12(p, "bundle", id), 0);
+		put(out, short12(p, "bundle", id), 12);
+		if (json_is_string(json_object_get(p, "change"))) {
+			fputs("  change ", out);
+			put_str(out, p, "change", "-", 0);
+		}
 		fputc('\n', out);
 	}
+	view_change_lines(json_object_get(t, "changes"), 0, out);
+}
+
+/* "+3.1% [+2.2%, +4.0%]" of a change object. */
+static void change_size(const json_t *c, char *out, size_t size)
+{
+	double r = json_number_value(json_object_get(c, "ratio"));
+	double lo = json_number_value(json_object_get(c, "low"));
+	double hi = json_number_value(json_object_get(c, "high"));
+
+	snprintf(out, size, "%+.1f%% [%+.1f%%, %+.1f%%]", (r - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
+}
+
+void view_change_lines(const json_t *changes, int with_bench, FILE *out)
+{
+	size_t i, n = json_array_size(changes);
+	json_t *c;
+
+	fprintf(out, "%zu change point%s\n", n, n == 1 ? "" : "s");
+	if (n == 0)
+		return;
+	if (with_bench)
+		fprintf(out, "%-20s  %-20s  ", "FIRST NIGHT AFTER", "BENCH");
+	else
+		fprintf(out, "%-20s  ", "FIRST NIGHT AFTER");
+	fprintf(out, "%-4s  %-26s  %-20s  %s\n", "DIR", "SIZE [95%]", "LAST NIGHT BEFORE", "COMMITS");
+	json_array_foreach(changes, i, c) {
+		const json_t *a = json_object_get(c, "first_after"), *b = json_object_get(c, "last_before");
+		char size[96], ca[13], cb[13];
+
+		change_size(c, size, sizeof(size));
+		put_str(out, a, "time", "-", 20);
+		fputs("  ", out);
+		if (with_bench) {
+			put_str(out, c, "bench", "-", 20);
+			fputs("  ", out);
+		}
+		put_str(out, c, "direction", "-", 4);
+		fprintf(out, "  %-26s  ", size);
+		put_str(out, b, "time", "-", 20);
+		fputs("  ", out);
+		put(out, short12(b, "commit", cb), 0);
+		fputs("..", out);
+		put(out, short12(a, "commit", ca), 0);
+		fputc('\n', out);
+	}
+}
+
+void view_changes(const json_t *m, FILE *out)
+{
+	fputs("host ", out);
+	put_str(out, m, "host", "-", 0);
+	fprintf(out, ": %lld series, %lld nights", (long long)json_integer_value(json_object_get(m, "series")),
+		(long long)json_integer_value(json_object_get(m, "nights")));
+	if (json_is_string(json_object_get(m, "since"))) {
+		fputs(", since ", out);
+		put_str(out, m, "since", "-", 0);
+	}
+	fputs("\n", out);
+	view_change_lines(json_object_get(m, "changes"), 1, out);
 }
 
 void view_baselines(const json_t *list, FILE *out)

@@ -22,6 +22,12 @@ void view_bundle(const json_t *bundle, FILE *out);
 /* A trend: a heading naming bench, metric and host, then one line per point. */
 void view_trend(const json_t *trend, FILE *out);
 
+/* Change points (reports/changes.h objects) as a table, with a count first; with_bench: a column. */
+void view_change_lines(const json_t *changes, int with_bench, FILE *out);
+
+/* `plumb archive changes`: the host, then every change point, newest first. */
+void view_changes(const json_t *changes, FILE *out);
+
 /* A table of baselines. */
 void view_baselines(const json_t *list, FILE *out);
 

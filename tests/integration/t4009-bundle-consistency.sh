@@ -116,6 +116,12 @@ test_expect_success CRAFT 'a benchmark of the manifest without rows' '
 	refused noctl "benches\[0\]\.sides\.control: no rows in samples.tsv"
 '
 
+test_expect_success CRAFT 'a row removed from samples.tsv' '
+	edit rr "" &&
+	sed 4d "$golden/slower/samples.tsv" >rr/samples.tsv &&
+	refused rr "benches\[0\]\.sides\.base\.[a-z]*\(\[0\]\)\{0,1\}: .* recorded, but samples.tsv gives"
+'
+
 test_expect_success CRAFT 'a host fingerprint that does not match the facts it summarises' '
 	edit fp "m[\"host\"][\"fingerprint\"] = \"0123456789abcdef\"" &&
 	refused fp "host\.fingerprint: .0123456789abcdef. recorded, but the host facts it summarises give .000cecd03f192526." &&

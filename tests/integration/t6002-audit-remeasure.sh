@@ -8,6 +8,8 @@ test_description='plumb audit --remeasure: the recorded configuration runs again
 # margin rule's range of each side is then every round of every pad.
 test_expect_success 'a bundle of a small run' '
 	make_project proj &&
+	git clone -q --bare proj remote.git &&
+	git -C proj remote add origin "$TRASH/remote.git" &&
 	run_conf proj/plumb.conf run.rounds=5 bench.b.metric=cpu &&
 	run_plumb -c proj/plumb.conf -o one.plumb >/dev/null 2>&1 &&
 	plumb audit one.plumb >/dev/null
@@ -49,6 +51,16 @@ test_expect_success 'a slowdown committed under the same ref name in a copy: not
 	test_grep "^Re-measurement on this host: not reproduced (0 of 1 benchmarks reproduced)$" out &&
 	test_grep "^  commits  *the refs name other commits than the recorded ones$" out &&
 	test_grep "^  bench b  *base .*, candidate .* outside .*: not reproduced$" out
+'
+
+test_expect_success 'the recorded folder gone: the commits come out of the recorded remote URL' '
+	mv proj proj.away &&
+	plumb run --from one.plumb --dry-run >conf &&
+	test_grep "^	url = $TRASH/remote.git$" conf &&
+	{ plumb audit one.plumb --remeasure --bundle remote.plumb >out 2>err || test $? = 1; } &&
+	mv proj.away proj &&
+	test_grep "^  commits  *the refs name the recorded commits$" out &&
+	test_grep "^Re-measurement on this host: \(reproduced\|not reproduced\)" out
 '
 
 test_expect_success 'a bundle that does not verify is not measured again: exit 3' '

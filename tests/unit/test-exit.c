@@ -100,12 +100,19 @@ static int gate_of(const char *found, const char *command, enum report_fail_on f
 			p[1].min = 12, p[1].max = 13, p[1].shift = 1;
 		else if (strcmp(found, "shift-down") == 0)
 			p[1].min = 8, p[1].max = 9, p[1].shift = -1;
+		else if (strcmp(found, "change-up") == 0)
+			p[1].min = 10.5, p[1].max = 11.5, p[1].change = 1;
+		else if (strcmp(found, "change-down") == 0)
+			p[1].min = 9.5, p[1].max = 10.5, p[1].change = -1;
 		else
 			return -1;
 		memset(&rr, 0, sizeof(rr));
 		rr.failon_matched = (size_t)trend_gate(p, 2, f, why, sizeof(why));
 		return cli_gate_status(&rr, f != REPORT_FAIL_NEVER, CLI_GATE_REPORT);
 	}
+	/* What a bundle's report and run accept (cli/cmd-report.c, cli/cmd-run.c parse so). */
+	if (f != REPORT_FAIL_NEVER && report_fail_on_parse(report_fail_on_name(f), &f) < 0)
+		return PLUMB_EXIT_USAGE;
 	if (strcmp(found, "withheld") == 0) {
 		r.withheld = 1;
 		b.withheld = 1;
@@ -134,7 +141,8 @@ static int gate_of(const char *found, const char *command, enum report_fail_on f
 PLUMB_TEST(exit_gating_table_is_what_the_code_does)
 {
 	static const enum report_fail_on cols[] = {
-		REPORT_FAIL_NEVER, REPORT_FAIL_SLOWER, REPORT_FAIL_NOISY, REPORT_FAIL_ANY
+		REPORT_FAIL_NEVER, REPORT_FAIL_SLOWER, REPORT_FAIL_NOISY, REPORT_FAIL_ANY,
+		REPORT_FAIL_CHANGE
 	};
 	char path[4096], line[256];
 	struct buf text;
@@ -157,7 +165,7 @@ PLUMB_TEST(exit_gating_table_is_what_the_code_does)
 	assert_non_null(end);
 	while (at && at < end) {
 		char found[32], command[32];
-		int want[4], n;
+		int want[5], n;
 		const char *nl = strchr(at + 1, '\n');
 		size_t len = (size_t)(nl - at - 1);
 		if (len >= sizeof(line))
@@ -167,11 +175,11 @@ PLUMB_TEST(exit_gating_table_is_what_the_code_does)
 		at = nl;
 		if (nl > end)
 			break;
-		n = sscanf(line, "%31s %31s %d %d %d %d", found, command, &want[0], &want[1],
-			   &want[2], &want[3]);
-		if (n != 6)
+		n = sscanf(line, "%31s %31s %d %d %d %d %d", found, command, &want[0], &want[1],
+			   &want[2], &want[3], &want[4]);
+		if (n != 7)
 			fail_msg("plumb.1 GATING: a row that does not read: \"%s\"", line);
-		for (size_t c = 0; c < 4; c++) {
+		for (size_t c = 0; c < 5; c++) {
 			int got = gate_of(found, command, cols[c]);
 			if (got < 0)
 				fail_msg("plumb.1 GATING: unknown situation \"%s\" for \"%s\"", found, command);
@@ -182,7 +190,7 @@ PLUMB_TEST(exit_gating_table_is_what_the_code_does)
 		}
 		rows++;
 	}
-	assert_true(rows >= 14);
+	assert_true(rows >= 16);
 	buf_release(&text);
 }
 
@@ -194,4 +202,8 @@ PLUMB_TEST(exit_gating_a_drifted_row_is_seen)
 	assert_int_equal(gate_of("failed", "report", REPORT_FAIL_ANY), 5);
 	assert_int_equal(gate_of("failed", "report", REPORT_FAIL_NEVER), 0);
 	assert_int_equal(gate_of("bogus", "report", REPORT_FAIL_ANY), -1);
+	assert_int_equal(gate_of("change-up", "trend", REPORT_FAIL_CHANGE), 1);
+	assert_int_equal(gate_of("change-up", "trend", REPORT_FAIL_SLOWER), 0);
+	assert_int_equal(gate_of("shift-up", "trend", REPORT_FAIL_CHANGE), 0);
+	assert_int_equal(gate_of("slower", "report", REPORT_FAIL_CHANGE), 2);
 }

@@ -1,0 +1,188 @@
+/*
+ * tests/integration/archive-nights.c: an archive of made-up nightly runs
+ * for the change point tests and bench/changes.sh, written through the
+ * one insert path of `plumb archive add` (ingest_insert) into a real
+ * SQLite index.  Rows only, no bundle files (`archive verify` would say
+ * so): the nights are synthetic by design, with known steps.
+ *
+ * usage: archive-nights DIR NIGHTS BENCHES [-p PLACEMENT] [-s SEED]
+ *                       [-k PADS] [-r REPEAT] [STEP]...
+ *
+ * Night i (0-based) is one bundle on one host, a day apart, candidate
+ * commit c0ffee000000 + i/REPEAT in hex (REPEAT nights of each commit), holding
+ * benchmarks b0..b<BENCHES-1>, each with PADS (4) pad medians spread
+ * uniformly over PLACEMENT (0.05: 5%) around the night's level, times a
+ * night-to-night drift of 0.4%.  A STEP "BENCH@NIGHT:PERCENT" multiplies
+ * that benchmark's level by 1 + PERCENT/100 from that night on.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/ingest.h"
+#include "archive/store.h"
+#include "common/err.h"
+#include "common/banned.h"
+
+static unsigned long long rng_state;
+
+static double unit_rand(void)   /* [0, 1) */
+{
+	unsigned long long z = (rng_state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (double)(z >> 11) / 9007199254740992.0;
+}
+
+struct step {
+	long bench, night;
+	double factor;
+};
+
+static int side(struct ingest_side *s, double level, double placement, size_t k)
+{
+	double night = 1 + 0.004 * (unit_rand() - 0.5), sum = 0;
+
+	s->npads = k;
+	if (!(s->pads = malloc(k * sizeof(double))))
+		return -1;
+	s->min = 1e300;
+	s->max = -1e300;
+	for (size_t i = 0; i < k; i++) {
+		s->pads[i] = level * night * (1 + placement * (unit_rand() - 0.5));
+		sum += s->pads[i];
+		if (s->pads[i] < s->min)
+			s->min = s->pads[i];
+		if (s->pads[i] > s->max)
+			s->max = s->pads[i];
+	}
+	s->center = sum / (double)k;
+	s->spread = (s->max - s->min) / s->center;
+	return 0;
+}
+
+static int make(struct ingest_record *rec, long i, long benches, long repeat, size_t k,
+		double placement, const struct step *steps, size_t nsteps)
+{
+	int64_t t = 1767225600 + (int64_t)i * 86400;   /* 2026-01-01 */
+	char hex[41];
+
+	ingest_record_init(rec);
+	snprintf(rec->id, sizeof(rec->id), "%064lx", (unsigned long)i + 1);
+	snprintf(rec->file_sha256, sizeof(rec->file_sha256), "%064lx", (unsigned long)i + 1);
+	rec->size = 10000;
+	rec->created = t;
+	snprintf(hex, sizeof(hex), "%06lxc0ffee%028d", (unsigned long)(i / repeat) & 0xfffffful, 0);
+	rec->plumb_version = strdup("0.1.0");
+	rec->format_version = strdup("1.0");
+	rec->repo = strdup("/srv/src/demo");
+	rec->base.ref = strdup("v1.0");
+	rec->base.commit = strdup("b000000000000000000000000000000000000000");
+	rec->base.time = 1767225600 - 86400;
+	rec->base.has_time = 1;
+	rec->cand.ref = strdup("main");
+	rec->cand.commit = strdup(hex);
+	/* Nights of one commit share its time (the index orders them by row). */
+	rec->cand.time = 1767225600 + (int64_t)(i / repeat) * repeat * 86400 - 3600;
+	rec->cand.has_time = 1;
+	rec->host_fingerprint = strdup("5ca1ab1e0000c0de");
+	rec->host_facts = strdup("{\"cpu\":{\"model\":\"Example CPU @ 3.00GHz\"},\"governor\":\"performance\"}");
+	if (!rec->plumb_version || !rec->format_version || !rec->repo || !rec->base.ref ||
+	    !rec->base.commit || !rec->cand.ref || !rec->cand.commit || !rec->host_fingerprint ||
+	    !rec->host_facts || ingest_add_label(rec, "job", "nightly") < 0)
+		return -1;
+	for (long b = 0; b < benches; b++) {
+		struct ingest_bench *x = ingest_add_bench(rec);
+		char name[32];
+		double level = 1e6 * (double)(b + 1);
+		if (!x)
+			return -1;
+		for (size_t s = 0; s < nsteps; s++)
+			if (steps[s].bench == b && i >= steps[s].night)
+				level *= steps[s].factor;
+		snprintf(name, sizeof(name), "b%ld", b);
+		x->name = strdup(name);
+		x->mode = strdup("process");
+		x->metric = strdup("wall");
+		x->verdict = strdup("placement");
+		if (!x->name || !x->mode || !x->metric || !x->verdict ||
+		    side(&x->base, 1e6 * (double)(b + 1), placement, k) < 0 ||
+		    side(&x->cand, level, placement, k) < 0)
+			return -1;
+		x->ratio = x->cand.center / x->base.center;
+		x->noise = 0.005;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct step steps[16];
+	size_t nsteps = 0, k = 4;
+	double placement = 0.05;
+	long nights, benches, repeat = 1;
+	struct plumb_err err;
+	struct store st;
+	int a = 4;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: archive-nights DIR NIGHTS BENCHES [-p PLACEMENT] [-s SEED] "
+			"[-k PADS] [-r REPEAT] [BENCH@NIGHT:PERCENT]...\n");
+		return 2;
+	}
+	nights = strtol(argv[2], NULL, 10);
+	benches = strtol(argv[3], NULL, 10);
+	rng_state = 1;
+	for (; a < argc; a++) {
+		long b, n;
+		double pct;
+		if (strcmp(argv[a], "-p") == 0 && a + 1 < argc)
+			placement = strtod(argv[++a], NULL);
+		else if (strcmp(argv[a], "-s") == 0 && a + 1 < argc)
+			rng_state = strtoull(argv[++a], NULL, 10);
+		else if (strcmp(argv[a], "-k") == 0 && a + 1 < argc)
+			k = strtoul(argv[++a], NULL, 10);
+		else if (strcmp(argv[a], "-r") == 0 && a + 1 < argc)
+			repeat = strtol(argv[++a], NULL, 10);
+		else if (nsteps < 16 && sscanf(argv[a], "b%ld@%ld:%lf", &b, &n, &pct) == 3)
+			steps[nsteps++] = (struct step){ b, n, 1 + pct / 100 };
+		else {
+			fprintf(stderr, "archive-nights: cannot read '%s'\n", argv[a]);
+			return 2;
+		}
+	}
+	if (nights < 1 || benches < 1 || k < 1 || repeat < 1) {
+		fprintf(stderr, "archive-nights: NIGHTS, BENCHES, PADS and REPEAT must be positive\n");
+		return 2;
+	}
+	plumb_err_clear(&err);
+	if (store_open(&st, argv[1], STORE_CREATE, &err) < 0) {
+		fprintf(stderr, "archive-nights: %s\n", err.msg);
+		return 1;
+	}
+	for (long i = 0; i < nights; i += 1000) {
+		if (store_begin(&st, &err) < 0)
+			goto fail;
+		for (long j = i; j < nights && j < i + 1000; j++) {
+			struct ingest_record rec;
+			int64_t rid;
+			int r = make(&rec, j, benches, repeat, k, placement, steps, nsteps);
+			if (r == 0)
+				r = ingest_insert(&st, &rec, &rid, &err);
+			else
+				plumb_err_oom(&err, "archive-nights");
+			ingest_record_release(&rec);
+			if (r < 0)
+				goto fail;
+		}
+		if (store_commit(&st, &err) < 0)
+			goto fail;
+	}
+	store_close(&st);
+	return 0;
+fail:
+	fprintf(stderr, "archive-nights: %s\n", err.msg);
+	store_close(&st);
+	return 1;
+}
