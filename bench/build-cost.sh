@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # bench/build-cost.sh: what the builds of a 4-pad sweep cost, against one
 # clean build of one side (issue 5's speed target: 4 pads x 2 sides +
-# control with build.reuse = relink within 2.5 x one clean build).
+# control with build.reuse = relink within 2.5 x one clean build), and what
+# the build cache saves a nightly run (issue 20's target: an unchanged base
+# against a new candidate within 0.6 x the same run without the cache).
 #
 # Generates a make-based C project of at least 20,000 lines in a git
 # repository (base = v1, candidate = a commit that changes one function),
 # times one clean build of one side with the same build command, then
-# `plumb run --build-only` with reuse = relink, with reuse = relink and no
-# control, and with reuse = none.  Prints the wall times and the ratios.
+# `plumb run --build-only --no-cache` with reuse = relink, with reuse =
+# relink and no control, and with reuse = none.  Then the nightly case:
+# the cache filled by one run, a new candidate commit, and the run of the
+# new candidate timed with the cache and with --no-cache, interleaved
+# (NIGHTS times each; medians).  Prints the wall times and the ratios.
 #
 #   bench/build-cost.sh                 (from the build tree; PLUMB=path/to/plumb)
 #   FILES=120 JOBS=2 bench/build-cost.sh
@@ -18,6 +23,7 @@ PLUMB=${PLUMB:-$here/../plumb}
 FILES=${FILES:-70}           # C files of about 320 lines each
 JOBS=${JOBS:-$(nproc)}       # make -jJOBS, for the clean build and for plumb's builds
 PADS=${PADS:-4}
+NIGHTS=${NIGHTS:-3}          # nightly runs timed with and without the cache
 [ -x "$PLUMB" ] || { echo "build-cost.sh: no plumb at $PLUMB (set PLUMB=)" >&2; exit 2; }
 for t in git make cc python3; do
 	command -v "$t" >/dev/null || { echo "build-cost.sh: needs $t" >&2; exit 2; }
@@ -28,6 +34,7 @@ trap 'rm -rf "$tmp"' EXIT
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 unset MAKEFLAGS MFLAGS MAKELEVEL LDFLAGS || true
+export XDG_CACHE_HOME="$tmp/cache"   # a cache of its own, never the user's
 
 now() { date +%s.%N; }
 elapsed() { python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$2"; }
@@ -145,7 +152,7 @@ sweep() {   # sweep LABEL CONF
 	local t0 t1 total clean
 	clean=$(clean_build)
 	t0=$(now)
-	"$PLUMB" run --build-only --json --workdir "$tmp/wd" -c "$2" \
+	"$PLUMB" run --build-only --no-cache --json --workdir "$tmp/wd" -c "$2" \
 		>"$tmp/out.json" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 	t1=$(now)
 	total=$(elapsed "$t0" "$t1")
@@ -170,4 +177,41 @@ PY
 sweep "$PADS pads x 2 sides + control, reuse = relink" "$tmp/relink.conf"
 sweep "$PADS pads x 2 sides, no control, reuse = relink" "$tmp/relink-nocontrol.conf"
 sweep "$PADS pads x 2 sides + control, reuse = none" "$tmp/none.conf"
+
+# ---- the nightly case: an unchanged base, a new candidate ----------------------
+timed() {   # timed ARGS...: wall seconds of one plumb run --build-only
+	local t0 t1
+	t0=$(now)
+	"$PLUMB" run --build-only --workdir "$tmp/wd" -c "$tmp/relink.conf" "$@" \
+		>"$tmp/night.out" 2>"$tmp/night.err" || { cat "$tmp/night.err" >&2; exit 1; }
+	t1=$(now)
+	elapsed "$t0" "$t1"
+}
+"$PLUMB" cache prune --all >/dev/null
+timed >/dev/null   # last night: fills the cache with v1 and main
+cached=() uncached=()
+for ((n = 1; n <= NIGHTS; n++)); do
+	sed -i "s/return (a \* [0-9]*) ^ (b + 7);/return (a * $((33 + 2 * n))) ^ (b + 7);/" "$proj/main.c"
+	git -C "$proj" commit -q -a -m "candidate of night $n"
+	# Each night's candidate is new to both runs: the uncached run first,
+	# then the cached one (which builds the candidate and restores the base).
+	uncached+=("$(timed --no-cache)")
+	cached+=("$(timed)")
+	grep -q "b00: restored from the build cache" "$tmp/night.err" ||
+		{ echo "build-cost.sh: the nightly run did not restore the base" >&2; exit 1; }
+	if grep -q "c00: restored" "$tmp/night.err"; then
+		echo "build-cost.sh: the new candidate was restored" >&2
+		exit 1
+	fi
+done
+python3 - "${uncached[*]}" "${cached[*]}" <<'PY'
+import statistics, sys
+u = [float(x) for x in sys.argv[1].split()]
+c = [float(x) for x in sys.argv[2].split()]
+mu, mc = statistics.median(u), statistics.median(c)
+print("nightly case: base v1 unchanged (restored from the cache), a new candidate each night")
+print("    without the cache (--no-cache): %s s, median %.2f s" % (" ".join("%.2f" % x for x in u), mu))
+print("    with the cache:                 %s s, median %.2f s" % (" ".join("%.2f" % x for x in c), mc))
+print("    = %.2f x the uncached run (target: at most 0.60)" % (mc / mu))
+PY
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -34,7 +34,7 @@ static struct {
 	const char *base, *candidate, *pads, *rounds;
 	struct strlist benches, labels;
 	const char *output, *workdir, *report;
-	int archive, build_only, dry_run, keep, keep_going, json;
+	int archive, build_only, dry_run, keep, keep_going, json, no_cache;
 	const char *fail_on;
 	enum report_fail_on gate;
 	int quiet;
@@ -56,6 +56,7 @@ static const struct plumb_opt run_opts[] = {
 	OPT_FLAG_("dry-run", 0, "print the effective configuration and stop", &o.dry_run),
 	OPT_STRING_("workdir", 0, "DIR", "work folder (default $XDG_CACHE_HOME/plumb/runs)", &o.workdir),
 	OPT_FLAG_("keep", 0, "keep the run folder (builds and logs) at the end", &o.keep),
+	OPT_FLAG_("no-cache", 0, "build every variant: neither use nor fill the build cache", &o.no_cache),
 	OPT_FLAG_("keep-going", 0, "record a failed benchmark and go on with the others", &o.keep_going),
 	OPT_STRING_("report", 0, "FILE.html", "also write an HTML report", &o.report),
 	OPT_FLAG_("json", 0, "print JSON for machines", &o.json),
@@ -99,6 +100,10 @@ static int print_config(const struct plumb_config *cfg)
 	}
 	buf_init(&out, 1 << 24);
 	if (config_to_text(cfg, &out, &err) < 0) {
+		buf_release(&out);
+		return cli_fail(&err);
+	}
+	if (runner_commands_text(cfg, &out, &err) < 0) {
 		buf_release(&out);
 		return cli_fail(&err);
 	}
@@ -288,6 +293,7 @@ static int run_exec(int argc, char **argv)
 	ov.workdir = o.workdir;
 	ov.keep = o.keep;
 	ov.keep_going = o.keep_going;
+	ov.no_cache = o.no_cache;
 	if (o.from && o.config) {
 		fprintf(stderr, "plumb run: --from and -c do not go together\n");
 		status = PLUMB_EXIT_USAGE;
@@ -308,6 +314,7 @@ static int run_exec(int argc, char **argv)
 			goto out_cfg;
 		}
 	}
+	runner_config_warnings(&cfg, stderr);
 	if (o.dry_run) {
 		status = print_config(&cfg);
 		goto out_cfg;
@@ -345,7 +352,7 @@ const struct plumb_cmd cmd_run = {
 	.summary = "build base and candidate at every pad, measure them in rounds, write a bundle",
 	.usage = "run [-c plumb.conf] [--base REF] [--candidate REF] [--pads N] [--rounds N] "
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
-		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] "
+		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] [--no-cache] "
 		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--wait[=DURATION]] [--prune[=AGE]] "
 		 "[--from BUNDLE]",
 	.description =

@@ -17,5 +17,6 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_archive,
 	&cmd_bundle,
 	&cmd_audit,
+	&cmd_cache,
 	NULL
 };

@@ -111,6 +111,37 @@ int config_parse_number(const char *where, const char *v, uint64_t min,
 	return 0;
 }
 
+int config_parse_size(const char *where, const char *v, uint64_t *out, char *text,
+		      size_t text_size, struct plumb_err *err)
+{
+	static const char units[] = "KMGT";
+	const char *u = NULL;
+	size_t len = strlen(v);
+	uint64_t n, mul = 1;
+	char digits[32];
+
+	if (len && (v[len - 1] & ~0x20) && (u = strchr(units, v[len - 1] & ~0x20)) != NULL)
+		len--;
+	if (len == 0 || len >= sizeof(digits))
+		goto bad;
+	memcpy(digits, v, len);
+	digits[len] = '\0';
+	for (const char *k = units; u && k <= u; k++)
+		mul <<= 10;
+	if (!config_parse_u64(digits, 0, UINT64_MAX / mul, &n))
+		goto bad;
+	*out = n * mul;
+	if (u)
+		snprintf(text, text_size, "%" PRIu64 "%c", n, *u);
+	else
+		snprintf(text, text_size, "%" PRIu64, n);
+	return 0;
+bad:
+	return plumb_err_set(err, PLUMB_EINPUT,
+			     "%s: '%s' is not a size: a whole number of bytes, or with K, M, G or T (4G)",
+			     where, SHOW(v));
+}
+
 /* One of names (any case, "" entries skipped): its index, or an error listing them. */
 int config_parse_choice(const char *where, const char *v,
 			const char *const *names, size_t n, int *out,

@@ -58,6 +58,7 @@ const struct key_def config_keys[] = {
 	{ { "build", "reuse", "relink", false, false, "relink | none" }, K_BUILD_REUSE },
 	{ { "build", "timeout", "30m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BUILD_TIMEOUT },
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
+	{ { "build", "cacheSize", "4G", false, false, "a size: 0 (off), 500M, 4G" }, K_BUILD_CACHE_SIZE },
 	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
 	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
 	{ { "host", "allow", NULL, false, false, "check ids, comma-separated: virt,isolation" }, K_HOST_ALLOW },
@@ -386,6 +387,9 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return config_parse_duration(where, v, &cfg->build.timeout, err);
 	case K_BUILD_CC:
 		return config_parse_text(where, v, &cfg->build.cc, err);
+	case K_BUILD_CACHE_SIZE:
+		return config_parse_size(where, v, &cfg->build.cache_size, cfg->build.cache_size_text,
+					 sizeof(cfg->build.cache_size_text), err);
 	case K_VERDICT_RULE:
 		rc = config_parse_choice(where, v, rule_names, N_OF(rule_names), &choice, err);
 		if (rc == 0)
@@ -592,6 +596,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BUILD_CC:
 		value_str(v, cfg->build.cc, NULL);
+		return;
+	case K_BUILD_CACHE_SIZE:
+		value_str(v, cfg->build.cache_size_text, NULL);
 		return;
 	case K_VERDICT_RULE:
 		value_str(v, cfg->verdict.rule, NULL);
@@ -886,6 +893,9 @@ void config_release(struct plumb_config *cfg)
 		bench_release(&cfg->benches[i]);
 	free(cfg->benches);
 	free(cfg->workdir);
+	for (size_t i = 0; i < cfg->nwarnings; i++)
+		free(cfg->warnings[i]);
+	free(cfg->warnings);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -955,12 +965,21 @@ static void entries_free(struct entry *e, size_t n)
  * opens the named file while parsing: a FIFO hangs it, and an error inside
  * /etc/passwd is reported as this file's).  Each names the line.
  */
-static int prescan(const char *path, struct plumb_err *err)
+/* One key line of the file, in file order: where it is and whether the
+ * syntax removed quote characters from its value. */
+struct quote_mark {
+	unsigned long line;
+	int quoted;
+};
+
+static int prescan(const char *path, struct quote_mark **marks, size_t *nmarks,
+		   struct plumb_err *err)
 {
 	struct buf text;
 	const char *s, *end;
 	unsigned long line = 1;
-	int quote = 0, rc;
+	int quote = 0, continued = 0, special = 0, rc;
+	const char *open = NULL;   /* where the quote now open opened, on this line */
 
 	buf_init(&text, CONFIG_FILE_MAX + 1);
 	if ((rc = file_read(path, CONFIG_FILE_MAX, &text, err)) < 0) {
@@ -971,7 +990,7 @@ static int prescan(const char *path, struct plumb_err *err)
 	end = s + text.len;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *le = nl ? nl : end, *p = s, *nul;
+		const char *le = nl ? nl : end, *p = s, *nul, *vstart = NULL;
 		int comment = 0;
 
 		if ((nul = memchr(s, '\0', (size_t)(le - s))) != NULL) {
@@ -996,14 +1015,46 @@ static int prescan(const char *path, struct plumb_err *err)
 				goto out;
 			}
 			p = le;   /* a header's quotes are libgit2's to check */
+		} else if (!continued && p < le && *p != ';' && *p != '#') {
+			/* A key line: libgit2 gives its entries in this order. */
+			struct quote_mark *grown = realloc(*marks, (*nmarks + 1) * sizeof(**marks));
+			if (!grown) {
+				rc = config_oom(err);
+				goto out;
+			}
+			*marks = grown;
+			grown[*nmarks].line = line;
+			grown[*nmarks].quoted = 0;
+			(*nmarks)++;
+			/* The value's first character: a quote there may wrap it whole. */
+			if ((vstart = memchr(p, '=', (size_t)(le - p))) != NULL) {
+				vstart++;
+				while (vstart < le && (*vstart == ' ' || *vstart == '\t'))
+					vstart++;
+			}
 		}
 		for (; p < le && !comment; p++) {
 			if (*p == '\\') {
 				if (p + 1 >= le)
 					break;   /* continued on the next line */
 				p++;
+			} else if (*p == '"' && !quote) {
+				quote = 1;
+				open = p;
+				special = 0;
 			} else if (*p == '"') {
-				quote = !quote;
+				/* Quotes wrapping the whole value (the way to keep ; and #)
+				 * or holding nothing a command splits on change no word;
+				 * others do: warned about (warn_quotes()). */
+				const char *rest = p + 1;
+				quote = 0;
+				while (rest < le && (*rest == ' ' || *rest == '\t'))
+					rest++;
+				if (special && *nmarks &&
+				    !(open && open == vstart && (rest == le || *rest == ';' || *rest == '#')))
+					(*marks)[*nmarks - 1].quoted = 1;
+			} else if (quote && strchr(" \t;&|<>$`()*?[#'~", *p)) {
+				special = 1;
 			} else if (!quote && (*p == ';' || *p == '#')) {
 				comment = 1;
 			}
@@ -1014,6 +1065,10 @@ static int prescan(const char *path, struct plumb_err *err)
 					   "this line", path, line);
 			goto out;
 		}
+		continued = le > s && le[-1] == '\\' && !comment;
+		open = NULL;
+		if (quote)
+			special = 1;   /* a value going on over lines: a newline inside */
 		if (!(le > s && le[-1] == '\\'))
 			quote = 0;
 		s = nl ? nl + 1 : end;
@@ -1086,9 +1141,45 @@ out:
 	return 0;
 }
 
+/* build.command or bench.NAME.command (libgit2 lower-cases section and key). */
+static int is_command_key(const char *name)
+{
+	size_t len = strlen(name);
+
+	return strcasecmp(name, "build.command") == 0 ||
+	       (strncasecmp(name, "bench.", 6) == 0 && len > 14 &&
+		strcasecmp(name + len - 8, ".command") == 0);
+}
+
+/*
+ * The syntax of plumb.conf took quote characters out of a command (they
+ * group words for the file, they never reach the command): say so, with
+ * the command as it will run and how to pass a quote through.
+ */
+static int warn_quotes(struct plumb_config *cfg, const char *path, unsigned long line,
+		       const char *name, const char *value, struct plumb_err *err)
+{
+	char **grown = realloc(cfg->warnings, (cfg->nwarnings + 1) * sizeof(*grown));
+	char *w;
+
+	if (!grown)
+		return config_oom(err);
+	cfg->warnings = grown;
+	w = buf_strdupf("%s:%lu: %s: the plumb.conf syntax removed the quote characters (\") "
+			"from this value; it runs as: %s; to give the command a quote, write \\\" "
+			"in plumb.conf (make X=\\\"a b\\\" passes X=\"a b\" to the shell)",
+			path, line, name, value);
+	if (!w)
+		return config_oom(err);
+	cfg->warnings[cfg->nwarnings++] = w;
+	return 0;
+}
+
 int config_read(struct plumb_config *cfg, const char *path,
 		struct plumb_err *err)
 {
+	struct quote_mark *marks = NULL;
+	size_t nmarks = 0;
 	struct entry *e = NULL;
 	size_t n = 0;
 	struct stat st;
@@ -1105,17 +1196,29 @@ int config_read(struct plumb_config *cfg, const char *path,
 	rc = set_file_names(cfg, path, err);
 	if (rc < 0)
 		return rc;
-	rc = prescan(path, err);
-	if (rc < 0)
+	rc = prescan(path, &marks, &nmarks, err);
+	if (rc < 0) {
+		free(marks);
 		return rc;
-	if (git_libgit2_init() < 0)
+	}
+	if (git_libgit2_init() < 0) {
+		free(marks);
 		return plumb_err_set(err, PLUMB_EINTERNAL, "libgit2 failed to start");
+	}
 	rc = read_entries(path, &e, &n, err);
 	git_libgit2_shutdown();
-	if (rc < 0)
+	if (rc < 0) {
+		free(marks);
 		return rc;
+	}
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = set_named(cfg, e[i].name, e[i].value, path, true, err);
+	/* The key lines and the entries pair up unless a header line holds a
+	 * key too ("[build] command = x"): then no warning rather than a wrong one. */
+	for (size_t i = 0; i < n && rc == 0 && nmarks == n; i++)
+		if (marks[i].quoted && e[i].value && is_command_key(e[i].name))
+			rc = warn_quotes(cfg, path, marks[i].line, e[i].name, e[i].value, err);
+	free(marks);
 	entries_free(e, n);
 	return rc;
 }
@@ -1211,6 +1314,7 @@ int config_apply_overrides(struct plumb_config *cfg,
 	}
 	cfg->keep = ov->keep;
 	cfg->keep_going = ov->keep_going;
+	cfg->no_cache = ov->no_cache;
 	return 0;
 }
 

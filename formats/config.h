@@ -138,6 +138,8 @@ struct plumb_config {
 		enum config_reuse reuse;
 		long timeout;      /* seconds */
 		char *cc;          /* assembles the pad object */
+		uint64_t cache_size;        /* bytes of the build cache; 0: no cache */
+		char cache_size_text[32];   /* as written, canonical ("4G") */
 	} build;
 
 	struct {
@@ -157,8 +159,14 @@ struct plumb_config {
 	char *workdir;     /* NULL: the default ($XDG_CACHE_HOME/plumb/runs) */
 	bool keep;
 	bool keep_going;
+	bool no_cache;     /* --no-cache: neither restore from nor store in the build cache */
 
 	uint64_t explicit_keys;  /* internal: which keys were set, not defaulted */
+
+	/* What reading the file noticed and the caller should say ("plumb.conf:12:
+	 * build.command: ..."), in file order; freed by config_release(). */
+	char **warnings;
+	size_t nwarnings;
 };
 
 /*
@@ -179,6 +187,7 @@ struct config_overrides {
 	const char *workdir;
 	bool keep;
 	bool keep_going;
+	bool no_cache;
 };
 
 /* One documented key; the table behind the parser, the man page test and --help. */
@@ -193,6 +202,11 @@ struct config_key {
 
 /* The i-th known key (bench keys under section "bench"), NULL past the end. */
 const struct config_key *config_key_at(size_t i);
+
+/* build.cacheSize and `plumb cache prune --size`: a size in bytes: 0, 512K, 200M, 4G, 1T (powers of 1024); text gets the
+ * canonical spelling. */
+int config_parse_size(const char *where, const char *v, uint64_t *out, char *text,
+		      size_t text_size, struct plumb_err *err);
 
 /* Fill cfg with the defaults; fails only when memory runs out. */
 int config_init(struct plumb_config *cfg, struct plumb_err *err);

@@ -321,6 +321,8 @@ static int read_variant(struct rd *r, const json_t *o, struct manifest_variant *
 	if (rc == 0)
 		rc = get_int(r, o, "padOffset", 0, &v->pad_offset);
 	if (rc == 0)
+		rc = get_bool(r, o, "cached", 0, &v->cached);
+	if (rc == 0)
 		rc = read_hot_symbols(r, o, v);
 	return rc;
 }

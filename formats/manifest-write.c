@@ -168,6 +168,8 @@ static void write_variant(struct wr *w, json_t *arr, size_t i,
 	}
 	put_int(w, o, "buildNs", v->build_ns);
 	put_int(w, o, "padOffset", v->pad_offset);
+	if (v->cached)
+		put_bool(w, o, "cached", 1);
 	if (v->n_hot > 0) {
 		old2 = enter(w, "hot", 0);
 		a = put_arr(w, o, "hot");

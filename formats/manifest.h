@@ -138,6 +138,8 @@ struct manifest_variant {
 	                                 all three present together or none */
 	int64_t build_ns;             /* .buildNs, optional: build wall time, ns */
 	int64_t pad_offset;           /* .padOffset, optional: bytes of its pad (absent: pad x padBytes) */
+	int cached;                   /* .cached, optional: restored from the build cache
+	                                 (written only when true) */
 	struct manifest_hot_symbol *hot;  /* .hot, optional: verified hot symbols */
 	size_t n_hot;
 };

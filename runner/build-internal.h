@@ -28,6 +28,20 @@ void build_variant_name(const struct runner_variant *v, char *out, size_t size);
 struct runner_variant *build_find_variant(struct runner_result *res, enum runner_side side,
 					  unsigned pad);
 
+/* ---- build-key.c ------------------------------------------------------ */
+
+struct buf;
+
+/* What every variant of this run shares in its cache key: the key format,
+ * the compiler and the linker, the steering environment (appended to out). */
+int build_key_toolchain(const struct plumb_config *cfg, struct buf *out, struct plumb_err *err);
+
+/* v's whole key material: toolchain, then the tree, folder, command (v->command
+ * set), pad and reuse; object is v's pad object or NULL. */
+int build_key_material(const struct plumb_config *cfg, const struct runner_result *res,
+		       const struct runner_variant *v, const char *toolchain,
+		       const char *object, struct buf *out, struct plumb_err *err);
+
 /* ---- build-verify.c -------------------------------------------------- */
 
 /* SHA-256 (hex) and size of a file; for a folder, over its sorted entries. */
@@ -38,8 +52,8 @@ int build_artifact_digest(const char *path, char hex[65], uint64_t *size,
 int build_collect_symbols(const struct plumb_config *cfg, struct runner_result *res,
 			  struct plumb_err *err);
 
-/* Read the symbol addresses of every variant not read yet; sets v->elf.
- * *machine from b00 (when it is read). */
+/* Read the symbol addresses of every built variant not read yet; sets
+ * v->elf.  *machine from b00 (when it is read). */
 int build_read_addresses(const struct plumb_config *cfg, struct runner_result *res,
 			 int *machine, struct plumb_err *err);
 
@@ -52,7 +66,7 @@ int build_read_addresses(const struct plumb_config *cfg, struct runner_result *r
 int build_check_names(const struct plumb_config *cfg, struct runner_result *res,
 		      struct runner_variant *first, struct plumb_err *err);
 
-/* Every pad moved the code (by K x padBytes when plumb places the pad). */
+/* Every pad read so far moved the code (by K x padBytes when plumb places the pad). */
 int build_check_shift(const struct plumb_config *cfg, struct runner_result *res,
 		      struct plumb_err *err);
 

@@ -307,7 +307,6 @@ static int read_addresses(const struct plumb_config *cfg, struct runner_result *
 	struct buf rel;
 	int r;
 
-	*machine = 0;
 	buf_init(&rel, 1 << 16);
 	r = find_elf(b0->artifact, res->symbols[0], &rel, 0, err);
 	if (r < 0)
@@ -352,8 +351,8 @@ static int read_addresses(const struct plumb_config *cfg, struct runner_result *
 		char name[96];
 		if (only && i > 0)
 			break;
-		if (v->addr)
-			continue;   /* read already (the first build, pads added later) */
+		if (!v->built || v->addr)
+			continue;   /* not built yet (fail fast), or read already (the first build, pads added later) */
 		build_variant_name(v, name, sizeof(name));
 		v->elf = buf_strdupf("%s%s", v->artifact, buf_cstr(&rel));
 		v->addr = calloc(res->nsymbols, sizeof(*v->addr));
@@ -423,7 +422,7 @@ int build_check_shift(const struct plumb_config *cfg, struct runner_result *res,
 		struct runner_variant *p0 = build_find_variant(res, v->side, 0);
 		int moved = 0, exact = 1;
 		size_t bad = 0;
-		if (v->control || v->pad == 0)
+		if (v->control || v->pad == 0 || !v->addr || !p0->addr)
 			continue;
 		for (size_t k = 0; k < res->nsymbols; k++) {
 			int64_t d = (int64_t)(v->addr[k] - p0->addr[k]);

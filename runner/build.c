@@ -3,22 +3,30 @@
  *
  * Order of work, and why:
  *   1. lock the work folder, sweep folders of killed runs, make the run folder;
- *   2. export base and candidate (src/b, src/c) and assemble the pad objects;
- *   3. with reuse = none, build the control first, in v/b00, and rename it
- *      to v/k00: base pad 0 is then built in the very same folder, so a
- *      path that leaks into the binary (debug info, __FILE__) is the same
- *      in both and the byte comparison says whether the whole build is
- *      reproducible, not where it ran;
- *   4. build base pads 0..N-1, then candidate pads 0..N-1, then (reuse =
- *      relink) the control; with reuse = relink, pad K > 0 and the control
- *      start from a copy of the side's built pad 0 (timestamps kept,
- *      artifact removed), so make only relinks: the control is then the
- *      same objects linked again, and the comparison says whether the link
- *      step is reproducible (a sweep costs two full builds, not three);
+ *   2. export base and candidate (src/b, src/c) and assemble the pad objects
+ *      (<workdir>/pad/NN: the same paths run after run);
+ *   3. build base pads 0 and 1 and run the shift check on them before
+ *      anything else: a build that ignores the pad fails after two builds;
+ *   4. build the other base pads, the candidate pads, then the control; with
+ *      reuse = relink, pad K > 0 and the control start from a copy of the
+ *      side's built pad 0 (timestamps kept, artifact removed), so make only
+ *      relinks: the control is then the same objects linked again, and the
+ *      comparison says whether the link step is reproducible (a sweep costs
+ *      two full builds, not three);
  *   5. read the artifacts: the shift check, the reproducibility check, the
  *      hot-code comparison (build-verify.c).
- * Every variant folder path has the same length (v/b00, v/c03, v/k00), so
- * the variants differ in the pad and in nothing a path length can move.
+ * Every variant of a side, the control included, is built in the side's one
+ * folder (<workdir>/build/b or /c, the same path in every run) and then
+ * moved to its own folder (v/b00, v/c03, v/k00: all of the same length),
+ * where it runs: a path that leaks into the binary (debug info, __FILE__)
+ * is the same in base pad 0 and the control, so the byte comparison says
+ * whether the build is reproducible, not where it ran, and the variants
+ * differ in the pad and in nothing a path can move.  Base and candidate
+ * have a folder each (same length): the two sides never share one, so
+ * their builds could overlap (they do not yet: a build's end kills what is
+ * left in plumb's one container, runner/contain.h, a sibling build too).
+ * When base and candidate are the same tree (A/A), the candidate's
+ * variants are copies of the base's: one tree is built once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +49,7 @@
 #include "runner/build.h"
 #include "runner/failed.h"
 #include "runner/build-internal.h"
+#include "runner/buildcache.h"
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
 #include "runner/pad.h"
@@ -128,13 +137,46 @@ static int build_env(const struct plumb_config *cfg, const char *dir,
 	return 0;
 }
 
+/* LDFLAGS for v (its pad object before the inherited value) and the
+ * expanded command; sets v->command and v->shell. */
+static int plan_command(const struct plumb_config *cfg, struct runner_variant *v,
+			const char *object, struct cmdline *cl, struct buf *ldf,
+			struct plumb_err *err)
+{
+	const char *inherited = getenv("LDFLAGS");
+	char pad_s[16], bytes_s[32];
+	int r;
+
+	if (object && buf_addstr(ldf, object) < 0)
+		return buf_err(err, "LDFLAGS");
+	if (inherited && *inherited &&
+	    buf_printf(ldf, "%s%s", ldf->len ? " " : "", inherited) < 0)
+		return buf_err(err, "LDFLAGS");
+	snprintf(pad_s, sizeof(pad_s), "%u", v->pad);
+	snprintf(bytes_s, sizeof(bytes_s), "%llu", (unsigned long long)v->pad_bytes);
+	{
+		const struct cmdline_var vars[] = {
+			{ "pad", pad_s }, { "pad_bytes", bytes_s },
+			{ "pad_object", object ? object : "" },
+			{ "pad_ldflags", buf_cstr(ldf) },
+		};
+		if ((r = cmdline_expand(cl, cfg->build.command, vars, 4, "build.command", err)) < 0)
+			return r;
+	}
+	free(v->command);
+	v->command = strdup(cl->text);
+	v->shell = cl->shell;
+	if (!v->command)
+		return plumb_err_oom(err, "build command");
+	return 0;
+}
+
 /* Run build.command for v in dir; the log gets a header line first. */
 static int run_build(const struct plumb_config *cfg, struct runner_result *res,
 		     struct runner_variant *v, const char *dir, const char *object,
 		     struct plumb_err *err)
 {
-	const char *inherited = getenv("LDFLAGS");
-	char pad_s[16], bytes_s[32], what[300], name[96];
+	char what[300], name[96];
 	struct envlist env = { 0 };
 	struct cmdline cl = { 0 };
 	struct proc_spec spec;
@@ -147,34 +189,10 @@ static int run_build(const struct plumb_config *cfg, struct runner_result *res,
 	buf_init(&ldf, 1 << 16);
 	buf_init(&head, 1 << 16);
 	build_variant_name(v, name, sizeof(name));
-	if (object && buf_addstr(&ldf, object) < 0) {
-		r = buf_err(err, "LDFLAGS");
+	if ((r = plan_command(cfg, v, object, &cl, &ldf, err)) < 0)
 		goto out;
-	}
-	if (inherited && *inherited &&
-	    buf_printf(&ldf, "%s%s", ldf.len ? " " : "", inherited) < 0) {
-		r = buf_err(err, "LDFLAGS");
-		goto out;
-	}
 	if ((r = build_env(cfg, dir, v, object, buf_cstr(&ldf), &env, err)) < 0)
 		goto out;
-	snprintf(pad_s, sizeof(pad_s), "%u", v->pad);
-	snprintf(bytes_s, sizeof(bytes_s), "%llu", (unsigned long long)v->pad_bytes);
-	{
-		const struct cmdline_var vars[] = {
-			{ "pad", pad_s }, { "pad_bytes", bytes_s },
-			{ "pad_object", object ? object : "" },
-			{ "pad_ldflags", buf_cstr(&ldf) },
-		};
-		if ((r = cmdline_expand(&cl, cfg->build.command, vars, 4, "build.command", err)) < 0)
-			goto out;
-	}
-	v->command = strdup(cl.text);
-	v->shell = cl.shell;
-	if (!v->command) {
-		r = plumb_err_oom(err, "build command");
-		goto out;
-	}
 	/* The log starts with what ran where. */
 	fd = open(v->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -281,6 +299,24 @@ static int make_run_folder(const struct plumb_config *cfg, struct runner_result 
 		goto out;
 	if ((r = workdir_sweep(real, err)) < 0)
 		goto out;
+	/* Every variant of a side is built in the side's one folder, the same
+	 * path run after run (what a build compiles in is then the same in
+	 * every variant, the control and a cached build); left over by a killed
+	 * run, it is removed here, under the lock. */
+	for (int s = 0; s < 2; s++) {
+		char *p = buf_strdupf("%s/build", real);
+		res->build_dir[s] = buf_strdupf("%s/build/%c", real, s == 0 ? 'b' : 'c');
+		if (!p || !res->build_dir[s]) {
+			free(p);
+			r = plumb_err_oom(err, "build folder");
+			goto out;
+		}
+		r = mkdir(p, 0755) < 0 && errno != EEXIST ? plumb_err_errno(err, PLUMB_EIO, errno, p, "mkdir")
+							  : workdir_remove_tree(res->build_dir[s], err);
+		free(p);
+		if (r < 0)
+			goto out;
+	}
 	if (gmtime_r(&now, &tm))
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	res->run_dir = buf_strdupf("%s/run-%s-%ld", real, stamp, (long)getpid());
@@ -304,8 +340,8 @@ static int make_run_folder(const struct plumb_config *cfg, struct runner_result 
 	}
 	r = 0;
 	{
-		const char *subs[] = { "v", "log", "pad" };
-		for (size_t i = 0; i < 3 && r == 0; i++) {
+		const char *subs[] = { "v", "log" };
+		for (size_t i = 0; i < 2 && r == 0; i++) {
 			char *p = buf_strdupf("%s/%s", res->run_dir, subs[i]);
 			if (!p)
 				r = plumb_err_oom(err, "run folder");
@@ -338,6 +374,7 @@ static int init_variant(const struct plumb_config *cfg, struct runner_result *re
 	v->log = buf_strdupf("%s/log/%s.log", res->run_dir, v->id);
 	if (!v->dir || !v->artifact || !v->log)
 		return plumb_err_oom(err, "variants");
+	v->relinked = cfg->build.reuse == CONFIG_REUSE_RELINK && (v->pad > 0 || v->control);
 	return 0;
 }
 
@@ -365,46 +402,269 @@ static int plan_variants(const struct plumb_config *cfg, struct runner_result *r
 	return 0;
 }
 
-/* Prepare v's folder at dir (from the side's tree, or from its pad 0) and build. */
-static int build_one(const struct plumb_config *cfg, const struct runner_opts *opts,
-		     struct runner_result *res, struct runner_variant *v, const char *dir,
-		     char **objects, struct plumb_err *err)
-{
-	char *src = buf_strdupf("%s/src/%c", res->run_dir, v->side == RUNNER_BASE ? 'b' : 'c');
-	struct runner_variant *p0 = build_find_variant(res, v->side, 0);
-	uint64_t t0 = clock_now_ns();
-	char name[96];
-	int r;
+/* What the builds of one run share. */
+struct build_ctx {
+	const struct plumb_config *cfg;
+	const struct runner_opts *opts;
+	struct runner_result *res;
+	char **objects;                 /* pad object of pad K, or NULL (pad = none) */
+	char *src[2];                   /* the exported trees; NULL once moved into a build */
+	struct workdir_links links;     /* the checkouts' files: shared by relink copies */
+	int same_tree;                  /* base and candidate are one tree (A/A) */
+	struct buildcache *cache;       /* NULL: --no-cache or build.cacheSize = 0 */
+	char *toolchain;                /* the key material every variant shares */
+};
 
-	if (!src)
-		return plumb_err_oom(err, "variant");
-	build_variant_name(v, name, sizeof(name));
-	v->relinked = cfg->build.reuse == CONFIG_REUSE_RELINK && (v->pad > 0 || v->control);
-	if (v->relinked) {
-		char *old = buf_strdupf("%s/%s", dir, cfg->build.artifact);
-		r = old ? workdir_copy_tree(p0->dir, dir, err) : plumb_err_oom(err, "variant");
-		if (r == 0)
-			r = workdir_remove_tree(old, err);
-		free(old);
-	} else {
-		r = workdir_copy_tree(src, dir, err);
-	}
-	free(src);
-	if (r < 0)
-		return plumb_err_prefix(err, "%s", name);
-	v->prepare_ns = clock_now_ns() - t0;
-	progress(opts, "%s: building%s", name, v->relinked ? " (relink from pad 0)" : "");
-	r = run_build(cfg, res, v, dir, objects ? objects[v->pad] : NULL, err);
-	if (r < 0)
-		return r;
-	progress(opts, "%s: built in %.2f s", v->id, (double)v->build_ns / 1e9);
-	if (v->left_behind)
-		progress(opts, "%s: the build left %u process%s running; killed", v->id,
-			 v->left_behind, v->left_behind == 1 ? "" : "es");
+/* Whether a variant after order[at] still builds from the side's exported tree. */
+static int export_needed_after(const struct build_ctx *c, struct runner_variant *const *order,
+			       size_t n, size_t at)
+{
+	const struct runner_variant *v = order[at];
+
+	/* The adaptive sweep may add pads built from it (runner_build_more()). */
+	if (c->cfg->run.pads_auto && c->cfg->build.reuse == CONFIG_REUSE_NONE)
+		return 1;
+	for (size_t i = at + 1; i < n; i++)
+		if (order[i]->side == v->side && !order[i]->relinked &&
+		    !(c->same_tree && order[i]->side == RUNNER_CANDIDATE && !order[i]->control))
+			return 1;
 	return 0;
 }
 
-/* Assemble the pad objects of pads from..to-1 into objects[from..to). */
+/*
+ * Fill the side's build folder for v: a copy of the side's built pad 0 with
+ * the artifact removed (relink), else the exported tree (moved there when
+ * no later variant builds from it, copied otherwise).
+ */
+static int prepare_folder(struct build_ctx *c, struct runner_variant *v, const char *dir,
+			  int keep_export, struct plumb_err *err)
+{
+	char **src = &c->src[v->side];
+	int r;
+
+	if ((r = workdir_remove_tree(dir, err)) < 0)
+		return r;
+	if (v->relinked) {
+		struct runner_variant *p0 = build_find_variant(c->res, v->side, 0);
+		char *old = buf_strdupf("%s/%s", dir, c->cfg->build.artifact);
+		/* The checkout's files that pad 0's build left alone are shared (a
+		 * relink writes outputs, not sources); everything else is copied. */
+		r = old ? workdir_copy_tree_linked(p0->dir, dir, &c->links, err)
+			: plumb_err_oom(err, "variant");
+		if (r == 0)
+			r = workdir_remove_tree(old, err);
+		free(old);
+		return r;
+	}
+	if (!*src)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "%s: the exported tree is gone", v->id);
+	if (keep_export)
+		return workdir_copy_tree(*src, dir, err);
+	if (rename(*src, dir) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, dir, "rename");
+	free(*src);
+	*src = NULL;
+	return 0;
+}
+
+/* A/A: the candidate's tree is the base's, so its pad K is base pad K. */
+static int copy_same_tree(struct build_ctx *c, struct runner_variant *v, struct plumb_err *err)
+{
+	struct runner_variant *b = build_find_variant(c->res, RUNNER_BASE, v->pad);
+	char msg[512];
+	int fd, r;
+
+	if ((r = workdir_copy_tree(b->dir, v->dir, err)) < 0)
+		return r;
+	v->command = b->command ? strdup(b->command) : NULL;
+	if (b->command && !v->command)
+		return plumb_err_oom(err, "variant");
+	v->shell = b->shell;
+	memcpy(v->same_as, b->id, sizeof(v->same_as));
+	v->cached = b->cached;
+	snprintf(msg, sizeof(msg), "plumb: %s: the same tree as the base (%.12s): a copy of %s, not built again\n",
+		 v->id, c->res->side[RUNNER_CANDIDATE].tree, b->id);
+	fd = open(v->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, v->log, "create");
+	r = write_all(fd, msg, strlen(msg), v->log, err);
+	close(fd);
+	return r;
+}
+
+/*
+ * v's cache key (v->command set on the way).  The control is never looked
+ * up nor stored: it exists to check the build.
+ */
+static int cache_key(struct build_ctx *c, struct runner_variant *v, char key[65],
+		     struct buf *material, struct plumb_err *err)
+{
+	const char *object = c->objects ? c->objects[v->pad] : NULL;
+	struct cmdline cl = { 0 };
+	struct buf ldf;
+	int r;
+
+	buf_init(&ldf, 1 << 16);
+	r = plan_command(c->cfg, v, object, &cl, &ldf, err);
+	cmdline_release(&cl);
+	buf_release(&ldf);
+	if (r == 0)
+		r = build_key_material(c->cfg, c->res, v, c->toolchain, object, material, err);
+	if (r == 0)
+		buildcache_key(material->data, key);
+	return r;
+}
+
+/* Pad 0 is kept whole (later pads and the control start from it), pad K > 0
+ * as its artifact alone, restored into a copy of pad 0's folder. */
+static int cache_restore(struct build_ctx *c, struct runner_variant *v, const char *key,
+			 struct plumb_err *err)
+{
+	struct buildcache_meta meta;
+	int whole = v->pad == 0, r;
+	char note[600];
+
+	if (!whole) {
+		struct runner_variant *p0 = build_find_variant(c->res, v->side, 0);
+		char *old = buf_strdupf("%s/%s", v->dir, c->cfg->build.artifact);
+		r = old ? workdir_copy_tree_linked(p0->dir, v->dir, &c->links, err)
+			: plumb_err_oom(err, "variant");
+		if (r == 0)
+			r = workdir_remove_tree(old, err);
+		free(old);
+		if (r < 0)
+			return r;
+	}
+	r = buildcache_restore(c->cache, key, v->dir, c->cfg->build.artifact, whole, v->log,
+			       &meta, note, sizeof(note), err);
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		if (note[0])
+			progress(c->opts, "%s: %s: a miss", v->id, note);
+		return whole ? 0 : workdir_remove_tree(v->dir, err);
+	}
+	v->cached = 1;
+	progress(c->opts, "%s: restored from the build cache (%.12s; its build took %.2f s)", v->id,
+		 key, (double)meta.build_ns / 1e9);
+	return 1;
+}
+
+/* Keep a built variant in the cache; a cache that cannot take it is a warning. */
+static void cache_store(struct build_ctx *c, struct runner_variant *v, const char *key,
+			const char *material)
+{
+	struct buildcache_meta meta;
+	struct plumb_err e;
+
+	plumb_err_clear(&e);
+	memset(&meta, 0, sizeof(meta));
+	memcpy(meta.key, key, sizeof(meta.key));
+	snprintf(meta.what, sizeof(meta.what), "%s pad %u of tree %.12s", runner_side_name(v->side),
+		 v->pad, c->res->side[v->side].tree);
+	memcpy(meta.sha256, v->sha256, sizeof(meta.sha256));
+	meta.size = v->size;
+	meta.build_ns = v->build_ns;
+	meta.material = material;
+	if (buildcache_store(c->cache, v->dir, c->cfg->build.artifact, v->pad == 0, v->log, &meta, &e) < 0)
+		progress(c->opts, "warning: %s: not kept in the build cache: %s", v->id, e.msg);
+}
+
+/* Make v: copy it (A/A), or build it in its side's folder and move it to v->dir. */
+static int realize(struct build_ctx *c, struct runner_variant *v, int keep_export,
+		   struct plumb_err *err)
+{
+	const char *dir = c->res->build_dir[v->side];
+	uint64_t t0 = clock_now_ns();
+	struct buf material;
+	char name[96], key[65];
+	int r, store = 0;
+
+	buf_init(&material, 1);
+
+	build_variant_name(v, name, sizeof(name));
+	if (c->same_tree && v->side == RUNNER_CANDIDATE && !v->control) {
+		if ((r = copy_same_tree(c, v, err)) < 0)
+			return plumb_err_prefix(err, "%s", name);
+		v->prepare_ns = clock_now_ns() - t0;
+		progress(c->opts, "%s: the same tree as the base: copied from %s", v->id, v->same_as);
+		v->built = 1;
+		return build_artifact_digest(v->artifact, v->sha256, &v->size, err);
+	}
+	if (c->cache && !v->control) {
+		buf_init(&material, 1 << 20);
+		if ((r = cache_key(c, v, key, &material, err)) == 0)
+			r = cache_restore(c, v, key, err);
+		if (r != 0) {
+			buf_release(&material);
+			if (r < 0)
+				return plumb_err_prefix(err, "%s", name);
+			v->prepare_ns = clock_now_ns() - t0;
+			v->built = 1;
+			return build_artifact_digest(v->artifact, v->sha256, &v->size, err);
+		}
+		store = 1;
+	}
+	if ((r = prepare_folder(c, v, dir, keep_export, err)) < 0) {
+		buf_release(&material);
+		return plumb_err_prefix(err, "%s", name);
+	}
+	v->prepare_ns = clock_now_ns() - t0;
+	progress(c->opts, "%s: building%s", name, v->relinked ? " (relink from pad 0)" : "");
+	r = run_build(c->cfg, c->res, v, dir, c->objects ? c->objects[v->pad] : NULL, err);
+	/* Built in the side's one folder, run from its own. */
+	if (r == 0 && rename(dir, v->dir) < 0)
+		r = plumb_err_errno(err, PLUMB_EIO, errno, v->dir, "rename");
+	if (r == 0)
+		r = build_artifact_digest(v->artifact, v->sha256, &v->size, err);
+	if (r == 0 && store)
+		cache_store(c, v, key, material.data);
+	buf_release(&material);
+	if (r < 0)
+		return r;
+	progress(c->opts, "%s: built in %.2f s", v->id, (double)v->build_ns / 1e9);
+	if (v->left_behind)
+		progress(c->opts, "%s: the build left %u process%s running; killed", v->id,
+			 v->left_behind, v->left_behind == 1 ? "" : "es");
+	v->built = 1;
+	return 0;
+}
+
+/* Open the build cache for c unless the run goes without (--no-cache, size 0). */
+static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct plumb_err *err)
+{
+	struct buf tc;
+	int r;
+
+	if (c->cfg->no_cache || c->cfg->build.cache_size == 0)
+		return 0;
+	if ((r = buildcache_open(cache, NULL, c->cfg->build.cache_size, err)) < 0)
+		return r;
+	c->cache = cache;
+	buf_init(&tc, 1 << 20);
+	if ((r = build_key_toolchain(c->cfg, &tc, err)) == 0 && !(c->toolchain = buf_detach(&tc, NULL)))
+		r = plumb_err_oom(err, "build cache");
+	buf_release(&tc);
+	return r;
+}
+
+/* Free what c holds (objects has npads slots). */
+static void ctx_release(struct build_ctx *c, unsigned npads)
+{
+	if (c->objects)
+		for (unsigned k = 0; k < npads; k++)
+			free(c->objects[k]);
+	free(c->objects);
+	free(c->src[0]);
+	free(c->src[1]);
+	free(c->toolchain);
+	if (c->cache)
+		buildcache_close(c->cache);
+	workdir_links_release(&c->links);
+}
+
+/* Assemble the pad objects of pads from..to-1 into objects[from..to), in
+ * the work folder: the same paths run after run. */
 static int make_pad_objects(const struct plumb_config *cfg, struct runner_result *res,
 			    unsigned from, unsigned to, char **objects, struct plumb_err *err)
 {
@@ -415,11 +675,13 @@ static int make_pad_objects(const struct plumb_config *cfg, struct runner_result
 		goto out;
 	for (unsigned k = from; k < to && r == 0; k++) {
 		struct pad_object po;
-		char *dir = buf_strdupf("%s/pad/%02u", res->run_dir, k);
-		r = dir ? pad_object_make(dir, k, pad_offset(cfg->build.pad_offsets == CONFIG_OFFSETS_SPREAD,
+		char *dir = buf_strdupf("%s/pad/%02u", res->workdir, k);
+		memset(&po, 0, sizeof(po));
+		r = dir ? workdir_remove_tree(dir, err) : plumb_err_oom(err, "pad objects");
+		if (r == 0)
+			r = pad_object_make(dir, k, pad_offset(cfg->build.pad_offsets == CONFIG_OFFSETS_SPREAD,
 							      k, cfg->build.pad_bytes, cfg->run.seed),
-					  cfg->build.cc, &env, &po, err)
-			: plumb_err_oom(err, "pad objects");
+					    cfg->build.cc, &env, &po, err);
 		free(dir);
 		if (r == 0) {
 			objects[k] = po.object;
@@ -432,15 +694,53 @@ out:
 	return r;
 }
 
+/*
+ * Every variant in build order: base pads 0 and 1 first, and the shift
+ * proof on them before anything else is built (a build that ignores the
+ * pad fails after two builds), then the other base pads, the candidate's
+ * and the control.
+ */
+static int build_all(struct build_ctx *c, int *machine, struct plumb_err *err)
+{
+	struct runner_result *res = c->res;
+	struct runner_variant **order;
+	unsigned proof = c->cfg->run.pads > 1 ? 1u : 0u;
+	size_t n = res->nvariants;
+	int r = 0;
+
+	order = calloc(n, sizeof(*order));
+	if (!order)
+		return plumb_err_oom(err, "variants");
+	for (size_t i = 0; i < n; i++)
+		order[i] = &res->variants[i];
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct runner_variant *v = order[i];
+		r = realize(c, v, export_needed_after(c, order, n, i), err);
+		/* A hot symbol the first build does not define stops the run now. */
+		if (r == 0 && i == 0)
+			r = build_check_names(c->cfg, res, v, err);
+		if (r == 0 && v->side == RUNNER_BASE && !v->control && v->pad == proof &&
+		    (r = build_read_addresses(c->cfg, res, machine, err)) == 0 && res->variants[0].elf)
+			r = build_check_shift(c->cfg, res, err);
+	}
+	free(order);
+	return r;
+}
+
 int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		 struct runner_result *res, struct plumb_err *err)
 {
 	struct checkout_repo repo;
-	char **objects = NULL;
+	struct buildcache cache;
+	struct build_ctx c;
 	uint64_t t0 = clock_now_ns();
 	int machine = 0, r;
 
 	memset(res, 0, sizeof(*res));
+	memset(&c, 0, sizeof(c));
+	c.cfg = cfg;
+	c.opts = opts;
+	c.res = res;
 	res->lock.fd = -1;
 	res->keep = cfg->keep;
 	memset(&repo, 0, sizeof(repo));
@@ -483,59 +783,39 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 					 res->side[s].ref, res->side[s].commit[0] ? res->side[s].commit : "(no commit)",
 					 res->side[s].dirty ? ", with uncommitted changes" : "",
 					 res->side[s].files);
+			if (r == 0)
+				r = workdir_links_collect(dest, &c.links, err);
 		}
-		free(dest);
+		c.src[s] = dest;
 		free(srcdir);
 	}
 	checkout_close(&repo);
 	if (r < 0)
 		goto out;
+	c.same_tree = strcmp(res->side[0].tree, res->side[1].tree) == 0;
+	if (c.same_tree)
+		progress(opts, "base and candidate are the same tree (%.12s): built once",
+			 res->side[0].tree);
 	if ((r = build_collect_symbols(cfg, res, err)) < 0)
 		goto out;
 
-	/* Pad objects, one per pad, shared by both sides (and the control). */
+	/* Pad objects, one per pad, shared by both sides (and the control), in
+	 * the work folder: the same paths run after run. */
 	if (cfg->build.pad != CONFIG_PAD_NONE) {
-		objects = calloc(cfg->run.pads, sizeof(*objects));
-		if (!objects) {
+		c.objects = calloc(cfg->run.pads, sizeof(*c.objects));
+		if (!c.objects) {
 			r = plumb_err_oom(err, "pad objects");
 			goto out;
 		}
-		if ((r = make_pad_objects(cfg, res, 0, cfg->run.pads, objects, err)) < 0)
+		if ((r = make_pad_objects(cfg, res, 0, cfg->run.pads, c.objects, err)) < 0)
 			goto out;
 	}
 	if ((r = plan_variants(cfg, res, err)) < 0)
 		goto out;
-
-	/* A clean control first, in base pad 0's folder; then moved aside. */
-	if (cfg->run.control && cfg->build.reuse != CONFIG_REUSE_RELINK) {
-		struct runner_variant *k = &res->variants[res->nvariants - 1];
-		struct runner_variant *b0 = build_find_variant(res, RUNNER_BASE, 0);
-		if ((r = build_one(cfg, opts, res, k, b0->dir, objects, err)) < 0)
-			goto out;
-		if (rename(b0->dir, k->dir) < 0) {
-			r = plumb_err_errno(err, PLUMB_EIO, errno, k->dir, "rename");
-			goto out;
-		}
-		k->built = 1;
-		if ((r = build_check_names(cfg, res, k, err)) < 0)
-			goto out;
-	}
-	for (size_t i = 0; i < res->nvariants; i++) {
-		struct runner_variant *v = &res->variants[i];
-		if (v->built)
-			continue;
-		if ((r = build_one(cfg, opts, res, v, v->dir, objects, err)) < 0)
-			goto out;
-		v->built = 1;
-		if (i == 0 && !(cfg->run.control && cfg->build.reuse != CONFIG_REUSE_RELINK) &&
-		    (r = build_check_names(cfg, res, v, err)) < 0)
-			goto out;
-	}
-	for (size_t i = 0; i < res->nvariants; i++) {
-		struct runner_variant *v = &res->variants[i];
-		if ((r = build_artifact_digest(v->artifact, v->sha256, &v->size, err)) < 0)
-			goto out;
-	}
+	if ((r = ctx_open_cache(&c, &cache, err)) < 0)
+		goto out;
+	if ((r = build_all(&c, &machine, err)) < 0)
+		goto out;
 
 	/* What the artifacts say. */
 	if ((r = build_read_addresses(cfg, res, &machine, err)) < 0)
@@ -551,10 +831,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		goto out;
 	r = 0;
 out:
-	if (objects)
-		for (unsigned k = 0; k < cfg->run.pads; k++)
-			free(objects[k]);
-	free(objects);
+	ctx_release(&c, cfg->run.pads);
 	res->total_ns = clock_now_ns() - t0;
 	return r;
 }
@@ -565,7 +842,8 @@ int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *
 	unsigned from = res->npads, to = res->npads + add;
 	size_t old = res->nvariants;
 	struct runner_variant *nv;
-	char **objects = NULL;
+	struct buildcache cache;
+	struct build_ctx c;
 	uint64_t t0 = clock_now_ns();
 	int machine, r = 0;
 
@@ -585,28 +863,37 @@ int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *
 	if (r < 0)
 		return r;
 	res->npads = to;
-	if (cfg->build.pad != CONFIG_PAD_NONE) {
-		objects = calloc(to, sizeof(*objects));
-		if (!objects)
-			return plumb_err_oom(err, "pad objects");
-		r = make_pad_objects(cfg, res, from, to, objects, err);
+	memset(&c, 0, sizeof(c));
+	c.cfg = cfg;
+	c.opts = opts;
+	c.res = res;
+	c.same_tree = strcmp(res->side[0].tree, res->side[1].tree) == 0;
+	for (int s = 0; s < 2 && r == 0; s++) {
+		struct stat st;
+		c.src[s] = buf_strdupf("%s/src/%c", res->run_dir, s == 0 ? 'b' : 'c');
+		if (!c.src[s])
+			r = plumb_err_oom(err, "variants");
+		else if (stat(c.src[s], &st) < 0) {
+			free(c.src[s]);
+			c.src[s] = NULL;
+		}
 	}
-	for (size_t i = old; i < res->nvariants && r == 0; i++) {
-		struct runner_variant *v = &res->variants[i];
-		if ((r = build_one(cfg, opts, res, v, v->dir, objects, err)) < 0)
-			break;
-		v->built = 1;
-		r = build_artifact_digest(v->artifact, v->sha256, &v->size, err);
+	if (r == 0 && cfg->build.pad != CONFIG_PAD_NONE) {
+		c.objects = calloc(to, sizeof(*c.objects));
+		r = c.objects ? make_pad_objects(cfg, res, from, to, c.objects, err)
+			      : plumb_err_oom(err, "pad objects");
 	}
+	if (r == 0)
+		r = ctx_open_cache(&c, &cache, err);
+	/* Base pads first: an A/A candidate pad is a copy of the base's. */
+	for (size_t i = old; i < res->nvariants && r == 0; i++)
+		r = realize(&c, &res->variants[i], 1, err);
 	/* The new pads must move the code as the first ones did. */
 	if (r == 0 && res->variants[0].elf)
 		r = build_read_addresses(cfg, res, &machine, err);
 	if (r == 0 && res->variants[0].elf)
 		r = build_check_shift(cfg, res, err);
-	if (objects)
-		for (unsigned k = 0; k < to; k++)
-			free(objects[k]);
-	free(objects);
+	ctx_release(&c, to);
 	res->total_ns += clock_now_ns() - t0;
 	return r;
 }
@@ -618,6 +905,12 @@ void runner_result_release(struct runner_result *res)
 		plumb_err_clear(&ignored);
 		if (workdir_remove_tree(res->run_dir, &ignored) < 0)
 			fprintf(stderr, "plumb: warning: cannot remove %s: %s\n", res->run_dir, ignored.msg);
+	}
+	for (int s = 0; s < 2; s++) {
+		struct plumb_err ignored;
+		plumb_err_clear(&ignored);
+		if (res->build_dir[s] && workdir_remove_tree(res->build_dir[s], &ignored) < 0)
+			fprintf(stderr, "plumb: warning: cannot remove %s: %s\n", res->build_dir[s], ignored.msg);
 	}
 	run_lock_release(&res->lock);
 	for (int s = 0; s < 2; s++)
@@ -640,6 +933,8 @@ void runner_result_release(struct runner_result *res)
 	free(res->hot);
 	free(res->log_tail);
 	free(res->workdir);
+	free(res->build_dir[0]);
+	free(res->build_dir[1]);
 	free(res->run_dir);
 	free(res->repo);
 	free(res->repo_cache);

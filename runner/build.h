@@ -49,7 +49,9 @@ struct runner_variant {
 	char *command;       /* the build command as run */
 	int shell;           /* it ran through /bin/sh -c */
 	int relinked;        /* built from a copy of the side's built pad 0 */
-	int built;           /* the build finished and made the artifact */
+	int built;           /* the build finished and made the artifact (or it was restored) */
+	int cached;          /* restored from the build cache, not built */
+	char same_as[4];     /* A/A: the base variant copied (same tree), or "" */
 	uint64_t prepare_ns; /* exporting or copying the folder */
 	uint64_t build_ns;   /* the build command, wall time */
 	unsigned left_behind; /* processes the build left running (killed) */
@@ -74,6 +76,7 @@ struct runner_hot {
 
 struct runner_result {
 	char *workdir;       /* the work folder (absolute) */
+	char *build_dir[2];  /* <workdir>/build/b and /c: where each side's variants build */
 	char *run_dir;       /* <workdir>/run-<UTC time>-<pid> */
 	int keep;            /* keep the run folder at release */
 	struct run_lock lock;

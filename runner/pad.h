@@ -25,6 +25,10 @@
 struct envlist;
 struct plumb_err;
 
+/* The format of the pad objects plumb writes (pad_source()); part of the
+ * build cache's key, so raise it whenever pad_source() writes other bytes. */
+#define PAD_OBJECT_FORMAT 1
+
 struct pad_object {
 	unsigned k;
 	uint64_t bytes;   /* K × padBytes */

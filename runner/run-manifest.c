@@ -77,6 +77,7 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 		mv->artifact_size = (int64_t)v->size;
 		mv->build_ns = (int64_t)v->build_ns;
 		mv->pad_offset = (int64_t)v->pad_bytes;
+		mv->cached = v->cached;
 		if (!v->elf || !v->addr)
 			continue;
 		if ((r = elf_image_open(v->elf, &img, err)) < 0)

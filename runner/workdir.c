@@ -2,8 +2,10 @@
  * runner/workdir.c: cache paths, tree copies that keep timestamps, and
  * tree removal; see workdir.h for the layout of a run folder.
  *
- * Copies go through copy_file_range (a reflink or an in-kernel copy where
- * the file system allows), falling back to read/write.  Every walk is done
+ * Copies are reflinks where the file system has them (FICLONE), else go
+ * through copy_file_range (an in-kernel copy), falling back to read/write;
+ * a copy may hard-link the files of a checkout that nothing wrote since
+ * (workdir_copy_tree_linked).  Every walk is done
  * with *at() calls on folder descriptors and never follows a symbolic link,
  * so a link in a build tree cannot make plumb copy or delete outside it.
  */
@@ -13,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <linux/fs.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -57,6 +61,9 @@ static int copy_bytes(int sfd, int dfd, const char *spath, const char *dpath,
 	int use_range = 1;
 	char chunk[65536];
 
+	/* A reflink shares the blocks copy-on-write: safe whatever writes later. */
+	if (ioctl(dfd, FICLONE, sfd) == 0)
+		return 0;
 	for (;;) {
 		ssize_t n;
 		if (use_range) {
@@ -93,11 +100,31 @@ static int copy_bytes(int sfd, int dfd, const char *spath, const char *dpath,
 }
 
 static int copy_dir(int sdir, int ddir, struct buf *sp, struct buf *dp,
-		    struct plumb_err *err);
+		    const struct workdir_links *links, struct plumb_err *err);
+
+/* links holds the file (its inode, unchanged since it was collected). */
+static int linkable(const struct workdir_links *links, const struct stat *st)
+{
+	size_t lo = 0, hi = links ? links->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct workdir_link *l = &links->v[mid];
+		if (l->dev == st->st_dev && l->ino == st->st_ino)
+			/* Not the ctime: every hard link made changes it. */
+			return l->size == st->st_size && l->mtime.tv_sec == st->st_mtim.tv_sec &&
+			       l->mtime.tv_nsec == st->st_mtim.tv_nsec;
+		if (l->dev < st->st_dev || (l->dev == st->st_dev && l->ino < st->st_ino))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
 
 /* Copy one entry name of sdir into ddir; sp and dp hold the paths for messages. */
 static int copy_entry(int sdir, int ddir, const char *name, struct buf *sp,
-		      struct buf *dp, struct plumb_err *err)
+		      struct buf *dp, const struct workdir_links *links, struct plumb_err *err)
 {
 	size_t slen = sp->len, dlen = dp->len;
 	struct timespec times[2];
@@ -135,12 +162,16 @@ static int copy_entry(int sdir, int ddir, const char *name, struct buf *sp,
 			close(s);
 			goto out;
 		}
-		r = copy_dir(s, d, sp, dp, err);
+		r = copy_dir(s, d, sp, dp, links, err);
 		/* Mode and times last: adding entries changed the folder's mtime. */
 		if (r == 0 && (fchmod(d, st.st_mode & 07777) < 0 || futimens(d, times) < 0))
 			r = plumb_err_errno(err, PLUMB_EIO, errno, dp->data, "set mode and times");
 		close(s);
 		close(d);
+	} else if (S_ISREG(st.st_mode) && linkable(links, &st)) {
+		/* A file of the checkout the build did not touch: shared, not copied. */
+		if (linkat(sdir, name, ddir, name, 0) < 0)
+			r = plumb_err_errno(err, PLUMB_EIO, errno, dp->data, "link");
 	} else if (S_ISREG(st.st_mode)) {
 		int s = openat(sdir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		int d;
@@ -186,7 +217,7 @@ out:
 }
 
 static int copy_dir(int sdir, int ddir, struct buf *sp, struct buf *dp,
-		    struct plumb_err *err)
+		    const struct workdir_links *links, struct plumb_err *err)
 {
 	int fd = dup(sdir);
 	DIR *d;
@@ -210,13 +241,14 @@ static int copy_dir(int sdir, int ddir, struct buf *sp, struct buf *dp,
 		}
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		r = copy_entry(sdir, ddir, e->d_name, sp, dp, err);
+		r = copy_entry(sdir, ddir, e->d_name, sp, dp, links, err);
 	}
 	closedir(d);
 	return r;
 }
 
-int workdir_copy_tree(const char *src, const char *dst, struct plumb_err *err)
+int workdir_copy_tree_linked(const char *src, const char *dst, const struct workdir_links *links,
+			     struct plumb_err *err)
 {
 	struct buf sp, dp;
 	struct stat st;
@@ -243,7 +275,7 @@ int workdir_copy_tree(const char *src, const char *dst, struct plumb_err *err)
 		r = plumb_err_errno(err, PLUMB_EIO, errno, dst, "open folder");
 		goto out;
 	}
-	r = copy_dir(s, d, &sp, &dp, err);
+	r = copy_dir(s, d, &sp, &dp, links, err);
 	times[0] = st.st_atim;
 	times[1] = st.st_mtim;
 	if (r == 0 && (fchmod(d, st.st_mode & 07777) < 0 || futimens(d, times) < 0))
@@ -256,6 +288,149 @@ out:
 	buf_release(&sp);
 	buf_release(&dp);
 	return r;
+}
+
+int workdir_copy_tree(const char *src, const char *dst, struct plumb_err *err)
+{
+	return workdir_copy_tree_linked(src, dst, NULL, err);
+}
+
+int workdir_copy_path(const char *src, const char *dst, struct plumb_err *err)
+{
+	struct buf sp, dp;
+	struct stat st;
+	char *sdir = NULL, *ddir = NULL;
+	const char *sname, *dname;
+	int s = -1, d = -1, r;
+
+	if (lstat(src, &st) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, src, "stat");
+	if (S_ISDIR(st.st_mode))
+		return workdir_copy_tree(src, dst, err);
+	buf_init(&sp, PATH_BUF_MAX);
+	buf_init(&dp, PATH_BUF_MAX);
+	sname = strrchr(src, '/');
+	dname = strrchr(dst, '/');
+	sdir = sname ? strndup(src, (size_t)(sname - src)) : strdup(".");
+	ddir = dname ? strndup(dst, (size_t)(dname - dst)) : strdup(".");
+	sname = sname ? sname + 1 : src;
+	dname = dname ? dname + 1 : dst;
+	if (!sdir || !ddir || strcmp(sname, dname) != 0) {
+		r = !sdir || !ddir ? plumb_err_oom(err, src)
+				   : plumb_err_set(err, PLUMB_EINTERNAL, "workdir_copy_path: %s and %s differ in name", src, dst);
+		goto out;
+	}
+	if (buf_addstr(&sp, *sdir ? sdir : "/") < 0 || buf_addstr(&dp, *ddir ? ddir : "/") < 0) {
+		r = buf_err(err, src);
+		goto out;
+	}
+	s = open(sp.data, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = s < 0 ? -1 : open(dp.data, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s < 0 || d < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, s < 0 ? sp.data : dp.data, "open folder");
+		goto out;
+	}
+	r = copy_entry(s, d, sname, &sp, &dp, NULL, err);
+out:
+	if (s >= 0)
+		close(s);
+	if (d >= 0)
+		close(d);
+	free(sdir);
+	free(ddir);
+	buf_release(&sp);
+	buf_release(&dp);
+	return r;
+}
+
+static int link_cmp(const void *a, const void *b)
+{
+	const struct workdir_link *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* Add the regular files below the folder dfd to links. */
+static int collect_at(int dfd, struct buf *path, struct workdir_links *links, struct plumb_err *err)
+{
+	int fd = dup(dfd);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *e;
+	int r = 0;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return plumb_err_errno(err, PLUMB_EIO, errno, path->data, "read folder");
+	}
+	while (r == 0 && (e = readdir(d)) != NULL) {
+		size_t len = path->len;
+		struct stat st;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (buf_printf(path, "/%s", e->d_name) < 0) {
+			r = buf_err(err, e->d_name);
+			break;
+		}
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, path->data, "stat");
+		} else if (S_ISREG(st.st_mode)) {
+			if (links->n == links->cap) {
+				size_t cap = links->cap ? 2 * links->cap : 256;
+				struct workdir_link *nv = realloc(links->v, cap * sizeof(*nv));
+				if (!nv)
+					r = plumb_err_oom(err, "tree files");
+				else {
+					links->v = nv;
+					links->cap = cap;
+				}
+			}
+			if (r == 0) {
+				struct workdir_link *l = &links->v[links->n++];
+				l->dev = st.st_dev;
+				l->ino = st.st_ino;
+				l->size = st.st_size;
+				l->mtime = st.st_mtim;
+			}
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0) {
+				r = plumb_err_errno(err, PLUMB_EIO, errno, path->data, "open folder");
+			} else {
+				r = collect_at(sub, path, links, err);
+				close(sub);
+			}
+		}
+		path->len = len;
+		path->data[len] = '\0';
+	}
+	closedir(d);
+	return r;
+}
+
+int workdir_links_collect(const char *tree, struct workdir_links *links, struct plumb_err *err)
+{
+	struct buf p;
+	int fd, r;
+
+	fd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, tree, "open folder");
+	buf_init(&p, PATH_BUF_MAX);
+	r = buf_addstr(&p, tree) < 0 ? buf_err(err, tree) : collect_at(fd, &p, links, err);
+	close(fd);
+	buf_release(&p);
+	if (r == 0 && links->n)
+		qsort(links->v, links->n, sizeof(*links->v), link_cmp);
+	return r;
+}
+
+void workdir_links_release(struct workdir_links *links)
+{
+	free(links->v);
+	memset(links, 0, sizeof(*links));
 }
 
 /* Remove everything inside the folder dfd (path for messages). */

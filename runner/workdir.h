@@ -3,12 +3,17 @@
  * whole trees.
  *
  * A work folder (--workdir, default $XDG_CACHE_HOME/plumb/runs) holds one
- * lock file and the run folders, named run-<UTC time>-<pid>.  Inside a run
- * folder every variant has a folder of the same path length (DESIGN §5.3):
+ * lock file, the run folders, named run-<UTC time>-<pid>, and what every
+ * run uses at the same path:
+ *
+ *   build/b  build/c   where the base's and the candidate's variants build
+ *   pad/00 ... pad/NN  the pad objects
+ *
+ * Inside a run folder every variant has a folder of the same path length
+ * (DESIGN §5.3):
  *
  *   src/b  src/c       the exported trees of base and candidate
- *   pad/00 ... pad/NN  the pad objects
- *   v/b00 ... v/cNN    the variants' build folders; v/k00 is the control
+ *   v/b00 ... v/cNN    the variants, moved here once built; v/k00 is the control
  *   log/b00.log ...    their build logs
  *
  * Trees are copied with file modes, symbolic links and nanosecond
@@ -20,7 +25,10 @@
 #ifndef PLUMB_RUNNER_WORKDIR_H
 #define PLUMB_RUNNER_WORKDIR_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 
 struct buf;
 struct plumb_err;
@@ -34,6 +42,39 @@ int workdir_cache_path(const char *sub, struct buf *out, struct plumb_err *err);
  * skipped.  Stops with an error when plumb is asked to stop by a signal.
  */
 int workdir_copy_tree(const char *src, const char *dst, struct plumb_err *err);
+
+/*
+ * The files of a tree that copies may share by a hard link instead of
+ * copying them: a checkout's files, as exported (see workdir_copy_tree_linked).
+ */
+struct workdir_link {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+struct workdir_links {
+	struct workdir_link *v;  /* sorted by (dev, ino) */
+	size_t n, cap;
+};
+
+/* Record every regular file below tree (added to links; release it). */
+int workdir_links_collect(const char *tree, struct workdir_links *links, struct plumb_err *err);
+void workdir_links_release(struct workdir_links *links);
+
+/*
+ * workdir_copy_tree(), except that a regular file recorded in links whose
+ * inode is unchanged since (same size and mtime: nothing wrote it)
+ * is hard-linked into dst instead of copied.  Only for files nothing will
+ * write in place afterwards: a write through either name changes both.
+ * Every other file is copied, as a reflink where the file system can
+ * (FICLONE: copy-on-write, safe whatever writes later).
+ */
+int workdir_copy_tree_linked(const char *src, const char *dst, const struct workdir_links *links,
+			     struct plumb_err *err);
+
+/* Copy a file or a folder src to dst (same last name; dst's folder exists). */
+int workdir_copy_path(const char *src, const char *dst, struct plumb_err *err);
 
 /* Remove path and everything below it (not following links); missing is fine. */
 int workdir_remove_tree(const char *path, struct plumb_err *err);

@@ -14,6 +14,7 @@
 #include "common/escape.h"
 #include "formats/config.h"
 #include "runner/build.h"
+#include "runner/cmdline.h"
 #include "views/build-summary.h"
 #include "common/banned.h"
 
@@ -77,7 +78,9 @@ static int summary_text(const struct plumb_config *cfg, const struct runner_resu
 			else
 				r |= buf_printf(out, " %14s", "-");
 		}
-		r |= buf_printf(out, "  %s%s\n", v->dir, v->relinked ? " (relinked)" : "");
+		r |= buf_printf(out, "  %s%s%s%s%s%s\n", v->dir, v->relinked ? " (relinked)" : "",
+				v->cached ? " (cached)" : "", v->same_as[0] ? " (copy of " : "",
+				v->same_as, v->same_as[0] ? ")" : "");
 	}
 
 	r |= buf_printf(out, "\nshift check: %s: %s\n",
@@ -158,11 +161,12 @@ json_t *runner_summary_json(const struct plumb_config *cfg, const struct runner_
 			snprintf(hex, sizeof(hex), "%#" PRIx64, v->addr[k]);
 			json_object_set_new(addrs, res->symbols[k], json_string(hex));
 		}
-		o = json_pack("{s:s, s:s, s:b, s:i, s:I, s:s, s:s, s:s?, s:s, s:s?, s:b, s:b, s:f, s:f, s:I, s:s, s:o}",
+		o = json_pack("{s:s, s:s, s:b, s:i, s:I, s:s, s:s, s:s?, s:s, s:s?, s:b, s:b, s:b, s:s?, s:f, s:f, s:I, s:s, s:o}",
 			      "id", v->id, "side", runner_side_name(v->side), "control", v->control,
 			      "pad", (int)v->pad, "pad_bytes", (json_int_t)v->pad_bytes, "folder", v->dir,
 			      "artifact", v->artifact, "elf", v->elf, "log", v->log,
 			      "command", v->command, "shell", v->shell, "relinked", v->relinked,
+			      "cached", v->cached, "copy_of", v->same_as[0] ? v->same_as : NULL,
 			      "prepare_seconds", (double)v->prepare_ns / 1e9,
 			      "build_seconds", (double)v->build_ns / 1e9, "size", (json_int_t)v->size,
 			      "sha256", v->sha256, "symbols", addrs);
@@ -208,4 +212,64 @@ fail:
 fail_root:
 	json_decref(root);
 	return NULL;
+}
+
+/* One command as it will be split: the words in brackets, or the shell's line. */
+static int command_line(struct buf *raw, const char *key, const char *tmpl,
+			const struct cmdline_var *vars, size_t nvars, struct plumb_err *err)
+{
+	struct cmdline cl = { 0 };
+	size_t n = 0;
+	int r;
+
+	if ((r = cmdline_expand(&cl, tmpl, vars, nvars, key, err)) < 0)
+		return r;
+	while (cl.argv[n])
+		n++;
+	if (cl.shell) {
+		r = buf_printf(raw, "# %s runs through /bin/sh -c (shell syntax): %s\n", key, cl.text);
+	} else {
+		r = buf_printf(raw, "# %s runs %zu word%s:", key, n, n == 1 ? "" : "s");
+		for (size_t i = 0; i < n && r >= 0; i++)
+			r = buf_printf(raw, " [%s]", cl.argv[i]);
+		if (r >= 0)
+			r = buf_addch(raw, '\n');
+	}
+	cmdline_release(&cl);
+	return r < 0 ? buf_err(err, key) : 0;
+}
+
+int runner_commands_text(const struct plumb_config *cfg, struct buf *out, struct plumb_err *err)
+{
+	static const struct cmdline_var build_vars[] = {
+		{ "pad", "{pad}" }, { "pad_bytes", "{pad_bytes}" },
+		{ "pad_object", "{pad_object}" }, { "pad_ldflags", "{pad_ldflags}" },
+	};
+	static const struct cmdline_var bench_vars[] = { { "artifact", "{artifact}" } };
+	struct buf raw;
+	char key[128];
+	int r = 0;
+
+	buf_init(&raw, out->max);
+	if (cfg->build.command)
+		r = command_line(&raw, "build.command", cfg->build.command, build_vars, 4, err);
+	for (size_t i = 0; i < cfg->nbenches && r == 0; i++) {
+		snprintf(key, sizeof(key), "bench.%.64s.command", cfg->benches[i].name);
+		r = command_line(&raw, key, cfg->benches[i].command, bench_vars, 1, err);
+	}
+	if (r == 0 && raw.len && esc_text_lines(out, buf_cstr(&raw)) < 0)
+		r = buf_err(err, "commands");
+	buf_release(&raw);
+	return r;
+}
+
+void runner_config_warnings(const struct plumb_config *cfg, FILE *f)
+{
+	for (size_t i = 0; i < cfg->nwarnings; i++) {
+		struct buf line;
+		buf_init(&line, 1 << 20);
+		if (esc_text(&line, cfg->warnings[i]) == 0)
+			fprintf(f, "plumb: warning: %s\n", buf_cstr(&line));
+		buf_release(&line);
+	}
 }

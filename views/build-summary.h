@@ -10,6 +10,8 @@
 #ifndef PLUMB_VIEWS_BUILD_SUMMARY_H
 #define PLUMB_VIEWS_BUILD_SUMMARY_H
 
+#include <stdio.h>
+
 #include <jansson.h>
 
 struct buf;
@@ -22,5 +24,15 @@ int runner_summary_text(const struct plumb_config *cfg, const struct runner_resu
 
 /* NULL when memory runs out. */
 json_t *runner_summary_json(const struct plumb_config *cfg, const struct runner_result *res);
+
+/*
+ * For --dry-run: build.command and every bench command as they will be
+ * split, one comment line each ("# build.command runs 4 words: [make]
+ * [lua] ..."; placeholders stay as written), escaped.
+ */
+int runner_commands_text(const struct plumb_config *cfg, struct buf *out, struct plumb_err *err);
+
+/* The configuration's warnings (cfg->warnings), one "plumb: warning: " line each, escaped. */
+void runner_config_warnings(const struct plumb_config *cfg, FILE *f);
 
 #endif

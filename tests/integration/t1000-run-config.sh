@@ -111,4 +111,39 @@ test_expect_success 'an unknown option or an argument is a usage error' '
 	test_expect_code 2 plumb run extra 2>err
 '
 
+test_expect_success 'quotes the plumb.conf syntax removed from a command: a warning with the command as it runs' '
+	cat >quotes.conf <<-\EOF &&
+	[run]
+		base = v1
+	[build]
+		command = make lua MYLDFLAGS="{pad_ldflags} -Wl,-E"
+		artifact = bench
+	[bench "x"]
+		command = {artifact} "a b"
+	[bench "y"]
+		command = {artifact} -e \"print(1)\"
+	[bench "z"]
+		command = "{artifact} x; true # not a comment"
+	[bench "w"]
+		command = {artifact} "plain"
+	EOF
+	plumb run --dry-run -c quotes.conf >out 2>err &&
+	test_grep "^plumb: warning: quotes.conf:4: build.command: the plumb.conf syntax removed the quote characters (\") from this value; it runs as: make lua MYLDFLAGS={pad_ldflags} -Wl,-E; to give the command a quote, write \\\\\" in plumb.conf" err &&
+	test_grep "^plumb: warning: quotes.conf:7: bench.x.command: .* it runs as: {artifact} a b;" err &&
+	test_grep_not "bench.y.command" err &&
+	test_grep_not "bench.z.command" err &&
+	test_grep_not "bench.w.command" err &&
+	test "$(grep -c warning err)" = 2 &&
+	test_grep "^# build.command runs 4 words: \[make\] \[lua\] \[MYLDFLAGS={pad_ldflags}\] \[-Wl,-E\]$" out &&
+	test_grep "^# bench.x.command runs 3 words: \[{artifact}\] \[a\] \[b\]$" out &&
+	test_grep "^# bench.y.command runs through /bin/sh -c (shell syntax): .* -e \"print(1)\"$" out
+'
+
+test_expect_success 'escaped quotes reach the command: no warning' '
+	write_conf proj/esc.conf "build.command=make LDFLAGS=\"{pad_ldflags} -Wl,-O1\"" &&
+	plumb run --dry-run -c proj/esc.conf >out 2>err &&
+	test_grep_not "warning" err &&
+	test_grep "^# build.command runs through /bin/sh -c (shell syntax): make LDFLAGS=" out
+'
+
 test_done

@@ -44,7 +44,7 @@ test_expect_success PYTHON 'tag, branch, HEAD~N, full and short ids resolve to t
 
 test_expect_success 'the exported tree has no .git, keeps the executable bit and the link' '
 	run_build -c proj/plumb.conf --keep --candidate feature >out &&
-	src=$(ls -d wd/run-*/src/c) &&
+	src=$(ls -d wd/run-*/v/c00) &&
 	! test -e "$src/.git" &&
 	test -x "$src/gen.sh" &&
 	! test -x "$src/main.c" &&
@@ -65,7 +65,7 @@ test_expect_success PYTHON 'WORKTREE takes uncommitted changes and added files, 
 	run_build -c proj/plumb.conf --json --keep --base HEAD --candidate WORKTREE >w.json &&
 	test_json w.json "j[\"candidate\"][\"dirty\"] and j[\"candidate\"][\"commit\"] == j[\"base\"][\"commit\"]" &&
 	test_json w.json "j[\"candidate\"][\"tree\"] != j[\"base\"][\"tree\"]" &&
-	src=$(ls -d wd/run-*/src/c) &&
+	src=$(ls -d wd/run-*/v/c00) &&
 	test_grep "local edit" "$src/main.c" &&
 	test -f "$src/added.c" &&
 	! test -e "$src/extra.c" &&

@@ -51,8 +51,17 @@ test_expect_success 'relink reuse: later pads and the control only link, their o
 	test "$(stat -c %y "$run/v/b00/main.o")" = "$(stat -c %y "$run/v/k00/main.o")"
 '
 
+test_expect_success 'relink copies share the checkout files by hard links and copy the outputs' '
+	run=$(ls -d wd/run-*) &&
+	test "$(stat -c %i "$run/v/b00/main.c")" = "$(stat -c %i "$run/v/b02/main.c")" &&
+	test "$(stat -c %i "$run/v/c00/work.c")" = "$(stat -c %i "$run/v/c01/work.c")" &&
+	test "$(stat -c %i "$run/v/b00/main.c")" = "$(stat -c %i "$run/v/k00/main.c")" &&
+	test "$(stat -c %i "$run/v/b00/main.o")" != "$(stat -c %i "$run/v/b01/main.o")" &&
+	test "$(stat -c %i "$run/v/b00/Makefile")" != "$(stat -c %i "$run/v/c00/Makefile")"
+'
+
 test_expect_success PYTHON 'the JSON summary records sizes, digests, times and addresses' '
-	run_build -c proj/plumb.conf --keep --json >s.json &&
+	run_build -c proj/plumb.conf --keep --no-cache --json >s.json &&
 	python3 - s.json <<-\EOF
 	import hashlib, json, os, sys
 	j = json.load(open(sys.argv[1]))

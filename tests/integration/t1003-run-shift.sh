@@ -60,6 +60,18 @@ LDFLAGS = -Wl,-O1" Makefile >Makefile.new && mv Makefile.new Makefile &&
 	test_grep "pad 1 did not move the code: the build ignored LDFLAGS; put {pad_ldflags} in build.command" err
 '
 
+test_expect_success 'a build that ignores the pad fails after two builds, base pads 0 and 1' '
+	write_conf proj/fast.conf run.pads=4 run.base=main run.candidate=v1 &&
+	test_expect_code 4 run_build -c proj/fast.conf --keep 2>err &&
+	test_grep "pad 1 did not move the code" err &&
+	run=$(ls -d "$TRASH"/wd/run-*) &&
+	ls "$run/log" >logs &&
+	printf "%s\n" b00.log b01.log >expect &&
+	test_cmp expect logs &&
+	test_grep_not "c00" err &&
+	rm -rf wd
+'
+
 test_expect_success '{pad_ldflags} on the make command line fixes it' '
 	write_conf proj/fixed.conf run.base=main run.pads=3 \
 		"build.command=make LDFLAGS=\"{pad_ldflags} -Wl,-O1\"" &&
@@ -127,7 +139,7 @@ test_expect_success 'pad = env exports the variables and no LDFLAGS' '
 	run=$(ls -d "$TRASH"/wd/run-*) &&
 	test_grep "^PLUMB_PAD=1$" "$run/v/b01/vars.txt" &&
 	test_grep "^PLUMB_PAD_BYTES=16$" "$run/v/b01/vars.txt" &&
-	test_grep "^PLUMB_PAD_OBJECT=$run/pad/01/plumb_pad.o$" "$run/v/b01/vars.txt" &&
+	test_grep "^PLUMB_PAD_OBJECT=$TRASH/wd/pad/01/plumb_pad.o$" "$run/v/b01/vars.txt" &&
 	test_grep "^LDFLAGS=unset$" "$run/v/b01/vars.txt" &&
 	rm -rf wd
 '
@@ -137,7 +149,7 @@ test_expect_success 'pad = link exports LDFLAGS with the pad object first' '
 		"build.command=echo LDFLAGS=\$LDFLAGS >vars.txt; make LDFLAGS={pad_ldflags}" &&
 	LDFLAGS=-Wl,-O1 run_build -c proj/link.conf --keep >out &&
 	run=$(ls -d "$TRASH"/wd/run-*) &&
-	test_grep "^LDFLAGS=$run/pad/01/plumb_pad.o -Wl,-O1$" "$run/v/b01/vars.txt" &&
+	test_grep "^LDFLAGS=$TRASH/wd/pad/01/plumb_pad.o -Wl,-O1$" "$run/v/b01/vars.txt" &&
 	test_grep "plumb_pad.o -Wl,-O1 -o bench" "$run/log/b01.log" &&
 	rm -rf wd
 '

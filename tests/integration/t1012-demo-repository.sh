@@ -51,6 +51,15 @@ j[\"benches\"][0][\"checksum\"][\"base\"] == j[\"benches\"][0][\"checksum\"][\"c
 )"
 '
 
+test_expect_success PYTHON 'the demo control is byte-identical to base pad 0: reproducible' '
+	test_json m/manifest.json "(
+[v[\"artifact\"][\"sha256\"] for v in j[\"build\"][\"variants\"] if v[\"side\"] == \"control\"] ==
+[v[\"artifact\"][\"sha256\"] for v in j[\"build\"][\"variants\"] if v[\"side\"] == \"base\" and v[\"pad\"] == 0]
+)" &&
+	(cd d && plumb run --build-only --workdir "$TRASH/wd" >../build.out 2>/dev/null) &&
+	test_grep "^reproducible: yes" build.out
+'
+
 # A fast stand-in for the example, to see the default folder made.
 test_expect_success 'without DIR it makes a new ./plumb-demo-XXXXXX' '
 	mkdir -p fake/interp &&

@@ -1,0 +1,471 @@
+/*
+ * runner/buildcache.c: the build cache's entries, stored, restored, listed
+ * and pruned; see buildcache.h for the layout and the rules.
+ *
+ * Separate from build.c because nothing here knows what a build is: an
+ * entry is a tree, a log and a few recorded facts under a key.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "common/buf.h"
+#include "common/cleanup.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "runner/build-internal.h"
+#include "runner/buildcache.h"
+#include "runner/workdir.h"
+#include "common/banned.h"
+
+#define ENTRY_MAGIC "plumb-build-cache 1"
+#define ENTRY_MAX (1 << 20)
+#define LOG_MAX (8 << 20)
+
+int buildcache_open(struct buildcache *bc, const char *dir, uint64_t limit,
+		    struct plumb_err *err)
+{
+	struct buf p;
+	int r;
+
+	memset(bc, 0, sizeof(*bc));
+	bc->limit = limit;
+	buf_init(&p, 1 << 16);
+	if (dir)
+		r = buf_addstr(&p, dir) < 0 ? buf_err(err, "build cache") : 0;
+	else
+		r = workdir_cache_path("builds", &p, err);
+	if (r == 0)
+		r = mkdir_p(p.data, err);
+	if (r == 0 && !(bc->dir = buf_detach(&p, NULL)))
+		r = plumb_err_oom(err, "build cache");
+	buf_release(&p);
+	if (r < 0)
+		plumb_err_prefix(err, "build cache");
+	return r;
+}
+
+void buildcache_close(struct buildcache *bc)
+{
+	free(bc->dir);
+	memset(bc, 0, sizeof(*bc));
+}
+
+void buildcache_key(const char *material, char key[65])
+{
+	unsigned char d[crypto_hash_sha256_BYTES];
+
+	crypto_hash_sha256(d, (const unsigned char *)material, strlen(material));
+	sodium_bin2hex(key, 65, d, sizeof(d));
+}
+
+static int is_key(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+			return 0;
+	return n == 64;
+}
+
+/* Parse <dir>/<key>/entry into m; 0, or -1 when it is not a complete entry. */
+static int read_entry(const struct buildcache *bc, const char *key, struct buildcache_meta *m)
+{
+	char *path = buf_strdupf("%s/%s/entry", bc->dir, key);
+	struct plumb_err ignored;
+	struct buf text;
+	struct stat st;
+	char *line, *next;
+	int magic = 0, sha = 0, r = -1;
+
+	memset(m, 0, sizeof(*m));
+	buf_init(&text, ENTRY_MAX);
+	if (!path || stat(path, &st) < 0 || file_read(path, ENTRY_MAX, &text, &ignored) < 0)
+		goto out;
+	snprintf(m->key, sizeof(m->key), "%s", key);
+	m->used = (int64_t)st.st_mtim.tv_sec;
+	for (line = text.data; line && *line; line = next) {
+		char *sp;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!magic) {
+			if (strcmp(line, ENTRY_MAGIC) != 0)
+				goto out;
+			magic = 1;
+			continue;
+		}
+		if (strcmp(line, "material") == 0)
+			break;
+		sp = strchr(line, ' ');
+		if (!sp)
+			goto out;
+		*sp++ = '\0';
+		if (strcmp(line, "what") == 0)
+			snprintf(m->what, sizeof(m->what), "%s", sp);
+		else if (strcmp(line, "sha256") == 0 && strlen(sp) == 64)
+			sha = snprintf(m->sha256, sizeof(m->sha256), "%s", sp) == 64;
+		else if (strcmp(line, "size") == 0)
+			m->size = strtoull(sp, NULL, 10);
+		else if (strcmp(line, "bytes") == 0)
+			m->bytes = strtoull(sp, NULL, 10);
+		else if (strcmp(line, "buildNs") == 0)
+			m->build_ns = strtoull(sp, NULL, 10);
+		else if (strcmp(line, "created") == 0)
+			m->created = strtoll(sp, NULL, 10);
+		else if (strcmp(line, "whole") == 0)
+			m->whole = strcmp(sp, "1") == 0;
+	}
+	r = magic && sha ? 0 : -1;
+out:
+	buf_release(&text);
+	free(path);
+	return r;
+}
+
+/* Copy the log src to dst (logs are capped: runner/build.c), after head. */
+static int copy_log(const char *src, const char *dst, const char *head, struct plumb_err *err)
+{
+	struct buf text;
+	int fd, r;
+
+	buf_init(&text, LOG_MAX);
+	if ((r = file_read(src, LOG_MAX, &text, err)) < 0) {
+		buf_release(&text);
+		return r;
+	}
+	fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		r = plumb_err_errno(err, PLUMB_EIO, errno, dst, "create");
+	else {
+		r = head ? write_all(fd, head, strlen(head), dst, err) : 0;
+		if (r == 0)
+			r = write_all(fd, text.data ? text.data : "", text.len, dst, err);
+		if (close(fd) < 0 && r == 0)
+			r = plumb_err_errno(err, PLUMB_EIO, errno, dst, "close");
+	}
+	buf_release(&text);
+	return r;
+}
+
+/* Take an entry out of use at once (rename), then remove it. */
+static int drop(const struct buildcache *bc, const char *name, struct plumb_err *err)
+{
+	static unsigned seq;
+	char *from = buf_strdupf("%s/%s", bc->dir, name);
+	char *to = buf_strdupf("%s/tmp-%ld-d%u", bc->dir, (long)getpid(), seq++);
+	int r = 0;
+
+	if (!from || !to)
+		r = plumb_err_oom(err, "build cache");
+	else if (strncmp(name, "tmp-", 4) == 0)
+		r = workdir_remove_tree(from, err);
+	else if (rename(from, to) < 0)
+		r = errno == ENOENT ? 0 : plumb_err_errno(err, PLUMB_EIO, errno, from, "rename");
+	else
+		r = workdir_remove_tree(to, err);
+	free(from);
+	free(to);
+	return r;
+}
+
+int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
+		       const char *rel, int whole, const char *log, struct buildcache_meta *meta,
+		       char *note, size_t note_size, struct plumb_err *err)
+{
+	struct plumb_err e;
+	struct buf from, to, art;
+	char sha[65];
+	uint64_t size = 0;
+	int r;
+
+	note[0] = '\0';
+	plumb_err_clear(&e);
+	buf_init(&from, 1 << 16);
+	buf_init(&to, 1 << 16);
+	buf_init(&art, 1 << 16);
+	{
+		char *dirp = buf_strdupf("%s/%s", bc->dir, key);
+		struct stat st;
+		int there = dirp && stat(dirp, &st) == 0;
+		free(dirp);
+		if (!there) {
+			r = 0;
+			goto out;
+		}
+	}
+	if (read_entry(bc, key, meta) < 0 || meta->whole != whole) {
+		snprintf(note, note_size, "the cache entry %.12s is damaged (%s)", key,
+			 meta->sha256[0] ? "not the kind of entry its key says" : "no readable entry file");
+		r = 0;
+		goto drop;
+	}
+	if (whole)
+		r = buf_printf(&from, "%s/%s/tree", bc->dir, key) < 0 || buf_addstr(&to, dest) < 0;
+	else
+		r = buf_printf(&from, "%s/%s/tree/%s", bc->dir, key, rel) < 0 ||
+		    buf_printf(&to, "%s/%s", dest, rel) < 0;
+	if (r || buf_printf(&art, "%s/%s", dest, rel) < 0) {
+		r = buf_err(err, "build cache");
+		goto out;
+	}
+	r = whole ? workdir_copy_tree(from.data, to.data, &e) : workdir_copy_path(from.data, to.data, &e);
+	if (r == 0) {
+		char *lp = buf_strdupf("%s/%s/log", bc->dir, key);
+		char head[256];
+		snprintf(head, sizeof(head), "plumb: restored from the build cache (entry %s); "
+			 "the log of the build that made it follows\n", key);
+		r = lp ? copy_log(lp, log, head, &e) : plumb_err_oom(&e, "build cache");
+		free(lp);
+	}
+	if (cleanup_signal_pending()) {
+		r = plumb_err_set(err, PLUMB_EINTERNAL, "stopped by signal %d", cleanup_signal_pending());
+		goto out;
+	}
+	if (r < 0) {
+		snprintf(note, note_size, "the cache entry %.12s could not be restored (%s)", key, e.msg);
+	} else if (build_artifact_digest(art.data, sha, &size, &e) < 0 || strcmp(sha, meta->sha256) != 0) {
+		snprintf(note, note_size, "the cache entry %.12s is damaged (its artifact's SHA-256 differs from the one recorded)", key);
+		r = -1;
+	}
+	if (r == 0) {
+		/* Used now: the last to be evicted. */
+		char *ep = buf_strdupf("%s/%s/entry", bc->dir, key);
+		if (ep)
+			utimensat(AT_FDCWD, ep, NULL, 0);
+		free(ep);
+		r = 1;
+		goto out;
+	}
+	/* Unusable: undo what was copied and drop the entry. */
+	plumb_err_clear(&e);
+	workdir_remove_tree(to.data, &e);
+	r = 0;
+drop:
+	plumb_err_clear(&e);
+	drop(bc, key, &e);
+out:
+	buf_release(&from);
+	buf_release(&to);
+	buf_release(&art);
+	return r;
+}
+
+int buildcache_store(struct buildcache *bc, const char *src, const char *rel, int whole,
+		     const char *log, struct buildcache_meta *meta, struct plumb_err *err)
+{
+	static unsigned seq;
+	struct buf tmp, p, text;
+	struct atomic_file af;
+	uint64_t bytes = 0;
+	int r;
+
+	buf_init(&tmp, 1 << 16);
+	buf_init(&p, 1 << 16);
+	buf_init(&text, ENTRY_MAX);
+	if (buf_printf(&tmp, "%s/tmp-%ld-%u", bc->dir, (long)getpid(), seq++) < 0) {
+		r = buf_err(err, "build cache");
+		goto out;
+	}
+	if (mkdir(tmp.data, 0755) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, tmp.data, "mkdir");
+		goto out;
+	}
+	if (buf_printf(&p, "%s/tree", tmp.data) < 0) {
+		r = buf_err(err, "build cache");
+		goto fail;
+	}
+	if (whole) {
+		r = workdir_copy_tree(src, p.data, err);
+	} else {
+		/* Only the artifact, at its place in the tree. */
+		char *from = buf_strdupf("%s/%s", src, rel), *to = buf_strdupf("%s/%s", p.data, rel);
+		char *slash = to ? strrchr(to, '/') : NULL;
+		r = !from || !to ? plumb_err_oom(err, "build cache") : 0;
+		if (r == 0 && slash) {
+			*slash = '\0';
+			r = mkdir_p(to, err);
+			*slash = '/';
+		}
+		if (r == 0)
+			r = workdir_copy_path(from, to, err);
+		free(from);
+		free(to);
+	}
+	if (r == 0 && log) {
+		buf_reset(&p);
+		r = buf_printf(&p, "%s/log", tmp.data) < 0 ? buf_err(err, "build cache")
+							    : copy_log(log, p.data, NULL, err);
+	}
+	if (r == 0)
+		r = workdir_tree_size(tmp.data, &bytes, err);
+	if (r < 0)
+		goto fail;
+	meta->bytes = bytes;
+	meta->created = (int64_t)time(NULL);
+	meta->whole = whole;
+	if (buf_printf(&text, "%s\nwhat %s\nsha256 %s\nsize %" PRIu64 "\nbytes %" PRIu64
+		       "\nbuildNs %" PRIu64 "\ncreated %" PRId64 "\nwhole %d\nmaterial\n%s",
+		       ENTRY_MAGIC, meta->what, meta->sha256, meta->size, meta->bytes,
+		       meta->build_ns, meta->created, meta->whole,
+		       meta->material ? meta->material : "") < 0) {
+		r = buf_err(err, "build cache");
+		goto fail;
+	}
+	buf_reset(&p);
+	if (buf_printf(&p, "%s/entry", tmp.data) < 0) {
+		r = buf_err(err, "build cache");
+		goto fail;
+	}
+	/* The entry file last: a folder without it is never restored. */
+	if ((r = atomic_file_open(&af, p.data, 0644, err)) < 0)
+		goto fail;
+	if ((r = atomic_file_write(&af, text.data, text.len, err)) < 0) {
+		atomic_file_abort(&af);
+		goto fail;
+	}
+	if ((r = atomic_file_commit(&af, err)) < 0)
+		goto fail;
+	buf_reset(&p);
+	if (buf_printf(&p, "%s/%s", bc->dir, meta->key) < 0) {
+		r = buf_err(err, "build cache");
+		goto fail;
+	}
+	if (rename(tmp.data, p.data) < 0) {
+		if (errno != EEXIST && errno != ENOTEMPTY) {
+			r = plumb_err_errno(err, PLUMB_EIO, errno, p.data, "rename");
+			goto fail;
+		}
+		/* Another run stored the same key first: keep its entry. */
+		workdir_remove_tree(tmp.data, err);
+	}
+	r = bc->limit ? buildcache_prune(bc, bc->limit, NULL, NULL, err) : 0;
+	goto out;
+fail:
+	{
+		struct plumb_err ignored;
+		plumb_err_clear(&ignored);
+		workdir_remove_tree(tmp.data, &ignored);
+	}
+out:
+	buf_release(&tmp);
+	buf_release(&p);
+	buf_release(&text);
+	if (r < 0)
+		plumb_err_prefix(err, "build cache");
+	return r;
+}
+
+static int by_use(const void *a, const void *b)
+{
+	const struct buildcache_meta *x = a, *y = b;
+
+	if (x->used != y->used)
+		return x->used > y->used ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* A tmp-<pid>-... folder whose process is gone (or any, when all is set). */
+static int stale_tmp(const char *name)
+{
+	long pid;
+
+	if (strncmp(name, "tmp-", 4) != 0)
+		return 0;
+	pid = strtol(name + 4, NULL, 10);
+	return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+int buildcache_list(struct buildcache *bc, struct buildcache_meta **out, size_t *n,
+		    struct plumb_err *err)
+{
+	DIR *d = opendir(bc->dir);
+	struct buildcache_meta *v = NULL;
+	struct dirent *e;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : plumb_err_errno(err, PLUMB_EIO, errno, bc->dir, "read folder");
+	while ((e = readdir(d)) != NULL) {
+		struct buildcache_meta m;
+		if (!is_key(e->d_name) || read_entry(bc, e->d_name, &m) < 0)
+			continue;
+		if (*n == cap) {
+			size_t nc = cap ? 2 * cap : 16;
+			struct buildcache_meta *nv = realloc(v, nc * sizeof(*nv));
+			if (!nv) {
+				closedir(d);
+				free(v);
+				return plumb_err_oom(err, "build cache");
+			}
+			v = nv;
+			cap = nc;
+		}
+		v[(*n)++] = m;
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), by_use);
+	*out = v;
+	return 0;
+}
+
+void buildcache_list_free(struct buildcache_meta *list)
+{
+	free(list);
+}
+
+int buildcache_prune(struct buildcache *bc, uint64_t limit, size_t *removed,
+		     uint64_t *freed, struct plumb_err *err)
+{
+	struct buildcache_meta *v;
+	uint64_t total = 0;
+	size_t n, gone = 0;
+	uint64_t bytes = 0;
+	DIR *d;
+	int r;
+
+	/* Leftovers of killed runs, and folders that are not complete entries. */
+	if ((d = opendir(bc->dir)) != NULL) {
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			struct buildcache_meta m;
+			struct plumb_err ignored;
+			plumb_err_clear(&ignored);
+			if (stale_tmp(e->d_name) ||
+			    (is_key(e->d_name) && read_entry(bc, e->d_name, &m) < 0))
+				drop(bc, e->d_name, &ignored);
+		}
+		closedir(d);
+	}
+	if ((r = buildcache_list(bc, &v, &n, err)) < 0)
+		return r;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		total += v[i].bytes;
+		if (limit && total <= limit)
+			continue;
+		if ((r = drop(bc, v[i].key, err)) == 0) {
+			gone++;
+			bytes += v[i].bytes;
+		}
+	}
+	buildcache_list_free(v);
+	if (removed)
+		*removed = gone;
+	if (freed)
+		*freed = bytes;
+	return r;
+}

@@ -1,0 +1,95 @@
+/*
+ * runner/buildcache.h: the build cache, built variants kept across runs
+ * under the key of everything that decides their bytes (issue 20).
+ *
+ * The cache is a folder ($XDG_CACHE_HOME/plumb/builds, else
+ * ~/.cache/plumb/builds) of entries, one folder per key (64 hex digits):
+ *
+ *   <key>/entry   what the entry is (text, written last: see below)
+ *   <key>/log     the build log of the build that made it
+ *   <key>/tree/   the variant's folder, or only its artifact
+ *
+ * An entry is made in a folder "tmp-<pid>-<n>" beside the others and
+ * renamed to its key once complete, so a run killed while storing leaves
+ * no entry that could be restored (the tmp- folders of dead processes are
+ * removed by the next prune).  Restoring copies the tree out and checks
+ * the artifact's SHA-256 against the one recorded: an entry that fails
+ * (damaged, half gone, or removed by a prune meanwhile) is a miss, said in
+ * the note, and removed.  Using an entry touches <key>/entry: the least
+ * recently used entries go first when the cache is pruned to its size.
+ *
+ * What the key is made of is the caller's (runner/build.c): the cache only
+ * stores the text it is given ("material") and lists it.
+ *
+ * Ownership: struct buildcache is caller-owned storage, buildcache_open()
+ * fills it and buildcache_close() frees it; buildcache_list() returns a
+ * heap array that buildcache_list_free() frees.
+ */
+#ifndef PLUMB_RUNNER_BUILDCACHE_H
+#define PLUMB_RUNNER_BUILDCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct plumb_err;
+
+#define BUILDCACHE_SIZE_DEFAULT ((uint64_t)4 << 30)   /* build.cacheSize: 4G */
+
+struct buildcache {
+	char *dir;
+	uint64_t limit;    /* bytes; 0: no limit */
+};
+
+/* What an entry holds (the caller fills it to store; restore returns it). */
+struct buildcache_meta {
+	char key[65];
+	char what[128];       /* "base pad 0 (b00) of tree 1a2b3c4d5e6f" */
+	char sha256[65];      /* the artifact's digest (runner/build-verify.c's) */
+	uint64_t size;        /* the artifact's bytes */
+	uint64_t bytes;       /* the entry's bytes (tree and log) */
+	uint64_t build_ns;    /* how long the build took */
+	int64_t created;      /* unix time */
+	int64_t used;         /* last restored (unix time) */
+	int whole;            /* tree/ is the whole variant folder, else only the artifact */
+	const char *material; /* store: the key's text; NULL in listings */
+};
+
+/* Open (make) dir, or the default folder when dir is NULL. */
+int buildcache_open(struct buildcache *bc, const char *dir, uint64_t limit,
+		    struct plumb_err *err);
+void buildcache_close(struct buildcache *bc);
+
+/* The SHA-256 (hex) of material: the key. */
+void buildcache_key(const char *material, char key[65]);
+
+/*
+ * Restore entry key: its tree into dest (whole: dest is made; else the
+ * artifact, at rel, is copied into the existing folder dest), its log to
+ * log; the artifact dest/rel must have the digest recorded.
+ * 1 restored (meta filled), 0 a miss (note says why when the entry was
+ * there but unusable, else ""), negative only when plumb is asked to stop.
+ * On a miss dest is as it was, or removed when it was made.
+ */
+int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
+		       const char *rel, int whole, const char *log, struct buildcache_meta *meta,
+		       char *note, size_t note_size, struct plumb_err *err);
+
+/*
+ * Store src (whole: the folder; else only the artifact src/rel) and log
+ * under meta->key, then prune to the limit.  An entry stored meanwhile by
+ * another run wins.
+ */
+int buildcache_store(struct buildcache *bc, const char *src, const char *rel, int whole,
+		     const char *log, struct buildcache_meta *meta, struct plumb_err *err);
+
+/* Every complete entry, most recently used first. */
+int buildcache_list(struct buildcache *bc, struct buildcache_meta **out, size_t *n,
+		    struct plumb_err *err);
+void buildcache_list_free(struct buildcache_meta *list);
+
+/* Remove least recently used entries until the rest fit in limit bytes
+ * (0: remove all), and leftovers of killed runs. */
+int buildcache_prune(struct buildcache *bc, uint64_t limit, size_t *removed,
+		     uint64_t *freed, struct plumb_err *err);
+
+#endif
