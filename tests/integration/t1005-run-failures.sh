@@ -74,8 +74,9 @@ test_expect_success 'a second run on the same work folder exits 75 naming the ho
 	write_conf proj/wait.conf run.pads=1 run.control=false \
 		"build.command=sleep 3175.$MARK; make" &&
 	(run_build -c proj/wait.conf >first.out 2>first.err; echo $? >first.status) &
-	# The holder is stopped whatever happens, so that no later test waits for it.
-	held=0 && wait_for test -s wd/lock || held=1
+	# The holder is stopped whatever happens, so that no later test waits
+	# for it: once its build runs (before that, pkill would find nothing).
+	held=0 && wait_for pgrep -f "sleep 3175\.$MARK([^0-9]|$)" && test -s wd/lock || held=1
 	code=0 && test_expect_code 75 run_build -c proj/plumb.conf 2>err || code=1
 	pkill -TERM -f "sleep 3175\.$MARK([^0-9]|$)"
 	wait_for test -s first.status &&
