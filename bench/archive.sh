@@ -36,30 +36,7 @@ start=$(date +%s)
 "$FILL" "$A" "$N"
 echo "  filled in $(( $(date +%s) - start )) s"
 
-# Median wall and CPU milliseconds of 9 runs of a command.
-measure() {
-	python3 - "$@" <<'EOF'
-import os, resource, statistics, subprocess, sys, time
-walls, cpus = [], []
-for _ in range(9):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    t1 = time.perf_counter()
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode != 0:
-        sys.exit("failed (%d): %s\n%s" % (p.returncode, " ".join(sys.argv[1:]), p.stderr.decode()))
-    walls.append((t1 - t0) * 1000)
-    cpus.append((r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1000)
-print("wall %6.1f ms  cpu %6.1f ms" % (statistics.median(walls), statistics.median(cpus)))
-EOF
-}
-
-row() {
-	label=$1
-	shift
-	printf '%-44s %s\n' "$label" "$(measure "$@")"
-}
+. "$(dirname "$0")/measure.sh"
 
 FP=$("$PLUMB" archive trend interp --json --archive-dir "$A" |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["host"])')

@@ -3,7 +3,10 @@
 # print the figures the bundle format promises (issue 4): writing under
 # 3 s, verifying under 2 s, at most 3 bytes per sample, verify's peak RSS
 # under 64 MB; and, for comparison, the size of the same samples stored
-# as pyperf stores them (JSON, values in seconds, gzip level 9).
+# as pyperf stores them (JSON, values in seconds, gzip level 9).  Pack and
+# verify run three times with each SHA-256 backend, interleaved
+# (PLUMB_DIGEST=libsodium, then the default libcrypto); the figures are
+# the medians, and the ratio is libsodium's time over libcrypto's.
 #
 #   bench/bundle.sh [SAMPLES]        (run from a built tree; default 10000000)
 #
@@ -26,8 +29,32 @@ rows=$(($(wc -l <"$dir/in/samples.tsv") - 1))
 
 sync
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-/usr/bin/time -v "$plumb" bundle pack "$dir/in" -o "$dir/b.plumb" >/dev/null 2>"$dir/pack.time"
-/usr/bin/time -v "$plumb" bundle verify "$dir/b.plumb" >/dev/null 2>"$dir/verify.time"
+# wall FILE: the elapsed seconds of a `time -v` report.
+wall() {
+	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0;
+		for (k = 1; k <= n; k++) s = s * 60 + t[k]; print s }' "$1"
+}
+for i in 1 2 3; do
+	for backend in libsodium libcrypto; do
+		rm -f "$dir/b.plumb"
+		PLUMB_DIGEST=$backend /usr/bin/time -v "$plumb" bundle pack "$dir/in" -o "$dir/b.plumb" \
+			>/dev/null 2>"$dir/pack.$backend.$i.time"
+		PLUMB_DIGEST=$backend /usr/bin/time -v "$plumb" bundle verify "$dir/b.plumb" \
+			>/dev/null 2>"$dir/verify.$backend.$i.time"
+	done
+done
+# median STAGE BACKEND: the run (1-3) with the median wall time, as its time file.
+median() {
+	for i in 1 2 3; do echo "$(wall "$dir/$1.$2.$i.time") $i"; done | sort -n | sed -n 2p |
+		{ read -r _ i; echo "$dir/$1.$2.$i.time"; }
+}
+for stage in pack verify; do
+	for backend in libsodium libcrypto; do
+		cp "$(median $stage $backend)" "$dir/$stage.$backend.time"
+	done
+done
+cp "$dir/pack.libcrypto.time" "$dir/pack.time"
+cp "$dir/verify.libcrypto.time" "$dir/verify.time"
 size=$(wc -c <"$dir/b.plumb")
 tsv=$(wc -c <"$dir/in/samples.tsv")
 
@@ -55,6 +82,12 @@ echo "load average:        $load before packing, on $(nproc) CPUs"
 echo "samples:             $rows ($tsv bytes of samples.tsv)"
 echo "bundle pack:         $(time_of "$dir/pack.time")   (target < 3 s)"
 echo "bundle verify:       $(time_of "$dir/verify.time")   (targets < 2 s, < 64 MB)"
+for stage in pack verify; do
+	s=$(wall "$dir/$stage.libsodium.time") c=$(wall "$dir/$stage.libcrypto.time")
+	awk -v st="$stage" -v s="$s" -v c="$c" 'BEGIN {
+		printf "SHA-256 in %-7s   libsodium %.2f s, libcrypto %.2f s: %.2fx (medians of 3, interleaved)\n",
+			st ":", s, c, (c > 0 ? s / c : 0) }'
+done
 awk -v s="$size" -v g="$gz" -v n="$rows" 'BEGIN {
 	printf "bundle size:         %d bytes, %.2f bytes/sample   (target <= 3)\n", s, s / n;
 	printf "pyperf JSON + gzip:  %d bytes, %.2f bytes/sample   (%.1fx the bundle)\n", g, g / n, g / s }'

@@ -38,29 +38,9 @@ start=$(date +%s)
 "$FILL" "$A" "$NIGHTS" "$BENCHES" b0@$((NIGHTS / 3)):3 b0@$((NIGHTS * 2 / 3)):10 b7@$((NIGHTS / 2)):-5
 echo "  filled in $(( $(date +%s) - start )) s"
 
-measure() {
-	python3 - "$@" <<'PY'
-import resource, statistics, subprocess, sys, time
-walls, cpus = [], []
-for _ in range(9):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    t1 = time.perf_counter()
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode not in (0, 1):
-        sys.exit("failed (%d): %s\n%s" % (p.returncode, " ".join(sys.argv[1:]), p.stderr.decode()))
-    walls.append((t1 - t0) * 1000)
-    cpus.append((r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1000)
-print("wall %7.1f ms  cpu %7.1f ms" % (statistics.median(walls), statistics.median(cpus)))
-PY
-}
-
-row() {
-	label=$1
-	shift
-	printf '%-44s %s\n' "$label" "$(measure "$@")"
-}
+. "$(dirname "$0")/measure.sh"
+# report --trend --fail-on change exits 1 when the latest nights start a change.
+MEASURE_OK="0 1"
 
 FOUND=$("$PLUMB" archive changes --json --archive-dir "$A" |
 	python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["nights"], len(j["changes"]), " ".join(c["bench"] + ":" + c["direction"] for c in j["changes"]))')

@@ -10,9 +10,9 @@
 #     rounds plus one valgrind run per variant, pad 0 twice,
 # and prints both wall times, their ratio, the time the valgrind runs took
 # (run.valgrind.ns), and the instruction counts' run-to-run difference:
-# every pad 0 ran twice, and the whole sweep is repeated REPEAT times, so
-# the spread of vg-instructions within each variant over all those runs
-# (target: exactly 0).
+# every pad 0 runs twice in a sweep ("in job", target: exactly 0), and the
+# whole sweep is repeated REPEAT times ("jobs": the same variant across
+# sweeps, whose run folders may differ in name length).
 #
 #   bench/valgrind.sh                      (from the build tree; PLUMB=path/to/plumb)
 #   N=3000 ROUNDS=5 REPEAT=3 bench/valgrind.sh
@@ -75,8 +75,8 @@ conf() {   # conf NAME ARTIFACT ARGS COUNTER
 	EOF
 }
 
-printf '%-7s %-9s %10s %10s %7s %12s %14s %10s\n' bench counter "wall s" "valgrind s" ratio \
-	"vg runs" "Ir spread" "Ir"
+printf '%-7s %-9s %10s %10s %7s %8s %8s %8s %10s\n' bench counter "wall s" "valgrind s" ratio \
+	"vg runs" "in job" "jobs" "Ir"
 for spec in "interp interp $N" "fnv fnv $FNV_N"; do
 	set -- $spec
 	conf "$1" "$2" "$3" hardware
@@ -92,7 +92,8 @@ for spec in "interp interp $N" "fnv fnv $FNV_N"; do
 			>/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 		t3=$(now)
 		rm -rf "$tmp/x" && "$PLUMB" bundle extract "$tmp/$1-vg.plumb" "$tmp/x" >/dev/null
-		awk -F '\t' '$6 == "vg-instructions"' "$tmp/x/samples.tsv" >>"$tmp/vg.tsv"
+		awk -F '\t' -v job="$k" '$6 == "vg-instructions" { print job "\t" $0 }' \
+			"$tmp/x/samples.tsv" >>"$tmp/vg.tsv"
 	done
 	python3 - "$1" "$t0" "$t1" "$t2" "$t3" "$tmp/x/manifest.json" "$tmp/vg.tsv" <<-\EOF
 	import json, sys
@@ -101,15 +102,19 @@ for spec in "interp interp $N" "fnv fnv $FNV_N"; do
 	vg = float(t3) - float(t2)
 	m = json.load(open(mf))
 	runs = m["run"]["valgrind"]["runs"]
-	by = {}
+	by, job = {}, {}
 	for line in open(tsv):
-	    b, side, pad, rnd, it, met, val = line.rstrip("\n").split("\t")
+	    k, b, side, pad, rnd, it, met, val = line.rstrip("\n").split("\t")
 	    by.setdefault((side, pad), []).append(float(val))
+	    job.setdefault((k, side, pad), []).append(float(val))
+	within = max(max(v) - min(v) for v in job.values())
 	spread = max(max(v) - min(v) for v in by.values())
 	ir = sorted({v for vs in by.values() for v in vs})
-	print("%-7s %-9s %10.2f %10s %7s %12s %14s %10s" % (name, "hardware", wall, "-", "-", "-", "-", "-"))
-	print("%-7s %-9s %10.2f %10.2f %7.2f %12d %14.0f %10.0f" % (name, "valgrind", vg,
-	      m["run"]["valgrind"]["ns"] / 1e9, vg / wall, runs, spread, ir[0]))
+	print("%-7s %-9s %10.2f %10s %7s %8s %8s %8s %10s" % (name, "hardware", wall, "-", "-", "-", "-", "-", "-"))
+	print("%-7s %-9s %10.2f %10.2f %7.2f %8d %8.0f %8.0f %10.0f" % (name, "valgrind", vg,
+	      m["run"]["valgrind"]["ns"] / 1e9, vg / wall, runs, within, spread, ir[0]))
 	EOF
 done
-echo "Ir spread: largest max - min of vg-instructions within one variant over every run (pad 0 twice per sweep, $REPEAT sweeps)"
+echo "in job: largest max - min of vg-instructions of one variant within one sweep (pad 0 runs twice)"
+echo "jobs: the same over all $REPEAT sweeps (their run folders' names, and so the artifact's"
+echo "      argument and environment sizes, may differ in length between jobs)"

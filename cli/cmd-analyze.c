@@ -22,12 +22,15 @@
 /* The options, as parsed (one command per process). */
 static struct analyze_cfg {
 	int json;
+	const char *format;
 	const char *warmup;
 	const char *rule;
 } cfg;
 
 static const struct plumb_opt analyze_opts[] = {
 	OPT_FLAG_("json", 0, "print JSON (keys in docs/analyze-json.md)", &cfg.json),
+	OPT_STRING_("format", 0, "FORMAT", "text (default), json (as --json) or csv (one row per "
+		    "benchmark, metric, side and pad: docs/csv.md)", &cfg.format),
 	OPT_STRING_("warmup", 0, "POLICY", "per-iteration data: auto, none or N samples "
 		    "dropped per round", &cfg.warmup),
 	OPT_STRING_("rule", 0, "RULE", "the verdict rule: margin (the default, version 2) or "
@@ -59,6 +62,17 @@ static int analyze_exec(int argc, char **argv)
 		cmd_print_usage(&cmd_analyze, "analyze", stderr);
 		return PLUMB_EXIT_USAGE;
 	}
+	if (cfg.format && strcmp(cfg.format, "text") != 0 && strcmp(cfg.format, "json") != 0 &&
+	    strcmp(cfg.format, "csv") != 0) {
+		fprintf(stderr, "plumb analyze: --format takes text, json or csv, not '%s'\n", cfg.format);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (cfg.format && cfg.json && strcmp(cfg.format, "json") != 0) {
+		fprintf(stderr, "plumb analyze: --json and --format %s disagree\n", cfg.format);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (cfg.format && strcmp(cfg.format, "json") == 0)
+		cfg.json = 1;
 	path = argv[0];
 	name = strcmp(path, "-") == 0 ? "standard input" : path;
 	analysis_opts_default(&opts);
@@ -87,7 +101,8 @@ static int analyze_exec(int argc, char **argv)
 	}
 	if (rc == 0)
 		rc = cfg.json ? analysis_render_json(a, name, &out, &err)
-				  : analysis_render_text(a, name, &out, &err);
+		     : cfg.format && strcmp(cfg.format, "csv") == 0 ? analysis_render_csv(a, &out, &err)
+		     : analysis_render_text(a, name, &out, &err);
 	if (rc == 0 && out.len && fwrite(out.data, 1, out.len, stdout) != out.len)
 		rc = plumb_err_set(&err, PLUMB_EIO, "standard output: write error");
 	buf_release(&out);
@@ -98,7 +113,7 @@ static int analyze_exec(int argc, char **argv)
 const struct plumb_cmd cmd_analyze = {
 	.name = "analyze",
 	.summary = "verdicts for samples from any source (samples.tsv layout)",
-	.usage = "analyze FILE.tsv [--json] [--warmup POLICY] [--rule margin|overlap]",
+	.usage = "analyze FILE.tsv [--json] [--format text|json|csv] [--warmup POLICY] [--rule margin|overlap]",
 	.description =
 		"Read a table in the samples.tsv layout (a header row, then bench, side,\n"
 		"pad, round, iter, metric, value separated by tabs; - reads standard\n"

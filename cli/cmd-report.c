@@ -24,7 +24,7 @@ static const struct plumb_opt report_opts[] = {
 	OPT_STRING_("baseline", 0, "NAME|BUNDLE|ID",
 		    "compare the candidate with a baseline: an archived name, a bundle file or folder, or an archived bundle id",
 		    &opt_baseline),
-	OPT_STRING_("format", 0, "FORMAT", "text (default), md, html or json", &opt_format),
+	OPT_STRING_("format", 0, "FORMAT", "text (default), md, html, json, or csv and bmf (docs/csv.md, docs/bmf.md)", &opt_format),
 	OPT_STRING_("output", 'o', "FILE", "write the report to FILE (atomically) instead of standard output",
 		    &opt_output),
 	OPT_STRING_("fail-on", 0, "WHAT",
@@ -96,7 +96,7 @@ static int report_exec(int argc, char **argv)
 	int rc, status, gh;
 
 	if (opt_format && report_format_parse(opt_format, &o.format) < 0)
-		return usage("--format takes text, md, html or json");
+		return usage("--format takes text, md, html, json, csv or bmf");
 	if (opt_json && opt_format && o.format != REPORT_JSON)
 		return usage("--json is --format json; not with another --format");
 	if (opt_json)
@@ -112,6 +112,8 @@ static int report_exec(int argc, char **argv)
 			return usage("--trend takes no bundle");
 		if (opt_baseline || opt_force)
 			return usage("--baseline and --force compare a bundle; --trend takes neither");
+		if (o.format == REPORT_CSV || o.format == REPORT_BMF)
+			return usage("--format csv and bmf export a bundle's report; --trend takes text, md, html or json");
 		return trend_exec(o.format, o.fail_on);
 	}
 	if (opt_host || opt_last)

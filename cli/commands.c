@@ -18,5 +18,6 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_bundle,
 	&cmd_audit,
 	&cmd_cache,
+	&cmd_completion,
 	NULL
 };

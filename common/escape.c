@@ -9,7 +9,7 @@
 #include "common/utf8.h"
 #include "common/banned.h"
 
-enum esc_kind { ESC_TEXT, ESC_MD, ESC_HTML };
+enum esc_kind { ESC_TEXT, ESC_MD, ESC_HTML, ESC_CSV };
 
 static int esc(struct buf *out, const char *str, enum esc_kind kind)
 {
@@ -26,6 +26,8 @@ static int esc(struct buf *out, const char *str, enum esc_kind kind)
 		} else if (kind == ESC_HTML && cp < 0x80 && strchr("&<>\"'", (int)cp)) {
 			static const char *const ent[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&#39;" };
 			r = buf_addstr(out, ent[strchr("&<>\"'", (int)cp) - "&<>\"'"]);
+		} else if (kind == ESC_CSV && cp == '"') {
+			r = buf_addstr(out, "\"\"");
 		} else if (kind == ESC_MD && cp < 0x80 && strchr("\\`*_[]<>|~&$", (int)cp)) {
 			r = buf_addch(out, '\\');
 			if (r == 0)
@@ -53,6 +55,18 @@ int esc_md(struct buf *out, const char *s)
 int esc_html(struct buf *out, const char *s)
 {
 	return esc(out, s, ESC_HTML);
+}
+
+int esc_csv(struct buf *out, const char *s)
+{
+	/* A leading = + - @ makes a spreadsheet evaluate the cell (OWASP's
+	 * "CSV injection"): a quote before it keeps the cell text. */
+	int formula = s && *s && strchr("=+-@", *s);
+
+	if (buf_addch(out, '"') < 0 || (formula && buf_addch(out, '\'') < 0) ||
+	    esc(out, s, ESC_CSV) < 0 || buf_addch(out, '"') < 0)
+		return -1;
+	return 0;
 }
 
 int esc_text_lines(struct buf *out, const char *s)

@@ -13,7 +13,10 @@
  *   esc_md    Markdown punctuation that could start markup or end a table
  *             cell is backslash-escaped;
  *   esc_html  & < > " ' as entities (valid in HTML and XML, in text and in
- *             attribute values).
+ *             attribute values);
+ *   esc_csv   one RFC 4180 field: in double quotes, a quote doubled, and a
+ *             leading = + - @ (a spreadsheet formula) preceded by a single
+ *             quote.
  * A NULL s is the empty string.  They return 0, or -1 when out is full.
  *
  * Ownership: the caller owns out (or the FILE); nothing here allocates
@@ -30,6 +33,7 @@ struct buf;
 int esc_text(struct buf *out, const char *s);
 int esc_md(struct buf *out, const char *s);
 int esc_html(struct buf *out, const char *s);
+int esc_csv(struct buf *out, const char *s);
 
 /*
  * Text of several lines, each escaped as esc_text() does: the newlines

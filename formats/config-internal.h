@@ -32,14 +32,14 @@ enum key_id {
 	K_RUN_BASE, K_RUN_CANDIDATE, K_RUN_PADS, K_RUN_MAX_PADS, K_RUN_BUDGET,
 	K_RUN_ROUNDS, K_RUN_SEED,
 	K_RUN_CONTROL, K_RUN_WARMUP_RUNS, K_RUN_CPU, K_RUN_ASLR, K_RUN_ENV,
-	K_RUN_LABEL, K_RUN_LOCK,
+	K_RUN_LABEL, K_RUN_SETUP, K_RUN_CLEANUP, K_RUN_LOCK,
 	K_BUILD_COMMAND, K_BUILD_ARTIFACT, K_BUILD_PAD, K_BUILD_PAD_BYTES,
 	K_BUILD_PAD_OFFSETS, K_BUILD_REUSE, K_BUILD_TIMEOUT, K_BUILD_CC, K_BUILD_CACHE_SIZE,
 	K_VERDICT_RULE, K_VERDICT_CONFIDENCE,
 	K_HOST_ALLOW,
 	K_BENCH_COMMAND, K_BENCH_MODE, K_BENCH_WARMUP, K_BENCH_METRIC,
 	K_BENCH_HOT, K_BENCH_HOT_COVERAGE, K_BENCH_TIMEOUT, K_BENCH_MAX_SAMPLES, K_BENCH_CHECKSUM,
-	K_BENCH_COUNTER,
+	K_BENCH_COUNTER, K_BENCH_PARAMS, K_BENCH_PREPARE, K_BENCH_SETUP, K_BENCH_CLEANUP,
 	K_COUNT
 };
 #define K_BENCH_FIRST K_BENCH_COMMAND
@@ -94,6 +94,27 @@ extern const char *const config_sections[CONFIG_NSECTIONS];  /* repo, run, build
 /* The effective value of key id (of bench b for bench keys). */
 void config_key_value(const struct plumb_config *cfg, const struct config_bench *b,
 		      enum key_id id, struct key_value *v);
+
+/* One key = value line of the file, in file order (config.c). */
+struct config_entry {
+	char *name;
+	char *value;   /* NULL for a key without '=' */
+};
+
+/*
+ * Parameter matrices (config-params.c): replace the entries of every
+ * [bench] section that has params by one section per combination, with
+ * {param:NAME} substituted; *entries is replaced (the old array freed) and
+ * holds whatever was built when an error is returned.
+ */
+int config_params_expand(const char *path, struct config_entry **entries, size_t *count,
+			 struct plumb_err *err);
+/* bench.NAME.params: check v (NAME=V1,V2;...) and store it. */
+int config_parse_params(const char *where, const char *v, char **dst, struct plumb_err *err);
+/* A {param:NAME} left in v (a benchmark without params): an error naming where. */
+int config_params_leftover(const char *where, const char *v, struct plumb_err *err);
+bool config_param_name_ok(const char *s, size_t len);
+bool config_param_value_ok(const char *s, size_t len);
 
 /* ---- value parsers (config-value.c) ----------------------------------
  * Each checks v and stores it; where prefixes messages

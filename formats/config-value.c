@@ -340,17 +340,43 @@ static bool name_char_ok(char c)
 	return is_alpha_(c) || is_digit(c) || c == '.' || c == '-';
 }
 
-/* Benchmark names end up in file names and TSV columns: keep them plain. */
+/* A parameter combination "a=1,b=x" of an expanded name (config-params.c). */
+static bool combo_ok(const char *s)
+{
+	while (*s) {
+		const char *eq = strchr(s, '='), *comma;
+		size_t vlen;
+
+		if (!eq || !config_param_name_ok(s, (size_t)(eq - s)))
+			return false;
+		comma = strchr(eq + 1, ',');
+		vlen = comma ? (size_t)(comma - eq - 1) : strlen(eq + 1);
+		if (!config_param_value_ok(eq + 1, vlen))
+			return false;
+		s = comma ? comma + 1 : eq + 1 + vlen;
+		if (comma && !*s)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Benchmark names end up in file names and TSV columns: keep them plain.
+ * A name expanded from bench.NAME.params is NAME/a=1,b=x.
+ */
 bool config_bench_name_ok(const char *n)
 {
-	size_t len = strlen(n);
+	const char *slash = strchr(n, '/');
+	size_t len = slash ? (size_t)(slash - n) : strlen(n);
 
 	if (len == 0 || len > CONFIG_BENCH_NAME_MAX || !(is_alpha_(*n) || is_digit(*n)))
 		return false;
-	for (; *n; n++)
-		if (!name_char_ok(*n))
+	for (size_t i = 0; i < len; i++)
+		if (!name_char_ok(n[i]))
 			return false;
-	return true;
+	if (!slash)
+		return true;
+	return strlen(n) <= CONFIG_BENCH_FULL_NAME_MAX && slash[1] && combo_ok(slash + 1);
 }
 
 static bool label_key_ok(const char *k, size_t len)

@@ -49,6 +49,8 @@ const struct key_def config_keys[] = {
 	{ { "run", "aslr", "on", false, false, "on | off" }, K_RUN_ASLR },
 	{ { "run", "env", "PATH HOME LANG", false, false, "variable names, space-separated" }, K_RUN_ENV },
 	{ { "run", "label", NULL, false, true, "KEY=VALUE, repeatable" }, K_RUN_LABEL },
+	{ { "run", "setup", NULL, false, false, "a shell command" }, K_RUN_SETUP },
+	{ { "run", "cleanup", NULL, false, false, "a shell command" }, K_RUN_CLEANUP },
 	{ { "run", "lock", NULL, false, false, "a file path (the machine-wide lock)" }, K_RUN_LOCK },
 	{ { "build", "command", NULL, true, false, "a shell command" }, K_BUILD_COMMAND },
 	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
@@ -72,6 +74,10 @@ const struct key_def config_keys[] = {
 	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
 	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
 	{ { "bench", "counter", "auto", false, false, "auto | hardware | valgrind | both" }, K_BENCH_COUNTER },
+	{ { "bench", "params", NULL, false, false, "NAME=V1,V2;NAME=V1,..." }, K_BENCH_PARAMS },
+	{ { "bench", "prepare", NULL, false, false, "a shell command" }, K_BENCH_PREPARE },
+	{ { "bench", "setup", NULL, false, false, "a shell command" }, K_BENCH_SETUP },
+	{ { "bench", "cleanup", NULL, false, false, "a shell command" }, K_BENCH_CLEANUP },
 };
 
 const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "host", "bench" };
@@ -179,6 +185,10 @@ static void bench_release(struct config_bench *b)
 {
 	free(b->name);
 	free(b->command);
+	free(b->params);
+	free(b->prepare);
+	free(b->setup);
+	free(b->cleanup);
 	config_free_list(&b->hot, &b->nhot);
 	memset(b, 0, sizeof(*b));
 }
@@ -354,6 +364,10 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 				   &cfg->run.env, &cfg->run.nenv, err);
 	case K_RUN_LABEL:
 		return config_add_label(where, v, false, cfg, err);
+	case K_RUN_SETUP:
+		return config_parse_command(where, v, &cfg->run.setup, NULL, 0, err);
+	case K_RUN_CLEANUP:
+		return config_parse_command(where, v, &cfg->run.cleanup, NULL, 0, err);
 	case K_RUN_LOCK:
 		return config_parse_text(where, v, &cfg->run.lock, err);
 	case K_HOST_ALLOW:
@@ -399,6 +413,8 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return parse_share(where, v, "0.999", &cfg->verdict.confidence,
 				   cfg->verdict.confidence_text, err);
 	case K_BENCH_COMMAND:
+		if ((rc = config_params_leftover(where, v, err)) < 0)
+			return rc;
 		return config_parse_command(where, v, &b->command, bench_placeholders,
 				     N_OF(bench_placeholders), err);
 	case K_BENCH_MODE:
@@ -443,6 +459,16 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (rc == 0)
 			b->counter = (enum config_counter)choice;
 		return rc;
+	case K_BENCH_PARAMS:
+		return config_parse_params(where, v, &b->params, err);
+	case K_BENCH_PREPARE:
+	case K_BENCH_SETUP:
+	case K_BENCH_CLEANUP:
+		if ((rc = config_params_leftover(where, v, err)) < 0)
+			return rc;
+		return config_parse_command(where, v, id == K_BENCH_PREPARE ? &b->prepare :
+					    id == K_BENCH_SETUP ? &b->setup : &b->cleanup,
+					    bench_placeholders, N_OF(bench_placeholders), err);
 	case K_COUNT:
 		break;
 	}
@@ -567,6 +593,11 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		v->nlabels = cfg->run.nlabels;
 		v->note = "none";
 		return;
+	case K_RUN_SETUP:
+		value_str(v, cfg->run.setup, NULL);
+		return;
+	case K_RUN_CLEANUP:
+		value_str(v, cfg->run.cleanup, NULL);
 	case K_RUN_LOCK:
 		value_str(v, cfg->run.lock, "not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)");
 		return;
@@ -646,6 +677,18 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BENCH_COUNTER:
 		value_str(v, config_counter_name(b->counter), NULL);
+		return;
+	case K_BENCH_PARAMS:
+		value_str(v, b->params, NULL);
+		return;
+	case K_BENCH_PREPARE:
+		value_str(v, b->prepare, NULL);
+		return;
+	case K_BENCH_SETUP:
+		value_str(v, b->setup, NULL);
+		return;
+	case K_BENCH_CLEANUP:
+		value_str(v, b->cleanup, NULL);
 		return;
 	case K_COUNT:
 		break;
@@ -779,10 +822,12 @@ static int in_list(const char *word, const char *const *list, size_t n)
 static int check_foreign_placeholders(const char *where, enum key_id id, const char *v,
 				      struct plumb_err *err)
 {
+	int bench_cmd = id == K_BENCH_COMMAND || id == K_BENCH_PREPARE || id == K_BENCH_SETUP ||
+			id == K_BENCH_CLEANUP;
 	const char *const *own = id == K_BUILD_COMMAND ? build_placeholders :
-				 id == K_BENCH_COMMAND ? bench_placeholders : NULL;
+				 bench_cmd ? bench_placeholders : NULL;
 	size_t n_own = id == K_BUILD_COMMAND ? N_OF(build_placeholders) :
-		       id == K_BENCH_COMMAND ? N_OF(bench_placeholders) : 0;
+		       bench_cmd ? N_OF(bench_placeholders) : 0;
 
 	for (const char *p = v ? strchr(v, '{') : NULL; p; p = strchr(p + 1, '{')) {
 		const char *end = strchr(p + 1, '}');
@@ -884,6 +929,8 @@ void config_release(struct plumb_config *cfg)
 		free(cfg->run.labels[i].value);
 	}
 	free(cfg->run.labels);
+	free(cfg->run.setup);
+	free(cfg->run.cleanup);
 	free(cfg->build.command);
 	free(cfg->build.artifact);
 	free(cfg->build.cc);
@@ -943,12 +990,7 @@ static int set_file_names(struct plumb_config *cfg, const char *path,
 	return 0;
 }
 
-struct entry {
-	char *name;
-	char *value;   /* NULL for a key without '=' */
-};
-
-static void entries_free(struct entry *e, size_t n)
+static void entries_free(struct config_entry *e, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(e[i].name);
@@ -1081,13 +1123,13 @@ out:
 }
 
 /* All entries of the file, in file order; rejects includes. */
-static int read_entries(const char *path, struct entry **out, size_t *nout,
+static int read_entries(const char *path, struct config_entry **out, size_t *nout,
 			struct plumb_err *err)
 {
 	git_config *gc = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *ge;
-	struct entry *v = NULL;
+	struct config_entry *v = NULL;
 	size_t n = 0;
 	int rc = 0, grc;
 
@@ -1098,7 +1140,7 @@ static int read_entries(const char *path, struct entry **out, size_t *nout,
 		goto out;
 	}
 	while ((grc = git_config_next(&ge, it)) == 0) {
-		struct entry *grown;
+		struct config_entry *grown;
 
 		/* An include would let $HOME or another file in: refuse it. */
 		if (ge->include_depth > 0 || strcasecmp(ge->name, "include.path") == 0 ||
@@ -1180,7 +1222,7 @@ int config_read(struct plumb_config *cfg, const char *path,
 {
 	struct quote_mark *marks = NULL;
 	size_t nmarks = 0;
-	struct entry *e = NULL;
+	struct config_entry *e = NULL;
 	size_t n = 0;
 	struct stat st;
 	int rc;
@@ -1201,14 +1243,20 @@ int config_read(struct plumb_config *cfg, const char *path,
 		free(marks);
 		return rc;
 	}
-	if (git_libgit2_init() < 0) {
+	if ((rc = git2_init(err)) < 0) {
 		free(marks);
-		return plumb_err_set(err, PLUMB_EINTERNAL, "libgit2 failed to start");
+		return rc;
 	}
 	rc = read_entries(path, &e, &n, err);
-	git_libgit2_shutdown();
 	if (rc < 0) {
 		free(marks);
+		return rc;
+	}
+	/* A matrix changes the entries: its quote warnings are given up
+	 * (the pairing below checks nmarks == n) rather than misplaced. */
+	if ((rc = config_params_expand(path, &e, &n, err)) < 0) {
+		free(marks);
+		entries_free(e, n);
 		return rc;
 	}
 	for (size_t i = 0; i < n && rc == 0; i++)
@@ -1238,7 +1286,24 @@ static int override(struct plumb_config *cfg, enum key_id id, const char *v,
 	return rc;
 }
 
-/* Keep only the benches named in names (file order); unknown names are errors. */
+/* Whether name is an expansion of family (bench.FAMILY.params: "FAMILY/..."). */
+static bool in_family(const char *name, const char *family)
+{
+	size_t len = strlen(family);
+
+	return strncmp(name, family, len) == 0 && name[len] == '/';
+}
+
+static bool bench_family(const struct plumb_config *cfg, const char *family)
+{
+	for (size_t i = 0; i < cfg->nbenches; i++)
+		if (in_family(cfg->benches[i].name, family))
+			return true;
+	return false;
+}
+
+/* Keep only the benches named in names (file order), a family name all of
+ * its expansions; unknown names are errors. */
 static int filter_benches(struct plumb_config *cfg, const char **names,
 			  size_t n, struct plumb_err *err)
 {
@@ -1248,7 +1313,7 @@ static int filter_benches(struct plumb_config *cfg, const char **names,
 		const char **cands;
 		const char *near;
 
-		if (bench_get(cfg, names[i]))
+		if (bench_get(cfg, names[i]) || bench_family(cfg, names[i]))
 			continue;
 		cands = malloc((cfg->nbenches + 1) * sizeof(*cands));
 		if (!cands)
@@ -1271,7 +1336,8 @@ static int filter_benches(struct plumb_config *cfg, const char **names,
 		bool want = false;
 
 		for (size_t j = 0; j < n && !want; j++)
-			want = strcmp(cfg->benches[i].name, names[j]) == 0;
+			want = strcmp(cfg->benches[i].name, names[j]) == 0 ||
+			       in_family(cfg->benches[i].name, names[j]);
 		if (want)
 			cfg->benches[kept++] = cfg->benches[i];
 		else

@@ -46,6 +46,13 @@ struct plumb_err;
 #define CONFIG_ROUNDS_MAX      100000
 #define CONFIG_BENCHES_MAX     256
 #define CONFIG_BENCH_NAME_MAX  64
+/* bench.NAME.params: parameters, values each, bytes of a name and a value;
+ * an expanded name (NAME/a=1,b=2) has at most CONFIG_BENCH_FULL_NAME_MAX bytes. */
+#define CONFIG_PARAMS_MAX        8
+#define CONFIG_PARAM_VALUES_MAX  64
+#define CONFIG_PARAM_NAME_MAX    32
+#define CONFIG_PARAM_VALUE_MAX   32
+#define CONFIG_BENCH_FULL_NAME_MAX 255
 #define CONFIG_LIST_MAX        256            /* env names, hot symbols, labels */
 #define CONFIG_CPU_MAX         1023           /* highest CPU number (CPU_SETSIZE - 1) */
 #define CONFIG_TIMEOUT_MAX     (7L * 24 * 3600) /* seconds */
@@ -96,6 +103,12 @@ struct config_bench {
 	uint64_t max_samples;          /* samples mode: most samples per run */
 	enum config_checksum checksum;
 	enum config_counter counter;
+	char *params;                  /* bench.NAME.params: after the expansion, this
+	                                  benchmark's combination ("size=1M;level=1"), or NULL */
+	/* Hooks (runner/run-hooks.c), commands that may hold {artifact}, or NULL:
+	 * before every run of a variant (untimed), once per variant before its
+	 * first run, once per variant after the job's last run. */
+	char *prepare, *setup, *cleanup;
 	unsigned explicit_keys;        /* internal: which keys were set, not defaulted */
 };
 
@@ -126,6 +139,8 @@ struct plumb_config {
 		size_t nenv;
 		struct config_label *labels;   /* in order given */
 		size_t nlabels;
+		char *setup;       /* run.setup: a command once before the first run, or NULL */
+		char *cleanup;     /* run.cleanup: once after the last run, or NULL */
 		char *lock;        /* run.lock: the machine-wide lock, NULL for the default */
 	} run;
 
@@ -199,6 +214,14 @@ struct config_key {
 	bool multi;            /* may be given more than once (run.label) */
 	const char *values;    /* allowed values, one line, e.g. "link | env | none" */
 };
+
+/*
+ * A benchmark's name as a file name component of [A-Za-z0-9._-] (a
+ * bundle's member names): an expanded name NAME/a=1,b=x+y is
+ * NAME--a-1_b-x.y.  Plain names are unchanged.
+ */
+#define CONFIG_BENCH_FILE_ID_MAX (2 * CONFIG_BENCH_FULL_NAME_MAX)
+void config_bench_file_id(const char *name, char out[CONFIG_BENCH_FILE_ID_MAX + 1]);
 
 /* The i-th known key (bench keys under section "bench"), NULL past the end. */
 const struct config_key *config_key_at(size_t i);

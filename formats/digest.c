@@ -13,10 +13,78 @@
 #include <sodium.h>
 
 #include "common/err.h"
+#include "common/lazy-crypto.h"
 #include "formats/digest.h"
 #include "common/banned.h"
 
 #define DIGEST_MAGIC 0x44474553u  /* "DGES" */
+
+static int force_sodium = -1;   /* -1: PLUMB_DIGEST not read yet */
+
+void digest_force_sodium(int on)
+{
+	force_sodium = on;
+}
+
+/*
+ * Whether libcrypto hashes: loaded once; a failure means libsodium from
+ * then on.  PLUMB_DIGEST=libsodium chooses libsodium (bench/bundle.sh
+ * measures one against the other).
+ */
+static int use_evp(void)
+{
+	struct plumb_err ignored;
+
+	if (force_sodium < 0) {
+		const char *e = getenv("PLUMB_DIGEST");
+		force_sodium = e && strcmp(e, "libsodium") == 0;
+	}
+	if (force_sodium)
+		return 0;
+	plumb_err_clear(&ignored);
+	return crypto_load(&ignored) == 0;
+}
+
+const char *digest_backend(void)
+{
+	return force_sodium != 1 && lazy_loaded(&plumb_crypto_lib) ? "libcrypto" : "libsodium";
+}
+
+/* Add bytes to whichever state d holds. */
+static void hash_update(struct digest *d, const void *p, size_t len)
+{
+	if (d->evp)
+		EVP_DigestUpdate(d->evp, p, len);
+	else
+		crypto_hash_sha256_update(&d->st, p, len);
+}
+
+/* Start d's state: an EVP context when libcrypto is there, else libsodium's. */
+static int hash_start(struct digest *d, struct plumb_err *err)
+{
+	if (use_evp()) {
+		d->evp = EVP_MD_CTX_new();
+		if (!d->evp)
+			return plumb_err_oom(err, "hash context");
+		if (EVP_DigestInit_ex(d->evp, EVP_sha256(), NULL) != 1) {
+			EVP_MD_CTX_free(d->evp);
+			d->evp = NULL;
+			return plumb_err_set(err, PLUMB_EINTERNAL, "libcrypto: SHA-256 failed to start");
+		}
+		return 0;
+	}
+	if (sodium_init() < 0)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "libsodium failed to initialize");
+	crypto_hash_sha256_init(&d->st);
+	return 0;
+}
+
+static void hash_drop(struct digest *d)
+{
+	if (d->evp)
+		EVP_MD_CTX_free(d->evp);
+	d->evp = NULL;
+}
 
 static void *digest_helper(void *arg)
 {
@@ -30,7 +98,7 @@ static void *digest_helper(void *arg)
 		if (!s->full)
 			break;   /* stopped and nothing left */
 		pthread_mutex_unlock(&d->lock);
-		crypto_hash_sha256_update(&d->st, s->data, s->len);
+		hash_update(d, s->data, s->len);
 		pthread_mutex_lock(&d->lock);
 		s->full = 0;
 		s->len = 0;
@@ -55,15 +123,16 @@ int digest_init(struct digest *d, int threaded, struct plumb_err *err)
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	if (sodium_init() < 0)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "libsodium failed to initialize");
-	crypto_hash_sha256_init(&d->st);
+	rc = hash_start(d, err);
+	if (rc < 0)
+		return rc;
 	d->threaded = threaded;
 	if (threaded) {
 		for (unsigned i = 0; i < DIGEST_SLOTS; i++) {
 			d->slot[i].data = malloc(DIGEST_SLOT_BYTES);
 			if (!d->slot[i].data) {
 				free_slots(d);
+				hash_drop(d);
 				return plumb_err_oom(err, "hash buffers");
 			}
 		}
@@ -77,6 +146,7 @@ int digest_init(struct digest *d, int threaded, struct plumb_err *err)
 			pthread_mutex_destroy(&d->lock);
 			pthread_cond_destroy(&d->cond);
 			free_slots(d);
+			hash_drop(d);
 			return plumb_err_errno(err, PLUMB_EINTERNAL, rc, "hash thread", "create");
 		}
 	}
@@ -104,7 +174,7 @@ int digest_update(struct digest *d, const void *data, size_t len,
 	if (d->magic != DIGEST_MAGIC)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "digest used before init");
 	if (!d->threaded) {
-		crypto_hash_sha256_update(&d->st, p, len);
+		hash_update(d, p, len);
 		return 0;
 	}
 	while (len > 0) {
@@ -149,8 +219,16 @@ int digest_final(struct digest *d, unsigned char out[DIGEST_BYTES],
 		}
 		stop_helper(d);
 	}
-	crypto_hash_sha256_final(&d->st, out);
 	d->magic = 0;
+	if (d->evp) {
+		unsigned int n = 0;
+		int ok = EVP_DigestFinal_ex(d->evp, out, &n) == 1 && n == DIGEST_BYTES;
+		hash_drop(d);
+		if (!ok)
+			return plumb_err_set(err, PLUMB_EINTERNAL, "libcrypto: SHA-256 failed");
+		return 0;
+	}
+	crypto_hash_sha256_final(&d->st, out);
 	return 0;
 }
 
@@ -167,12 +245,27 @@ void digest_release(struct digest *d)
 		pthread_mutex_unlock(&d->lock);
 		stop_helper(d);
 	}
+	hash_drop(d);
 	d->magic = 0;
 }
 
 void digest_buffer(const void *data, size_t len, unsigned char out[DIGEST_BYTES])
 {
+	unsigned int n = 0;
+
+	if (use_evp() && EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) == 1 &&
+	    n == DIGEST_BYTES)
+		return;
+	/* crypto_hash_sha256() needs no sodium_init(): it is portable C. */
 	crypto_hash_sha256(out, data, len);
+}
+
+void digest_buffer_hex(const void *data, size_t len, char out[DIGEST_HEX])
+{
+	unsigned char h[DIGEST_BYTES];
+
+	digest_buffer(data, len, h);
+	digest_hex(h, out);
 }
 
 void digest_hex(const unsigned char h[DIGEST_BYTES], char out[DIGEST_HEX])

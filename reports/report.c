@@ -16,7 +16,7 @@
 #include "reports/report.h"
 #include "common/banned.h"
 
-static const char *const format_names[] = { "text", "md", "html", "json" };
+static const char *const format_names[] = { "text", "md", "html", "json", "csv", "bmf" };
 
 int report_format_parse(const char *s, enum report_format *out)
 {
@@ -142,6 +142,12 @@ int report_render(const struct report_side *bundle,
 		break;
 	case REPORT_HTML:
 		rc = report_html(&r, out, err);
+		break;
+	case REPORT_CSV:
+		rc = report_csv(&r, out, err);
+		break;
+	case REPORT_BMF:
+		rc = report_bmf(&r, out, err);
 		break;
 	}
 	if (rc == 0)

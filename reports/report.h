@@ -54,7 +54,9 @@ enum report_format {
 	REPORT_TEXT,
 	REPORT_MARKDOWN,
 	REPORT_HTML,
-	REPORT_JSON
+	REPORT_JSON,
+	REPORT_CSV,           /* data for other tools (reports/export.c) */
+	REPORT_BMF
 };
 
 enum report_fail_on {
@@ -201,6 +203,9 @@ int report_json(const struct report *r, const struct report_opts *o,
 		struct buf *out, struct plumb_err *err);
 int report_html(const struct report *r, struct buf *out,
 		struct plumb_err *err);
+/* Exports (reports/export.c): CSV rows (formats/csv.h) and bencher's BMF. */
+int report_csv(const struct report *r, struct buf *out, struct plumb_err *err);
+int report_bmf(const struct report *r, struct buf *out, struct plumb_err *err);
 
 /*
  * What a rendered report found, besides its text: results, not errors

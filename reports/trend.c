@@ -628,6 +628,11 @@ int trend_render_gated(const json_t *model, enum report_format format,
 		free(p);
 		json_decref(changes);
 		return rc;
+	case REPORT_CSV:
+	case REPORT_BMF:
+		free(p);
+		return plumb_err_set(err, PLUMB_EARG, "trend: --format %s exports a bundle's report, "
+				     "not a trend", report_format_name(format));
 	}
 	free(p);
 	json_decref(changes);

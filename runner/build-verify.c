@@ -22,6 +22,7 @@
 #include "common/err.h"
 #include "common/suggest.h"
 #include "formats/config.h"
+#include "formats/digest.h"
 #include "runner/build.h"
 #include "runner/build-internal.h"
 #include "runner/pad.h"
@@ -31,7 +32,7 @@
 
 /* ---- artifact digests ----------------------------------------------------- */
 
-static int hash_file(crypto_hash_sha256_state *st, const char *path, uint64_t *size,
+static int hash_file(struct digest *st, const char *path, uint64_t *size,
 		     struct plumb_err *err)
 {
 	unsigned char chunk[65536];
@@ -50,7 +51,10 @@ static int hash_file(crypto_hash_sha256_state *st, const char *path, uint64_t *s
 		}
 		if (n == 0)
 			break;
-		crypto_hash_sha256_update(st, chunk, (unsigned long long)n);
+		if (digest_update(st, chunk, (size_t)n, err) < 0) {
+			close(fd);
+			return -1;
+		}
 		*size += (uint64_t)n;
 	}
 	close(fd);
@@ -68,7 +72,7 @@ static int skip_dots(const struct dirent *e)
 }
 
 /* Fold a folder into st: each entry's relative path, kind, mode and content, sorted. */
-static int hash_tree(crypto_hash_sha256_state *st, struct buf *path, size_t root_len,
+static int hash_tree(struct digest *st, struct buf *path, size_t root_len,
 		     uint64_t *size, struct plumb_err *err)
 {
 	struct dirent **list = NULL;
@@ -90,17 +94,18 @@ static int hash_tree(crypto_hash_sha256_state *st, struct buf *path, size_t root
 			snprintf(head, sizeof(head), "%c %o ", S_ISDIR(s.st_mode) ? 'D' :
 				 S_ISLNK(s.st_mode) ? 'L' : S_ISREG(s.st_mode) ? 'F' : '?',
 				 (unsigned)(s.st_mode & 07777));
-			crypto_hash_sha256_update(st, (const unsigned char *)head, strlen(head));
-			crypto_hash_sha256_update(st, (const unsigned char *)rel, strlen(rel) + 1);
-			if (S_ISREG(s.st_mode)) {
+			if (digest_update(st, head, strlen(head), err) < 0 ||
+			    digest_update(st, rel, strlen(rel) + 1, err) < 0)
+				r = -1;
+			else if (S_ISREG(s.st_mode)) {
 				r = hash_file(st, path->data, size, err);
 			} else if (S_ISDIR(s.st_mode)) {
 				r = hash_tree(st, path, root_len, size, err);
 			} else if (S_ISLNK(s.st_mode)) {
 				char target[PATH_MAX];
 				ssize_t t = readlink(path->data, target, sizeof(target));
-				if (t > 0)
-					crypto_hash_sha256_update(st, (const unsigned char *)target, (size_t)t);
+				if (t > 0 && digest_update(st, target, (size_t)t, err) < 0)
+					r = -1;
 			}
 		}
 		path->len = len;
@@ -115,28 +120,34 @@ static int hash_tree(crypto_hash_sha256_state *st, struct buf *path, size_t root
 int build_artifact_digest(const char *path, char hex[65], uint64_t *size,
 			   struct plumb_err *err)
 {
-	crypto_hash_sha256_state st;
-	unsigned char out[crypto_hash_sha256_BYTES];
+	struct digest st;
+	unsigned char out[DIGEST_BYTES];
 	struct stat s;
 	int r;
 
 	*size = 0;
 	if (lstat(path, &s) < 0)
 		return plumb_err_errno(err, PLUMB_EIO, errno, path, "stat");
-	crypto_hash_sha256_init(&st);
+	if (digest_init(&st, 0, err) < 0)
+		return -1;
 	if (S_ISDIR(s.st_mode)) {
 		struct buf p;
 		buf_init(&p, 1 << 16);
-		if (buf_addstr(&p, path) < 0)
+		if (buf_addstr(&p, path) < 0) {
+			digest_release(&st);
 			return buf_err(err, path);
+		}
 		r = hash_tree(&st, &p, p.len, size, err);
 		buf_release(&p);
 	} else {
 		r = hash_file(&st, path, size, err);
 	}
-	if (r < 0)
+	if (r < 0) {
+		digest_release(&st);
 		return r;
-	crypto_hash_sha256_final(&st, out);
+	}
+	if (digest_final(&st, out, err) < 0)
+		return -1;
 	sodium_bin2hex(hex, 65, out, sizeof(out));
 	return 0;
 }

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sodium.h>
+#include "formats/digest.h"
 
 #include "common/buf.h"
 #include "common/cleanup.h"
@@ -63,10 +63,7 @@ void buildcache_close(struct buildcache *bc)
 
 void buildcache_key(const char *material, char key[65])
 {
-	unsigned char d[crypto_hash_sha256_BYTES];
-
-	crypto_hash_sha256(d, (const unsigned char *)material, strlen(material));
-	sodium_bin2hex(key, 65, d, sizeof(d));
+	digest_buffer_hex(material, strlen(material), key);
 }
 
 static int is_key(const char *s)

@@ -21,13 +21,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <sodium.h>
 
 #include "common/lazy-git2.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "formats/digest.h"
 #include "runner/checkout.h"
 #include "runner/workdir.h"
 #include "common/banned.h"
@@ -55,10 +55,8 @@ static int git_code(void)
 
 void checkout_close(struct checkout_repo *r)
 {
-	if (r->repo) {
+	if (r->repo)
 		git_repository_free(r->repo);
-		git_libgit2_shutdown();
-	}
 	free(r->where);
 	free(r->cache);
 	memset(r, 0, sizeof(*r));
@@ -103,6 +101,10 @@ static int mirror_fetch(git_repository *repo, const char *url, struct plumb_err 
 				  origin.ptr, url);
 		goto out;
 	}
+	/* A remote over TLS needs the CA certificates the start left unread. */
+	if ((strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0) &&
+	    (r = git2_want_tls(err)) < 0)
+		goto out;
 	git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
 	ro.repository = repo;
 	ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF | GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
@@ -140,8 +142,7 @@ out:
 /* Clone or update the mirror of url under the cache; sets r->repo. */
 static int open_url(struct checkout_repo *r, const char *url, struct plumb_err *err)
 {
-	unsigned char h[crypto_hash_sha256_BYTES];
-	char hex[2 * sizeof(h) + 1];
+	char hex[DIGEST_HEX];
 	struct buf dir, path, tmp;
 	git_repository *repo = NULL;
 	int lockfd = -1, rc = 0;
@@ -149,8 +150,8 @@ static int open_url(struct checkout_repo *r, const char *url, struct plumb_err *
 	buf_init(&dir, EXPORT_PATH_MAX);
 	buf_init(&path, EXPORT_PATH_MAX);
 	buf_init(&tmp, EXPORT_PATH_MAX);
-	crypto_hash_sha256(h, (const unsigned char *)url, strlen(url));
-	sodium_bin2hex(hex, sizeof(hex), h, 8);
+	digest_buffer_hex(url, strlen(url), hex);
+	hex[16] = '\0';   /* 8 bytes name a mirror */
 	if ((rc = workdir_cache_path("repos", &dir, err)) < 0)
 		goto out;
 	if ((rc = mkdir_p(dir.data, err)) < 0)
@@ -243,13 +244,11 @@ int checkout_open(struct checkout_repo *r, const char *path, const char *url,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (git_libgit2_init() < 0)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "libgit2: cannot initialize");
+	if ((rc = git2_init(err)) < 0)
+		return rc;
 	r->where = strdup(url ? url : path);
-	if (!r->where) {
-		git_libgit2_shutdown();
+	if (!r->where)
 		return plumb_err_oom(err, "repository");
-	}
 	if (url) {
 		rc = open_url(r, url, err);
 	} else if (git_repository_open_ext(&r->repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
@@ -278,7 +277,6 @@ int checkout_open(struct checkout_repo *r, const char *path, const char *url,
 		if (r->repo)
 			git_repository_free(r->repo);
 		memset(r, 0, sizeof(*r));
-		git_libgit2_shutdown();
 	}
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,26 +294,32 @@ static unsigned cgroup_kill(const char *dir)
 	return first;
 }
 
-/* Wait until the cgroup is empty (poll on cgroup.events), at most bound ns. */
-static void cgroup_wait_empty(const char *dir, int events_fd, uint64_t bound)
+/*
+ * Wait until the cgroup is empty (poll on cgroup.events), at most bound ns;
+ * nonzero when it was empty from the first look (one read).
+ */
+static int cgroup_wait_empty(const char *dir, int events_fd, uint64_t bound)
 {
 	uint64_t until = clock_now_ns() + bound;
+	int first = 1;
 
 	while (cgroup_populated(dir, events_fd)) {
 		uint64_t now = clock_now_ns();
+		first = 0;
 		if (now >= until)
-			return;
+			return 0;
 		if (events_fd >= 0) {
 			/* cgroup.events signals a change as POLLPRI. */
 			struct pollfd p = { events_fd, POLLPRI, 0 };
 			int ms = (int)((until - now) / 1000000) + 1;
 			if (poll(&p, 1, ms > 10 ? 10 : ms) < 0 && errno != EINTR)
-				return;
+				return 0;
 		} else {
 			struct timespec ts = { 0, 1000000 };
 			nanosleep(&ts, NULL);
 		}
 	}
+	return first;
 }
 
 /* Reap every zombie child there is now; only once plumb's own child is reaped. */
@@ -511,9 +518,31 @@ static unsigned subreaper_kill(pid_t child)
 
 /* ---- the interface ------------------------------------------------------- */
 
+/*
+ * This process's pid, asked of the kernel once per process rather than at
+ * each of the three queries every measured run makes: a fork resets it.
+ */
+static pid_t self_pid;
+
+static void self_forget(void)
+{
+	self_pid = 0;
+}
+
+static pid_t self(void)
+{
+	static int registered;
+
+	if (!registered && pthread_atfork(NULL, NULL, self_forget) == 0)
+		registered = 1;
+	if (!self_pid || !registered)
+		self_pid = getpid();
+	return self_pid;
+}
+
 static void contain_exit(void)
 {
-	if (C.owner != getpid())
+	if (C.owner != self())
 		return;
 	if (C.method == CONTAIN_CGROUP && C.dir[0]) {
 		cgroup_kill(C.dir);
@@ -531,7 +560,7 @@ int contain_init(struct plumb_err *err)
 	char why[PLUMB_ERR_MAX];
 	static int registered;
 
-	if (C.done && C.owner == getpid()) {
+	if (C.done && C.owner == self()) {
 		if (C.rc < 0 && err)
 			*err = C.err;
 		return C.rc;
@@ -539,7 +568,7 @@ int contain_init(struct plumb_err *err)
 	memset(&C, 0, sizeof(C));
 	C.procs_fd = C.events_fd = -1;
 	C.done = 1;
-	C.owner = getpid();
+	C.owner = self();
 	plumb_err_clear(&C.err);
 	if (want && *want && strcmp(want, "auto") != 0 && strcmp(want, "cgroup") != 0 &&
 	    strcmp(want, "subreaper") != 0) {
@@ -575,7 +604,7 @@ out:
 
 enum contain_method contain_method(void)
 {
-	return C.done && C.owner == getpid() && C.rc == 0 ? C.method : CONTAIN_NONE;
+	return C.done && C.owner == self() && C.rc == 0 ? C.method : CONTAIN_NONE;
 }
 
 const char *contain_method_name(void)
@@ -609,7 +638,8 @@ unsigned contain_kill(pid_t child)
 {
 	switch (contain_method()) {
 	case CONTAIN_CGROUP:
-		return cgroup_kill(C.dir);
+		/* Most children leave nothing: one read of cgroup.events says so. */
+		return cgroup_populated(C.dir, C.events_fd) ? cgroup_kill(C.dir) : 0;
 	case CONTAIN_SUBREAPER:
 		return subreaper_kill(child);
 	default:
@@ -624,9 +654,10 @@ unsigned contain_settle(pid_t child)
 	if (contain_method() == CONTAIN_CGROUP) {
 		/* cgroup.kill is asynchronous: what contain_kill() killed may
 		 * still be listed for a moment, and must not count twice. */
-		cgroup_wait_empty(C.dir, C.events_fd, 100000000ull);
-		n = cgroup_kill(C.dir);
-		cgroup_wait_empty(C.dir, C.events_fd, SETTLE_NS);
+		if (!cgroup_wait_empty(C.dir, C.events_fd, 100000000ull)) {
+			n = cgroup_kill(C.dir);
+			cgroup_wait_empty(C.dir, C.events_fd, SETTLE_NS);
+		}
 	} else {
 		n = contain_kill(child);
 	}

@@ -237,7 +237,7 @@ int runner_demo_prepare(const char *dir, struct buf *repo_dir, struct plumb_err 
 	struct buf src, text, cand, path;
 	git_repository *repo = NULL;
 	char made[PATH_MAX], real[PATH_MAX];
-	int r, git_up = 0;
+	int r;
 
 	buf_init(&src, PATH_MAX);
 	buf_init(&text, DEMO_FILE_MAX);
@@ -285,11 +285,8 @@ int runner_demo_prepare(const char *dir, struct buf *repo_dir, struct plumb_err 
 	}
 	if ((r = write_file(real, "plumb.conf", text.data, text.len, err)) < 0)
 		goto out;
-	if (git_libgit2_init() < 0) {
-		r = plumb_err_set(err, PLUMB_EINTERNAL, "libgit2: cannot initialize");
+	if ((r = git2_init(err)) < 0)
 		goto out;
-	}
-	git_up = 1;
 	if (git_repository_init(&repo, real, 0) < 0) {
 		r = git_fail(err, real, "git init");
 		goto out;
@@ -308,8 +305,6 @@ int runner_demo_prepare(const char *dir, struct buf *repo_dir, struct plumb_err 
 		r = buf_err(err, "demo folder");
 out:
 	git_repository_free(repo);
-	if (git_up)
-		git_libgit2_shutdown();
 	buf_release(&src);
 	buf_release(&text);
 	buf_release(&cand);

@@ -8,11 +8,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/buf.h"
 #include "common/err.h"
@@ -772,36 +774,121 @@ static int resolve_root(char **root, struct plumb_err *err)
 	return 0;
 }
 
-void host_round_sample(struct host_round *out)
+/*
+ * The round sampler runs at every round of a run, between measured runs:
+ * what it needs is opened once per root (PLUMB_SYSROOT) and kept, and each
+ * round costs one pread() per file (/proc/loadavg, each CPU's
+ * scaling_cur_freq) instead of a stat, an open, two reads and a close of
+ * each plus the CPU list and the root again.
+ */
+static struct {
+	char *env;             /* the PLUMB_SYSROOT the files are of ("" for none) */
+	int load_fd;
+	int *freq_fd;          /* one per CPU; -1 for one without the file */
+	size_t nfreq;
+	int freq_gap;          /* a CPU without it: frequencies unknown */
+} RS = { NULL, -1, NULL, 0, 1 };
+
+static void round_sampler_close(void)
+{
+	if (RS.load_fd >= 0)
+		close(RS.load_fd);
+	for (size_t i = 0; i < RS.nfreq; i++)
+		if (RS.freq_fd[i] >= 0)
+			close(RS.freq_fd[i]);
+	free(RS.freq_fd);
+	free(RS.env);
+	RS.env = NULL;
+	RS.load_fd = -1;
+	RS.freq_fd = NULL;
+	RS.nfreq = 0;
+	RS.freq_gap = 1;
+}
+
+/* Open what the sampler reads under the root env names; 0, or -1 (no root). */
+static int round_sampler_open(const char *env)
 {
 	struct host_facts hf;
 	struct plumb_err err;
 	struct reader r;
-	struct buf b;
-	char *root, *online = NULL;
+	char *root, *online = NULL, path[4096];
 
-	memset(out, 0, sizeof(*out));
-	out->cur_min_khz = out->cur_max_khz = HOST_NA;
+	round_sampler_close();
+	RS.env = strdup(env);
+	if (!RS.env)
+		return -1;
 	plumb_err_clear(&err);
 	if (resolve_root(&root, &err) != 0)
-		return;
+		return -1;
 	host_facts_init(&hf);
 	memset(&r, 0, sizeof(r));
 	r.root = root;
 	r.hf = &hf;
 	if (read_cpulist(&r, CPU_DIR "/online", &r.cpus, &online) != 1 || r.cpus.n == 0)
 		list_cpu_dirs(&r);
-	per_cpu_range(&r, "cpufreq/scaling_cur_freq", 1000LL * 1000 * 1000,
-		      &out->cur_min_khz, &out->cur_max_khz);
-	buf_init(&b, LIMIT_TEXT);
-	if (read_rel(&r, "proc/loadavg", LIMIT_ATTR, &b) == 1 &&
-	    host_parse_loadavg(b.data, out->load) == 0)
-		out->has_load = 1;
-	buf_release(&b);
+	snprintf(path, sizeof(path), "%s/proc/loadavg", root);
+	RS.load_fd = open(path, O_RDONLY | O_CLOEXEC);
+	RS.freq_gap = r.cpus.n == 0;
+	if (r.cpus.n > 0) {
+		RS.freq_fd = malloc(r.cpus.n * sizeof(*RS.freq_fd));
+		if (!RS.freq_fd)
+			RS.freq_gap = 1;
+	}
+	for (size_t i = 0; RS.freq_fd && i < r.cpus.n; i++) {
+		char rel[256];
+		cpu_path(rel, sizeof(rel), r.cpus.v[i], "cpufreq/scaling_cur_freq");
+		snprintf(path, sizeof(path), "%s/%s", root, rel);
+		RS.freq_fd[RS.nfreq++] = open(path, O_RDONLY | O_CLOEXEC);
+		if (RS.freq_fd[RS.nfreq - 1] < 0)
+			RS.freq_gap = 1;
+	}
 	free(online);
 	cpuset_release(&r.cpus);
 	host_facts_release(&hf);
 	free(root);
+	return 0;
+}
+
+/* The text of an open sysfs or proc file, read from its start; -1 on failure. */
+static ssize_t pread_text(int fd, char *text, size_t size)
+{
+	ssize_t n = fd >= 0 ? pread(fd, text, size - 1, 0) : -1;
+
+	if (n < 0)
+		return -1;
+	text[n] = '\0';
+	return n;
+}
+
+void host_round_sample(struct host_round *out)
+{
+	const char *env = getenv("PLUMB_SYSROOT");
+	long long min = HOST_NA, max = HOST_NA;
+	char text[256];
+
+	memset(out, 0, sizeof(*out));
+	out->cur_min_khz = out->cur_max_khz = HOST_NA;
+	if (!env)
+		env = "";
+	if ((!RS.env || strcmp(RS.env, env) != 0) && round_sampler_open(env) < 0)
+		return;
+	if (pread_text(RS.load_fd, text, sizeof(text)) > 0 &&
+	    host_parse_loadavg(text, out->load) == 0)
+		out->has_load = 1;
+	if (RS.freq_gap)
+		return;
+	for (size_t i = 0; i < RS.nfreq; i++) {
+		long long v;
+		if (pread_text(RS.freq_fd[i], text, sizeof(text)) <= 0 ||
+		    host_parse_ll(text, &v) < 0 || v < 0 || v > 1000LL * 1000 * 1000)
+			return;   /* one CPU unknown: the range is unknown */
+		if (min == HOST_NA || v < min)
+			min = v;
+		if (max == HOST_NA || v > max)
+			max = v;
+	}
+	out->cur_min_khz = min;
+	out->cur_max_khz = max;
 }
 
 long long host_perf_paranoid(void)

@@ -362,8 +362,15 @@ static int child_entry(void *arg)
  */
 static pid_t spawn_child(struct child_plan *plan, int gated)
 {
+	/*
+	 * One stack for every child a thread clones, mapped at the first and
+	 * kept: that thread is suspended (CLONE_VFORK) until the child has
+	 * executed or exited, so no two children ever use it at once, and a
+	 * map and an unmap per measured run would be two syscalls and a TLB
+	 * flush in the harness's path for nothing.
+	 */
+	static _Thread_local char *stack;
 	sigset_t all, old;
-	char *stack;
 	pid_t pid;
 	int e;
 
@@ -373,16 +380,18 @@ static pid_t spawn_child(struct child_plan *plan, int gated)
 			child_run(plan);   /* never returns */
 		return pid;
 	}
-	stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
-		return -1;
+	if (!stack) {
+		void *m = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (m == MAP_FAILED)
+			return -1;
+		stack = m;
+	}
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	pid = clone(child_entry, stack + CHILD_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, plan);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	munmap(stack, CHILD_STACK);
 	errno = e;
 	return pid;
 }
@@ -432,10 +441,8 @@ static void close_fd(int *fd)
 static int open_pidfd(pid_t pid)
 {
 #ifdef SYS_pidfd_open
-	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (fd >= 0)
-		fcntl(fd, F_SETFD, FD_CLOEXEC);
-	return fd;
+	/* A pidfd is always close-on-exec (pidfd_open(2)). */
+	return (int)syscall(SYS_pidfd_open, pid, 0);
 #else
 	(void)pid;
 	return -1;
@@ -614,7 +621,11 @@ static int run_setup(const struct proc_spec *spec, struct proc_result *res,
 	if (st->pid < 0)
 		return plumb_err_errno(err, PLUMB_EIO, errno, spec->argv[0], "fork");
 
-	setpgid(st->pid, st->pid);   /* also done by the child; whichever runs first wins */
+	/* The child makes its own group first; a forked one may not have run
+	 * yet, whereas a cloned one has executed (or failed) before plumb goes
+	 * on (CLONE_VFORK), so only the fork needs plumb's call. */
+	if (spec->on_start || PROC_NO_SHARED_CLONE)
+		setpgid(st->pid, st->pid);
 	if (child_group_register(st->pid) < 0) {
 		kill(-st->pid, SIGKILL);
 		kill(st->pid, SIGKILL);

@@ -59,6 +59,24 @@ struct bench_log {
 	int full;             /* the budget was reached (marker written) */
 };
 
+/* Hooks of one benchmark (run-hooks.c). */
+struct bench_hooks {
+	unsigned char *started;      /* per variant (nv of them): setup ran, or a run did */
+	size_t nv;
+	uint64_t prepare_runs, prepare_ns;
+	unsigned setup_runs, cleanup_runs;
+	uint64_t setup_ns, cleanup_ns;
+};
+
+/* run.setup and run.cleanup (run-hooks.c). */
+struct run_hooks {
+	int setup_done;              /* run.setup ran (or there is none) and succeeded */
+	int started;                 /* the job's first run came: cleanup is due */
+	uint64_t setup_ns, cleanup_ns;
+	char *log;                   /* <run>/log/run-hooks.log */
+	int log_used;
+};
+
 struct bench_state {
 	const struct config_bench *cb;
 	size_t nv;                   /* variants cl and logs hold */
@@ -87,6 +105,7 @@ struct bench_state {
 	char *vg_diff;               /* how, or NULL */
 	uint64_t vg_ns;              /* wall time of its valgrind runs */
 	unsigned vg_runs;
+	struct bench_hooks hooks;    /* prepare, setup, cleanup (run-hooks.c) */
 };
 
 /* Per benchmark, decided before the builds (run_valgrind_plan()). */
@@ -146,6 +165,7 @@ struct run_state {
 	int vg_any;
 	uint64_t vg_ns;              /* wall time of every valgrind run */
 	unsigned vg_runs;
+	struct run_hooks hooks;      /* run.setup, run.cleanup (run-hooks.c) */
 };
 
 /* hot = auto: does warmup run `pass` of variant vi profile bench b?  Then p. */
@@ -166,6 +186,15 @@ int run_provenance(struct run_state *st, struct manifest *m, struct plumb_err *e
 int run_provenance_secret(const char *name);
 
 /* ---- run-rounds.c ------------------------------------------------------ */
+
+/* The benchmarks' environment: run.env from plumb's own, plus the samples fd
+ * for a samples-mode cb (NULL: no benchmark, the run hooks'). */
+int run_bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
+		  struct envlist *env, struct plumb_err *err);
+
+/* Append a run's standard error (and how it ended) to bench b's log of variant vi. */
+int run_bench_log(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
+		  const struct measure_result *m, struct plumb_err *err);
 
 /* Set up b for cb: its command per variant, environment, logs, analysis. */
 int run_bench_setup(struct run_state *st, struct bench_state *b,
@@ -239,6 +268,30 @@ int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err);
 /* The manifest's record of the sweep (run.sweep). */
 int run_sweep_record(struct run_state *st, struct manifest *m, struct plumb_err *err);
 void run_sweep_release(struct run_state *st);
+
+/* ---- run-hooks.c ------------------------------------------------------- */
+
+/*
+ * Before run `when` of bench b on variant vi (PLUMB_ARTIFACT already set in
+ * b->env): run.setup once per job, b's setup once per variant, b's prepare.
+ * A failed bench hook fails the benchmark as a failed run does
+ * (run_bench_fail(): b->failure under --keep-going); a failed run.setup
+ * stops the job.
+ */
+int run_hooks_before(struct run_state *st, struct bench_state *b, size_t vi,
+		     const char *when, struct plumb_err *err);
+/*
+ * After the job's last run (rc: how measuring ended): every started
+ * variant's cleanup, then run.cleanup.  Returns rc when it is an error
+ * (the cleanups' own errors are then only logged), else theirs.
+ */
+int run_hooks_finish(struct run_state *st, int rc, struct plumb_err *err);
+/* bench b's hook figures as notes of mb (benches[].notes). */
+int run_hooks_notes(struct run_state *st, struct bench_state *b, struct manifest_bench *mb,
+		    struct plumb_err *err);
+/* The run hooks' log for the bundle (logs/run-hooks.log), or NULL when none was written. */
+const char *run_hooks_log(const struct run_state *st);
+void run_hooks_release(struct run_state *st, struct bench_state *b);
 
 /* ---- run-manifest.c ---------------------------------------------------- */
 

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <sodium.h>
 
 #include "common/err.h"
 #include "formats/bundle.h"
 #include "formats/config.h"
+#include "formats/digest.h"
 #include "formats/manifest.h"
 #include "formats/manifest-rule.h"
 #include "runner/contain.h"
@@ -101,10 +101,8 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 			h->address = (int64_t)sym.addr;
 			h->size = (int64_t)sym.size;
 			if (sym.bytes) {
-				unsigned char d[crypto_hash_sha256_BYTES];
-				char hex[2 * crypto_hash_sha256_BYTES + 1];
-				crypto_hash_sha256(d, sym.bytes, (unsigned long long)sym.nbytes);
-				sodium_bin2hex(hex, sizeof(hex), d, sizeof(d));
+				char hex[DIGEST_HEX];
+				digest_buffer_hex(sym.bytes, sym.nbytes, hex);
 				if ((r = run_set(&h->sha256, hex, err)) < 0) {
 					elf_image_free(img);
 					return r;
@@ -416,6 +414,8 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		if ((r = run_manifest_note(mb, note, err)) < 0)
 			return r;
 	}
+	if ((r = run_hooks_notes(st, b, mb, err)) < 0)
+		return r;
 	if (b->failure && b->failure_log && (r = run_set(&mb->failure_log, b->failure_log, err)) < 0)
 		return r;
 	if (b->failure)

@@ -117,9 +117,8 @@ void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t 
 	snprintf(out, size, "%s (%s)", st->labels[vi], st->build.variants[vi].id);
 }
 
-/* Append the run's stderr to the bench log of its variant, within the budget. */
-static int log_run(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
-		   const struct measure_result *m, struct plumb_err *err)
+int run_bench_log(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
+		  const struct measure_result *m, struct plumb_err *err)
 {
 	struct bench_log *lg = &b->logs[vi];
 	const struct buf *e = &m->proc.err_mem;
@@ -311,6 +310,8 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		spec.events = perf_hw_events;
 		spec.nevents = PERF_NCOUNTERS;
 	}
+	if ((r = run_hooks_before(st, b, vi, when, err)) < 0 || b->failure)
+		return r;
 	spec.profile = run_profile_for(st, b, vi, round, pass);
 	r = measure_run(&spec, &m, err);
 	if (r == 0 && spec.profile)
@@ -320,7 +321,7 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		plumb_err_prefix(err, "benchmark %s, %s, %s", cb->name, st->labels[vi], when);
 		goto out;
 	}
-	if ((r = log_run(st, b, vi, when, &m, err)) < 0)
+	if ((r = run_bench_log(st, b, vi, when, &m, err)) < 0)
 		goto out;
 	if (m.proc.left_behind) {
 		/* Said once per benchmark here, counted in the bundle's notes. */
@@ -422,9 +423,8 @@ static void replan(struct run_state *st, uint64_t skipped)
 
 /* ---- set-up ------------------------------------------------------------------ */
 
-/* The benchmarks' environment: run.env from plumb's own, plus the samples fd. */
-static int bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
-		     struct envlist *env, struct plumb_err *err)
+int run_bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
+		  struct envlist *env, struct plumb_err *err)
 {
 	int r;
 
@@ -435,7 +435,7 @@ static int bench_env(const struct plumb_config *cfg, const struct config_bench *
 		if (v && (r = envlist_set(env, cfg->run.env[i], v, err)) < 0)
 			return r;
 	}
-	if (cb->mode == CONFIG_MODE_SAMPLES) {
+	if (cb && cb->mode == CONFIG_MODE_SAMPLES) {
 		char fd[16];
 		snprintf(fd, sizeof(fd), "%d", SAMPLES_FD);
 		if ((r = envlist_set(env, "PLUMB_SAMPLES_FD", fd, err)) < 0)
@@ -472,11 +472,12 @@ static int bench_variants(struct run_state *st, struct bench_state *b, size_t fr
 	for (size_t i = from; i < nv; i++) {
 		const struct runner_variant *v = &st->build.variants[i];
 		const struct cmdline_var vars[] = { { "artifact", v->artifact } };
-		char key[128];
+		char key[CONFIG_BENCH_FULL_NAME_MAX + 32], fid[CONFIG_BENCH_FILE_ID_MAX + 1];
 		snprintf(key, sizeof(key), "bench.%s.command", cb->name);
 		if ((r = cmdline_expand(&b->cl[i], cb->command, vars, 1, key, err)) < 0)
 			return r;
-		b->logs[i].path = buf_strdupf("%s/log/bench-%s-%s.log", st->build.run_dir, cb->name, v->id);
+		config_bench_file_id(cb->name, fid);
+		b->logs[i].path = buf_strdupf("%s/log/bench-%s-%s.log", st->build.run_dir, fid, v->id);
 		if (!b->logs[i].path)
 			return plumb_err_oom(err, "benchmarks");
 	}
@@ -503,7 +504,7 @@ int run_bench_setup(struct run_state *st, struct bench_state *b,
 		return plumb_err_oom(err, "benchmarks");
 	if ((r = bench_variants(st, b, 0, nv, err)) < 0)
 		return r;
-	if ((r = bench_env(st->cfg, cb, &b->env, err)) < 0)
+	if ((r = run_bench_env(st->cfg, cb, &b->env, err)) < 0)
 		return r;
 	opts_for(cb, &ao);
 	b->an = analysis_new(&ao, err);
@@ -545,6 +546,7 @@ void run_bench_release(struct bench_state *b, size_t nv)
 	free(b->logs);
 	envlist_release(&b->env);
 	run_profile_release(b);
+	run_hooks_release(NULL, b);
 	if (b->an)
 		analysis_free(b->an);
 	free(b->failure);

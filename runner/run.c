@@ -101,7 +101,7 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 	struct bundle_write_spec spec;
 	struct bundle_log *logs = NULL;
 	char **names = NULL;
-	size_t nlogs = 0, nv = st->build.nvariants, max = nv * (1 + st->cfg->nbenches);
+	size_t nlogs = 0, nv = st->build.nvariants, max = nv * (1 + st->cfg->nbenches) + 1;
 	struct buf json;
 	int r;
 
@@ -130,8 +130,9 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 			const struct bench_log *lg = &st->benches[bi].logs[i];
 			if (!lg->used)
 				continue;
-			names[nlogs] = buf_strdupf("logs/bench-%s-%s.log", st->cfg->benches[bi].name,
-					       st->build.variants[i].id);
+			char fid[CONFIG_BENCH_FILE_ID_MAX + 1];
+			config_bench_file_id(st->cfg->benches[bi].name, fid);
+			names[nlogs] = buf_strdupf("logs/bench-%s-%s.log", fid, st->build.variants[i].id);
 			if (!names[nlogs]) {
 				r = plumb_err_oom(err, "bundle");
 				goto out;
@@ -140,6 +141,11 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 			logs[nlogs].path = lg->path;
 			nlogs++;
 		}
+	if (run_hooks_log(st)) {
+		logs[nlogs].name = "logs/run-hooks.log";
+		logs[nlogs].path = run_hooks_log(st);
+		nlogs++;
+	}
 	if ((r = manifest_write(m, &json, err)) < 0)
 		goto out;
 	memset(&spec, 0, sizeof(spec));
@@ -280,6 +286,7 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 		r = run_sweep(&st, m, err);
 	if (r == 0)
 		r = run_valgrind_all(&st, err);   /* every variant, the sweep's too */
+	r = run_hooks_finish(&st, r, err);    /* the cleanups, after the last run */
 	res->measure_ns = clock_now_ns() - t1;
 	if (r < 0)
 		goto out;
@@ -316,6 +323,7 @@ out:
 		fclose(st.tsv);
 	free(st.tsv_path);
 	run_sweep_release(&st);
+	run_hooks_release(&st, NULL);
 	if (st.benches)
 		for (size_t i = 0; i < cfg->nbenches; i++)
 			run_bench_release(&st.benches[i], st.build.nvariants);

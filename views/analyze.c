@@ -18,6 +18,8 @@
 #include "common/escape.h"
 #include "common/units.h"
 #include "common/utf8.h"
+#include "common/metric.h"
+#include "formats/csv.h"
 #include "formats/jsonio.h"
 #include "stats/analysis.h"
 #include "views/analyze.h"
@@ -647,4 +649,57 @@ int analysis_render_json(const struct analysis *a, const char *source,
 	rc = jsonio_dump(root, out, err);
 	json_decref(root);
 	return rc;
+}
+
+/* The rows of one result: a row per side and pad (formats/csv.h). */
+static int csv_result(struct buf *out, const struct analysis_result *res)
+{
+	const struct stats_judgement *jd = &res->judge;
+	enum metric_id m;
+	struct csv_row c;
+
+	csv_row_init(&c);
+	c.bench = res->bench;
+	c.mode = res->mode == ANALYSIS_SAMPLES ? "samples" : "process";
+	c.metric = res->metric;
+	c.unit = metric_parse(res->metric, &m) == 0 ? metric_unit(m) : NULL;
+	if (jd->has_ratio)
+		c.ratio = jd->ratio;
+	if (jd->has_interval) {
+		c.ratio_low = jd->ratio_lo;
+		c.ratio_high = jd->ratio_hi;
+	}
+	if (jd->has_detectable) {
+		c.detectable_slower = jd->detect_slower;
+		c.detectable_faster = jd->detect_faster;
+	}
+	c.verdict = stats_verdict_name(jd->verdict);
+	c.direction = stats_direction_name(jd->direction);
+	for (int s = 0; s < ANALYSIS_SIDES; s++) {
+		const struct analysis_side_result *sr = &res->side[s];
+
+		c.side = analysis_side_name((enum analysis_side)s);
+		c.center = sr->summary.center;
+		c.min = sr->summary.min;
+		c.max = sr->summary.max;
+		c.spread = sr->summary.has_spread ? sr->summary.spread : NAN;
+		for (size_t p = 0; p < sr->npads; p++) {
+			c.pad = sr->pads[p].pad;
+			c.rounds = (int64_t)sr->pads[p].nrounds;
+			c.value = sr->pads[p].median;
+			if (csv_put(out, &c) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int analysis_render_csv(const struct analysis *a, struct buf *out, struct plumb_err *err)
+{
+	size_t n = analysis_count(a);
+	int rc = csv_header(out);
+
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = csv_result(out, analysis_get(a, i));
+	return rc < 0 ? buf_err(err, "analysis CSV") : 0;
 }

@@ -25,4 +25,7 @@ int analysis_render_text(const struct analysis *a, const char *source,
 int analysis_render_json(const struct analysis *a, const char *source,
 			 struct buf *out, struct plumb_err *err);
 
+/* CSV rows, one per benchmark x metric x side x pad (formats/csv.h, docs/csv.md). */
+int analysis_render_csv(const struct analysis *a, struct buf *out, struct plumb_err *err);
+
 #endif

@@ -80,6 +80,15 @@ test_expect_success CHECK 'report in every format, of the bundle and of the tren
 	clean report.text report.md report.html trend.text trend.md trend.html
 '
 
+test_expect_success CHECK 'the csv and bmf exports: no raw control, the names intact or quoted' '
+	plumb report h.plumb --format csv -o report.csv &&
+	plumb report h.plumb --format bmf -o report.bmf &&
+	test_grep "^\"failed?\[31mred" report.csv &&
+	python3 -c "import json,os,sys; b=json.load(open(sys.argv[1])); assert \"\\u202eevil\" in b and \"<script>alert(1)</script>\" in b, list(b)" report.bmf &&
+	test_grep "^\"?evil\"," report.csv &&
+	clean report.csv report.bmf
+'
+
 test_expect_success CHECK 'every --json escapes them too (the same values, as \\uXXXX)' '
 	id=$(cut -c1-64 add) &&
 	plumb bundle show --json h.plumb >show.json &&
@@ -106,7 +115,9 @@ test_expect_success CHECK 'analyze: a name with a bidi override (valid in sample
 	} >bidi.tsv &&
 	plumb analyze bidi.tsv >analyze.txt &&
 	test_grep "^x?y?z  wall" analyze.txt &&
-	clean analyze.txt
+	plumb analyze bidi.tsv --format csv >analyze.csv &&
+	test_grep "^\"x?y?z\",\"process\",\"wall\"" analyze.csv &&
+	clean analyze.txt analyze.csv
 '
 
 test_expect_success CHECK 'run: the report it prints of a commit whose subject holds them' '

@@ -1,12 +1,12 @@
 #!/bin/sh
-test_description='fast start: libgit2, libarchive and capstone are loaded only by the commands that need them'
+test_description='fast start: libgit2, libarchive, capstone and libcrypto are loaded only by the commands that need them'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
 # loads OUT: the heavy libraries the dynamic linker loaded, by LD_DEBUG=files
 # output on stderr (one "file=libgit2.so.1.5 ..." line per object it opens).
 heavy() {
-	sed -n 's/.*file=\(lib\(git2\|archive\|capstone\)\.so[^ ]*\).*/\1/p' "$1" | sort -u
+	sed -n 's/.*file=\(lib\(git2\|archive\|capstone\|crypto\)\.so[^ ]*\).*/\1/p' "$1" | sort -u
 }
 
 test_expect_success 'plumb links none of them' '
@@ -39,10 +39,11 @@ test_expect_success 'help, analyze and an archive baseline lookup load none of t
 	! test -s loaded
 '
 
-test_expect_success 'a bundle reader loads libarchive, and only it' '
+test_expect_success 'a bundle reader loads libarchive and libcrypto (SHA-256), and only them' '
 	LD_DEBUG=files plumb bundle verify one.plumb >/dev/null 2>ld &&
 	heavy ld >loaded &&
 	grep "^libarchive\.so" loaded &&
+	grep "^libcrypto\.so" loaded &&
 	test_grep_not "libgit2" loaded &&
 	test_grep_not "libcapstone" loaded
 '
@@ -52,6 +53,21 @@ test_expect_success 'a command that opens a repository loads libgit2' '
 	heavy ld >loaded &&
 	grep "^libgit2\.so" loaded &&
 	test -d repo/.git
+'
+
+# The system's CA bundle, where libgit2's mbedTLS backend reads it at start.
+ca=
+for f in /etc/ssl/certs/ca-certificates.crt /etc/pki/tls/certs/ca-bundle.crt; do
+	test -f "$f" && ca=$f && break
+done
+test -n "$ca" && test_set_prereq CA_BUNDLE
+
+test_expect_success STRACE,CA_BUNDLE 'a local repository: libgit2 starts without reading the CA certificates' '
+	rm -rf repo2 &&
+	under_strace -f -e trace=openat,open -o trace "$PLUMB" demo repo2 >/dev/null 2>&1 &&
+	grep "libgit2\.so" trace >/dev/null &&
+	test_grep_not "$ca" trace &&
+	test_grep_not "/etc/ssl/certs" trace
 '
 
 test_done

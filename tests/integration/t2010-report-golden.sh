@@ -6,13 +6,14 @@ golden="$FIXTURES/reports"
 
 # Each tests/fixtures/reports/<case>/ holds args (the command line after
 # "plumb report", paths relative to the fixture folder), status (the exit
-# status expected) and expect.txt, expect.md, expect.json.  The inputs are
+# status expected) and expect.txt, expect.md, expect.json, expect.csv and
+# expect.bmf.  The inputs are
 # unpacked bundles under inputs/; tests/fixtures/reports/README says how
 # to change a case.
 for dir in "$golden"/*/; do
 	c=$(basename "$dir")
 	test -f "$dir/args" || continue
-	for f in txt:text md:md json:json; do
+	for f in txt:text md:md json:json csv:csv bmf:bmf; do
 		ext=${f%%:*}
 		fmt=${f#*:}
 		test_expect_success "$c: --format $fmt" '

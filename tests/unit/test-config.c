@@ -838,13 +838,13 @@ PLUMB_TEST(config_json_layout)
 	json_keys(json_object_get(j, "repo"), keys, sizeof(keys));
 	assert_string_equal(keys, "path url");
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
-	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env label lock");
+	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env label setup cleanup lock");
 	json_keys(json_object_get(j, "build"), keys, sizeof(keys));
 	assert_string_equal(keys, "command artifact pad padBytes padOffsets reuse timeout cc cacheSize");
 	b = json_object_get(j, "bench");
 	assert_int_equal(json_array_size(b), 2);
 	json_keys(json_array_get(b, 0), keys, sizeof(keys));
-	assert_string_equal(keys, "name command mode warmup metric hot hotCoverage timeout maxSamples checksum counter");
+	assert_string_equal(keys, "name command mode warmup metric hot hotCoverage timeout maxSamples checksum counter params prepare setup cleanup");
 
 	dump = json_dumps(j, JSON_COMPACT);
 	assert_non_null(dump);
@@ -852,15 +852,15 @@ PLUMB_TEST(config_json_layout)
 		"{\"repo\":{\"path\":\".\",\"url\":null},"
 		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":4,\"maxPads\":null,\"budget\":null,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
-		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"label\":{\"host\":\"x\"},\"lock\":null},"
+		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"lock\":null},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"linear\","
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"cacheSize\":\"4G\"},"
 		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
 		"\"host\":{\"allow\":null},"
 		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
-		"\"metric\":\"wall\",\"hot\":[],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\",\"counter\":\"auto\"},"
+		"\"metric\":\"wall\",\"hot\":[],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null,\"prepare\":null,\"setup\":null,\"cleanup\":null},"
 		"{\"name\":\"s\",\"command\":\"y\",\"mode\":\"samples\",\"warmup\":7,\"metric\":\"wall\","
-		"\"hot\":[\"f\",\"g\"],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":10000000,\"checksum\":\"auto\",\"counter\":\"auto\"}]}");
+		"\"hot\":[\"f\",\"g\"],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":10000000,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null,\"prepare\":null,\"setup\":null,\"cleanup\":null}]}");
 	free(dump);
 	json_decref(j);
 	config_release(&cfg);
@@ -985,7 +985,7 @@ PLUMB_TEST(config_text_layout)
 		"[run]\n\tbase = v1\n\tcandidate = HEAD\n\tpads = 4\n"
 		"\t; maxPads: pads = auto only\n\t; budget: pads = auto only\n\trounds = 10\n\tseed = 1\n"
 		"\tcontrol = true\n\twarmupRuns = 1\n\t; cpu: not set (no pinning)\n\taslr = on\n"
-		"\tenv = PATH HOME LANG\n\t; label: none\n"
+		"\tenv = PATH HOME LANG\n\t; label: none\n\t; setup: not set\n\t; cleanup: not set\n"
 		"\t; lock: not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)\n"
 		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n\tpadOffsets = linear\n"
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n\tcacheSize = 4G\n"
@@ -994,7 +994,8 @@ PLUMB_TEST(config_text_layout)
 		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n"
 		"\t; warmup: samples mode only\n\tmetric = wall\n\t; hot: not set (main is checked)\n"
 		"\thotCoverage = 0.95\n"
-		"\ttimeout = 5m\n\t; maxSamples: samples mode only\n\tchecksum = auto\n\tcounter = auto\n");
+		"\ttimeout = 5m\n\t; maxSamples: samples mode only\n\tchecksum = auto\n\tcounter = auto\n"
+		"\t; params: not set\n\t; prepare: not set\n\t; setup: not set\n\t; cleanup: not set\n");
 	free(text);
 	config_release(&cfg);
 }
@@ -1223,4 +1224,105 @@ PLUMB_TEST(config_verdict_rule)
 	assert_true(config_set(&cfg, "verdict.confidence", "2", "plumb.conf", &err) < 0);
 	assert_non_null(strstr(err.msg, "verdict.confidence"));
 	config_release(&cfg);
+}
+
+/* bench.NAME.params: one benchmark per combination, the last parameter
+ * fastest, {param:NAME} substituted, each recording its combination. */
+PLUMB_TEST(config_params_expand_and_substitute)
+{
+	struct plumb_config cfg;
+
+	load_ok("[bench \"zip\"]\n\tparams = size=1M,64M level=1,9\n"
+		"\tcommand = {artifact} -{param:level} in-{param:size} x{param:level}\n"
+		"\ttimeout = 7s\n"
+		"[bench \"after\"]\n\tcommand = {artifact} x\n", NULL, &cfg);
+	assert_int_equal(cfg.nbenches, 6);
+	assert_string_equal(cfg.benches[0].name, "b");
+	assert_string_equal(cfg.benches[1].name, "zip/size=1M,level=1");
+	assert_string_equal(cfg.benches[2].name, "zip/size=1M,level=9");
+	assert_string_equal(cfg.benches[3].name, "zip/size=64M,level=1");
+	assert_string_equal(cfg.benches[4].name, "zip/size=64M,level=9");
+	assert_string_equal(cfg.benches[5].name, "after");
+	assert_string_equal(cfg.benches[2].command, "{artifact} -9 in-1M x9");
+	assert_string_equal(cfg.benches[3].command, "{artifact} -1 in-64M x1");
+	assert_string_equal(cfg.benches[4].params, "size=64M;level=9");
+	assert_int_equal(cfg.benches[4].timeout, 7);
+	assert_null(cfg.benches[5].params);
+	config_release(&cfg);
+
+	/* Quoted, ';' separates as the issue writes it. */
+	load_ok("[bench \"z\"]\n\tparams = \"a=1;b=2,3\"\n\tcommand = {artifact} {param:b}\n",
+		NULL, &cfg);
+	assert_int_equal(cfg.nbenches, 3);
+	assert_string_equal(cfg.benches[2].name, "z/a=1,b=3");
+	assert_string_equal(cfg.benches[2].command, "{artifact} 3");
+	config_release(&cfg);
+}
+
+PLUMB_TEST(config_params_bench_selects_a_family)
+{
+	struct plumb_config cfg;
+	const char *names[] = { "zip" };
+	struct config_overrides ov = { .benches = names, .nbenches = 1 };
+	const char *one[] = { "zip/level=9" };
+	struct config_overrides ov1 = { .benches = one, .nbenches = 1 };
+
+	load_ok("[bench \"zip\"]\n\tparams = level=1,9\n\tcommand = {artifact} {param:level}\n",
+		&ov, &cfg);
+	assert_int_equal(cfg.nbenches, 2);
+	assert_string_equal(cfg.benches[1].name, "zip/level=9");
+	config_release(&cfg);
+	load_ok("[bench \"zip\"]\n\tparams = level=1,9\n\tcommand = {artifact} {param:level}\n",
+		&ov1, &cfg);
+	assert_int_equal(cfg.nbenches, 1);
+	assert_string_equal(cfg.benches[0].name, "zip/level=9");
+	config_release(&cfg);
+}
+
+PLUMB_TEST(config_params_errors_name_the_key)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "%s[bench \"z\"]\n\tparams = size=1M;level=1\n"
+		 "\tcommand = {artifact} {param:level}\n", minimal);
+	/* Unquoted, the ';' started a comment: the message says so. */
+	expect_error(text, NULL, ": bench.z.command: '{param:level}': no such parameter in its "
+		     "params (a ';' in plumb.conf starts a comment: quote the value, or separate "
+		     "parameters by spaces)");
+	snprintf(text, sizeof(text), "%s[bench \"z\"]\n\tcommand = {artifact} {param:n}\n", minimal);
+	expect_error(text, NULL, ": bench.z.command: '{param:n}' but the benchmark has no params "
+		     "(bench.NAME.params = NAME=V1,V2;...)");
+	snprintf(text, sizeof(text), "%s[bench \"z\"]\n\tparams = n=1,1\n\tcommand = x\n", minimal);
+	expect_error(text, NULL, ": bench.z.params: parameter 'n': value '1' given twice");
+	snprintf(text, sizeof(text), "%s[bench \"z\"]\n\tparams = n=1 n=2\n\tcommand = x\n", minimal);
+	expect_error(text, NULL, ": bench.z.params: parameter 'n' given twice");
+	snprintf(text, sizeof(text), "%s[bench \"z\"]\n\tparams = n=a/b\n\tcommand = x\n", minimal);
+	expect_error(text, NULL, ": bench.z.params: 'n=a/b' is not NAME=V1,V2;NAME=V1,... (names of "
+		     "letters, digits and '_' up to 32, values also '.', '-', '+' up to 32)");
+	snprintf(text, sizeof(text), "%s[bench \"z\"]\n\tparams = a=1,2,3,4,5,6,7 b=1,2,3,4,5,6,7 "
+		 "c=1,2,3,4,5,6\n\tcommand = x\n", minimal);
+	expect_error(text, NULL, ": bench.z.params: more than 256 combinations");
+}
+
+/* The effective configuration of an expansion reads back as it ran. */
+PLUMB_TEST(config_params_render_reads_back)
+{
+	struct plumb_config cfg, again;
+	struct tmp t;
+	struct plumb_err err;
+	char *text, *text2;
+
+	load_ok("[bench \"zip\"]\n\tparams = level=1,9\n\tcommand = {artifact} {param:level}\n",
+		NULL, &cfg);
+	text = render(&cfg);
+	assert_non_null(strstr(text, "[bench \"zip/level=9\"]\n\tcommand = {artifact} 9\n"));
+	assert_int_equal(load_text(&t, text, NULL, &again, &err), 0);
+	text2 = render(&again);
+	assert_string_equal(text, text2);
+	assert_int_equal(again.nbenches, 3);
+	free(text);
+	free(text2);
+	config_release(&cfg);
+	config_release(&again);
+	rm_tree(t.dir);
 }

@@ -57,6 +57,23 @@ PLUMB_TEST(reports_escape_markdown_and_html)
 	assert_string_equal(escaped(esc_html, "\033]8;;http://x\033\\"), "?]8;;http://x?\\");
 }
 
+PLUMB_TEST(reports_escape_csv_quotes_one_field)
+{
+	/* RFC 4180: a field in quotes, a quote inside doubled; commas and
+	 * separators stay inside the quotes. */
+	assert_string_equal(escaped(esc_csv, "aaa"), "\"aaa\"");
+	assert_string_equal(escaped(esc_csv, "b\"bb"), "\"b\"\"bb\"");
+	assert_string_equal(escaped(esc_csv, "a,b;c"), "\"a,b;c\"");
+	assert_string_equal(escaped(esc_csv, NULL), "\"\"");
+	/* Line breaks and terminal controls never reach the file. */
+	assert_string_equal(escaped(esc_csv, "x\r\ny\033[2J"), "\"x??y?[2J\"");
+	/* A spreadsheet formula stays text. */
+	assert_string_equal(escaped(esc_csv, "=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+	assert_string_equal(escaped(esc_csv, "@SUM(A1)"), "\"'@SUM(A1)\"");
+	assert_string_equal(escaped(esc_csv, "-O2"), "\"'-O2\"");
+	assert_string_equal(escaped(esc_csv, "a=b"), "\"a=b\"");
+}
+
 PLUMB_TEST(reports_escape_utf8_cut_drops_a_partial_sequence)
 {
 	char a[] = "ab\xe2\x86", b[] = "ab\xe2\x86\x92", c[] = "x\xc3";
