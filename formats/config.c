@@ -598,6 +598,7 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_RUN_CLEANUP:
 		value_str(v, cfg->run.cleanup, NULL);
+		return;
 	case K_RUN_LOCK:
 		value_str(v, cfg->run.lock, "not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)");
 		return;
