@@ -195,13 +195,33 @@ static int labels_json(struct store *st, int64_t rid, json_t **out,
 	return 0;
 }
 
+/*
+ * A day ("2026-03-01", its start in UTC), an RFC 3339 UTC time, or an RFC
+ * 3339 time with an offset ("2026-03-01T02:00:00+01:00", "...-05:30").
+ */
 int query_parse_since(const char *s, int64_t *out)
 {
 	char full[MANIFEST_TIME_MAX];
+	size_t n = strlen(s);
 
-	if (strlen(s) == 10) {
+	if (n == 10) {
 		snprintf(full, sizeof(full), "%.10sT00:00:00Z", s);
 		return manifest_time_parse(full, out);
+	}
+	if (n > 6 && n < sizeof(full) && (s[n - 6] == '+' || s[n - 6] == '-') && s[n - 3] == ':' &&
+	    s[n - 5] >= '0' && s[n - 5] <= '2' && s[n - 4] >= '0' && s[n - 4] <= '9' &&
+	    s[n - 2] >= '0' && s[n - 2] <= '5' && s[n - 1] >= '0' && s[n - 1] <= '9') {
+		int hh = (s[n - 5] - '0') * 10 + (s[n - 4] - '0');
+		int mm = (s[n - 2] - '0') * 10 + (s[n - 1] - '0');
+		int64_t t;
+		if (hh > 23)
+			return -1;
+		/* The local time, read as UTC, then moved by the offset. */
+		snprintf(full, sizeof(full), "%.*sZ", (int)(n - 6), s);
+		if (manifest_time_parse(full, &t) < 0)
+			return -1;
+		*out = t - (s[n - 6] == '+' ? 1 : -1) * (int64_t)(hh * 3600 + mm * 60);
+		return 0;
 	}
 	return manifest_time_parse(s, out);
 }
@@ -224,7 +244,7 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 	}
 	if (f->since && query_parse_since(f->since, &since) < 0)
 		return plumb_err_set(err, PLUMB_EARG,
-				     "--since: '%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, UTC)",
+				     "--since: '%s' is not a date (YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or YYYY-MM-DDTHH:MM:SS+HH:MM)",
 				     f->since);
 	if (f->commit && (strlen(f->commit) < 4 || hex_range(f->commit, clo, chi, sizeof(clo)) < 0))
 		return plumb_err_set(err, PLUMB_EARG,

@@ -68,15 +68,33 @@ static int usage_error(const char *who, const char *what)
 static const char *opt_pubkey;
 
 static const struct plumb_opt add_opts[] = {
+	OPT_FLAG_("json", 0, "print JSON: {bundles: [{path, id, status, oldKey, newKey}]}", &opt_json),
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
 	OPT_STRING_("pubkey", 'p', "KEY.pub", "check each bundle's signature with this public "
 		    "key; a copy good with it replaces a stored copy not signed by it", &opt_pubkey),
 	OPT_END_()
 };
 
+/* --json of a command over many items: {key: list}, printed whatever failed. */
+static int print_items(json_t *list, const char *key, int status)
+{
+	json_t *o;
+	int r;
+
+	if (!opt_json) {
+		json_decref(list);
+		return status;
+	}
+	o = list ? json_pack("{s:o}", key, list) : NULL;
+	r = cli_print_json(o, "archive JSON");
+	json_decref(o);
+	return status ? status : r;
+}
+
 static int add_exec(int argc, char **argv)
 {
 	struct store st;
+	json_t *list;
 	int status = 0, r;
 
 	struct sign_public_key pk;
@@ -88,6 +106,7 @@ static int add_exec(int argc, char **argv)
 		return r;
 	if ((r = open_archive(&st, STORE_CREATE)) != 0)
 		return r;
+	list = json_array();
 	for (int i = 0; i < argc && !cleanup_signal_pending(); i++) {
 		struct store_added added;
 		struct plumb_err err;
@@ -97,6 +116,19 @@ static int add_exec(int argc, char **argv)
 			int s = cli_fail(&err);
 			if (!status)
 				status = s;
+			continue;
+		}
+		if (opt_json) {
+			static const char *const words[] = { "added", "present", "restored", "replaced" };
+			json_t *e = json_pack("{s:s, s:s, s:s}", "path", argv[i], "id", added.id, "status",
+					      words[added.status == STORE_ADDED ? 0 : added.status == STORE_PRESENT ? 1 :
+						    added.status == STORE_RESTORED ? 2 : 3]);
+			if (e && added.status == STORE_REPLACED) {
+				json_object_set_new(e, "oldKey", added.old_key[0] ? json_string(added.old_key) : json_null());
+				json_object_set_new(e, "newKey", json_string(added.new_key));
+			}
+			if (!e || !list || json_array_append_new(list, e) < 0)
+				status = cli_exit_status(PLUMB_EINTERNAL);
 			continue;
 		}
 		if (added.status == STORE_REPLACED) {
@@ -111,13 +143,14 @@ static int add_exec(int argc, char **argv)
 		       "already in the archive");
 	}
 	store_close(&st);
+	status = print_items(list, "bundles", status);
 	return status;
 }
 
 static const struct plumb_cmd cmd_archive_add = {
 	.name = "add",
 	.summary = "verify bundles and add them to the archive",
-	.usage = "archive add BUNDLE... [-p KEY.pub] [--archive-dir DIR]",
+	.usage = "archive add BUNDLE... [-p KEY.pub] [--json] [--archive-dir DIR]",
 	.description =
 		"Verify each bundle completely, copy it into the archive's store and index it.\n"
 		"A bundle already archived is left as it is, unless this copy is better signed:\n"
@@ -135,7 +168,7 @@ static const struct plumb_opt list_opts[] = {
 	OPT_STRING_("commit", 0, "COMMIT", "only bundles whose base or candidate commit starts so", &opt_commit),
 	OPT_STRING_("host", 0, "FP", "only bundles measured on this host fingerprint (or prefix)", &opt_host),
 	OPT_LIST_("label", 0, "K=V", "only bundles with this label (K alone: any value); repeatable", &opt_labels),
-	OPT_STRING_("since", 0, "DATE", "only bundles created at or after DATE (YYYY-MM-DD[THH:MM:SSZ])", &opt_since),
+	OPT_STRING_("since", 0, "DATE", "only bundles created at or after DATE (YYYY-MM-DD[THH:MM:SS(Z|+HH:MM)])", &opt_since),
 	OPT_INT_("last", 0, "N", "only the newest N", &opt_last, 1, 100000000),
 	OPT_FLAG_("json", 0, "print JSON", &opt_json),
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
@@ -269,6 +302,7 @@ static const struct plumb_cmd cmd_archive_show = {
 /* ---- rm ---- */
 
 static const struct plumb_opt rm_opts[] = {
+	OPT_FLAG_("json", 0, "print JSON: {bundles: [{id, status}]}", &opt_json),
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
 	OPT_END_()
 };
@@ -277,11 +311,13 @@ static int rm_exec(int argc, char **argv)
 {
 	struct store st;
 	int status = 0, r;
+	json_t *list;
 
 	if (argc < 1)
 		return usage_error("rm", "no bundle id named");
 	if ((r = open_archive(&st, 0)) != 0)
 		return r;
+	list = json_array();
 	for (int i = 0; i < argc && !cleanup_signal_pending(); i++) {
 		char id[STORE_ID_LEN + 1];
 		struct plumb_err err;
@@ -293,16 +329,20 @@ static int rm_exec(int argc, char **argv)
 				status = s;
 			continue;
 		}
-		printf("%s  removed\n", id);
+		if (!opt_json)
+			printf("%s  removed\n", id);
+		else if (!list || json_array_append_new(list, json_pack("{s:s, s:s}", "id", id,
+								       "status", "removed")) < 0)
+			status = cli_exit_status(PLUMB_EINTERNAL);
 	}
 	store_close(&st);
-	return status;
+	return print_items(list, "bundles", status);
 }
 
 static const struct plumb_cmd cmd_archive_rm = {
 	.name = "rm",
 	.summary = "remove bundles from the archive",
-	.usage = "archive rm ID... [--archive-dir DIR]",
+	.usage = "archive rm ID... [--json] [--archive-dir DIR]",
 	.description = "Remove each bundle's rows, then its file.  A bundle that a baseline names\n"
 		       "is kept until the baseline is removed.",
 	.opts = rm_opts,
@@ -392,6 +432,7 @@ static const struct plumb_cmd cmd_archive_changes = {
 
 static const struct plumb_opt verify_opts[] = {
 	OPT_STRING_("subset", 0, "N/T", "check only slice N of T disjoint slices", &opt_subset),
+	OPT_FLAG_("json", 0, "print JSON: {ok, bundles, files, problems, lines}", &opt_json),
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
 	OPT_END_()
 };
@@ -416,8 +457,29 @@ static int parse_subset(const char *s, unsigned *n, unsigned *t)
 
 static void print_report(const struct scrub_report *rep)
 {
+	if (opt_json)
+		return;
 	for (size_t i = 0; i < rep->nlines; i++)
 		printf("%s\n", rep->lines[i]);
+}
+
+/* --json of verify and gc: what the text says, as one object. */
+static int print_report_json(const struct scrub_report *rep, int status)
+{
+	json_t *lines = json_array(), *o;
+	int r;
+
+	for (size_t i = 0; lines && i < rep->nlines; i++)
+		if (json_array_append_new(lines, json_string(rep->lines[i])) < 0) {
+			json_decref(lines);
+			lines = NULL;
+		}
+	o = lines ? json_pack("{s:b, s:I, s:I, s:I, s:o}", "ok", status == 0 && rep->nproblems == 0,
+			      "bundles", (json_int_t)rep->nbundles, "files", (json_int_t)rep->nfiles,
+			      "problems", (json_int_t)rep->nproblems, "lines", lines) : NULL;
+	r = cli_print_json(o, "archive JSON");
+	json_decref(o);
+	return status ? status : r;
 }
 
 static int verify_exec(int argc, char **argv)
@@ -442,17 +504,20 @@ static int verify_exec(int argc, char **argv)
 		r = cli_fail(&err);
 	} else if (rep.nproblems > 0) {
 		print_report(&rep);
-		printf("FAILED: %zu bundle%s and %zu file%s checked (slice %u/%u), %zu problem%s\n",
+		if (!opt_json)
+			printf("FAILED: %zu bundle%s and %zu file%s checked (slice %u/%u), %zu problem%s\n",
 		       rep.nbundles, rep.nbundles == 1 ? "" : "s", rep.nfiles,
 		       rep.nfiles == 1 ? "" : "s", n, t, rep.nproblems, rep.nproblems == 1 ? "" : "s");
 		plumb_err_set(&err, PLUMB_EINPUT, "%s: %zu problem%s found (slice %u/%u)", st.dir,
 			      rep.nproblems, rep.nproblems == 1 ? "" : "s", n, t);
 		r = cli_fail(&err);
-	} else {
+	} else if (!opt_json) {
 		printf("ok: %zu bundle%s and %zu file%s checked (slice %u/%u), database intact\n",
 		       rep.nbundles, rep.nbundles == 1 ? "" : "s", rep.nfiles,
 		       rep.nfiles == 1 ? "" : "s", n, t);
 	}
+	if (opt_json)
+		r = print_report_json(&rep, r);
 	scrub_report_release(&rep);
 	store_close(&st);
 	return r;
@@ -461,7 +526,7 @@ static int verify_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_archive_verify = {
 	.name = "verify",
 	.summary = "check every stored bundle and the index",
-	.usage = "archive verify [--subset N/T] [--archive-dir DIR]",
+	.usage = "archive verify [--subset N/T] [--json] [--archive-dir DIR]",
 	.description =
 		"Re-hash and re-verify stored bundles; report rows without files, files without\n"
 		"rows, stray files, size and hash mismatches, and the database's integrity\n"
@@ -471,6 +536,7 @@ static const struct plumb_cmd cmd_archive_verify = {
 };
 
 static const struct plumb_opt gc_opts[] = {
+	OPT_FLAG_("json", 0, "print JSON: {ok, bundles, files, problems, lines}", &opt_json),
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
 	OPT_END_()
 };
@@ -497,10 +563,12 @@ static int gc_exec(int argc, char **argv)
 		plumb_err_set(&err, PLUMB_EINPUT, "%s: %zu problem%s left that gc does not repair",
 			      st.dir, rep.nproblems, rep.nproblems == 1 ? "" : "s");
 		r = cli_fail(&err);
-	} else {
+	} else if (!opt_json) {
 		printf("gc: %zu file%s looked at, %zu bundle%s adopted\n", rep.nfiles,
 		       rep.nfiles == 1 ? "" : "s", rep.nbundles, rep.nbundles == 1 ? "" : "s");
 	}
+	if (opt_json)
+		r = print_report_json(&rep, r);
 	scrub_report_release(&rep);
 	store_close(&st);
 	return r;
@@ -509,7 +577,7 @@ static int gc_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_archive_gc = {
 	.name = "gc",
 	.summary = "remove leftovers, adopt files without rows",
-	.usage = "archive gc [--archive-dir DIR]",
+	.usage = "archive gc [--json] [--archive-dir DIR]",
 	.description =
 		"Remove leftover temporary files, index stored bundles that have no rows, and\n"
 		"move anything else found among the bundles to <archive>/lost/.  Deletes no\n"
@@ -556,6 +624,7 @@ static const struct plumb_cmd cmd_archive_reindex = {
 /* ---- baseline set|list|show|rm ---- */
 
 static const struct plumb_opt baseline_set_opts[] = {
+	OPT_FLAG_("json", 0, "print JSON: {name, bundle, side, previous}", &opt_json),
 	OPT_STRING_("side", 0, "SIDE", "candidate (default) or base", &opt_side),
 	OPT_STRING_("note", 0, "TEXT", "a note kept with the baseline", &opt_note),
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
@@ -576,6 +645,15 @@ static int baseline_set_exec(int argc, char **argv)
 	plumb_err_clear(&err);
 	if (baseline_set(&st, argv[0], argv[1], opt_side, opt_note, &res, &err) < 0) {
 		r = cli_fail(&err);
+	} else if (opt_json) {
+		const char *prev = json_string_value(json_object_get(res, "previous"));
+		json_t *o = json_pack("{s:s, s:O, s:O, s:o}", "name", argv[0],
+				      "bundle", json_object_get(res, "bundle"),
+				      "side", json_object_get(res, "side"),
+				      "previous", prev ? json_string(prev) : json_null());
+		r = cli_print_json(o, "archive JSON");
+		json_decref(o);
+		json_decref(res);
 	} else {
 		const char *prev = json_string_value(json_object_get(res, "previous"));
 		printf("%s  %s -> %s (%s)", argv[0], prev ? prev : "new",
@@ -591,7 +669,7 @@ static int baseline_set_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_archive_baseline_set = {
 	.name = "set",
 	.summary = "point a baseline name at a bundle",
-	.usage = "archive baseline set NAME BUNDLE [--side candidate|base] [--note TEXT] [--archive-dir DIR]",
+	.usage = "archive baseline set NAME BUNDLE [--side candidate|base] [--note TEXT] [--json] [--archive-dir DIR]",
 	.description = "BUNDLE is an archived id (or unique prefix), or a bundle file, which is\n"
 		       "added first.  Setting an existing NAME moves it.",
 	.opts = baseline_set_opts,
@@ -642,6 +720,7 @@ static const struct plumb_cmd cmd_archive_baseline_show = {
 };
 
 static const struct plumb_opt baseline_rm_opts[] = {
+	OPT_FLAG_("json", 0, "print JSON: {name, status}", &opt_json),
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
 	OPT_END_()
 };
@@ -657,10 +736,15 @@ static int baseline_rm_exec(int argc, char **argv)
 	if ((r = open_archive(&st, 0)) != 0)
 		return r;
 	plumb_err_clear(&err);
-	if (baseline_rm(&st, argv[0], &err) < 0)
+	if (baseline_rm(&st, argv[0], &err) < 0) {
 		r = cli_fail(&err);
-	else
+	} else if (opt_json) {
+		json_t *o = json_pack("{s:s, s:s}", "name", argv[0], "status", "removed");
+		r = cli_print_json(o, "archive JSON");
+		json_decref(o);
+	} else {
 		printf("%s  removed\n", argv[0]);
+	}
 	store_close(&st);
 	return r;
 }
@@ -668,7 +752,7 @@ static int baseline_rm_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_archive_baseline_rm = {
 	.name = "rm",
 	.summary = "remove a baseline (not its bundle)",
-	.usage = "archive baseline rm NAME [--archive-dir DIR]",
+	.usage = "archive baseline rm NAME [--json] [--archive-dir DIR]",
 	.opts = baseline_rm_opts,
 	.exec = baseline_rm_exec,
 };

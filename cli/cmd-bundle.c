@@ -6,11 +6,13 @@
  * show prints is views/bundle.c.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmd.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "cli/exit.h"
 #include "formats/bundle.h"
 #include "formats/sign.h"
 #include "views/bundle.h"
@@ -34,6 +36,19 @@ int cli_load_pubkey(const char *path, struct sign_public_key *pk, int *have)
 	return 0;
 }
 
+/* --json of pack, verify, extract, keygen and sign (keys: docs/json-keys.md). */
+static int opt_json;
+
+#define JSON_OPT(keys) OPT_FLAG_("json", 0, "print JSON: " keys, &opt_json)
+
+static int print_obj(json_t *o)
+{
+	int r = cli_print_json(o, "bundle JSON");
+
+	json_decref(o);
+	return r;
+}
+
 /* ---- pack ---------------------------------------------------------------- */
 
 static struct {
@@ -45,6 +60,7 @@ static const struct plumb_opt pack_opts[] = {
 	OPT_STRING_("output", 'o', "FILE", "the bundle to write (required)", &pack_args.out),
 	OPT_STRING_("sign", 0, "KEY", "also sign it with this secret key (NAME.key)",
 		    &pack_args.key),
+	JSON_OPT("{path, id, signed}"),
 	OPT_END_()
 };
 
@@ -68,6 +84,9 @@ static int pack_exec(int argc, char **argv)
 		sign_secret_key_release(&sk);
 	if (rc < 0)
 		return cli_fail(&err);
+	if (opt_json)
+		return print_obj(json_pack("{s:s, s:s, s:b}", "path", pack_args.out, "id", id,
+					   "signed", pack_args.key != NULL));
 	printf("%s: bundle %s%s\n", pack_args.out, id, pack_args.key ? " (signed)" : "");
 	return PLUMB_EXIT_OK;
 }
@@ -75,7 +94,7 @@ static int pack_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_bundle_pack = {
 	.name = "pack",
 	.summary = "make a bundle from a folder of results",
-	.usage = "bundle pack DIR -o FILE.plumb [--sign KEY]",
+	.usage = "bundle pack DIR -o FILE.plumb [--sign KEY] [--json]",
 	.description =
 		"DIR holds manifest.json, samples.tsv and optionally logs/*.log (a folder\n"
 		"bundle extract wrote is checked against its SHA256SUMS first).  Both files\n"
@@ -100,6 +119,7 @@ static const struct plumb_opt verify_opts[] = {
 		    &verify_args.pub),
 	OPT_FLAG_("require-signature", 0, "fail unless the bundle has a good signature",
 		  &verify_args.require_sig),
+	JSON_OPT("{path, ok, id, members, samples, fileBytes, tarBytes, signature}"),
 	OPT_END_()
 };
 
@@ -129,6 +149,16 @@ static int verify_exec(int argc, char **argv)
 	bundle_info_init(&info);
 	if (bundle_verify_path(argv[0], &o, &info, &err) < 0)
 		return cli_fail(&err);
+	if (opt_json) {
+		rc = print_obj(json_pack("{s:s, s:b, s:s, s:I, s:I, s:I, s:I, s:s}", "path", argv[0],
+					 "ok", 1, "id", info.id, "members", (json_int_t)info.n_members,
+					 "samples", (json_int_t)info.samples_rows,
+					 "fileBytes", (json_int_t)info.file_bytes,
+					 "tarBytes", (json_int_t)info.tar_bytes,
+					 "signature", view_bundle_sig(&info, sig, sizeof(sig))));
+		bundle_info_release(&info);
+		return rc;
+	}
 	printf("%s: ok\n", argv[0]);
 	printf("id         %s\n", info.id);
 	printf("members    %zu\n", info.n_members);
@@ -143,7 +173,7 @@ static int verify_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_bundle_verify = {
 	.name = "verify",
 	.summary = "check a bundle: limits, checksums, signature, contents",
-	.usage = "bundle verify FILE.plumb [-p KEY.pub] [--require-signature]",
+	.usage = "bundle verify FILE.plumb [-p KEY.pub] [--require-signature] [--json]",
 	.description =
 		"Read the whole bundle once, checking every limit of format v1, the tar\n"
 		"structure, every member's SHA-256 against SHA256SUMS, the manifest and\n"
@@ -226,6 +256,7 @@ static const struct plumb_opt extract_opts[] = {
 		    &extract_args.pub),
 	OPT_FLAG_("require-signature", 0, "refuse a bundle without a good signature",
 		  &extract_args.require_sig),
+	JSON_OPT("{path, id, members, dir}"),
 	OPT_END_()
 };
 
@@ -254,6 +285,12 @@ static int extract_exec(int argc, char **argv)
 	bundle_info_init(&info);
 	if (bundle_extract(argv[0], argv[1], extract_args.force, &o, &info, &err) < 0)
 		return cli_fail(&err);
+	if (opt_json) {
+		rc = print_obj(json_pack("{s:s, s:s, s:I, s:s}", "path", argv[0], "id", info.id,
+					 "members", (json_int_t)info.n_members, "dir", argv[1]));
+		bundle_info_release(&info);
+		return rc;
+	}
 	printf("%s: bundle %s: extracted %zu members into %s\n", argv[0], info.id,
 	       info.n_members, argv[1]);
 	bundle_info_release(&info);
@@ -263,7 +300,7 @@ static int extract_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_bundle_extract = {
 	.name = "extract",
 	.summary = "verify a bundle, then write its members into a folder",
-	.usage = "bundle extract FILE.plumb DIR [--force] [-p KEY.pub] [--require-signature]",
+	.usage = "bundle extract FILE.plumb DIR [--force] [-p KEY.pub] [--require-signature] [--json]",
 	.description =
 		"The bundle is verified completely first; a bad one leaves nothing behind.\n"
 		"Nothing is written outside DIR (libarchive's secure extraction, no links,\n"
@@ -284,6 +321,7 @@ static const struct plumb_opt keygen_opts[] = {
 	OPT_STRING_("output", 'o', "NAME", "write NAME.key and NAME.pub (required)",
 		    &keygen_args.out),
 	OPT_FLAG_("force", 0, "replace existing key files", &keygen_args.force),
+	JSON_OPT("{secretKey, publicKey, keyId}"),
 	OPT_END_()
 };
 
@@ -303,6 +341,14 @@ static int keygen_exec(int argc, char **argv)
 	if (sign_keygen(keygen_args.out, keygen_args.force, &pk, &err) < 0)
 		return cli_fail(&err);
 	sign_keyid_hex(pk.keyid, keyid);
+	if (opt_json) {
+		char *sec = buf_strdupf("%s.key", keygen_args.out), *pub = buf_strdupf("%s.pub", keygen_args.out);
+		int r = sec && pub ? print_obj(json_pack("{s:s, s:s, s:s}", "secretKey", sec, "publicKey", pub,
+							 "keyId", keyid)) : cli_exit_status(PLUMB_EINTERNAL);
+		free(sec);
+		free(pub);
+		return r;
+	}
 	printf("%s.key: secret key (mode 0600, not encrypted)\n", keygen_args.out);
 	printf("%s.pub: public key %s\n", keygen_args.out, keyid);
 	return PLUMB_EXIT_OK;
@@ -311,7 +357,7 @@ static int keygen_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_bundle_keygen = {
 	.name = "keygen",
 	.summary = "make a signing key pair (minisign format)",
-	.usage = "bundle keygen -o NAME [--force]",
+	.usage = "bundle keygen -o NAME [--force] [--json]",
 	.description =
 		"Write NAME.key, an unencrypted minisign secret key (mode 0600, for cron\n"
 		"jobs: keep it safe), and NAME.pub, the public key that `plumb bundle\n"
@@ -329,6 +375,7 @@ static struct {
 static const struct plumb_opt sign_opts[] = {
 	OPT_STRING_("key", 'k', "NAME.key", "the secret key to sign with (required)",
 		    &sign_args.key),
+	JSON_OPT("{path, id, keyId}"),
 	OPT_END_()
 };
 
@@ -352,6 +399,12 @@ static int sign_exec(int argc, char **argv)
 	sign_secret_key_release(&sk);
 	if (rc < 0)
 		return cli_fail(&err);
+	if (opt_json) {
+		rc = print_obj(json_pack("{s:s, s:s, s:s}", "path", argv[0], "id", info.id,
+					 "keyId", info.sig_keyid));
+		bundle_info_release(&info);
+		return rc;
+	}
 	printf("%s: bundle %s: signed with key %s\n", argv[0], info.id, info.sig_keyid);
 	bundle_info_release(&info);
 	return PLUMB_EXIT_OK;
@@ -360,7 +413,7 @@ static int sign_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_bundle_sign = {
 	.name = "sign",
 	.summary = "add a minisign signature (SHA256SUMS.sig) to a bundle",
-	.usage = "bundle sign FILE.plumb -k NAME.key",
+	.usage = "bundle sign FILE.plumb -k NAME.key [--json]",
 	.description =
 		"Verify the bundle, then replace it atomically by the same bundle with\n"
 		"SHA256SUMS.sig (an existing signature is replaced).  The bundle id does\n"
@@ -384,12 +437,7 @@ static const struct plumb_cmd *const bundle_subs[] = {
 const struct plumb_cmd cmd_bundle = {
 	.name = "bundle",
 	.summary = "pack, show, verify, extract and sign result bundles",
-	.usage = "bundle pack DIR -o FILE.plumb [--sign KEY]\n"
-		 "bundle show FILE.plumb [--json]\n"
-		 "bundle verify FILE.plumb [-p KEY.pub] [--require-signature]\n"
-		 "bundle extract FILE.plumb DIR [--force]\n"
-		 "bundle keygen -o NAME\n"
-		 "bundle sign FILE.plumb -k NAME.key",
+	/* No usage of its own: each subcommand's, as it prints it (cmd_print_usage()). */
 	.description =
 		"A bundle (NAME.plumb) is a zstd-compressed tar archive holding README.txt,\n"
 		"manifest.json, samples.tsv, logs/, SHA256SUMS and optionally SHA256SUMS.sig;\n"

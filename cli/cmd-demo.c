@@ -12,10 +12,12 @@
 #include "views/run.h"
 #include "common/buf.h"
 #include "common/clock.h"
+#include "cli/runlock.h"
 #include "cli/runstatus.h"
 #include "common/err.h"
 #include "formats/config.h"
 #include "runner/demo.h"
+#include "runner/lock.h"
 #include "runner/run.h"
 #include "common/banned.h"
 
@@ -36,6 +38,7 @@ static int demo_exec(int argc, char **argv)
 	struct runview view;
 	struct plumb_err err;
 	struct buf dir, conf, out;
+	struct run_lock lock = { -1, NULL, 0 };
 	uint64_t t0 = clock_now_ns();
 	int rc, status;
 
@@ -64,6 +67,10 @@ static int demo_exec(int argc, char **argv)
 		status = cli_fail(&err);
 		goto out;
 	}
+	if ((status = cli_machine_lock(&lock, &cfg, NULL, 0)) != PLUMB_EXIT_OK) {
+		config_release(&cfg);
+		goto out;
+	}
 	memset(&ropts, 0, sizeof(ropts));
 	runview_init(&view);
 	runview_attach(&view, &ropts);
@@ -77,6 +84,7 @@ static int demo_exec(int argc, char **argv)
 			(double)res.build_ns / 1e9, (double)res.measure_ns / 1e9, dir.data);
 	runner_run_result_release(&res);
 	config_release(&cfg);
+	run_lock_release(&lock);
 out:
 	buf_release(&dir);
 	buf_release(&conf);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/github.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "reports/report.h"
@@ -16,7 +17,7 @@
 
 static const char *opt_baseline, *opt_format, *opt_output, *opt_fail_on;
 static const char *opt_trend, *opt_host, *opt_dir;
-static int opt_force;
+static int opt_force, opt_json;
 static long opt_last;
 
 static const struct plumb_opt report_opts[] = {
@@ -32,6 +33,7 @@ static const struct plumb_opt report_opts[] = {
 		    "(change) when the latest nights start a change point",
 		    &opt_fail_on),
 	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
+	OPT_FLAG_("json", 0, "print JSON for machines (the same as --format json)", &opt_json),
 	OPT_STRING_("trend", 0, "BENCH", "the archived nightly series of one benchmark instead of a bundle",
 		    &opt_trend),
 	OPT_STRING_("host", 0, "FP", "with --trend: the host fingerprint or a prefix (default: the one with most results)",
@@ -90,11 +92,15 @@ static int report_exec(int argc, char **argv)
 	struct report_side bs, ls;
 	struct report_result rr;
 	struct plumb_err err;
-	struct buf out;
-	int rc;
+	struct buf out, md, notes;
+	int rc, status, gh;
 
 	if (opt_format && report_format_parse(opt_format, &o.format) < 0)
 		return usage("--format takes text, md, html, json, csv or bmf");
+	if (opt_json && opt_format && o.format != REPORT_JSON)
+		return usage("--json is --format json; not with another --format");
+	if (opt_json)
+		o.format = REPORT_JSON;
 	if (opt_fail_on && report_fail_on_parse(opt_fail_on, &o.fail_on) < 0) {
 		if (!opt_trend || trend_fail_on_parse(opt_fail_on, &o.fail_on) < 0)
 			return usage(opt_trend ? "--fail-on takes slower, any, noisy or change" :
@@ -131,19 +137,30 @@ static int report_exec(int argc, char **argv)
 		report_source_side(&baseline, baseline.side, &ls);
 		rc = report_render(&bs, opt_baseline ? &ls : NULL, &o, &out, &rr, &err);
 	}
+	buf_init(&md, REPORT_OUTPUT_MAX);
+	buf_init(&notes, 1 << 20);
+	/* GitHub Actions: the step summary and the annotations too. */
+	if (rc == 0 && cli_github_on())
+		rc = report_github_render(&bs, opt_baseline ? &ls : NULL, o.force, &md, &notes, &err);
 	report_source_release(&bundle);
 	report_source_release(&baseline);
 	if (rc < 0) {
 		buf_release(&out);
+		buf_release(&md);
+		buf_release(&notes);
 		return cli_fail(&err);
 	}
-	return finish(&out, &rr, o.fail_on != REPORT_FAIL_NEVER);
+	status = finish(&out, &rr, o.fail_on != REPORT_FAIL_NEVER);
+	gh = cli_github_emit(&md, &notes, o.format == REPORT_JSON && !opt_output);
+	buf_release(&md);
+	buf_release(&notes);
+	return gh != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK ? gh : status;
 }
 
 const struct plumb_cmd cmd_report = {
 	.name = "report",
 	.summary = "compare a bundle's candidate with its base or a baseline",
-	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any|noisy] [--force]\n"
+	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any|noisy] [--force] [--json]\n"
 		 "report --trend BENCH [--host FP] [--last N] [--format FORMAT] [-o FILE] [--archive-dir DIR] "
 		 "[--fail-on slower|any|noisy|change]",
 	.description =

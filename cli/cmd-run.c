@@ -14,13 +14,17 @@
 #include "archive/bundles.h"
 #include "archive/store.h"
 #include "cli/cmd.h"
+#include "cli/github.h"
 #include "views/run.h"
 #include "common/buf.h"
+#include "cli/runlock.h"
 #include "cli/runstatus.h"
 #include "common/err.h"
 #include "formats/config.h"
 #include "reports/report.h"
 #include "runner/build.h"
+#include "runner/host.h"
+#include "runner/lock.h"
 #include "runner/run.h"
 #include "views/build-summary.h"
 #include "common/banned.h"
@@ -34,6 +38,7 @@ static struct {
 	const char *fail_on;
 	enum report_fail_on gate;
 	int quiet;
+	const char *wait, *prune;
 	const char *from;
 } o;
 
@@ -59,6 +64,10 @@ static const struct plumb_opt run_opts[] = {
 		    "exit 1 on a swept slower (slower), slower or faster (any), slower or noisy (noisy); "
 		    "exit 5 on a failed benchmark", &o.fail_on),
 	OPT_FLAG_("quiet", 'q', "print only errors and the verdict line", &o.quiet),
+	OPT_OPTIONAL_("wait", "DURATION",
+		      "wait for the machine-wide lock (at most DURATION) instead of exiting 75", &o.wait),
+	OPT_OPTIONAL_("prune", "AGE",
+		      "first remove kept run folders and failure logs older than AGE (default 14d)", &o.prune),
 	OPT_STRING_("from", 0, "BUNDLE", "run the configuration a bundle recorded (its spec) instead of a plumb.conf",
 		    &o.from),
 	OPT_END_()
@@ -176,6 +185,25 @@ static int report_bundle(const char *bundle, const char *path)
 	return rr.withheld ? cli_gate_status(&rr, 1, CLI_GATE_REPORT) : PLUMB_EXIT_OK;
 }
 
+/* GitHub Actions: the bundle's Markdown report to the step summary, its annotations. */
+static int github_bundle(const char *bundle)
+{
+	struct plumb_err err;
+	struct buf md, notes;
+	int status;
+
+	plumb_err_clear(&err);
+	buf_init(&md, REPORT_OUTPUT_MAX);
+	buf_init(&notes, 1 << 20);
+	if (runview_github_bundle(bundle, &md, &notes, &err) < 0)
+		status = cli_fail(&err);
+	else
+		status = cli_github_emit(&md, &notes, o.json);
+	buf_release(&md);
+	buf_release(&notes);
+	return status;
+}
+
 /* The whole run: builds, rounds, statistics, bundle. */
 static int run_all(const struct plumb_config *cfg)
 {
@@ -196,6 +224,9 @@ static int run_all(const struct plumb_config *cfg)
 	/* A bundle was published (a failed benchmark under --keep-going too). */
 	if (rc == 0 && res.bundle) {
 		int s;
+		if (cli_github_on() && (s = github_bundle(res.bundle)) != PLUMB_EXIT_OK &&
+		    status == PLUMB_EXIT_OK)
+			status = s;
 		if (o.report && (s = report_bundle(res.bundle, o.report)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
 			status = s;
 		if (o.archive && (s = archive_bundle(res.bundle)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
@@ -212,6 +243,7 @@ static int run_exec(int argc, char **argv)
 	struct runner_result res;
 	struct runner_opts ropts;
 	struct plumb_err err;
+	struct run_lock lock = { -1, NULL, 0 };
 	int status;
 
 	(void)argv;
@@ -230,6 +262,12 @@ static int run_exec(int argc, char **argv)
 	o.gate = REPORT_FAIL_NEVER;
 	if (o.fail_on && report_fail_on_parse(o.fail_on, &o.gate) < 0) {
 		fprintf(stderr, "plumb run: --fail-on takes slower, any or noisy\n");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.dry_run && (o.wait || o.prune)) {
+		fprintf(stderr, "plumb run: %s needs a run that builds (not --dry-run)\n",
+			o.wait ? "--wait" : "--prune");
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}
@@ -266,11 +304,24 @@ static int run_exec(int argc, char **argv)
 		status = cli_fail(&err);
 		goto out_opts;
 	}
+	if (cfg.host.allow) {
+		/* Recorded in the bundle (spec.host.allow): only names plumb host knows. */
+		char where[600];
+		snprintf(where, sizeof(where), "%s: host.allow", cfg.file ? cfg.file : "plumb.conf");
+		if (host_check_allow(NULL, where, cfg.host.allow, &err) < 0) {
+			err.code = PLUMB_EINPUT;
+			status = cli_fail(&err);
+			goto out_cfg;
+		}
+	}
 	runner_config_warnings(&cfg, stderr);
 	if (o.dry_run) {
 		status = print_config(&cfg);
 		goto out_cfg;
 	}
+	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK ||
+	    (status = cli_run_prune(&cfg, o.prune, o.quiet)) != PLUMB_EXIT_OK)
+		goto out_cfg;
 	if (!o.build_only) {
 		status = run_all(&cfg);
 		goto out_cfg;
@@ -280,7 +331,7 @@ static int run_exec(int argc, char **argv)
 	if (runner_build(&cfg, &ropts, &res, &err) < 0) {
 		status = cli_fail(&err);
 		if (res.log_tail)
-			fprintf(stderr, "plumb: the last lines of the build log:\n%s", res.log_tail);
+			fprintf(stderr, "plumb: %s", res.log_tail);
 		if (res.run_dir && res.keep)
 			fprintf(stderr, "plumb: the run folder is kept: %s\n", res.run_dir);
 	} else {
@@ -288,6 +339,7 @@ static int run_exec(int argc, char **argv)
 	}
 	runner_result_release(&res);
 out_cfg:
+	run_lock_release(&lock);
 	config_release(&cfg);
 out_opts:
 	strlist_release(&o.benches);
@@ -301,7 +353,8 @@ const struct plumb_cmd cmd_run = {
 	.usage = "run [-c plumb.conf] [--base REF] [--candidate REF] [--pads N] [--rounds N] "
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
 		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] [--no-cache] "
-		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--from BUNDLE]",
+		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--wait[=DURATION]] [--prune[=AGE]] "
+		 "[--from BUNDLE]",
 	.description =
 		"Check out the base and candidate revisions of plumb.conf, build each at\n"
 		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
@@ -315,9 +368,12 @@ const struct plumb_cmd cmd_run = {
 		"the builds and prints every variant and the checks.  A failed benchmark\n"
 		"exits 5 and publishes nothing, unless --keep-going.  --fail-on gates in\n"
 		"the same command as `plumb report --fail-on` does (plumb(1) GATING);\n"
-		"--quiet prints only errors and the verdict line.  --from BUNDLE runs the\n"
-		"configuration a bundle recorded instead of a plumb.conf (with --dry-run:\n"
-		"prints it as plumb.conf).",
+		"--quiet prints only errors and the verdict line.  One run at a time per\n"
+		"machine builds and measures (the machine-wide lock); another exits 75,\n"
+		"or waits with --wait.  --prune removes kept run folders and the logs of\n"
+		"failures older than AGE first.  --from BUNDLE runs the configuration a\n"
+		"bundle recorded instead of a plumb.conf (with --dry-run: prints it as\n"
+		"plumb.conf).",
 	.opts = run_opts,
 	.exec = run_exec,
 };

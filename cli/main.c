@@ -34,19 +34,30 @@ const struct plumb_cmd *cmd_find(const struct plumb_cmd *const *table,
 	return NULL;
 }
 
-void cmd_print_usage(const struct plumb_cmd *cmd, const char *path, FILE *out)
+/* Each line of u as "usage: plumb LINE", the first after *prefix, then indented. */
+static void usage_lines(const char *u, const char **prefix, FILE *out)
 {
-	const char *u = cmd->usage;
-	const char *prefix = "usage:";
-
-	(void)path;
 	while (u && *u) {
 		const char *nl = strchr(u, '\n');
 		size_t len = nl ? (size_t)(nl - u) : strlen(u);
-		fprintf(out, "%s plumb %.*s\n", prefix, (int)len, u);
-		prefix = "     ";
+		fprintf(out, "%s plumb %.*s\n", *prefix, (int)len, u);
+		*prefix = "     ";
 		u += len + (nl ? 1 : 0);
 	}
+}
+
+void cmd_print_usage(const struct plumb_cmd *cmd, const char *path, FILE *out)
+{
+	const char *prefix = "usage:";
+
+	(void)path;
+	/* A family without a usage: its subcommands', so they cannot drift. */
+	if (!cmd->usage && cmd->subs) {
+		for (const struct plumb_cmd *const *sub = cmd->subs; *sub; sub++)
+			usage_lines((*sub)->usage, &prefix, out);
+		return;
+	}
+	usage_lines(cmd->usage, &prefix, out);
 }
 
 void cmd_print_help(const struct plumb_cmd *cmd, const char *path, FILE *out)

@@ -42,6 +42,7 @@ static int opt_store(const struct plumb_opt *o, const char *arg, const char *who
 		*(int *)o->value = 1;
 		return 0;
 	case OPT_STRING:
+	case OPT_OPTIONAL:
 		*(const char **)o->value = arg;
 		return 0;
 	case OPT_INT: {
@@ -112,6 +113,13 @@ int opts_parse(const struct plumb_opt *opts, int argc, char **argv,
 					fprintf(stderr, "%s: --%s takes no value\n", who, o->name);
 					return -1;
 				}
+			} else if (o->kind == OPT_OPTIONAL) {
+				/* Only --name=VALUE: a next argument is never taken. */
+				arg = eq ? eq + 1 : "";
+				if (eq && !*arg) {
+					fprintf(stderr, "%s: --%s= needs a value (%s)\n", who, o->name, o->arg);
+					return -1;
+				}
 			} else if (eq) {
 				arg = eq + 1;
 			} else if (i + 1 < argc) {
@@ -152,7 +160,8 @@ void opts_print_help(const struct plumb_opt *opts, FILE *out)
 	int width = 0;
 
 	for (o = opts; o && o->kind != OPT_END; o++) {
-		int w = 4 + 2 + (int)strlen(o->name) + (o->arg ? 1 + (int)strlen(o->arg) : 0);
+		int w = 4 + 2 + (int)strlen(o->name) + (o->arg ? 1 + (int)strlen(o->arg) : 0) +
+			(o->kind == OPT_OPTIONAL ? 2 : 0);
 		if (w > width)
 			width = w;
 	}
@@ -162,6 +171,8 @@ void opts_print_help(const struct plumb_opt *opts, FILE *out)
 		if (o->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name, o->name,
 				 o->arg ? " " : "", o->arg ? o->arg : "");
+		else if (o->kind == OPT_OPTIONAL)
+			snprintf(left, sizeof(left), "    --%s[=%s]", o->name, o->arg);
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
 				 o->arg ? " " : "", o->arg ? o->arg : "");

@@ -20,7 +20,8 @@ enum opt_kind {
 	OPT_FLAG,    /* int *: set to 1 */
 	OPT_STRING,  /* const char **: the argument (last one wins) */
 	OPT_INT,     /* long *: a whole number within [min, max] */
-	OPT_LIST     /* struct strlist *: every argument, in order */
+	OPT_LIST,    /* struct strlist *: every argument, in order */
+	OPT_OPTIONAL /* const char **: "" for --name, the value for --name=VALUE */
 };
 
 struct strlist {
@@ -42,6 +43,7 @@ struct plumb_opt {
 #define OPT_STRING_(n, s, a, h, v)     { OPT_STRING, n, s, a, h, v, 0, 0 }
 #define OPT_INT_(n, s, a, h, v, lo, hi) { OPT_INT, n, s, a, h, v, lo, hi }
 #define OPT_LIST_(n, s, a, h, v)       { OPT_LIST, n, s, a, h, v, 0, 0 }
+#define OPT_OPTIONAL_(n, a, h, v)      { OPT_OPTIONAL, n, 0, a, h, v, 0, 0 }
 #define OPT_END_()                     { OPT_END, NULL, 0, NULL, NULL, NULL, 0, 0 }
 
 /*

@@ -25,10 +25,9 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 	runview_finish(v);
 	if (rc < 0) {
 		int status = cli_fail(err);
+		/* runner/failed.c: a heading, then the diagnostics or the tail. */
 		if (res->stderr_tail)
-			fprintf(stderr, "plumb: %s:\n%s",
-				err->code == PLUMB_EBUILD ? "the last lines of the build log" :
-				"the last lines of its standard error", res->stderr_tail);
+			fprintf(stderr, "plumb: %s", res->stderr_tail);
 		return status;
 	}
 	plumb_err_clear(&e);
@@ -49,8 +48,7 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 	buf_release(&out);
 	if (res->failures) {
 		if (res->stderr_tail)
-			fprintf(stderr, "plumb: the last lines of the failed run's standard error:\n%s",
-				res->stderr_tail);
+			fprintf(stderr, "plumb: %s", res->stderr_tail);
 		fprintf(stderr, "plumb: %zu benchmark%s failed; recorded in %s\n", res->failures,
 			res->failures == 1 ? "" : "s", res->bundle ? res->bundle : "the bundle");
 		if (rr.failed < res->failures)

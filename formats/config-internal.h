@@ -33,10 +33,11 @@ enum key_id {
 	K_RUN_ROUNDS, K_RUN_SEED,
 	K_RUN_CONTROL, K_RUN_WARMUP_RUNS, K_RUN_CPU, K_RUN_ASLR, K_RUN_ENV,
 	K_RUN_KEEP_ARTIFACTS,
-	K_RUN_LABEL, K_RUN_SETUP, K_RUN_CLEANUP,
+	K_RUN_LABEL, K_RUN_SETUP, K_RUN_CLEANUP, K_RUN_LOCK,
 	K_BUILD_COMMAND, K_BUILD_ARTIFACT, K_BUILD_PAD, K_BUILD_PAD_BYTES,
 	K_BUILD_PAD_OFFSETS, K_BUILD_REUSE, K_BUILD_TIMEOUT, K_BUILD_CC, K_BUILD_CACHE_SIZE,
 	K_VERDICT_RULE, K_VERDICT_CONFIDENCE,
+	K_HOST_ALLOW,
 	K_BENCH_COMMAND, K_BENCH_MODE, K_BENCH_WARMUP, K_BENCH_METRIC,
 	K_BENCH_HOT, K_BENCH_HOT_COVERAGE, K_BENCH_TIMEOUT, K_BENCH_MAX_SAMPLES, K_BENCH_CHECKSUM,
 	K_BENCH_COUNTER, K_BENCH_PARAMS, K_BENCH_PREPARE, K_BENCH_SETUP, K_BENCH_CLEANUP,
@@ -88,8 +89,8 @@ struct key_value {
 /* Every key, in documented and rendered order; K_COUNT rows. */
 extern const struct key_def config_keys[K_COUNT];
 
-#define CONFIG_NSECTIONS 5
-extern const char *const config_sections[CONFIG_NSECTIONS];  /* repo, run, build, verdict, bench */
+#define CONFIG_NSECTIONS 6
+extern const char *const config_sections[CONFIG_NSECTIONS];  /* repo, run, build, verdict, host, bench */
 
 /* The effective value of key id (of bench b for bench keys). */
 void config_key_value(const struct plumb_config *cfg, const struct config_bench *b,
@@ -148,8 +149,6 @@ int config_parse_choice(const char *where, const char *v,
 			struct plumb_err *err);
 int config_parse_bool(const char *where, const char *v, bool *out,
 		      struct plumb_err *err);
-int config_parse_duration(const char *where, const char *v, long *out,
-			  struct plumb_err *err);
 void config_duration_text(long s, char *out, size_t size);
 int config_parse_words(const char *where, const char *v,
 		       bool (*ok)(const char *), const char *what,

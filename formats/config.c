@@ -52,6 +52,7 @@ const struct key_def config_keys[] = {
 	{ { "run", "label", NULL, false, true, "KEY=VALUE, repeatable" }, K_RUN_LABEL },
 	{ { "run", "setup", NULL, false, false, "a shell command" }, K_RUN_SETUP },
 	{ { "run", "cleanup", NULL, false, false, "a shell command" }, K_RUN_CLEANUP },
+	{ { "run", "lock", NULL, false, false, "a file path (the machine-wide lock)" }, K_RUN_LOCK },
 	{ { "build", "command", NULL, true, false, "a shell command" }, K_BUILD_COMMAND },
 	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
 	{ { "build", "pad", "link", false, false, "link | env | none" }, K_BUILD_PAD },
@@ -63,6 +64,7 @@ const struct key_def config_keys[] = {
 	{ { "build", "cacheSize", "4G", false, false, "a size: 0 (off), 500M, 4G" }, K_BUILD_CACHE_SIZE },
 	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
 	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
+	{ { "host", "allow", NULL, false, false, "check ids, comma-separated: virt,isolation" }, K_HOST_ALLOW },
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
 	{ { "bench", "mode", "process", false, false, "process | samples" }, K_BENCH_MODE },
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
@@ -79,7 +81,7 @@ const struct key_def config_keys[] = {
 	{ { "bench", "cleanup", NULL, false, false, "a shell command" }, K_BENCH_CLEANUP },
 };
 
-const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "bench" };
+const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "host", "bench" };
 static const char *const rule_names[] = { "margin", "overlap" };
 
 _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
@@ -373,6 +375,10 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return config_parse_command(where, v, &cfg->run.setup, NULL, 0, err);
 	case K_RUN_CLEANUP:
 		return config_parse_command(where, v, &cfg->run.cleanup, NULL, 0, err);
+	case K_RUN_LOCK:
+		return config_parse_text(where, v, &cfg->run.lock, err);
+	case K_HOST_ALLOW:
+		return config_parse_text(where, v, &cfg->host.allow, err);
 	case K_BUILD_COMMAND:
 		return config_parse_command(where, v, &cfg->build.command, build_placeholders,
 				     N_OF(build_placeholders), err);
@@ -602,6 +608,12 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_RUN_CLEANUP:
 		value_str(v, cfg->run.cleanup, NULL);
+		return;
+	case K_RUN_LOCK:
+		value_str(v, cfg->run.lock, "not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)");
+		return;
+	case K_HOST_ALLOW:
+		value_str(v, cfg->host.allow, "none");
 		return;
 	case K_BUILD_COMMAND:
 		value_str(v, cfg->build.command, "not set (required)");
@@ -933,6 +945,8 @@ void config_release(struct plumb_config *cfg)
 	free(cfg->build.command);
 	free(cfg->build.artifact);
 	free(cfg->build.cc);
+	free(cfg->run.lock);
+	free(cfg->host.allow);
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		bench_release(&cfg->benches[i]);
 	free(cfg->benches);

@@ -144,6 +144,7 @@ struct plumb_config {
 		size_t nlabels;
 		char *setup;       /* run.setup: a command once before the first run, or NULL */
 		char *cleanup;     /* run.cleanup: once after the last run, or NULL */
+		char *lock;        /* run.lock: the machine-wide lock, NULL for the default */
 	} run;
 
 	struct {
@@ -164,6 +165,10 @@ struct plumb_config {
 		double confidence;        /* verdict.confidence */
 		char confidence_text[32]; /* verdict.confidence as rendered (UNITS_EXACT_MAX) */
 	} verdict;
+
+	struct {
+		char *allow;              /* host.allow: check ids that --strict lets pass, or NULL */
+	} host;
 
 	struct config_bench *benches;  /* in file order, at least one after config_check() */
 	size_t nbenches;
@@ -316,5 +321,12 @@ const struct config_bench *config_bench_find(const struct plumb_config *cfg,
  */
 int config_repo_dir(const struct plumb_config *cfg, struct buf *out,
 		    struct plumb_err *err);
+
+/*
+ * A duration as plumb.conf spells one ("90", "90s", "30m", "2h", "1h30m"):
+ * seconds from 1 to 168 hours; otherwise PLUMB_EINPUT naming where.
+ */
+int config_parse_duration(const char *where, const char *v, long *out,
+			  struct plumb_err *err);
 
 #endif

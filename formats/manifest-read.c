@@ -931,6 +931,11 @@ static int read_bench(struct rd *r, const json_t *o, struct manifest_bench *b)
 	if (rc == 0)
 		rc = get_str(r, o, "failure", 0, &b->failure);
 	if (rc == 0)
+		rc = get_str(r, o, "failureLog", 0, &b->failure_log);
+	if (rc == 0 && b->failure_log && (!b->failure || strncmp(b->failure_log, "logs/", 5) != 0))
+		rc = fail(r, "failureLog: %s", !b->failure ? "only with failure" :
+			  "expected a member under logs/");
+	if (rc == 0)
 		rc = get_str(r, o, "warmup", 0, &b->warmup);
 	if (rc < 0)
 		return rc;

@@ -393,6 +393,7 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 	put_str(w, o, "mode", manifest_mode_name(b->mode));
 	put_str(w, o, "metric", metric_name(b->metric));
 	put_str(w, o, "failure", b->failure);
+	put_str(w, o, "failureLog", b->failure_log);
 	put_str(w, o, "warmup", b->warmup);
 	if (b->base.present || b->candidate.present || b->control.present) {
 		old2 = enter(w, "sides", 0);

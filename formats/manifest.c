@@ -114,6 +114,7 @@ static void bench_release(struct manifest_bench *b)
 
 	free(b->name);
 	free(b->failure);
+	free(b->failure_log);
 	free(b->warmup);
 	side_stats_release(&b->base);
 	side_stats_release(&b->candidate);

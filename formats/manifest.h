@@ -328,6 +328,7 @@ struct manifest_bench {
 	enum manifest_mode mode;          /* .mode, required */
 	enum metric_id metric;      /* .metric, required */
 	char *failure;                    /* .failure, optional: why it failed (--keep-going) */
+	char *failure_log;                /* .failureLog, optional: the logs/ member of the failed run */
 	char *warmup;                     /* .warmup, optional: samples-mode warmup policy of
 	                                     this benchmark ("auto" | "none" | "<N>"); absent:
 	                                     run.warmup.policy */

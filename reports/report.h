@@ -290,4 +290,17 @@ const char *report_format_name(enum report_format f);
 /* "slower", "any", "noisy", or NULL for REPORT_FAIL_NEVER. */
 const char *report_fail_on_name(enum report_fail_on f);
 
+/*
+ * GitHub Actions (reports/github.c).  report_github_escape() appends s
+ * escaped as a workflow command's message (property 0) or property value
+ * (property 1), after esc_text.  report_github() appends an ::error line
+ * per slower or failed benchmark and a ::warning line per noisy one.
+ * report_github_render() compares as report_render() does and appends the
+ * Markdown report to md and the annotations to notes.
+ */
+int report_github_escape(struct buf *out, const char *s, int property);
+int report_github(const struct report *r, struct buf *out, struct plumb_err *err);
+int report_github_render(const struct report_side *bundle, const struct report_side *baseline,
+			 int force, struct buf *md, struct buf *notes, struct plumb_err *err);
+
 #endif

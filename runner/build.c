@@ -47,6 +47,7 @@
 #include "common/fileio.h"
 #include "formats/config.h"
 #include "runner/build.h"
+#include "runner/failed.h"
 #include "runner/build-internal.h"
 #include "runner/buildcache.h"
 #include "runner/cmdline.h"
@@ -227,16 +228,13 @@ static int run_build(const struct plumb_config *cfg, struct runner_result *res,
 		goto out;
 	}
 	if (!(pr.exited && pr.status == 0)) {
-		struct buf tail;
+		char *kept;
 		proc_describe(&pr, spec.timeout_ns, what, sizeof(what));
-		buf_init(&tail, 1 << 16);
-		if (proc_log_tail(v->log, TAIL_LINES, "  | ", &tail) == 0) {
-			free(res->log_tail);
-			res->log_tail = buf_detach(&tail, NULL);
-		}
-		buf_release(&tail);
+		free(res->log_tail);
+		failed_evidence(res->run_dir, v->log, NULL, 0, "the build log", &res->log_tail, &kept);
 		r = plumb_err_set(err, PLUMB_EBUILD, "%s: the build %s: %s; log: %s",
-				  name, pr.timed_out ? "timed out" : "failed", what, v->log);
+				  name, pr.timed_out ? "timed out" : "failed", what, kept ? kept : v->log);
+		free(kept);
 		goto out;
 	}
 	{

@@ -15,9 +15,62 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/escape.h"
 #include "common/units.h"
 #include "runner/host.h"
 #include "common/banned.h"
+
+const char *const host_check_ids[] = {
+	"governor", "turbo", "smt", "aslr", "load", "perf", "virt", "isolation", "thp", "swap",
+	"throttle",
+};
+const size_t host_check_nids = sizeof(host_check_ids) / sizeof(host_check_ids[0]);
+
+static int known_id(const char *s, size_t n)
+{
+	for (size_t i = 0; i < host_check_nids; i++)
+		if (strlen(host_check_ids[i]) == n && strncmp(host_check_ids[i], s, n) == 0)
+			return 1;
+	return 0;
+}
+
+int host_check_allow(struct host_check *hc, const char *where, const char *list,
+		     struct plumb_err *err)
+{
+	const char *p = list ? list : "";
+
+	while (*p) {
+		size_t n = strcspn(p, ", \t");
+		if (n && !known_id(p, n)) {
+			struct buf names, name;
+			char raw[65];
+			int rc;
+			buf_init(&names, 4096);
+			buf_init(&name, 256);
+			for (size_t i = 0; i < host_check_nids; i++)
+				buf_printf(&names, "%s%s", i ? ", " : "", host_check_ids[i]);
+			snprintf(raw, sizeof(raw), "%.*s", (int)(n < 64 ? n : 64), p);
+			esc_text(&name, raw);   /* the caller's words, never raw */
+			rc = plumb_err_set(err, PLUMB_EARG, "%s: '%s' is not the id of a check (%s)", where,
+					   buf_cstr(&name), buf_cstr(&names));
+			buf_release(&names);
+			buf_release(&name);
+			return rc;
+		}
+		for (size_t i = 0; hc && n && i < hc->n; i++) {
+			struct host_finding *f = &hc->items[i];
+			if (f->level != HOST_WARNING || f->allowed || strlen(f->id) != n ||
+			    strncmp(f->id, p, n) != 0)
+				continue;
+			f->allowed = 1;
+			hc->warnings--;
+			hc->allowed++;
+		}
+		p += n;
+		p += strspn(p, ", \t");
+	}
+	return 0;
+}
 
 void host_check_init(struct host_check *hc)
 {
@@ -58,6 +111,7 @@ static int add(struct host_check *hc, const char *id, enum host_level level,
 	hc->items = nv;
 	nv[hc->n].id = id;
 	nv[hc->n].level = level;
+	nv[hc->n].allowed = 0;
 	nv[hc->n].message = buf_detach(&b, NULL);
 	nv[hc->n].fix = strdup(fix);
 	if (!nv[hc->n].message || !nv[hc->n].fix) {
@@ -199,16 +253,18 @@ json_t *host_check_to_json(const struct host_check *hc)
 
 	for (size_t i = 0; !bad && i < hc->n; i++) {
 		const struct host_finding *f = &hc->items[i];
-		json_t *it = json_pack("{s:s, s:s, s:s, s:s}",
+		json_t *it = json_pack("{s:s, s:s, s:s, s:s, s:b}",
 				       "id", f->id,
 				       "level", f->level == HOST_WARNING ? "warning" : "note",
 				       "message", f->message,
-				       "fix", f->fix);
+				       "fix", f->fix,
+				       "allowed", f->allowed);
 		bad |= !it || json_array_append_new(items, it) < 0;
 	}
 	if (!bad) {
 		bad |= json_object_set_new(o, "warnings", json_integer((json_int_t)hc->warnings));
 		bad |= json_object_set_new(o, "notes", json_integer((json_int_t)hc->notes));
+		bad |= json_object_set_new(o, "allowed", json_integer((json_int_t)hc->allowed));
 		bad |= json_object_set_new(o, "items", items);
 		items = NULL;
 	}

@@ -155,14 +155,30 @@ struct host_finding {
 	enum host_level level;
 	char *message;
 	char *fix;             /* one line */
+	int allowed;           /* a warning host_check_allow() allowed: --strict passes it */
 };
 
 struct host_check {
 	struct host_finding *items;
 	size_t n;
-	size_t warnings;
+	size_t warnings;       /* warnings not allowed: --strict fails on these */
 	size_t notes;
+	size_t allowed;        /* warnings allowed (--allow, host.allow) */
 };
+
+/* Every id a finding can have, in the order of docs/host-facts.md. */
+extern const char *const host_check_ids[];
+extern const size_t host_check_nids;
+
+/*
+ * Allow the warnings named in list ("virt,isolation", commas or spaces):
+ * they stay in the findings, marked allowed, and no longer count as
+ * warnings.  A name that is no id is PLUMB_EARG naming where ("--allow",
+ * "plumb.conf: host.allow") and the known names.  hc may be NULL to check
+ * the names only.
+ */
+int host_check_allow(struct host_check *hc, const char *where, const char *list,
+		     struct plumb_err *err);
 
 void host_check_init(struct host_check *hc);
 void host_check_release(struct host_check *hc);

@@ -1,5 +1,6 @@
 /*
- * runner/lock.c: the work-folder lock; see lock.h.
+ * runner/lock.c: the work-folder lock and the machine-wide measuring
+ * lock; see lock.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -7,57 +8,176 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/buf.h"
+#include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/err.h"
+#include "common/escape.h"
 #include "common/fileio.h"
+#include "common/utf8.h"
 #include "runner/lock.h"
 #include "common/banned.h"
 
-int run_lock_acquire(struct run_lock *lock, const char *path,
-		     struct plumb_err *err)
+#define HOLDER_MAX 400
+#define POLL_NS (200 * 1000 * 1000)
+
+/* This process's command line, arguments joined by spaces, cut to size. */
+static void own_command(char *out, size_t size)
 {
-	char host[256] = "unknown", stamp[32] = "unknown", line[400];
+	char raw[256];
+	ssize_t got = -1;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+	snprintf(out, size, "plumb");
+	if (fd >= 0) {
+		got = read(fd, raw, sizeof(raw) - 1);
+		close(fd);
+	}
+	if (got <= 0)
+		return;
+	for (ssize_t i = 0; i < got - 1; i++)
+		if (raw[i] == '\0')
+			raw[i] = ' ';
+	raw[got] = '\0';
+	if ((size_t)got >= size)
+		got = (ssize_t)size - 1;
+	memcpy(out, raw, (size_t)got);
+	out[got] = '\0';
+	utf8_cut(out);
+}
+
+/* What the file says about its holder, one line, escaped for a terminal. */
+static void read_holder(int fd, char *out, size_t size)
+{
+	char held[HOLDER_MAX];
+	ssize_t got = pread(fd, held, sizeof(held) - 1, 0);
+	struct buf b;
+
+	out[0] = '\0';
+	if (got <= 0)
+		return;
+	held[got] = '\0';
+	held[strcspn(held, "\n")] = '\0';
+	/* Anyone may write the file of a machine-wide lock: never shown raw. */
+	buf_init(&b, size);
+	if (esc_text(&b, held) == 0)
+		snprintf(out, size, "%s", buf_cstr(&b));
+	buf_release(&b);
+}
+
+static int write_holder(int fd, const char *path, struct plumb_err *err)
+{
+	char host[256] = "unknown", stamp[32] = "unknown", cmd[200], line[HOLDER_MAX];
 	time_t now = time(NULL);
 	struct tm tm;
-	int fd, n;
+	int n;
 
-	lock->fd = -1;
-	lock->path = NULL;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return plumb_err_errno(err, PLUMB_EIO, errno, path, "open lock");
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		char held[400];
-		ssize_t got;
-		if (errno == EINTR)
-			continue;
-		if (errno != EWOULDBLOCK) {
-			int e = errno;
-			close(fd);
-			return plumb_err_errno(err, PLUMB_EIO, e, path, "lock");
-		}
-		got = pread(fd, held, sizeof(held) - 1, 0);
-		close(fd);
-		if (got < 0)
-			got = 0;
-		held[got] = '\0';
-		held[strcspn(held, "\n")] = '\0';
-		return plumb_err_set(err, PLUMB_ELOCKED, "%s: another run holds the lock (%s); try again later",
-				     path, held[0] ? held : "a run that is just starting");
-	}
 	gethostname(host, sizeof(host) - 1);
 	host[sizeof(host) - 1] = '\0';
 	if (gmtime_r(&now, &tm))
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	n = snprintf(line, sizeof(line), "pid %ld on host %s, started %s\n",
-		     (long)getpid(), host, stamp);
-	if (ftruncate(fd, 0) < 0 || n < 0 ||
-	    pwrite(fd, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1, 0) < 0) {
-		int e = errno;
+	own_command(cmd, sizeof(cmd));
+	n = snprintf(line, sizeof(line), "pid %ld on host %s, started %s, command: %s\n",
+		     (long)getpid(), host, stamp, cmd);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(line)) {
+		n = (int)sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, line, (size_t)n, 0) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, path, "write lock");
+	return 0;
+}
+
+static void say(const struct lock_wait *w, const char *fmt, const char *a, const char *b)
+{
+	char line[PLUMB_ERR_MAX];
+
+	if (!w || !w->say)
+		return;
+	snprintf(line, sizeof(line), fmt, a, b);
+	w->say(w->ctx, line);
+}
+
+static int open_lock(const char *path, int shared, int *writable, struct plumb_err *err)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, shared ? 0666 : 0644);
+	struct stat st;
+
+	*writable = fd >= 0;
+	/* A machine-wide lock file another user made: flock works read-only too. */
+	if (fd < 0 && shared && errno == EACCES)
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return plumb_err_errno(err, errno == ENOENT || errno == EACCES || errno == ENOTDIR ?
+				       PLUMB_EINPUT : PLUMB_EIO, errno, path, "open lock");
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return plumb_err_errno(err, PLUMB_EIO, e, path, "write lock");
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: the lock is not a regular file", path);
+	}
+	/* Whoever comes next, of whichever user, can take it (umask aside). */
+	if (shared && *writable && st.st_uid == geteuid() && (st.st_mode & 0777) != 0666 &&
+	    fchmod(fd, 0666) < 0) {
+		/* a file we cannot widen still locks */
+	}
+	return fd;
+}
+
+static int take(struct run_lock *lock, const char *path, const struct lock_wait *w,
+		struct plumb_err *err)
+{
+	char held[HOLDER_MAX] = "";
+	uint64_t until = 0;
+	int fd, writable, waited = 0;
+
+	lock->fd = -1;
+	lock->path = NULL;
+	if ((fd = open_lock(path, w != NULL, &writable, err)) < 0)
+		return fd;
+	if (w && w->seconds > 0)
+		until = clock_now_ns() + (uint64_t)w->seconds * 1000000000u;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		struct timespec ts = { 0, POLL_NS };
+		if (errno == EINTR && !cleanup_signal_pending())
+			continue;
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			int e = errno;
+			close(fd);
+			return plumb_err_errno(err, PLUMB_EIO, e, path, "lock");
+		}
+		read_holder(fd, held, sizeof(held));
+		if (!held[0])
+			snprintf(held, sizeof(held), "a run that is just starting");
+		if (!w || w->seconds < 0 || cleanup_signal_pending() ||
+		    (until && clock_now_ns() >= until)) {
+			close(fd);
+			if (cleanup_signal_pending())
+				return plumb_err_set(err, PLUMB_EINTERNAL, "stopped by signal %d",
+						     cleanup_signal_pending());
+			return plumb_err_set(err, PLUMB_ELOCKED, "%s: another run holds the lock (%s); %s",
+					     path, held, waited ? "waited long enough (--wait)" :
+					     "try again later, or --wait");
+		}
+		if (!waited)
+			say(w, "waiting for the lock %s, held by %s", path, held);
+		waited = 1;
+		nanosleep(&ts, NULL);
+	}
+	/* Released locks are emptied: text left behind is a holder that died. */
+	read_holder(fd, held, sizeof(held));
+	if (held[0])
+		say(w, "%s: taken over from a holder that ended without releasing it (%s)", path, held);
+	if (writable) {
+		int r = write_holder(fd, path, err);
+		if (r < 0) {
+			close(fd);
+			return r;
+		}
 	}
 	lock->path = strdup(path);
 	if (!lock->path) {
@@ -65,19 +185,73 @@ int run_lock_acquire(struct run_lock *lock, const char *path,
 		return plumb_err_oom(err, path);
 	}
 	lock->fd = fd;
+	lock->writable = writable;
 	return 0;
+}
+
+int run_lock_acquire(struct run_lock *lock, const char *path, struct plumb_err *err)
+{
+	return take(lock, path, NULL, err);
+}
+
+int machine_lock_acquire(struct run_lock *lock, const char *path, const struct lock_wait *w,
+			 struct plumb_err *err)
+{
+	static const struct lock_wait none = { -1, NULL, NULL };
+
+	return take(lock, path, w ? w : &none, err);
+}
+
+/* A folder this process may create files in. */
+static int writable_dir(const char *dir)
+{
+	struct stat st;
+
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
+}
+
+int machine_lock_path(const char *configured, struct buf *out, struct plumb_err *err)
+{
+	const char *env = getenv("PLUMB_LOCK");
+	const char *root = getenv("PLUMB_SYSROOT");
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+	static const char *const dirs[] = { "/run/lock", "/var/lock" };
+	struct buf dir;
+	int r = -1;
+
+	if (!root)
+		root = "";
+	if (env && *env)
+		return buf_addstr(out, env) < 0 ? buf_err(err, "PLUMB_LOCK") : 0;
+	if (configured && *configured)
+		return buf_addstr(out, configured) < 0 ? buf_err(err, "run.lock") : 0;
+	buf_init(&dir, 4096);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && r < 0; i++) {
+		buf_reset(&dir);
+		if (buf_printf(&dir, "%s%s", root, dirs[i]) == 0 && writable_dir(dir.data))
+			r = buf_printf(out, "%s/plumb", dir.data) < 0 ? buf_err(err, "lock") : 0;
+	}
+	buf_release(&dir);
+	if (r >= 0)
+		return r;
+	if (rt && rt[0] == '/' && writable_dir(rt))
+		return buf_printf(out, "%s/plumb.lock", rt) < 0 ? buf_err(err, "lock") : 0;
+	return plumb_err_set(err, PLUMB_EINPUT,
+			     "no folder for the machine-wide lock: neither /run/lock nor /var/lock is "
+			     "writable and XDG_RUNTIME_DIR is not set; set run.lock or PLUMB_LOCK");
 }
 
 void run_lock_release(struct run_lock *lock)
 {
 	if (lock->fd >= 0) {
 		/* Leave no stale holder text behind for the next reader. */
-		if (ftruncate(lock->fd, 0) < 0) {
+		if (lock->writable && ftruncate(lock->fd, 0) < 0) {
 			/* nothing to do: the flock goes away with the descriptor */
 		}
 		close(lock->fd);
 	}
 	lock->fd = -1;
+	lock->writable = 0;
 	free(lock->path);
 	lock->path = NULL;
 }

@@ -86,6 +86,7 @@ struct bench_state {
 	struct bench_log *logs;      /* per variant */
 	struct side_ck ck[2];        /* RUNNER_BASE, RUNNER_CANDIDATE */
 	char *failure;               /* set once it failed (keep-going) */
+	char *failure_log;           /* the bundle member of its log (runner/failed.h), or NULL */
 	unsigned left_runs;          /* runs that left processes running */
 	unsigned long left_procs;    /* how many processes, all runs */
 	/* hot = auto (run-profile.c): pad 0 of each side sampled in warmup run 1. */

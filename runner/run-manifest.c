@@ -416,6 +416,8 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	}
 	if ((r = run_hooks_notes(st, b, mb, err)) < 0)
 		return r;
+	if (b->failure && b->failure_log && (r = run_set(&mb->failure_log, b->failure_log, err)) < 0)
+		return r;
 	if (b->failure)
 		return run_set(&mb->failure, b->failure, err);
 	if ((r = analysis_finish(b->an, err)) < 0) {

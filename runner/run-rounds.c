@@ -32,6 +32,7 @@
 #include "runner/measure.h"
 #include "runner/perf.h"
 #include "runner/run.h"
+#include "runner/failed.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
 #include "common/banned.h"
@@ -168,36 +169,39 @@ int run_bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
 		   struct plumb_err *err)
 {
 	char label[96];
-	char *text;
+	char *text, *quote = NULL, *kept = NULL;
 
 	run_variant_label(st, vi, label, sizeof(label));
 	text = buf_strdupf("%s failed in %s: %s", label, when, why);
 	if (!text)
 		return plumb_err_oom(err, "failure");
-	if (m) {
-		struct buf tail;
-		buf_init(&tail, 1 << 16);
-		if (measure_stderr_tail(m, TAIL_LINES, "  | ", &tail) == 0 && tail.len) {
-			free(st->res->stderr_tail);
-			st->res->stderr_tail = buf_detach(&tail, NULL);
-		}
-		buf_release(&tail);
+	/* The variant's whole log kept, this run's standard error quoted. */
+	failed_evidence(st->build.run_dir, b->logs[vi].path, m ? m->proc.err_mem.data : NULL,
+			m ? m->proc.err_mem.len : 0, "its standard error", &quote, &kept);
+	if (quote) {
+		free(st->res->stderr_tail);
+		st->res->stderr_tail = quote;
 	}
 	if (!st->cfg->keep_going) {
-		plumb_err_set(err, PLUMB_EBENCH, "benchmark %s: %s; nothing was published",
-			      b->cb->name, text);
+		plumb_err_set(err, PLUMB_EBENCH, "benchmark %s: %s; nothing was published%s%s",
+			      b->cb->name, text, kept ? "; log: " : "", kept ? kept : "");
 		free(text);
+		free(kept);
 		return PLUMB_EBENCH;
 	}
 	b->failure = text;
+	if (b->logs[vi].used)
+		b->failure_log = buf_strdupf("logs/bench-%s-%s.log", b->cb->name,
+					     st->build.variants[vi].id);
 	st->res->failures++;
 	if (st->opts->log) {
-		char *line = buf_strdupf("benchmark %s: %s; recorded, going on (--keep-going)",
-				     b->cb->name, text);
+		char *line = buf_strdupf("benchmark %s: %s; recorded, going on (--keep-going)%s%s",
+				     b->cb->name, text, kept ? "; log: " : "", kept ? kept : "");
 		if (line)
 			st->opts->log(st->opts->ctx, line);
 		free(line);
 	}
+	free(kept);
 	return 0;
 }
 
@@ -546,6 +550,7 @@ void run_bench_release(struct bench_state *b, size_t nv)
 	if (b->an)
 		analysis_free(b->an);
 	free(b->failure);
+	free(b->failure_log);
 	free(b->vg_diff);
 }
 

@@ -193,14 +193,15 @@ int view_host_check(const struct host_check *hc, struct buf *out, struct plumb_e
 
 	for (size_t i = 0; i < hc->n; i++) {
 		const struct host_finding *f = &hc->items[i];
-		bad |= buf_printf(out, "%s: %s: ", f->level == HOST_WARNING ? "warning" : "note",
-				  f->id) < 0;
+		bad |= buf_printf(out, "%s: %s: ", f->allowed ? "allowed" :
+				  f->level == HOST_WARNING ? "warning" : "note", f->id) < 0;
 		bad |= esc_text(out, f->message) < 0 || buf_addstr(out, "\n  fix: ") < 0;
 		bad |= esc_text(out, f->fix) < 0 || buf_addch(out, '\n') < 0;
 	}
-	bad |= buf_printf(out, "%zu warning%s, %zu note%s\n",
-			  hc->warnings, hc->warnings == 1 ? "" : "s",
-			  hc->notes, hc->notes == 1 ? "" : "s") < 0;
+	bad |= buf_printf(out, "%zu warning%s, ", hc->warnings, hc->warnings == 1 ? "" : "s") < 0;
+	if (hc->allowed)
+		bad |= buf_printf(out, "%zu allowed, ", hc->allowed) < 0;
+	bad |= buf_printf(out, "%zu note%s\n", hc->notes, hc->notes == 1 ? "" : "s") < 0;
 	return bad ? buf_err(err, "host check") : 0;
 }
 

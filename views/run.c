@@ -130,6 +130,24 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 	return rc;
 }
 
+int runview_github_bundle(const char *bundle, struct buf *md, struct buf *notes,
+			  struct plumb_err *err)
+{
+	struct report_source src;
+	struct report_side side;
+	int rc;
+
+	report_source_init(&src);
+	src.want_dist = 0;
+	rc = report_source_load(&src, bundle, err);
+	if (rc == 0) {
+		report_source_side(&src, MANIFEST_SIDE_CANDIDATE, &side);
+		rc = report_github_render(&side, NULL, 0, md, notes, err);
+	}
+	report_source_release(&src);
+	return rc;
+}
+
 int runview_output(const struct runner_run_result *res, int json, int quiet, int color,
 		   enum report_fail_on fail_on, struct buf *out,
 		   struct report_result *rr, struct plumb_err *err)

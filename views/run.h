@@ -49,6 +49,14 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 			  struct report_result *rr, struct plumb_err *err);
 
 /*
+ * GitHub Actions: the Markdown report of a bundle file (its candidate
+ * against its own base) appended to md, its annotations to notes
+ * (report_github_render()).
+ */
+int runview_github_bundle(const char *bundle, struct buf *md, struct buf *notes,
+			  struct plumb_err *err);
+
+/*
  * After a successful runner_run(): what goes to standard output, appended
  * to out: the run's JSON with json, else the report of the bundle (or the
  * run's summary when it wrote none) and the footer; with quiet, only the

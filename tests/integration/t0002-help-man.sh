@@ -84,4 +84,16 @@ test_expect_success 'an option documented only in other sections is missing' '
 	test_grep "plumb run: --json not in its section" err
 '
 
+test_expect_success 'a family without a usage of its own shows every usage line of its subcommands' '
+	plumb bundle --help >family &&
+	for s in pack show verify extract keygen sign; do
+		plumb help bundle $s | sed -n "1s/^usage: //p" >line &&
+		test -s line &&
+		grep -qF "$(cat line)" family || { echo "bundle $s: $(cat line)" >&2; return 1; }
+	done &&
+	test_grep "-p KEY.pub" family &&
+	test_grep "--require-signature" family &&
+	test_grep "keygen -o NAME \[--force\]" family
+'
+
 test_done

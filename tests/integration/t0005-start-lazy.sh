@@ -3,6 +3,11 @@ test_description='fast start: libgit2, libarchive, capstone and libcrypto are lo
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
+# plumb demo finds the example sources next to the program or installed; in
+# a VPATH build they are in the source tree only.
+PLUMB_EXAMPLES="$TEST_SRCDIR/examples"
+export PLUMB_EXAMPLES
+
 # loads OUT: the heavy libraries the dynamic linker loaded, by LD_DEBUG=files
 # output on stderr (one "file=libgit2.so.1.5 ..." line per object it opens).
 heavy() {

@@ -20,8 +20,8 @@ test_expect_success 'set up a project with a broken branch' '
 
 test_expect_success 'a failing build exits 4, names the variant and shows its log' '
 	test_expect_code 4 run_build -c proj/plumb.conf --candidate broken 2>err &&
-	test_grep "candidate pad 0 (c00): the build failed: exit status 2; log: .*/log/c00.log" err &&
-	test_grep "the last lines of the build log" err &&
+	test_grep "candidate pad 0 (c00): the build failed: exit status 2; log: $XDG_STATE_HOME/plumb/failed/run-.*/c00.log$" err &&
+	test_grep "the diagnostics in the build log" err &&
 	test_grep "  | .*work.c" err &&
 	test_grep_not "^plumb: .* c01" err &&
 	ls wd >left && test_grep_not "^run-" left
@@ -74,10 +74,14 @@ test_expect_success 'a second run on the same work folder exits 75 naming the ho
 	write_conf proj/wait.conf run.pads=1 run.control=false \
 		"build.command=sleep 3175.$MARK; make" &&
 	(run_build -c proj/wait.conf >first.out 2>first.err; echo $? >first.status) &
-	wait_for test -s wd/lock &&
-	test_expect_code 75 run_build -c proj/plumb.conf 2>err &&
-	test_grep "wd/lock: another run holds the lock (pid [0-9]* on host .*, started 20[0-9-]*T[0-9:]*Z)" err &&
-	pkill -TERM -f "sleep 3175\.$MARK([^0-9]|$)" ; wait_for test -s first.status &&
+	# The holder is stopped whatever happens, so that no later test waits
+	# for it: once its build runs (before that, pkill would find nothing).
+	held=0 && wait_for pgrep -f "sleep 3175\.$MARK([^0-9]|$)" && test -s wd/lock || held=1
+	code=0 && test_expect_code 75 run_build -c proj/plumb.conf 2>err || code=1
+	pkill -TERM -f "sleep 3175\.$MARK([^0-9]|$)"
+	wait_for test -s first.status &&
+	test $held = 0 && test $code = 0 &&
+	test_grep "lock: another run holds the lock (pid [0-9]* on host .*, started 20[0-9-]*T[0-9:]*Z, command: .*plumb run --build-only" err &&
 	leftovers
 '
 

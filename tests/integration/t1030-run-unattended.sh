@@ -8,13 +8,13 @@ lines() {
 	wc -l <"$1" | tr -d " "
 }
 
-# The candidate sleeps 50 ms a run: a swept `slower` at 2 pads, 3 rounds
+# The candidate sleeps 200 ms a run (slower even under a heavy load): a swept `slower` at 2 pads, 3 rounds
 # under the overlap rule (the margin rule calls 2 + 2 pads unswept).
 test_expect_success 'set up a project' '
 	make_project proj &&
 	mkdir out &&
 	run_conf proj/slow.conf \
-		"bench.b.command=case {artifact} in */v/c*) sleep 0.05;; esac; {artifact}" \
+		"bench.b.command=case {artifact} in */v/c*) sleep 0.2;; esac; {artifact}" \
 		verdict.rule=overlap &&
 	git config -f proj/slow.conf --unset bench.b.hot &&
 	run_conf proj/kg.conf \

@@ -121,4 +121,15 @@ test_expect_success 'colour only on a terminal, never with NO_COLOR' '
 	fi
 '
 
+test_expect_success 'report --json is --format json, as plumb(1) says machine output is spelt' '
+	plumb report "$in/slower" --json >a.json &&
+	plumb report "$in/slower" --format json >b.json &&
+	test_cmp a.json b.json &&
+	test_json a.json "j[\"format\"] == \"plumb-report\"" &&
+	plumb report "$in/slower" --json --format json >c.json &&
+	test_cmp a.json c.json &&
+	test_expect_code 2 plumb report "$in/slower" --json --format md 2>err &&
+	test_grep "json is --format json" err
+'
+
 test_done

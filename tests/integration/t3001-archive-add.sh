@@ -113,12 +113,34 @@ test_expect_success 'baseline set accepts a bundle file and adds it first' '
 test_expect_success 'trend follows the candidate over the archived bundles' '
 	plumb archive trend interp --json --archive-dir A >t.json &&
 	test_json t.json "j[\"host\"] == \"5ca1ab1e00000001\" and j[\"metric\"] == \"wall\" and len(j[\"points\"]) == 4" &&
-	test_json t.json "all(p[\"center\"] == 1045000 and p[\"min\"] == 1040000 and p[\"max\"] == 1050000 for p in j[\"points\"])"
+	test_json t.json "all(p[\"center\"] == 1045000 and p[\"min\"] == 1040000 and p[\"max\"] == 1050000 for p in j[\"points\"])" &&
+	# The text prints values with units, as every view does (not 1.045e+06).
+	plumb archive trend interp --archive-dir A >t.txt &&
+	test_grep "  1.045 ms  *1.040 ms  *1.050 ms  " t.txt &&
+	test_grep_not "e+0" t.txt
 '
 
 test_expect_success 'the archive verifies clean after all that' '
 	plumb archive verify --archive-dir A >out &&
 	test_grep "^ok: 4 bundles" out
+'
+
+test_expect_success PYTHON '--json on the commands that change the archive' '
+	plumb archive add one.plumb --json --archive-dir J >a.json &&
+	test_json a.json "j == {\"bundles\": [{\"path\": \"one.plumb\", \"id\": \"$ID1\", \"status\": \"added\"}]}" &&
+	test_expect_code 3 plumb archive add one.plumb bad.plumb --json --archive-dir J >a2.json 2>err &&
+	test_json a2.json "j[\"bundles\"] == [{\"path\": \"one.plumb\", \"id\": \"$ID1\", \"status\": \"present\"}]" &&
+	test_grep "bad.plumb" err &&
+	plumb archive baseline set rel one.plumb --json --archive-dir J >b.json &&
+	test_json b.json "j == {\"name\": \"rel\", \"bundle\": \"$ID1\", \"side\": \"candidate\", \"previous\": None}" &&
+	plumb archive baseline rm rel --json --archive-dir J >c.json &&
+	test_json c.json "j == {\"name\": \"rel\", \"status\": \"removed\"}" &&
+	plumb archive verify --json --archive-dir J >v.json &&
+	test_json v.json "j[\"ok\"] is True and j[\"bundles\"] == 1 and j[\"problems\"] == 0" &&
+	plumb archive gc --json --archive-dir J >g.json &&
+	test_json g.json "j[\"ok\"] is True and j[\"problems\"] == 0 and isinstance(j[\"lines\"], list)" &&
+	plumb archive rm "$ID1" --json --archive-dir J >r.json &&
+	test_json r.json "j == {\"bundles\": [{\"id\": \"$ID1\", \"status\": \"removed\"}]}"
 '
 
 test_done

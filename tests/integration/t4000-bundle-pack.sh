@@ -69,6 +69,8 @@ test_expect_success 'show summarizes commits, benchmarks and verdicts' '
 	test_grep "^base  *v1.2.0 3f2a9c0d1e4b  Release 1.2.0$" out &&
 	test_grep "^candidate  *HEAD 9e8d7c6b5a4f .*(dirty working copy)$" out &&
 	test_grep "^interp .* 0.942  faster$" out &&
+	test_grep "^interp .* [0-9.]* ms .* [0-9.]* ms .*faster$" out &&
+	test_grep_not "e+0" out &&
 	test_grep "^parse .*placement$" out &&
 	test_grep "^startup .*failed: " out &&
 	test_grep "^host  *Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz, fingerprint c0ffee0123456789$" out &&

@@ -157,4 +157,21 @@ test_expect_success 'sign needs a key' '
 	test_grep "nosuch.key" err
 '
 
+test_expect_success PYTHON '--json on keygen, pack, sign, verify and extract' '
+	plumb bundle keygen -o jk --json >k.json &&
+	test_json k.json "j[\"secretKey\"] == \"jk.key\" and j[\"publicKey\"] == \"jk.pub\" and 0 < len(j[\"keyId\"]) <= 16" &&
+	plumb bundle pack "$FIXTURES/bundle/small" -o j.plumb --json >p.json &&
+	id=$(plumb bundle verify j.plumb | sed -n "s/^id  *//p") &&
+	test_json p.json "j == {\"path\": \"j.plumb\", \"id\": \"$id\", \"signed\": False}" &&
+	plumb bundle sign j.plumb -k jk.key --json >s.json &&
+	test_json s.json "j[\"path\"] == \"j.plumb\" and j[\"id\"] == \"$id\" and 0 < len(j[\"keyId\"]) <= 16" &&
+	plumb bundle verify j.plumb -p jk.pub --require-signature --json >v.json &&
+	test_json v.json "j[\"ok\"] is True and j[\"id\"] == \"$id\" and j[\"members\"] >= 4 and j[\"fileBytes\"] > 0 and j[\"signature\"].startswith(\"good\")" &&
+	plumb bundle extract j.plumb jx --json >x.json &&
+	test_json x.json "j[\"dir\"] == \"jx\" and j[\"id\"] == \"$id\"" &&
+	printf junk >bad.plumb &&
+	test_expect_code 3 plumb bundle verify bad.plumb --json >out 2>err &&
+	! test -s out
+'
+
 test_done

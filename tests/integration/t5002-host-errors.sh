@@ -23,7 +23,7 @@ test_expect_success 'an empty PLUMB_SYSROOT means the live machine' '
 test_expect_success 'an unknown flag exits 2 with the usage' '
 	test_expect_code 2 plumb host --frob 2>err &&
 	test_grep "unknown option .--frob" err &&
-	test_grep "usage: plumb host \[--json\] \[--check \[--strict\]\]" err
+	test_grep "usage: plumb host \[--json\] \[--check \[--strict\] \[--allow ID,...\] \[-c plumb.conf\]\]" err
 '
 
 test_expect_success '--strict without --check is a usage error' '

@@ -28,7 +28,8 @@ LC_ALL=C
 TZ=UTC
 NO_COLOR=1
 export LC_ALL TZ NO_COLOR
-unset PLUMB_SYSROOT PLUMB_ARCHIVE XDG_DATA_HOME XDG_CACHE_HOME 2>/dev/null || true
+unset PLUMB_SYSROOT PLUMB_ARCHIVE XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME \
+	GITHUB_ACTIONS GITHUB_STEP_SUMMARY 2>/dev/null || true
 
 TRASH="$TEST_BUILDDIR/tests/integration/trash.$this_test"
 rm -rf "$TRASH"
@@ -37,8 +38,12 @@ cd "$TRASH" || { echo "Bail out! cannot enter $TRASH"; exit 1; }
 HOME="$TRASH/home"
 XDG_CACHE_HOME="$HOME/.cache"
 XDG_DATA_HOME="$HOME/.local/share"
+XDG_STATE_HOME="$HOME/.local/state"
+# The machine-wide lock of each test script is its own: tests of other
+# scripts (and other checkouts) running at once never wait for it.
+PLUMB_LOCK="$TRASH/machine.lock"
 mkdir -p "$HOME"
-export HOME XDG_CACHE_HOME XDG_DATA_HOME
+export HOME XDG_CACHE_HOME XDG_DATA_HOME XDG_STATE_HOME PLUMB_LOCK
 
 test_count=0
 test_failed=0

@@ -373,6 +373,23 @@ PLUMB_TEST(archive_insert_list_show)
 	json_decref(j);
 	f.since = "yesterday";
 	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EARG);
+	/* The UTC offsets plumb(1) accepts: the same instant, 2000 s. */
+	f.since = "1970-01-01T01:33:20+01:00";
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 3);
+	json_decref(j);
+	f.since = "1969-12-31T19:03:20-05:30";
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 3);
+	json_decref(j);
+	f.since = "1970-01-01T00:33:20.5+00:00";
+	assert_int_equal(query_list(&st, &f, &j, &err), 0);
+	assert_int_equal(json_array_size(j), 3);
+	json_decref(j);
+	f.since = "1970-01-01T00:33:20+25:00";
+	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EARG);
+	f.since = "1970-01-01T00:33:20+0100";
+	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EARG);
 
 	memset(&f, 0, sizeof(f));
 	f.commit = "11118";

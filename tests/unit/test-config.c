@@ -830,7 +830,7 @@ PLUMB_TEST(config_json_layout)
 	j = config_to_json(&cfg);
 	assert_non_null(j);
 	json_keys(j, keys, sizeof(keys));
-	assert_string_equal(keys, "repo run build verdict bench");
+	assert_string_equal(keys, "repo run build verdict host bench");
 	json_keys(json_object_get(j, "verdict"), keys, sizeof(keys));
 	assert_string_equal(keys, "rule confidence");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "verdict"), "rule")),
@@ -838,7 +838,7 @@ PLUMB_TEST(config_json_layout)
 	json_keys(json_object_get(j, "repo"), keys, sizeof(keys));
 	assert_string_equal(keys, "path url");
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
-	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env keepArtifacts label setup cleanup");
+	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env keepArtifacts label setup cleanup lock");
 	json_keys(json_object_get(j, "build"), keys, sizeof(keys));
 	assert_string_equal(keys, "command artifact pad padBytes padOffsets reuse timeout cc cacheSize");
 	b = json_object_get(j, "bench");
@@ -852,10 +852,11 @@ PLUMB_TEST(config_json_layout)
 		"{\"repo\":{\"path\":\".\",\"url\":null},"
 		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":4,\"maxPads\":null,\"budget\":null,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
-		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null},"
+		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"lock\":null},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"linear\","
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"cacheSize\":\"4G\"},"
 		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
+		"\"host\":{\"allow\":null},"
 		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
 		"\"metric\":\"wall\",\"hot\":[],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null,\"prepare\":null,\"setup\":null,\"cleanup\":null},"
 		"{\"name\":\"s\",\"command\":\"y\",\"mode\":\"samples\",\"warmup\":7,\"metric\":\"wall\","
@@ -985,9 +986,11 @@ PLUMB_TEST(config_text_layout)
 		"\t; maxPads: pads = auto only\n\t; budget: pads = auto only\n\trounds = 10\n\tseed = 1\n"
 		"\tcontrol = true\n\twarmupRuns = 1\n\t; cpu: not set (no pinning)\n\taslr = on\n"
 		"\tenv = PATH HOME LANG\n\tkeepArtifacts = pad0\n\t; label: none\n\t; setup: not set\n\t; cleanup: not set\n"
+		"\t; lock: not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)\n"
 		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n\tpadOffsets = linear\n"
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n\tcacheSize = 4G\n"
 		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
+		"[host]\n\t; allow: none\n"
 		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n"
 		"\t; warmup: samples mode only\n\tmetric = wall\n\t; hot: not set (main is checked)\n"
 		"\thotCoverage = 0.95\n"
@@ -1086,7 +1089,7 @@ PLUMB_TEST(config_man_page_matches_keys)
 		if (after_tp && strncmp(line, ".B ", 3) == 0 &&
 		    (strncmp(line + 3, "repo.", 5) == 0 || strncmp(line + 3, "run.", 4) == 0 ||
 		     strncmp(line + 3, "build.", 6) == 0 || strncmp(line + 3, "verdict.", 8) == 0 ||
-		     strncmp(line + 3, "bench.", 6) == 0)) {
+		     strncmp(line + 3, "host.", 5) == 0 || strncmp(line + 3, "bench.", 6) == 0)) {
 			assert_true(n < 64);
 			snprintf(names[n], sizeof(names[n]), "%s", line + 3);
 			paras[n] = calloc(1, 8192);

@@ -12,6 +12,7 @@
 #include "tests/unit/unit.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/fileio.h"
 #include "common/utf8.h"
 #include "runner/host.h"
 #include "runner/host-parse.h"
@@ -378,4 +379,67 @@ PLUMB_TEST(host_probe_compiler_gets_an_allowlisted_environment)
 	free(v);
 	unlink(cc);
 	rmdir(dir);
+}
+
+/* docs/host-facts.md's readiness table names exactly the ids --allow takes, in order. */
+PLUMB_TEST(host_check_ids_are_the_documented_ones)
+{
+	char path[4096], id[64];
+	struct buf text, got;
+	struct plumb_err err;
+	const char *at, *end;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/docs/host-facts.md", unit_srcdir());
+	buf_init(&text, 1 << 20);
+	buf_init(&got, 4096);
+	plumb_err_clear(&err);
+	assert_int_equal(file_read(path, 1 << 20, &text, &err), 0);
+	at = strstr(buf_cstr(&text), "| id | level | raised when |");
+	assert_non_null(at);
+	end = strstr(at, "\n\n");
+	assert_non_null(end);
+	/* Each row "| `id` | ...": the distinct ids, in the order they come. */
+	for (const char *p = strstr(at, "\n| `"); p && p < end; p = strstr(p + 1, "\n| `")) {
+		const char *q = strchr(p + 4, '`');
+		assert_non_null(q);
+		snprintf(id, sizeof(id), "%.*s", (int)(q - p - 4), p + 4);
+		if (n && strcmp(id, host_check_ids[n - 1]) == 0)
+			continue;   /* the same id at another level */
+		if (n >= host_check_nids || strcmp(id, host_check_ids[n]) != 0)
+			fail_msg("docs/host-facts.md lists check '%s' where the code has '%s'", id,
+				 n < host_check_nids ? host_check_ids[n] : "(none)");
+		n++;
+	}
+	assert_int_equal(n, host_check_nids);
+	buf_release(&text);
+	buf_release(&got);
+}
+
+/* --allow marks warnings allowed, never notes; an unknown name is refused, escaped. */
+PLUMB_TEST(host_check_allow_marks_and_refuses)
+{
+	struct host_facts hf;
+	struct host_check hc;
+	struct plumb_err err;
+
+	host_facts_init(&hf);
+	host_check_init(&hc);
+	plumb_err_clear(&err);
+	hf.virtualized = HOST_YES;
+	hf.smt = HOST_YES;
+	hf.turbo = HOST_UNKNOWN;
+	assert_int_equal(host_check_run(&hf, &hc, &err), 0);
+	assert_int_equal(hc.warnings, 2);
+	assert_int_equal(host_check_allow(&hc, "--allow", "virt, turbo", &err), 0);
+	assert_int_equal(hc.warnings, 1);
+	assert_int_equal(hc.allowed, 1);
+	assert_int_equal(host_check_allow(&hc, "--allow", "virt,smt", &err), 0);
+	assert_int_equal(hc.warnings, 0);
+	assert_int_equal(hc.allowed, 2);
+	assert_int_equal(host_check_allow(&hc, "--allow", "virt,vrit\033]0;x", &err), PLUMB_EARG);
+	assert_non_null(strstr(err.msg, "--allow: 'vrit?]0;x' is not the id of a check (governor, "));
+	assert_null(strchr(err.msg, '\033'));
+	host_check_release(&hc);
+	host_facts_release(&hf);
 }

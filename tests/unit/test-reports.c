@@ -615,3 +615,37 @@ PLUMB_TEST(reports_trend_html_range_column_is_the_range)
 	buf_release(&out);
 	json_decref(model);
 }
+
+/* GitHub workflow commands: slower and failed are ::error, noisy ::warning, all escaped. */
+PLUMB_TEST(reports_github_annotations_escaped)
+{
+	struct report_bench b[3];
+	struct report r;
+	struct plumb_err err;
+	struct buf out;
+
+	memset(b, 0, sizeof(b));
+	memset(&r, 0, sizeof(r));
+	r.benches = b;
+	r.n_benches = 3;
+	r.old_role = "base";
+	b[0].name = "n:1,2%";
+	b[0].verdict = MANIFEST_VERDICT_NOISY;
+	b[0].ratio = 1.01;
+	b[1].name = "s\r\nx";
+	b[1].verdict = MANIFEST_VERDICT_SLOWER;
+	b[1].ratio = 1.5;
+	b[2].name = "f";
+	b[2].failure = "exit status 3";
+	plumb_err_clear(&err);
+	buf_init(&out, 1 << 16);
+	assert_int_equal(report_github(&r, &out, &err), 0);
+	assert_string_equal(buf_cstr(&out),
+		"::warning title=plumb%3A n%3A1%2C2%25 noisy::n:1,2%25 is too noisy to tell: ratio 1.010, within the noise\n"
+		"::error title=plumb%3A s??x slower::s??x is slower: the wall of the candidate is 1.500 of the base's\n"
+		"::error title=plumb%3A f failed::f failed: exit status 3\n");
+	buf_reset(&out);
+	assert_int_equal(report_github_escape(&out, "50%\r\n:,", 0), 0);
+	assert_string_equal(buf_cstr(&out), "50%25??:,");
+	buf_release(&out);
+}

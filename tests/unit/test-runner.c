@@ -19,6 +19,7 @@
 #include "common/fileio.h"
 #include "runner/elfsym.h"
 #include "runner/hotcode.h"
+#include "runner/failed.h"
 #include "runner/lock.h"
 #include "runner/pad.h"
 #include "runner/workdir.h"
@@ -353,4 +354,36 @@ PLUMB_TEST(pad_source_has_the_section_and_the_stack_note)
 	assert_int_equal(pad_source(0, 0, &b), 0);
 	assert_non_null(strstr(buf_cstr(&b), "plumb_pad,\"ax\",@progbits"));
 	buf_release(&b);
+}
+
+/* runner/failed.c: the diagnostics of a log before its tail, escaped, at most 20. */
+PLUMB_TEST(failed_quote_finds_diagnostics_and_escapes)
+{
+	struct buf text, out;
+	char line[128];
+
+	buf_init(&text, 1 << 20);
+	buf_init(&out, 1 << 20);
+	for (int i = 0; i < 30; i++) {
+		snprintf(line, sizeof(line), "x.c:%d: warning: unused\n", i);
+		buf_addstr(&text, line);
+	}
+	buf_addstr(&text, "x.c:31: error: bad \033[31mred\n");
+	assert_int_equal(failed_quote(text.data, text.len, "the build log", "  | ", &out), 0);
+	assert_string_equal(buf_cstr(&out), "the diagnostics in the build log (line 31 of 31):\n"
+			    "  | x.c:31: error: bad ?[31mred\n");
+	buf_reset(&out);
+	buf_reset(&text);
+	for (int i = 0; i < 25; i++)
+		buf_addstr(&text, "ld: undefined reference to f\n");
+	assert_int_equal(failed_quote(text.data, text.len, "the build log", "  | ", &out), 0);
+	assert_non_null(strstr(buf_cstr(&out), "(lines 1-25 of 25)"));
+	assert_non_null(strstr(buf_cstr(&out), "  | ... 5 more\n"));
+	buf_reset(&out);
+	assert_int_equal(failed_quote("a\nb\n", 4, "its standard error", "  | ", &out), 0);
+	assert_string_equal(buf_cstr(&out), "the last lines of its standard error:\n  | a\n  | b\n");
+	assert_true(failed_is_diagnostic("make: *** [Makefile:2: x] Error 1", 34));
+	assert_false(failed_is_diagnostic("x.c:1: warning: -Werror=foo", 27));
+	buf_release(&text);
+	buf_release(&out);
 }

@@ -1,0 +1,86 @@
+/*
+ * cli/runlock.c: the machine-wide lock of `plumb run` and `plumb demo`;
+ * see runlock.h.
+ */
+#include <stdio.h>
+#include <time.h>
+
+#include "cli/cmd.h"
+#include "cli/runlock.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "formats/config.h"
+#include "runner/failed.h"
+#include "runner/lock.h"
+#include "runner/prune.h"
+#include "runner/workdir.h"
+#include "common/banned.h"
+
+static void say(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "plumb: %s\n", line);   /* runner/lock.c escaped the holder */
+}
+
+int cli_machine_lock(struct run_lock *lock, const struct plumb_config *cfg, const char *wait,
+		     int quiet)
+{
+	struct lock_wait w = { -1, quiet ? NULL : say, NULL };
+	struct plumb_err err;
+	struct buf path;
+	int status = PLUMB_EXIT_OK;
+
+	plumb_err_clear(&err);
+	lock->fd = -1;
+	lock->path = NULL;
+	if (wait && *wait && config_parse_duration("--wait", wait, &w.seconds, &err) < 0) {
+		fprintf(stderr, "plumb run: %s\n", err.msg);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (wait && !*wait)
+		w.seconds = 0;
+	buf_init(&path, 4096);
+	if (machine_lock_path(cfg->run.lock, &path, &err) < 0 ||
+	    machine_lock_acquire(lock, buf_cstr(&path), &w, &err) < 0)
+		status = cli_fail(&err);
+	buf_release(&path);
+	return status;
+}
+
+int cli_run_prune(const struct plumb_config *cfg, const char *age, int quiet)
+{
+	long secs = (long)FAILED_KEEP_DAYS * 86400;
+	time_t now = time(NULL);
+	struct plumb_err err;
+	struct buf wd;
+	size_t removed = 0;
+	uint64_t bytes = 0;
+	int status = PLUMB_EXIT_OK, rc;
+
+	plumb_err_clear(&err);
+	if (age && *age && prune_age_parse("--prune", age, &secs, &err) < 0) {
+		fprintf(stderr, "plumb run: %s\n", err.msg);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (age && !*age)
+		secs = PRUNE_DEFAULT_AGE;
+	if (failed_prune(now, secs, &err) < 0)
+		return cli_fail(&err);
+	if (!age)
+		return PLUMB_EXIT_OK;
+	buf_init(&wd, 4096);
+	if (cfg->workdir)
+		rc = buf_addstr(&wd, cfg->workdir) < 0 ? buf_err(&err, "--workdir") : 0;
+	else
+		rc = workdir_cache_path("runs", &wd, &err);
+	if (rc == 0)
+		rc = prune_runs(buf_cstr(&wd), now, secs, &removed, &bytes, &err);
+	if (rc < 0)
+		status = cli_fail(&err);
+	else if (!quiet)
+		fprintf(stderr, "plumb: --prune: removed %zu kept run folder%s (%.1f MiB) older than %s from %s\n",
+			removed, removed == 1 ? "" : "s", (double)bytes / 1048576.0, *age ? age : "14d",
+			buf_cstr(&wd));
+	buf_release(&wd);
+	return status;
+}

@@ -1,0 +1,107 @@
+/*
+ * reports/github.c: GitHub Actions workflow commands for a compared model:
+ * an ::error line per slower or failed benchmark, a ::warning line per
+ * noisy one (report_github()).
+ *
+ * Escaping follows GitHub's rules for workflow commands: in the message,
+ * % CR LF become %25 %0D %0A; in a property value (title=...) also : and ,
+ * become %3A and %2C.  Before that every string from the bundle goes
+ * through esc_text (no control character reaches the log), so a
+ * benchmark name can neither end the command nor start another.
+ */
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/escape.h"
+#include "common/units.h"
+#include "reports/render.h"
+#include "reports/report.h"
+#include "common/banned.h"
+
+int report_github_escape(struct buf *out, const char *s, int property)
+{
+	struct buf t;
+	int rc = 0;
+
+	buf_init(&t, 1 << 16);
+	if (esc_text(&t, s ? s : "") < 0) {
+		buf_release(&t);
+		return -1;
+	}
+	for (const char *p = buf_cstr(&t); *p && rc == 0; p++) {
+		switch (*p) {
+		case '%': rc = buf_addstr(out, "%25"); break;
+		case '\r': rc = buf_addstr(out, "%0D"); break;
+		case '\n': rc = buf_addstr(out, "%0A"); break;
+		case ':': rc = property ? buf_addstr(out, "%3A") : buf_addch(out, ':'); break;
+		case ',': rc = property ? buf_addstr(out, "%2C") : buf_addch(out, ','); break;
+		default: rc = buf_addch(out, *p); break;
+		}
+	}
+	buf_release(&t);
+	return rc;
+}
+
+/* "::error title=plumb: NAME slower::MESSAGE\n" */
+static int command(struct buf *out, const char *kind, const char *name, const char *what,
+		   const char *message)
+{
+	struct buf title;
+	int rc;
+
+	buf_init(&title, 1 << 12);
+	rc = buf_printf(&title, "plumb: %s %s", name, what);
+	rc |= buf_printf(out, "::%s title=", kind);
+	rc |= report_github_escape(out, buf_cstr(&title), 1);
+	rc |= buf_addstr(out, "::");
+	rc |= report_github_escape(out, message, 0);
+	rc |= buf_addch(out, '\n');
+	buf_release(&title);
+	return rc ? -1 : 0;
+}
+
+int report_github(const struct report *r, struct buf *out, struct plumb_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->n_benches && rc == 0; i++) {
+		const struct report_bench *b = &r->benches[i];
+		char ratio[UNITS_MAX];
+		struct buf msg;
+
+		buf_init(&msg, 1 << 14);
+		units_ratio(b->ratio, ratio);
+		if (b->failure) {
+			rc |= buf_printf(&msg, "%s failed: %s", b->name, b->failure);
+			rc |= command(out, "error", b->name, "failed", buf_cstr(&msg));
+		} else if (!b->withheld && b->verdict == MANIFEST_VERDICT_SLOWER) {
+			rc |= buf_printf(&msg, "%s is slower: the %s of the candidate is %s of the %s's",
+					 b->name, metric_name(b->metric), ratio, r->old_role);
+			rc |= command(out, "error", b->name, "slower", buf_cstr(&msg));
+		} else if (!b->withheld && b->verdict == MANIFEST_VERDICT_NOISY) {
+			rc |= buf_printf(&msg, "%s is too noisy to tell: ratio %s, within the noise",
+					 b->name, ratio);
+			rc |= command(out, "warning", b->name, "noisy", buf_cstr(&msg));
+		}
+		buf_release(&msg);
+	}
+	return rc ? buf_err(err, "annotations") : 0;
+}
+
+int report_github_render(const struct report_side *bundle, const struct report_side *baseline,
+			 int force, struct buf *md, struct buf *notes, struct plumb_err *err)
+{
+	struct report r;
+	int rc;
+
+	rc = report_compare(&r, baseline ? REPORT_BASELINE : REPORT_SELF,
+			    baseline ? baseline : bundle, bundle, force, err);
+	if (rc < 0)
+		return rc;
+	rc = report_markdown(&r, md, err);
+	if (rc == 0)
+		rc = report_github(&r, notes, err);
+	report_release(&r);
+	return rc;
+}
