@@ -144,12 +144,12 @@ static int matrix_parse_norm(const char *where, const char *v, const char *p,
 						     "%d values", where, pa->name, CONFIG_PARAM_VALUES_MAX);
 			if (!(pa->values[pa->nvalues] = strndup(q, (size_t)(ve - q))))
 				return config_oom(err);
-			for (size_t i = 0; i < pa->nvalues; i++)
-				if (strcmp(pa->values[i], pa->values[pa->nvalues]) == 0)
+			pa->nvalues++;
+			for (size_t i = 0; i + 1 < pa->nvalues; i++)
+				if (strcmp(pa->values[i], pa->values[pa->nvalues - 1]) == 0)
 					return plumb_err_set(err, PLUMB_EINPUT, "%s: parameter '%s': "
 							     "value '%s' given twice", where, pa->name,
 							     pa->values[i]);
-			pa->nvalues++;
 			q = ve + 1;
 		}
 		m->combos *= pa->nvalues;
