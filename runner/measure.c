@@ -168,12 +168,15 @@ static int scan(struct line_scan *ls, const char *data, size_t len,
 		size_t take = nl ? (size_t)(nl - data) : len;
 		ls->total += take;
 		if (!ls->overflow) {
-			if (ls->len + take > MEASURE_LINE_MAX) {
+			/* An overflowing line keeps its first MEASURE_LINE_MAX
+			 * bytes, whatever pieces it came in: the line's kind
+			 * ("checksum=") is read from them. */
+			size_t room = MEASURE_LINE_MAX - ls->len;
+			size_t keep = take < room ? take : room;
+			memcpy(ls->buf + ls->len, data, keep);
+			ls->len += keep;
+			if (keep < take)
 				ls->overflow = 1;
-			} else {
-				memcpy(ls->buf + ls->len, data, take);
-				ls->len += take;
-			}
 		}
 		if (!nl)
 			return 0;

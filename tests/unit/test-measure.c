@@ -306,6 +306,15 @@ PLUMB_TEST(measure_checksum_too_long)
 			    "the limit of 128 hex digits (137 bytes with \"checksum=\")");
 	measure_result_release(&res);
 
+	/* The same line in one write (no separate "checksum=" piece): the
+	 * scanner sees its kind from the kept start, whatever the pieces. */
+	assert_int_equal(run_sh("head -c 1000000 /dev/zero | tr '\\0' a | sed 's/^/checksum=/'; echo",
+				0, 0, 0, &res), 0);
+	assert_true(res.failed);
+	assert_string_equal(res.checksum, "");
+	assert_non_null(strstr(res.why, "stdout line 1: a checksum= line of 1000009 bytes, over"));
+	measure_result_release(&res);
+
 	/* 129 digits fit in the line buffer, one digit too many; no newline. */
 	assert_int_equal(run_sh("echo x; printf checksum=; head -c 129 /dev/zero | tr '\\0' b",
 				0, 0, 0, &res), 0);
