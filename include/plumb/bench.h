@@ -15,7 +15,7 @@
  *             return plumb_bench_finish(&b) == 0 ? 0 : 1;
  *     }
  *
- * What it does (the method of plumb's seeds 001 and 003):
+ * What it does (steady-state warm-up and per-iteration timing):
  *   - warmup: the first `warmup` iterations run untimed; their results are
  *     still folded into the checksum.  plumb applies its own steady-state
  *     policy on top; pass 0 to hand it every iteration (cold mode).
