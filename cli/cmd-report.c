@@ -13,11 +13,12 @@
 #include "common/err.h"
 #include "reports/report.h"
 #include "reports/trend.h"
+#include "views/range.h"
 #include "common/banned.h"
 
 static const char *opt_baseline, *opt_format, *opt_output, *opt_fail_on;
 static const char *opt_trend, *opt_host, *opt_dir;
-static int opt_force, opt_json;
+static int opt_force, opt_json, opt_range;
 static long opt_last;
 
 static const struct plumb_opt report_opts[] = {
@@ -34,6 +35,7 @@ static const struct plumb_opt report_opts[] = {
 		    &opt_fail_on),
 	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
 	OPT_FLAG_("json", 0, "print JSON for machines (the same as --format json)", &opt_json),
+	OPT_FLAG_("range", 0, "the bundles named are one `plumb run --range` job: show the range report", &opt_range),
 	OPT_STRING_("trend", 0, "BENCH", "the archived nightly series of one benchmark instead of a bundle",
 		    &opt_trend),
 	OPT_STRING_("host", 0, "FP", "with --trend: the host fingerprint or a prefix (default: the one with most results)",
@@ -118,6 +120,24 @@ static int report_exec(int argc, char **argv)
 	}
 	if (opt_host || opt_last)
 		return usage("--host and --last go with --trend");
+	if (opt_range) {
+		if (argc < 1)
+			return usage("--range needs the bundles of the job");
+		if (opt_baseline || opt_fail_on)
+			return usage("--range compares the job's commits; it takes neither --baseline nor --fail-on");
+		if (o.format != REPORT_TEXT && o.format != REPORT_MARKDOWN && o.format != REPORT_JSON &&
+		    o.format != REPORT_HTML)
+			return usage("--range takes --format text, md, html or json");
+		plumb_err_clear(&err);
+		buf_init(&out, REPORT_OUTPUT_MAX);
+		if (range_render_paths((const char *const *)argv, (size_t)argc, opt_dir, o.format, opt_force,
+				       &out, &err) < 0) {
+			buf_release(&out);
+			return cli_fail(&err);
+		}
+		memset(&rr, 0, sizeof(rr));
+		return finish(&out, &rr, 0);
+	}
 	if (argc != 1)
 		return usage(argc ? "one bundle at a time" : "a bundle is needed");
 	o.force = opt_force;
@@ -161,6 +181,7 @@ const struct plumb_cmd cmd_report = {
 	.name = "report",
 	.summary = "compare a bundle's candidate with its base or a baseline",
 	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any|noisy] [--force] [--json]\n"
+		 "report --range BUNDLE... [--format text|md|html|json] [-o FILE] [--force]\n"
 		 "report --trend BENCH [--host FP] [--last N] [--format FORMAT] [-o FILE] [--archive-dir DIR] "
 		 "[--fail-on slower|any|noisy|change]",
 	.description =
@@ -176,7 +197,10 @@ const struct plumb_cmd cmd_report = {
 		"the series (docs/changes.md); --fail-on gates on its latest point, --fail-on\n"
 		"change on whether the latest nights start a change point. A folder is\n"
 		"checked against its SHA256SUMS when it has one (a mismatch exits 3) and is\n"
-		"said to be unverified when it has none.",
+		"said to be unverified when it has none. --range takes the bundles of one\n"
+		"`plumb run --range` job (in any order) and shows the range report: per\n"
+		"commit its center and range over pads, its verdict against A and against\n"
+		"the commit measured before it, and its hot code against that commit's.",
 	.opts = report_opts,
 	.exec = report_exec,
 };

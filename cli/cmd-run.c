@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include <jansson.h>
+#include <sodium.h>
 
 #include "archive/bundles.h"
 #include "archive/store.h"
@@ -20,13 +21,16 @@
 #include "cli/runlock.h"
 #include "cli/runstatus.h"
 #include "common/err.h"
+#include "common/escape.h"
 #include "formats/config.h"
 #include "reports/report.h"
 #include "runner/build.h"
 #include "runner/host.h"
 #include "runner/lock.h"
+#include "runner/range.h"
 #include "runner/run.h"
 #include "views/build-summary.h"
+#include "views/range.h"
 #include "common/banned.h"
 
 static struct {
@@ -40,6 +44,8 @@ static struct {
 	int quiet;
 	const char *wait, *prune;
 	const char *from;
+	const char *range;
+	long step;
 } o;
 
 static const struct plumb_opt run_opts[] = {
@@ -68,6 +74,10 @@ static const struct plumb_opt run_opts[] = {
 		      "wait for the machine-wide lock (at most DURATION) instead of exiting 75", &o.wait),
 	OPT_OPTIONAL_("prune", "AGE",
 		      "first remove kept run folders and failure logs older than AGE (default 14d)", &o.prune),
+	OPT_STRING_("range", 0, "A..B",
+		    "measure every commit of A..B against A in one job, one bundle each (-o: their folder)",
+		    &o.range),
+	OPT_INT_("step", 0, "N", "with --range: every Nth commit from A, and B", &o.step, 1, 1000000),
 	OPT_STRING_("from", 0, "BUNDLE", "run the configuration a bundle recorded (its spec) instead of a plumb.conf",
 		    &o.from),
 	OPT_END_()
@@ -236,6 +246,103 @@ static int run_all(const struct plumb_config *cfg)
 	return status;
 }
 
+/* --range --dry-run: the commits it would measure and the builds it would do. */
+static int print_range(const struct plumb_config *cfg, const struct runner_range_commits *c)
+{
+	unsigned pads = cfg->run.pads_auto ? 4 : cfg->run.pads;
+	unsigned per = pads + (cfg->run.control ? 1 : 0);
+
+	(void)cfg;
+	printf("\n; --range %s: %zu of %zu commit%s measured against A = %.12s, in one job\n",
+	       o.range, c->n, c->total, c->total == 1 ? "" : "s", c->base);
+	for (size_t k = 0; k < c->n; k++) {
+		printf(";   %2zu  %.12s  ", k + 1, c->v[k].commit);
+		(void)esc_fputs(stdout, c->v[k].subject, 0);
+		fputc('\n', stdout);
+	}
+	printf("; builds: %zu pairs, each A at %u pad%s%s and its commit at %u pad%s: %zu variants%s\n",
+	       c->n, pads, pads == 1 ? "" : "s", cfg->run.control ? " plus the control" : "",
+	       pads, pads == 1 ? "" : "s", c->n * (size_t)(per + pads),
+	       cfg->run.pads_auto ? " to start with (run.pads = auto adds pads per pair)" : "");
+	return PLUMB_EXIT_OK;
+}
+
+/* --range: the whole job, then the range report of its bundles. */
+static int run_range(const struct plumb_config *cfg, const struct runner_range_commits *c,
+		     const char *id)
+{
+	struct runner_run_opts ropts;
+	struct runner_run_result *res = calloc(c->n, sizeof(*res));
+	const char **paths = calloc(c->n, sizeof(*paths));
+	struct runner_range rg;
+	struct runview view;
+	struct plumb_err err;
+	struct buf out;
+	int rc, status = PLUMB_EXIT_OK;
+
+	if (!res || !paths) {
+		free(res);
+		free(paths);
+		fprintf(stderr, "plumb: out of memory (range)\n");
+		return PLUMB_EXIT_INTERNAL;
+	}
+	plumb_err_clear(&err);
+	memset(&ropts, 0, sizeof(ropts));
+	runview_init(&view);
+	view.quiet = o.quiet;
+	runview_attach(&view, &ropts);
+	rg.spec = o.range;
+	rg.id = id;
+	rg.step = o.step ? (unsigned)o.step : 1;
+	rg.commits = c;
+	rg.outdir = o.output;
+	rc = runner_run_range(cfg, &rg, &ropts, res, &err);
+	runview_finish(&view);
+	if (rc < 0) {
+		status = cli_fail(&err);
+		for (size_t k = 0; k < c->n; k++)
+			if (res[k].stderr_tail)
+				fprintf(stderr, "plumb: %s", res[k].stderr_tail);
+		goto out;
+	}
+	for (size_t k = 0; k < c->n; k++) {
+		paths[k] = res[k].bundle;
+		if (!o.quiet)
+			fprintf(stderr, "plumb: commit %.12s: %s\n", c->v[k].commit, res[k].bundle);
+		if (res[k].failures && status == PLUMB_EXIT_OK)
+			status = PLUMB_EXIT_BENCH;
+	}
+	buf_init(&out, REPORT_OUTPUT_MAX);
+	if (range_render_paths(paths, c->n, NULL, o.json ? REPORT_JSON : REPORT_TEXT, 0, &out, &err) < 0) {
+		buf_release(&out);
+		status = cli_fail(&err);
+		goto out;
+	}
+	if (!o.quiet && fwrite(out.data, 1, out.len, stdout) != out.len)
+		status = PLUMB_EXIT_IO;
+	buf_release(&out);
+	if (o.report) {
+		buf_init(&out, REPORT_OUTPUT_MAX);
+		if (range_render_paths(paths, c->n, NULL, REPORT_HTML, 0, &out, &err) < 0 ||
+		    report_write(&out, o.report, &err) < 0)
+			status = cli_fail(&err);
+		else if (!o.quiet)
+			fprintf(stderr, "plumb: range report written to %s\n", o.report);
+		buf_release(&out);
+	}
+	for (size_t k = 0; o.archive && k < c->n; k++) {
+		int s = archive_bundle(res[k].bundle);
+		if (s != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
+			status = s;
+	}
+out:
+	for (size_t k = 0; k < c->n; k++)
+		runner_run_result_release(&res[k]);
+	free(res);
+	free(paths);
+	return status;
+}
+
 static int run_exec(int argc, char **argv)
 {
 	struct config_overrides ov;
@@ -244,7 +351,13 @@ static int run_exec(int argc, char **argv)
 	struct runner_opts ropts;
 	struct plumb_err err;
 	struct run_lock lock = { -1, NULL, 0 };
+	struct runner_range_commits commits;
+	char range_id[16] = "", range_label[32];
+	char *range_a = NULL;
+	const char **range_labels = NULL;
 	int status;
+
+	memset(&commits, 0, sizeof(commits));
 
 	(void)argv;
 	plumb_err_clear(&err);
@@ -281,15 +394,66 @@ static int run_exec(int argc, char **argv)
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}
+	if (o.step && !o.range) {
+		fprintf(stderr, "plumb run: --step goes with --range\n");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.range && (o.base || o.candidate || o.from || o.build_only || o.fail_on)) {
+		fprintf(stderr, "plumb run: --range measures A..B against A; it takes no %s\n",
+			o.base ? "--base" : o.candidate ? "--candidate" : o.from ? "--from" :
+			o.build_only ? "--build-only" : "--fail-on");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.range) {
+		const char *dots = strstr(o.range, "..");
+		unsigned char rnd[6];
+		if (!dots || dots == o.range || !dots[2]) {
+			fprintf(stderr, "plumb run: --range: '%s' is not A..B (two revisions, two dots)\n", o.range);
+			status = PLUMB_EXIT_USAGE;
+			goto out_opts;
+		}
+		for (size_t i = 0; i < o.labels.n; i++)
+			if (strncmp(o.labels.v[i], "range=", 6) == 0) {
+				fprintf(stderr, "plumb run: --label range=... is the range job's own label\n");
+				status = PLUMB_EXIT_USAGE;
+				goto out_opts;
+			}
+		if (sodium_init() < 0) {
+			fprintf(stderr, "plumb: libsodium: cannot initialize\n");
+			status = PLUMB_EXIT_INTERNAL;
+			goto out_opts;
+		}
+		randombytes_buf(rnd, sizeof(rnd));
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			snprintf(range_id + 2 * i, 3, "%02x", rnd[i]);
+		snprintf(range_label, sizeof(range_label), "range=%s", range_id);
+		range_labels = calloc(o.labels.n + 1, sizeof(*range_labels));
+		if (!range_labels) {
+			fprintf(stderr, "plumb: out of memory (labels)\n");
+			status = PLUMB_EXIT_INTERNAL;
+			goto out_opts;
+		}
+		for (size_t i = 0; i < o.labels.n; i++)
+			range_labels[i] = o.labels.v[i];
+		range_labels[o.labels.n] = range_label;
+		/* The configuration's own revisions give way to the range's. */
+		range_a = strndup(o.range, (size_t)(dots - o.range));
+		if (!range_a) {
+			status = PLUMB_EXIT_INTERNAL;
+			goto out_opts;
+		}
+	}
 	memset(&ov, 0, sizeof(ov));
-	ov.base = o.base;
-	ov.candidate = o.candidate;
+	ov.base = o.range ? range_a : o.base;
+	ov.candidate = o.range ? strstr(o.range, "..") + 2 : o.candidate;
 	ov.pads = o.pads;
 	ov.rounds = o.rounds;
 	ov.benches = o.benches.v;
 	ov.nbenches = o.benches.n;
-	ov.labels = o.labels.v;
-	ov.nlabels = o.labels.n;
+	ov.labels = range_labels ? range_labels : o.labels.v;
+	ov.nlabels = o.labels.n + (range_labels != NULL);
 	ov.workdir = o.workdir;
 	ov.keep = o.keep;
 	ov.keep_going = o.keep_going;
@@ -315,13 +479,23 @@ static int run_exec(int argc, char **argv)
 		}
 	}
 	runner_config_warnings(&cfg, stderr);
+	if (o.range && runner_range_resolve(&cfg, o.range, o.step ? (unsigned)o.step : 1, &commits, &err) < 0) {
+		status = cli_fail(&err);
+		goto out_cfg;
+	}
 	if (o.dry_run) {
 		status = print_config(&cfg);
+		if (status == PLUMB_EXIT_OK && o.range && !o.json)
+			status = print_range(&cfg, &commits);
 		goto out_cfg;
 	}
 	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK ||
 	    (status = cli_run_prune(&cfg, o.prune, o.quiet)) != PLUMB_EXIT_OK)
 		goto out_cfg;
+	if (o.range) {
+		status = run_range(&cfg, &commits, range_id);
+		goto out_cfg;
+	}
 	if (!o.build_only) {
 		status = run_all(&cfg);
 		goto out_cfg;
@@ -342,6 +516,9 @@ out_cfg:
 	run_lock_release(&lock);
 	config_release(&cfg);
 out_opts:
+	runner_range_commits_release(&commits);
+	free(range_a);
+	free(range_labels);
 	strlist_release(&o.benches);
 	strlist_release(&o.labels);
 	return status;
@@ -354,7 +531,7 @@ const struct plumb_cmd cmd_run = {
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
 		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] [--no-cache] "
 		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--wait[=DURATION]] [--prune[=AGE]] "
-		 "[--from BUNDLE]",
+		 "[--from BUNDLE] [--range A..B [--step N]]",
 	.description =
 		"Check out the base and candidate revisions of plumb.conf, build each at\n"
 		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
@@ -373,7 +550,11 @@ const struct plumb_cmd cmd_run = {
 		"or waits with --wait.  --prune removes kept run folders and the logs of\n"
 		"failures older than AGE first.  --from BUNDLE runs the configuration a\n"
 		"bundle recorded instead of a plumb.conf (with --dry-run: prints it as\n"
-		"plumb.conf).",
+		"plumb.conf).  --range A..B measures every commit of A..B (first parents,\n"
+		"oldest first; --step N every Nth from A, and B) against A in one job:\n"
+		"every variant of every commit in the same rounds, one bundle per commit\n"
+		"(-o: their folder), labelled range=<id>, then the range report (plumb\n"
+		"report --range).  An empty range or an unknown revision exits 3.",
 	.opts = run_opts,
 	.exec = run_exec,
 };

@@ -49,6 +49,7 @@
 	X(git_libgit2_shutdown) \
 	X(git_mempack_new) \
 	X(git_object_free) \
+	X(git_object_id) \
 	X(git_object_peel) \
 	X(git_odb_add_backend) \
 	X(git_odb_free) \
@@ -78,6 +79,13 @@
 	X(git_repository_set_head) \
 	X(git_repository_workdir) \
 	X(git_revparse_single) \
+	X(git_revwalk_free) \
+	X(git_revwalk_hide) \
+	X(git_revwalk_new) \
+	X(git_revwalk_next) \
+	X(git_revwalk_push) \
+	X(git_revwalk_simplify_first_parent) \
+	X(git_revwalk_sorting) \
 	X(git_signature_free) \
 	X(git_signature_new) \
 	X(git_tree_entry_byindex) \
@@ -157,6 +165,7 @@ int git2_tls_deferred(void);
 #define git_libgit2_shutdown PLUMB_GIT2(git_libgit2_shutdown)
 #define git_mempack_new PLUMB_GIT2(git_mempack_new)
 #define git_object_free PLUMB_GIT2(git_object_free)
+#define git_object_id PLUMB_GIT2(git_object_id)
 #define git_object_peel PLUMB_GIT2(git_object_peel)
 #define git_odb_add_backend PLUMB_GIT2(git_odb_add_backend)
 #define git_odb_free PLUMB_GIT2(git_odb_free)
@@ -186,6 +195,13 @@ int git2_tls_deferred(void);
 #define git_repository_set_head PLUMB_GIT2(git_repository_set_head)
 #define git_repository_workdir PLUMB_GIT2(git_repository_workdir)
 #define git_revparse_single PLUMB_GIT2(git_revparse_single)
+#define git_revwalk_free PLUMB_GIT2(git_revwalk_free)
+#define git_revwalk_hide PLUMB_GIT2(git_revwalk_hide)
+#define git_revwalk_new PLUMB_GIT2(git_revwalk_new)
+#define git_revwalk_next PLUMB_GIT2(git_revwalk_next)
+#define git_revwalk_push PLUMB_GIT2(git_revwalk_push)
+#define git_revwalk_simplify_first_parent PLUMB_GIT2(git_revwalk_simplify_first_parent)
+#define git_revwalk_sorting PLUMB_GIT2(git_revwalk_sorting)
 #define git_signature_free PLUMB_GIT2(git_signature_free)
 #define git_signature_new PLUMB_GIT2(git_signature_new)
 #define git_tree_entry_byindex PLUMB_GIT2(git_tree_entry_byindex)

@@ -1054,6 +1054,8 @@ static int read_root(struct rd *r, const json_t *root, struct manifest *m)
 	if (rc == 0)
 		rc = get_opaque(r, root, "provenance", 0, &m->provenance);
 	if (rc == 0)
+		rc = get_opaque(r, root, "range", 0, &m->range);
+	if (rc == 0)
 		rc = read_benches(r, root, m);
 	return rc;
 }

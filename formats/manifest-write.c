@@ -558,6 +558,7 @@ static json_t *build_tree(struct wr *w, const struct manifest *m)
 	jsonio_path_restore(&w->path, old);
 	write_run(w, root, m);
 	put_sorted(w, root, "provenance", m->provenance);
+	put_sorted(w, root, "range", m->range);
 	old = enter(w, "benches", 0);
 	a = put_arr(w, root, "benches");
 	for (i = 0; a && i < m->n_benches; i++)

@@ -14,6 +14,7 @@
 #include "common/err.h"
 #include "formats/manifest.h"
 #include "formats/manifest-internal.h"
+#include "formats/manifest-range.h"
 #include "formats/manifest-sweep.h"
 #include "common/banned.h"
 
@@ -160,6 +161,7 @@ void manifest_release(struct manifest *m)
 	free(m->created);
 	json_decref(m->spec);
 	json_decref(m->provenance);
+	json_decref(m->range);
 	json_decref(m->run.valgrind);
 	free(m->repo.url);
 	commit_release(&m->repo.base);
@@ -879,6 +881,8 @@ int manifest_validate(const struct manifest *m, struct plumb_err *err)
 	if (!json_is_object(m->spec))
 		return bad(err, "spec: expected object");
 	if (m->provenance && manifest_provenance_check(m->provenance, err) < 0)
+		return PLUMB_EINPUT;
+	if (m->range && manifest_range_read(m->range, NULL, err) < 0)
 		return PLUMB_EINPUT;
 	if (check_commit("base", &m->repo.base, err) < 0 ||
 	    check_commit("candidate", &m->repo.candidate, err) < 0)

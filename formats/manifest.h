@@ -366,6 +366,8 @@ struct manifest {
 	                                     (environment values, commands, inputs,
 	                                     toolchain, remote); object, keys of
 	                                     formats/bundle-v1.md */
+	json_t *range;                    /* range, optional object: a bundle of a
+	                                     `run --range` job (formats/manifest-range.h) */
 	struct manifest_bench *benches;   /* benches, required (may be empty) */
 	size_t n_benches;
 };

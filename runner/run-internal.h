@@ -138,8 +138,17 @@ struct run_sweep {
 	uint64_t spent_ns;           /* measuring time, warmup included, at the end */
 };
 
+/* A range job (run-range.c): what its pairs share. */
+struct run_job {
+	uint64_t done, total;        /* runs of every pair, done and planned */
+	uint64_t t0;                 /* start of the job's first benchmark run */
+	struct schedule sched;       /* the job's rounds: every variant of every pair */
+};
+
 struct run_state {
 	const struct plumb_config *cfg;
+	struct run_job *job;         /* the range job this pair is part of, or NULL */
+	const char *commit;          /* in a range job: the candidate commit (short), for progress */
 	const struct runner_run_opts *opts;
 	struct runner_run_result *res;
 	struct runner_result build;
@@ -178,6 +187,22 @@ int run_profile_collect(struct run_state *st, struct bench_state *b, size_t vi,
 int run_profile_resolve(struct run_state *st, struct bench_state *b, struct plumb_err *err);
 void run_profile_release(struct bench_state *b);
 
+/* ---- run.c ------------------------------------------------------------ */
+
+struct buf;
+/* runner_run() up to the first benchmark run: checks, host facts, builds,
+ * the benchmarks' set-up, samples.tsv opened; out gets the bundle's path. */
+int run_begin(struct run_state *st, const struct plumb_config *cfg,
+	      const struct runner_run_opts *opts, struct runner_run_result *res,
+	      struct host_facts *start, struct buf *out, struct plumb_err *err);
+/* After the first rounds (r: how they ended): the sweep, valgrind, the cleanups. */
+int run_measure_rest(struct run_state *st, int r, struct plumb_err *err);
+/* After the last run: samples.tsv closed, host facts, the record, the bundle at out. */
+int run_end(struct run_state *st, struct host_facts *start, struct host_facts *end,
+	    struct buf *out, struct plumb_err *err);
+/* Everything st holds (the run folder goes unless --keep). */
+void run_state_release(struct run_state *st);
+
 /* ---- run-artifacts.c --------------------------------------------------- */
 
 /* run.keepArtifacts: provenance.artifacts, what is stored and what is left out. */
@@ -215,6 +240,14 @@ int run_tsv_write(void *ctx, const void *data, size_t len, struct plumb_err *err
 
 /* Warmup runs, then the rounds; fills m->run.order and m->run.conditions. */
 int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *err);
+
+/*
+ * A range job: the warmup runs of every pair, then run.rounds rounds in
+ * which every variant of every pair runs once, in one order shuffled by
+ * run.seed over all of them (sts[0]'s variants first, then sts[1]'s ...);
+ * each pair's run.order records its own variants in the order they ran.
+ */
+int run_measure_job(struct run_state **sts, size_t n, struct run_job *job, struct plumb_err *err);
 
 /* After runner_build_more() added variants from vi on: give every benchmark
  * their command lines and logs, run their warmup runs, then `rounds` more

@@ -12,6 +12,7 @@
  * argument vector whose only variant-dependent part, the artifact path, has
  * the same length in every variant.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -387,9 +388,13 @@ static void progress(struct run_state *st, int warmup, unsigned round, unsigned 
 		     const struct bench_state *b, size_t vi)
 {
 	struct runner_progress p;
+	uint64_t done = st->job ? st->job->done : st->done;
+	uint64_t total = st->job ? st->job->total : st->total;
 
 	if (b) {
 		st->done++;
+		if (st->job)
+			st->job->done = ++done;
 		st->last_bench = b->cb->name;
 		st->last_variant = st->labels[vi];
 	}
@@ -401,10 +406,11 @@ static void progress(struct run_state *st, int warmup, unsigned round, unsigned 
 	p.rounds = rounds;
 	p.bench = st->last_bench;
 	p.variant = st->last_variant;
+	p.commit = st->commit;
 	p.round_done = b == NULL;
-	p.done = st->done;
-	p.total = st->total;
-	p.elapsed_ns = clock_now_ns() - st->t0;
+	p.done = done;
+	p.total = total;
+	p.elapsed_ns = clock_now_ns() - (st->job ? st->job->t0 : st->t0);
 	p.load1 = st->load1;
 	st->opts->progress(st->opts->ctx, &p);
 }
@@ -414,11 +420,18 @@ static void progress(struct run_state *st, int warmup, unsigned round, unsigned 
  * what it will not run (the rest of this pass, the passes and rounds
  * after it); the failed run itself counts as done.
  */
+static void replan_total(uint64_t *total, uint64_t done, uint64_t skipped)
+{
+	uint64_t floor = done + 1;
+
+	*total = *total >= floor + skipped ? *total - skipped : floor;
+}
+
 static void replan(struct run_state *st, uint64_t skipped)
 {
-	uint64_t floor = st->done + 1;
-
-	st->total = st->total >= floor + skipped ? st->total - skipped : floor;
+	replan_total(&st->total, st->done, skipped);
+	if (st->job)
+		replan_total(&st->job->total, st->job->done, skipped);
 }
 
 /* ---- set-up ------------------------------------------------------------------ */
@@ -581,75 +594,119 @@ static int warmups(struct run_state *st, size_t from, uint64_t after, struct plu
 	return r;
 }
 
+/*
+ * Rounds first..last of every variant of the n pairs sts (one pair: a
+ * plain run), drawn from sched over all their variants; each pair's
+ * run.order and run.conditions grow to last.
+ */
+static int rounds_of(struct run_state **sts, size_t n, struct schedule *sched,
+		     unsigned first, unsigned last, struct plumb_err *err)
+{
+	size_t total = 0, *perm = NULL, *pair = NULL, *var = NULL, *seen = NULL;
+	int r = 0;
+
+	for (size_t p = 0; p < n; p++) {
+		struct manifest *m = &sts[p]->res->manifest;
+		struct manifest_round *order = realloc(m->run.order, last * sizeof(*order));
+		struct manifest_condition *cond;
+		if (order)
+			m->run.order = order;
+		cond = realloc(m->run.conditions, last * sizeof(*cond));
+		if (cond)
+			m->run.conditions = cond;
+		if (!order || !cond)
+			return plumb_err_oom(err, "schedule");
+		total += sts[p]->build.nvariants;
+	}
+	perm = calloc(total, sizeof(*perm));
+	pair = calloc(total, sizeof(*pair));
+	var = calloc(total, sizeof(*var));
+	seen = calloc(n, sizeof(*seen));
+	if (!perm || !pair || !var || !seen) {
+		r = plumb_err_oom(err, "schedule");
+		goto out;
+	}
+	/* Job index -> pair and variant: the pairs' variants one after another. */
+	for (size_t p = 0, j = 0; p < n; p++)
+		for (size_t vi = 0; vi < sts[p]->build.nvariants; vi++, j++) {
+			pair[j] = p;
+			var[j] = vi;
+		}
+	sched->n = total;   /* the draws go on; the added variants join the shuffle */
+	for (unsigned round = first; round <= last && r == 0; round++) {
+		struct host_round hr;
+		int64_t at;
+
+		schedule_next(sched, perm);
+		host_round_sample(&hr);
+		at = (int64_t)(clock_now_ns() - (sts[0]->job ? sts[0]->job->t0 : sts[0]->t0));
+		for (size_t p = 0; p < n && r == 0; p++) {
+			struct run_state *st = sts[p];
+			struct manifest *m = &st->res->manifest;
+			struct manifest_round *ord = &m->run.order[round - 1];
+			struct manifest_condition *c = &m->run.conditions[round - 1];
+			size_t nv = st->build.nvariants;
+
+			ord->variants = calloc(nv, sizeof(*ord->variants));
+			if (!ord->variants) {
+				r = plumb_err_oom(err, "schedule");
+				break;
+			}
+			ord->n = 0;
+			for (size_t k = 0; k < total; k++)
+				if (pair[perm[k]] == p)
+					ord->variants[ord->n++] = var[perm[k]];
+			m->run.n_order = round;
+			manifest_condition_init(c);
+			m->run.n_conditions = round;
+			c->at_ns = at;
+			if (hr.has_load) {
+				c->load[0] = hr.load[0];
+				c->load[1] = hr.load[1];
+				c->load[2] = hr.load[2];
+				st->load1 = hr.load[0];
+			}
+			if (hr.cur_min_khz != HOST_NA)
+				c->cur_khz_min = hr.cur_min_khz;
+			if (hr.cur_max_khz != HOST_NA)
+				c->cur_khz_max = hr.cur_max_khz;
+		}
+
+		memset(seen, 0, n * sizeof(*seen));
+		for (size_t k = 0; k < total && r == 0; k++) {
+			struct run_state *st = sts[pair[perm[k]]];
+			size_t vi = var[perm[k]], nv = st->build.nvariants;
+			size_t at_k = seen[pair[perm[k]]]++;   /* its place among the pair's variants */
+			for (size_t bi = 0; bi < st->cfg->nbenches && r == 0; bi++) {
+				struct bench_state *b = &st->benches[bi];
+				if (b->failure)
+					continue;
+				r = run_one(st, b, vi, round, 0, err);
+				if (r == 0 && b->failure)
+					replan(st, (uint64_t)(nv - at_k - 1) + (uint64_t)(last - round) * nv);
+				if (r == 0)
+					progress(st, 0, round, last, b, vi);
+			}
+		}
+		/* The round ended: said once, by the pair that ran last. */
+		if (r == 0)
+			progress(sts[pair[perm[total - 1]]], 0, round, last, NULL, 0);
+	}
+out:
+	free(seen);
+	free(perm);
+	free(pair);
+	free(var);
+	return r;
+}
+
 /* Rounds first..last of every variant; run.order and run.conditions grow to last. */
 static int rounds(struct run_state *st, struct manifest *m, unsigned first, unsigned last,
 		  struct plumb_err *err)
 {
-	const struct plumb_config *cfg = st->cfg;
-	size_t nv = st->build.nvariants, nb = cfg->nbenches;
-	struct manifest_round *order;
-	struct manifest_condition *cond;
-	size_t *perm;
-	int r = 0;
-
-	order = realloc(m->run.order, last * sizeof(*order));
-	if (order)
-		m->run.order = order;
-	cond = realloc(m->run.conditions, last * sizeof(*cond));
-	if (cond)
-		m->run.conditions = cond;
-	perm = calloc(nv, sizeof(*perm));
-	if (!order || !cond || !perm) {
-		free(perm);
-		return plumb_err_oom(err, "schedule");
-	}
-	st->sched.n = nv;   /* the draws go on; the added variants join the shuffle */
-	for (unsigned round = first; round <= last && r == 0; round++) {
-		struct manifest_round *ord = &m->run.order[round - 1];
-		struct manifest_condition *c = &m->run.conditions[round - 1];
-		struct host_round hr;
-
-		schedule_next(&st->sched, perm);
-		ord->variants = calloc(nv, sizeof(*ord->variants));
-		if (!ord->variants) {
-			r = plumb_err_oom(err, "schedule");
-			break;
-		}
-		for (size_t k = 0; k < nv; k++)
-			ord->variants[k] = perm[k];
-		ord->n = nv;
-		m->run.n_order = round;
-		manifest_condition_init(c);
-		m->run.n_conditions = round;
-		host_round_sample(&hr);
-		c->at_ns = (int64_t)(clock_now_ns() - st->t0);
-		if (hr.has_load) {
-			c->load[0] = hr.load[0];
-			c->load[1] = hr.load[1];
-			c->load[2] = hr.load[2];
-			st->load1 = hr.load[0];
-		}
-		if (hr.cur_min_khz != HOST_NA)
-			c->cur_khz_min = hr.cur_min_khz;
-		if (hr.cur_max_khz != HOST_NA)
-			c->cur_khz_max = hr.cur_max_khz;
-
-		for (size_t k = 0; k < nv && r == 0; k++)
-			for (size_t bi = 0; bi < nb && r == 0; bi++) {
-				struct bench_state *b = &st->benches[bi];
-				if (b->failure)
-					continue;
-				r = run_one(st, b, perm[k], round, 0, err);
-				if (r == 0 && b->failure)
-					replan(st, (uint64_t)(nv - k - 1) + (uint64_t)(last - round) * nv);
-				if (r == 0)
-					progress(st, 0, round, last, b, perm[k]);
-			}
-		if (r == 0)
-			progress(st, 0, round, last, NULL, 0);
-	}
-	free(perm);
-	return r;
+	assert(m == &st->res->manifest);
+	(void)m;
+	return rounds_of(&st, 1, &st->sched, first, last, err);
 }
 
 /* Warmup runs and rounds. */
@@ -673,6 +730,40 @@ int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *
 	return r;
 }
 
+int run_measure_job(struct run_state **sts, size_t n, struct run_job *job, struct plumb_err *err)
+{
+	size_t total = 0;
+	int r = 0;
+
+	job->done = 0;
+	job->total = 0;
+	for (size_t p = 0; p < n; p++) {
+		struct run_state *st = sts[p];
+		const struct plumb_config *cfg = st->cfg;
+		size_t nv = st->build.nvariants;
+		st->job = job;
+		st->total = (uint64_t)(cfg->run.warmup_runs + cfg->run.rounds) * nv * cfg->nbenches;
+		job->total += st->total;
+		st->load1 = -1;
+		/* An extension of this pair (run.pads = auto) shuffles its own variants. */
+		schedule_init(&st->sched, cfg->run.seed, nv);
+		total += nv;
+	}
+	job->t0 = clock_now_ns();
+	schedule_init(&job->sched, sts[0]->cfg->run.seed, total);
+	for (size_t p = 0; p < n && r == 0; p++) {
+		struct run_state *st = sts[p];
+		st->t0 = job->t0;
+		r = warmups(st, 0, (uint64_t)st->cfg->run.rounds * st->build.nvariants, err);
+		for (size_t bi = 0; bi < st->cfg->nbenches && r == 0; bi++)
+			if (!st->benches[bi].failure)
+				r = run_profile_resolve(st, &st->benches[bi], err);
+	}
+	if (r == 0)
+		r = rounds_of(sts, n, &job->sched, 1, sts[0]->cfg->run.rounds, err);
+	return r;
+}
+
 int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsigned nrounds,
 		     struct plumb_err *err)
 {
@@ -689,7 +780,10 @@ int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsign
 			return r;
 		live += st->benches[bi].failure == NULL;
 	}
-	st->total += (uint64_t)(cfg->run.warmup_runs * (nv - vi) + nrounds * nv) * live;
+	uint64_t more = (uint64_t)(cfg->run.warmup_runs * (nv - vi) + nrounds * nv) * live;
+	st->total += more;
+	if (st->job)
+		st->job->total += more;
 	if ((r = warmups(st, vi, (uint64_t)nrounds * nv, err)) < 0)
 		return r;
 	return rounds(st, m, first, first + nrounds - 1, err);

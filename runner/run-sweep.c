@@ -160,7 +160,9 @@ static uint64_t estimate_ns(const struct run_state *st, unsigned add)
 		}
 	if (nbuild)
 		build /= nbuild;
-	per_run = st->done ? spent / st->done : 0;
+	/* In a range job the clock runs for every pair: so does the count. */
+	uint64_t done = st->job ? st->job->done : st->done;
+	per_run = done ? spent / done : 0;
 	runs = ((uint64_t)cfg->run.warmup_runs * 2 * add +
 		(uint64_t)cfg->run.rounds * (br->nvariants + 2 * add)) * live;
 	/* Half as much again: a relink or a run may take longer than the mean

@@ -166,174 +166,195 @@ out:
 	return r;
 }
 
-int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opts,
-	       struct runner_run_result *res, struct plumb_err *err)
+int run_begin(struct run_state *st, const struct plumb_config *cfg,
+	      const struct runner_run_opts *opts, struct runner_run_result *res,
+	      struct host_facts *start, struct buf *out, struct plumb_err *err)
 {
-	struct run_state st;
 	struct runner_opts bopts;
-	struct host_facts start, end;
 	struct manifest *m = &res->manifest;
 	char t[MANIFEST_TIME_MAX];
-	struct buf out;
-	uint64_t t0 = clock_now_ns(), t1;
+	uint64_t t0 = clock_now_ns();
 	int r;
 
 	memset(res, 0, sizeof(*res));
 	manifest_init(m);
-	memset(&st, 0, sizeof(st));
-	st.cfg = cfg;
-	st.opts = opts;
-	st.res = res;
-	st.build.lock.fd = -1;
-	host_facts_init(&start);
-	host_facts_init(&end);
-	buf_init(&out, PATH_MAX);
-	if (sodium_init() < 0) {
-		r = plumb_err_set(err, PLUMB_EINTERNAL, "libsodium: cannot initialize");
-		goto out;
-	}
-	if (!getcwd(st.cwd, sizeof(st.cwd))) {
-		r = plumb_err_errno(err, PLUMB_EIO, errno, ".", "getcwd");
-		goto out;
-	}
+	memset(st, 0, sizeof(*st));
+	st->cfg = cfg;
+	st->opts = opts;
+	st->res = res;
+	st->build.lock.fd = -1;
+	if (sodium_init() < 0)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "libsodium: cannot initialize");
+	if (!getcwd(st->cwd, sizeof(st->cwd)))
+		return plumb_err_errno(err, PLUMB_EIO, errno, ".", "getcwd");
 	if ((r = run_check_capacity(cfg, err)) < 0)
-		goto out;
+		return r;
 	/* A command that never names the artifact runs the same program for
 	 * every variant: nothing it measures could tell the sides apart.  It
 	 * names it as {artifact}, or reaches it through $PLUMB_ARTIFACT. */
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		if (!strstr(cfg->benches[i].command, "{artifact}") &&
-		    !strstr(cfg->benches[i].command, "PLUMB_ARTIFACT")) {
-			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "%s: bench.%s.command: uses neither {artifact} nor "
-					  "$PLUMB_ARTIFACT, so every variant would run the same program; "
-					  "write {artifact} where the built program goes",
-					  cfg->file ? cfg->file : "plumb.conf", cfg->benches[i].name);
-			goto out;
-		}
+		    !strstr(cfg->benches[i].command, "PLUMB_ARTIFACT"))
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "%s: bench.%s.command: uses neither {artifact} nor "
+					     "$PLUMB_ARTIFACT, so every variant would run the same program; "
+					     "write {artifact} where the built program goes",
+					     cfg->file ? cfg->file : "plumb.conf", cfg->benches[i].name);
 	/* Where the bundle goes, known (and writable) before anything runs. */
 	if (!opts->output)
-		r = runner_default_output(cfg->run.base, cfg->run.candidate, (int64_t)time(NULL), &out);
+		r = runner_default_output(cfg->run.base, cfg->run.candidate, (int64_t)time(NULL), out);
 	else
-		r = buf_addstr(&out, opts->output);
-	if (r < 0) {
-		r = buf_err(err, "bundle name");
-		goto out;
-	}
-	if ((r = check_output(out.data, opts->output != NULL, err)) < 0)
-		goto out;
+		r = buf_addstr(out, opts->output);
+	if (r < 0)
+		return buf_err(err, "bundle name");
+	if ((r = check_output(out->data, opts->output != NULL, err)) < 0)
+		return r;
 
 	/* The counters, once: needed now if a metric depends on them. */
-	st.counters = perf_probe(perf_hw_events, PERF_NCOUNTERS, st.counters_reason,
-				 sizeof(st.counters_reason));
-	if ((r = run_valgrind_plan(&st, err)) < 0)
-		goto out;
+	st->counters = perf_probe(perf_hw_events, PERF_NCOUNTERS, st->counters_reason,
+				  sizeof(st->counters_reason));
+	if ((r = run_valgrind_plan(st, err)) < 0)
+		return r;
 
 	/* Host facts before the first build. */
 	if (manifest_time_format((int64_t)time(NULL), t) == 0 && (r = run_set(&m->run.start, t, err)) < 0)
-		goto out;
-	if ((r = host_facts_collect(&start, err)) < 0)
-		goto out;
+		return r;
+	if ((r = host_facts_collect(start, err)) < 0)
+		return r;
 
 	/* The builds. */
 	memset(&bopts, 0, sizeof(bopts));
 	bopts.progress = build_log;
 	bopts.progress_ctx = (void *)opts;
-	r = runner_build(cfg, &bopts, &st.build, err);
+	r = runner_build(cfg, &bopts, &st->build, err);
 	res->build_ns = clock_now_ns() - t0;
 	if (r < 0) {
-		if (st.build.log_tail) {
-			res->stderr_tail = st.build.log_tail;
-			st.build.log_tail = NULL;
+		if (st->build.log_tail) {
+			res->stderr_tail = st->build.log_tail;
+			st->build.log_tail = NULL;
 		}
-		goto out;
+		return r;
 	}
 
 	for (int side = 0; side < 2; side++)
-		if (!st.build.side[side].commit[0]) {
-			r = plumb_err_set(err, PLUMB_EINPUT,
-					  "%s: %s of a repository without a commit: a bundle records a commit id; commit once first",
-					  side == RUNNER_BASE ? "run.base" : "run.candidate",
-					  st.build.side[side].ref);
-			goto out;
-		}
+		if (!st->build.side[side].commit[0])
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "%s: %s of a repository without a commit: a bundle records a commit id; commit once first",
+					     side == RUNNER_BASE ? "run.base" : "run.candidate",
+					     st->build.side[side].ref);
 
 	/* The benchmarks. */
-	st.benches = calloc(cfg->nbenches, sizeof(*st.benches));
-	if (!st.benches) {
-		r = plumb_err_oom(err, "run");
-		goto out;
-	}
-	if ((r = run_labels(&st, err)) < 0)
-		goto out;
+	st->benches = calloc(cfg->nbenches, sizeof(*st->benches));
+	if (!st->benches)
+		return plumb_err_oom(err, "run");
+	if ((r = run_labels(st, err)) < 0)
+		return r;
 	for (size_t i = 0; i < cfg->nbenches; i++)
-		if ((r = run_bench_setup(&st, &st.benches[i], &cfg->benches[i], err)) < 0)
-			goto out;
-	st.tsv_path = buf_strdupf("%s/samples.tsv", st.build.run_dir);
-	if (!st.tsv_path) {
-		r = plumb_err_oom(err, "run");
-		goto out;
-	}
-	st.tsv = fopen(st.tsv_path, "we");
-	if (!st.tsv) {
-		r = plumb_err_errno(err, PLUMB_EIO, errno, st.tsv_path, "create");
-		goto out;
-	}
-	samples_writer_init(&st.writer, run_tsv_write, &st);
+		if ((r = run_bench_setup(st, &st->benches[i], &cfg->benches[i], err)) < 0)
+			return r;
+	st->tsv_path = buf_strdupf("%s/samples.tsv", st->build.run_dir);
+	if (!st->tsv_path)
+		return plumb_err_oom(err, "run");
+	st->tsv = fopen(st->tsv_path, "we");
+	if (!st->tsv)
+		return plumb_err_errno(err, PLUMB_EIO, errno, st->tsv_path, "create");
+	samples_writer_init(&st->writer, run_tsv_write, st);
+	return 0;
+}
 
-	t1 = clock_now_ns();
-	r = run_measure_all(&st, m, err);
-	if (r == 0 && cfg->run.pads_auto)
-		r = run_sweep(&st, m, err);
-	if (r == 0)
-		r = run_valgrind_all(&st, err);   /* every variant, the sweep's too */
-	r = run_hooks_finish(&st, r, err);    /* the cleanups, after the last run */
-	res->measure_ns = clock_now_ns() - t1;
-	if (r < 0)
-		goto out;
-	if ((r = samples_writer_finish(&st.writer, err)) < 0)
-		goto out;
-	if (fclose(st.tsv) != 0) {
-		st.tsv = NULL;
-		r = plumb_err_errno(err, PLUMB_EIO, errno, st.tsv_path, "write");
-		goto out;
+int run_end(struct run_state *st, struct host_facts *start, struct host_facts *end,
+	    struct buf *out, struct plumb_err *err)
+{
+	const struct plumb_config *cfg = st->cfg;
+	const struct runner_run_opts *opts = st->opts;
+	struct manifest *m = &st->res->manifest;
+	int r;
+
+	if ((r = samples_writer_finish(&st->writer, err)) < 0)
+		return r;
+	if (fclose(st->tsv) != 0) {
+		st->tsv = NULL;
+		return plumb_err_errno(err, PLUMB_EIO, errno, st->tsv_path, "write");
 	}
-	st.tsv = NULL;
+	st->tsv = NULL;
 
 	/* Host facts after the last round. */
-	if ((r = host_facts_collect(&end, err)) < 0)
-		goto out;
+	if ((r = host_facts_collect(end, err)) < 0)
+		return r;
 
 	/* The record. */
-	if ((r = run_manifest_record(&st, m, &start, &end, err)) < 0)
-		goto out;
+	if ((r = run_manifest_record(st, m, start, end, err)) < 0)
+		return r;
 
 	/* The bundle. */
-	if ((r = write_bundle(&st, m, out.data, err)) < 0)
-		goto out;
-	res->bundle = buf_detach(&out, NULL);
+	if ((r = write_bundle(st, m, out->data, err)) < 0)
+		return r;
+	st->res->bundle = buf_detach(out, NULL);
 	if (cfg->keep && opts->log) {
-		char *line = buf_strdupf("the run folder is kept: %s", st.build.run_dir);
+		char *line = buf_strdupf("the run folder is kept: %s", st->build.run_dir);
 		if (line)
 			opts->log(opts->ctx, line);
 		free(line);
 	}
-	r = 0;
-out:
-	if (st.tsv)
-		fclose(st.tsv);
-	free(st.tsv_path);
-	run_sweep_release(&st);
-	run_hooks_release(&st, NULL);
-	if (st.benches)
+	return 0;
+}
+
+void run_state_release(struct run_state *st)
+{
+	const struct plumb_config *cfg = st->cfg;
+
+	if (st->tsv)
+		fclose(st->tsv);
+	st->tsv = NULL;
+	free(st->tsv_path);
+	st->tsv_path = NULL;
+	run_sweep_release(st);
+	run_hooks_release(st, NULL);
+	if (st->benches)
 		for (size_t i = 0; i < cfg->nbenches; i++)
-			run_bench_release(&st.benches[i], st.build.nvariants);
-	free(st.benches);
-	for (size_t i = 0; i < st.nlabels; i++)
-		free(st.labels[i]);
-	free(st.labels);
-	run_valgrind_plan_free(&st);
-	runner_result_release(&st.build);
+			run_bench_release(&st->benches[i], st->build.nvariants);
+	free(st->benches);
+	st->benches = NULL;
+	for (size_t i = 0; i < st->nlabels; i++)
+		free(st->labels[i]);
+	free(st->labels);
+	st->labels = NULL;
+	st->nlabels = 0;
+	run_valgrind_plan_free(st);
+	runner_result_release(&st->build);
+}
+
+int run_measure_rest(struct run_state *st, int r, struct plumb_err *err)
+{
+	if (r == 0 && st->cfg->run.pads_auto)
+		r = run_sweep(st, &st->res->manifest, err);
+	if (r == 0)
+		r = run_valgrind_all(st, err);   /* every variant, the sweep's too */
+	return run_hooks_finish(st, r, err);  /* the cleanups, after the last run */
+}
+
+int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opts,
+	       struct runner_run_result *res, struct plumb_err *err)
+{
+	struct run_state st;
+	struct host_facts start, end;
+	struct buf out;
+	uint64_t t1;
+	int r;
+
+	host_facts_init(&start);
+	host_facts_init(&end);
+	buf_init(&out, PATH_MAX);
+	r = run_begin(&st, cfg, opts, res, &start, &out, err);
+	if (r == 0) {
+		t1 = clock_now_ns();
+		r = run_measure_all(&st, &res->manifest, err);
+		r = run_measure_rest(&st, r, err);
+		res->measure_ns = clock_now_ns() - t1;
+	}
+	if (r == 0)
+		r = run_end(&st, &start, &end, &out, err);
+	run_state_release(&st);
 	host_facts_release(&start);
 	host_facts_release(&end);
 	buf_release(&out);

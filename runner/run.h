@@ -43,6 +43,7 @@ struct runner_progress {
 	unsigned rounds;         /* run.rounds (warmup: run.warmupRuns) */
 	const char *bench;
 	const char *variant;     /* "base/2", "control/0" */
+	const char *commit;      /* run --range: the candidate commit measured (short id), else NULL */
 	int round_done;          /* a round (or warmup pass) just ended; bench and
 	                            variant are then those of its last run */
 	uint64_t done, total;    /* measured and warmup runs, done and planned */

@@ -90,6 +90,10 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 		(void)esc_fputs(v->err, p->variant, 0);
 		fputs("  ", v->err);
 		(void)esc_fputs(v->err, p->bench, 0);
+		if (p->commit) {
+			fputs("  commit ", v->err);
+			(void)esc_fputs(v->err, p->commit, 0);
+		}
 		fprintf(v->err, "  elapsed %s  ETA %s%s", e1, e2, load);
 		fflush(v->err);
 		v->drawn = 1;
@@ -98,8 +102,16 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 	if (!p->round_done)
 		return;
 	stamp(ts);
-	fprintf(v->err, "plumb: %s %s %u/%u done: %llu of %llu runs, elapsed %s, ETA %s%s\n",
-		ts, p->warmup ? "warmup pass" : "round", p->round, p->rounds,
+	fprintf(v->err, "plumb: %s %s %u/%u done", ts, p->warmup ? "warmup pass" : "round",
+		p->round, p->rounds);
+	if (p->commit) {
+		/* A range job: the commit whose variant ran last. */
+		fputs(p->warmup ? " for commit " : " (last run: commit ", v->err);
+		(void)esc_fputs(v->err, p->commit, 0);
+		if (!p->warmup)
+			fputc(')', v->err);
+	}
+	fprintf(v->err, ": %llu of %llu runs, elapsed %s, ETA %s%s\n",
 		(unsigned long long)p->done, (unsigned long long)p->total, e1, e2, load);
 }
 

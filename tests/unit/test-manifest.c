@@ -20,6 +20,7 @@
 #include "common/units.h"
 #include "formats/jsonio.h"
 #include "formats/manifest.h"
+#include "formats/manifest-range.h"
 #include "common/banned.h"
 
 /* Read tests/fixtures/manifest/<name> into b. */
@@ -799,4 +800,66 @@ PLUMB_TEST(manifest_noisy_reads_in_minor_0_and_1)
 		json_decref(j);
 	}
 	assert_int_equal(MANIFEST_VERSION_MINOR, 1);
+}
+
+/* The member range (run --range): read back as written, every rule named. */
+PLUMB_TEST(manifest_range_member_round_trips_and_is_checked)
+{
+	const char *parent = "0123456789abcdef0123456789abcdef01234567";
+	struct manifest_range in = { "job1", "v1..main", 3, 1, 3, 7, parent }, out;
+	struct plumb_err err;
+	struct manifest m;
+	struct buf b;
+	char *text;
+	json_t *j = fixture_tree();
+
+	json_object_set_new(j, "range", manifest_range_new(&in));
+	text = json_dumps(j, 0);
+	assert_non_null(text);
+	plumb_err_clear(&err);
+	assert_int_equal(manifest_parse(&m, text, strlen(text), &err), 0);
+	free(text);
+	json_decref(j);
+	assert_non_null(m.range);
+	assert_int_equal(manifest_range_read(m.range, &out, &err), 0);
+	assert_string_equal(out.id, "job1");
+	assert_string_equal(out.spec, "v1..main");
+	assert_string_equal(out.parent, parent);
+	assert_true(out.step == 3 && out.index == 1 && out.count == 3 && out.total == 7);
+	buf_init(&b, 1 << 24);
+	assert_int_equal(manifest_write(&m, &b, &err), 0);
+	assert_non_null(strstr(b.data, "\"range\": {"));
+	buf_release(&b);
+	manifest_release(&m);
+
+	j = fixture_tree();
+	in.index = 3;
+	json_object_set_new(j, "range", manifest_range_new(&in));
+	expect_tree_error(j, "range.index: 3 is not below range.count 3");
+	in.index = 1;
+	j = fixture_tree();
+	in.count = 8;
+	json_object_set_new(j, "range", manifest_range_new(&in));
+	expect_tree_error(j, "range.count: 8 is more than range.total 7");
+	in.count = 3;
+	j = fixture_tree();
+	in.parent = "main";
+	json_object_set_new(j, "range", manifest_range_new(&in));
+	expect_tree_error(j, "range.parent: expected a commit id");
+	in.parent = parent;
+	j = fixture_tree();
+	in.id = "Job-1";
+	json_object_set_new(j, "range", manifest_range_new(&in));
+	expect_tree_error(j, "range.id: only digits and lower-case letters");
+	in.id = "job1";
+	j = fixture_tree();
+	in.step = 0;
+	json_object_set_new(j, "range", manifest_range_new(&in));
+	expect_tree_error(j, "range.step: must be at least 1");
+	j = fixture_tree();
+	json_object_set_new(j, "range", json_pack("{s:s}", "id", "x"));
+	expect_tree_error(j, "range.spec: missing required field");
+	j = fixture_tree();
+	json_object_set_new(j, "range", json_array());
+	expect_tree_error(j, "range: expected object");
 }

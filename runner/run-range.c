@@ -1,0 +1,193 @@
+/*
+ * runner/run-range.c: runner_run_range(), the job of `plumb run --range`
+ * (runner/range.h): one pair (A against one commit of the range) per
+ * commit, built in its own work folder, all measured in the same seeded
+ * rounds (run_measure_job()), each written as an ordinary bundle with the
+ * manifest member `range`.  The stages of one pair are runner_run()'s
+ * (run.c); only the rounds are the job's.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/clock.h"
+#include "common/err.h"
+#include "formats/config.h"
+#include "formats/manifest-range.h"
+#include "runner/host.h"
+#include "runner/range.h"
+#include "runner/run.h"
+#include "runner/run-internal.h"
+#include "runner/workdir.h"
+#include "common/banned.h"
+
+/* One pair's view of the caller's callbacks: its lines say which commit. */
+struct pair {
+	const struct runner_run_opts *up;
+	struct runner_run_opts opts;
+	struct plumb_config cfg;
+	char short_id[13];
+	char *workdir;
+	char *output;
+	struct buf out;
+	struct host_facts start, end;
+	struct run_state st;
+	int begun;
+};
+
+static void pair_log(void *ctx, const char *line)
+{
+	struct pair *p = ctx;
+	char *l;
+
+	if (!p->up->log)
+		return;
+	l = buf_strdupf("%s: %s", p->short_id, line);
+	p->up->log(p->up->ctx, l ? l : line);
+	free(l);
+}
+
+static void pair_progress(void *ctx, const struct runner_progress *pr)
+{
+	struct pair *p = ctx;
+
+	if (p->up->progress)
+		p->up->progress(p->up->ctx, pr);
+}
+
+static int pair_setup(struct pair *p, const struct plumb_config *cfg, const struct runner_range *rg,
+		      const struct runner_run_opts *opts, size_t k, const char *wd,
+		      struct plumb_err *err)
+{
+	const struct runner_range_commits *c = rg->commits;
+
+	p->up = opts;
+	memcpy(p->short_id, c->v[k].commit, 12);
+	p->short_id[12] = '\0';
+	p->workdir = buf_strdupf("%s/range/p%02zu", wd, k);
+	p->output = buf_strdupf("%s/plumb-range-%s-%02zu-%s.plumb", rg->outdir ? rg->outdir : ".",
+				rg->id, k, p->short_id);
+	if (!p->workdir || !p->output)
+		return plumb_err_oom(err, "range");
+	/* A shallow copy: only the two revisions and the work folder differ. */
+	p->cfg = *cfg;
+	p->cfg.run.base = (char *)c->base;
+	p->cfg.run.candidate = (char *)c->v[k].commit;
+	p->cfg.workdir = p->workdir;
+	memset(&p->opts, 0, sizeof(p->opts));
+	p->opts.output = p->output;
+	p->opts.log = pair_log;
+	p->opts.progress = pair_progress;
+	p->opts.ctx = p;
+	buf_init(&p->out, PATH_MAX);
+	host_facts_init(&p->start);
+	host_facts_init(&p->end);
+	return 0;
+}
+
+static void pair_release(struct pair *p)
+{
+	if (p->begun)
+		run_state_release(&p->st);
+	host_facts_release(&p->start);
+	host_facts_release(&p->end);
+	buf_release(&p->out);
+	free(p->workdir);
+	free(p->output);
+}
+
+int runner_run_range(const struct plumb_config *cfg, const struct runner_range *rg,
+		     const struct runner_run_opts *opts, struct runner_run_result *res,
+		     struct plumb_err *err)
+{
+	const struct runner_range_commits *c = rg->commits;
+	size_t n = c->n;
+	struct pair *pairs = calloc(n, sizeof(*pairs));
+	struct run_state **sts = calloc(n, sizeof(*sts));
+	struct run_job job;
+	struct buf wd;
+	uint64_t t1, measure_ns;
+	int r = 0;
+
+	memset(&job, 0, sizeof(job));
+	memset(res, 0, n * sizeof(*res));
+	for (size_t k = 0; k < n; k++)
+		manifest_init(&res[k].manifest);
+	buf_init(&wd, PATH_MAX);
+	if (!pairs || !sts) {
+		r = plumb_err_oom(err, "range");
+		goto out;
+	}
+	if (cfg->workdir)
+		r = buf_addstr(&wd, cfg->workdir) < 0 ? buf_err(err, "--workdir") : 0;
+	else
+		r = workdir_cache_path("runs", &wd, err);
+	for (size_t k = 0; k < n && r == 0; k++)
+		r = pair_setup(&pairs[k], cfg, rg, opts, k, wd.data, err);
+	if (r < 0)
+		goto out;
+
+	/* Every pair's builds first (the build cache restores what it has). */
+	for (size_t k = 0; k < n && r == 0; k++) {
+		struct pair *p = &pairs[k];
+		p->begun = 1;
+		sts[k] = &p->st;
+		r = run_begin(&p->st, &p->cfg, &p->opts, &res[k], &p->start, &p->out, err);
+		p->st.commit = p->short_id;
+		if (r < 0)
+			plumb_err_prefix(err, "commit %s", p->short_id);
+	}
+	if (r < 0)
+		goto out;
+
+	/* One job: every pair's variants in the same rounds. */
+	t1 = clock_now_ns();
+	r = run_measure_job(sts, n, &job, err);
+	for (size_t k = 0; k < n; k++)
+		r = run_measure_rest(sts[k], r, err);
+	measure_ns = clock_now_ns() - t1;
+	for (size_t k = 0; k < n; k++)
+		res[k].measure_ns = measure_ns;
+	if (r < 0)
+		goto out;
+
+	for (size_t k = 0; k < n && r == 0; k++) {
+		struct manifest_range mr;
+		mr.id = rg->id;
+		mr.spec = rg->spec;
+		mr.step = rg->step;
+		mr.index = (int64_t)k;
+		mr.count = (int64_t)n;
+		mr.total = (int64_t)c->total;
+		mr.parent = k ? c->v[k - 1].commit : c->base;
+		res[k].manifest.range = manifest_range_new(&mr);
+		if (!res[k].manifest.range) {
+			r = plumb_err_oom(err, "range");
+			break;
+		}
+		r = run_end(sts[k], &pairs[k].start, &pairs[k].end, &pairs[k].out, err);
+		if (r < 0)
+			plumb_err_prefix(err, "commit %s", pairs[k].short_id);
+	}
+	/* The job is whole or not at all. */
+	if (r < 0)
+		for (size_t k = 0; k < n; k++)
+			if (res[k].bundle) {
+				unlink(res[k].bundle);
+				free(res[k].bundle);
+				res[k].bundle = NULL;
+				res[k].id[0] = '\0';
+			}
+out:
+	if (pairs)
+		for (size_t k = 0; k < n; k++)
+			pair_release(&pairs[k]);
+	free(pairs);
+	free(sts);
+	buf_release(&wd);
+	return r;
+}
