@@ -30,8 +30,8 @@ static const struct plumb_opt report_opts[] = {
 		    &opt_output),
 	OPT_STRING_("fail-on", 0, "WHAT",
 		    "exit 1 when a swept verdict is slower (slower), slower or faster (any), slower or noisy "
-		    "(noisy), exit 5 on a failed benchmark; with --trend, on the latest point's shift, or "
-		    "(change) when the latest nights start a change point",
+		    "(noisy), exit 5 on a failed benchmark; with --trend, when the latest nights start a "
+		    "change point: up (slower, noisy), up or down (any, change)",
 		    &opt_fail_on),
 	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
 	OPT_FLAG_("json", 0, "print JSON for machines (the same as --format json)", &opt_json),
@@ -202,11 +202,11 @@ const struct plumb_cmd cmd_report = {
 		"(plumb(1) GATING). --trend shows one benchmark's archived series instead,\n"
 		"marking where consecutive ranges stop overlapping and the change points of\n"
 		"the series (docs/changes.md), one series per host class when several classes\n"
-		"measured it; --fail-on gates on its latest point, --fail-on change on\n"
-		"whether the latest nights start a change point. --archive-index writes the\n"
-		"archive's static pages into the folder -o DIR/: an index of the latest night\n"
-		"per host class, a page per class and one per benchmark and class, loading\n"
-		"nothing (docs/archive-index.md). A folder is\n"
+		"measured it; --fail-on then gates on whether the latest nights start a change\n"
+		"point (up for slower and noisy, either way for any and change). --archive-index\n"
+		"writes the archive's static pages into the folder -o DIR/: an index of the\n"
+		"latest night per host class, a page per class and one per benchmark and\n"
+		"class, loading nothing (docs/archive-index.md). A folder is\n"
 		"checked against its SHA256SUMS when it has one (a mismatch exits 3) and is\n"
 		"said to be unverified when it has none.",
 	.opts = report_opts,

@@ -31,6 +31,7 @@
 #include "common/path.h"
 #include "formats/digest.h"
 #include "reports/hostclass.h"
+#include "reports/html-page.h"
 #include "reports/render.h"
 #include "reports/report.h"
 #include "reports/site.h"
@@ -291,9 +292,8 @@ static int bench_table(struct buf *out, const json_t *rows)
 		rc |= buf_addstr(out, "</td><td class=\"key\">");
 		rc |= esc_html(out, id);
 		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>", c, ratio);
-		rc |= buf_printf(out, "<span class=\"verdict v-%s\">", verdict_class(v));
-		rc |= esc_html(out, v ? v : "none");
-		rc |= buf_printf(out, "</span></td><td class=\"num\">%zu", nc);
+		rc |= html_badge(out, verdict_class(v), v ? v : "none");
+		rc |= buf_printf(out, "</td><td class=\"num\">%zu", nc);
 		if (nc) {
 			const json_t *last = json_array_get(ch, nc - 1);
 			char size[96];
