@@ -18,6 +18,7 @@
 #include "common/metric.h"
 #include "common/units.h"
 #include "formats/jsonio.h"
+#include "reports/html-page.h"
 #include "reports/range.h"
 #include "reports/render.h"
 #include "views/range.h"
