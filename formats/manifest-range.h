@@ -27,10 +27,21 @@ struct manifest_range {
 	int64_t count;       /* .count, required: commits measured in the job, > index */
 	int64_t total;       /* .total, required: commits in the range before --step, >= count */
 	const char *parent;  /* .parent, required: the commit measured before this one (index 0: A) */
+	const json_t *hot;   /* .hot, optional array: hot code against the parent's (index >= 1) */
 };
 
 /* Check r (the member's value) and fill out (may be NULL); errors name range.<key>. */
 int manifest_range_read(const json_t *r, struct manifest_range *out, struct plumb_err *err);
+
+/*
+ * range.hot's entry for bench: its symbols, this commit's candidate pad 0
+ * against the parent's, as a benches[].hot (out->symbols allocated, freed
+ * by the caller; names borrowed).  0 and out->present == 0 when there is
+ * none; PLUMB_EINTERNAL when memory runs out.
+ */
+struct manifest_hot;
+int manifest_range_hot(const struct manifest_range *r, const char *bench, struct manifest_hot *out,
+		       struct plumb_err *err);
 
 /* The member's value for these fields (a new reference), or NULL when memory runs out. */
 json_t *manifest_range_new(const struct manifest_range *r);

@@ -589,11 +589,18 @@ static int fill_bench(struct report *r, struct report_bench *b,
 		struct stats_judgement jd;
 		double floor = NAN;
 		b->ratio = ratio_of(b->new->center, b->old->center);
-		/* The benchmark's own hot symbols, compared across the two bundles. */
-		if (mb->hot.present && mb->hot.n_symbols > 0 &&
-		    hot_from_variants(b, r->old.m, os, r->new.m, MANIFEST_SIDE_CANDIDATE,
-				      &mb->hot, err) < 0)
+		/* The benchmark's own hot symbols, compared across the two bundles:
+		 * as the job compared them, when it did; else their SHA-256s. */
+		const struct manifest_hot *hv = r->new.hot_vs_old ? r->new.hot_vs_old(r->new.hot_ctx, mb->name)
+								   : NULL;
+		if (hv && hv->present) {
+			if (hot_from_bench(b, hv, err) < 0)
+				return err->code;
+		} else if (mb->hot.present && mb->hot.n_symbols > 0 &&
+			   hot_from_variants(b, r->old.m, os, r->new.m, MANIFEST_SIDE_CANDIDATE,
+					     &mb->hot, err) < 0) {
 			return err->code;
+		}
 		/* The new bundle's rule; the noise of either job bounds the margin. */
 		manifest_bench_rule(mb, &b->rule);
 		if (mb->noise_basis.present)

@@ -29,9 +29,25 @@ const struct report_bench *range_bench(const struct report *r, const char *name)
 	return NULL;
 }
 
+/* report_side.hot_vs_old of a row: its range.hot entry for bench. */
+static const struct manifest_hot *row_hot(const void *ctx, const char *bench)
+{
+	const struct range_row *row = ctx;
+
+	for (size_t i = 0; i < row->n_hot; i++)
+		if (strcmp(row->src->m.benches[i].name, bench) == 0)
+			return row->hot[i].present ? &row->hot[i] : NULL;
+	return NULL;
+}
+
 static const char *name_of(const struct report_source *s)
 {
 	return s->origin ? s->origin : s->bundle ? s->bundle : "bundle";
+}
+
+static size_t m_benches(const struct range_row *row)
+{
+	return row->src->m.n_benches;
 }
 
 int range_report_build(struct range_report *r, const struct report_source *const *srcs, size_t n,
@@ -97,6 +113,15 @@ int range_report_build(struct range_report *r, const struct report_source *const
 			rc = report_compare(&row->vs_parent, REPORT_SELF, &self, &self, force, err);
 		} else {
 			report_source_side(r->rows[k - 1].src, MANIFEST_SIDE_CANDIDATE, &parent);
+			row->hot = calloc(m_benches(row) + 1, sizeof(*row->hot));
+			if (!row->hot)
+				return plumb_err_oom(err, "range report");
+			for (; row->n_hot < m_benches(row); row->n_hot++)
+				if ((rc = manifest_range_hot(&row->rg, row->src->m.benches[row->n_hot].name,
+							     &row->hot[row->n_hot], err)) < 0)
+					return rc;
+			self.hot_vs_old = row_hot;
+			self.hot_ctx = row;
 			rc = report_compare(&row->vs_parent, REPORT_BASELINE, &parent, &self, force, err);
 		}
 		if (rc < 0)
@@ -113,6 +138,9 @@ void range_report_release(struct range_report *r)
 			report_release(&r->rows[k].vs_base);
 		if (r->rows[k].have_parent)
 			report_release(&r->rows[k].vs_parent);
+		for (size_t i = 0; i < r->rows[k].n_hot; i++)
+			free(r->rows[k].hot[i].symbols);
+		free(r->rows[k].hot);
 	}
 	free(r->rows);
 	memset(r, 0, sizeof(*r));

@@ -32,6 +32,8 @@ struct range_row {
 	struct report vs_base;            /* the commit against A (its own job) */
 	struct report vs_parent;          /* against the commit before it (row 0: A) */
 	int have_base, have_parent;       /* built (released by range_report_release()) */
+	struct manifest_hot *hot;         /* per benchmark of the bundle: range.hot's entry */
+	size_t n_hot;
 };
 
 struct range_report {

@@ -81,6 +81,12 @@ struct report_side {
 	const char *baseline;          /* baseline name, or NULL */
 	const struct report_dist *dist;/* per-pad distributions, or NULL */
 	int unverified;                /* a folder without SHA256SUMS, or a bare manifest */
+	/* The new side only, or NULL: its benchmarks' hot code against the old
+	 * side's as the job that wrote it compared them (a range job's commit
+	 * against its parent, reports/range.h); NULL for a benchmark it did not.
+	 * Without it, a baseline comparison compares the recorded SHA-256s. */
+	const struct manifest_hot *(*hot_vs_old)(const void *ctx, const char *bench);
+	const void *hot_ctx;
 };
 
 /* Hot-code identity of one symbol, old against new at the same pad. */

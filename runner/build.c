@@ -754,17 +754,9 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	progress(opts, "run folder %s", res->run_dir);
 
 	/* The repository and the two trees. */
-	if (cfg->repo.url) {
+	if (cfg->repo.url)
 		progress(opts, "fetching %s", cfg->repo.url);
-		r = checkout_open(&repo, NULL, cfg->repo.url, err);
-	} else {
-		struct buf dir;
-		buf_init(&dir, PATH_MAX);
-		r = config_repo_dir(cfg, &dir, err);
-		if (r == 0)
-			r = checkout_open(&repo, dir.data, NULL, err);
-		buf_release(&dir);
-	}
+	r = checkout_open_config(&repo, cfg, err);
 	if (r < 0)
 		goto out;
 	res->repo = strdup(repo.where);

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "formats/config.h"
 #include "formats/digest.h"
 #include "runner/checkout.h"
 #include "runner/workdir.h"
@@ -51,6 +53,22 @@ static int git_code(void)
 		  e->klass == GIT_ERROR_OS))
 		return PLUMB_EIO;
 	return PLUMB_EINPUT;
+}
+
+int checkout_open_config(struct checkout_repo *r, const struct plumb_config *cfg,
+			 struct plumb_err *err)
+{
+	struct buf dir;
+	int rc;
+
+	if (cfg->repo.url)
+		return checkout_open(r, NULL, cfg->repo.url, err);
+	buf_init(&dir, PATH_MAX);
+	rc = config_repo_dir(cfg, &dir, err);
+	if (rc == 0)
+		rc = checkout_open(r, dir.data, NULL, err);
+	buf_release(&dir);
+	return rc;
 }
 
 void checkout_close(struct checkout_repo *r)

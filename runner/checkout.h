@@ -62,6 +62,10 @@ struct checkout_side {
  */
 int checkout_open(struct checkout_repo *r, const char *path, const char *url,
 		  struct plumb_err *err);
+/* The repository cfg names: repo.url, else repo.path (config_repo_dir()). */
+struct plumb_config;
+int checkout_open_config(struct checkout_repo *r, const struct plumb_config *cfg,
+			 struct plumb_err *err);
 void checkout_close(struct checkout_repo *r);
 
 /*

@@ -140,16 +140,7 @@ int runner_range_resolve(const struct plumb_config *cfg, const char *spec, unsig
 		rc = plumb_err_oom(err, "range");
 		goto out;
 	}
-	if (cfg->repo.url) {
-		rc = checkout_open(&repo, NULL, cfg->repo.url, err);
-	} else {
-		struct buf dir;
-		buf_init(&dir, PATH_MAX);
-		rc = config_repo_dir(cfg, &dir, err);
-		if (rc == 0)
-			rc = checkout_open(&repo, dir.data, NULL, err);
-		buf_release(&dir);
-	}
+	rc = checkout_open_config(&repo, cfg, err);
 	if (rc < 0)
 		goto out;
 	if ((rc = resolve(&repo, a, "start", &oa, err)) < 0 ||

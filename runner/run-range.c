@@ -17,8 +17,11 @@
 #include "common/clock.h"
 #include "common/err.h"
 #include "formats/config.h"
+#include "formats/manifest.h"
 #include "formats/manifest-range.h"
+#include "runner/elfsym.h"
 #include "runner/host.h"
+#include "runner/hotcode.h"
 #include "runner/range.h"
 #include "runner/run.h"
 #include "runner/run-internal.h"
@@ -100,6 +103,91 @@ static void pair_release(struct pair *p)
 	free(p->output);
 }
 
+/* A pair's candidate pad 0 (the artifact the profile and the hot code are read from). */
+static const struct runner_variant *cand0(const struct run_state *st)
+{
+	for (size_t i = 0; i < st->build.nvariants; i++) {
+		const struct runner_variant *v = &st->build.variants[i];
+		if (v->side == RUNNER_CANDIDATE && !v->control && v->pad == 0)
+			return v;
+	}
+	return NULL;
+}
+
+/* One symbol, parent against commit, into the array syms; *all_same cleared when not identical. */
+static int hot_symbol(const struct elf_image *a, const struct elf_image *b, int machine,
+		      const char *name, json_t *syms, int *all_same, struct plumb_err *err)
+{
+	struct hotcode_result hr;
+	int f;
+
+	for (size_t i = 0; i < json_array_size(syms); i++)
+		if (strcmp(json_string_value(json_object_get(json_array_get(syms, i), "name")), name) == 0)
+			return 0;
+	if ((f = runner_compare_symbol(a, b, machine, name, &hr, err)) < 0)
+		return f;
+	if (f == 0)
+		return 0;   /* not in both: unknown */
+	if (hr.verdict != HOTCODE_IDENTICAL)
+		*all_same = 0;
+	if (json_array_append_new(syms, json_pack("{s:s, s:b, s:s}", "name", name,
+						  "identical", hr.verdict == HOTCODE_IDENTICAL,
+						  "verdict", hotcode_verdict_name(hr.verdict))) < 0)
+		return plumb_err_oom(err, "range");
+	return 0;
+}
+
+/*
+ * range.hot: per benchmark, its hot symbols in cur's candidate pad 0
+ * against prev's (the commit measured before it), compared as the
+ * runner compares base and candidate (runner/hotcode.h).
+ */
+static int hot_vs_parent(const struct run_state *prev, const struct run_state *cur, json_t *range,
+			 struct plumb_err *err)
+{
+	const struct runner_variant *pv = cand0(prev), *cv = cand0(cur);
+	struct elf_image *a = NULL, *b = NULL;
+	json_t *arr;
+	int r = 0;
+
+	if (!pv || !cv || !pv->elf || !cv->elf)
+		return 0;
+	if ((r = elf_image_open(pv->elf, &a, err)) < 0 || (r = elf_image_open(cv->elf, &b, err)) < 0)
+		goto out;
+	arr = json_array();
+	if (!arr || json_object_set_new(range, "hot", arr) < 0) {
+		r = plumb_err_oom(err, "range");
+		goto out;
+	}
+	for (size_t bi = 0; bi < cur->cfg->nbenches && r == 0; bi++) {
+		const struct bench_state *bs = &cur->benches[bi];
+		const struct config_bench *cb = bs->cb;
+		json_t *syms = json_array();
+		int all_same = 1;
+		if (!syms) {
+			r = plumb_err_oom(err, "range");
+			break;
+		}
+		for (size_t k = 0; k < cb->nhot && r == 0; k++)
+			r = hot_symbol(a, b, elf_image_machine(a), cb->hot[k], syms, &all_same, err);
+		for (size_t k = 0; k < bs->nauto && r == 0; k++)
+			r = hot_symbol(a, b, elf_image_machine(a), bs->auto_hot[k].symbol, syms, &all_same, err);
+		if (r < 0 || json_array_size(syms) == 0) {
+			json_decref(syms);
+			continue;
+		}
+		if (json_array_append_new(arr, json_pack("{s:s, s:b, s:o}", "bench", cb->name,
+							 "identical", all_same, "symbols", syms)) < 0)
+			r = plumb_err_oom(err, "range");
+	}
+out:
+	if (a)
+		elf_image_free(a);
+	if (b)
+		elf_image_free(b);
+	return r;
+}
+
 int runner_run_range(const struct plumb_config *cfg, const struct runner_range *rg,
 		     const struct runner_run_opts *opts, struct runner_run_result *res,
 		     struct plumb_err *err)
@@ -169,6 +257,8 @@ int runner_run_range(const struct plumb_config *cfg, const struct runner_range *
 			r = plumb_err_oom(err, "range");
 			break;
 		}
+		if (k > 0 && (r = hot_vs_parent(sts[k - 1], sts[k], res[k].manifest.range, err)) < 0)
+			break;
 		r = run_end(sts[k], &pairs[k].start, &pairs[k].end, &pairs[k].out, err);
 		if (r < 0)
 			plumb_err_prefix(err, "commit %s", pairs[k].short_id);

@@ -141,9 +141,13 @@ test_expect_success VALGRIND 'one job measures every commit: the slowdown is slo
 	        assert vb == "slower" and vp == "placement", (k, r)
 	    assert r["vsParent"]["commit"] == (want[k - 1] if k else j["base"]["commit"]), r
 	    assert r["side"]["min"] <= r["side"]["center"] <= r["side"]["max"], r
-	# Comment-only commits: the hot code is byte for byte their parents.
+	# Comment-only commits: the hot code is byte for byte their parents;
+	# moved code is the same code at another address; the slowdown changed it.
 	for k in (0, 4, 6):
 	    assert rows[k]["hotVsParent"] == "identical", rows[k]
+	for k in (1, 2, 5):
+	    assert rows[k]["hotVsParent"] == "same code", rows[k]
+	assert rows[slow]["hotVsParent"] == "changed", rows[slow]
 	print("ok")
 	PY
 '
@@ -165,16 +169,21 @@ test_expect_success VALGRIND 'each bundle is an ordinary pair with the member ra
 		test_json m$k/manifest.json "j[\"range\"][\"spec\"] == \"v1..main\" and j[\"range\"][\"step\"] == 1 and j[\"range\"][\"total\"] == 7" &&
 		test_json m$k/manifest.json "j[\"repo\"][\"candidate\"][\"commit\"] == open(\"commits\").read().split()[$k]" &&
 		test_json m$k/manifest.json "j[\"run\"][\"labels\"][\"range\"] == \"$id\"" &&
+		test_json m$k/manifest.json "(\"hot\" in j[\"range\"]) == ($k > 0)" &&
 		k=$((k + 1)) || return 1
 	done &&
 	# Same rounds: every pair ran every round, at the same moments.
-	python3 - m0/manifest.json m6/manifest.json <<-\PY
+	python3 - m0/manifest.json m6/manifest.json <<-\PY &&
 	import json, sys
 	a, b = (json.load(open(f)) for f in sys.argv[1:])
 	assert len(a["run"]["order"]) == len(b["run"]["order"]) == 3
 	assert [c["atNs"] for c in a["run"]["conditions"]] == [c["atNs"] for c in b["run"]["conditions"]]
 	assert a["run"]["seed"] == b["run"]["seed"]
 	PY
+	# The hot code against the parent, as the runner compared it.
+	test_json m2/manifest.json "j[\"range\"][\"hot\"] == [{\"bench\": \"b\", \"identical\": False, \"symbols\": [{\"name\": \"run\", \"identical\": False, \"verdict\": \"identical except addresses\"}]}]" &&
+	test_json m4/manifest.json "j[\"range\"][\"hot\"][0][\"identical\"] is True" &&
+	test_json m3/manifest.json "j[\"range\"][\"hot\"][0][\"symbols\"][0][\"verdict\"] == \"changed\""
 '
 
 test_expect_success VALGRIND 'every bundle verifies, reports, audits clean and archives with its range= label' '

@@ -806,7 +806,7 @@ PLUMB_TEST(manifest_noisy_reads_in_minor_0_and_1)
 PLUMB_TEST(manifest_range_member_round_trips_and_is_checked)
 {
 	const char *parent = "0123456789abcdef0123456789abcdef01234567";
-	struct manifest_range in = { "job1", "v1..main", 3, 1, 3, 7, parent }, out;
+	struct manifest_range in = { "job1", "v1..main", 3, 1, 3, 7, parent, NULL }, out;
 	struct plumb_err err;
 	struct manifest m;
 	struct buf b;
