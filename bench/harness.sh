@@ -184,7 +184,7 @@ for s in $(seq 1 "$sittings"); do
 		one "$tool" ms40 6 "{artifact} $it40"
 		one "$tool" ms40 36 "{artifact} $it40"
 	done
-	echo "sitting $s of $sittings done" >&2
+	echo "sitting $s of $sittings done, load average $(cut -d" " -f1-3 /proc/loadavg)" >&2
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
