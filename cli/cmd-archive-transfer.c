@@ -65,7 +65,7 @@ static int same_folder(const char *a, const char *b)
 	return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
 }
 
-static int transfer_exec(const char *verb, int pull)
+static int transfer_exec(int argc, const char *verb, int pull)
 {
 	struct store local, shared;
 	struct transfer_opts o;
@@ -75,6 +75,11 @@ static int transfer_exec(const char *verb, int pull)
 	const char *url;
 	int r, status = 0;
 
+	if (argc != 0) {
+		fprintf(stderr, "plumb archive %s: takes no arguments (the shared archive is --%s URL)\n",
+			verb, pull ? "from" : "to");
+		return PLUMB_EXIT_USAGE;
+	}
 	if (!(url = shared_url(verb, opt_url)))
 		return PLUMB_EXIT_USAGE;
 	if ((r = cli_archive_open(&local, opt_dir, pull ? STORE_CREATE : STORE_READONLY)) != 0)
@@ -119,24 +124,24 @@ static int transfer_exec(const char *verb, int pull)
 	return status;
 }
 
+/* The options push and pull share, after their own. */
+#define SHARED_OPTS_ \
+	OPT_FLAG_("json", 0, "print JSON: {sent: [ID], present: [ID], refused: [{id, reason}], stopped}", \
+		  &opt_json), \
+	OPT_FLAG_("quiet", 'q', "print only refusals and errors (for cron)", &opt_quiet), \
+	OPT_STRING_("archive-dir", 0, "DIR", "this host's archive (default: $PLUMB_ARCHIVE, else " \
+		    "$XDG_DATA_HOME/plumb)", &opt_dir), \
+	OPT_END_()
+
 static const struct plumb_opt push_opts[] = {
 	OPT_STRING_("to", 0, "URL", "the shared archive (default: $PLUMB_SHARED_ARCHIVE)", &opt_url),
-	OPT_FLAG_("json", 0, "print JSON: {sent: [ID], present: [ID], refused: [{id, reason}], stopped}",
-		  &opt_json),
-	OPT_FLAG_("quiet", 'q', "print only refusals and errors (for cron)", &opt_quiet),
-	OPT_STRING_("archive-dir", 0, "DIR", "this host's archive (default: $PLUMB_ARCHIVE, else "
-		    "$XDG_DATA_HOME/plumb)", &opt_dir),
-	OPT_END_()
+	SHARED_OPTS_
 };
 
 static int push_exec(int argc, char **argv)
 {
 	(void)argv;
-	if (argc != 0) {
-		fprintf(stderr, "plumb archive push: takes no arguments (the shared archive is --to URL)\n");
-		return PLUMB_EXIT_USAGE;
-	}
-	return transfer_exec("push", 0);
+	return transfer_exec(argc, "push", 0);
 }
 
 const struct plumb_cmd cmd_archive_push = {
@@ -158,22 +163,13 @@ static const struct plumb_opt pull_opts[] = {
 	OPT_STRING_("host", 0, "FP", "only bundles measured on this host fingerprint (or prefix)", &opt_host),
 	OPT_STRING_("since", 0, "DATE", "only bundles created at or after DATE (YYYY-MM-DD[THH:MM:SS(Z|+HH:MM)])",
 		    &opt_since),
-	OPT_FLAG_("json", 0, "print JSON: {sent: [ID], present: [ID], refused: [{id, reason}], stopped}",
-		  &opt_json),
-	OPT_FLAG_("quiet", 'q', "print only refusals and errors (for cron)", &opt_quiet),
-	OPT_STRING_("archive-dir", 0, "DIR", "this host's archive (default: $PLUMB_ARCHIVE, else "
-		    "$XDG_DATA_HOME/plumb)", &opt_dir),
-	OPT_END_()
+	SHARED_OPTS_
 };
 
 static int pull_exec(int argc, char **argv)
 {
 	(void)argv;
-	if (argc != 0) {
-		fprintf(stderr, "plumb archive pull: takes no arguments (the shared archive is --from URL)\n");
-		return PLUMB_EXIT_USAGE;
-	}
-	return transfer_exec("pull", 1);
+	return transfer_exec(argc, "pull", 1);
 }
 
 const struct plumb_cmd cmd_archive_pull = {
