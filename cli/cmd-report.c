@@ -29,8 +29,8 @@ static const struct plumb_opt report_opts[] = {
 		    &opt_output),
 	OPT_STRING_("fail-on", 0, "WHAT",
 		    "exit 1 when a swept verdict is slower (slower), slower or faster (any), slower or noisy "
-		    "(noisy), exit 5 on a failed benchmark; with --trend, on the latest point's shift, or "
-		    "(change) when the latest nights start a change point",
+		    "(noisy), exit 5 on a failed benchmark; with --trend, when the latest nights start a "
+		    "change point: up (slower, noisy), up or down (any, change)",
 		    &opt_fail_on),
 	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
 	OPT_FLAG_("json", 0, "print JSON for machines (the same as --format json)", &opt_json),
@@ -173,8 +173,9 @@ const struct plumb_cmd cmd_report = {
 		"verdict exit 1 for cron, a failed benchmark 5; an error never exits 0 or 1\n"
 		"(plumb(1) GATING). --trend shows one benchmark's archived series instead,\n"
 		"marking where consecutive ranges stop overlapping and the change points of\n"
-		"the series (docs/changes.md); --fail-on gates on its latest point, --fail-on\n"
-		"change on whether the latest nights start a change point. A folder is\n"
+		"the series (docs/changes.md); --fail-on then gates on whether the latest\n"
+		"nights start a change point (up for slower and noisy, either way for any\n"
+		"and change). A folder is\n"
 		"checked against its SHA256SUMS when it has one (a mismatch exits 3) and is\n"
 		"said to be unverified when it has none.",
 	.opts = report_opts,

@@ -546,35 +546,24 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_on,
 	       char *why, size_t size)
 {
-	const struct trend_point *last = n ? &p[n - 1] : NULL;
+	int either = fail_on == REPORT_FAIL_ANY || fail_on == REPORT_FAIL_CHANGE;
 	char commit[16];
-	int hit;
 
 	why[0] = '\0';
-	if (!last || fail_on == REPORT_FAIL_NEVER)
+	if (!n || fail_on == REPORT_FAIL_NEVER)
 		return 0;
-	if (fail_on == REPORT_FAIL_CHANGE) {
-		for (size_t i = n > CHANGES_LATEST ? n - CHANGES_LATEST : 0; i < n; i++) {
-			if (!p[i].change)
-				continue;
-			snprintf(commit, sizeof(commit), "%.12s", p[i].commit ? p[i].commit : "?");
-			utf8_cut(commit);
-			snprintf(why, size, "the latest nights start a change point %s: %zu of the last %d "
-				 "nights are after it, the first at commit %s (--fail-on change)",
-				 p[i].change > 0 ? "up" : "down", n - i, CHANGES_LATEST, commit);
-			return 1;
-		}
-		return 0;
-	}
-	hit = last->shift > 0 || (fail_on == REPORT_FAIL_ANY && last->shift < 0);
-	if (hit) {
-		snprintf(commit, sizeof(commit), "%.12s", last->commit ? last->commit : "?");
+	for (size_t i = n > CHANGES_LATEST ? n - CHANGES_LATEST : 0; i < n; i++) {
+		if (!p[i].change || (p[i].change < 0 && !either))
+			continue;
+		snprintf(commit, sizeof(commit), "%.12s", p[i].commit ? p[i].commit : "?");
 		utf8_cut(commit);
-		snprintf(why, size, "the latest point (commit %s) shifted %s: its range is wholly %s "
-			 "the previous one (--fail-on %s)", commit, last->shift > 0 ? "up" : "down",
-			 last->shift > 0 ? "above" : "below", report_fail_on_name(fail_on));
+		snprintf(why, size, "the latest nights start a change point %s: %zu of the last %d "
+			 "nights are after it, the first at commit %s (--fail-on %s)",
+			 p[i].change > 0 ? "up" : "down", n - i, CHANGES_LATEST, commit,
+			 report_fail_on_name(fail_on));
+		return 1;
 	}
-	return hit;
+	return 0;
 }
 
 int trend_render_model(const json_t *model, enum report_format format,

@@ -35,7 +35,7 @@ struct trend_opts {
 	long last;                  /* latest N points, 0 for all */
 	const char *archive_dir;    /* NULL: the default archive */
 	enum report_format format;
-	enum report_fail_on fail_on; /* gate on the latest point (trend_gate()) */
+	enum report_fail_on fail_on; /* gate on the latest nights (trend_gate()) */
 };
 
 /*
@@ -46,12 +46,13 @@ int trend_render(const struct trend_opts *o, struct buf *out,
 		 struct report_result *rr, struct plumb_err *err);
 
 /*
- * The gate of a series: nonzero when its latest point is one fail_on asks
- * for: shifted up (its range wholly above the previous one's) for slower
- * and noisy, up or down for any; for change, when one of the latest
- * CHANGES_LATEST points is the first after a change point (either way:
- * the latest nights start a change).  The one place that decides.  why
- * gets the words.
+ * The gate of a series: nonzero when one of its latest CHANGES_LATEST
+ * points is the first after a change point (the latest nights start a
+ * change) in a direction fail_on asks for: up for slower and noisy, up or
+ * down for any and change.  The shift of the latest point alone (its range
+ * apart from the previous night's) never gates: on a series with 5%
+ * placement noise it fires on about one night in twelve with no change at
+ * all.  The one place that decides.  why gets the words.
  */
 int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_on,
 	       char *why, size_t size);
