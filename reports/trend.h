@@ -41,6 +41,10 @@ struct trend_opts {
 /*
  * Query the archive and render the series in o->format; *rr says what
  * the gate found under o->fail_on (failon_matched, message, summary).
+ * Without o->host, every host class that measured the benchmark gets its
+ * own series, one after the other (JSON: "plumb-trend-classes" holding a
+ * "plumb-trend" object per class) when there are several; the gate
+ * matches when any class's does.
  */
 int trend_render(const struct trend_opts *o, struct buf *out,
 		 struct report_result *rr, struct plumb_err *err);
@@ -56,6 +60,9 @@ int trend_render(const struct trend_opts *o, struct buf *out,
  */
 int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_on,
 	       char *why, size_t size);
+
+/* "+3.1% [+2.2%, +4.0%]": a change object's size and its 95% interval. */
+void trend_change_size(const json_t *c, char *out, size_t size);
 
 /* --fail-on of a trend: slower, any, noisy (report_fail_on_parse()) or change; -1 else. */
 int trend_fail_on_parse(const char *s, enum report_fail_on *out);
@@ -75,6 +82,13 @@ int trend_add_changes(json_t *model, struct plumb_err *err);
  */
 int trend_render_model(const json_t *model, enum report_format format,
 		       struct buf *out, struct plumb_err *err);
+
+/*
+ * The HTML page of a series already queried, with nav (raw HTML the
+ * caller built and escaped: links to other pages) first in its body.
+ */
+int trend_render_page(const json_t *model, const char *nav, struct buf *out,
+		      struct plumb_err *err);
 
 /* The same, gated: *rr as trend_render() fills it. */
 int trend_render_gated(const json_t *model, enum report_format format,
