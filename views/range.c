@@ -251,6 +251,31 @@ int range_json(const struct range_report *r, struct buf *out, struct plumb_err *
 	return rc;
 }
 
+/* A badge's class for a verdict word ("not compared" has none). */
+static const char *badge_class(const char *word)
+{
+	return strchr(word, ' ') ? "none" : word;
+}
+
+/* The benchmark's word for the page: slower when some commit is slower than its parent,
+ * else faster when one is faster, else the first commit's verdict against its parent. */
+static const char *bench_word(const struct range_report *r, const char *name)
+{
+	const char *first = NULL;
+	int faster = 0;
+
+	for (size_t k = 0; k < r->n; k++) {
+		const struct report_bench *vp = range_bench(&r->rows[k].vs_parent, name);
+		const char *w = vp ? render_verdict_word(vp) : "not compared";
+		if (strcmp(w, "slower") == 0)
+			return w;
+		faster |= strcmp(w, "faster") == 0;
+		if (!first)
+			first = w;
+	}
+	return faster ? "faster" : first ? first : "not compared";
+}
+
 /* The chart of one benchmark: per commit (A first) its range as a bar and its center as a dot. */
 static int chart(const struct range_report *r, const struct report_bench *b0, struct buf *out)
 {
@@ -272,9 +297,11 @@ static int chart(const struct range_report *r, const struct report_bench *b0, st
 		return 0;
 	if (hi - lo < 1e-12 * (fabs(hi) + 1e-300))
 		hi = lo + fabs(lo) * 0.01 + 1e-12;
-	rc |= buf_printf(out, "<svg class=\"range-chart\" role=\"img\" width=\"%.0f\" height=\"%.0f\" "
-			 "viewBox=\"0 0 %.0f %.0f\">\n", left + w * (double)n + 20, top + h + 50,
+	rc |= buf_printf(out, "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %.0f %.0f\">\n",
 			 left + w * (double)n + 20, top + h + 50) < 0;
+	rc |= buf_printf(out, "<text class=\"verdictlabel\" x=\"%.0f\" y=\"%.0f\">", left + w * (double)n + 10,
+			 top - 6) < 0 || esc_html(out, bench_word(r, b0->name)) < 0 ||
+	      buf_addstr(out, "</text>\n") < 0;
 	value(hi, b0->metric, lab);
 	rc |= buf_printf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%s</text>\n", left - 6, top + 4, lab) < 0;
 	value(lo, b0->metric, lab);
@@ -320,7 +347,7 @@ int range_html(const struct range_report *r, struct buf *out, struct plumb_err *
 	int rc;
 
 	snprintf(title, sizeof(title), "plumb range report %s", r->id);
-	rc = html_begin(out, title) < 0;
+	rc = html_begin_style(out, title, "svg.chart circle{stroke:var(--bg)}") < 0;
 	rc |= buf_addstr(out, "<h1>Range ") < 0 || esc_html(out, r->spec) < 0;
 	rc |= buf_printf(out, "</h1>\n<p>%zu commit%s measured of %lld (step %lld) against A = <code>",
 			 r->n, r->n == 1 ? "" : "s", r->total, r->step) < 0;
@@ -332,17 +359,23 @@ int range_html(const struct range_report *r, struct buf *out, struct plumb_err *
 		const struct manifest_side_stats *a = b0->old;
 		char c[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX];
 
-		rc |= buf_addstr(out, "<section>\n<h2>") < 0 || esc_html(out, b0->name) < 0;
-		rc |= buf_printf(out, " (%s)</h2>\n", metric_table[b0->metric].name) < 0;
-		rc |= chart(r, b0, out) < 0;
-		rc |= buf_addstr(out, "<table>\n<thead><tr><th>#</th><th>commit</th><th>center</th><th>range over pads</th>"
+		const char *word = bench_word(r, b0->name);
+		rc |= buf_printf(out, "<section class=\"bench\" id=\"bench-%zu\">\n<h2>", i + 1) < 0 ||
+		      esc_html(out, b0->name) < 0;
+		rc |= buf_printf(out, " <span class=\"meta\">(%s)</span> ", metric_table[b0->metric].name) < 0;
+		rc |= html_badge(out, badge_class(word), word) < 0 || buf_addstr(out, "</h2>\n") < 0;
+		rc |= buf_addstr(out, "<figure>\n") < 0 || chart(r, b0, out) < 0;
+		rc |= buf_addstr(out, "<figcaption>each commit's range over pads (bar) and center (dot), A first; "
+				 "red: slower than A, green: faster</figcaption>\n</figure>\n") < 0;
+		rc |= buf_addstr(out, "<div class=\"scroll\"><table>\n<thead><tr><th>#</th><th>commit</th><th>center</th><th>range over pads</th>"
 				 "<th>vs A</th><th>vs parent</th><th>hot code vs parent</th><th>subject</th></tr></thead>\n<tbody>\n") < 0;
 		if (a) {
 			value(a->center, b0->metric, c);
 			value(a->min, b0->metric, lo);
 			value(a->max, b0->metric, hi);
 			rc |= buf_addstr(out, "<tr><td>A</td><td><code>") < 0 || esc_html(out, short_id(r->base_commit, id)) < 0;
-			rc |= buf_printf(out, "</code></td><td>%s</td><td>[%s, %s]</td><td></td><td></td><td></td><td>", c, lo, hi) < 0;
+			rc |= buf_printf(out, "</code></td><td class=\"num\">%s</td><td class=\"num\">[%s, %s]</td>"
+					 "<td></td><td></td><td></td><td>", c, lo, hi) < 0;
 			rc |= esc_html(out, r->rows[0].src->m.repo.base.subject ? r->rows[0].src->m.repo.base.subject : "") < 0;
 			rc |= buf_addstr(out, "</td></tr>\n") < 0;
 		}
@@ -358,14 +391,17 @@ int range_html(const struct range_report *r, struct buf *out, struct plumb_err *
 			ratio(ce.vp ? ce.vp->ratio : NAN, rp);
 			rc |= buf_printf(out, "<tr><td>%zu</td><td><code>", k + 1) < 0;
 			rc |= esc_html(out, short_id(row->src->m.repo.candidate.commit, id)) < 0;
-			rc |= buf_printf(out, "</code></td><td>%s</td><td>[%s, %s]</td><td>%s %s</td><td>%s %s</td><td>%s</td><td>",
-					 c, lo, hi, rb, ce.vb ? render_verdict_word(ce.vb) : "absent",
-					 rp, ce.vp ? render_verdict_word(ce.vp) : "absent",
-					 range_hot_word(ce.vp ? ce.vp->hot_identical : -1)) < 0;
+			const char *wb = ce.vb ? render_verdict_word(ce.vb) : "absent";
+			const char *wp = ce.vp ? render_verdict_word(ce.vp) : "absent";
+			rc |= buf_printf(out, "</code></td><td class=\"num\">%s</td><td class=\"num\">[%s, %s]</td>"
+					 "<td class=\"num\">%s ", c, lo, hi, rb) < 0;
+			rc |= html_badge(out, badge_class(wb), wb) < 0;
+			rc |= buf_printf(out, "</td><td class=\"num\">%s ", rp) < 0 || html_badge(out, badge_class(wp), wp) < 0;
+			rc |= buf_printf(out, "</td><td>%s</td><td>", range_hot_word(ce.vp ? ce.vp->hot_identical : -1)) < 0;
 			rc |= esc_html(out, row->src->m.repo.candidate.subject ? row->src->m.repo.candidate.subject : "") < 0;
 			rc |= buf_addstr(out, "</td></tr>\n") < 0;
 		}
-		rc |= buf_addstr(out, "</tbody>\n</table>\n</section>\n") < 0;
+		rc |= buf_addstr(out, "</tbody>\n</table></div>\n</section>\n") < 0;
 	}
 	rc |= html_end(out) < 0;
 	return rc ? buf_err(err, "range report") : 0;

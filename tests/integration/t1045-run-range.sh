@@ -9,6 +9,8 @@ if command -v valgrind >/dev/null 2>&1; then
 else
 	say "valgrind is not installed (Debian package valgrind): the measuring tests skip"
 fi
+chromium=$(command -v chromium || command -v chromium-browser || true)
+test -n "$chromium" && test_set_prereq CHROMIUM
 
 # A generated history of 8 commits: v1, then comments only, code moved
 # (functions added before the hot loop: run() moves, its instructions do
@@ -222,6 +224,30 @@ test_expect_success VALGRIND 'plumb report --range: the same report from the bun
 	    assert bad not in low, bad
 	assert low.count("<svg") == 1 and low.count("<circle") == 8, low.count("<circle")
 	assert low.count("<tr>") == 1 + 8, low.count("<tr>")
+	print("ok")
+	PY
+'
+
+test_expect_success VALGRIND,CHROMIUM 'the HTML range report in real Chromium: drawn at desktop and phone widths and printed, nothing loaded' '
+	python3 "$TEST_SRCDIR/tests/integration/report-browser.py" "$chromium" "$TRASH" range.html >measured.json &&
+	python3 - measured.json <<-\PY
+	import json, sys
+	m = json.load(open(sys.argv[1]))["range.html"]
+	assert m["print"]["pdf_bytes"] > 1000, m["print"]
+	for view, width in (("desktop", 1280), ("phone", 390), ("print", 680)):
+	    v = m[view]
+	    assert v["vw"] == width, (view, v["vw"])
+	    assert len(v["requests"]) == 1 and v["requests"][0].startswith("file://"), v["requests"]
+	    assert v["console"] == [], v["console"]
+	    # No sideways scrolling of the page: the wide table scrolls in its box.
+	    assert v["sw"] <= v["vw"], (view, v["sw"], v["vw"])
+	    assert len(v["benches"]) == 1, v["benches"]
+	    b = v["benches"][0]
+	    assert b["name"] == "b", b
+	    assert b["badge"]["visible"] and b["badge"]["text"] == "slower", (view, b["badge"])
+	    ch, lab = b["chart"], b["label"]
+	    assert ch and ch["w"] > 100 and ch["h"] > 40 and ch["right"] <= v["vw"] + 0.5, (view, ch)
+	    assert lab["visible"] and lab["text"] == "slower", (view, lab)
 	print("ok")
 	PY
 '
