@@ -1,5 +1,6 @@
 /*
  * cli/cmd-archive.c: `plumb archive add|list|show|rm|trend|changes|verify|gc` and
+ * (cli/cmd-archive-transfer.c) `push|pull`, and
  * `plumb archive baseline set|list|show|rm`: option tables and thin
  * wrappers around archive/ (DESIGN §9).  Every subcommand takes
  * --archive-dir; the folder is found by store_locate().
@@ -35,21 +36,26 @@ static const char *opt_metric, *opt_side, *opt_note, *opt_subset;
 static struct strlist opt_labels;
 static long opt_last;
 
-/* Open the archive named by --archive-dir or the environment; 0 or an exit status. */
-static int open_archive(struct store *st, int flags)
+int cli_archive_open(struct store *st, const char *dir_opt, int flags)
 {
 	struct plumb_err err;
 	char *dir = NULL;
 	int r;
 
 	plumb_err_clear(&err);
-	if ((r = store_locate(opt_dir, &dir, &err)) < 0 ||
+	if ((r = store_locate(dir_opt, &dir, &err)) < 0 ||
 	    (r = store_open(st, dir, flags, &err)) < 0) {
 		free(dir);
 		return cli_fail(&err);
 	}
 	free(dir);
 	return 0;
+}
+
+/* Open the archive named by --archive-dir or the environment; 0 or an exit status. */
+static int open_archive(struct store *st, int flags)
+{
+	return cli_archive_open(st, opt_dir, flags);
 }
 
 /* Print a model as --json asks (cli_print_json(): the one JSON writer). */
@@ -833,13 +839,15 @@ static const struct plumb_cmd *const archive_subs[] = {
 	&cmd_archive_verify,
 	&cmd_archive_gc,
 	&cmd_archive_reindex,
+	&cmd_archive_push,
+	&cmd_archive_pull,
 	NULL
 };
 
 const struct plumb_cmd cmd_archive = {
 	.name = "archive",
-	.summary = "the results archive: add, list, show, rm, baseline, trend, changes, hosts, verify, gc, reindex",
-	.usage = "archive add|list|show|rm|trend|changes|hosts|verify|gc|reindex [ARGS] [--archive-dir DIR]\n"
+	.summary = "the results archive: add, list, show, rm, baseline, trend, changes, hosts, verify, gc, reindex, push, pull",
+	.usage = "archive add|list|show|rm|trend|changes|hosts|verify|gc|reindex|push|pull [ARGS] [--archive-dir DIR]\n"
 		 "archive baseline set|list|show|rm [ARGS] [--archive-dir DIR]",
 	.description =
 		"An SQLite index and a store of bundle files, in --archive-dir, else\n"
