@@ -16,6 +16,7 @@
 
 #include <sqlite3.h>
 
+#include "archive/remote.h"
 #include "archive/schema.h"
 #include "archive/sqlerr.h"
 #include "archive/store.h"
@@ -205,6 +206,11 @@ int store_open(struct store *st, const char *dir, int flags,
 		return plumb_err_oom(err, "archive paths");
 	}
 	st->magic = STORE_MAGIC;
+	/* Where the bundle files are: the folder's own bundles/, or a remote. */
+	if ((r = remote_from_conf(st->dir, &st->remote, err)) < 0) {
+		store_close(st);
+		return r;
+	}
 	if (stat(st->db_path, &sb) < 0) {
 		int e = errno;
 		if (e != ENOENT) {
@@ -310,6 +316,7 @@ void store_close(struct store *st)
 	free(st->dir);
 	free(st->db_path);
 	free(st->bundles_dir);
+	remote_free(st->remote);
 	memset(st, 0, sizeof(*st));
 }
 
