@@ -151,15 +151,7 @@ static double steady_start(const struct analysis_result *ar)
 
 int run_manifest_note(struct manifest_bench *mb, const char *text, struct plumb_err *err)
 {
-	char **nv = realloc(mb->notes, (mb->n_notes + 1) * sizeof(*nv));
-
-	if (!nv)
-		return plumb_err_oom(err, "manifest");
-	mb->notes = nv;
-	if (!(nv[mb->n_notes] = strdup(text)))
-		return plumb_err_oom(err, "manifest");
-	mb->n_notes++;
-	return 0;
+	return manifest_add_note(mb, text) < 0 ? plumb_err_oom(err, "manifest") : 0;
 }
 
 static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size);
