@@ -8,8 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <sqlite3.h>
-
 #include "archive/bundles.h"
 #include "archive/query.h"
 #include "archive/store.h"
@@ -32,7 +30,7 @@ const char *transfer_status_name(enum transfer_status s)
 /* Does to's index hold id, with its file in the store? */
 static int holds(struct store *to, const char *id, int *found, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(to, "SELECT size FROM bundles WHERE id = ?1", err);
+	struct db_stmt *s = store_prepare(to, "SELECT size FROM bundles WHERE id = ?1", err);
 	int64_t size = -1;
 	struct stat sb;
 	char *path;
@@ -41,12 +39,12 @@ static int holds(struct store *to, const char *id, int *found, struct plumb_err 
 	*found = 0;
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		size = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_bind_text(s, 1, id);
+	rc = db_step(s);
+	if (rc == DB_ROW)
+		size = db_column_int64(s, 0);
+	db_finalize(s);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_db_err(to, rc, "look up bundle", err);
 	if (size < 0)
 		return 0;
