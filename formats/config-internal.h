@@ -168,7 +168,5 @@ int config_parse_artifact(const char *where, const char *v, char **dst,
 int config_parse_cpus(const char *where, const char *v, struct plumb_config *cfg,
 		      struct plumb_err *err);
 int config_cpus_text(const int *c, size_t n, struct buf *out);
-int config_add_label(const char *where, const char *v, bool replace,
-		     struct plumb_config *cfg, struct plumb_err *err);
 
 #endif

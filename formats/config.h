@@ -244,6 +244,14 @@ int config_init(struct plumb_config *cfg, struct plumb_err *err);
 void config_release(struct plumb_config *cfg);
 
 /*
+ * Add (or with replace, replace) one label "KEY=VALUE" to cfg->run.labels:
+ * the one check of a label, for plumb.conf's run.label, --label of
+ * `plumb run` and of `plumb import`.  where names the source in messages.
+ */
+int config_add_label(const char *where, const char *v, bool replace,
+		     struct plumb_config *cfg, struct plumb_err *err);
+
+/*
  * Read path into cfg (set up with config_init(), once), checking every
  * value.  Required keys are checked later, by config_check(), so that
  * flags may supply them.  On error cfg holds part of the file; release it.
