@@ -14,6 +14,10 @@
 command -v sqlite3 >/dev/null 2>&1 && test_set_prereq SQLITE3
 # SQLITE_INDEX: the index is archive.db, a file the test may damage or copy.
 test "$ARCHIVE_BACKEND" = sqlite && test_set_prereq SQLITE_INDEX
+# MANY_ARCHIVES: a test may make a hundred archives (on PostgreSQL each is a
+# CREATE DATABASE of a second or so: such a test, about the report and not
+# the index, runs on SQLite only).
+test "$ARCHIVE_BACKEND" = sqlite && test_set_prereq MANY_ARCHIVES
 
 if test "$ARCHIVE_BACKEND" = postgresql; then
 	. "$TEST_SRCDIR/tests/integration/lib-pg.sh"

@@ -12,7 +12,7 @@ test_description='archive add killed (SIGKILL) at every system call of many kind
 SYSCALLS="openat write pwrite64 fsync fdatasync linkat rename close fcntl unlink ftruncate mkdir"
 # On PostgreSQL the index is the server's: what is left to cut is the file
 # being stored and each statement sent to the server (sendto), mid-transaction.
-test "$ARCHIVE_BACKEND" = postgresql && SYSCALLS="openat write fsync linkat rename sendto"
+test "$ARCHIVE_BACKEND" = postgresql && SYSCALLS="write fsync linkat rename sendto"
 
 test_expect_success 'an archive with earlier contents, and a bundle to add' '
 	make_bundle 1 one.plumb &&
