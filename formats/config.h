@@ -172,6 +172,12 @@ struct plumb_config {
 		char *allow;              /* host.allow: check ids that --strict lets pass, or NULL */
 	} host;
 
+	/* Where `plumb run --archive` adds the bundle; not part of the spec. */
+	struct {
+		char *url;                /* archive.url: a folder or a postgresql:// URL, or NULL */
+		char *shown;              /* the same without its password (common/url.h), for output */
+	} archive;
+
 	struct config_bench *benches;  /* in file order, at least one after config_check() */
 	size_t nbenches;
 
@@ -242,6 +248,14 @@ int config_init(struct plumb_config *cfg, struct plumb_err *err);
 
 /* Free everything cfg holds and zero it (config_init() before reuse). */
 void config_release(struct plumb_config *cfg);
+
+/*
+ * Add (or with replace, replace) one label "KEY=VALUE" to cfg->run.labels:
+ * the one check of a label, for plumb.conf's run.label, --label of
+ * `plumb run` and of `plumb import`.  where names the source in messages.
+ */
+int config_add_label(const char *where, const char *v, bool replace,
+		     struct plumb_config *cfg, struct plumb_err *err);
 
 /*
  * Read path into cfg (set up with config_init(), once), checking every
