@@ -24,6 +24,8 @@
 #include "archive/db.h"
 #include "archive/sqlerr.h"
 
+struct remote;
+
 struct plumb_err;
 
 #define STORE_MAGIC 0x41524348u   /* "ARCH": catches use after store_close() */
@@ -36,7 +38,8 @@ struct store {
 	unsigned magic;
 	char *dir;          /* the archive folder (on PostgreSQL: the local store's) */
 	char *db_path;      /* <dir>/archive.db, or the URL without its password: in messages */
-	char *bundles_dir;  /* <dir>/bundles */
+	char *bundles_dir;  /* <dir>/bundles (with a remote store: where uploads are staged) */
+	struct remote *remote; /* archive.conf's `store = rclone:...`, or NULL (archive/remote.h) */
 	struct db *db;
 	int in_txn;         /* inside store_begin() .. store_commit()/rollback() */
 	int readonly;       /* opened with STORE_READONLY */
@@ -54,7 +57,7 @@ enum store_open_flags {
  * The archive folder: dir when not NULL, else $PLUMB_ARCHIVE, else
  * $XDG_DATA_HOME/plumb (when absolute), else $HOME/.local/share/plumb.
  * dir and $PLUMB_ARCHIVE may be a postgresql:// (or postgres://) URL
- * instead (store_is_url), which store_open() connects to.  *out is malloc'd.
+ * instead (url_is_postgres(), common/url.h), which store_open() connects to.  *out is malloc'd.
  */
 int store_locate(const char *dir, char **out, struct plumb_err *err);
 
@@ -106,16 +109,6 @@ void store_rollback(struct store *st);
  */
 int store_db_err(struct store *st, int rc, const char *what,
 		 struct plumb_err *err);
-
-/* Nonzero when s names a PostgreSQL database (postgresql:// or postgres://). */
-int store_is_url(const char *s);
-
-/*
- * url with its password replaced by "***" (the user:password@ part and a
- * password= parameter), for every message and output; malloc'd, NULL
- * without memory.
- */
-char *store_redact_url(const char *url);
 
 /* Prepare a statement; on failure fills err (naming the SQL) and returns NULL. */
 struct db_stmt *store_prepare(struct store *st, const char *sql,

@@ -17,6 +17,7 @@
 #include <zstd.h>
 
 #include "cli/cmd.h"
+#include "cli/rclone.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"
@@ -95,7 +96,7 @@ void cli_print_main_help(FILE *out)
 }
 
 /*
- * libgit2, libarchive and capstone are loaded only by the commands that use
+ * libgit2, libarchive, capstone and libpq are loaded only by the commands that use
  * them (common/lazy.h): their lines are the versions plumb was built with,
  * so that --version stays as light as it is.
  */
@@ -106,6 +107,7 @@ static void print_version(void)
 	printf("libarchive %s (built with; loaded when needed)\n", ARCHIVE_VERSION_ONLY_STRING);
 	printf("capstone %d.%d.%d (built with; loaded when needed)\n",
 	       CS_VERSION_MAJOR, CS_VERSION_MINOR, CS_VERSION_EXTRA);
+	printf("libpq %s (built with; loaded when needed)\n", PLUMB_LIBPQ_VERSION);
 	printf("sqlite %s\n", sqlite3_libversion());
 	printf("zstd %s\n", ZSTD_versionString());
 	printf("jansson %s\n", jansson_version_str());
@@ -225,6 +227,7 @@ int main(int argc, char **argv)
 		return PLUMB_EXIT_USAGE;
 	}
 	cleanup_install_handlers();
+	cli_rclone_setup();
 	status = dispatch(argc - 1, argv + 1);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "plumb: standard output: write error\n");
