@@ -17,6 +17,7 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_archive,
 	&cmd_bundle,
 	&cmd_audit,
+	&cmd_bisect,
 	&cmd_cache,
 	&cmd_completion,
 	NULL
