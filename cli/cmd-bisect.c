@@ -21,13 +21,14 @@
 #include "formats/config.h"
 #include "runner/bisect.h"
 #include "runner/lock.h"
+#include "reports/bisect.h"
 #include "views/bisect.h"
 #include "views/build-summary.h"
 #include "views/run.h"
 #include "common/banned.h"
 
 static struct {
-	const char *config, *good, *bad, *bench, *metric, *output, *format, *workdir, *wait;
+	const char *config, *good, *bad, *bench, *metric, *output, *format, *workdir, *wait, *show;
 	int archive, quiet;
 } o;
 
@@ -43,6 +44,8 @@ static const struct plumb_opt bisect_opts[] = {
 	OPT_STRING_("workdir", 0, "DIR", "work folder (default $XDG_CACHE_HOME/plumb/runs)", &o.workdir),
 	OPT_OPTIONAL_("wait", "DURATION", "wait for the machine-wide lock instead of exiting 75", &o.wait),
 	OPT_FLAG_("quiet", 'q', "no progress: only errors and the report", &o.quiet),
+	OPT_STRING_("show", 0, "DIR", "print the report of a finished bisect's folder (its bisect.json) and stop",
+		    &o.show),
 	OPT_END_()
 };
 
@@ -137,6 +140,33 @@ static int write_record(const struct bisect_record *rec, const char *dir, struct
 	return r;
 }
 
+/* --show DIR: the report of a bisect that ran, from its bisect.json. */
+static int show(enum view_bisect_format fmt)
+{
+	struct plumb_err err;
+	struct buf path, out;
+	json_t *doc = NULL;
+	int status = PLUMB_EXIT_OK;
+
+	plumb_err_clear(&err);
+	buf_init(&path, 1 << 16);
+	buf_init(&out, 1 << 26);
+	if (buf_printf(&path, "%s/bisect.json", o.show) < 0 || bisect_report_load(path.data, &doc, &err) < 0 ||
+	    view_bisect_doc(doc, fmt, &out, &err) < 0) {
+		if (!err.code)
+			buf_err(&err, o.show);
+		status = cli_fail(&err);
+	} else {
+		fputs(buf_cstr(&out), stdout);
+		if (fflush(stdout) != 0)
+			status = PLUMB_EXIT_IO;
+	}
+	json_decref(doc);
+	buf_release(&path);
+	buf_release(&out);
+	return status;
+}
+
 static int bisect_exec(int argc, char **argv)
 {
 	struct config_overrides ov;
@@ -163,12 +193,19 @@ static int bisect_exec(int argc, char **argv)
 		fprintf(stderr, "plumb bisect: unexpected argument '%s'\n", argv[0]);
 		return PLUMB_EXIT_USAGE;
 	}
-	if (!o.good || !o.bad) {
-		fprintf(stderr, "plumb bisect: --good REF and --bad REF are required\n");
-		return PLUMB_EXIT_USAGE;
-	}
 	if (o.format && view_bisect_format_parse(o.format, &fmt) < 0) {
 		fprintf(stderr, "plumb bisect: --format takes text, md, html or json\n");
+		return PLUMB_EXIT_USAGE;
+	}
+	if (o.show) {
+		if (o.good || o.bad || o.config || o.bench || o.metric || o.archive || o.output || o.workdir || o.wait) {
+			fprintf(stderr, "plumb bisect: --show takes only --format\n");
+			return PLUMB_EXIT_USAGE;
+		}
+		return show(fmt);
+	}
+	if (!o.good || !o.bad) {
+		fprintf(stderr, "plumb bisect: --good REF and --bad REF are required\n");
 		return PLUMB_EXIT_USAGE;
 	}
 	memset(&ov, 0, sizeof(ov));
@@ -282,7 +319,8 @@ const struct plumb_cmd cmd_bisect = {
 	.name = "bisect",
 	.summary = "find the commit of good..bad that made a benchmark slower, each step a swept comparison",
 	.usage = "bisect --good REF --bad REF [-c plumb.conf] [--bench NAME] [--metric M] [--archive] "
-		 "[-o DIR] [--format text|md|html|json] [--workdir DIR] [--wait[=DURATION]] [--quiet]",
+		 "[-o DIR] [--format text|md|html|json] [--workdir DIR] [--wait[=DURATION]] [--quiet]\n"
+		 "bisect --show DIR [--format text|md|html|json]",
 	.description =
 		"Find the first commit between --good and --bad (along --bad's first\n"
 		"parents) whose verdict against its parent is slower.  Every comparison\n"
@@ -297,7 +335,8 @@ const struct plumb_cmd cmd_bisect = {
 		"compared with its parent to confirm it.  Every comparison's bundle and\n"
 		"bisect.json go into the bisect's folder (-o).  Exit 0 when a culprit is\n"
 		"found, 1 when not (or the good end is not faster), 3 for bad input\n"
-		"(an unknown ref, good not an ancestor of bad), 4 or 5 as plumb run.",
+		"(an unknown ref, good not an ancestor of bad), 4 or 5 as plumb run.\n"
+		"--show DIR prints the report of a bisect that ran, from its folder.",
 	.opts = bisect_opts,
 	.exec = bisect_exec,
 };

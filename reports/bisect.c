@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "formats/jsonio.h"
 #include "common/units.h"
 #include "formats/manifest.h"
 #include "reports/bisect.h"
@@ -145,4 +148,104 @@ json_t *bisect_report_doc(const struct bisect_record *rec)
 	json_decref(steps);
 	buf_release(&sum);
 	return doc;
+}
+
+/* ---- reading a bisect.json back ------------------------------------------------- */
+
+static int want(int ok, const char *path, const char *member, const char *what, struct plumb_err *err)
+{
+	return ok ? 0 : plumb_err_set(err, PLUMB_EINPUT, "%s: %s: %s", path, member, what);
+}
+
+/* An index into commits[] (n of them). */
+static int check_index(const json_t *v, size_t n, const char *path, const char *member,
+		       struct plumb_err *err)
+{
+	return want(json_is_integer(v) && json_integer_value(v) >= 0 && (size_t)json_integer_value(v) < n, path,
+		    member, "expected an index into commits", err);
+}
+
+static int check_step(const json_t *s, size_t i, size_t n, const char *path, struct plumb_err *err)
+{
+	const json_t *rg = json_object_get(s, "range");
+	char m[64];
+	int r;
+
+	snprintf(m, sizeof(m), "steps[%zu]", i);
+	if ((r = want(json_is_object(s), path, m, "expected object", err)) < 0)
+		return r;
+	snprintf(m, sizeof(m), "steps[%zu].base", i);
+	if ((r = check_index(json_object_get(s, "base"), n, path, m, err)) < 0)
+		return r;
+	snprintf(m, sizeof(m), "steps[%zu].candidate", i);
+	if ((r = check_index(json_object_get(s, "candidate"), n, path, m, err)) < 0)
+		return r;
+	snprintf(m, sizeof(m), "steps[%zu].range", i);
+	if ((r = want(json_is_array(rg) && json_array_size(rg) == 2, path, m, "expected [lo, hi]", err)) < 0 ||
+	    (r = check_index(json_array_get(rg, 0), n, path, m, err)) < 0 ||
+	    (r = check_index(json_array_get(rg, 1), n, path, m, err)) < 0)
+		return r;
+	snprintf(m, sizeof(m), "steps[%zu].kind", i);
+	if ((r = want(json_is_string(json_object_get(s, "kind")), path, m, "expected string", err)) < 0)
+		return r;
+	snprintf(m, sizeof(m), "steps[%zu].call", i);
+	return want(json_is_string(json_object_get(s, "call")), path, m, "expected string", err);
+}
+
+int bisect_report_load(const char *path, json_t **doc, struct plumb_err *err)
+{
+	const json_t *commits, *steps, *res, *v;
+	struct buf text;
+	json_t *d = NULL;
+	size_t n;
+	int r;
+
+	*doc = NULL;
+	buf_init(&text, BISECT_REPORT_MAX_BYTES + 1);
+	r = file_read(path, BISECT_REPORT_MAX_BYTES, &text, err);
+	if (r == 0 && (r = jsonio_load(text.data, text.len, BISECT_REPORT_MAX_BYTES, 8, &d, err)) < 0)
+		plumb_err_prefix(err, "%s", path);
+	buf_release(&text);
+	if (r < 0)
+		return r;
+	commits = json_object_get(d, "commits");
+	steps = json_object_get(d, "steps");
+	res = json_object_get(d, "result");
+	n = json_array_size(commits);
+	if ((r = want(json_is_object(d), path, "(top level)", "expected object", err)) < 0 ||
+	    (r = want(json_is_string(json_object_get(d, "format")) &&
+			      strcmp(json_string_value(json_object_get(d, "format")), "plumb-bisect") == 0,
+		      path, "format", "expected \"plumb-bisect\"", err)) < 0 ||
+	    (r = want(json_is_integer(json_object_get(d, "version")) &&
+			      json_integer_value(json_object_get(d, "version")) == BISECT_REPORT_VERSION,
+		      path, "version", "not a version this plumb reads", err)) < 0 ||
+	    (r = want(json_is_array(commits) && n >= 2 && n <= BISECT_REPORT_MAX_COMMITS, path, "commits",
+		      "expected an array of 2 to 100001 commits", err)) < 0 ||
+	    (r = want(json_is_array(steps) && json_array_size(steps) <= BISECT_REPORT_MAX_STEPS, path, "steps",
+		      "expected an array of at most 4096 steps", err)) < 0 ||
+	    (r = want(json_is_object(res) && json_is_string(json_object_get(res, "summary")) &&
+			      json_is_string(json_object_get(res, "outcome")),
+		      path, "result", "expected an object with outcome and summary", err)) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *c = json_array_get(commits, i);
+		char m[64];
+		snprintf(m, sizeof(m), "commits[%zu]", i);
+		if ((r = want(json_is_object(c) && json_is_string(json_object_get(c, "commit")) &&
+				      json_is_string(json_object_get(c, "subject")) &&
+				      json_is_string(json_object_get(c, "author")),
+			      path, m, "expected an object with commit, subject and author", err)) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < json_array_size(steps); i++)
+		if ((r = check_step(json_array_get(steps, i), i, n, path, err)) < 0)
+			goto out;
+	v = json_object_get(res, "culprit");
+	if (v && !json_is_null(v) && (r = check_index(v, n, path, "result.culprit", err)) < 0)
+		goto out;
+	*doc = d;
+	d = NULL;
+out:
+	json_decref(d);
+	return r;
 }

@@ -22,4 +22,20 @@
 
 json_t *bisect_report_doc(const struct bisect_record *rec);
 
+/* Limits of a bisect.json read back (docs/bisect-json.md). */
+#define BISECT_REPORT_MAX_BYTES ((size_t)64 << 20)
+#define BISECT_REPORT_MAX_COMMITS 100001
+#define BISECT_REPORT_MAX_STEPS 4096
+
+struct plumb_err;
+
+/*
+ * Read a bisect folder's bisect.json (`plumb bisect --show DIR`) as
+ * hostile input: within the limits above, format "plumb-bisect", version
+ * BISECT_REPORT_VERSION, and every member the views read of its type,
+ * commit indexes within commits[].  *doc is a new reference; on failure
+ * PLUMB_EINPUT naming the file and the JSON path.
+ */
+int bisect_report_load(const char *path, json_t **doc, struct plumb_err *err);
+
 #endif

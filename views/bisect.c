@@ -115,7 +115,7 @@ static int render_text(const json_t *doc, struct buf *out, int md)
 			json_array_size(json_object_get(doc, "commits")) - 1);
 	r |= buf_addstr(out, md ? "| # | comparison | base | candidate | range | verdict | base | candidate | ratio | builds |\n"
 				  "|---|---|---|---|---|---|---|---|---|---|\n"
-				: "  # comparison   base         candidate    range    verdict     ratio   base / candidate\n");
+				: "  # comparison   base         candidate    range    verdict                 ratio   base / candidate\n");
 	for (size_t i = 0; i < json_array_size(steps); i++) {
 		const json_t *s = json_array_get(steps, i), *rg = json_object_get(s, "range");
 		const json_t *sides = json_object_get(s, "sides"), *bl = json_object_get(s, "builds");
@@ -136,7 +136,7 @@ static int render_text(const json_t *doc, struct buf *out, int md)
 			     buf_printf(out, " | %s | %zu built, %zu cached |\n", ratio, iget(bl, "built"),
 					iget(bl, "cached"));
 		} else {
-			r |= buf_printf(out, "%3zu %-12s %.12s %.12s %-8s %-11s %-7s ", iget(s, "n"), sget(s, "kind"),
+			r |= buf_printf(out, "%3zu %-12s %.12s %.12s %-8s %-23s %-7s ", iget(s, "n"), sget(s, "kind"),
 					commit_of(doc, iget(s, "base")), commit_of(doc, iget(s, "candidate")), rng,
 					verdict, ratio) |
 			     side_text(out, doc, json_object_get(sides, "base")) | buf_addstr(out, " / ") |
@@ -166,6 +166,8 @@ static int render_svg(const json_t *doc, struct buf *out)
 	r |= buf_printf(out, "<svg class=\"bisect\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
 			"role=\"img\" aria-label=\"the bisect's comparisons over the commits\">\n",
 			left + width + 40, h, left + width + 40, h);
+	r |= buf_addstr(out, "<title>the path of the bisect: one row per comparison, its range shaded, "
+			     "the base a circle, the candidate a square</title>\n");
 	/* The commit axis: the good end, the bad end, every commit measured. */
 	r |= buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", X(0),
 			h - 30, X(n - 1), h - 30);
@@ -218,7 +220,10 @@ static int render_html(const json_t *doc, struct buf *out)
 			     "svg.bisect .pair{stroke:#888;stroke-width:2}svg.bisect .slower{stroke:#b00;fill:#b00}"
 			     "svg.bisect .same{stroke:#070;fill:#070}svg.bisect .undecided{stroke:#b80;fill:#b80}"
 			     "svg.bisect .base{fill:#fff;stroke:#000}svg.bisect .culprit{stroke:#b00;stroke-dasharray:4 3}"
-			     "svg.bisect text{font:11px sans-serif}svg.bisect .end{text-anchor:end}</style>\n");
+			     "svg.bisect text{font:11px sans-serif}svg.bisect .end{text-anchor:end}"
+			     "svg.bisect{max-width:100%;height:auto}"
+			     "@media print{table.steps,table.commits{font-size:.7em}"
+			     "table.steps td,table.commits td{overflow-wrap:anywhere}}</style>\n");
 	r |= buf_addstr(out, "<h1>plumb bisect <code>") | esc_html(out, sget(doc, "id")) |
 	     buf_addstr(out, "</code></h1>\n<p class=\"summary\"><strong>") | esc_html(out, sget(res, "summary")) |
 	     buf_addstr(out, "</strong></p>\n<p>benchmark <code>") | esc_html(out, sget(doc, "bench")) |
@@ -226,7 +231,7 @@ static int render_html(const json_t *doc, struct buf *out)
 	buf_reset(&t);
 	r |= totals(&t, doc) | esc_html(out, buf_cstr(&t)) | buf_addstr(out, "</p>\n");
 	r |= render_svg(doc, out);
-	r |= buf_addstr(out, "<table>\n<tr><th>#</th><th>comparison</th><th>base</th><th>candidate</th><th>range</th>"
+	r |= buf_addstr(out, "<div class=\"scroll\"><table class=\"steps\">\n<tr><th>#</th><th>comparison</th><th>base</th><th>candidate</th><th>range</th>"
 			     "<th>verdict</th><th>base</th><th>candidate</th><th>ratio</th><th>why</th></tr>\n");
 	for (size_t i = 0; i < json_array_size(steps); i++) {
 		const json_t *s = json_array_get(steps, i), *rg = json_object_get(s, "range");
@@ -248,7 +253,7 @@ static int render_html(const json_t *doc, struct buf *out)
 		     buf_printf(out, "</td><td>%s</td><td>", ratio) | esc_html(out, sget(s, "why")) |
 		     buf_addstr(out, "</td></tr>\n");
 	}
-	r |= buf_addstr(out, "</table>\n<h2>Commits</h2>\n<table>\n<tr><th>#</th><th>commit</th><th>subject</th>"
+	r |= buf_addstr(out, "</table></div>\n<h2>Commits</h2>\n<div class=\"scroll\"><table class=\"commits\">\n<tr><th>#</th><th>commit</th><th>subject</th>"
 			     "<th>author</th></tr>\n");
 	for (size_t i = 0; i < json_array_size(commits); i++) {
 		const json_t *c = json_array_get(commits, i);
@@ -256,9 +261,24 @@ static int render_html(const json_t *doc, struct buf *out)
 		     esc_html(out, sget(c, "subject")) | buf_addstr(out, "</td><td>") | esc_html(out, sget(c, "author")) |
 		     buf_addstr(out, "</td></tr>\n");
 	}
-	r |= buf_addstr(out, "</table>\n") | html_end(out);
+	r |= buf_addstr(out, "</table></div>\n") | html_end(out);
 	buf_release(&t);
 	return r ? -1 : 0;
+}
+
+int view_bisect_doc(const json_t *doc, enum view_bisect_format f, struct buf *out, struct plumb_err *err)
+{
+	switch (f) {
+	case VIEW_BISECT_JSON:
+		return jsonio_dump(doc, out, err);
+	case VIEW_BISECT_HTML:
+		return render_html(doc, out) < 0 ? buf_err(err, "bisect report") : 0;
+	case VIEW_BISECT_MD:
+		return render_text(doc, out, 1) < 0 ? buf_err(err, "bisect report") : 0;
+	case VIEW_BISECT_TEXT:
+		break;
+	}
+	return render_text(doc, out, 0) < 0 ? buf_err(err, "bisect report") : 0;
 }
 
 int view_bisect(const struct bisect_record *rec, enum view_bisect_format f, struct buf *out,
@@ -269,20 +289,7 @@ int view_bisect(const struct bisect_record *rec, enum view_bisect_format f, stru
 
 	if (!doc)
 		return plumb_err_oom(err, "bisect report");
-	switch (f) {
-	case VIEW_BISECT_JSON:
-		rc = jsonio_dump(doc, out, err);
-		break;
-	case VIEW_BISECT_HTML:
-		rc = render_html(doc, out) < 0 ? buf_err(err, "bisect report") : 0;
-		break;
-	case VIEW_BISECT_MD:
-		rc = render_text(doc, out, 1) < 0 ? buf_err(err, "bisect report") : 0;
-		break;
-	default:
-		rc = render_text(doc, out, 0) < 0 ? buf_err(err, "bisect report") : 0;
-		break;
-	}
+	rc = view_bisect_doc(doc, f, out, err);
 	json_decref(doc);
 	return rc;
 }

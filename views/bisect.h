@@ -25,6 +25,11 @@ int view_bisect_format_parse(const char *s, enum view_bisect_format *out);
 int view_bisect(const struct bisect_record *rec, enum view_bisect_format f, struct buf *out,
 		struct plumb_err *err);
 
+/* The same from the report document (reports/bisect.h: built, or read back
+ * and checked by bisect_report_load()). */
+#include <jansson.h>
+int view_bisect_doc(const json_t *doc, enum view_bisect_format f, struct buf *out, struct plumb_err *err);
+
 /* One progress line, escaped for a terminal: "comparison 3 (step): 1a2b.. against 3c4d.., 64 commits left". */
 int view_bisect_step_start(const struct bisect_record *rec, enum bisect_kind kind, size_t base,
 			   size_t candidate, struct buf *out);
