@@ -1,7 +1,9 @@
 /*
  * reports/render.h: what the renderers of reports/ share and nothing
- * outside reports/ needs: the page around HTML output (html.c), the
- * inline SVG charts (svg.c) and the phrases of every format (phrases.c).
+ * outside reports/ needs: the inline SVG charts (svg.c) and the phrases
+ * of every format (phrases.c).  The HTML page itself (head, stylesheet,
+ * footer, badge) is reports/html-page.h, which pages outside the report
+ * use too.
  * Escaping and numbers with units are common/escape.h and common/units.h.
  *
  * Ownership: every function appends to a caller's struct buf or writes
@@ -19,6 +21,7 @@
 #include "common/units.h"
 #include "common/utf8.h"
 #include "formats/manifest.h"
+#include "reports/html-page.h"
 
 struct buf;
 struct report;
@@ -26,14 +29,6 @@ struct report_bench;
 struct report_dist;
 struct report_side;
 struct hostdiff_item;
-
-/*
- * The page around an HTML report or trend (html.c): the head with its
- * inline CSS and a Content-Security-Policy that loads nothing, and the
- * closing footer.  title is escaped.
- */
-int html_begin(struct buf *out, const char *title);
-int html_end(struct buf *out);
 
 /*
  * SVG charts, inline in the HTML page (no namespace attribute: the HTML

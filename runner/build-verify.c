@@ -511,8 +511,8 @@ int build_check_control(struct runner_result *res, struct plumb_err *err)
 	res->reproducible = same;
 	if (same) {
 		snprintf(res->repro_note, sizeof(res->repro_note),
-			 k->relinked ? "the control (%s), relinked from base pad 0's objects, is "
-				       "byte-identical to base pad 0 (%s); build.reuse = none compiles it again"
+			 k->relinked ? "the control (%s), built again in a copy of base pad 0's built folder, is "
+				       "byte-identical to base pad 0 (%s); build.reuse = none builds it from a clean tree"
 				     : "the control (%s), built again from its sources, is "
 				       "byte-identical to base pad 0 (%s)", k->id, b0->id);
 		return 0;

@@ -7,7 +7,9 @@ test_description='plumb run: the verdict rule, recorded; moved hot code is place
 # main (the cold function grew, so run() moved: the same instructions at
 # another address) and "outside": the same, plus 20 ms of work in main(),
 # outside the hot set, so that the candidate is plainly slower while its
-# hot code is identical except addresses.
+# hot code is identical except addresses.  The sleep adds 20 ms whatever
+# the load, so the test asks for that, not for a ratio: on a loaded host
+# the base's own time grows and the ratio shrinks.
 test_expect_success 'set up a project' '
 	make_project proj &&
 	(
@@ -41,7 +43,7 @@ test_expect_success PYTHON 'a slower candidate whose hot code only moved: placem
 	run_plumb -c proj/plumb.conf --candidate outside --rounds 10 -o o.plumb >out 2>err &&
 	manifest o.plumb o &&
 	test_json o/manifest.json "j[\"benches\"][0][\"verdict\"] == \"placement\" and j[\"benches\"][0][\"reason\"] == \"hot code identical except the addresses of moved data\"" &&
-	test_json o/manifest.json "j[\"benches\"][0][\"ratio\"] > 1.5" &&
+	test_json o/manifest.json "j[\"benches\"][0][\"sides\"][\"candidate\"][\"center\"] - j[\"benches\"][0][\"sides\"][\"base\"][\"center\"] > 15e6" &&
 	test_grep "hot code identical except the addresses of moved data" out &&
 	test_grep_not "slower" out
 '
