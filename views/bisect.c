@@ -15,7 +15,7 @@
 #include "common/units.h"
 #include "formats/jsonio.h"
 #include "reports/bisect.h"
-#include "reports/render.h"
+#include "reports/html-page.h"
 #include "views/bisect.h"
 #include "common/banned.h"
 
@@ -153,6 +153,16 @@ static int render_text(const json_t *doc, struct buf *out, int md)
 	return r ? -1 : 0;
 }
 
+static const char bisect_css[] =
+	"svg.bisect .axis{stroke:#444}svg.bisect .range{fill:#ddd}"
+	"svg.bisect .pair{stroke:#888;stroke-width:2}svg.bisect .slower{stroke:#b00;fill:#b00}"
+	"svg.bisect .same{stroke:#070;fill:#070}svg.bisect .undecided{stroke:#b80;fill:#b80}"
+	"svg.bisect .base{fill:#fff;stroke:#000}svg.bisect .culprit{stroke:#b00;stroke-dasharray:4 3}"
+	"svg.bisect text{font:11px sans-serif}svg.bisect .end{text-anchor:end}"
+	"svg.bisect{max-width:100%;height:auto}"
+	"@media print{table.steps,table.commits{font-size:.7em}"
+	"table.steps td,table.commits td{overflow-wrap:anywhere}}";
+
 /* The path as a picture: one row per comparison over the commit axis. */
 static int render_svg(const json_t *doc, struct buf *out)
 {
@@ -215,15 +225,7 @@ static int render_html(const json_t *doc, struct buf *out)
 
 	buf_init(&t, 1 << 16);
 	r |= buf_addstr(&t, "plumb bisect ") | buf_addstr(&t, sget(doc, "id"));
-	r |= html_begin(out, buf_cstr(&t));
-	r |= buf_addstr(out, "<style>svg.bisect .axis{stroke:#444}svg.bisect .range{fill:#ddd}"
-			     "svg.bisect .pair{stroke:#888;stroke-width:2}svg.bisect .slower{stroke:#b00;fill:#b00}"
-			     "svg.bisect .same{stroke:#070;fill:#070}svg.bisect .undecided{stroke:#b80;fill:#b80}"
-			     "svg.bisect .base{fill:#fff;stroke:#000}svg.bisect .culprit{stroke:#b00;stroke-dasharray:4 3}"
-			     "svg.bisect text{font:11px sans-serif}svg.bisect .end{text-anchor:end}"
-			     "svg.bisect{max-width:100%;height:auto}"
-			     "@media print{table.steps,table.commits{font-size:.7em}"
-			     "table.steps td,table.commits td{overflow-wrap:anywhere}}</style>\n");
+	r |= html_begin_style(out, buf_cstr(&t), bisect_css);
 	r |= buf_addstr(out, "<h1>plumb bisect <code>") | esc_html(out, sget(doc, "id")) |
 	     buf_addstr(out, "</code></h1>\n<p class=\"summary\"><strong>") | esc_html(out, sget(res, "summary")) |
 	     buf_addstr(out, "</strong></p>\n<p>benchmark <code>") | esc_html(out, sget(doc, "bench")) |
