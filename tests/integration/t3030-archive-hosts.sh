@@ -124,6 +124,20 @@ test_expect_success 'the gate over several classes: any class starting a change'
 	test_grep "host 5ca1ab1e0000c0de: the latest nights start a change point up" err
 '
 
+test_expect_success PYTHON 'archive trend without --host: a series per class; with --host or one class, the series' '
+	plumb archive trend b0 --json --archive-dir "$A" >at.json &&
+	test_json at.json "j[\"bench\"] == \"b0\" and [c[\"host\"] for c in j[\"classes\"]] == [\"5ca1ab1e0000c0de\", \"beefbeefbeefbeef\"]" &&
+	test_json at.json "[len(c[\"points\"]) for c in j[\"classes\"]] == [40, 30] and [len(c[\"changes\"]) for c in j[\"classes\"]] == [1, 0]" &&
+	plumb archive trend b0 --host 5ca1ab1e0000c0de --json --archive-dir "$A" >at1.json &&
+	python3 -c "import json,sys; a=json.load(open(\"at.json\"))[\"classes\"][0]; b=json.load(open(\"at1.json\")); sys.exit(a != b)" &&
+	plumb archive trend interp --json --archive-dir "$A" >at2.json &&
+	test_json at2.json "j[\"host\"] == \"5ca1ab1e00000001\" and \"classes\" not in j" &&
+	plumb archive trend b0 --archive-dir "$A" >at.txt &&
+	test_grep "^bench b0: 2 host classes, one series each$" at.txt &&
+	test_grep "^bench b0, metric wall, host 5ca1ab1e0000c0de: 40 points$" at.txt &&
+	test_grep "^bench b0, metric wall, host beefbeefbeefbeef: 30 points$" at.txt
+'
+
 test_expect_success PYTHON 'archive changes: every class, each change naming its own' '
 	plumb archive changes --json --archive-dir "$A" >c.json &&
 	test_json c.json "j[\"host\"] is None and j[\"hosts\"] == [\"5ca1ab1e00000001\", \"5ca1ab1e0000c0de\", \"beefbeefbeefbeef\"]" &&
