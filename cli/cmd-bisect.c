@@ -18,6 +18,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "common/url.h"
 #include "formats/config.h"
 #include "runner/bisect.h"
 #include "runner/lock.h"
@@ -101,7 +102,8 @@ static int on_done(void *vctx, const struct bisect_record *rec, const struct bis
 		return -1;
 	if (!c->view->quiet)
 		fprintf(stderr, "plumb: %s %s the archive in %s\n", added.id,
-			added.status == STORE_PRESENT ? "was already in" : "added to", c->store_dir);
+			added.status == STORE_PRESENT ? "was already in" : "added to",
+			url_is_postgres(c->store_dir) ? c->st.db_path : c->store_dir);
 	return 0;
 }
 
@@ -259,7 +261,9 @@ static int bisect_exec(int argc, char **argv)
 	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK)
 		goto out_cfg;
 	if (o.archive) {
-		if (store_locate(NULL, &ctx.store_dir, &err) < 0 ||
+		/* $PLUMB_ARCHIVE, else plumb.conf's archive.url, as plumb run --archive. */
+		const char *env = getenv("PLUMB_ARCHIVE");
+		if (store_locate(env && *env ? NULL : cfg.archive.url, &ctx.store_dir, &err) < 0 ||
 		    store_open(&ctx.st, ctx.store_dir, STORE_CREATE, &err) < 0) {
 			status = cli_fail(&err);
 			goto out_lock;
