@@ -26,7 +26,7 @@
 #include "common/err.h"
 #include "common/banned.h"
 
-#define ARCHIVE_DIR_HELP "the archive folder (default: $PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)"
+#define ARCHIVE_DIR_HELP "the archive folder or postgresql:// URL (default: $PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)"
 
 /* Option values; each subcommand runs once per process. */
 static const char *opt_dir;
@@ -851,6 +851,8 @@ const struct plumb_cmd cmd_archive = {
 		 "archive baseline set|list|show|rm [ARGS] [--archive-dir DIR]",
 	.description =
 		"An SQLite index and a store of bundle files, in --archive-dir, else\n"
-		"$PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb (~/.local/share/plumb).",
+		"$PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb (~/.local/share/plumb).\n"
+		"--archive-dir or $PLUMB_ARCHIVE may be a postgresql:// URL instead: an\n"
+		"index on PostgreSQL shared by many hosts, the files in $PLUMB_ARCHIVE_STORE.",
 	.subs = archive_subs,
 };

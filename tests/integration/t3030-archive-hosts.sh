@@ -96,6 +96,17 @@ test_expect_success PYTHON 'report --trend without --host: one series per class,
 	test_json t0.json "j[\"format\"] == \"plumb-trend\" and j[\"host\"] == \"5ca1ab1e00000001\" and len(j[\"points\"]) == 1"
 '
 
+test_expect_success PYTHON 'the trend JSON has the members docs/report-json.md lists; the check can fail' '
+	check="$TEST_SRCDIR/tests/integration/json-doc-members.py" &&
+	doc="$TEST_SRCDIR/docs/report-json.md" &&
+	python3 "$check" "$doc" "### Several host classes" t.json &&
+	python3 "$check" "$doc" "## --trend" t.json classes.1 &&
+	python3 "$check" "$doc" "## --trend" t1.json &&
+	sed "/^| \`shifts\` |/d" "$doc" >short.md &&
+	test_must_fail python3 "$check" short.md "## --trend" t1.json 2>err &&
+	test_grep "printed \[.shifts.\]" err
+'
+
 test_expect_success 'report --trend without --host in text, Markdown and HTML: a table or chart per class' '
 	plumb report --trend b1 --archive-dir "$A" >t.txt &&
 	test_grep "^plumb report --trend b1: 2 host classes, one series each" t.txt &&
