@@ -339,7 +339,7 @@ static int run_range(const struct plumb_config *cfg, const struct runner_range_c
 		buf_release(&out);
 	}
 	for (size_t k = 0; o.archive && k < c->n; k++) {
-		int s = archive_bundle(res[k].bundle);
+		int s = archive_bundle(cfg, res[k].bundle);
 		if (s != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
 			status = s;
 	}
