@@ -63,6 +63,38 @@ int phrase_commit(const struct manifest_commit *c, struct buf *out);
 int phrase_summary(const struct report *r, struct buf *out);
 /* Where a side was read from: "bundle <id> <path>". */
 int phrase_source(const struct report_side *s, struct buf *out);
+/* The ratio as a change of the metric: "11.8% slower", "3.05% faster"; "" unknown. */
+int phrase_change(const struct report_bench *b, struct buf *out);
+/* The same signed, one number: "+11.8%", "−3.05%". */
+int phrase_change_signed(const struct report_bench *b, struct buf *out);
+/* The ratio's interval as changes: "+10.2% to +13.5%"; "" when not computed. */
+int phrase_interval(const struct report_bench *b, struct buf *out);
+/* The smallest detectable change, slower and faster: "+2.80% or −2.72%"; "" unknown. */
+int phrase_detectable(const struct report_bench *b, struct buf *out);
+/* The range a side was judged on, in one unit: "91.00–94.00 ms". */
+int phrase_range(const struct report_bench *b, const struct manifest_side_stats *s,
+		 struct buf *out);
+/*
+ * One sentence that explains b's verdict from its own numbers: "The
+ * candidate's range 91.00–94.00 ms lies wholly above the base's
+ * 81.20–84.10 ms: 11.8% slower."  Every verdict, failure and
+ * withholding has its sentence.
+ */
+int phrase_explain(const struct report *r, const struct report_bench *b, struct buf *out);
+/*
+ * The run's configuration as key = value rows: the labels first ("label
+ * purpose" = "release-notes"), then the recorded spec (run, build, each
+ * bench with its command, hooks and params, repo, verdict) as plumb.conf
+ * names them; unset keys are left out.  fn gets raw, untrusted strings
+ * and returns 0 or -1; phrase_config() returns -1 when any call did.
+ */
+typedef int (*phrase_kv_fn)(void *ctx, const char *key, const char *value);
+int phrase_config(const struct manifest *m, phrase_kv_fn fn, void *ctx);
+/* The glossary every report ends with: *n terms, in a fixed order. */
+struct phrase_term {
+	const char *term, *text;
+};
+const struct phrase_term *phrase_glossary(size_t *n);
 
 /*
  * svg_trend: a series over commits: each point's range as a vertical bar,
