@@ -8,8 +8,6 @@
 #include <time.h>
 
 #include <jansson.h>
-#include <sqlite3.h>
-
 #include "archive/baseline.h"
 #include "archive/bundles.h"
 #include "archive/query.h"
@@ -68,7 +66,7 @@ static void put_escaped(struct buf *b, const char *s, int *bad)
 
 static int write_side_file(struct store *st, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err);
+	struct db_stmt *s = store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err);
 	struct atomic_file af;
 	struct buf b;
 	char *path;
@@ -78,18 +76,18 @@ static int write_side_file(struct store *st, struct plumb_err *err)
 		return err ? err->code : PLUMB_EINTERNAL;
 	buf_init(&b, (size_t)64 << 20);
 	bad |= buf_add(&b, BASELINES_SIDE_HEADER "\n", strlen(BASELINES_SIDE_HEADER) + 1) < 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		put_escaped(&b, (const char *)sqlite3_column_text(s, 0), &bad);
+	while ((rc = db_step(s)) == DB_ROW) {
+		put_escaped(&b, db_column_text(s, 0), &bad);
 		bad |= buf_add(&b, "\t", 1) < 0;
-		put_escaped(&b, (const char *)sqlite3_column_text(s, 1), &bad);
+		put_escaped(&b, db_column_text(s, 1), &bad);
 		bad |= buf_add(&b, "\t", 1) < 0;
-		put_escaped(&b, (const char *)sqlite3_column_text(s, 2), &bad);
+		put_escaped(&b, db_column_text(s, 2), &bad);
 		bad |= buf_add(&b, "\t", 1) < 0;
-		put_escaped(&b, (const char *)sqlite3_column_text(s, 4), &bad);
+		put_escaped(&b, db_column_text(s, 4), &bad);
 		bad |= buf_add(&b, "\n", 1) < 0;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	db_finalize(s);
+	if (rc != DB_DONE) {
 		buf_release(&b);
 		return store_db_err(st, rc, "read baselines", err);
 	}
@@ -117,7 +115,7 @@ int baseline_set(struct store *st, const char *name, const char *bundle,
 	char id[STORE_ID_LEN + 1], prev[STORE_ID_LEN + 1] = "";
 	struct store_added added;
 	struct stat sb;
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int64_t rid;
 	int rc, r;
 
@@ -145,10 +143,10 @@ int baseline_set(struct store *st, const char *name, const char *bundle,
 		r = err ? err->code : PLUMB_EINTERNAL;
 		goto fail;
 	}
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		snprintf(prev, sizeof(prev), "%s", (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
+	db_bind_text(s, 1, name);
+	if (db_step(s) == DB_ROW)
+		snprintf(prev, sizeof(prev), "%s", db_column_text(s, 0));
+	db_finalize(s);
 	s = store_prepare(st, "INSERT INTO baselines (name, bundle, side, set_at, note)"
 			  " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE SET"
 			  " bundle = excluded.bundle, side = excluded.side,"
@@ -157,15 +155,15 @@ int baseline_set(struct store *st, const char *name, const char *bundle,
 		r = err ? err->code : PLUMB_EINTERNAL;
 		goto fail;
 	}
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, rid);
-	sqlite3_bind_text(s, 3, side, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 4, (int64_t)time(NULL));
+	db_bind_text(s, 1, name);
+	db_bind_int64(s, 2, rid);
+	db_bind_text(s, 3, side);
+	db_bind_int64(s, 4, (int64_t)time(NULL));
 	if (note)
-		sqlite3_bind_text(s, 5, note, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+		db_bind_text(s, 5, note);
+	rc = db_step(s);
+	db_finalize(s);
+	if (rc != DB_DONE) {
 		r = store_db_err(st, rc, "set baseline", err);
 		goto fail;
 	}
@@ -188,18 +186,18 @@ fail:
 }
 
 /* One baseline row as JSON: name, bundle, side, set_at, note, created, candidate. */
-static json_t *row_json(sqlite3_stmt *s)
+static json_t *row_json(struct db_stmt *s)
 {
 	char set_at[MANIFEST_TIME_MAX], created[MANIFEST_TIME_MAX];
-	const char *note = (const char *)sqlite3_column_text(s, 4);
-	const char *commit = (const char *)sqlite3_column_text(s, 6);
+	const char *note = db_column_text(s, 4);
+	const char *commit = db_column_text(s, 6);
 
-	manifest_time_format(sqlite3_column_int64(s, 3), set_at);
-	manifest_time_format(sqlite3_column_int64(s, 5), created);
+	manifest_time_format(db_column_int64(s, 3), set_at);
+	manifest_time_format(db_column_int64(s, 5), created);
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:o}",
-			 "name", (const char *)sqlite3_column_text(s, 0),
-			 "bundle", (const char *)sqlite3_column_text(s, 1),
-			 "side", (const char *)sqlite3_column_text(s, 2),
+			 "name", db_column_text(s, 0),
+			 "bundle", db_column_text(s, 1),
+			 "side", db_column_text(s, 2),
 			 "set_at", set_at,
 			 "note", note ? json_string(note) : json_null(),
 			 "created", created,
@@ -217,29 +215,29 @@ int baseline_list(struct store *st, json_t **out, struct plumb_err *err)
  * (the caller finalizes it), or NULL with err set: unknown name
  * (PLUMB_EINPUT), or the database failed.
  */
-static sqlite3_stmt *baseline_row(struct store *st, const char *name, struct plumb_err *err)
+static struct db_stmt *baseline_row(struct store *st, const char *name, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
+	struct db_stmt *s = store_prepare(st, BASELINE_SELECT " WHERE b.name = ?1", err);
 	int rc;
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
+	db_bind_text(s, 1, name);
+	rc = db_step(s);
+	if (rc == DB_ROW)
 		return s;
-	if (rc == SQLITE_DONE)
+	if (rc == DB_DONE)
 		plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
 	else
 		store_db_err(st, rc, "read baseline", err);
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return NULL;
 }
 
 int baseline_show(struct store *st, const char *name, json_t **out,
 		  struct plumb_err *err)
 {
-	sqlite3_stmt *s = baseline_row(st, name, err);
+	struct db_stmt *s = baseline_row(st, name, err);
 	json_t *o, *bundle = NULL;
 	int64_t rid;
 	int r;
@@ -248,8 +246,8 @@ int baseline_show(struct store *st, const char *name, json_t **out,
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
 	o = row_json(s);
-	rid = sqlite3_column_int64(s, 7);
-	sqlite3_finalize(s);
+	rid = db_column_int64(s, 7);
+	db_finalize(s);
 	if (!o)
 		return plumb_err_oom(err, "baseline");
 	if ((r = query_bundle(st, rid, &bundle, err)) < 0) {
@@ -266,7 +264,7 @@ int baseline_show(struct store *st, const char *name, json_t **out,
 
 int baseline_rm(struct store *st, const char *name, struct plumb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc, r;
 
 	if ((r = store_begin(st, err)) < 0)
@@ -276,15 +274,15 @@ int baseline_rm(struct store *st, const char *name, struct plumb_err *err)
 		store_rollback(st);
 		return err ? err->code : PLUMB_EINTERNAL;
 	}
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	db_bind_text(s, 1, name);
+	rc = db_step(s);
+	db_finalize(s);
+	if (rc != DB_DONE) {
 		r = store_db_err(st, rc, "remove baseline", err);
 		store_rollback(st);
 		return r;
 	}
-	if (sqlite3_changes(st->db) == 0) {
+	if (db_changes(st->db) == 0) {
 		store_rollback(st);
 		return plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
 	}
@@ -298,12 +296,12 @@ int baseline_rm(struct store *st, const char *name, struct plumb_err *err)
 int baseline_get(struct store *st, const char *name, char *id, char *side,
 		 struct plumb_err *err)
 {
-	sqlite3_stmt *s = baseline_row(st, name, err);
+	struct db_stmt *s = baseline_row(st, name, err);
 
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	snprintf(id, STORE_ID_LEN + 1, "%s", (const char *)sqlite3_column_text(s, 1));
-	snprintf(side, 10, "%s", (const char *)sqlite3_column_text(s, 2));
-	sqlite3_finalize(s);
+	snprintf(id, STORE_ID_LEN + 1, "%s", db_column_text(s, 1));
+	snprintf(side, 10, "%s", db_column_text(s, 2));
+	db_finalize(s);
 	return 0;
 }

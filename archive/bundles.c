@@ -18,8 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "archive/bundles.h"
 #include "archive/ingest.h"
 #include "archive/store.h"
@@ -181,26 +179,26 @@ struct stored_sig {
 static int lookup_sig(struct store *st, const char *id, int *found, int64_t *rid,
 		      int64_t *size, struct stored_sig *sig, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT rid, size, signature, sig_key FROM bundles"
+	struct db_stmt *s = store_prepare(st, "SELECT rid, size, signature, sig_key FROM bundles"
 					" WHERE id = ?1", err);
 	int rc;
 
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	*found = rc == SQLITE_ROW;
+	db_bind_text(s, 1, id);
+	rc = db_step(s);
+	*found = rc == DB_ROW;
 	if (*found) {
-		*rid = sqlite3_column_int64(s, 0);
-		*size = sqlite3_column_int64(s, 1);
+		*rid = db_column_int64(s, 0);
+		*size = db_column_int64(s, 1);
 		if (sig) {
-			const unsigned char *t = sqlite3_column_text(s, 2), *k = sqlite3_column_text(s, 3);
-			snprintf(sig->state, sizeof(sig->state), "%s", t ? (const char *)t : "none");
-			snprintf(sig->key, sizeof(sig->key), "%s", k ? (const char *)k : "");
+			const char *t = db_column_text(s, 2), *k = db_column_text(s, 3);
+			snprintf(sig->state, sizeof(sig->state), "%s", t ? t : "none");
+			snprintf(sig->key, sizeof(sig->key), "%s", k ? k : "");
 		}
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_finalize(s);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_db_err(st, rc, "look up bundle", err);
 	return 0;
 }
@@ -235,7 +233,7 @@ static int restore_row(struct store *st, int64_t rid, const struct ingest_record
 static int replace_row(struct store *st, int64_t rid, const struct ingest_record *rec,
 		       const struct stored_sig *old, struct plumb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	if ((rc = restore_row(st, rid, rec, err)) < 0)
@@ -244,16 +242,16 @@ static int replace_row(struct store *st, int64_t rid, const struct ingest_record
 			  " new_signature, new_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_int64(s, 1, rid);
-	sqlite3_bind_int64(s, 2, (int64_t)time(NULL));
-	sqlite3_bind_text(s, 3, old->state, -1, SQLITE_STATIC);
+	db_bind_int64(s, 1, rid);
+	db_bind_int64(s, 2, (int64_t)time(NULL));
+	db_bind_text(s, 3, old->state);
 	if (old->key[0])
-		sqlite3_bind_text(s, 4, old->key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 5, rec->signature, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 6, rec->sig_key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+		db_bind_text(s, 4, old->key);
+	db_bind_text(s, 5, rec->signature);
+	db_bind_text(s, 6, rec->sig_key);
+	rc = db_step(s);
+	db_finalize(s);
+	if (rc != DB_DONE)
 		return store_db_err(st, rc, "record the replacement", err);
 	return 0;
 }
@@ -285,25 +283,25 @@ static int make_parent(const char *path, struct plumb_err *err)
 static int restore_row(struct store *st, int64_t rid, const struct ingest_record *rec,
 		       struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, "UPDATE bundles SET file_sha256 = ?1, size = ?2,"
+	struct db_stmt *s = store_prepare(st, "UPDATE bundles SET file_sha256 = ?1, size = ?2,"
 					" signature = ?3, sig_key = ?5, sig_comment = ?6"
 					" WHERE rid = ?4", err);
 	int rc;
 
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, rec->file_sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, rec->size);
-	sqlite3_bind_text(s, 3, rec->signature, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 4, rid);
+	db_bind_text(s, 1, rec->file_sha256);
+	db_bind_int64(s, 2, rec->size);
+	db_bind_text(s, 3, rec->signature);
+	db_bind_int64(s, 4, rid);
 	if (rec->sig_key[0]) {
-		sqlite3_bind_text(s, 5, rec->sig_key, -1, SQLITE_STATIC);
+		db_bind_text(s, 5, rec->sig_key);
 		if (rec->sig_comment)
-			sqlite3_bind_text(s, 6, rec->sig_comment, -1, SQLITE_STATIC);
+			db_bind_text(s, 6, rec->sig_comment);
 	}
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	rc = db_step(s);
+	db_finalize(s);
+	if (rc != DB_DONE)
 		return store_db_err(st, rc, "update bundle", err);
 	return 0;
 }
@@ -426,7 +424,7 @@ int store_remove(struct store *st, const char *prefix, char *id_out,
 		 struct plumb_err *err)
 {
 	char id[STORE_ID_LEN + 1];
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int64_t rid, size;
 	char *path = NULL;
 	int rc, r, found;
@@ -440,17 +438,17 @@ int store_remove(struct store *st, const char *prefix, char *id_out,
 		r = err ? err->code : PLUMB_EINTERNAL;
 		goto rollback;
 	}
-	sqlite3_bind_int64(s, 1, rid);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	db_bind_int64(s, 1, rid);
+	rc = db_step(s);
+	if (rc == DB_ROW) {
 		r = plumb_err_set(err, PLUMB_EINPUT,
 				  "bundle %s is baseline '%s': 'plumb archive baseline rm %s' first",
-				  id, (const char *)sqlite3_column_text(s, 0),
-				  (const char *)sqlite3_column_text(s, 0));
-	} else if (rc != SQLITE_DONE) {
+				  id, db_column_text(s, 0),
+				  db_column_text(s, 0));
+	} else if (rc != DB_DONE) {
 		r = store_db_err(st, rc, "look up baselines", err);
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (r < 0)
 		goto rollback;
 	s = store_prepare(st, "DELETE FROM bundles WHERE rid = ?1", err);
@@ -458,10 +456,10 @@ int store_remove(struct store *st, const char *prefix, char *id_out,
 		r = err ? err->code : PLUMB_EINTERNAL;
 		goto rollback;
 	}
-	sqlite3_bind_int64(s, 1, rid);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	db_bind_int64(s, 1, rid);
+	rc = db_step(s);
+	db_finalize(s);
+	if (rc != DB_DONE) {
 		r = store_db_err(st, rc, "delete bundle", err);
 		goto rollback;
 	}

@@ -10,8 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <sqlite3.h>
-
 #include "archive/ingest.h"
 #include "archive/store.h"
 #include "common/buf.h"
@@ -104,21 +102,21 @@ int ingest_add_label(struct ingest_record *rec, const char *key, const char *val
 }
 
 /* Bind a string or NULL. */
-static void bind_text(sqlite3_stmt *s, int i, const char *v)
+static void bind_text(struct db_stmt *s, int i, const char *v)
 {
 	if (v)
-		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+		db_bind_text(s, i, v);
 	else
-		sqlite3_bind_null(s, i);
+		db_bind_null(s, i);
 }
 
 /* Bind a number, NULL for NAN (and for infinities, which JSON cannot carry). */
-static void bind_real(sqlite3_stmt *s, int i, double v)
+static void bind_real(struct db_stmt *s, int i, double v)
 {
 	if (isfinite(v))
-		sqlite3_bind_double(s, i, v);
+		db_bind_double(s, i, v);
 	else
-		sqlite3_bind_null(s, i);
+		db_bind_null(s, i);
 }
 
 /* The pad medians as a JSON array ("[1.5,2]"), or NULL when there are none. */
@@ -140,25 +138,29 @@ static int pads_json(const struct ingest_side *s, struct buf *out)
 	return buf_addch(out, ']');
 }
 
+/* The error of a step that returned rc, or 0 for DB_DONE. */
+static int step_error(struct store *st, int rc, const char *what, struct plumb_err *err)
+{
+	if (rc == DB_DONE)
+		return 0;
+	if ((rc & 0xff) == DB_CONSTRAINT)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: %s: %s", st->db_path, what,
+				     db_errmsg(st->db));
+	return store_db_err(st, rc, what, err);
+}
+
 /* Step a statement that returns no row. */
-static int step_done(struct store *st, sqlite3_stmt *s, const char *what,
+static int step_done(struct store *st, struct db_stmt *s, const char *what,
 		     struct plumb_err *err)
 {
-	int rc = sqlite3_step(s);
-
-	if (rc == SQLITE_DONE)
-		return 0;
-	if ((rc & 0xff) == SQLITE_CONSTRAINT)
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: %s: %s", st->db_path, what,
-				     sqlite3_errmsg(st->db));
-	return store_db_err(st, rc, what, err);
+	return step_error(st, db_step(s), what, err);
 }
 
 /* The hosts row of a fingerprint, created on first sight. */
 static int host_id(struct store *st, const struct ingest_record *rec,
 		   int64_t *id, struct plumb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc, r;
 
 	s = store_prepare(st, "INSERT INTO hosts (fingerprint, facts) VALUES (?1, ?2) "
@@ -168,31 +170,31 @@ static int host_id(struct store *st, const struct ingest_record *rec,
 	bind_text(s, 1, rec->host_fingerprint);
 	bind_text(s, 2, rec->host_facts ? rec->host_facts : "{}");
 	r = step_done(st, s, "insert host", err);
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (r < 0)
 		return r;
 	s = store_prepare(st, "SELECT id FROM hosts WHERE fingerprint = ?1", err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
 	bind_text(s, 1, rec->host_fingerprint);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(s, 0);
+	rc = db_step(s);
+	if (rc == DB_ROW)
+		*id = db_column_int64(s, 0);
 	else
-		r = store_db_err(st, rc == SQLITE_DONE ? SQLITE_INTERNAL : rc, "look up host", err);
-	sqlite3_finalize(s);
+		r = store_db_err(st, rc == DB_DONE ? DB_INTERNAL : rc, "look up host", err);
+	db_finalize(s);
 	return r;
 }
 
-static int insert_bench(struct store *st, sqlite3_stmt *s, int64_t rid,
+static int insert_bench(struct store *st, struct db_stmt *s, int64_t rid,
 			const struct ingest_bench *b, int64_t host, int64_t at,
 			struct buf *tmp, struct plumb_err *err)
 {
 	int r;
 
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
-	sqlite3_bind_int64(s, 1, rid);
+	db_reset(s);
+	db_clear_bindings(s);
+	db_bind_int64(s, 1, rid);
 	bind_text(s, 2, b->name);
 	bind_text(s, 3, b->mode);
 	bind_text(s, 4, b->metric);
@@ -214,10 +216,10 @@ static int insert_bench(struct store *st, sqlite3_stmt *s, int64_t rid,
 	bind_text(s, 16, b->verdict);
 	bind_real(s, 17, b->noise);
 	if (host)
-		sqlite3_bind_int64(s, 18, host);
+		db_bind_int64(s, 18, host);
 	else
-		sqlite3_bind_null(s, 18);
-	sqlite3_bind_int64(s, 19, at);
+		db_bind_null(s, 18);
+	db_bind_int64(s, 19, at);
 	r = step_done(st, s, "insert benchmark", err);
 	if (r < 0)
 		plumb_err_prefix(err, "benchmark '%s'", b->name ? b->name : "");
@@ -227,7 +229,7 @@ static int insert_bench(struct store *st, sqlite3_stmt *s, int64_t rid,
 int ingest_insert(struct store *st, const struct ingest_record *rec,
 		  int64_t *rid_out, struct plumb_err *err)
 {
-	sqlite3_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	struct buf tmp;
 	int64_t host = 0, rid;
 	int r = 0;
@@ -244,38 +246,46 @@ int ingest_insert(struct store *st, const struct ingest_record *rec,
 		" format_version, repo, base_ref, base_commit, base_time, cand_ref,"
 		" cand_commit, cand_time, signature, host, sig_key, sig_comment)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-		" ?17, ?18)",
+		" ?17, ?18) RETURNING rid",
 		err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
 	bind_text(s, 1, rec->id);
 	bind_text(s, 2, rec->file_sha256);
-	sqlite3_bind_int64(s, 3, rec->size);
-	sqlite3_bind_int64(s, 4, rec->created);
-	sqlite3_bind_int64(s, 5, (int64_t)time(NULL));
+	db_bind_int64(s, 3, rec->size);
+	db_bind_int64(s, 4, rec->created);
+	db_bind_int64(s, 5, (int64_t)time(NULL));
 	bind_text(s, 6, rec->plumb_version);
 	bind_text(s, 7, rec->format_version ? rec->format_version : "1");
 	bind_text(s, 8, rec->repo);
 	bind_text(s, 9, rec->base.ref);
 	bind_text(s, 10, rec->base.commit);
 	if (rec->base.has_time)
-		sqlite3_bind_int64(s, 11, rec->base.time);
+		db_bind_int64(s, 11, rec->base.time);
 	bind_text(s, 12, rec->cand.ref);
 	bind_text(s, 13, rec->cand.commit);
 	if (rec->cand.has_time)
-		sqlite3_bind_int64(s, 14, rec->cand.time);
+		db_bind_int64(s, 14, rec->cand.time);
 	bind_text(s, 15, rec->signature ? rec->signature : "none");
 	if (rec->sig_key[0]) {
 		bind_text(s, 17, rec->sig_key);
 		bind_text(s, 18, rec->sig_comment);
 	}
 	if (host)
-		sqlite3_bind_int64(s, 16, host);
-	r = step_done(st, s, "insert bundle", err);
-	sqlite3_finalize(s);
+		db_bind_int64(s, 16, host);
+	rid = 0;
+	if ((r = db_step(s)) == DB_ROW) {
+		rid = db_column_int64(s, 0);
+		r = 0;
+	} else {
+		r = step_error(st, r, "insert bundle", err);
+		if (r == 0)
+			r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: insert bundle: no row number",
+					  st->db_path);
+	}
+	db_finalize(s);
 	if (r < 0)
 		return plumb_err_prefix(err, "bundle %s", rec->id);
-	rid = sqlite3_last_insert_rowid(st->db);
 
 	s = store_prepare(st,
 		"INSERT INTO benches (bundle, name, mode, metric,"
@@ -291,7 +301,7 @@ int ingest_insert(struct store *st, const struct ingest_record *rec,
 		r = insert_bench(st, s, rid, &rec->benches[i], host,
 				 rec->cand.has_time ? rec->cand.time : rec->created, &tmp, err);
 	buf_release(&tmp);
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (r < 0)
 		return plumb_err_prefix(err, "bundle %s", rec->id);
 
@@ -299,13 +309,13 @@ int ingest_insert(struct store *st, const struct ingest_record *rec,
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
 	for (size_t i = 0; i < rec->nlabels && r == 0; i++) {
-		sqlite3_reset(s);
-		sqlite3_bind_int64(s, 1, rid);
+		db_reset(s);
+		db_bind_int64(s, 1, rid);
 		bind_text(s, 2, rec->labels[i].key);
 		bind_text(s, 3, rec->labels[i].value);
 		r = step_done(st, s, "insert label", err);
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (r < 0)
 		return plumb_err_prefix(err, "bundle %s", rec->id);
 	if (rid_out)

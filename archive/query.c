@@ -10,8 +10,6 @@
 #include <string.h>
 
 #include <jansson.h>
-#include <sqlite3.h>
-
 #include "archive/query.h"
 #include "archive/store.h"
 #include "common/buf.h"
@@ -35,9 +33,9 @@ static int jset(json_t *o, const char *k, json_t *v)
 }
 
 /* A text column as a JSON string, null for SQL NULL or invalid UTF-8. */
-static json_t *col_str(sqlite3_stmt *s, int i)
+static json_t *col_str(struct db_stmt *s, int i)
 {
-	const char *t = (const char *)sqlite3_column_text(s, i);
+	const char *t = db_column_text(s, i);
 	json_t *v;
 
 	if (!t)
@@ -47,13 +45,13 @@ static json_t *col_str(sqlite3_stmt *s, int i)
 }
 
 /* A numeric column as a JSON number (integer when stored as one), or null. */
-static json_t *col_num(sqlite3_stmt *s, int i)
+static json_t *col_num(struct db_stmt *s, int i)
 {
-	switch (sqlite3_column_type(s, i)) {
-	case SQLITE_INTEGER:
-		return json_integer(sqlite3_column_int64(s, i));
-	case SQLITE_FLOAT: {
-		double d = sqlite3_column_double(s, i);
+	switch (db_column_type(s, i)) {
+	case DB_INTEGER:
+		return json_integer(db_column_int64(s, i));
+	case DB_FLOAT: {
+		double d = db_column_double(s, i);
 		return isfinite(d) ? json_real(d) : json_null();
 	}
 	default:
@@ -62,20 +60,20 @@ static json_t *col_num(sqlite3_stmt *s, int i)
 }
 
 /* An epoch-seconds column as an RFC 3339 string, or null. */
-static json_t *col_time(sqlite3_stmt *s, int i)
+static json_t *col_time(struct db_stmt *s, int i)
 {
 	char t[MANIFEST_TIME_MAX];
 
-	if (sqlite3_column_type(s, i) == SQLITE_NULL ||
-	    manifest_time_format(sqlite3_column_int64(s, i), t) < 0)
+	if (db_column_type(s, i) == DB_NULL ||
+	    manifest_time_format(db_column_int64(s, i), t) < 0)
 		return json_null();
 	return json_string(t);
 }
 
 /* A column holding JSON text, parsed; the text itself when it does not parse. */
-static json_t *col_json(sqlite3_stmt *s, int i)
+static json_t *col_json(struct db_stmt *s, int i)
 {
-	const char *t = (const char *)sqlite3_column_text(s, i);
+	const char *t = db_column_text(s, i);
 	json_t *v;
 
 	if (!t)
@@ -107,7 +105,7 @@ static int hex_range(const char *s, char *lo, char *hi, size_t size)
 int query_host(struct store *st, const char *prefix, int64_t *id, char *fp_out,
 	       size_t fp_size, struct plumb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	struct buf cands;
 	int rc, n = 0, r = 0;
 
@@ -119,25 +117,25 @@ int query_host(struct store *st, const char *prefix, int64_t *id, char *fp_out,
 			  "ORDER BY fingerprint = ?1 DESC, fingerprint LIMIT 10", err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, prefix, -1, SQLITE_STATIC);
+	db_bind_text(s, 1, prefix);
 	buf_init(&cands, 4096);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *fp = (const char *)sqlite3_column_text(s, 1);
+	while ((rc = db_step(s)) == DB_ROW) {
+		const char *fp = db_column_text(s, 1);
 		if (n == 0) {
-			*id = sqlite3_column_int64(s, 0);
+			*id = db_column_int64(s, 0);
 			snprintf(fp_out, fp_size, "%s", fp ? fp : "");
 			if (fp && strcmp(fp, prefix) == 0) {
 				n = 1;   /* an exact match wins over longer ones */
-				rc = SQLITE_DONE;
+				rc = DB_DONE;
 				break;
 			}
 		}
 		buf_printf(&cands, "%s%s", n ? ", " : "", fp ? fp : "");
 		n++;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		r = store_db_err(st, rc, "look up host", err);
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (!r && n == 0)
 		r = plumb_err_set(err, PLUMB_EINPUT, "no host %s in the archive", prefix);
 	if (!r && n > 1)
@@ -148,7 +146,7 @@ int query_host(struct store *st, const char *prefix, int64_t *id, char *fp_out,
 }
 
 /* {"ref", "commit", "time"} of one side from three columns. */
-static json_t *side_ref(sqlite3_stmt *s, int i)
+static json_t *side_ref(struct db_stmt *s, int i)
 {
 	json_t *o = json_object();
 
@@ -166,7 +164,7 @@ static json_t *side_ref(sqlite3_stmt *s, int i)
 static int labels_json(struct store *st, int64_t rid, json_t **out,
 		       struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT key, value FROM labels WHERE bundle = ?1 "
+	struct db_stmt *s = store_prepare(st, "SELECT key, value FROM labels WHERE bundle = ?1 "
 					"ORDER BY key", err);
 	json_t *o;
 	int rc;
@@ -175,19 +173,19 @@ static int labels_json(struct store *st, int64_t rid, json_t **out,
 		return err ? err->code : PLUMB_EINTERNAL;
 	o = json_object();
 	if (!o) {
-		sqlite3_finalize(s);
+		db_finalize(s);
 		return plumb_err_oom(err, "labels");
 	}
-	sqlite3_bind_int64(s, 1, rid);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *k = (const char *)sqlite3_column_text(s, 0);
+	db_bind_int64(s, 1, rid);
+	while ((rc = db_step(s)) == DB_ROW) {
+		const char *k = db_column_text(s, 0);
 		if (k && jset(o, k, col_str(s, 1))) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	db_finalize(s);
+	if (rc != DB_DONE) {
 		json_decref(o);
 		return store_db_err(st, rc, "read labels", err);
 	}
@@ -231,7 +229,7 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 {
 	char clo[64], chi[66];
 	int64_t host = 0, since = 0;
-	sqlite3_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	struct buf sql;
 	json_t *arr = NULL;
 	int rc, r = 0, bad = 0, p;
@@ -260,7 +258,7 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 		"SELECT u.rid, u.id, u.created, u.repo, u.base_ref, u.base_commit, u.base_time,"
 		" u.cand_ref, u.cand_commit, u.cand_time, u.signature, h.fingerprint,"
 		" (SELECT count(*) FROM benches b WHERE b.bundle = u.rid), u.size"
-		" FROM bundles u LEFT JOIN hosts h ON h.id = u.host WHERE 1") < 0;
+		" FROM bundles u LEFT JOIN hosts h ON h.id = u.host WHERE 1 = 1") < 0;
 	/* Parameters are numbered in the order the conditions are added. */
 	p = 1;
 	if (f->bench)
@@ -301,24 +299,24 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 	}
 	p = 1;
 	if (f->bench)
-		sqlite3_bind_text(s, p++, f->bench, -1, SQLITE_STATIC);
+		db_bind_text(s, p++, f->bench);
 	if (f->repo)
-		sqlite3_bind_text(s, p++, f->repo, -1, SQLITE_STATIC);
+		db_bind_text(s, p++, f->repo);
 	if (f->commit) {
-		sqlite3_bind_text(s, p++, clo, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, p++, chi, -1, SQLITE_STATIC);
+		db_bind_text(s, p++, clo);
+		db_bind_text(s, p++, chi);
 	}
 	if (f->host)
-		sqlite3_bind_int64(s, p++, host);
+		db_bind_int64(s, p++, host);
 	if (f->since)
-		sqlite3_bind_int64(s, p++, since);
+		db_bind_int64(s, p++, since);
 	for (size_t i = 0; i < f->nlabels; i++) {
 		const char *eq = strchr(f->labels[i], '=');
 		if (eq) {
-			sqlite3_bind_text(s, p++, f->labels[i], (int)(eq - f->labels[i]), SQLITE_STATIC);
-			sqlite3_bind_text(s, p++, eq + 1, -1, SQLITE_STATIC);
+			db_bind_textn(s, p++, f->labels[i], (size_t)(eq - f->labels[i]));
+			db_bind_text(s, p++, eq + 1);
 		} else {
-			sqlite3_bind_text(s, p++, f->labels[i], -1, SQLITE_STATIC);
+			db_bind_text(s, p++, f->labels[i]);
 		}
 	}
 
@@ -327,14 +325,14 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 		r = plumb_err_oom(err, "list");
 		goto done;
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		json_t *o = json_object(), *labels = NULL;
 		if (!o || json_array_append_new(arr, o) != 0) {
 			json_decref(o);
 			r = plumb_err_oom(err, "list");
 			goto done;
 		}
-		if ((r = labels_json(st, sqlite3_column_int64(s, 0), &labels, err)) < 0)
+		if ((r = labels_json(st, db_column_int64(s, 0), &labels, err)) < 0)
 			goto done;
 		if (jset(o, "id", col_str(s, 1)) | jset(o, "created", col_time(s, 2)) |
 		    jset(o, "repo", col_str(s, 3)) | jset(o, "base", side_ref(s, 4)) |
@@ -345,10 +343,10 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 			goto done;
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		r = store_db_err(st, rc, "list bundles", err);
 done:
-	sqlite3_finalize(s);
+	db_finalize(s);
 	buf_release(&sql);
 	if (r < 0) {
 		json_decref(arr);
@@ -359,7 +357,7 @@ done:
 }
 
 /* {"center", "min", "max", "spread", "pads"} from five columns. */
-static json_t *side_json(sqlite3_stmt *s, int i)
+static json_t *side_json(struct db_stmt *s, int i)
 {
 	json_t *o = json_object();
 
@@ -374,7 +372,7 @@ static json_t *side_json(sqlite3_stmt *s, int i)
 	return o;
 }
 
-int query_rows(struct store *st, sqlite3_stmt *s, json_t *(*row)(sqlite3_stmt *s),
+int query_rows(struct store *st, struct db_stmt *s, json_t *(*row)(struct db_stmt *s),
 	       const char *what, json_t **out, struct plumb_err *err)
 {
 	json_t *arr;
@@ -385,18 +383,18 @@ int query_rows(struct store *st, sqlite3_stmt *s, json_t *(*row)(sqlite3_stmt *s
 		return err ? err->code : PLUMB_EINTERNAL;
 	arr = json_array();
 	if (!arr) {
-		sqlite3_finalize(s);
+		db_finalize(s);
 		return plumb_err_oom(err, what);
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		/* json_array_append_new() refuses (and so counts) a NULL row. */
 		if (json_array_append_new(arr, row(s)) != 0) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	db_finalize(s);
+	if (rc != DB_DONE) {
 		json_decref(arr);
 		return store_db_err(st, rc, what, err);
 	}
@@ -404,7 +402,7 @@ int query_rows(struct store *st, sqlite3_stmt *s, json_t *(*row)(sqlite3_stmt *s
 	return 0;
 }
 
-static json_t *bench_row(sqlite3_stmt *s)
+static json_t *bench_row(struct db_stmt *s)
 {
 	json_t *o = json_object();
 
@@ -421,17 +419,17 @@ static json_t *bench_row(sqlite3_stmt *s)
 static int benches_json(struct store *st, int64_t rid, json_t **out,
 			struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st,
+	struct db_stmt *s = store_prepare(st,
 		"SELECT name, mode, metric, base_center, base_min, base_max, base_spread, base_pads,"
 		" cand_center, cand_min, cand_max, cand_spread, cand_pads, ratio, verdict, noise"
 		" FROM benches WHERE bundle = ?1 ORDER BY name", err);
 
 	if (s)
-		sqlite3_bind_int64(s, 1, rid);
+		db_bind_int64(s, 1, rid);
 	return query_rows(st, s, bench_row, "read benchmarks", out, err);
 }
 
-static json_t *baseline_of_row(sqlite3_stmt *s)
+static json_t *baseline_of_row(struct db_stmt *s)
 {
 	json_t *o = json_object();
 
@@ -445,18 +443,18 @@ static json_t *baseline_of_row(sqlite3_stmt *s)
 static int baselines_of(struct store *st, int64_t rid, json_t **out,
 			struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT name, side FROM baselines WHERE bundle = ?1 "
+	struct db_stmt *s = store_prepare(st, "SELECT name, side FROM baselines WHERE bundle = ?1 "
 					"ORDER BY name", err);
 
 	if (s)
-		sqlite3_bind_int64(s, 1, rid);
+		db_bind_int64(s, 1, rid);
 	return query_rows(st, s, baseline_of_row, "read baselines", out, err);
 }
 
 int query_bundle(struct store *st, int64_t rid, json_t **out,
 		 struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st,
+	struct db_stmt *s = store_prepare(st,
 		"SELECT u.id, u.file_sha256, u.size, u.created, u.added, u.plumb_version,"
 		" u.format_version, u.repo, u.base_ref, u.base_commit, u.base_time,"
 		" u.cand_ref, u.cand_commit, u.cand_time, u.signature, h.fingerprint, h.facts,"
@@ -470,10 +468,10 @@ int query_bundle(struct store *st, int64_t rid, json_t **out,
 	*out = NULL;
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_int64(s, 1, rid);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		r = rc == SQLITE_DONE ? plumb_err_set(err, PLUMB_EINPUT, "no bundle row %lld",
+	db_bind_int64(s, 1, rid);
+	rc = db_step(s);
+	if (rc != DB_ROW) {
+		r = rc == DB_DONE ? plumb_err_set(err, PLUMB_EINPUT, "no bundle row %lld",
 						      (long long)rid)
 				      : store_db_err(st, rc, "read bundle", err);
 		goto done;
@@ -482,13 +480,13 @@ int query_bundle(struct store *st, int64_t rid, json_t **out,
 	    (r = labels_json(st, rid, &labels, err)) < 0 ||
 	    (r = baselines_of(st, rid, &bl, err)) < 0)
 		goto done;
-	path = store_bundle_path(st, (const char *)sqlite3_column_text(s, 0));
+	path = store_bundle_path(st, db_column_text(s, 0));
 	o = json_object();
 	if (!o || !path) {
 		r = plumb_err_oom(err, "bundle");
 		goto done;
 	}
-	if (sqlite3_column_type(s, 15) == SQLITE_NULL) {
+	if (db_column_type(s, 15) == DB_NULL) {
 		host = json_null();
 	} else if ((host = json_object())) {
 		if (jset(host, "fingerprint", col_str(s, 15)) | jset(host, "facts", col_json(s, 16))) {
@@ -515,7 +513,7 @@ int query_bundle(struct store *st, int64_t rid, json_t **out,
 	*out = o;
 	o = NULL;
 done:
-	sqlite3_finalize(s);
+	db_finalize(s);
 	free(path);
 	json_decref(o);
 	json_decref(benches);
@@ -544,32 +542,32 @@ int query_show(struct store *st, const char *prefix, json_t **out,
 static int pick(struct store *st, const char *sql, const char *a, int64_t b,
 		const char *c, int *found, int64_t *iv, char **sv, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, sql, err);
+	struct db_stmt *s = store_prepare(st, sql, err);
 	int rc;
 
 	*found = 0;
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, a, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, b);
+	db_bind_text(s, 1, a);
+	db_bind_int64(s, 2, b);
 	if (c)
-		sqlite3_bind_text(s, 3, c, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+		db_bind_text(s, 3, c);
+	rc = db_step(s);
+	if (rc == DB_ROW) {
 		*found = 1;
 		if (iv)
-			*iv = sqlite3_column_int64(s, 0);
+			*iv = db_column_int64(s, 0);
 		if (sv) {
-			const char *t = (const char *)sqlite3_column_text(s, 0);
+			const char *t = db_column_text(s, 0);
 			*sv = t ? strdup(t) : NULL;
 			if (t && !*sv) {
-				sqlite3_finalize(s);
+				db_finalize(s);
 				return plumb_err_oom(err, "trend");
 			}
 		}
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_finalize(s);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_db_err(st, rc, "trend", err);
 	return 0;
 }
@@ -580,7 +578,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	char fp[256] = "";
 	char *metric = NULL;
 	int64_t host = 0;
-	sqlite3_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	json_t *o = NULL, *pts = NULL;
 	size_t n;
 	int found, rc, r = 0;
@@ -602,13 +600,13 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 					     "no results of benchmark '%s'%s%s%s with host facts in the archive",
 					     q->bench, q->metric ? " (metric " : "",
 					     q->metric ? q->metric : "", q->metric ? ")" : "");
-		sqlite3_stmt *h = store_prepare(st, "SELECT fingerprint FROM hosts WHERE id = ?1", err);
+		struct db_stmt *h = store_prepare(st, "SELECT fingerprint FROM hosts WHERE id = ?1", err);
 		if (!h)
 			return err ? err->code : PLUMB_EINTERNAL;
-		sqlite3_bind_int64(h, 1, host);
-		if (sqlite3_step(h) == SQLITE_ROW)
-			snprintf(fp, sizeof(fp), "%s", (const char *)sqlite3_column_text(h, 0));
-		sqlite3_finalize(h);
+		db_bind_int64(h, 1, host);
+		if (db_step(h) == DB_ROW)
+			snprintf(fp, sizeof(fp), "%s", db_column_text(h, 0));
+		db_finalize(h);
 	}
 	if (q->metric) {
 		metric = strdup(q->metric);
@@ -637,17 +635,17 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		r = err ? err->code : PLUMB_EINTERNAL;
 		goto done;
 	}
-	sqlite3_bind_text(s, 1, q->bench, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, host);
+	db_bind_text(s, 1, q->bench);
+	db_bind_int64(s, 2, host);
 	if (metric)
-		sqlite3_bind_text(s, 3, metric, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 4, q->last > 0 ? q->last : -1);
+		db_bind_text(s, 3, metric);
+	db_bind_int64(s, 4, q->last > 0 ? q->last : -1);
 	pts = json_array();
 	if (!pts) {
 		r = plumb_err_oom(err, "trend");
 		goto done;
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		json_t *p = json_object();
 		if (!p || json_array_append_new(pts, p) != 0 ||
 		    jset(p, "bundle", col_str(s, 0)) | jset(p, "ref", col_str(s, 1)) |
@@ -661,7 +659,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 			goto done;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		r = store_db_err(st, rc, "trend", err);
 		goto done;
 	}
@@ -688,7 +686,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	*out = o;
 	o = NULL;
 done:
-	sqlite3_finalize(s);
+	db_finalize(s);
 	json_decref(pts);
 	json_decref(o);
 	free(metric);
@@ -749,16 +747,16 @@ static int flush_series(struct query_series *sr, int (*each)(const struct query_
 	return r;
 }
 
-static int same_str(const char *a, const unsigned char *b)
+static int same_str(const char *a, const char *b)
 {
 	if (!a || !b)
 		return !a && !b;
-	return strcmp(a, (const char *)b) == 0;
+	return strcmp(a, b) == 0;
 }
 
-static char *dup_col(sqlite3_stmt *s, int i, int *oom)
+static char *dup_col(struct db_stmt *s, int i, int *oom)
 {
-	const char *t = (const char *)sqlite3_column_text(s, i);
+	const char *t = db_column_text(s, i);
 	char *d;
 
 	if (!t)
@@ -773,7 +771,7 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 		      struct plumb_err *err)
 {
 	struct query_series sr;
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int64_t hid = 0;
 	size_t cap = 0, pcap = 0;
 	int rc, r = 0, found;
@@ -804,9 +802,9 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 		" WHERE b.host = ?1 ORDER BY b.name, b.metric, b.at, b.bundle", err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_int64(s, 1, hid);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const unsigned char *name = sqlite3_column_text(s, 0), *metric = sqlite3_column_text(s, 1);
+	db_bind_int64(s, 1, hid);
+	while ((rc = db_step(s)) == DB_ROW) {
+		const char *name = db_column_text(s, 0), *metric = db_column_text(s, 1);
 		struct query_night *q;
 		int oom = 0;
 
@@ -832,12 +830,12 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 		}
 		q = &sr.nights[sr.n++];
 		memset(q, 0, sizeof(*q));
-		q->at = sqlite3_column_int64(s, 2);
+		q->at = db_column_int64(s, 2);
 		q->commit = dup_col(s, 3, &oom);
 		q->bundle = dup_col(s, 4, &oom);
-		q->center = sqlite3_column_type(s, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 5);
-		q->min = sqlite3_column_type(s, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 6);
-		q->max = sqlite3_column_type(s, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 7);
+		q->center = db_column_type(s, 5) == DB_NULL ? NAN : db_column_double(s, 5);
+		q->min = db_column_type(s, 6) == DB_NULL ? NAN : db_column_double(s, 6);
+		q->max = db_column_type(s, 7) == DB_NULL ? NAN : db_column_double(s, 7);
 		if (sr.npads + QUERY_PADS_MAX > pcap) {
 			size_t nc = pcap ? pcap * 2 : 4096;
 			double *g = realloc(sr.pads, nc * sizeof(*g));
@@ -849,7 +847,7 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 			pcap = nc;
 		}
 		q->pad0 = sr.npads;
-		q->npads = pads_of((const char *)sqlite3_column_text(s, 8), sr.pads + sr.npads,
+		q->npads = pads_of(db_column_text(s, 8), sr.pads + sr.npads,
 				   QUERY_PADS_MAX);
 		sr.npads += q->npads;
 		if (oom || !sr.bench) {
@@ -857,14 +855,14 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 			goto done;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		r = store_db_err(st, rc, "changes", err);
 		goto done;
 	}
 	r = flush_series(&sr, each, arg);
 done:
 	series_clear(&sr);
-	sqlite3_finalize(s);
+	db_finalize(s);
 	free(sr.nights);
 	free(sr.pads);
 	return r;

@@ -41,7 +41,7 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
  * in a new array in *out, owned by the caller.  row() returns a new value
  * or NULL when memory ran out.  what names the query in messages.
  */
-int query_rows(struct store *st, sqlite3_stmt *s, json_t *(*row)(sqlite3_stmt *s),
+int query_rows(struct store *st, struct db_stmt *s, json_t *(*row)(struct db_stmt *s),
 	       const char *what, json_t **out, struct plumb_err *err);
 
 int query_show(struct store *st, const char *prefix, json_t **out,

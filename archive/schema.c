@@ -3,6 +3,10 @@
  * driver.  Kept apart from the store so the history of the layout reads
  * in one place; archive/SCHEMA.md explains each table.
  *
+ * The steps are SQLite's DDL; on PostgreSQL each is rewritten by
+ * dialect_pg_schema() (archive/dialect.c holds every difference), and the
+ * version lives in the table plumb_schema instead of PRAGMA user_version.
+ *
  * Never edit a released step: add one.  A step runs inside the driver's
  * transaction, so it must not contain BEGIN/COMMIT or PRAGMAs that are
  * no-ops inside a transaction (foreign_keys, journal_mode).
@@ -10,8 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <sqlite3.h>
+#include <stdlib.h>
 
+#include "archive/db.h"
+#include "archive/dialect.h"
 #include "archive/schema.h"
 #include "archive/sqlerr.h"
 #include "common/err.h"
@@ -130,56 +136,27 @@ const char *schema_step(int i)
 	return schema_steps[i];
 }
 
-/* Read an integer PRAGMA; -1 after filling err. */
-static int pragma_int(sqlite3 *db, const char *path, const char *pragma,
-		      int *out, struct plumb_err *err)
-{
-	char sql[64];
-	sqlite3_stmt *stmt;
-	int rc;
-
-	snprintf(sql, sizeof(sql), "PRAGMA %s", pragma);
-	rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
-	if (rc != SQLITE_OK)
-		return sqlerr_set(db, path, rc, sql, err);
-	rc = sqlite3_step(stmt);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(stmt);
-		return sqlerr_set(db, path, rc, sql, err);
-	}
-	*out = sqlite3_column_int(stmt, 0);
-	sqlite3_finalize(stmt);
-	return 0;
-}
-
 /* Refuse a database that is not a plumb archive or is too new. */
-static int check_version(sqlite3 *db, const char *path, int version, int nsteps,
+static int check_version(struct db *db, const char *path, int version, int nsteps,
 			 struct plumb_err *err)
 {
-	int app = 0, r;
+	int app = 0, n = 0, rc;
 
 	if (version > nsteps)
 		return plumb_err_set(err, PLUMB_EINPUT,
 				     "%s: archive schema %d is newer than this plumb understands (%d)",
 				     path, version, nsteps);
 	if (version > 0) {
-		if ((r = pragma_int(db, path, "application_id", &app, err)) < 0)
-			return r;
+		if ((rc = dialect_get_application_id(db, &app)) != DB_OK)
+			return sqlerr_set(db, path, rc, "read the application id", err);
 		if (app != SCHEMA_APPLICATION_ID)
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: not a plumb archive (application_id %d)",
 					     path, app);
 		return 0;
 	}
-	/* Version 0 must be a new, empty file: a foreign database is not adopted. */
-	sqlite3_stmt *stmt;
-	int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &stmt, NULL);
-	if (rc != SQLITE_OK)
-		return sqlerr_set(db, path, rc, "read schema", err);
-	rc = sqlite3_step(stmt);
-	int n = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_ROW)
+	/* Version 0 must be a new, empty database: a foreign one is not adopted. */
+	if ((rc = dialect_count_tables(db, &n)) != DB_OK)
 		return sqlerr_set(db, path, rc, "read schema", err);
 	if (n != 0)
 		return plumb_err_set(err, PLUMB_EINPUT,
@@ -187,7 +164,15 @@ static int check_version(sqlite3 *db, const char *path, int version, int nsteps,
 	return 0;
 }
 
-int schema_check(sqlite3 *db, const char *path, struct plumb_err *err)
+static int get_version(struct db *db, const char *path, int *version,
+		       struct plumb_err *err)
+{
+	int rc = dialect_get_version(db, version);
+
+	return rc == DB_OK ? 0 : sqlerr_set(db, path, rc, "read the schema version", err);
+}
+
+int schema_check(struct db *db, const char *path, struct plumb_err *err)
 {
 	int version = 0, rc, r;
 
@@ -196,19 +181,19 @@ int schema_check(sqlite3 *db, const char *path, struct plumb_err *err)
 	 * same snapshot, or another process creating the archive between the
 	 * two reads would make a new archive look like a foreign database.
 	 */
-	rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-	if (rc != SQLITE_OK)
+	rc = dialect_begin_read(db);
+	if (rc != DB_OK)
 		return sqlerr_set(db, path, rc, "begin", err);
-	r = pragma_int(db, path, "user_version", &version, err);
+	r = get_version(db, path, &version, err);
 	if (r == 0)
 		r = check_version(db, path, version, SCHEMA_VERSION, err);
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	db_exec(db, "ROLLBACK");
 	return r;
 }
 
-int schema_current(sqlite3 *db, const char *path, struct plumb_err *err)
+int schema_current(struct db *db, const char *path, struct plumb_err *err)
 {
-	int version = 0, r = pragma_int(db, path, "user_version", &version, err);
+	int version = 0, r = get_version(db, path, &version, err);
 
 	if (r == 0 && version < SCHEMA_VERSION)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: archive schema %d is older than this "
@@ -217,10 +202,24 @@ int schema_current(sqlite3 *db, const char *path, struct plumb_err *err)
 	return r;
 }
 
-int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
+/* Run one step in the back end's dialect. */
+static int run_step(struct db *db, const char *step)
+{
+	char *pg;
+	int rc;
+
+	if (db_backend(db) == DB_SQLITE)
+		return db_exec(db, step);
+	if (!(pg = dialect_pg_schema(step)))
+		return DB_NOMEM;
+	rc = db_exec(db, pg);
+	free(pg);
+	return rc;
+}
+
+int schema_apply(struct db *db, const char *path, const char *const *steps,
 		 int nsteps, int *from, struct plumb_err *err)
 {
-	char sql[64];
 	int version = 0, rc, r;
 
 	/*
@@ -228,53 +227,50 @@ int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
 	 * the answers that cannot change under us are taken here (a version
 	 * never goes down); anything else is decided under the lock.
 	 */
-	if ((r = pragma_int(db, path, "user_version", &version, err)) < 0)
+	if ((r = get_version(db, path, &version, err)) < 0)
 		return r;
 	if (from)
 		*from = version;
 	if (version >= nsteps)
 		return check_version(db, path, version, nsteps, err);
 
-	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	if (rc != SQLITE_OK)
+	rc = dialect_begin_write(db);
+	if (rc != DB_OK)
 		return sqlerr_set(db, path, rc, "begin migration", err);
 	/* Another process may have migrated while we waited for the lock. */
-	if ((r = pragma_int(db, path, "user_version", &version, err)) < 0)
+	if ((r = get_version(db, path, &version, err)) < 0)
 		goto fail;
 	if (from)
 		*from = version;
 	if ((r = check_version(db, path, version, nsteps, err)) < 0)
 		goto fail;
 	for (int v = version; v < nsteps; v++) {
-		char *msg = NULL;
-		rc = sqlite3_exec(db, steps[v], NULL, NULL, &msg);
-		if (rc != SQLITE_OK) {
-			r = plumb_err_set(err, rc == SQLITE_FULL || (rc & 0xff) == SQLITE_IOERR ?
+		rc = run_step(db, steps[v]);
+		if (rc != DB_OK) {
+			r = plumb_err_set(err, rc == DB_FULL || (rc & 0xff) == DB_IOERR ?
 					  PLUMB_EIO : PLUMB_EINTERNAL,
 					  "%s: migration to schema %d failed: %s", path, v + 1,
-					  msg ? msg : sqlite3_errstr(rc));
-			sqlite3_free(msg);
+					  db_errmsg(db));
 			goto fail;
 		}
 	}
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", nsteps);
-	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
+	rc = dialect_set_version(db, nsteps);
+	if (rc != DB_OK) {
 		r = sqlerr_set(db, path, rc, "set schema version", err);
 		goto fail;
 	}
-	rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
+	rc = db_exec(db, "COMMIT");
+	if (rc != DB_OK) {
 		r = sqlerr_set(db, path, rc, "commit migration", err);
 		goto fail;
 	}
 	return 0;
 fail:
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	db_exec(db, "ROLLBACK");
 	return r;
 }
 
-int schema_migrate(sqlite3 *db, const char *path, int *from,
+int schema_migrate(struct db *db, const char *path, int *from,
 		   struct plumb_err *err)
 {
 	return schema_apply(db, path, schema_steps, SCHEMA_VERSION, from, err);

@@ -1,7 +1,8 @@
 /*
  * archive/schema.h: the layout of archive.db and its forward migrations.
  *
- * The version lives in PRAGMA user_version.  Migration N turns an archive
+ * The version lives in PRAGMA user_version (on PostgreSQL in the table
+ * plumb_schema: archive/dialect.h).  Migration N turns an archive
  * at version N-1 into version N; schema_migrate() applies the missing ones
  * in order, all inside one BEGIN IMMEDIATE transaction, so an interrupted
  * migration leaves the archive at its old version.  An archive newer than
@@ -13,8 +14,7 @@
 #ifndef PLUMB_ARCHIVE_SCHEMA_H
 #define PLUMB_ARCHIVE_SCHEMA_H
 
-#include <sqlite3.h>
-
+struct db;
 struct plumb_err;
 
 /* The version this program writes. */
@@ -27,7 +27,7 @@ struct plumb_err;
  * Bring db (whose file is named path in messages) to SCHEMA_VERSION.
  * *from receives the version found (0 for a new archive) when not NULL.
  */
-int schema_migrate(sqlite3 *db, const char *path, int *from,
+int schema_migrate(struct db *db, const char *path, int *from,
 		   struct plumb_err *err);
 
 /*
@@ -35,16 +35,16 @@ int schema_migrate(sqlite3 *db, const char *path, int *from,
  * database) no newer than SCHEMA_VERSION.  store_open() calls it before
  * anything that could change the file.
  */
-int schema_check(sqlite3 *db, const char *path, struct plumb_err *err);
+int schema_check(struct db *db, const char *path, struct plumb_err *err);
 
 /* A read-only archive must be at SCHEMA_VERSION already: PLUMB_EINPUT if older. */
-int schema_current(sqlite3 *db, const char *path, struct plumb_err *err);
+int schema_current(struct db *db, const char *path, struct plumb_err *err);
 
 /*
  * The same with an explicit step table: steps[i] is the SQL that turns
  * version i into version i+1, for i in [0, nsteps).  For tests.
  */
-int schema_apply(sqlite3 *db, const char *path, const char *const *steps,
+int schema_apply(struct db *db, const char *path, const char *const *steps,
 		 int nsteps, int *from, struct plumb_err *err);
 
 /* The SQL of migration step i (version i to i+1), or NULL past the end. */

@@ -18,8 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "archive/bundles.h"
 #include "archive/ingest.h"
 #include "archive/scrub.h"
@@ -236,29 +234,29 @@ struct rows {
 static int load_rows(struct store *st, unsigned slice, unsigned nslices,
 		     struct rows *out, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT id, file_sha256, size FROM bundles ORDER BY id", err);
+	struct db_stmt *s = store_prepare(st, "SELECT id, file_sha256, size FROM bundles ORDER BY id", err);
 	int rc;
 
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(s, 0);
-		const char *sha = (const char *)sqlite3_column_text(s, 1);
+	while ((rc = db_step(s)) == DB_ROW) {
+		const char *id = db_column_text(s, 0);
+		const char *sha = db_column_text(s, 1);
 		if (!id || !store_is_id(id) || slice_of_id(id, nslices) != slice)
 			continue;
 		struct row *nv = realloc(out->v, (out->n + 1) * sizeof(*nv));
 		if (!nv) {
-			sqlite3_finalize(s);
+			db_finalize(s);
 			return plumb_err_oom(err, "row list");
 		}
 		out->v = nv;
 		snprintf(nv[out->n].id, sizeof(nv[out->n].id), "%s", id);
 		snprintf(nv[out->n].sha, sizeof(nv[out->n].sha), "%s", sha ? sha : "");
-		nv[out->n].size = sqlite3_column_int64(s, 2);
+		nv[out->n].size = db_column_int64(s, 2);
 		out->n++;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	db_finalize(s);
+	if (rc != DB_DONE)
 		return store_db_err(st, rc, "read bundle rows", err);
 	return 0;
 }
@@ -279,17 +277,17 @@ static const struct row *row_find(const struct rows *rows, const char *id)
 /* Whether a row for id exists now (for re-checks after the lock was let go). */
 static int row_exists(struct store *st, const char *id, int *exists, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT 1 FROM bundles WHERE id = ?1", err);
+	struct db_stmt *s = store_prepare(st, "SELECT 1 FROM bundles WHERE id = ?1", err);
 	int rc;
 
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_bind_text(s, 1, id);
+	rc = db_step(s);
+	db_finalize(s);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_db_err(st, rc, "look up bundle", err);
-	*exists = rc == SQLITE_ROW;
+	*exists = rc == DB_ROW;
 	return 0;
 }
 
@@ -314,28 +312,28 @@ static int snapshot(struct store *st, unsigned slice, unsigned nslices,
 static int pragma_check(struct store *st, const char *pragma, int ok_row,
 			struct scrub_report *rep, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, pragma, err);
+	struct db_stmt *s = store_prepare(st, pragma, err);
 	int rc, oom = 0;
 
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		if (ok_row) {
-			const char *t = (const char *)sqlite3_column_text(s, 0);
+			const char *t = db_column_text(s, 0);
 			if (t && strcmp(t, "ok") == 0)
 				continue;
 			oom |= say(rep, 1, "%s: integrity check: %s", st->db_path, t ? t : "?");
 		} else {
 			oom |= say(rep, 1, "%s: foreign key check: table %s row %lld refers to missing %s",
-				   st->db_path, (const char *)sqlite3_column_text(s, 0),
-				   (long long)sqlite3_column_int64(s, 1),
-				   (const char *)sqlite3_column_text(s, 2));
+				   st->db_path, db_column_text(s, 0),
+				   (long long)db_column_int64(s, 1),
+				   db_column_text(s, 2));
 		}
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (oom)
 		return plumb_err_oom(err, "report");
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return store_db_err(st, rc, pragma, err);
 	return 0;
 }

@@ -1,20 +1,21 @@
 /*
- * archive/sqlerr.c: SQLite result codes as plumb errors; see sqlerr.h.
+ * archive/sqlerr.c: the database's result codes as plumb errors; see sqlerr.h.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include <sqlite3.h>
 
+#include "archive/db.h"
 #include "common/err.h"
 #include "archive/sqlerr.h"
 #include "common/banned.h"
 
-int sqlerr_set(sqlite3 *db, const char *path, int rc, const char *what,
+int sqlerr_set(struct db *db, const char *path, int rc, const char *what,
 	       struct plumb_err *err)
 {
-	const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-	int sys = db ? sqlite3_system_errno(db) : 0;
+	const char *msg = db ? db_errmsg(db) : sqlite3_errstr(rc);
+	int sys = db_system_errno(db);
 	int code;
 
 	switch (rc & 0xff) {

@@ -1,8 +1,8 @@
 /*
- * archive/store.c: finding, opening and locking the archive; SQLite error
- * mapping; id prefixes.  Everything that talks to archive.db goes through
+ * archive/store.c: finding, opening and locking the archive; error
+ * mapping; id prefixes.  Everything that talks to the index goes through
  * the handle opened here, so the pragmas (WAL, foreign keys, busy timeout,
- * full sync) are set in one place.
+ * full sync) and PostgreSQL's session settings are set in one place.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
+#include "archive/db.h"
+#include "archive/dialect.h"
 #include "archive/schema.h"
 #include "archive/sqlerr.h"
 #include "archive/store.h"
@@ -26,18 +26,12 @@
 #include "common/fileio.h"
 #include "common/banned.h"
 
-int store_locate(const char *dir, char **out, struct plumb_err *err)
+/* $XDG_DATA_HOME/plumb (when absolute), else $HOME/.local/share/plumb. */
+static int default_dir(char **out, struct plumb_err *err)
 {
 	const char *env;
 
-	*out = NULL;
-	if (dir && !*dir)
-		return plumb_err_set(err, PLUMB_EARG, "--archive-dir: empty folder name");
-	if (!dir && (env = getenv("PLUMB_ARCHIVE")) && *env)
-		dir = env;
-	if (dir) {
-		*out = strdup(dir);
-	} else if ((env = getenv("XDG_DATA_HOME")) && env[0] == '/') {
+	if ((env = getenv("XDG_DATA_HOME")) && env[0] == '/') {
 		*out = path_join(env, "plumb");
 	} else {
 		/* The XDG base directory spec ignores a relative XDG_DATA_HOME. */
@@ -52,23 +46,38 @@ int store_locate(const char *dir, char **out, struct plumb_err *err)
 	return 0;
 }
 
+int store_locate(const char *dir, char **out, struct plumb_err *err)
+{
+	const char *env;
+
+	*out = NULL;
+	if (dir && !*dir)
+		return plumb_err_set(err, PLUMB_EARG, "--archive-dir: empty folder name");
+	if (!dir && (env = getenv("PLUMB_ARCHIVE")) && *env)
+		dir = env;
+	if (!dir)
+		return default_dir(out, err);
+	if (!(*out = strdup(dir)))
+		return plumb_err_oom(err, "archive folder");
+	return 0;
+}
+
 int store_db_err(struct store *st, int rc, const char *what,
 		 struct plumb_err *err)
 {
 	return sqlerr_set(st->db, st->db_path, rc, what, err);
 }
 
-sqlite3_stmt *store_prepare(struct store *st, const char *sql,
-			    struct plumb_err *err)
+struct db_stmt *store_prepare(struct store *st, const char *sql,
+			      struct plumb_err *err)
 {
-	sqlite3_stmt *stmt = NULL;
-	int rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
+	struct db_stmt *stmt = NULL;
+	int rc = db_prepare(st->db, sql, &stmt);
 
-	if (rc != SQLITE_OK) {
+	if (rc != DB_OK) {
 		char what[96];
 		snprintf(what, sizeof(what), "prepare '%.60s'", sql);
 		store_db_err(st, rc, what, err);
-		sqlite3_finalize(stmt);
 		return NULL;
 	}
 	return stmt;
@@ -77,33 +86,36 @@ sqlite3_stmt *store_prepare(struct store *st, const char *sql,
 /* Run one statement that returns nothing (or rows we ignore). */
 static int exec_simple(struct store *st, const char *sql, struct plumb_err *err)
 {
-	int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+	int rc = db_exec(st->db, sql);
 
-	if (rc != SQLITE_OK)
+	if (rc != DB_OK)
 		return store_db_err(st, rc, sql, err);
 	return 0;
 }
 
 /*
- * Run a statement that needs a lock, retrying SQLITE_BUSY until the
+ * Run a statement that needs a lock, retrying DB_BUSY until the
  * deadline.  The busy handler waits inside SQLite already; the loop
  * covers the cases where SQLite returns BUSY without calling it (a
- * journal-mode change racing another connection's first open).
+ * journal-mode change racing another connection's first open).  sql NULL:
+ * open the write transaction (BEGIN), or the read one when write is 0.
  */
-static int exec_locking(struct store *st, const char *sql, struct plumb_err *err)
+static int exec_locking(struct store *st, const char *sql, int write,
+			struct plumb_err *err)
 {
 	long long deadline = clock_now_ms() + STORE_BUSY_MS;
 	int rc;
 
 	for (;;) {
-		rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
-		if ((rc & 0xff) != SQLITE_BUSY || clock_now_ms() >= deadline)
+		rc = sql ? db_exec(st->db, sql) :
+		     write ? dialect_begin_write(st->db) : dialect_begin_read(st->db);
+		if ((rc & 0xff) != DB_BUSY || clock_now_ms() >= deadline)
 			break;
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
-	if (rc != SQLITE_OK)
-		return store_db_err(st, rc, sql, err);
+	if (rc != DB_OK)
+		return store_db_err(st, rc, sql ? sql : write ? "begin (write lock)" : "begin", err);
 	return 0;
 }
 
@@ -115,44 +127,29 @@ static int exec_locking(struct store *st, const char *sql, struct plumb_err *err
  */
 static int open_readonly(struct store *st, struct plumb_err *err)
 {
-	int flags = SQLITE_OPEN_READONLY, rc;
-	char *uri = NULL;
+	int flags = access(st->dir, W_OK) != 0 ? DB_OPEN_IMMUTABLE : DB_OPEN_READONLY;
+	int rc = db_open_sqlite(&st->db, st->db_path, flags, STORE_BUSY_MS);
 
-	if (access(st->dir, W_OK) != 0) {
-		sqlite3_str *s = sqlite3_str_new(NULL);
-		sqlite3_str_appendall(s, "file:");
-		for (const char *p = st->db_path; *p; p++) {
-			if (*p == '?' || *p == '#' || *p == '%')
-				sqlite3_str_appendf(s, "%%%02X", (unsigned char)*p);
-			else
-				sqlite3_str_appendchar(s, 1, *p);
-		}
-		sqlite3_str_appendall(s, "?immutable=1");
-		uri = sqlite3_str_finish(s);
-		if (!uri)
-			return plumb_err_oom(err, "archive path");
-		flags |= SQLITE_OPEN_URI;
-	}
-	rc = sqlite3_open_v2(uri ? uri : st->db_path, &st->db, flags, NULL);
-	sqlite3_free(uri);
-	if (rc != SQLITE_OK)
+	if (!st->db)
+		return plumb_err_oom(err, "archive path");
+	if (rc != DB_OK)
 		return store_db_err(st, rc, "open (read-only)", err);
-	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
 	st->readonly = 1;
 	return 0;
 }
 
 int store_quick_check(struct store *st, struct plumb_err *err)
 {
-	sqlite3_stmt *s = store_prepare(st, "PRAGMA quick_check", err);
+	struct db_stmt *s;
 	char first[200] = "";
 	int rc, bad = 0;
 
-	if (!s)
+	if (db_backend(st->db) == DB_POSTGRES)
+		return 0;   /* the server checks its own pages */
+	if (!(s = store_prepare(st, "PRAGMA quick_check", err)))
 		return err ? err->code : PLUMB_EINTERNAL;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(s, 0);
+	while ((rc = db_step(s)) == DB_ROW) {
+		const char *t = db_column_text(s, 0);
 		if (t && strcmp(t, "ok") != 0 && !bad++) {
 			snprintf(first, sizeof(first), "%s", t);
 			for (char *p = first; *p; p++)
@@ -160,8 +157,8 @@ int store_quick_check(struct store *st, struct plumb_err *err)
 					*p = ' ';
 		}
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	db_finalize(s);
+	if (rc != DB_DONE)
 		return store_db_err(st, rc, "PRAGMA quick_check", err);
 	if (bad)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: the archive database is damaged "
@@ -190,12 +187,136 @@ static int holds_bundles(const struct store *st)
 	return found;
 }
 
+int store_is_url(const char *s)
+{
+	return s && (strncmp(s, "postgresql://", 13) == 0 || strncmp(s, "postgres://", 11) == 0);
+}
+
+char *store_redact_url(const char *url)
+{
+	const char *scheme_end = strstr(url, "://");
+	const char *auth = scheme_end ? scheme_end + 3 : url;
+	const char *at = auth + strcspn(auth, "/?#@");
+	struct buf b;
+	int bad = 0;
+
+	buf_init(&b, 1 << 16);
+	if (*at == '@') {
+		/* user:password@host: the password goes. */
+		const char *colon = memchr(auth, ':', (size_t)(at - auth));
+		bad |= buf_add(&b, url, (size_t)((colon ? colon : at) - url)) < 0;
+		if (colon)
+			bad |= buf_addstr(&b, ":***") < 0;
+		url = at;
+	}
+	/* password=... among the parameters (?a=b&password=c). */
+	const char *q = strchr(url, '?');
+	bad |= buf_add(&b, url, q ? (size_t)(q - url) : strlen(url)) < 0;
+	while (q && *q) {
+		const char *e = q + 1 + strcspn(q + 1, "&");
+		bad |= buf_add(&b, q, 1) < 0;
+		if (strncmp(q + 1, "password=", 9) == 0)
+			bad |= buf_addstr(&b, "password=***") < 0;
+		else
+			bad |= buf_add(&b, q + 1, (size_t)(e - q - 1)) < 0;
+		q = *e ? e : NULL;
+	}
+	if (bad) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* The local folder of the bundle files of an archive on PostgreSQL (store.h). */
+static int shared_store_dir(char **out, struct plumb_err *err)
+{
+	const char *env = getenv("PLUMB_ARCHIVE_STORE");
+	char *base = NULL;
+	int r;
+
+	if (env && *env) {
+		*out = strdup(env);
+	} else {
+		if ((r = default_dir(&base, err)) < 0)
+			return r;
+		*out = path_join(base, "shared");
+		free(base);
+	}
+	return *out ? 0 : plumb_err_oom(err, "archive store folder");
+}
+
+/* store_open() of a postgresql:// URL. */
+static int open_postgres(struct store *st, const char *url, int flags,
+			 struct plumb_err *err)
+{
+	int version = 0, rc, r;
+
+	memset(st, 0, sizeof(*st));
+	st->magic = STORE_MAGIC;
+	if ((r = shared_store_dir(&st->dir, err)) < 0) {
+		store_close(st);
+		return r;
+	}
+	st->db_path = store_redact_url(url);
+	st->bundles_dir = path_join(st->dir, "bundles");
+	if (!st->db_path || !st->bundles_dir) {
+		store_close(st);
+		return plumb_err_oom(err, "archive paths");
+	}
+	rc = db_open_postgres(&st->db, url, STORE_BUSY_MS, err);
+	if (rc < 0) {
+		r = err ? err->code : PLUMB_EINTERNAL;
+		store_close(st);
+		return r;
+	}
+	if (rc != DB_OK) {
+		r = st->db ? store_db_err(st, rc, "connect", err) : plumb_err_oom(err, "archive");
+		store_close(st);
+		return r;
+	}
+	if (flags & STORE_READONLY) {
+		st->readonly = 1;
+		if ((rc = dialect_set_readonly(st->db)) != DB_OK) {
+			r = store_db_err(st, rc, "read-only session", err);
+			store_close(st);
+			return r;
+		}
+	}
+	if ((r = schema_check(st->db, st->db_path, err)) < 0)
+		goto fail;
+	if (!(flags & STORE_CREATE)) {
+		if ((rc = dialect_get_version(st->db, &version)) != DB_OK) {
+			r = store_db_err(st, rc, "read the schema version", err);
+			goto fail;
+		}
+		if (version == 0) {
+			r = plumb_err_set(err, PLUMB_EINPUT, "%s: no archive here (no plumb tables; "
+					  "'plumb archive add' creates them)", st->db_path);
+			goto fail;
+		}
+	}
+	if (st->readonly)
+		r = schema_current(st->db, st->db_path, err);
+	else if ((r = schema_migrate(st->db, st->db_path, NULL, err)) == 0 &&
+		 (flags & STORE_CREATE))
+		r = mkdir_p(st->bundles_dir, err);
+	if (r < 0)
+		goto fail;
+	return 0;
+fail:
+	store_close(st);
+	return r;
+}
+
 int store_open(struct store *st, const char *dir, int flags,
 	       struct plumb_err *err)
 {
 	struct stat sb;
 	int rc, r;
 
+	if (store_is_url(dir))
+		return open_postgres(st, dir, flags, err);
 	memset(st, 0, sizeof(*st));
 	st->dir = strdup(dir);
 	st->db_path = path_join(dir, "archive.db");
@@ -272,16 +393,13 @@ int store_open(struct store *st, const char *dir, int flags,
 		}
 		return 0;
 	}
-	rc = sqlite3_open_v2(st->db_path, &st->db,
-			     SQLITE_OPEN_READWRITE | (flags & STORE_CREATE ? SQLITE_OPEN_CREATE : 0),
-			     NULL);
-	if (rc != SQLITE_OK) {
-		r = store_db_err(st, rc, "open", err);
+	rc = db_open_sqlite(&st->db, st->db_path, flags & STORE_CREATE ? DB_OPEN_CREATE : 0,
+			    STORE_BUSY_MS);
+	if (rc != DB_OK) {
+		r = st->db ? store_db_err(st, rc, "open", err) : plumb_err_oom(err, "archive");
 		store_close(st);
 		return r;
 	}
-	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
 	/*
 	 * WAL: readers never block the writer; FULL: a commit reported to
 	 * the user survives a power cut (the bundle file was synced before).
@@ -289,7 +407,7 @@ int store_open(struct store *st, const char *dir, int flags,
 	/* Nothing may touch a database this program does not understand. */
 	if (((flags & STORE_CHECK) && (r = store_quick_check(st, err)) < 0) ||
 	    (r = schema_check(st->db, st->db_path, err)) < 0 ||
-	    (r = exec_locking(st, "PRAGMA journal_mode = WAL", err)) < 0 ||
+	    (r = exec_locking(st, "PRAGMA journal_mode = WAL", 1, err)) < 0 ||
 	    (r = exec_simple(st, "PRAGMA synchronous = FULL", err)) < 0 ||
 	    (r = exec_simple(st, "PRAGMA foreign_keys = ON", err)) < 0 ||
 	    (r = schema_migrate(st->db, st->db_path, NULL, err)) < 0 ||
@@ -302,11 +420,7 @@ int store_open(struct store *st, const char *dir, int flags,
 
 void store_close(struct store *st)
 {
-	if (st->db) {
-		if (st->in_txn)
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		sqlite3_close_v2(st->db);
-	}
+	db_close(st->db);
 	free(st->dir);
 	free(st->db_path);
 	free(st->bundles_dir);
@@ -342,7 +456,7 @@ int store_begin(struct store *st, struct plumb_err *err)
 	if (st->magic != STORE_MAGIC || st->in_txn)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "store_begin: bad handle or nested transaction");
 	/* Read-only: one consistent snapshot; there is no write lock to take. */
-	if ((r = exec_locking(st, st->readonly ? "BEGIN" : "BEGIN IMMEDIATE", err)) < 0)
+	if ((r = exec_locking(st, NULL, !st->readonly, err)) < 0)
 		return r;
 	st->in_txn = 1;
 	return 0;
@@ -354,8 +468,8 @@ int store_commit(struct store *st, struct plumb_err *err)
 
 	if (!st->in_txn)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "store_commit: no transaction");
-	rc = sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
+	rc = db_exec(st->db, "COMMIT");
+	if (rc != DB_OK) {
 		int r = store_db_err(st, rc, "commit", err);
 		store_rollback(st);
 		return r;
@@ -366,8 +480,8 @@ int store_commit(struct store *st, struct plumb_err *err)
 
 void store_rollback(struct store *st)
 {
-	if (st->db && st->in_txn && !sqlite3_get_autocommit(st->db))
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	if (st->db && st->in_txn && db_in_txn(st->db))
+		db_exec(st->db, "ROLLBACK");
 	st->in_txn = 0;
 }
 
@@ -376,7 +490,7 @@ int store_resolve(struct store *st, const char *prefix, char *id_out,
 {
 	char lo[STORE_ID_LEN + 1], hi[STORE_ID_LEN + 2];
 	size_t n = strlen(prefix);
-	sqlite3_stmt *stmt;
+	struct db_stmt *stmt;
 	struct buf cands;
 	int found = 0, rc, r = 0;
 
@@ -397,14 +511,14 @@ int store_resolve(struct store *st, const char *prefix, char *id_out,
 			     "ORDER BY id LIMIT 10", err);
 	if (!stmt)
 		return err ? err->code : PLUMB_EINTERNAL;
-	sqlite3_bind_text(stmt, 1, lo, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, hi, -1, SQLITE_STATIC);
+	db_bind_text(stmt, 1, lo);
+	db_bind_text(stmt, 2, hi);
 	buf_init(&cands, 4096);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(stmt, 1);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		const char *id = db_column_text(stmt, 1);
 		if (found == 0) {
 			snprintf(id_out, STORE_ID_LEN + 1, "%s", id ? id : "");
-			*rid = sqlite3_column_int64(stmt, 0);
+			*rid = db_column_int64(stmt, 0);
 		}
 		if (buf_printf(&cands, "%s%s", found ? ", " : "", id ? id : "") < 0) {
 			r = buf_err(err, "bundle ids");
@@ -412,9 +526,9 @@ int store_resolve(struct store *st, const char *prefix, char *id_out,
 		}
 		found++;
 	}
-	if (!r && rc != SQLITE_DONE && rc != SQLITE_ROW)
+	if (!r && rc != DB_DONE && rc != DB_ROW)
 		r = store_db_err(st, rc, "look up bundle id", err);
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	if (!r && found == 0)
 		r = plumb_err_set(err, PLUMB_EINPUT, "no bundle %s in the archive", lo);
 	if (!r && found > 1)

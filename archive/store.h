@@ -1,6 +1,7 @@
 /*
- * archive/store.h: the archive on disk: where it lives, the SQLite index
- * (archive.db) and the content-addressed folder of bundle files
+ * archive/store.h: the archive: where it lives, its index (a SQLite file,
+ * archive.db, or a PostgreSQL database named by a postgresql:// URL:
+ * archive/db.h), the content-addressed folder of bundle files
  * (bundles/ab/<id>.plumb), and the transactions every writer goes through.
  *
  * Consistency rule, relied on by add, rm, verify and gc: a bundle's rows
@@ -20,8 +21,7 @@
 
 #include <stdint.h>
 
-#include <sqlite3.h>
-
+#include "archive/db.h"
 #include "archive/sqlerr.h"
 
 struct plumb_err;
@@ -34,10 +34,10 @@ struct plumb_err;
 
 struct store {
 	unsigned magic;
-	char *dir;          /* the archive folder */
-	char *db_path;      /* <dir>/archive.db */
+	char *dir;          /* the archive folder (on PostgreSQL: the local store's) */
+	char *db_path;      /* <dir>/archive.db, or the URL without its password: in messages */
 	char *bundles_dir;  /* <dir>/bundles */
-	sqlite3 *db;
+	struct db *db;
 	int in_txn;         /* inside store_begin() .. store_commit()/rollback() */
 	int readonly;       /* opened with STORE_READONLY */
 };
@@ -53,7 +53,8 @@ enum store_open_flags {
 /*
  * The archive folder: dir when not NULL, else $PLUMB_ARCHIVE, else
  * $XDG_DATA_HOME/plumb (when absolute), else $HOME/.local/share/plumb.
- * *out is malloc'd.
+ * dir and $PLUMB_ARCHIVE may be a postgresql:// (or postgres://) URL
+ * instead (store_is_url), which store_open() connects to.  *out is malloc'd.
  */
 int store_locate(const char *dir, char **out, struct plumb_err *err);
 
@@ -62,6 +63,12 @@ int store_locate(const char *dir, char **out, struct plumb_err *err);
  * keys, busy timeout, and the schema migrated forward (archive/schema.h).
  * A missing archive without STORE_CREATE is PLUMB_EINPUT naming dir; an
  * archive newer than this program is PLUMB_EINPUT.
+ *
+ * dir may be a postgresql:// URL: the index is that database (created
+ * tables in it with STORE_CREATE; a database without them is "no archive"
+ * otherwise) and the bundle files live in the local store folder,
+ * $PLUMB_ARCHIVE_STORE, else "shared" beside the default archive folder
+ * ($XDG_DATA_HOME/plumb/shared: its bundles/ and baselines.tsv).
  */
 /* The hint every message about a damaged archive.db ends with (sqlerr.h). */
 #define STORE_RECOVER_HINT SQLERR_RECOVER_HINT
@@ -92,7 +99,7 @@ int store_commit(struct store *st, struct plumb_err *err);
 void store_rollback(struct store *st);
 
 /*
- * Fill err for a failed SQLite call: "<db>: <what>: <sqlite message>"
+ * Fill err for a failed database call: "<db>: <what>: <message>"
  * with the code that fits (disk full and I/O → PLUMB_EIO, busy →
  * PLUMB_ELOCKED, corrupt or not a database → PLUMB_EINPUT, else
  * PLUMB_EINTERNAL).  Returns the code.
@@ -100,8 +107,18 @@ void store_rollback(struct store *st);
 int store_db_err(struct store *st, int rc, const char *what,
 		 struct plumb_err *err);
 
+/* Nonzero when s names a PostgreSQL database (postgresql:// or postgres://). */
+int store_is_url(const char *s);
+
+/*
+ * url with its password replaced by "***" (the user:password@ part and a
+ * password= parameter), for every message and output; malloc'd, NULL
+ * without memory.
+ */
+char *store_redact_url(const char *url);
+
 /* Prepare a statement; on failure fills err (naming the SQL) and returns NULL. */
-sqlite3_stmt *store_prepare(struct store *st, const char *sql,
+struct db_stmt *store_prepare(struct store *st, const char *sql,
 			    struct plumb_err *err);
 
 /*

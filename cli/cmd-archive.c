@@ -1,5 +1,6 @@
 /*
  * cli/cmd-archive.c: `plumb archive add|list|show|rm|trend|changes|verify|gc` and
+ * (cli/cmd-archive-transfer.c) `push|pull`, and
  * `plumb archive baseline set|list|show|rm`: option tables and thin
  * wrappers around archive/ (DESIGN §9).  Every subcommand takes
  * --archive-dir; the folder is found by store_locate().
@@ -17,6 +18,7 @@
 #include "archive/store.h"
 #include "formats/sign.h"
 #include "reports/changes.h"
+#include "reports/hostclass.h"
 #include "reports/trend.h"
 #include "views/archive.h"
 #include "cli/cmd.h"
@@ -34,21 +36,26 @@ static const char *opt_metric, *opt_side, *opt_note, *opt_subset;
 static struct strlist opt_labels;
 static long opt_last;
 
-/* Open the archive named by --archive-dir or the environment; 0 or an exit status. */
-static int open_archive(struct store *st, int flags)
+int cli_archive_open(struct store *st, const char *dir_opt, int flags)
 {
 	struct plumb_err err;
 	char *dir = NULL;
 	int r;
 
 	plumb_err_clear(&err);
-	if ((r = store_locate(opt_dir, &dir, &err)) < 0 ||
+	if ((r = store_locate(dir_opt, &dir, &err)) < 0 ||
 	    (r = store_open(st, dir, flags, &err)) < 0) {
 		free(dir);
 		return cli_fail(&err);
 	}
 	free(dir);
 	return 0;
+}
+
+/* Open the archive named by --archive-dir or the environment; 0 or an exit status. */
+static int open_archive(struct store *st, int flags)
+{
+	return cli_archive_open(st, opt_dir, flags);
 }
 
 /* Print a model as --json asks (cli_print_json(): the one JSON writer). */
@@ -388,7 +395,7 @@ static const struct plumb_cmd cmd_archive_trend = {
 /* ---- changes ---- */
 
 static const struct plumb_opt changes_opts[] = {
-	OPT_STRING_("host", 0, "FP", "the host fingerprint or prefix (default: the one with most results)", &opt_host),
+	OPT_STRING_("host", 0, "FP", "only this host fingerprint or prefix (default: every host class)", &opt_host),
 	OPT_STRING_("since", 0, "DATE", "only change points whose first night after is at or after DATE "
 		    "(YYYY-MM-DD[THH:MM:SSZ])", &opt_since),
 	OPT_FLAG_("json", 0, "print JSON", &opt_json),
@@ -418,14 +425,49 @@ static int changes_exec(int argc, char **argv)
 
 static const struct plumb_cmd cmd_archive_changes = {
 	.name = "changes",
-	.summary = "every change point of every benchmark on one host, newest first",
+	.summary = "every change point of every benchmark on each host class, newest first",
 	.usage = "archive changes [--host FP] [--since DATE] [--json] [--archive-dir DIR]",
-	.description = "Find the change points of every benchmark's series on one host\n"
-		       "(docs/changes.md) and list them, newest first: the benchmark, the\n"
+	.description = "Find the change points of every benchmark's series on each host class\n"
+		       "(--host: on one) and list them, newest first: the host class (when\n"
+		       "there are several; a series never spans two), the benchmark, the\n"
 		       "direction and size with its interval, the last night before and the\n"
 		       "first night after, and the commits between them.",
 	.opts = changes_opts,
 	.exec = changes_exec,
+};
+
+/* ---- hosts ---- */
+
+static const struct plumb_opt hosts_opts[] = {
+	OPT_FLAG_("json", 0, "print JSON (docs/archive-hosts.md)", &opt_json),
+	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
+	OPT_END_()
+};
+
+static int read_hosts(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+{
+	(void)arg;
+	return hostclass_list(st, out, err);
+}
+
+static int hosts_exec(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 0)
+		return usage_error("hosts", "takes no arguments");
+	return read_and_show(read_hosts, NULL, view_hosts);
+}
+
+static const struct plumb_cmd cmd_archive_hosts = {
+	.name = "hosts",
+	.summary = "the host classes (fingerprints) with their facts and counts",
+	.usage = "archive hosts [--json] [--archive-dir DIR]",
+	.description = "List every host fingerprint of the archive: a host class, whose results are\n"
+		       "compared only with each other.  Per class: CPU model, CPUs, physical\n"
+		       "cores, kernel, governor, turbo and SMT as first recorded, the number of\n"
+		       "bundles and of benchmarks, and when its first and last bundle were made.",
+	.opts = hosts_opts,
+	.exec = hosts_exec,
 };
 
 /* ---- verify and gc ---- */
@@ -783,16 +825,19 @@ static const struct plumb_cmd *const archive_subs[] = {
 	&cmd_archive_baseline,
 	&cmd_archive_trend,
 	&cmd_archive_changes,
+	&cmd_archive_hosts,
 	&cmd_archive_verify,
 	&cmd_archive_gc,
 	&cmd_archive_reindex,
+	&cmd_archive_push,
+	&cmd_archive_pull,
 	NULL
 };
 
 const struct plumb_cmd cmd_archive = {
 	.name = "archive",
-	.summary = "the results archive: add, list, show, rm, baseline, trend, changes, verify, gc, reindex",
-	.usage = "archive add|list|show|rm|trend|changes|verify|gc|reindex [ARGS] [--archive-dir DIR]\n"
+	.summary = "the results archive: add, list, show, rm, baseline, trend, changes, hosts, verify, gc, reindex, push, pull",
+	.usage = "archive add|list|show|rm|trend|changes|hosts|verify|gc|reindex|push|pull [ARGS] [--archive-dir DIR]\n"
 		 "archive baseline set|list|show|rm [ARGS] [--archive-dir DIR]",
 	.description =
 		"An SQLite index and a store of bundle files, in --archive-dir, else\n"

@@ -12,12 +12,13 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "reports/report.h"
+#include "reports/site.h"
 #include "reports/trend.h"
 #include "common/banned.h"
 
 static const char *opt_baseline, *opt_format, *opt_output, *opt_fail_on;
 static const char *opt_trend, *opt_host, *opt_dir;
-static int opt_force, opt_json;
+static int opt_force, opt_json, opt_index;
 static long opt_last;
 
 static const struct plumb_opt report_opts[] = {
@@ -29,8 +30,8 @@ static const struct plumb_opt report_opts[] = {
 		    &opt_output),
 	OPT_STRING_("fail-on", 0, "WHAT",
 		    "exit 1 when a swept verdict is slower (slower), slower or faster (any), slower or noisy "
-		    "(noisy), exit 5 on a failed benchmark; with --trend, on the latest point's shift, or "
-		    "(change) when the latest nights start a change point",
+		    "(noisy), exit 5 on a failed benchmark; with --trend, when the latest nights start a "
+		    "change point: up (slower, noisy), up or down (any, change)",
 		    &opt_fail_on),
 	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
 	OPT_FLAG_("json", 0, "print JSON for machines (the same as --format json)", &opt_json),
@@ -39,8 +40,10 @@ static const struct plumb_opt report_opts[] = {
 	OPT_STRING_("host", 0, "FP", "with --trend: the host fingerprint or a prefix (default: the one with most results)",
 		    &opt_host),
 	OPT_INT_("last", 0, "N", "with --trend: only the latest N points", &opt_last, 1, 100000000),
+	OPT_FLAG_("archive-index", 0, "write the archive's pages into the folder -o DIR/ instead of a report "
+		  "(docs/archive-index.md)", &opt_index),
 	OPT_STRING_("archive-dir", 0, "DIR",
-		    "the archive for --trend and archived baselines (default: $PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)",
+		    "the archive for --trend, --archive-index and archived baselines (default: $PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)",
 		    &opt_dir),
 	OPT_END_()
 };
@@ -85,6 +88,28 @@ static int trend_exec(enum report_format format, enum report_fail_on fail_on)
 	return finish(&out, &rr, fail_on != REPORT_FAIL_NEVER);
 }
 
+/* --archive-index -o DIR/: the archive's pages (reports/site.h). */
+static int index_exec(int argc)
+{
+	struct site_opts so = { opt_dir, opt_output };
+	struct site_result res;
+	struct plumb_err err;
+
+	if (argc > 0)
+		return usage("--archive-index takes no bundle");
+	if (opt_trend || opt_baseline || opt_force || opt_fail_on || opt_host || opt_last ||
+	    opt_json || opt_format)
+		return usage("--archive-index takes only -o DIR and --archive-dir");
+	if (!opt_output)
+		return usage("--archive-index needs -o DIR, the folder to write");
+	plumb_err_clear(&err);
+	if (site_write(&so, &res, &err) < 0)
+		return cli_fail(&err);
+	printf("%s: %zu page%s: %zu host class%s, %zu benchmark series\n", opt_output, res.pages,
+	       res.pages == 1 ? "" : "s", res.classes, res.classes == 1 ? "" : "es", res.series);
+	return PLUMB_EXIT_OK;
+}
+
 static int report_exec(int argc, char **argv)
 {
 	struct report_opts o = { REPORT_TEXT, 0, 0, REPORT_FAIL_NEVER };
@@ -95,6 +120,8 @@ static int report_exec(int argc, char **argv)
 	struct buf out, md, notes;
 	int rc, status, gh;
 
+	if (opt_index)
+		return index_exec(argc);
 	if (opt_format && report_format_parse(opt_format, &o.format) < 0)
 		return usage("--format takes text, md, html, json, csv or bmf");
 	if (opt_json && opt_format && o.format != REPORT_JSON)
@@ -162,7 +189,8 @@ const struct plumb_cmd cmd_report = {
 	.summary = "compare a bundle's candidate with its base or a baseline",
 	.usage = "report BUNDLE [--baseline NAME|BUNDLE|ID] [--format FORMAT] [-o FILE] [--fail-on slower|any|noisy] [--force] [--json]\n"
 		 "report --trend BENCH [--host FP] [--last N] [--format FORMAT] [-o FILE] [--archive-dir DIR] "
-		 "[--fail-on slower|any|noisy|change]",
+		 "[--fail-on slower|any|noisy|change]\n"
+		 "report --archive-index -o DIR/ [--archive-dir DIR]",
 	.description =
 		"Compare the candidate of a bundle (a .plumb file, or a folder holding its\n"
 		"manifest.json) with its own base, or with --baseline, with a baseline's\n"
@@ -173,8 +201,12 @@ const struct plumb_cmd cmd_report = {
 		"verdict exit 1 for cron, a failed benchmark 5; an error never exits 0 or 1\n"
 		"(plumb(1) GATING). --trend shows one benchmark's archived series instead,\n"
 		"marking where consecutive ranges stop overlapping and the change points of\n"
-		"the series (docs/changes.md); --fail-on gates on its latest point, --fail-on\n"
-		"change on whether the latest nights start a change point. A folder is\n"
+		"the series (docs/changes.md), one series per host class when several classes\n"
+		"measured it; --fail-on then gates on whether the latest nights start a change\n"
+		"point (up for slower and noisy, either way for any and change). --archive-index\n"
+		"writes the archive's static pages into the folder -o DIR/: an index of the\n"
+		"latest night per host class, a page per class and one per benchmark and\n"
+		"class, loading nothing (docs/archive-index.md). A folder is\n"
 		"checked against its SHA256SUMS when it has one (a mismatch exits 3) and is\n"
 		"said to be unverified when it has none.",
 	.opts = report_opts,

@@ -80,6 +80,18 @@ int cli_print_json(const json_t *j, const char *what);
 struct sign_public_key;
 int cli_load_pubkey(const char *path, struct sign_public_key *pk, int *have);
 
+/*
+ * Open the archive of --archive-dir (dir_opt, or NULL for $PLUMB_ARCHIVE
+ * and the default) with store_open() flags: 0, or an exit status after
+ * the error was printed.
+ */
+struct store;
+int cli_archive_open(struct store *st, const char *dir_opt, int flags);
+
+/* `plumb archive push` and `pull` (cli/cmd-archive-transfer.c). */
+extern const struct plumb_cmd cmd_archive_push;
+extern const struct plumb_cmd cmd_archive_pull;
+
 /* Nonzero when colored output is wanted on f (a terminal, NO_COLOR unset). */
 int cli_color(FILE *f);
 

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "archive/hosts.h"
 #include "archive/query.h"
 #include "archive/store.h"
 #include "common/err.h"
@@ -137,6 +138,7 @@ json_t *changes_object(const struct cp_change *c, const struct changes_ref *last
 /* ---- every series of a host ---- */
 
 struct host_walk {
+	const char *host;   /* the class being walked */
 	int64_t since;
 	json_t *changes;
 	size_t series, nights;
@@ -195,6 +197,7 @@ static int one_series(const struct query_series *s, void *arg)
 		ref_of(before, tb, &rb);
 		o = changes_object(&c[i], &rb, &ra);
 		if (!o || json_object_set_new(o, "bench", json_string(s->bench)) ||
+		    json_object_set_new(o, "host", json_string(w->host)) ||
 		    json_object_set_new(o, "metric", js(s->metric)) ||
 		    json_object_set_new(o, "at", json_integer(after->at)) ||
 		    json_array_append_new(w->changes, o)) {
@@ -206,17 +209,21 @@ static int one_series(const struct query_series *s, void *arg)
 	return 0;
 }
 
-/* Newest first; one time: by benchmark name. */
+/* Newest first; one time: by benchmark name, then host class. */
 static int newest_first(const void *a, const void *b)
 {
 	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
 	json_int_t ta = json_integer_value(json_object_get(x, "at"));
 	json_int_t tb = json_integer_value(json_object_get(y, "at"));
 
+	int c;
+
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
-	return strcmp(json_string_value(json_object_get(x, "bench")),
-		      json_string_value(json_object_get(y, "bench")));
+	c = strcmp(json_string_value(json_object_get(x, "bench")),
+		   json_string_value(json_object_get(y, "bench")));
+	return c ? c : strcmp(json_string_value(json_object_get(x, "host")),
+			      json_string_value(json_object_get(y, "host")));
 }
 
 int changes_of_host(const struct changes_opts *o, json_t **out, struct plumb_err *err)
@@ -224,7 +231,7 @@ int changes_of_host(const struct changes_opts *o, json_t **out, struct plumb_err
 	struct host_walk w;
 	struct store st;
 	char fp[256] = "", *dir = NULL;
-	json_t **v = NULL, *sorted = NULL, *m = NULL;
+	json_t **v = NULL, *sorted = NULL, *m = NULL, *walked = NULL;
 	size_t n;
 	int r;
 
@@ -247,7 +254,19 @@ int changes_of_host(const struct changes_opts *o, json_t **out, struct plumb_err
 		store_close(&st);
 		return plumb_err_oom(err, "changes");
 	}
-	r = query_each_series(&st, o->host, fp, sizeof(fp), one_series, &w, err);
+	/* --host: that class; else every class, each change naming its own. */
+	if (o->host) {
+		int64_t id;
+		if ((r = query_host(&st, o->host, &id, fp, sizeof(fp), err)) == 0 &&
+		    !(walked = json_pack("[s]", fp)))
+			r = plumb_err_oom(err, "changes");
+	} else if ((r = hosts_classes(&st, &walked, err)) == 0 && json_array_size(walked) == 0) {
+		r = plumb_err_set(err, PLUMB_EINPUT, "no results with host facts in the archive");
+	}
+	for (size_t i = 0; r == 0 && i < json_array_size(walked); i++) {
+		w.host = json_string_value(json_array_get(walked, i));
+		r = query_each_series(&st, w.host, fp, sizeof(fp), one_series, &w, err);
+	}
 	store_close(&st);
 	free(w.x);
 	if (r < 0)
@@ -270,7 +289,9 @@ int changes_of_host(const struct changes_opts *o, json_t **out, struct plumb_err
 			goto done;
 		}
 	}
-	if (json_object_set_new(m, "host", json_string(fp)) ||
+	if (json_object_set_new(m, "host", json_array_size(walked) == 1 ?
+				json_incref(json_array_get(walked, 0)) : json_null()) ||
+	    json_object_set(m, "hosts", walked) ||
 	    json_object_set_new(m, "since", js(o->since)) ||
 	    json_object_set_new(m, "series", json_integer((json_int_t)w.series)) ||
 	    json_object_set_new(m, "nights", json_integer((json_int_t)w.nights)) ||
@@ -287,5 +308,6 @@ done:
 	json_decref(sorted);
 	json_decref(m);
 	json_decref(w.changes);
+	json_decref(walked);
 	return r;
 }

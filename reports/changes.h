@@ -53,14 +53,16 @@ json_t *changes_object(const struct cp_change *c, const struct changes_ref *last
 		       const struct changes_ref *first_after);
 
 struct changes_opts {
-	const char *host;         /* fingerprint or prefix; NULL: the one with most results */
+	const char *host;         /* fingerprint or prefix; NULL: every host class */
 	const char *since;        /* only changes whose first night after is at or after; NULL */
 	const char *archive_dir;  /* NULL: the default archive */
 };
 
 /*
- * `plumb archive changes`: {host, since, series, nights, changes: [...
- * each with bench and metric, newest first]}.
+ * `plumb archive changes`: {host (the one class walked, else null), hosts
+ * (the classes walked), since, series, nights, changes: [... each with
+ * bench, metric and host, newest first]}.  Each class's series are its
+ * own: a change point never spans two classes.
  */
 int changes_of_host(const struct changes_opts *o, json_t **out, struct plumb_err *err);
 

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "archive/hosts.h"
 #include "archive/query.h"
 #include "archive/store.h"
 #include "common/buf.h"
@@ -242,8 +243,7 @@ static size_t count_shifts(const struct trend_point *p, size_t n)
 	return k;
 }
 
-/* "+3.1% [+2.2%, +4.0%]": a change's size and its interval. */
-static void change_size(const json_t *c, char *out, size_t size)
+void trend_change_size(const json_t *c, char *out, size_t size)
 {
 	snprintf(out, size, "%+.1f%% [%+.1f%%, %+.1f%%]", (jnum(c, "ratio") - 1) * 100,
 		 (jnum(c, "low") - 1) * 100, (jnum(c, "high") - 1) * 100);
@@ -283,7 +283,7 @@ static int change_rows(const json_t *changes, const struct change_row *f, struct
 	for (size_t i = 0; i < json_array_size(changes); i++) {
 		const json_t *c = json_array_get(changes, i);
 		char size[96], commits[64];
-		change_size(c, size, sizeof(size));
+		trend_change_size(c, size, sizeof(size));
 		change_commits(c, commits, sizeof(commits));
 		rc |= buf_printf(out, f->start, jstr(c, "direction"), size);
 		rc |= f->esc(out, change_time(c, "last_before"));
@@ -433,11 +433,12 @@ static json_t *js(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-static int json_out(const json_t *model, const struct trend_point *p, size_t n,
-		    const json_t *changes, double noise, struct buf *out, struct plumb_err *err)
+/* The JSON trend object (docs/report-json.md); NULL when memory ran out. */
+static json_t *json_model(const json_t *model, const struct trend_point *p, size_t n,
+			  const json_t *changes, double noise)
 {
 	json_t *o = json_object(), *a = json_array();
-	int bad = !o || !a, rc;
+	int bad = !o || !a;
 
 	for (size_t i = 0; !bad && i < n; i++) {
 		json_t *e = json_object();
@@ -474,15 +475,22 @@ static int json_out(const json_t *model, const struct trend_point *p, size_t n,
 	json_decref(a);
 	if (bad) {
 		json_decref(o);
-		return plumb_err_oom(err, "trend");
+		return NULL;
 	}
-	rc = jsonio_dump(o, out, err);
-	json_decref(o);
-	return rc;
+	return o;
 }
 
+/* How much of the HTML page to write. */
+struct html_part {
+	int page;            /* the whole page (html_begin() .. html_end()), else the body only */
+	const char *nav;     /* raw HTML put first in the body (escaped by its maker), or NULL */
+	const char *heading; /* "h1" for a page, "h2" for one class among others */
+	size_t index;        /* the section's number on its page */
+};
+
 static int html(const json_t *model, const struct trend_point *p, size_t n,
-		enum metric_id m, const json_t *changes, struct buf *out)
+		enum metric_id m, const json_t *changes, const struct html_part *part,
+		struct buf *out)
 {
 	static const struct change_row html_row = {
 		"<tr class=\"differs\"><td>%s</td><td class=\"num\">%s</td><td class=\"num\">",
@@ -493,17 +501,21 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 
 	snprintf(title, sizeof(title), "plumb trend: %s", jstr(model, "bench"));
 	utf8_cut(title);
-	rc |= html_begin(out, title);
-	rc |= buf_addstr(out, "<header>\n<h1>plumb trend: ");
+	if (part->page)
+		rc |= html_begin(out, title);
+	if (part->nav)
+		rc |= buf_addstr(out, part->nav);
+	rc |= buf_printf(out, "<header>\n<%s>plumb trend: ", part->heading);
 	rc |= esc_html(out, jstr(model, "bench"));
-	rc |= buf_addstr(out, "</h1>\n<p class=\"meta\">Metric ");
+	rc |= buf_printf(out, "</%s>\n<p class=\"meta\">Metric ", part->heading);
 	rc |= esc_html(out, jstr(model, "metric") ? jstr(model, "metric") : "?");
 	rc |= buf_addstr(out, ", host ");
 	rc |= esc_html(out, jstr(model, "host") ? jstr(model, "host") : "?");
 	rc |= buf_printf(out, ", %zu point%s, <strong>%zu shift%s</strong>: a range wholly above "
 			 "(\u25b2) or below (\u25bc) the previous one.</p>\n</header>\n",
 			 n, n == 1 ? "" : "s", count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s");
-	rc |= buf_addstr(out, "<section class=\"bench\" id=\"bench-0\">\n<figure class=\"chart\">");
+	rc |= buf_printf(out, "<section class=\"bench\" id=\"bench-%zu\">\n<figure class=\"chart\">",
+			 part->index);
 	rc |= svg_trend(out, jstr(model, "bench"), m, p, n);
 	rc |= buf_addstr(out, "</figure>\n</section>\n");
 	rc |= buf_addstr(out, "<section class=\"points\"><div class=\"scroll\"><table class=\"benches\">\n"
@@ -539,58 +551,46 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 	if (json_array_size(changes))
 		rc |= buf_addstr(out, "</table></div>\n");
 	rc |= buf_addstr(out, "</section>\n");
-	rc |= html_end(out);
+	if (part->page)
+		rc |= html_end(out);
 	return rc ? -1 : 0;
 }
 
 int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_on,
 	       char *why, size_t size)
 {
-	const struct trend_point *last = n ? &p[n - 1] : NULL;
+	int either = fail_on == REPORT_FAIL_ANY || fail_on == REPORT_FAIL_CHANGE;
 	char commit[16];
-	int hit;
 
 	why[0] = '\0';
-	if (!last || fail_on == REPORT_FAIL_NEVER)
+	if (!n || fail_on == REPORT_FAIL_NEVER)
 		return 0;
-	if (fail_on == REPORT_FAIL_CHANGE) {
-		for (size_t i = n > CHANGES_LATEST ? n - CHANGES_LATEST : 0; i < n; i++) {
-			if (!p[i].change)
-				continue;
-			snprintf(commit, sizeof(commit), "%.12s", p[i].commit ? p[i].commit : "?");
-			utf8_cut(commit);
-			snprintf(why, size, "the latest nights start a change point %s: %zu of the last %d "
-				 "nights are after it, the first at commit %s (--fail-on change)",
-				 p[i].change > 0 ? "up" : "down", n - i, CHANGES_LATEST, commit);
-			return 1;
-		}
-		return 0;
-	}
-	hit = last->shift > 0 || (fail_on == REPORT_FAIL_ANY && last->shift < 0);
-	if (hit) {
-		snprintf(commit, sizeof(commit), "%.12s", last->commit ? last->commit : "?");
+	for (size_t i = n > CHANGES_LATEST ? n - CHANGES_LATEST : 0; i < n; i++) {
+		if (!p[i].change || (p[i].change < 0 && !either))
+			continue;
+		snprintf(commit, sizeof(commit), "%.12s", p[i].commit ? p[i].commit : "?");
 		utf8_cut(commit);
-		snprintf(why, size, "the latest point (commit %s) shifted %s: its range is wholly %s "
-			 "the previous one (--fail-on %s)", commit, last->shift > 0 ? "up" : "down",
-			 last->shift > 0 ? "above" : "below", report_fail_on_name(fail_on));
+		snprintf(why, size, "the latest nights start a change point %s: %zu of the last %d "
+			 "nights are after it, the first at commit %s (--fail-on %s)",
+			 p[i].change > 0 ? "up" : "down", n - i, CHANGES_LATEST, commit,
+			 report_fail_on_name(fail_on));
+		return 1;
 	}
-	return hit;
+	return 0;
 }
 
-int trend_render_model(const json_t *model, enum report_format format,
-		       struct buf *out, struct plumb_err *err)
-{
-	struct report_result rr;
+static const struct html_part page_whole = { 1, NULL, "h1", 0 };
 
-	return trend_render_gated(model, format, REPORT_FAIL_NEVER, out, &rr, err);
-}
-
-int trend_render_gated(const json_t *model, enum report_format format,
-		       enum report_fail_on fail_on, struct buf *out,
-		       struct report_result *rr, struct plumb_err *err)
+/*
+ * Render one series in format under part (HTML); the JSON object goes to
+ * *jout when jout is given, else it is written to out.
+ */
+static int render_one(const json_t *model, enum report_format format, enum report_fail_on fail_on,
+		      const struct html_part *part, struct buf *out, json_t **jout,
+		      struct report_result *rr, struct plumb_err *err)
 {
 	struct trend_point *p;
-	json_t *changes;
+	json_t *changes, *j;
 	enum metric_id m;
 	double noise;
 	size_t n;
@@ -621,16 +621,25 @@ int trend_render_gated(const json_t *model, enum report_format format,
 		rc = markdown(model, p, n, m, changes, out);
 		break;
 	case REPORT_HTML:
-		rc = html(model, p, n, m, changes, out);
+		rc = html(model, p, n, m, changes, part, out);
 		break;
 	case REPORT_JSON:
-		rc = json_out(model, p, n, changes, noise, out, err);
+		j = json_model(model, p, n, changes, noise);
 		free(p);
 		json_decref(changes);
+		if (!j)
+			return plumb_err_oom(err, "trend");
+		if (jout) {
+			*jout = j;
+			return 0;
+		}
+		rc = jsonio_dump(j, out, err);
+		json_decref(j);
 		return rc;
 	case REPORT_CSV:
 	case REPORT_BMF:
 		free(p);
+		json_decref(changes);
 		return plumb_err_set(err, PLUMB_EARG, "trend: --format %s exports a bundle's report, "
 				     "not a trend", report_format_name(format));
 	}
@@ -641,12 +650,116 @@ int trend_render_gated(const json_t *model, enum report_format format,
 	return 0;
 }
 
+int trend_render_model(const json_t *model, enum report_format format,
+		       struct buf *out, struct plumb_err *err)
+{
+	struct report_result rr;
+
+	return trend_render_gated(model, format, REPORT_FAIL_NEVER, out, &rr, err);
+}
+
+int trend_render_gated(const json_t *model, enum report_format format,
+		       enum report_fail_on fail_on, struct buf *out,
+		       struct report_result *rr, struct plumb_err *err)
+{
+	return render_one(model, format, fail_on, &page_whole, out, NULL, rr, err);
+}
+
+int trend_render_page(const json_t *model, const char *nav, struct buf *out,
+		      struct plumb_err *err)
+{
+	const struct html_part part = { 1, nav, "h1", 0 };
+	struct report_result rr;
+
+	return render_one(model, REPORT_HTML, REPORT_FAIL_NEVER, &part, out, NULL, &rr, err);
+}
+
+/*
+ * The series of one benchmark on several host classes (models, one
+ * query_trend() object each), one after the other: a table or chart per
+ * class, never one series through two.  The gate matches when any class's
+ * latest point does.
+ */
+static int render_classes(const char *bench, const json_t *models, enum report_format format,
+			  enum report_fail_on fail_on, struct buf *out, struct report_result *rr,
+			  struct plumb_err *err)
+{
+	static const char what[] = "one series each: results of different host classes are never "
+				   "put in one series";
+	size_t k = json_array_size(models);
+	json_t *arr = format == REPORT_JSON ? json_array() : NULL, *o = NULL;
+	char title[300];
+	int rc = 0, r = 0;
+
+	memset(rr, 0, sizeof(*rr));
+	if (format == REPORT_JSON && !arr)
+		return plumb_err_oom(err, "trend");
+	if (format == REPORT_HTML) {
+		snprintf(title, sizeof(title), "plumb trend: %s", bench);
+		utf8_cut(title);
+		rc |= html_begin(out, title);
+		rc |= buf_addstr(out, "<header>\n<h1>plumb trend: ");
+		rc |= esc_html(out, bench);
+		rc |= buf_printf(out, "</h1>\n<p class=\"meta\">%zu host classes, %s.</p>\n</header>\n",
+				 k, what);
+	} else if (format == REPORT_TEXT) {
+		rc |= buf_addstr(out, "plumb report --trend ");
+		rc |= esc_text(out, bench);
+		rc |= buf_printf(out, ": %zu host classes, %s\n\n", k, what);
+	} else if (format == REPORT_MARKDOWN) {
+		rc |= buf_addstr(out, "# plumb trend: ");
+		rc |= esc_md(out, bench);
+		rc |= buf_printf(out, "\n\n%zu host classes, %s.\n\n", k, what);
+	}
+	for (size_t i = 0; r == 0 && i < k; i++) {
+		const json_t *model = json_array_get(models, i);
+		const struct html_part part = { 0, NULL, "h2", i };
+		struct report_result one;
+		json_t *j = NULL;
+
+		if (format == REPORT_HTML)
+			rc |= buf_printf(out, "<section class=\"hostclass\" id=\"class-%zu\">\n", i);
+		else if (i > 0 && format != REPORT_JSON)
+			rc |= buf_addstr(out, "\n");
+		r = render_one(model, format, fail_on, &part, out, format == REPORT_JSON ? &j : NULL,
+			       &one, err);
+		if (r == 0 && j && json_array_append_new(arr, j))
+			r = plumb_err_oom(err, "trend");
+		if (format == REPORT_HTML)
+			rc |= buf_addstr(out, "</section>\n");
+		if (r == 0 && one.failon_matched) {
+			if (!rr->failon_matched)
+				snprintf(rr->message, sizeof(rr->message), "host %.40s: %.900s",
+					 jstr(model, "host") ? jstr(model, "host") : "?", one.message);
+			rr->failon_matched += one.failon_matched;
+		}
+	}
+	snprintf(rr->summary, sizeof(rr->summary), "%zu host classes, one series each", k);
+	if (r == 0 && format == REPORT_HTML)
+		rc |= html_end(out);
+	if (r == 0 && format == REPORT_JSON) {
+		o = json_object();
+		if (!o || json_object_set_new(o, "format", json_string("plumb-trend-classes")) ||
+		    json_object_set_new(o, "version", json_integer(TREND_JSON_VERSION)) ||
+		    json_object_set_new(o, "bench", json_string(bench)) ||
+		    json_object_set(o, "classes", arr))
+			r = plumb_err_oom(err, "trend");
+		else
+			r = jsonio_dump(o, out, err);
+	}
+	json_decref(o);
+	json_decref(arr);
+	if (r == 0 && rc)
+		r = buf_err(err, "trend");
+	return r;
+}
+
 int trend_render(const struct trend_opts *o, struct buf *out, struct report_result *rr,
 		 struct plumb_err *err)
 {
 	struct query_trend q = { o->bench, NULL, o->host, o->last };
 	struct store st;
-	json_t *model = NULL;
+	json_t *model = NULL, *classes = NULL, *models = NULL;
 	char *dir = NULL;
 	int rc;
 
@@ -656,10 +769,29 @@ int trend_render(const struct trend_opts *o, struct buf *out, struct report_resu
 	free(dir);
 	if (rc < 0)
 		return rc;
-	rc = query_trend(&st, &q, &model, err);
+	/* Without --host: every class that measured it, each its own series. */
+	if (!o->host)
+		rc = hosts_of_bench(&st, o->bench, NULL, &classes, err);
+	if (rc == 0 && json_array_size(classes) > 1) {
+		if (!(models = json_array()))
+			rc = plumb_err_oom(err, "trend");
+		for (size_t i = 0; rc == 0 && i < json_array_size(classes); i++) {
+			q.host = json_string_value(json_array_get(classes, i));
+			if ((rc = query_trend(&st, &q, &model, err)) == 0 &&
+			    json_array_append_new(models, model))
+				rc = plumb_err_oom(err, "trend");
+			model = NULL;
+		}
+	} else if (rc == 0) {
+		rc = query_trend(&st, &q, &model, err);
+	}
 	store_close(&st);
-	if (rc == 0)
+	if (rc == 0 && models)
+		rc = render_classes(o->bench, models, o->format, o->fail_on, out, rr, err);
+	else if (rc == 0)
 		rc = trend_render_gated(model, o->format, o->fail_on, out, rr, err);
 	json_decref(model);
+	json_decref(models);
+	json_decref(classes);
 	return rc;
 }

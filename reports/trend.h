@@ -35,26 +35,34 @@ struct trend_opts {
 	long last;                  /* latest N points, 0 for all */
 	const char *archive_dir;    /* NULL: the default archive */
 	enum report_format format;
-	enum report_fail_on fail_on; /* gate on the latest point (trend_gate()) */
+	enum report_fail_on fail_on; /* gate on the latest nights (trend_gate()) */
 };
 
 /*
  * Query the archive and render the series in o->format; *rr says what
  * the gate found under o->fail_on (failon_matched, message, summary).
+ * Without o->host, every host class that measured the benchmark gets its
+ * own series, one after the other (JSON: "plumb-trend-classes" holding a
+ * "plumb-trend" object per class) when there are several; the gate
+ * matches when any class's does.
  */
 int trend_render(const struct trend_opts *o, struct buf *out,
 		 struct report_result *rr, struct plumb_err *err);
 
 /*
- * The gate of a series: nonzero when its latest point is one fail_on asks
- * for: shifted up (its range wholly above the previous one's) for slower
- * and noisy, up or down for any; for change, when one of the latest
- * CHANGES_LATEST points is the first after a change point (either way:
- * the latest nights start a change).  The one place that decides.  why
- * gets the words.
+ * The gate of a series: nonzero when one of its latest CHANGES_LATEST
+ * points is the first after a change point (the latest nights start a
+ * change) in a direction fail_on asks for: up for slower and noisy, up or
+ * down for any and change.  The shift of the latest point alone (its range
+ * apart from the previous night's) never gates: on a series with 5%
+ * placement noise it fires on about one night in twelve with no change at
+ * all.  The one place that decides.  why gets the words.
  */
 int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_on,
 	       char *why, size_t size);
+
+/* "+3.1% [+2.2%, +4.0%]": a change object's size and its 95% interval. */
+void trend_change_size(const json_t *c, char *out, size_t size);
 
 /* --fail-on of a trend: slower, any, noisy (report_fail_on_parse()) or change; -1 else. */
 int trend_fail_on_parse(const char *s, enum report_fail_on *out);
@@ -74,6 +82,13 @@ int trend_add_changes(json_t *model, struct plumb_err *err);
  */
 int trend_render_model(const json_t *model, enum report_format format,
 		       struct buf *out, struct plumb_err *err);
+
+/*
+ * The HTML page of a series already queried, with nav (raw HTML the
+ * caller built and escaped: links to other pages) first in its body.
+ */
+int trend_render_page(const json_t *model, const char *nav, struct buf *out,
+		      struct plumb_err *err);
 
 /* The same, gated: *rr as trend_render() fills it. */
 int trend_render_gated(const json_t *model, enum report_format format,

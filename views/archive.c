@@ -17,6 +17,7 @@
 #include "common/escape.h"
 #include "common/units.h"
 #include "formats/manifest.h"
+#include "reports/trend.h"
 #include "common/banned.h"
 
 /* A string member, or def when missing or not a string. */
@@ -288,17 +289,7 @@ void view_trend(const json_t *t, FILE *out)
 	view_change_lines(json_object_get(t, "changes"), 0, out);
 }
 
-/* "+3.1% [+2.2%, +4.0%]" of a change object. */
-static void change_size(const json_t *c, char *out, size_t size)
-{
-	double r = json_number_value(json_object_get(c, "ratio"));
-	double lo = json_number_value(json_object_get(c, "low"));
-	double hi = json_number_value(json_object_get(c, "high"));
-
-	snprintf(out, size, "%+.1f%% [%+.1f%%, %+.1f%%]", (r - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
-}
-
-void view_change_lines(const json_t *changes, int with_bench, FILE *out)
+void view_change_lines(const json_t *changes, int with, FILE *out)
 {
 	size_t i, n = json_array_size(changes);
 	json_t *c;
@@ -306,19 +297,24 @@ void view_change_lines(const json_t *changes, int with_bench, FILE *out)
 	fprintf(out, "%zu change point%s\n", n, n == 1 ? "" : "s");
 	if (n == 0)
 		return;
-	if (with_bench)
-		fprintf(out, "%-20s  %-20s  ", "FIRST NIGHT AFTER", "BENCH");
-	else
-		fprintf(out, "%-20s  ", "FIRST NIGHT AFTER");
+	fprintf(out, "%-20s  ", "FIRST NIGHT AFTER");
+	if (with & VIEW_CHANGE_HOST)
+		fprintf(out, "%-16s  ", "HOST");
+	if (with & VIEW_CHANGE_BENCH)
+		fprintf(out, "%-20s  ", "BENCH");
 	fprintf(out, "%-4s  %-26s  %-20s  %s\n", "DIR", "SIZE [95%]", "LAST NIGHT BEFORE", "COMMITS");
 	json_array_foreach(changes, i, c) {
 		const json_t *a = json_object_get(c, "first_after"), *b = json_object_get(c, "last_before");
 		char size[96], ca[13], cb[13];
 
-		change_size(c, size, sizeof(size));
+		trend_change_size(c, size, sizeof(size));
 		put_str(out, a, "time", "-", 20);
 		fputs("  ", out);
-		if (with_bench) {
+		if (with & VIEW_CHANGE_HOST) {
+			put_str(out, c, "host", "-", 16);
+			fputs("  ", out);
+		}
+		if (with & VIEW_CHANGE_BENCH) {
 			put_str(out, c, "bench", "-", 20);
 			fputs("  ", out);
 		}
@@ -335,8 +331,21 @@ void view_change_lines(const json_t *changes, int with_bench, FILE *out)
 
 void view_changes(const json_t *m, FILE *out)
 {
-	fputs("host ", out);
-	put_str(out, m, "host", "-", 0);
+	const json_t *hosts = json_object_get(m, "hosts");
+	size_t i, k = json_array_size(hosts);
+
+	if (k > 1) {
+		fprintf(out, "%zu host classes (", k);
+		for (i = 0; i < k; i++) {
+			fputs(i ? ", " : "", out);
+			put(out, json_string_value(json_array_get(hosts, i)) ?
+			    json_string_value(json_array_get(hosts, i)) : "-", 0);
+		}
+		fputs(")", out);
+	} else {
+		fputs("host ", out);
+		put_str(out, m, "host", "-", 0);
+	}
 	fprintf(out, ": %lld series, %lld nights", (long long)json_integer_value(json_object_get(m, "series")),
 		(long long)json_integer_value(json_object_get(m, "nights")));
 	if (json_is_string(json_object_get(m, "since"))) {
@@ -344,7 +353,8 @@ void view_changes(const json_t *m, FILE *out)
 		put_str(out, m, "since", "-", 0);
 	}
 	fputs("\n", out);
-	view_change_lines(json_object_get(m, "changes"), 1, out);
+	view_change_lines(json_object_get(m, "changes"),
+			  VIEW_CHANGE_BENCH | (k > 1 ? VIEW_CHANGE_HOST : 0), out);
 }
 
 void view_baselines(const json_t *list, FILE *out)
@@ -394,4 +404,58 @@ void view_baseline(const json_t *b, FILE *out)
 	}
 	fputc('\n', out);
 	view_bundle(json_object_get(b, "bundle_info"), out);
+}
+
+/* A fact of a host class as a cell: a string, a count, on/off, else "-". */
+static const char *fact_cell(const json_t *h, const char *key, char buf[32])
+{
+	const json_t *v = json_object_get(h, key);
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, 32, "%lld", (long long)json_integer_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, 32, "%s", json_is_true(v) ? "on" : "off");
+	else
+		snprintf(buf, 32, "-");
+	return buf;
+}
+
+void view_hosts(const json_t *m, FILE *out)
+{
+	static const struct { const char *head, *key; int width; } col[] = {
+		{ "FINGERPRINT", "fingerprint", 16 }, { "CPU MODEL", "cpuModel", 9 },
+		{ "CPUS", "cpus", 4 }, { "CORES", "cores", 5 }, { "KERNEL", "kernel", 6 },
+		{ "GOVERNOR", "governor", 8 }, { "TURBO", "turbo", 5 }, { "SMT", "smt", 3 },
+		{ "BUNDLES", "bundles", 7 }, { "BENCHES", "benchmarks", 7 },
+		{ "FIRST", "first", 20 }, { "LAST", "last", 0 },
+	};
+	enum { NCOL = sizeof(col) / sizeof(col[0]) };
+	const json_t *hosts = json_object_get(m, "hosts"), *h;
+	int width[NCOL];
+	char buf[32];
+	size_t i;
+
+	fprintf(out, "%zu host class%s\n", json_array_size(hosts), json_array_size(hosts) == 1 ? "" : "es");
+	if (json_array_size(hosts) == 0)
+		return;
+	for (int c = 0; c < NCOL; c++) {
+		width[c] = col[c].width;
+		json_array_foreach(hosts, i, h) {
+			int w = (int)esc_width(fact_cell(h, col[c].key, buf));
+			if (c < NCOL - 1 && w > width[c])
+				width[c] = w;
+		}
+	}
+	for (int c = 0; c < NCOL; c++) {
+		put(out, col[c].head, c < NCOL - 1 ? width[c] : 0);
+		fputs(c < NCOL - 1 ? "  " : "\n", out);
+	}
+	json_array_foreach(hosts, i, h) {
+		for (int c = 0; c < NCOL; c++) {
+			put(out, fact_cell(h, col[c].key, buf), c < NCOL - 1 ? width[c] : 0);
+			fputs(c < NCOL - 1 ? "  " : "\n", out);
+		}
+	}
 }

@@ -22,10 +22,17 @@ void view_bundle(const json_t *bundle, FILE *out);
 /* A trend: a heading naming bench, metric and host, then one line per point. */
 void view_trend(const json_t *trend, FILE *out);
 
-/* Change points (reports/changes.h objects) as a table, with a count first; with_bench: a column. */
-void view_change_lines(const json_t *changes, int with_bench, FILE *out);
+/* Columns of view_change_lines() beyond the change's own. */
+#define VIEW_CHANGE_BENCH 1
+#define VIEW_CHANGE_HOST 2
 
-/* `plumb archive changes`: the host, then every change point, newest first. */
+/* Change points (reports/changes.h objects) as a table, with a count first; with: VIEW_CHANGE_*. */
+void view_change_lines(const json_t *changes, int with, FILE *out);
+
+/* `plumb archive hosts`: one line per host class with its facts and counts. */
+void view_hosts(const json_t *hosts, FILE *out);
+
+/* `plumb archive changes`: the host class(es), then every change point, newest first. */
 void view_changes(const json_t *changes, FILE *out);
 
 /* A table of baselines. */

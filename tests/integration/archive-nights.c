@@ -6,7 +6,8 @@
  * so): the nights are synthetic by design, with known steps.
  *
  * usage: archive-nights DIR NIGHTS BENCHES [-p PLACEMENT] [-s SEED]
- *                       [-k PADS] [-r REPEAT] [STEP]...
+ *                       [-k PADS] [-r REPEAT] [-H FINGERPRINT] [-c CPU]
+ *                       [-i FIRST] [-n NAME] [STEP]...
  *
  * Night i (0-based) is one bundle on one host, a day apart, candidate
  * commit c0ffee000000 + i/REPEAT in hex (REPEAT nights of each commit), holding
@@ -14,10 +15,16 @@
  * uniformly over PLACEMENT (0.05: 5%) around the night's level, times a
  * night-to-night drift of 0.4%.  A STEP "BENCH@NIGHT:PERCENT" multiplies
  * that benchmark's level by 1 + PERCENT/100 from that night on.
+ * The host class is 5ca1ab1e0000c0de with CPU "Example CPU @ 3.00GHz"
+ * unless -H and -c say otherwise; bundle ids count from FIRST (1), so two
+ * calls with different FIRST fill one archive with two classes; -n names
+ * benchmark b0 NAME (a hostile name for the page tests).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "archive/ingest.h"
 #include "archive/store.h"
@@ -39,6 +46,10 @@ struct step {
 	long bench, night;
 	double factor;
 };
+
+/* The host class and names of every night (-H, -c, -i, -n). */
+static const char *host_fp = "5ca1ab1e0000c0de", *host_cpu = "Example CPU @ 3.00GHz", *name0;
+static unsigned long first_id = 1;
 
 static int side(struct ingest_side *s, double level, double placement, size_t k)
 {
@@ -62,6 +73,19 @@ static int side(struct ingest_side *s, double level, double placement, size_t k)
 	return 0;
 }
 
+/* The host facts of the class, as `plumb host --json` names them (docs/host-facts.md). */
+static char *facts(void)
+{
+	json_t *o = json_pack("{s:s, s:{s:s, s:i, s:i, s:b}, s:{s:s}, s:{s:s, s:b}}",
+			      "fingerprint", host_fp, "cpu", "model", host_cpu, "logical", 8,
+			      "physical_cores", 4, "smt", 1, "kernel", "release", "6.1.0-18-amd64",
+			      "cpufreq", "governor", "performance", "turbo", 0);
+	char *t = o ? json_dumps(o, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	return t;
+}
+
 static int make(struct ingest_record *rec, long i, long benches, long repeat, size_t k,
 		double placement, const struct step *steps, size_t nsteps)
 {
@@ -69,8 +93,8 @@ static int make(struct ingest_record *rec, long i, long benches, long repeat, si
 	char hex[41];
 
 	ingest_record_init(rec);
-	snprintf(rec->id, sizeof(rec->id), "%064lx", (unsigned long)i + 1);
-	snprintf(rec->file_sha256, sizeof(rec->file_sha256), "%064lx", (unsigned long)i + 1);
+	snprintf(rec->id, sizeof(rec->id), "%064lx", (unsigned long)i + first_id);
+	snprintf(rec->file_sha256, sizeof(rec->file_sha256), "%064lx", (unsigned long)i + first_id);
 	rec->size = 10000;
 	rec->created = t;
 	snprintf(hex, sizeof(hex), "%06lxc0ffee%028d", (unsigned long)(i / repeat) & 0xfffffful, 0);
@@ -86,8 +110,8 @@ static int make(struct ingest_record *rec, long i, long benches, long repeat, si
 	/* Nights of one commit share its time (the index orders them by row). */
 	rec->cand.time = 1767225600 + (int64_t)(i / repeat) * repeat * 86400 - 3600;
 	rec->cand.has_time = 1;
-	rec->host_fingerprint = strdup("5ca1ab1e0000c0de");
-	rec->host_facts = strdup("{\"cpu\":{\"model\":\"Example CPU @ 3.00GHz\"},\"governor\":\"performance\"}");
+	rec->host_fingerprint = strdup(host_fp);
+	rec->host_facts = facts();
 	if (!rec->plumb_version || !rec->format_version || !rec->repo || !rec->base.ref ||
 	    !rec->base.commit || !rec->cand.ref || !rec->cand.commit || !rec->host_fingerprint ||
 	    !rec->host_facts || ingest_add_label(rec, "job", "nightly") < 0)
@@ -102,7 +126,7 @@ static int make(struct ingest_record *rec, long i, long benches, long repeat, si
 			if (steps[s].bench == b && i >= steps[s].night)
 				level *= steps[s].factor;
 		snprintf(name, sizeof(name), "b%ld", b);
-		x->name = strdup(name);
+		x->name = strdup(b == 0 && name0 ? name0 : name);
 		x->mode = strdup("process");
 		x->metric = strdup("wall");
 		x->verdict = strdup("placement");
@@ -128,7 +152,7 @@ int main(int argc, char **argv)
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: archive-nights DIR NIGHTS BENCHES [-p PLACEMENT] [-s SEED] "
-			"[-k PADS] [-r REPEAT] [BENCH@NIGHT:PERCENT]...\n");
+			"[-k PADS] [-r REPEAT] [-H FP] [-c CPU] [-i FIRST] [-n NAME] [BENCH@NIGHT:PERCENT]...\n");
 		return 2;
 	}
 	nights = strtol(argv[2], NULL, 10);
@@ -145,6 +169,14 @@ int main(int argc, char **argv)
 			k = strtoul(argv[++a], NULL, 10);
 		else if (strcmp(argv[a], "-r") == 0 && a + 1 < argc)
 			repeat = strtol(argv[++a], NULL, 10);
+		else if (strcmp(argv[a], "-H") == 0 && a + 1 < argc)
+			host_fp = argv[++a];
+		else if (strcmp(argv[a], "-c") == 0 && a + 1 < argc)
+			host_cpu = argv[++a];
+		else if (strcmp(argv[a], "-i") == 0 && a + 1 < argc)
+			first_id = strtoul(argv[++a], NULL, 10);
+		else if (strcmp(argv[a], "-n") == 0 && a + 1 < argc)
+			name0 = argv[++a];
 		else if (nsteps < 16 && sscanf(argv[a], "b%ld@%ld:%lf", &b, &n, &pct) == 3)
 			steps[nsteps++] = (struct step){ b, n, 1 + pct / 100 };
 		else {

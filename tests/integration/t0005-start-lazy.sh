@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='fast start: libgit2, libarchive, capstone and libcrypto are loaded only by the commands that need them'
+test_description='fast start: libgit2, libarchive, capstone, libcrypto and libpq are loaded only by the commands that need them'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
@@ -11,7 +11,7 @@ export PLUMB_EXAMPLES
 # loads OUT: the heavy libraries the dynamic linker loaded, by LD_DEBUG=files
 # output on stderr (one "file=libgit2.so.1.5 ..." line per object it opens).
 heavy() {
-	sed -n 's/.*file=\(lib\(git2\|archive\|capstone\|crypto\)\.so[^ ]*\).*/\1/p' "$1" | sort -u
+	sed -n 's/.*file=\(lib\(git2\|archive\|capstone\|crypto\|pq\)\.so[^ ]*\).*/\1/p' "$1" | sort -u
 }
 
 test_expect_success 'plumb links none of them' '

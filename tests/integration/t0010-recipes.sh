@@ -2,33 +2,12 @@
 test_description='the recipes of docs/cron.md work: the crontab line, the systemd units, the GitHub Actions workflow'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
+. "$TEST_SRCDIR/tests/integration/lib-recipes.sh"
 
 docs="$TEST_SRCDIR/docs"
 # Without systemd-analyze the verify test is skipped (missing SYSTEMD_ANALYZE).
 command -v systemd-analyze >/dev/null 2>&1 && test_set_prereq SYSTEMD_ANALYZE
 python3 -c "import yaml" 2>/dev/null && test_set_prereq PYYAML
-
-# known_options LINE: every --option of every "plumb CMD [SUB]" in LINE is
-# one its --help lists.
-known_options() {
-	echo "$1" | tr ' ' '\n' >words &&
-	kc_= && sub= &&
-	while read w; do
-		case $w in
-		plumb|*/plumb) kc_=next ;;
-		--*)
-			o=${w#--}; o=${o%%=*}
-			plumb help $kc_ $sub | grep -q -e "--$o\b" ||
-				{ echo "plumb $kc_ $sub: no --$o" >&2; return 1; } ;;
-		*)
-			if test "$kc_" = next; then kc_=$w; sub=
-			elif test -n "$kc_" && test -z "$sub" && plumb help "$kc_" 2>/dev/null |
-				grep -q "^  $w "; then sub=$w
-			fi ;;
-		esac
-	done <words &&
-	test -n "$kc_" && test "$kc_" != next
-}
 
 test_expect_success 'docs/cron.md: the crontab line is five fields and a plumb run that works' '
 	sed -n "/^\`\`\`crontab$/,/^\`\`\`$/p" "$docs/cron.md" | sed "1d;\$d" >crontab &&

@@ -18,6 +18,7 @@
 #include "tests/unit/unit.h"
 #include "archive/baseline.h"
 #include "archive/bundles.h"
+#include "archive/dialect.h"
 #include "archive/ingest.h"
 #include "archive/query.h"
 #include "archive/schema.h"
@@ -25,6 +26,7 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/lazy-pq.h"
 #include "common/fileio.h"
 #include "formats/manifest.h"
 #include "common/banned.h"
@@ -150,14 +152,14 @@ PLUMB_TEST(archive_fresh_schema_and_pragmas)
 	sqlite3_stmt *s;
 
 	open_fresh(&st, dir);
-	assert_int_equal(int_query(st.db, "PRAGMA user_version"), SCHEMA_VERSION);
-	assert_int_equal(int_query(st.db, "PRAGMA application_id"), SCHEMA_APPLICATION_ID);
-	assert_int_equal(int_query(st.db, "PRAGMA foreign_keys"), 1);
-	assert_int_equal(sqlite3_prepare_v2(st.db, "PRAGMA journal_mode", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(int_query(db_sqlite_handle(st.db), "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(int_query(db_sqlite_handle(st.db), "PRAGMA application_id"), SCHEMA_APPLICATION_ID);
+	assert_int_equal(int_query(db_sqlite_handle(st.db), "PRAGMA foreign_keys"), 1);
+	assert_int_equal(sqlite3_prepare_v2(db_sqlite_handle(st.db), "PRAGMA journal_mode", -1, &s, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(s, 0), "wal");
 	sqlite3_finalize(s);
-	assert_int_equal(int_query(st.db, "SELECT count(*) FROM sqlite_schema WHERE name = 'benches_trend'"), 1);
+	assert_int_equal(int_query(db_sqlite_handle(st.db), "SELECT count(*) FROM sqlite_schema WHERE name = 'benches_trend'"), 1);
 	store_close(&st);
 	rm_tree(dir);
 }
@@ -168,35 +170,35 @@ PLUMB_TEST(archive_migrates_from_schema_1)
 	char dir[64], path[128];
 	struct plumb_err err;
 	struct store st;
-	sqlite3 *db;
+	struct db *db;
 	int from = -1;
 
 	snprintf(dir, sizeof(dir), "/tmp/plumb-unit-archive-XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/archive.db", dir);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(db_open_sqlite(&db, path, DB_OPEN_CREATE, 1000), DB_OK);
 	plumb_err_clear(&err);
 	/* Version 1 only, with a bundle and its benches as version 1 wrote them. */
 	const char *v1[] = { schema_step(0) };
 	assert_int_equal(schema_apply(db, path, v1, 1, &from, &err), 0);
 	assert_int_equal(from, 0);
-	assert_int_equal(int_query(db, "PRAGMA user_version"), 1);
-	assert_int_equal(sqlite3_exec(db,
+	assert_int_equal(int_query(db_sqlite_handle(db), "PRAGMA user_version"), 1);
+	assert_int_equal(db_exec(db,
 		"INSERT INTO hosts VALUES (7, 'fp-one', '{}');"
 		"INSERT INTO bundles (rid, id, file_sha256, size, created, added, format_version,"
 		" cand_time, signature, host) VALUES (3, printf('%064d', 5), printf('%064d', 6),"
 		" 10, 1000, 1001, '1', 900, 'none', 7);"
-		"INSERT INTO benches (bundle, name, metric, cand_center) VALUES (3, 'interp', 'wall', 1.5);",
-		NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+		"INSERT INTO benches (bundle, name, metric, cand_center) VALUES (3, 'interp', 'wall', 1.5);"),
+		DB_OK);
+	db_close(db);
 	(void)benches;
 
 	/* Opening it migrates: the copies of host and time are filled in. */
 	assert_int_equal(store_open(&st, dir, 0, &err), 0);
-	assert_int_equal(int_query(st.db, "PRAGMA user_version"), SCHEMA_VERSION);
-	assert_int_equal(int_query(st.db, "SELECT host FROM benches WHERE bundle = 3"), 7);
-	assert_int_equal(int_query(st.db, "SELECT at FROM benches WHERE bundle = 3"), 900);
-	assert_int_equal(int_query(st.db, "SELECT count(*) FROM bundles"), 1);
+	assert_int_equal(int_query(db_sqlite_handle(st.db), "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(int_query(db_sqlite_handle(st.db), "SELECT host FROM benches WHERE bundle = 3"), 7);
+	assert_int_equal(int_query(db_sqlite_handle(st.db), "SELECT at FROM benches WHERE bundle = 3"), 900);
+	assert_int_equal(int_query(db_sqlite_handle(st.db), "SELECT count(*) FROM bundles"), 1);
 	store_close(&st);
 	rm_tree(dir);
 }
@@ -208,7 +210,7 @@ PLUMB_TEST(archive_refuses_newer_schema)
 	struct store st;
 
 	open_fresh(&st, dir);
-	assert_int_equal(sqlite3_exec(st.db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(db_exec(st.db, "PRAGMA user_version = 99"), DB_OK);
 	store_close(&st);
 	plumb_err_clear(&err);
 	assert_int_equal(store_open(&st, dir, 0, &err), PLUMB_EINPUT);
@@ -220,25 +222,25 @@ PLUMB_TEST(archive_failed_migration_changes_nothing)
 {
 	char dir[64], path[128];
 	struct plumb_err err;
-	sqlite3 *db;
+	struct db *db;
 	const char *steps[] = { schema_step(0), "CREATE TABLE extra (a); THIS IS NOT SQL;" };
 
 	snprintf(dir, sizeof(dir), "/tmp/plumb-unit-archive-XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/archive.db", dir);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(db_open_sqlite(&db, path, DB_OPEN_CREATE, 1000), DB_OK);
 	plumb_err_clear(&err);
 	assert_int_not_equal(schema_apply(db, path, steps, 2, NULL, &err), 0);
 	assert_non_null(strstr(err.msg, "migration to schema 2 failed"));
 	/* All or nothing: not even step 1 stayed. */
-	assert_int_equal(int_query(db, "PRAGMA user_version"), 0);
-	assert_int_equal(int_query(db, "SELECT count(*) FROM sqlite_schema"), 0);
+	assert_int_equal(int_query(db_sqlite_handle(db), "PRAGMA user_version"), 0);
+	assert_int_equal(int_query(db_sqlite_handle(db), "SELECT count(*) FROM sqlite_schema"), 0);
 	/* From version 1, the failing step 2 leaves version 1 as it was. */
 	assert_int_equal(schema_apply(db, path, steps, 1, NULL, &err), 0);
 	assert_int_not_equal(schema_apply(db, path, steps, 2, NULL, &err), 0);
-	assert_int_equal(int_query(db, "PRAGMA user_version"), 1);
-	assert_int_equal(int_query(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'"), 0);
-	sqlite3_close(db);
+	assert_int_equal(int_query(db_sqlite_handle(db), "PRAGMA user_version"), 1);
+	assert_int_equal(int_query(db_sqlite_handle(db), "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'"), 0);
+	db_close(db);
 	rm_tree(dir);
 }
 
@@ -549,7 +551,7 @@ PLUMB_TEST(archive_baselines_and_remove)
 	assert_int_equal(store_remove(&st, "def0", id, &err), 0);
 	assert_int_equal(strncmp(id, "def00000", 8), 0);
 	assert_int_not_equal(access(path, F_OK), 0);
-	assert_int_equal(int_query(st.db, "SELECT count(*) FROM benches"), 1);
+	assert_int_equal(int_query(db_sqlite_handle(st.db), "SELECT count(*) FROM benches"), 1);
 	assert_int_equal(store_remove(&st, "def0", id, &err), PLUMB_EINPUT);
 	store_close(&st);
 	rm_tree(dir);
@@ -648,4 +650,84 @@ PLUMB_TEST(archive_record_fingerprint_from_start_facts)
 	assert_null(rec.repo);
 	assert_int_equal(rec.nbenches, 0);
 	ingest_record_release(&rec);
+}
+
+PLUMB_TEST(archive_dialect_rewrites_statements_for_postgresql)
+{
+	int n = -1;
+	char *q = dialect_pg_sql("SELECT a FROM t WHERE b = ?1 AND c IS ?2 AND d IS NOT ?3"
+				 " AND e = '?4 IS ?5' AND f IS NULL LIMIT ?", &n);
+
+	assert_non_null(q);
+	assert_string_equal(q, "SELECT a FROM t WHERE b = $1 AND c IS NOT DISTINCT FROM $2"
+			    " AND d IS DISTINCT FROM $3 AND e = '?4 IS ?5' AND f IS NULL LIMIT $1");
+	assert_int_equal(n, 3);
+	free(q);
+	q = dialect_pg_sql("INSERT INTO x VALUES (?, ?, 'it''s ?')", &n);
+	assert_string_equal(q, "INSERT INTO x VALUES ($1, $2, 'it''s ?')");
+	assert_int_equal(n, 2);
+	free(q);
+}
+
+PLUMB_TEST(archive_dialect_rewrites_schema_for_postgresql)
+{
+	char *q = dialect_pg_schema(schema_step(0));
+
+	assert_non_null(q);
+	assert_non_null(strstr(q, "CREATE TABLE plumb_schema"));
+	assert_non_null(strstr(q, "INSERT INTO plumb_schema VALUES (1886154082, 0)"));
+	assert_non_null(strstr(q, "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"));
+	assert_non_null(strstr(q, "base_center DOUBLE PRECISION"));
+	assert_non_null(strstr(q, "fingerprint TEXT COLLATE \"C\" NOT NULL UNIQUE"));
+	assert_null(strstr(q, "PRAGMA"));
+	assert_null(strstr(q, "WITHOUT ROWID"));
+	assert_null(strstr(q, "REAL"));
+	assert_null(strstr(q, "INTEGER"));
+	free(q);
+	/* Every step rewrites (no PRAGMA or SQLite-only word left). */
+	for (int i = 1; schema_step(i); i++) {
+		q = dialect_pg_schema(schema_step(i));
+		assert_non_null(q);
+		assert_null(strstr(q, "INTEGER"));
+		free(q);
+	}
+}
+
+PLUMB_TEST(archive_url_password_is_redacted)
+{
+	static const char *const cases[][2] = {
+		{ "postgresql://bench:s3cret@db.example/plumb", "postgresql://bench:***@db.example/plumb" },
+		{ "postgres://bench@db/plumb?sslmode=require&password=x&a=b",
+		  "postgres://bench@db/plumb?sslmode=require&password=***&a=b" },
+		{ "postgresql:///plumb?host=/tmp/s", "postgresql:///plumb?host=/tmp/s" },
+		{ "postgresql://u:p@h:5432/d?password=q", "postgresql://u:***@h:5432/d?password=***" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *r = store_redact_url(cases[i][0]);
+		assert_non_null(r);
+		assert_string_equal(r, cases[i][1]);
+		free(r);
+	}
+	assert_true(store_is_url("postgresql://x/y"));
+	assert_true(store_is_url("postgres://x/y"));
+	assert_false(store_is_url("/srv/archive"));
+	assert_false(store_is_url("postgresql:x"));
+}
+
+PLUMB_TEST(archive_postgresql_without_libpq_names_it)
+{
+	struct lazy_lib keep = plumb_pq_lib;
+	struct plumb_err err;
+	struct store st;
+
+	if (lazy_loaded(&plumb_pq_lib))
+		skip();
+	plumb_pq_lib.soname = "libpq-plumb-absent.so.5";
+	plumb_pq_lib.path = "/nonexistent/libpq-plumb-absent.so.5";
+	plumb_err_clear(&err);
+	assert_int_equal(store_open(&st, "postgresql:///plumb?host=/nonexistent", 0, &err),
+			 PLUMB_EINTERNAL);
+	assert_non_null(strstr(err.msg, "libpq is needed here but cannot be loaded"));
+	plumb_pq_lib = keep;
 }

@@ -203,7 +203,8 @@ PLUMB_TEST(exit_gating_a_drifted_row_is_seen)
 	assert_int_equal(gate_of("failed", "report", REPORT_FAIL_NEVER), 0);
 	assert_int_equal(gate_of("bogus", "report", REPORT_FAIL_ANY), -1);
 	assert_int_equal(gate_of("change-up", "trend", REPORT_FAIL_CHANGE), 1);
-	assert_int_equal(gate_of("change-up", "trend", REPORT_FAIL_SLOWER), 0);
-	assert_int_equal(gate_of("shift-up", "trend", REPORT_FAIL_CHANGE), 0);
+	assert_int_equal(gate_of("change-up", "trend", REPORT_FAIL_SLOWER), 1);
+	assert_int_equal(gate_of("change-down", "trend", REPORT_FAIL_SLOWER), 0);
+	assert_int_equal(gate_of("shift-up", "trend", REPORT_FAIL_SLOWER), 0);
 	assert_int_equal(gate_of("slower", "report", REPORT_FAIL_CHANGE), 2);
 }

@@ -562,36 +562,44 @@ PLUMB_TEST(reports_trend_marks_ranges_that_stop_overlapping)
 	json_decref(model);
 }
 
-/* --fail-on with --trend gates on the latest point (trend_gate()). */
-PLUMB_TEST(reports_trend_gate_is_the_latest_shift)
+/*
+ * --fail-on with --trend gates on the latest nights starting a change point
+ * (trend_gate()): up for slower and noisy, either way for any and change; a
+ * shift of the latest night alone gates nothing, nor does an older change.
+ */
+PLUMB_TEST(reports_trend_gate_is_a_latest_change)
 {
-	json_t *model = json_pack("{s:s,s:s,s:[{s:s,s:f,s:f,s:f},{s:s,s:f,s:f,s:f}]}",
-				  "bench", "interp", "metric", "wall", "points",
-				  "commit", "aaaa", "center", 10.0, "min", 9.0, "max", 11.0,
-				  "commit", "bbbbccccddddeeee", "center", 8.0, "min", 7.5, "max", 8.5);
-	struct report_result rr;
-	struct plumb_err err;
-	struct buf out;
+	static const enum report_fail_on all[] = { REPORT_FAIL_SLOWER, REPORT_FAIL_NOISY,
+						   REPORT_FAIL_ANY, REPORT_FAIL_CHANGE };
+	struct trend_point p[6];
+	char why[PLUMB_ERR_MAX];
 
-	plumb_err_clear(&err);
-	buf_init(&out, 1 << 20);
-	assert_int_equal(trend_render_gated(model, REPORT_TEXT, REPORT_FAIL_SLOWER, &out, &rr, &err), 0);
-	assert_int_equal(rr.failon_matched, 0);
-	buf_reset(&out);
-	assert_int_equal(trend_render_gated(model, REPORT_TEXT, REPORT_FAIL_ANY, &out, &rr, &err), 0);
-	assert_int_equal(rr.failon_matched, 1);
-	assert_non_null(strstr(rr.message, "(commit bbbbccccdddd) shifted down"));
-	/* Now the latest point is above the one before. */
-	json_real_set(json_object_get(json_array_get(json_object_get(model, "points"), 1), "min"), 12);
-	json_real_set(json_object_get(json_array_get(json_object_get(model, "points"), 1), "max"), 13);
-	buf_reset(&out);
-	assert_int_equal(trend_render_gated(model, REPORT_TEXT, REPORT_FAIL_NOISY, &out, &rr, &err), 0);
-	assert_int_equal(rr.failon_matched, 1);
-	buf_reset(&out);
-	assert_int_equal(trend_render_gated(model, REPORT_TEXT, REPORT_FAIL_NEVER, &out, &rr, &err), 0);
-	assert_int_equal(rr.failon_matched, 0);
-	buf_release(&out);
-	json_decref(model);
+	memset(p, 0, sizeof(p));
+	for (size_t i = 0; i < 6; i++)
+		p[i].commit = "bbbbccccddddeeee", p[i].min = 9, p[i].max = 11, p[i].center = 10;
+	p[5].min = 12, p[5].max = 13, p[5].shift = 1;
+	for (size_t f = 0; f < 4; f++)
+		assert_int_equal(trend_gate(p, 6, all[f], why, sizeof(why)), 0);
+	p[5].shift = -1;
+	for (size_t f = 0; f < 4; f++)
+		assert_int_equal(trend_gate(p, 6, all[f], why, sizeof(why)), 0);
+	p[5].shift = 0;
+	p[4].change = 1;
+	for (size_t f = 0; f < 4; f++)
+		assert_int_equal(trend_gate(p, 6, all[f], why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "start a change point up: 2 of the last 3 nights are after it, "
+				    "the first at commit bbbbccccdddd (--fail-on change)"));
+	assert_int_equal(trend_gate(p, 6, REPORT_FAIL_NEVER, why, sizeof(why)), 0);
+	p[4].change = -1;
+	assert_int_equal(trend_gate(p, 6, REPORT_FAIL_SLOWER, why, sizeof(why)), 0);
+	assert_int_equal(trend_gate(p, 6, REPORT_FAIL_NOISY, why, sizeof(why)), 0);
+	assert_int_equal(trend_gate(p, 6, REPORT_FAIL_ANY, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "change point down"));
+	assert_int_equal(trend_gate(p, 6, REPORT_FAIL_CHANGE, why, sizeof(why)), 1);
+	p[4].change = 0;
+	p[2].change = 1;        /* the first night after it is the 4th latest */
+	for (size_t f = 0; f < 4; f++)
+		assert_int_equal(trend_gate(p, 6, all[f], why, sizeof(why)), 0);
 }
 
 /* The HTML trend's range column holds the range, as text and Markdown do. */
