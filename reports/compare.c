@@ -628,10 +628,10 @@ static int fill_bench(struct report *r, struct report_bench *b,
 	b->withheld = r->withheld && b->verdict != MANIFEST_VERDICT_UNSET;
 	if (report_vg_attach(r, b, mb, ob, err) < 0)
 		return err->code;
-	if (b->mode == MANIFEST_MODE_SAMPLES) {
-		b->dist_old = report_dist_find(r->old.dist, b->name, os);
-		b->dist_new = report_dist_find(r->new.dist, b->name, MANIFEST_SIDE_CANDIDATE);
-	}
+	b->dist_old = report_dist_find(r->old.dist, b->name, os);
+	b->dist_new = report_dist_find(r->new.dist, b->name, MANIFEST_SIDE_CANDIDATE);
+	if (r->kind == REPORT_SELF)
+		b->dist_control = report_dist_find(r->new.dist, b->name, MANIFEST_SIDE_CONTROL);
 	return bench_notes(r, b, mb, ob, err);
 }
 

@@ -256,10 +256,21 @@ static int bench_section(const struct report *r, const struct report_bench *b, s
 		}
 		rc |= buf_addstr(out, "</ul>\n");
 	}
-	if (b->dist_old || b->dist_new) {
+	if ((b->dist_old || b->dist_new) && b->mode == MANIFEST_MODE_SAMPLES) {
 		rc |= buf_addstr(out, "<figure class=\"distribution\">");
 		rc |= svg_dist(out, r, b, i);
 		rc |= buf_addstr(out, "</figure>\n");
+	} else if (b->dist_old || b->dist_new) {
+		rc |= buf_addstr(out, "<figure class=\"distribution\">");
+		rc |= svg_strip(out, r, b, i);
+		rc |= buf_addstr(out, "</figure>\n");
+	}
+	if (b->dist_old || b->dist_new) {
+		rc |= buf_addstr(out, "<figure class=\"overrounds\">");
+		rc |= svg_rounds(out, r, b, i);
+		rc |= buf_addstr(out, "<figcaption>A line per pad over the rounds: a slope is drift, "
+				 "a high first round a warm-up left in, a spike shared by every line a "
+				 "noisy neighbour.</figcaption></figure>\n");
 	}
 	rc |= buf_addstr(out, "</section>\n");
 	return rc ? -1 : 0;
@@ -306,6 +317,65 @@ static int host_table(const struct report *r, struct buf *out)
 		rc |= buf_addstr(out, "</td></tr>\n");
 	}
 	rc |= buf_addstr(out, "</table></div>\n</details>\n</section>\n");
+	return rc ? -1 : 0;
+}
+
+/* A parameter family: a column per parameter, a row per combination. */
+static int family_table(void *ctx, const struct report *r, const struct phrase_family *f)
+{
+	struct buf *out = ctx, t;
+	int rc = 0;
+
+	buf_init(&t, 1 << 20);
+	rc |= buf_add(&t, f->name, f->name_len);
+	rc |= buf_addstr(out, "<h2>");
+	rc |= raw_html(out, &t);
+	rc |= buf_addstr(out, " <small>by parameter</small></h2>\n<div class=\"scroll\">"
+			 "<table class=\"benches family\">\n<tr>");
+	for (size_t k = 0; k < f->keys.n; k++) {
+		rc |= buf_addstr(out, "<th>");
+		rc |= esc_html(out, f->keys.key[k]);
+		rc |= buf_addstr(out, "</th>");
+	}
+	rc |= buf_printf(out, "<th>%s</th><th>%s</th><th>change</th><th>verdict</th></tr>\n",
+			 r->old_role, r->new_role);
+	for (size_t i = 0; i < f->n; i++) {
+		const struct report_bench *b = &r->benches[f->members[i]];
+		char v[UNITS_MAX];
+		rc |= buf_printf(out, "<tr>");
+		for (size_t k = 0; k < f->values[i].n; k++) {
+			rc |= buf_printf(out, "<td><a href=\"#bench-%zu\">", f->members[i]);
+			rc |= esc_html(out, f->values[i].value[k]);
+			rc |= buf_addstr(out, "</a></td>");
+		}
+		units_value(b->old ? b->old->center : NAN, metric_dim(b->metric), 0, v);
+		rc |= buf_printf(out, "<td class=\"num\">%s</td>", b->old ? v : "");
+		units_value(b->new ? b->new->center : NAN, metric_dim(b->metric), 0, v);
+		rc |= buf_printf(out, "<td class=\"num\">%s</td><td class=\"num\">", b->new ? v : "");
+		rc |= phrase_change(b, &t);
+		rc |= raw_html(out, &t);
+		rc |= buf_addstr(out, "</td><td>");
+		rc |= verdict_badge(out, b);
+		rc |= buf_addstr(out, "</td></tr>\n");
+	}
+	rc |= buf_addstr(out, "</table></div>\n");
+	buf_release(&t);
+	return rc ? -1 : 0;
+}
+
+static int families(const struct report *r, struct buf *out)
+{
+	struct buf t;
+	int rc;
+
+	buf_init(&t, REPORT_OUTPUT_MAX);
+	rc = phrase_families(r, family_table, &t);
+	if (rc == 0 && t.len) {
+		rc |= buf_addstr(out, "<section class=\"families\">\n");
+		rc |= buf_addstr(out, buf_cstr(&t));
+		rc |= buf_addstr(out, "</section>\n");
+	}
+	buf_release(&t);
 	return rc ? -1 : 0;
 }
 
@@ -358,6 +428,7 @@ int report_html(const struct report *r, struct buf *out, struct plumb_err *err)
 	rc |= html_begin(out, title);
 	rc |= heading(r, out);
 	rc |= overview(r, out, &raw);
+	rc |= families(r, out);
 	rc |= findings(r, out, &raw);
 	rc |= about(r, out, &raw);
 	for (size_t i = 0; i < r->n_benches; i++)

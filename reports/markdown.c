@@ -6,10 +6,12 @@
  * esc_md(), so a name cannot open markup or break a table cell.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "reports/distribution.h"
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
@@ -125,6 +127,129 @@ static int bench_table(const struct report *r, size_t first, int counters, int n
 				 em ? em : "");
 	}
 	buf_release(&raw);
+	return rc ? -1 : 0;
+}
+
+#define MD_ROUNDS_MAX 20   /* round columns a table shows */
+
+/* The pictures' numbers: per side and pad its median, its rounds' extremes, each round. */
+static int rounds_table(const struct report *r, const struct report_bench *b, struct buf *out)
+{
+	const struct report_dist_side *sd[3] = { b->dist_old, b->dist_new, b->dist_control };
+	const char *role[3] = { r->old_role, r->new_role, "control" };
+	struct units_scale sc;
+	size_t nr = 0, first = SIZE_MAX, last;
+	const char *u;
+	int rc = 0;
+
+	if ((!sd[0] && !sd[1]) || unit_of(b, &sc) < 0)
+		return 0;
+	/* The rounds with a value (samples.tsv may number them from 1). */
+	for (int i = 0; i < 3; i++)
+		for (size_t k = 0; sd[i] && k < sd[i]->n_pads; k++) {
+			const struct report_dist_pad *p = &sd[i]->pads[k];
+			nr = p->n_rounds > nr ? p->n_rounds : nr;
+			for (size_t j = 0; j < p->n_rounds && j < first; j++)
+				if (!isnan(p->rounds[j]))
+					first = j;
+		}
+	if (first == SIZE_MAX)
+		return 0;
+	last = nr - first > MD_ROUNDS_MAX ? first + MD_ROUNDS_MAX : nr;
+	u = *sc.suffix == ' ' ? sc.suffix + 1 : sc.suffix;
+	rc |= buf_addstr(out, "\n<details><summary>");
+	rc |= esc_md(out, b->name);
+	rc |= buf_printf(out, ": each pad over the rounds</summary>\n\n"
+			 "| side | pad | median%s%s%s | rounds min–max%s%s%s |", *u ? " (" : "", u, *u ? ")" : "",
+			 *u ? " (" : "", u, *u ? ")" : "");
+	for (size_t j = first; j < last; j++)
+		rc |= buf_printf(out, " r%zu |", j);
+	rc |= buf_addstr(out, "\n|---|---:|---:|---:|");
+	for (size_t j = first; j < last; j++)
+		rc |= buf_addstr(out, "---:|");
+	rc |= buf_addch(out, '\n');
+	for (int i = 0; i < 3; i++)
+		for (size_t k = 0; sd[i] && k < sd[i]->n_pads; k++) {
+			const struct report_dist_pad *p = &sd[i]->pads[k];
+			double lo = INFINITY, hi = -INFINITY;
+			char v[UNITS_MAX], a[UNITS_MAX], z[UNITS_MAX];
+			for (size_t j = 0; j < p->n_rounds; j++)
+				if (!isnan(p->rounds[j])) {
+					lo = fmin(lo, p->rounds[j]);
+					hi = fmax(hi, p->rounds[j]);
+				}
+			units_number(p->p50, &sc, v);
+			units_number(lo, &sc, a);
+			units_number(hi, &sc, z);
+			rc |= buf_printf(out, "| %s | %u | %s | %s–%s |", role[i], p->pad, v, a, z);
+			for (size_t j = first; j < last; j++) {
+				if (j < p->n_rounds && !isnan(p->rounds[j]))
+					units_number(p->rounds[j], &sc, v);
+				rc |= buf_printf(out, " %s |", j < p->n_rounds && !isnan(p->rounds[j]) ?
+						 v : "\u2013");
+			}
+			rc |= buf_addch(out, '\n');
+		}
+	if (last < nr)
+		rc |= buf_printf(out, "\nRounds %zu to %zu are in the HTML report and samples.tsv.\n",
+				 last, nr - 1);
+	rc |= buf_addstr(out, "\n</details>\n");
+	return rc ? -1 : 0;
+}
+
+/* A parameter family: a column per parameter, a row per combination. */
+static int family_table(void *ctx, const struct report *r, const struct phrase_family *f)
+{
+	struct buf *out = ctx, name;
+	struct units_scale sc;
+	const char *u;
+	int rc = 0, has = unit_of(&r->benches[f->members[0]], &sc) == 0;
+
+	u = !has ? "" : *sc.suffix == ' ' ? sc.suffix + 1 : sc.suffix;
+	buf_init(&name, 1 << 16);
+	rc |= buf_add(&name, f->name, f->name_len);
+	rc |= buf_addstr(out, "### ");
+	rc |= esc_md(out, buf_cstr(&name));
+	rc |= buf_addstr(out, " by parameter\n\n|");
+	for (size_t k = 0; k < f->keys.n; k++) {
+		rc |= buf_addch(out, ' ');
+		rc |= esc_md(out, f->keys.key[k]);
+		rc |= buf_addstr(out, " |");
+	}
+	if (*u)
+		rc |= buf_printf(out, " %s (%s) | %s (%s) |", r->old_role, u, r->new_role, u);
+	else
+		rc |= buf_printf(out, " %s | %s |", r->old_role, r->new_role);
+	rc |= buf_addstr(out, " change | verdict |\n|");
+	for (size_t k = 0; k < f->keys.n; k++)
+		rc |= buf_addstr(out, "---|");
+	rc |= buf_addstr(out, "---:|---:|---:|---|\n");
+	for (size_t i = 0; i < f->n; i++) {
+		const struct report_bench *b = &r->benches[f->members[i]];
+		struct units_scale bs;
+		char o[UNITS_MAX], n[UNITS_MAX];
+		rc |= buf_addch(out, '|');
+		for (size_t k = 0; k < f->values[i].n; k++) {
+			rc |= buf_addch(out, ' ');
+			rc |= esc_md(out, f->values[i].value[k]);
+			rc |= buf_addstr(out, " |");
+		}
+		/* A member in another unit than the first says its own. */
+		if (unit_of(b, &bs) == 0 && has && strcmp(bs.suffix, sc.suffix) != 0) {
+			units_value(b->old ? b->old->center : NAN, metric_dim(b->metric), 0, o);
+			units_value(b->new ? b->new->center : NAN, metric_dim(b->metric), 0, n);
+		} else {
+			units_number(b->old ? b->old->center : NAN, &sc, o);
+			units_number(b->new ? b->new->center : NAN, &sc, n);
+		}
+		rc |= buf_printf(out, " %s | %s | ", b->old ? o : "\u2013", b->new ? n : "\u2013");
+		buf_reset(&name);
+		rc |= phrase_change_signed(b, &name);
+		rc |= buf_printf(out, "%s | %s |\n", name.len ? buf_cstr(&name) : "\u2013",
+				 render_verdict_word(b));
+	}
+	buf_release(&name);
+	rc |= buf_addch(out, '\n');
 	return rc ? -1 : 0;
 }
 
@@ -250,6 +375,8 @@ int report_markdown(const struct report *r, struct buf *out, struct plumb_err *e
 			 "of the same code (control) or between rounds" : "");
 	rc |= buf_addstr(out, ".\n\n");
 
+	rc |= phrase_families(r, family_table, out);
+
 	/* Each benchmark's verdict in a sentence. */
 	for (size_t i = 0; i < r->n_benches; i++) {
 		const struct report_bench *b = &r->benches[i];
@@ -273,6 +400,8 @@ int report_markdown(const struct report *r, struct buf *out, struct plumb_err *e
 		}
 	}
 
+	for (size_t i = 0; i < r->n_benches; i++)
+		rc |= rounds_table(r, &r->benches[i], out);
 	rc |= config_table(r, out);
 	rc |= glossary(out);
 	rc |= buf_addstr(out, "\n**");

@@ -455,3 +455,101 @@ int phrase_config(const struct manifest *m, phrase_kv_fn fn, void *ctx)
 	buf_release(&v);
 	return rc ? -1 : 0;
 }
+
+const char *phrase_bench_params(const struct manifest *m, const char *name)
+{
+	const json_t *benches = json_object_get(m->spec, "bench"), *e;
+	size_t i;
+
+	if (!name || !strchr(name, '/'))
+		return NULL;
+	json_array_foreach(benches, i, e) {
+		const char *n = json_string_value(json_object_get(e, "name"));
+		const char *p = json_string_value(json_object_get(e, "params"));
+		if (n && p && strcmp(n, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+int phrase_params_split(const char *params, struct phrase_params *out)
+{
+	const char *p = params;
+
+	memset(out, 0, sizeof(*out));
+	while (p && *p) {
+		const char *end = strchr(p, ';'), *eq = strchr(p, '=');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (out->n == PHRASE_PARAMS_MAX || !eq || eq == p || eq >= p + len ||
+		    (size_t)(eq - p) >= sizeof(out->key[0]) ||
+		    (size_t)(p + len - eq - 1) >= sizeof(out->value[0]))
+			return -1;
+		memcpy(out->key[out->n], p, (size_t)(eq - p));
+		memcpy(out->value[out->n], eq + 1, (size_t)(p + len - eq - 1));
+		out->n++;
+		p = end ? end + 1 : NULL;
+	}
+	return out->n ? 0 : -1;
+}
+
+/* b's family and combination, from the new side's spec; 0 when it has one. */
+static int family_of(const struct report *r, const struct report_bench *b, size_t *len,
+		     struct phrase_params *pp)
+{
+	const char *params = phrase_bench_params(r->new.m, b->name);
+
+	if (!params || phrase_params_split(params, pp) < 0)
+		return -1;
+	*len = (size_t)(strchr(b->name, '/') - b->name);
+	return 0;
+}
+
+/* The same family name and the same parameter names in the same order. */
+static int same_family(const struct report_bench *a, size_t la, const struct phrase_params *pa,
+		       const struct report_bench *b, size_t lb, const struct phrase_params *pb)
+{
+	if (la != lb || strncmp(a->name, b->name, la) != 0 || pa->n != pb->n)
+		return 0;
+	for (size_t k = 0; k < pa->n; k++)
+		if (strcmp(pa->key[k], pb->key[k]) != 0)
+			return 0;
+	return 1;
+}
+
+int phrase_families(const struct report *r, phrase_family_fn fn, void *ctx)
+{
+	struct phrase_family f;
+	struct phrase_params pj;
+	size_t lj;
+	int rc = 0;
+
+	memset(&f, 0, sizeof(f));
+	if (!(f.members = malloc((r->n_benches ? r->n_benches : 1) * sizeof(*f.members))) ||
+	    !(f.values = malloc((r->n_benches ? r->n_benches : 1) * sizeof(*f.values)))) {
+		free(f.members);
+		return -1;
+	}
+	for (size_t i = 0; i < r->n_benches; i++) {
+		int seen = 0;
+		if (family_of(r, &r->benches[i], &f.name_len, &f.keys) < 0)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = family_of(r, &r->benches[j], &lj, &pj) == 0 &&
+			       same_family(&r->benches[i], f.name_len, &f.keys, &r->benches[j], lj, &pj);
+		if (seen)
+			continue;
+		f.name = r->benches[i].name;
+		f.n = 0;
+		for (size_t j = i; j < r->n_benches; j++)
+			if (family_of(r, &r->benches[j], &lj, &pj) == 0 &&
+			    same_family(&r->benches[i], f.name_len, &f.keys, &r->benches[j], lj, &pj)) {
+				f.values[f.n] = pj;
+				f.members[f.n++] = j;
+			}
+		if (f.n >= 2)
+			rc |= fn(ctx, r, &f);
+	}
+	free(f.members);
+	free(f.values);
+	return rc ? -1 : 0;
+}

@@ -138,6 +138,15 @@ test_expect_success 'Markdown: units in the headers, one number per cell, a lege
 	! grep -h "one job" "$golden"/*/expect.md "$golden"/*/expect.txt
 '
 
+test_expect_success 'Markdown: the family by parameter and each pad over the rounds, as tables' '
+	md="$golden/family/expect.md" &&
+	test_grep "^### zip by parameter$" "$md" &&
+	test_grep "^| size | level | base (ms) | candidate (ms) | change | verdict |$" "$md" &&
+	test_grep "^| 64M | 9 | 800.8 | 864.4 | +7.95% | slower |$" "$md" &&
+	test_grep "^<details><summary>zip/size=1M,level=1: each pad over the rounds</summary>$" "$md" &&
+	test_grep "^| side | pad | median (ms) | rounds min–max (ms) | r0 | r1 | r2 | r3 | r4 |$" "$md"
+'
+
 test_expect_success 'a packed bundle reports as its folder does, with its id' '
 	for c in placement not-comparable baseline; do
 		args=$(cat "$golden/$c/args") &&

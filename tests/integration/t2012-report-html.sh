@@ -58,6 +58,28 @@ test_expect_success 'every benchmark says its verdict in a sentence; the page en
 	test_grep_not "one job" s.html
 '
 
+test_expect_success 'each pad over the rounds: in the order they ran, the load beneath, control in its row' '
+	(cd "$golden" && "$PLUMB" report inputs/family --format html) >f.html &&
+	test "$(grep -o "<svg class=\"rounds\"" f.html | wc -l)" = 4 &&
+	test "$(grep -o "<svg class=\"strip\"" f.html | wc -l)" = 4 &&
+	test_grep "over the rounds, in the order they ran: a line per pad; below, the load average" f.html &&
+	test "$(grep -o "<rect class=\"load\"" f.html | wc -l)" = 20 &&
+	test_grep "<title>round 3: load 3.50</title>" f.html &&
+	test "$(grep -o "<path class=\"roundline old\"" f.html | wc -l)" = 16 &&
+	test_grep "axis starts at .*, not zero" f.html &&
+	(cd "$golden" && "$PLUMB" report inputs/noisy --format html) >n.html &&
+	test_grep "<text class=\"grouplabel ctl\" x=\"4\" y=\"[0-9.]*\">control</text>" n.html &&
+	test_grep "<path class=\"roundline ctl\"" n.html
+'
+
+test_expect_success 'a parameter family: a table with a column per parameter' '
+	sed -n "/<section class=\"families\">/,/<\/section>/p" f.html >fam &&
+	test_grep "<h2>zip <small>by parameter</small></h2>" fam &&
+	test_grep "<tr><th>size</th><th>level</th><th>base</th><th>candidate</th><th>change</th><th>verdict</th></tr>" fam &&
+	test "$(grep -c "^<tr><td><a href" fam)" = 4 &&
+	test_grep "<td><a href=\"#bench-3\">64M</a></td><td><a href=\"#bench-3\">9</a></td>.*slower" fam
+'
+
 test_expect_success 'samples mode: a distribution per pad and side' '
 	(cd "$golden" && "$PLUMB" report inputs/placement --format html) >p.html &&
 	test "$(grep -o "<svg class=\"dist\"" p.html | wc -l)" = 1 &&

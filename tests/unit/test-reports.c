@@ -498,15 +498,18 @@ PLUMB_TEST(reports_distribution_keeps_memory_bounded_and_skips_warmup)
 	for (uint64_t i = 0; i < total; i++) {
 		uint64_t iter = i % 1000;
 		double v = iter < 38 ? 1e9 : 1000.0 + (double)(i % 101);
-		assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2, iter, "wall",
-						 v, &err), 0);
+		assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2,
+						 (uint32_t)(i / 1000), iter, "wall", v, &err), 0);
 	}
-	/* Other metrics, process-mode rows and unknown benchmarks are left out. */
-	assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2, 500, "cycles", 5,
+	/* Other metrics and unknown benchmarks are left out; a process-mode
+	 * row is its round's value. */
+	assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2, 0, 500, "cycles", 5,
 					 &err), 0);
-	assert_int_equal(report_dist_add(d, "interp", MANIFEST_SIDE_BASE, 0, UINT64_MAX,
+	assert_int_equal(report_dist_add(d, "interp", MANIFEST_SIDE_BASE, 0, 1, UINT64_MAX,
 					 "wall", 5, &err), 0);
-	assert_int_equal(report_dist_add(d, "nope", MANIFEST_SIDE_BASE, 0, 1, "wall", 5, &err), 0);
+	assert_int_equal(report_dist_add(d, "interp", MANIFEST_SIDE_BASE, 0, 3, UINT64_MAX,
+					 "wall", 7, &err), 0);
+	assert_int_equal(report_dist_add(d, "nope", MANIFEST_SIDE_BASE, 0, 0, 1, "wall", 5, &err), 0);
 	assert_int_equal(report_dist_finish(d, &s.m, &err), 0);
 	side = report_dist_find(d, "parse", MANIFEST_SIDE_BASE);
 	assert_non_null(side);
@@ -518,7 +521,16 @@ PLUMB_TEST(reports_distribution_keeps_memory_bounded_and_skips_warmup)
 	assert_true(side->pads[0].p50 <= side->pads[0].p75);
 	assert_true(fabs(side->pads[0].p50 - 1050.0) < 3);
 	assert_null(report_dist_find(d, "parse", MANIFEST_SIDE_CANDIDATE));
-	assert_null(report_dist_find(d, "interp", MANIFEST_SIDE_BASE));
+	/* A round per thousand rows, each its median (warmup left out). */
+	assert_int_equal((int)side->pads[0].n_rounds, (int)(total / 1000) + 1);
+	assert_true(fabs(side->pads[0].rounds[0] - 1050.0) < 3);
+	assert_true(side->pads[0].rounds[1] >= 1000.0 && side->pads[0].rounds[1] <= 1100.0);
+	side = report_dist_find(d, "interp", MANIFEST_SIDE_BASE);
+	assert_non_null(side);
+	assert_int_equal((int)side->pads[0].n_rounds, 4);
+	assert_true(isnan(side->pads[0].rounds[0]) && isnan(side->pads[0].rounds[2]));
+	assert_true(side->pads[0].rounds[1] == 5 && side->pads[0].rounds[3] == 7);
+	assert_true(side->pads[0].p50 == 6);
 	report_dist_free(d);
 	report_source_release(&s);
 }
@@ -782,4 +794,63 @@ PLUMB_TEST(reports_phrase_explains_every_verdict_from_its_numbers)
 	assert_int_equal(phrase_detectable(&b, &t), 0);
 	assert_int_equal((int)t.len, 0);
 	buf_release(&t);
+}
+
+/* The width of the first <rect class="range old" ...> of an SVG. */
+static double range_width(const char *svg)
+{
+	const char *p = strstr(svg, "<rect class=\"range old\"");
+	const char *w = p ? strstr(p, "width=\"") : NULL;
+
+	return w ? strtod(w + 7, NULL) : -1;
+}
+
+PLUMB_TEST(reports_chart_axis_spans_at_least_the_noise_and_says_where_it_starts)
+{
+	double po[] = { 100.000000e6, 100.000003e6, 100.000005e6 };
+	double pn[] = { 100.000001e6, 100.000002e6, 100.000004e6 };
+	struct manifest_side_stats o, n;
+	struct report_bench b;
+	struct report r;
+	struct buf t;
+
+	side_of(&o, po, 3);
+	side_of(&n, pn, 3);
+	bench_of(&b, &o, &n, MANIFEST_VERDICT_PLACEMENT);
+	memset(&r, 0, sizeof(r));
+	r.kind = REPORT_SELF;
+	r.old_role = "base";
+	r.new_role = "candidate";
+	buf_init(&t, 1 << 20);
+	/* Without a noise figure a 5 ns range fills the plot ... */
+	assert_int_equal(svg_bench(&t, &r, &b, 0), 0);
+	assert_true(range_width(buf_cstr(&t)) > 200);
+	assert_non_null(strstr(buf_cstr(&t), "not zero</text>"));
+	buf_reset(&t);
+	/* ... with the run's 2.8% noise it is a sliver of an axis that shows the noise. */
+	b.noise = 0.028;
+	assert_int_equal(svg_bench(&t, &r, &b, 0), 0);
+	assert_true(range_width(buf_cstr(&t)) < 5);
+	assert_non_null(strstr(buf_cstr(&t), "axis starts at "));
+	buf_reset(&t);
+	/* An axis that reaches zero says nothing of the kind. */
+	b.noise = 3;
+	assert_int_equal(svg_bench(&t, &r, &b, 0), 0);
+	assert_null(strstr(buf_cstr(&t), "not zero"));
+	buf_release(&t);
+}
+
+PLUMB_TEST(reports_params_split_the_recorded_combination)
+{
+	struct phrase_params pp;
+
+	assert_int_equal(phrase_params_split("size=1M;level=9", &pp), 0);
+	assert_int_equal((int)pp.n, 2);
+	assert_string_equal(pp.key[0], "size");
+	assert_string_equal(pp.value[0], "1M");
+	assert_string_equal(pp.key[1], "level");
+	assert_string_equal(pp.value[1], "9");
+	assert_int_equal(phrase_params_split("size", &pp), -1);
+	assert_int_equal(phrase_params_split("", &pp), -1);
+	assert_int_equal(phrase_params_split("a=1;=2", &pp), -1);
 }
