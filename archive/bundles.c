@@ -20,6 +20,7 @@
 
 #include "archive/bundles.h"
 #include "archive/ingest.h"
+#include "archive/remote.h"
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
@@ -264,8 +265,37 @@ static int file_ok(const char *path, int64_t size)
 	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == size;
 }
 
-/* The folder part of path, created if missing. */
-static int make_parent(const char *path, struct plumb_err *err)
+/*
+ * Is the stored file there?  Locally: at the size its row records.  On a
+ * remote store: the remote has a file under the bundle's name (what it
+ * holds was hashed when it was uploaded; `archive verify` hashes it again).
+ */
+static int stored_ok(struct store *st, const char *id, const char *path, int64_t size,
+		     int *ok, struct plumb_err *err)
+{
+	char sha[STORE_ID_LEN + 1];
+
+	if (!st->remote) {
+		*ok = file_ok(path, size);
+		return 0;
+	}
+	return remote_sha256(st->remote, id, sha, ok, err);
+}
+
+/*
+ * The copy staged at dest goes to the remote store (verified there), and
+ * the staged copy is removed whatever happened.
+ */
+static int upload(struct store *st, const char *dest, const struct ingest_record *rec,
+		  struct plumb_err *err)
+{
+	int r = remote_put(st->remote, dest, rec->id, rec->file_sha256, err);
+
+	(void)unlink(dest);
+	return r;
+}
+
+int store_make_parent(const char *path, struct plumb_err *err)
 {
 	char *dir;
 	int r;
@@ -320,9 +350,15 @@ static void discard_copy(struct store *st, const char *id, const char *dest)
 	plumb_err_clear(&ignored);
 	if (store_begin(st, &ignored) < 0)
 		return;
-	if (lookup(st, id, &found, &rid, &size, &ignored) == 0 && !found &&
-	    unlink(dest) == 0)
-		fsync_parent(dest, &ignored);
+	if (lookup(st, id, &found, &rid, &size, &ignored) == 0 && !found) {
+		char rel[96];
+		if (st->remote) {
+			remote_rel(id, rel, sizeof(rel));
+			(void)remote_delete(st->remote, rel, &ignored);
+		} else if (unlink(dest) == 0) {
+			fsync_parent(dest, &ignored);
+		}
+	}
 	store_rollback(st);
 }
 
@@ -368,25 +404,30 @@ int store_add_key(struct store *st, const char *path, const struct sign_public_k
 		goto out;
 	}
 	/* Already there (and no better signed): answer without taking the write lock. */
-	if ((r = lookup_sig(st, rec.id, &found, &rid, &size, &old, err)) < 0)
+	/* (A remote store keeps the first copy: rclone moveto --immutable replaces nothing.) */
+	if ((r = lookup_sig(st, rec.id, &found, &rid, &size, &old, err)) < 0 ||
+	    (found && (r = stored_ok(st, rec.id, dest, size, &was_ok, err)) < 0))
 		goto out;
-	if (found && file_ok(dest, size) && !better_signed(&rec, &old)) {
+	if (found && was_ok && (st->remote || !better_signed(&rec, &old))) {
 		out->status = STORE_PRESENT;
 		goto out;
 	}
 
 	if ((r = store_begin(st, err)) < 0)
 		goto out;
-	if ((r = lookup_sig(st, rec.id, &found, &rid, &size, &old, err)) < 0)
+	was_ok = 0;
+	if ((r = lookup_sig(st, rec.id, &found, &rid, &size, &old, err)) < 0 ||
+	    (found && (r = stored_ok(st, rec.id, dest, size, &was_ok, err)) < 0))
 		goto rollback;
-	if (found && file_ok(dest, size) && !better_signed(&rec, &old)) {
+	if (found && was_ok && (st->remote || !better_signed(&rec, &old))) {
 		out->status = STORE_PRESENT;
 		store_rollback(st);
 		goto out;
 	}
-	was_ok = found && file_ok(dest, size);
-	if ((r = make_parent(dest, err)) < 0 ||
-	    (r = copy_checked(fd, path, dest, &before, rec.file_sha256, &rec.size, err)) < 0)
+	/* Written to the store (and, on a remote, verified there) before its row. */
+	if ((r = store_make_parent(dest, err)) < 0 ||
+	    (r = copy_checked(fd, path, dest, &before, rec.file_sha256, &rec.size, err)) < 0 ||
+	    (st->remote && (r = upload(st, dest, &rec, err)) < 0))
 		goto rollback;
 	copied = !found;
 	if (was_ok) {
@@ -478,6 +519,12 @@ int store_remove(struct store *st, const char *prefix, char *id_out,
 			r = plumb_err_oom(err, "bundle path");
 			goto rollback;
 		}
+		if (st->remote) {
+			char rel[96];
+			remote_rel(id, rel, sizeof(rel));
+			r = remote_delete(st->remote, rel, err);
+			goto rollback;
+		}
 		if (unlink(path) < 0 && errno != ENOENT) {
 			r = plumb_err_errno(err, PLUMB_EIO, errno, path, "remove");
 			goto rollback;
@@ -488,4 +535,31 @@ rollback:
 	store_rollback(st);
 	free(path);
 	return r;
+}
+
+int store_fetch(struct store *from, const char *id, char **path, struct plumb_err *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	char name[4096];
+	int fd, r;
+
+	*path = NULL;
+	if (!from->remote) {
+		if (!(*path = store_bundle_path(from, id)))
+			return plumb_err_oom(err, "bundle path");
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%s/plumb-pull.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if ((fd = mkstemp(name)) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, name, "create");
+	close(fd);
+	if ((r = remote_get(from->remote, id, name, err)) < 0) {
+		(void)unlink(name);
+		return r;
+	}
+	if (!(*path = strdup(name))) {
+		(void)unlink(name);
+		return plumb_err_oom(err, "bundle path");
+	}
+	return 0;
 }

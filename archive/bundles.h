@@ -70,4 +70,14 @@ int store_hash_file(const char *path, char *hex, int64_t *size,
 int store_copy_file(int fd, const char *src, const char *dest, char *hex,
 		    int64_t *size, struct plumb_err *err);
 
+/*
+ * Where bundle id's file can be read (*path, malloc'd): in the store's
+ * folder, or for a remote store a copy downloaded into a temporary file of
+ * $TMPDIR, which the caller removes (st->remote set) when done.
+ */
+int store_fetch(struct store *st, const char *id, char **path, struct plumb_err *err);
+
+/* The folder part of path, created if missing. */
+int store_make_parent(const char *path, struct plumb_err *err);
+
 #endif

@@ -20,6 +20,7 @@
 
 #include "archive/bundles.h"
 #include "archive/ingest.h"
+#include "archive/remote.h"
 #include "archive/scrub.h"
 #include "archive/store.h"
 #include "common/buf.h"
@@ -122,6 +123,7 @@ struct entry {
 	char *rel;                 /* relative to bundles/ */
 	enum entry_kind kind;
 	char id[STORE_ID_LEN + 1]; /* ENTRY_BUNDLE */
+	char sha[STORE_ID_LEN + 1];/* a remote store's file: its SHA-256 as the remote says */
 };
 
 struct entries {
@@ -150,9 +152,52 @@ static int entries_add(struct entries *e, const char *rel, enum entry_kind kind,
 	if (!nv[e->n].rel)
 		return -1;
 	nv[e->n].kind = kind;
+	nv[e->n].sha[0] = '\0';
 	snprintf(nv[e->n].id, sizeof(nv[e->n].id), "%s", id ? id : "");
 	e->n++;
 	return 0;
+}
+
+/* Where the bundle files are, for messages: the folder or the remote. */
+static const char *where(const struct store *st)
+{
+	return st->remote ? st->remote->name : st->bundles_dir;
+}
+
+static int entry_cmp(const void *a, const void *b);
+
+/* The same classification over a remote store's listing (with hashes). */
+static int walk_remote(struct store *st, unsigned slice, unsigned nslices,
+		       struct entries *out, struct plumb_err *err)
+{
+	struct remote_file *files;
+	char id[STORE_ID_LEN + 1];
+	size_t n;
+	int r;
+
+	if ((r = remote_list(st->remote, &files, &n, err)) < 0)
+		return r;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const char *base = strrchr(files[i].rel, '/');
+		enum entry_kind kind;
+		base = base ? base + 1 : files[i].rel;
+		if (bundle_name(files[i].rel, id))
+			kind = ENTRY_BUNDLE;
+		else if (is_temp_name(base))
+			kind = ENTRY_TEMP;
+		else
+			kind = ENTRY_STRAY;
+		if (scrub_slice_of(files[i].rel, nslices) != slice)
+			continue;
+		if (entries_add(out, files[i].rel, kind, kind == ENTRY_BUNDLE ? id : NULL) < 0)
+			r = plumb_err_oom(err, "file list");
+		else
+			memcpy(out->v[out->n - 1].sha, files[i].sha, sizeof(files[i].sha));
+	}
+	remote_files_free(files, n);
+	if (r == 0 && out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), entry_cmp);
+	return r;
 }
 
 /*
@@ -167,6 +212,8 @@ static int walk(struct store *st, unsigned slice, unsigned nslices,
 	char rel[1024], id[STORE_ID_LEN + 1];
 	int r = 0;
 
+	if (st->remote)
+		return walk_remote(st, slice, nslices, out, err);
 	top = opendir(st->bundles_dir);
 	if (!top) {
 		if (errno == ENOENT)
@@ -388,6 +435,51 @@ static int check_file(struct store *st, const struct row *row, const char *path,
 	return oom ? plumb_err_oom(err, "report") : 0;
 }
 
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->rel, ((const struct entry *)b)->rel);
+}
+
+/* The listed file of bundle id (the listing sorted by entry_cmp), or NULL. */
+static const struct entry *entry_find(const struct entries *files, const char *id)
+{
+	char rel[96];
+	struct entry key;
+	const struct entry *e;
+
+	remote_rel(id, rel, sizeof(rel));
+	key.rel = rel;
+	e = files->n ? bsearch(&key, files->v, files->n, sizeof(*files->v), entry_cmp) : NULL;
+	return e && e->kind == ENTRY_BUNDLE ? e : NULL;
+}
+
+/*
+ * A row against a remote store's listing: its file there, hashing (by the
+ * remote) to what was recorded.  It was verified as a bundle before it
+ * was uploaded, and the hash is of the whole file: not downloaded again.
+ */
+static int check_remote(struct store *st, const struct row *row, const struct entries *files,
+			struct scrub_report *rep, struct plumb_err *err)
+{
+	const struct entry *e = entry_find(files, row->id);
+	int exists, r;
+
+	if (!e) {
+		if ((r = row_exists(st, row->id, &exists, err)) < 0)
+			return r;
+		return exists && say(rep, 1, "%s: row without file (%s/%.2s/%s.plumb is missing)",
+				     row->id, where(st), row->id, row->id) ?
+		       plumb_err_oom(err, "report") : 0;
+	}
+	if (!e->sha[0])
+		return say(rep, 1, "%s/%s: the remote gives no SHA-256 of it", where(st), e->rel) ?
+		       plumb_err_oom(err, "report") : 0;
+	if (strcmp(e->sha, row->sha) != 0)
+		return say(rep, 1, "%s/%s: wrong SHA-256: %s, the archive recorded %s",
+			   where(st), e->rel, e->sha, row->sha) ? plumb_err_oom(err, "report") : 0;
+	return 0;
+}
+
 int scrub_verify(struct store *st, unsigned slice, unsigned nslices,
 		 struct scrub_report *rep, struct plumb_err *err)
 {
@@ -409,13 +501,13 @@ int scrub_verify(struct store *st, unsigned slice, unsigned nslices,
 		rep->nfiles++;
 		if (e->kind == ENTRY_TEMP)
 			oom |= say(rep, 1, "%s/%s: leftover temporary file ('plumb archive gc' removes it)",
-				   st->bundles_dir, e->rel);
+				   where(st), e->rel);
 		else if (e->kind == ENTRY_STRAY)
 			oom |= say(rep, 1, "%s/%s: stray file, not a bundle of this archive",
-				   st->bundles_dir, e->rel);
+				   where(st), e->rel);
 		else if (!row_find(&rows, e->id))
 			oom |= say(rep, 1, "%s/%s: file without rows ('plumb archive gc' adopts it)",
-				   st->bundles_dir, e->rel);
+				   where(st), e->rel);
 	}
 	/* Then every row: its file, its size, its hash, the bundle itself. */
 	for (size_t i = 0; i < rows.n && !oom; i++) {
@@ -426,7 +518,8 @@ int scrub_verify(struct store *st, unsigned slice, unsigned nslices,
 			goto done;
 		}
 		rep->nbundles++;
-		if ((r = check_file(st, &rows.v[i], path, rep, err)) < 0)
+		if ((r = st->remote ? check_remote(st, &rows.v[i], &files, rep, err)
+				    : check_file(st, &rows.v[i], path, rep, err)) < 0)
 			goto done;
 	}
 	if (oom) {
@@ -511,6 +604,14 @@ static int adopt(struct store *st, const struct entry *e, struct scrub_report *r
 	ingest_record_init(&rec);
 	buf_init(&moved, 8192);
 	plumb_err_clear(&why);
+	/* A remote store's file is read from a copy staged where a local one would be. */
+	if (st->remote && ((r = store_make_parent(path, err)) < 0 ||
+			   (r = remote_get(st->remote, e->id, path, err)) < 0)) {
+		free(path);
+		ingest_record_release(&rec);
+		buf_release(&moved);
+		return r;
+	}
 	/* The slow part, outside the lock. */
 	bad = ingest_read_bundle(path, &rec, &why) < 0;
 	if (!bad && strcmp(rec.id, e->id) != 0) {
@@ -527,6 +628,12 @@ static int adopt(struct store *st, const struct entry *e, struct scrub_report *r
 		goto rollback;
 	if (exists || lstat(path, &sb) < 0)
 		goto rollback;   /* added or removed meanwhile: nothing to do */
+	if (bad && st->remote) {
+		store_rollback(st);
+		if (say(rep, 1, "%s/%s: %s; left there", where(st), e->rel, without_path(why.msg, path)))
+			r = plumb_err_oom(err, "report");
+		goto done;
+	}
 	if (bad) {
 		if ((r = quarantine(st, e->rel, &moved, err)) < 0)
 			goto rollback;
@@ -547,12 +654,15 @@ static int adopt(struct store *st, const struct entry *e, struct scrub_report *r
 	if ((r = store_commit(st, err)) < 0)
 		goto done;
 	rep->nbundles++;
-	if (say(rep, 0, "%s: adopted bundle %s", path, e->id))
+	if (st->remote ? say(rep, 0, "%s/%s: adopted bundle %s", where(st), e->rel, e->id)
+		       : say(rep, 0, "%s: adopted bundle %s", path, e->id))
 		r = plumb_err_oom(err, "report");
 	goto done;
 rollback:
 	store_rollback(st);
 done:
+	if (st->remote)
+		(void)unlink(path);
 	buf_release(&moved);
 	ingest_record_release(&rec);
 	free(path);
@@ -582,11 +692,19 @@ int scrub_gc(struct store *st, struct scrub_report *rep, struct plumb_err *err)
 		const struct entry *e = &files.v[i];
 		rep->nfiles++;
 		buf_reset(&path);
-		if (buf_printf(&path, "%s/%s", st->bundles_dir, e->rel) < 0) {
+		if (buf_printf(&path, "%s/%s", where(st), e->rel) < 0) {
 			r = buf_err(err, "path");
 			break;
 		}
-		if (e->kind == ENTRY_TEMP) {
+		if (st->remote && e->kind == ENTRY_TEMP) {
+			if ((r = remote_delete(st->remote, e->rel, err)) == 0 &&
+			    say(rep, 0, "%s: removed leftover temporary file", buf_cstr(&path)))
+				r = plumb_err_oom(err, "report");
+		} else if (st->remote && e->kind == ENTRY_STRAY) {
+			if (say(rep, 1, "%s: stray file, not a bundle of this archive; left there",
+				buf_cstr(&path)))
+				r = plumb_err_oom(err, "report");
+		} else if (e->kind == ENTRY_TEMP) {
 			if (unlink(buf_cstr(&path)) < 0 && errno != ENOENT)
 				r = plumb_err_errno(err, PLUMB_EIO, errno, buf_cstr(&path), "remove");
 			else if (say(rep, 0, "%s: removed leftover temporary file", buf_cstr(&path)))
@@ -612,7 +730,7 @@ int scrub_gc(struct store *st, struct scrub_report *rep, struct plumb_err *err)
 			r = plumb_err_oom(err, "bundle path");
 			break;
 		}
-		if (lstat(p, &sb) < 0 && errno == ENOENT) {
+		if (st->remote ? !entry_find(&files, rows.v[i].id) : lstat(p, &sb) < 0 && errno == ENOENT) {
 			if ((r = row_exists(st, rows.v[i].id, &exists, err)) == 0 && exists &&
 			    say(rep, 1, "%s: row without file (%s is missing); "
 				"'plumb archive add' of the bundle restores it, "

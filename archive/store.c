@@ -16,6 +16,7 @@
 
 #include "archive/db.h"
 #include "archive/dialect.h"
+#include "archive/remote.h"
 #include "archive/schema.h"
 #include "archive/sqlerr.h"
 #include "archive/store.h"
@@ -264,6 +265,11 @@ static int open_postgres(struct store *st, const char *url, int flags,
 		store_close(st);
 		return plumb_err_oom(err, "archive paths");
 	}
+	/* The store folder's archive.conf may put the files on a remote. */
+	if ((r = remote_from_conf(st->dir, &st->remote, err)) < 0) {
+		store_close(st);
+		return r;
+	}
 	rc = db_open_postgres(&st->db, url, STORE_BUSY_MS, err);
 	if (rc < 0) {
 		r = err ? err->code : PLUMB_EINTERNAL;
@@ -326,6 +332,11 @@ int store_open(struct store *st, const char *dir, int flags,
 		return plumb_err_oom(err, "archive paths");
 	}
 	st->magic = STORE_MAGIC;
+	/* Where the bundle files are: the folder's own bundles/, or a remote. */
+	if ((r = remote_from_conf(st->dir, &st->remote, err)) < 0) {
+		store_close(st);
+		return r;
+	}
 	if (stat(st->db_path, &sb) < 0) {
 		int e = errno;
 		if (e != ENOENT) {
@@ -424,6 +435,7 @@ void store_close(struct store *st)
 	free(st->dir);
 	free(st->db_path);
 	free(st->bundles_dir);
+	remote_free(st->remote);
 	memset(st, 0, sizeof(*st));
 }
 

@@ -24,6 +24,8 @@
 #include "archive/db.h"
 #include "archive/sqlerr.h"
 
+struct remote;
+
 struct plumb_err;
 
 #define STORE_MAGIC 0x41524348u   /* "ARCH": catches use after store_close() */
@@ -36,7 +38,8 @@ struct store {
 	unsigned magic;
 	char *dir;          /* the archive folder (on PostgreSQL: the local store's) */
 	char *db_path;      /* <dir>/archive.db, or the URL without its password: in messages */
-	char *bundles_dir;  /* <dir>/bundles */
+	char *bundles_dir;  /* <dir>/bundles (with a remote store: where uploads are staged) */
+	struct remote *remote; /* archive.conf's `store = rclone:...`, or NULL (archive/remote.h) */
 	struct db *db;
 	int in_txn;         /* inside store_begin() .. store_commit()/rollback() */
 	int readonly;       /* opened with STORE_READONLY */

@@ -12,10 +12,13 @@
 # relink and no control, and with reuse = none.  Then the nightly case:
 # the cache filled by one run, a new candidate commit, and the run of the
 # new candidate timed with the cache and with --no-cache, interleaved
-# (NIGHTS times each; medians).  Prints the wall times and the ratios.
+# (NIGHTS times each; medians).  Then the builds one at a time against side
+# by side (build.jobs; REPS times each, medians).  Prints the wall times and
+# the ratios.
 #
 #   bench/build-cost.sh                 (from the build tree; PLUMB=path/to/plumb)
 #   FILES=120 JOBS=2 bench/build-cost.sh
+#   ONLY=parallel REPS=3 bench/build-cost.sh   (only the parallel builds)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +27,9 @@ FILES=${FILES:-70}           # C files of about 320 lines each
 JOBS=${JOBS:-$(nproc)}       # make -jJOBS, for the clean build and for plumb's builds
 PADS=${PADS:-4}
 NIGHTS=${NIGHTS:-3}          # nightly runs timed with and without the cache
+REPS=${REPS:-2}              # parallel builds: sweeps timed with --jobs 1 and with the CPUs
+PAR_COMMAND=${PAR_COMMAND:-make}   # the build command of the parallel-builds part
+ONLY=${ONLY:-}               # ONLY=parallel: only the parallel-builds part
 [ -x "$PLUMB" ] || { echo "build-cost.sh: no plumb at $PLUMB (set PLUMB=)" >&2; exit 2; }
 for t in git make cc python3; do
 	command -v "$t" >/dev/null || { echo "build-cost.sh: needs $t" >&2; exit 2; }
@@ -148,6 +154,7 @@ clean_build() {
 }
 
 # ---- sweeps -----------------------------------------------------------------
+if [ "$ONLY" != parallel ]; then
 sweep() {   # sweep LABEL CONF
 	local t0 t1 total clean
 	clean=$(clean_build)
@@ -214,4 +221,44 @@ print("    without the cache (--no-cache): %s s, median %.2f s" % (" ".join("%.2
 print("    with the cache:                 %s s, median %.2f s" % (" ".join("%.2f" % x for x in c), mc))
 print("    = %.2f x the uncached run (target: at most 0.60)" % (mc / mu))
 PY
+fi
+
+# ---- parallel builds: build.jobs = 1 against build.jobs = CPUs ------------------
+# The same sweep (no cache) with the builds one after another and side by
+# side, taking turns, REPS times each; with PAR_COMMAND (default: plain
+# make, one compiler at a time, as many projects' builds are) so that the
+# sides' builds have CPUs to share.
+par_timed() {   # par_timed CONF JOBS: wall seconds of plumb run --build-only
+	local t0 t1
+	t0=$(now)
+	"$PLUMB" run --build-only --no-cache --jobs "$2" --workdir "$tmp/wd" -c "$1" \
+		>"$tmp/par.out" 2>"$tmp/par.err" || { cat "$tmp/par.err" >&2; exit 1; }
+	t1=$(now)
+	elapsed "$t0" "$t1"
+}
+command=$PAR_COMMAND
+conf "$tmp/par-relink.conf" true relink
+conf "$tmp/par-none.conf" true none
+echo "parallel builds: build command $command, $PADS pads x 2 sides + control, --jobs 1 against --jobs $(nproc), $REPS times each, taking turns"
+echo "    load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for reuse in relink none; do
+	one=() many=()
+	for ((n = 1; n <= REPS; n++)); do
+		if ((n % 2)); then
+			one+=("$(par_timed "$tmp/par-$reuse.conf" 1)")
+			many+=("$(par_timed "$tmp/par-$reuse.conf" "$(nproc)")")
+		else
+			many+=("$(par_timed "$tmp/par-$reuse.conf" "$(nproc)")")
+			one+=("$(par_timed "$tmp/par-$reuse.conf" 1)")
+		fi
+	done
+	python3 - "$reuse" "${one[*]}" "${many[*]}" <<'PY'
+import statistics, sys
+reuse, a, b = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
+ma, mb = statistics.median(a), statistics.median(b)
+print("    reuse = %s: one at a time %s s (median %.2f), side by side %s s (median %.2f): %.2f x faster"
+      % (reuse, " ".join("%.2f" % x for x in a), ma, " ".join("%.2f" % x for x in b), mb, ma / mb))
+PY
+	echo "    load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

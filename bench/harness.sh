@@ -184,7 +184,7 @@ for s in $(seq 1 "$sittings"); do
 		one "$tool" ms40 6 "{artifact} $it40"
 		one "$tool" ms40 36 "{artifact} $it40"
 	done
-	echo "sitting $s of $sittings done" >&2
+	echo "sitting $s of $sittings done, load average $(cut -d" " -f1-3 /proc/loadavg)" >&2
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -236,6 +236,24 @@ for bench in ("true", "ms2", "ms40"):
                "agrees (within half the spread)" if abs(d) <= iqr / 2 else "DIFFERS (beyond half the spread)"))
 PY
 test "$sittings" -gt 0 && echo "load average: $load0 at the start, $load1 at the end, on $(nproc) CPUs"
+
+# Wake-ups: every time plumb's own process sleeps and is woken is a
+# context switch of that process alone (perf stat --no-inherit counts it,
+# not its children's); per measured run, long minus short as above.  The
+# posix_spawn loop's are the floor: it wakes at the child's execve (the
+# vfork ends) and at its exit (waitpid).
+if command -v perf >/dev/null 2>&1 &&
+   perf stat --no-inherit -x, -e context-switches -o /dev/null /bin/true 2>/dev/null; then
+	echo "== wake-ups (context switches) of the parent per measured run of /bin/true (perf stat --no-inherit, 1040 runs minus 40)"
+	conf cs.40 "$true_cmd" 20
+	conf cs.1040 "$true_cmd" 520
+	cs() { perf stat --no-inherit -x, -e context-switches -o cs.txt "$@" >/dev/null 2>&1; cut -d, -f1 cs.txt | grep '^[0-9]' | tail -n 1; }
+	p40=$(cs "$PLUMB" run -c proj/cs.40.conf -o cs.40.plumb); rm -f cs.40.plumb
+	p1040=$(cs "$PLUMB" run -c proj/cs.1040.conf -o cs.1040.plumb); rm -f cs.1040.plumb
+	s40=$(cs ./spawn 40 /bin/true)
+	s1040=$(cs ./spawn 1040 /bin/true)
+	echo "$p40 $p1040 $s40 $s1040" | awk '{ printf "  plumb %.2f per run   posix_spawn loop %.2f per run\n", ($2 - $1) / 1000, ($4 - $3) / 1000 }'
+fi
 
 if command -v strace >/dev/null 2>&1; then
 	echo "== syscalls per measured run of /bin/true (strace -f, 140 runs minus 40)"

@@ -31,7 +31,7 @@
 
 static struct {
 	const char *config;
-	const char *base, *candidate, *pads, *rounds;
+	const char *base, *candidate, *pads, *rounds, *jobs;
 	struct strlist benches, labels;
 	const char *output, *workdir, *report;
 	int archive, build_only, dry_run, keep, keep_going, json, no_cache;
@@ -48,6 +48,7 @@ static const struct plumb_opt run_opts[] = {
 	OPT_STRING_("candidate", 0, "REF", "the candidate revision, or WORKTREE (run.candidate)", &o.candidate),
 	OPT_STRING_("pads", 0, "N", "pad variants per side, or auto (run.pads)", &o.pads),
 	OPT_STRING_("rounds", 0, "N", "timed rounds (run.rounds)", &o.rounds),
+	OPT_STRING_("jobs", 'j', "N", "builds at once, or auto (build.jobs)", &o.jobs),
 	OPT_LIST_("bench", 0, "NAME", "run only this benchmark (repeatable)", &o.benches),
 	OPT_STRING_("output", 'o', "FILE.plumb", "write the result bundle here", &o.output),
 	OPT_FLAG_("archive", 0, "import the bundle into the archive", &o.archive),
@@ -286,6 +287,7 @@ static int run_exec(int argc, char **argv)
 	ov.candidate = o.candidate;
 	ov.pads = o.pads;
 	ov.rounds = o.rounds;
+	ov.jobs = o.jobs;
 	ov.benches = o.benches.v;
 	ov.nbenches = o.benches.n;
 	ov.labels = o.labels.v;

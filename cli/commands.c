@@ -16,6 +16,7 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_host,
 	&cmd_archive,
 	&cmd_bundle,
+	&cmd_import,
 	&cmd_audit,
 	&cmd_cache,
 	&cmd_completion,

@@ -39,6 +39,9 @@
 	X(archive_read_new) \
 	X(archive_read_next_header2) \
 	X(archive_read_open) \
+	X(archive_read_open_memory) \
+	X(archive_read_support_filter_gzip) \
+	X(archive_read_support_format_raw) \
 	X(archive_read_support_format_tar) \
 	X(archive_set_error) \
 	X(archive_version_string) \
@@ -96,6 +99,9 @@ int archive_load(struct plumb_err *err);
 #define archive_read_new PLUMB_ARCHIVE(archive_read_new)
 #define archive_read_next_header2 PLUMB_ARCHIVE(archive_read_next_header2)
 #define archive_read_open PLUMB_ARCHIVE(archive_read_open)
+#define archive_read_open_memory PLUMB_ARCHIVE(archive_read_open_memory)
+#define archive_read_support_filter_gzip PLUMB_ARCHIVE(archive_read_support_filter_gzip)
+#define archive_read_support_format_raw PLUMB_ARCHIVE(archive_read_support_format_raw)
 #define archive_read_support_format_tar PLUMB_ARCHIVE(archive_read_support_format_tar)
 #define archive_set_error PLUMB_ARCHIVE(archive_set_error)
 #define archive_version_string PLUMB_ARCHIVE(archive_version_string)

@@ -13,6 +13,7 @@
 #include "common/err.h"
 #include "common/quote.h"
 #include "formats/bundle.h"
+#include "formats/jsonio.h"
 #include "formats/bundle-internal.h"
 #include "formats/samples.h"
 #include "common/banned.h"
@@ -248,25 +249,10 @@ int bundle_sums_parse(const char *text, size_t len, struct bundle_sum **out,
 
 int bundle_manifest_budget(const char *json, size_t len, struct plumb_err *err)
 {
-	size_t values = 1;
-	int in_string = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		char c = json[i];
-		if (in_string) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_string = 0;
-		} else if (c == '"') {
-			in_string = 1;
-		} else if (c == '{' || c == '[' || c == ',') {
-			if (++values > BUNDLE_MAX_JSON_VALUES)
-				return plumb_err_set(err, PLUMB_EINPUT, "more than %u JSON values "
-						     "(the limit of a bundle's manifest.json)",
-						     BUNDLE_MAX_JSON_VALUES);
-		}
-	}
+	if (jsonio_values(json, len, BUNDLE_MAX_JSON_VALUES) > BUNDLE_MAX_JSON_VALUES)
+		return plumb_err_set(err, PLUMB_EINPUT, "more than %u JSON values "
+				     "(the limit of a bundle's manifest.json)",
+				     BUNDLE_MAX_JSON_VALUES);
 	return 0;
 }
 

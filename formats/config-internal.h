@@ -35,7 +35,7 @@ enum key_id {
 	K_RUN_KEEP_ARTIFACTS,
 	K_RUN_LABEL, K_RUN_SETUP, K_RUN_CLEANUP, K_RUN_LOCK,
 	K_BUILD_COMMAND, K_BUILD_ARTIFACT, K_BUILD_PAD, K_BUILD_PAD_BYTES,
-	K_BUILD_PAD_OFFSETS, K_BUILD_REUSE, K_BUILD_TIMEOUT, K_BUILD_CC, K_BUILD_CACHE_SIZE,
+	K_BUILD_PAD_OFFSETS, K_BUILD_REUSE, K_BUILD_TIMEOUT, K_BUILD_CC, K_BUILD_CACHE_SIZE, K_BUILD_JOBS,
 	K_VERDICT_RULE, K_VERDICT_CONFIDENCE,
 	K_HOST_ALLOW,
 	K_BENCH_COMMAND, K_BENCH_MODE, K_BENCH_WARMUP, K_BENCH_METRIC,
@@ -168,7 +168,5 @@ int config_parse_artifact(const char *where, const char *v, char **dst,
 int config_parse_cpus(const char *where, const char *v, struct plumb_config *cfg,
 		      struct plumb_err *err);
 int config_cpus_text(const int *c, size_t n, struct buf *out);
-int config_add_label(const char *where, const char *v, bool replace,
-		     struct plumb_config *cfg, struct plumb_err *err);
 
 #endif

@@ -62,6 +62,7 @@ const struct key_def config_keys[] = {
 	{ { "build", "timeout", "30m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BUILD_TIMEOUT },
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
 	{ { "build", "cacheSize", "4G", false, false, "a size: 0 (off), 500M, 4G" }, K_BUILD_CACHE_SIZE },
+	{ { "build", "jobs", "auto", false, false, "1 to 64, or auto (the number of CPUs)" }, K_BUILD_JOBS },
 	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
 	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
 	{ { "host", "allow", NULL, false, false, "check ids, comma-separated: virt,isolation" }, K_HOST_ALLOW },
@@ -411,6 +412,15 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 	case K_BUILD_CACHE_SIZE:
 		return config_parse_size(where, v, &cfg->build.cache_size, cfg->build.cache_size_text,
 					 sizeof(cfg->build.cache_size_text), err);
+	case K_BUILD_JOBS:
+		if (strcasecmp(v, "auto") == 0) {
+			cfg->build.jobs = 0;
+			return 0;
+		}
+		rc = config_parse_number(where, v, 1, CONFIG_JOBS_MAX, &n, err);
+		if (rc == 0)
+			cfg->build.jobs = (unsigned)n;
+		return rc;
 	case K_VERDICT_RULE:
 		rc = config_parse_choice(where, v, rule_names, N_OF(rule_names), &choice, err);
 		if (rc == 0)
@@ -641,6 +651,12 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BUILD_CACHE_SIZE:
 		value_str(v, cfg->build.cache_size_text, NULL);
+		return;
+	case K_BUILD_JOBS:
+		if (cfg->build.jobs)
+			value_u64(v, V_U64, cfg->build.jobs);
+		else
+			value_str(v, "auto", NULL);
 		return;
 	case K_VERDICT_RULE:
 		value_str(v, cfg->verdict.rule, NULL);
@@ -1370,7 +1386,8 @@ int config_apply_overrides(struct plumb_config *cfg,
 	    (rc = override(cfg, K_RUN_CANDIDATE, ov->candidate, "--candidate", err)) < 0 ||
 	    (rc = override(cfg, K_RUN_PADS, ov->pads, "--pads", err)) < 0 ||
 	    (rc = override(cfg, K_RUN_ROUNDS, ov->rounds, "--rounds", err)) < 0 ||
-	    (rc = override(cfg, K_RUN_SEED, ov->seed, "--seed", err)) < 0)
+	    (rc = override(cfg, K_RUN_SEED, ov->seed, "--seed", err)) < 0 ||
+	    (rc = override(cfg, K_BUILD_JOBS, ov->jobs, "--jobs", err)) < 0)
 		return rc;
 	for (size_t i = 0; i < ov->nlabels; i++) {
 		rc = config_add_label("--label", ov->labels[i], true, cfg, err);

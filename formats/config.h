@@ -42,6 +42,7 @@ struct plumb_err;
 #define CONFIG_FILE_MAX        (1024 * 1024)  /* bytes of plumb.conf */
 #define CONFIG_ENTRIES_MAX     10000          /* key = value lines */
 #define CONFIG_PADS_MAX        64
+#define CONFIG_JOBS_MAX        64   /* build.jobs */
 #define CONFIG_PADS_AUTO_START 4    /* run.pads = auto starts here */
 #define CONFIG_ROUNDS_MAX      100000
 #define CONFIG_BENCHES_MAX     256
@@ -158,6 +159,7 @@ struct plumb_config {
 		char *cc;          /* assembles the pad object */
 		uint64_t cache_size;        /* bytes of the build cache; 0: no cache */
 		char cache_size_text[32];   /* as written, canonical ("4G") */
+		unsigned jobs;     /* build.jobs: builds at once; 0: auto (the CPUs plumb may use) */
 	} build;
 
 	struct {
@@ -198,6 +200,7 @@ struct config_overrides {
 	const char *pads;
 	const char *rounds;
 	const char *seed;
+	const char *jobs;         /* --jobs N: build.jobs */
 	const char **benches;     /* --bench NAME...: keep only these (file order) */
 	size_t nbenches;
 	const char **labels;      /* --label KEY=VALUE...: added, or replacing the file's KEY */
@@ -239,6 +242,14 @@ int config_init(struct plumb_config *cfg, struct plumb_err *err);
 
 /* Free everything cfg holds and zero it (config_init() before reuse). */
 void config_release(struct plumb_config *cfg);
+
+/*
+ * Add (or with replace, replace) one label "KEY=VALUE" to cfg->run.labels:
+ * the one check of a label, for plumb.conf's run.label, --label of
+ * `plumb run` and of `plumb import`.  where names the source in messages.
+ */
+int config_add_label(const char *where, const char *v, bool replace,
+		     struct plumb_config *cfg, struct plumb_err *err);
 
 /*
  * Read path into cfg (set up with config_init(), once), checking every

@@ -482,3 +482,24 @@ json_t *jsonio_sorted_copy(const json_t *v)
 	}
 	return json_deep_copy(v);
 }
+
+size_t jsonio_values(const char *text, size_t len, size_t stop)
+{
+	size_t values = 1;
+	int in_string = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = 0;
+		} else if (c == '"') {
+			in_string = 1;
+		} else if ((c == '{' || c == '[' || c == ',') && ++values > stop) {
+			break;
+		}
+	}
+	return values;
+}

@@ -75,6 +75,13 @@ int jsonio_load(const char *text, size_t len, size_t max_bytes, int max_depth,
  */
 int jsonio_dump(const json_t *v, struct buf *out, struct plumb_err *err);
 
+/*
+ * How many JSON values text holds, counted without parsing ('{', '[' and
+ * ',' outside strings, plus one), up to stop + 1: a budget checked before
+ * jansson builds a tree whose memory follows that count, not the bytes.
+ */
+size_t jsonio_values(const char *text, size_t len, size_t stop);
+
 /* A deep copy of v whose objects have their keys in byte order (NULL: OOM). */
 json_t *jsonio_sorted_copy(const json_t *v);
 

@@ -234,7 +234,7 @@ static void *alloc_n(struct rd *r, size_t n, size_t size)
 }
 
 static int read_commit(struct rd *r, const json_t *repo, const char *key,
-		       struct manifest_commit *c)
+		       struct manifest_commit *c, int imported)
 {
 	json_t *o;
 	size_t old;
@@ -243,7 +243,7 @@ static int read_commit(struct rd *r, const json_t *repo, const char *key,
 	if (rc == 0)
 		rc = get_str(r, o, "ref", 1, &c->ref);
 	if (rc == 0)
-		rc = get_str(r, o, "commit", 1, &c->commit);
+		rc = get_str(r, o, "commit", !imported, &c->commit);
 	if (rc == 0)
 		rc = get_str(r, o, "tree", 0, &c->tree);
 	if (rc == 0)
@@ -1032,6 +1032,9 @@ static int read_root(struct rd *r, const json_t *root, struct manifest *m)
 	rc = get_str(r, root, "created", 1, &m->created);
 	if (rc == 0)
 		rc = get_opaque(r, root, "spec", 1, &m->spec);
+	/* Read before repo: an imported bundle's sides may have no commit. */
+	if (rc == 0)
+		rc = get_opaque(r, root, "source", 0, &m->source);
 	if (rc < 0)
 		return rc;
 
@@ -1039,9 +1042,9 @@ static int read_root(struct rd *r, const json_t *root, struct manifest *m)
 	if (rc == 0)
 		rc = get_str(r, o, "url", 0, &m->repo.url);
 	if (rc == 0)
-		rc = read_commit(r, o, "base", &m->repo.base);
+		rc = read_commit(r, o, "base", &m->repo.base, m->source != NULL);
 	if (rc == 0)
-		rc = read_commit(r, o, "candidate", &m->repo.candidate);
+		rc = read_commit(r, o, "candidate", &m->repo.candidate, m->source != NULL);
 	if (rc < 0)
 		return rc;
 	jsonio_path_restore(&r->path, old);

@@ -529,7 +529,8 @@ static json_t *build_tree(struct wr *w, const struct manifest *m)
 	}
 	put_str(w, root, "format", MANIFEST_FORMAT);
 	put(w, root, "version", json_integer(MANIFEST_VERSION_MAJOR));
-	put(w, root, "minorVersion", json_integer(MANIFEST_VERSION_MINOR));
+	put(w, root, "minorVersion", json_integer(m->source ? MANIFEST_VERSION_MINOR_SOURCE
+							    : MANIFEST_VERSION_MINOR));
 	old = enter(w, "tool", 0);
 	o = put_obj(w, root, "tool");
 	if (o) {
@@ -558,6 +559,7 @@ static json_t *build_tree(struct wr *w, const struct manifest *m)
 	jsonio_path_restore(&w->path, old);
 	write_run(w, root, m);
 	put_sorted(w, root, "provenance", m->provenance);
+	put_sorted(w, root, "source", m->source);
 	old = enter(w, "benches", 0);
 	a = put_arr(w, root, "benches");
 	for (i = 0; a && i < m->n_benches; i++)

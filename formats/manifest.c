@@ -141,6 +141,19 @@ static void bench_release(struct manifest_bench *b)
 	manifest_bench_init(b);
 }
 
+int manifest_add_note(struct manifest_bench *mb, const char *text)
+{
+	char **nv = realloc(mb->notes, (mb->n_notes + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -1;
+	mb->notes = nv;
+	if (!(nv[mb->n_notes] = strdup(text)))
+		return -1;
+	mb->n_notes++;
+	return 0;
+}
+
 void manifest_init(struct manifest *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -160,6 +173,7 @@ void manifest_release(struct manifest *m)
 	free(m->created);
 	json_decref(m->spec);
 	json_decref(m->provenance);
+	json_decref(m->source);
 	json_decref(m->run.valgrind);
 	free(m->repo.url);
 	commit_release(&m->repo.base);
@@ -462,15 +476,15 @@ static int check_time(const char *path, const char *s, int required,
 }
 
 static int check_commit(const char *side, const struct manifest_commit *c,
-			struct plumb_err *err)
+			int imported, struct plumb_err *err)
 {
 	char path[64];
 
 	if (!c->ref)
 		return bad(err, "repo.%s.ref: missing required field", side);
-	if (!c->commit)
+	if (!c->commit && !imported)
 		return bad(err, "repo.%s.commit: missing required field", side);
-	if (!manifest_is_hex(c->commit, 40, 64))
+	if (c->commit && !manifest_is_hex(c->commit, 40, 64))
 		return bad(err, "repo.%s.commit: '%.64s' is not a full lower-case hex object id",
 			   side, c->commit);
 	if (c->tree && !manifest_is_hex(c->tree, 40, 64))
@@ -481,6 +495,33 @@ static int check_commit(const char *side, const struct manifest_commit *c,
 		return PLUMB_EINPUT;
 	if (c->dirty < MANIFEST_UNKNOWN || c->dirty > 1)
 		return bad(err, "repo.%s.dirty: not a boolean", side);
+	return 0;
+}
+
+/* source: an imported bundle's origin; tool and files are required. */
+static int check_source(const json_t *s, struct plumb_err *err)
+{
+	const json_t *files = json_object_get(s, "files");
+	size_t i;
+	json_t *f;
+
+	if (!json_is_object(s))
+		return bad(err, "source: expected object");
+	if (!json_is_string(json_object_get(s, "tool")))
+		return bad(err, "source.tool: %s", json_object_get(s, "tool") ?
+			   "expected string" : "missing required field");
+	if (!json_is_array(files))
+		return bad(err, "source.files: %s", files ? "expected array" :
+			   "missing required field");
+	json_array_foreach(files, i, f) {
+		const char *sum = json_string_value(json_object_get(f, "sha256"));
+		if (!json_is_object(f))
+			return bad(err, "source.files[%zu]: expected object", i);
+		if (!json_is_string(json_object_get(f, "path")))
+			return bad(err, "source.files[%zu].path: expected string", i);
+		if (!sum || !manifest_is_hex(sum, 64, 64))
+			return bad(err, "source.files[%zu].sha256: expected 64 lower-case hex digits", i);
+	}
 	return 0;
 }
 
@@ -880,8 +921,10 @@ int manifest_validate(const struct manifest *m, struct plumb_err *err)
 		return bad(err, "spec: expected object");
 	if (m->provenance && manifest_provenance_check(m->provenance, err) < 0)
 		return PLUMB_EINPUT;
-	if (check_commit("base", &m->repo.base, err) < 0 ||
-	    check_commit("candidate", &m->repo.candidate, err) < 0)
+	if (m->source && check_source(m->source, err) < 0)
+		return PLUMB_EINPUT;
+	if (check_commit("base", &m->repo.base, m->source != NULL, err) < 0 ||
+	    check_commit("candidate", &m->repo.candidate, m->source != NULL, err) < 0)
 		return PLUMB_EINPUT;
 	if ((int)m->build.method < 0 || m->build.method > MANIFEST_METHOD_NONE)
 		return bad(err, "build.method: not a method");

@@ -57,6 +57,7 @@ struct plumb_err;
 #define MANIFEST_FORMAT "plumb-bundle"
 #define MANIFEST_VERSION_MAJOR 1
 #define MANIFEST_VERSION_MINOR 1   /* 1.1: the verdict noisy, run.sweep */
+#define MANIFEST_VERSION_MINOR_SOURCE 2  /* 1.2, written only with source: imported */
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)  /* manifest.json read limit */
 #define MANIFEST_MAX_DEPTH 32                  /* nesting limit, top level = 1 */
 #define MANIFEST_TIME_MAX 40                   /* RFC 3339 text, NUL included */
@@ -366,6 +367,9 @@ struct manifest {
 	                                     (environment values, commands, inputs,
 	                                     toolchain, remote); object, keys of
 	                                     formats/bundle-v1.md */
+	json_t *source;                   /* source, optional: an imported bundle's origin
+	                                     (plumb import: tool, files, sides); with it
+	                                     repo.<side>.commit is optional */
 	struct manifest_bench *benches;   /* benches, required (may be empty) */
 	size_t n_benches;
 };
@@ -401,6 +405,9 @@ struct manifest_variant *manifest_add_variant(struct manifest *m,
 					      struct plumb_err *err);
 struct manifest_bench *manifest_add_bench(struct manifest *m, const char *name,
 					  struct plumb_err *err);
+
+/* Append a copy of text to mb's notes (benches[].notes); -1 when memory runs out. */
+int manifest_add_note(struct manifest_bench *mb, const char *text);
 
 /* A round's conditions with every optional field absent. */
 void manifest_condition_init(struct manifest_condition *c);

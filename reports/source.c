@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "archive/baseline.h"
+#include "archive/bundles.h"
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
@@ -190,12 +191,14 @@ int report_source_load(struct report_source *s, const char *path,
 static int load_archived(struct report_source *s, struct store *st, const char *id,
 			 struct plumb_err *err)
 {
-	char *path = store_bundle_path(st, id);
+	char *path;
 	int rc;
 
-	if (!path)
-		return plumb_err_oom(err, "report source");
+	if ((rc = store_fetch(st, id, &path, err)) < 0)
+		return rc;
 	rc = load_bundle(s, path, err);
+	if (st->remote)
+		(void)unlink(path);
 	free(path);
 	if (rc == 0) {
 		free(s->bundle);

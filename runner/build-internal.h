@@ -42,6 +42,36 @@ int build_key_material(const struct plumb_config *cfg, const struct runner_resul
 		       const struct runner_variant *v, const char *toolchain,
 		       const char *object, struct buf *out, struct plumb_err *err);
 
+/* ---- build-jobs.c ---------------------------------------------------- */
+
+/* What build_jobs_run() makes, and how (build.jobs). */
+struct build_jobs {
+	struct runner_result *res;
+	struct runner_variant **order;     /* the variants to make, in build order */
+	const unsigned char *keep_export;  /* per variant: its side's exported tree is used later */
+	size_t n;
+	unsigned jobs;                     /* at most this many at once */
+	int same_tree;                     /* A/A: a candidate pad is a copy of the base pad */
+	/* Make v as the one-at-a-time path does, progress to opts; 0 or an error. */
+	int (*realize)(void *ctx, struct runner_variant *v, int keep_export,
+		       const struct runner_opts *opts, struct plumb_err *err);
+	void *ctx;
+	const struct runner_opts *opts;    /* plumb's progress */
+	char *tail;                        /* internal: a failed build's log tail */
+};
+
+/* build.jobs = auto: the CPUs plumb may run on. */
+unsigned build_jobs_auto(void);
+
+/*
+ * Make every variant of J, up to J->jobs at once, each side's in order,
+ * the sides side by side, each build in a worker process with a container
+ * of its own.  The first failure stops the others (killed and reaped) and
+ * is returned, res->log_tail its log's tail.  Every worker has ended when
+ * this returns.
+ */
+int build_jobs_run(struct build_jobs *J, struct plumb_err *err);
+
 /* ---- build-verify.c -------------------------------------------------- */
 
 /* SHA-256 (hex) and size of a file; for a folder, over its sorted entries. */

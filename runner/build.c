@@ -23,8 +23,8 @@
  * whether the build is reproducible, not where it ran, and the variants
  * differ in the pad and in nothing a path can move.  Base and candidate
  * have a folder each (same length): the two sides never share one, so
- * their builds could overlap (they do not yet: a build's end kills what is
- * left in plumb's one container, runner/contain.h, a sibling build too).
+ * after the shift proof their builds overlap, up to build.jobs at once,
+ * each in a worker with a container of its own (runner/build-jobs.c).
  * When base and candidate are the same tree (A/A), the candidate's
  * variants are copies of the base's: one tree is built once.
  */
@@ -694,35 +694,98 @@ out:
 	return r;
 }
 
+/* realize() for runner/build-jobs.c: in a worker, progress goes to opts. */
+static int realize_job(void *ctx, struct runner_variant *v, int keep_export,
+		       const struct runner_opts *opts, struct plumb_err *err)
+{
+	struct build_ctx *c = ctx;
+
+	c->opts = opts;
+	return realize(c, v, keep_export, err);
+}
+
+/*
+ * Make order[0..n): one after another with build.jobs = 1, else through
+ * runner/build-jobs.c, the sides' folders side by side.  An exported tree
+ * a worker moved into a build is gone from c afterwards too.
+ */
+static int build_rest(struct build_ctx *c, struct runner_variant **order, size_t n,
+		      struct plumb_err *err)
+{
+	unsigned jobs = c->cfg->build.jobs ? c->cfg->build.jobs : build_jobs_auto();
+	struct build_jobs J;
+	unsigned char *keep;
+	int r = 0;
+
+	if (n == 0)
+		return 0;
+	keep = calloc(n, 1);
+	if (!keep)
+		return plumb_err_oom(err, "variants");
+	for (size_t i = 0; i < n; i++)
+		keep[i] = (unsigned char)export_needed_after(c, order, n, i);
+	if (jobs <= 1 || n == 1) {
+		for (size_t i = 0; i < n && r == 0; i++)
+			r = realize(c, order[i], keep[i], err);
+		free(keep);
+		return r;
+	}
+	progress(c->opts, "building %zu variant%s, up to %u at a time (build.jobs%s)", n,
+		 n == 1 ? "" : "s", jobs, c->cfg->build.jobs ? "" : " = auto: the CPUs");
+	memset(&J, 0, sizeof(J));
+	J.res = c->res;
+	J.order = order;
+	J.keep_export = keep;
+	J.n = n;
+	J.jobs = jobs;
+	J.same_tree = c->same_tree;
+	J.realize = realize_job;
+	J.ctx = c;
+	J.opts = c->opts;
+	r = build_jobs_run(&J, err);
+	free(keep);
+	for (int s = 0; s < 2; s++)
+		if (c->src[s] && access(c->src[s], F_OK) != 0) {
+			free(c->src[s]);
+			c->src[s] = NULL;
+		}
+	return r;
+}
+
 /*
  * Every variant in build order: base pads 0 and 1 first, and the shift
  * proof on them before anything else is built (a build that ignores the
  * pad fails after two builds), then the other base pads, the candidate's
- * and the control.
+ * and the control, build.jobs at a time.
  */
 static int build_all(struct build_ctx *c, int *machine, struct plumb_err *err)
 {
 	struct runner_result *res = c->res;
 	struct runner_variant **order;
 	unsigned proof = c->cfg->run.pads > 1 ? 1u : 0u;
-	size_t n = res->nvariants;
-	int r = 0;
+	size_t n = res->nvariants, i;
+	int r = 0, proved = 0;
 
 	order = calloc(n, sizeof(*order));
 	if (!order)
 		return plumb_err_oom(err, "variants");
-	for (size_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		order[i] = &res->variants[i];
-	for (size_t i = 0; i < n && r == 0; i++) {
+	for (i = 0; i < n && r == 0 && !proved; i++) {
 		struct runner_variant *v = order[i];
 		r = realize(c, v, export_needed_after(c, order, n, i), err);
 		/* A hot symbol the first build does not define stops the run now. */
 		if (r == 0 && i == 0)
 			r = build_check_names(c->cfg, res, v, err);
-		if (r == 0 && v->side == RUNNER_BASE && !v->control && v->pad == proof &&
-		    (r = build_read_addresses(c->cfg, res, machine, err)) == 0 && res->variants[0].elf)
-			r = build_check_shift(c->cfg, res, err);
+		if (r == 0 && v->side == RUNNER_BASE && !v->control && v->pad == proof) {
+			proved = 1;
+			if ((r = build_read_addresses(c->cfg, res, machine, err)) == 0 && res->variants[0].elf)
+				r = build_check_shift(c->cfg, res, err);
+		}
 	}
+	/* The proof passed: the rest, side by side. */
+	if (r == 0)
+		r = build_rest(c, order + i, n - i, err);
 	free(order);
 	return r;
 }
@@ -886,8 +949,17 @@ int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *
 	if (r == 0)
 		r = ctx_open_cache(&c, &cache, err);
 	/* Base pads first: an A/A candidate pad is a copy of the base's. */
-	for (size_t i = old; i < res->nvariants && r == 0; i++)
-		r = realize(&c, &res->variants[i], 1, err);
+	if (r == 0) {
+		struct runner_variant **order = calloc(res->nvariants - old, sizeof(*order));
+		if (!order) {
+			r = plumb_err_oom(err, "variants");
+		} else {
+			for (size_t i = old; i < res->nvariants; i++)
+				order[i - old] = &res->variants[i];
+			r = build_rest(&c, order, res->nvariants - old, err);
+			free(order);
+		}
+	}
 	/* The new pads must move the code as the first ones did. */
 	if (r == 0 && res->variants[0].elf)
 		r = build_read_addresses(cfg, res, &machine, err);

@@ -540,9 +540,9 @@ static pid_t self(void)
 	return self_pid;
 }
 
-static void contain_exit(void)
+void contain_release(void)
 {
-	if (C.owner != self())
+	if (!C.done || C.owner != self())
 		return;
 	if (C.method == CONTAIN_CGROUP && C.dir[0]) {
 		cgroup_kill(C.dir);
@@ -552,6 +552,19 @@ static void contain_exit(void)
 		subreaper_kill(0);
 	}
 	reap_zombies();
+	if (C.method == CONTAIN_CGROUP) {
+		if (C.procs_fd >= 0)
+			close(C.procs_fd);
+		if (C.events_fd >= 0)
+			close(C.events_fd);
+		C.procs_fd = C.events_fd = -1;
+		C.dir[0] = '\0';
+	}
+}
+
+static void contain_exit(void)
+{
+	contain_release();
 }
 
 int contain_init(struct plumb_err *err)

@@ -81,6 +81,14 @@ unsigned contain_kill(pid_t child);
 unsigned contain_settle(pid_t child);
 
 /*
+ * What plumb does at exit, now: kill what is left in this process's
+ * container, reap it, remove the cgroup.  For a worker process that leaves
+ * with _exit() (runner/build-jobs.c); nothing once the container is not
+ * this process's.
+ */
+void contain_release(void);
+
+/*
  * Parse the text of /proc/self/mountinfo and /proc/self/cgroup: the folder
  * of plumb's own cgroup in the cgroup2 hierarchy, into out.  0, or -1 with
  * why filled.  For the unit tests and contain_init().

@@ -644,8 +644,10 @@ static int run_setup(const struct proc_spec *spec, struct proc_result *res,
 		st->abort_code = plumb_err_set(&st->cb_err, PLUMB_EINTERNAL,
 					       "too many child process groups");
 	}
-	for (int i = 0; i < 3; i++)
-		close_fd(&st->wr[i]);
+	/* plumb keeps its copy of the pipes' write ends until the child has
+	 * exited (run_loop()): the child's exit then wakes plumb once, through
+	 * the pidfd, not first at its pipes' end-of-file (exit closes the
+	 * files before it notifies the parent) and again at the exit. */
 	close_fd(&st->devnull);
 	close_fd(&st->report[1]);
 	close_fd(&st->gate[0]);
@@ -717,6 +719,9 @@ static int run_loop(const struct proc_spec *spec, struct proc_result *res,
 				 * open.  The zombie keeps the group id from reuse. */
 				res->left_behind += contain_kill(pid);
 				kill(-pid, SIGKILL);
+				/* The pipes end once no one else holds them. */
+				for (int i = 0; i < 3; i++)
+					close_fd(&st->wr[i]);
 				drain_until = now + DRAIN_NS;
 			}
 			if ((rd[0] < 0 && rd[1] < 0 && rd[2] < 0) || now >= drain_until)

@@ -124,41 +124,6 @@ const struct analysis_result *run_find_result(const struct analysis *a, const ch
 	return NULL;
 }
 
-static int fill_side(struct manifest_side_stats *s, const struct analysis_side_result *as,
-		     int samples, struct plumb_err *err)
-{
-	double *scratch;
-
-	if (as->npads == 0)
-		return 0;
-	s->present = 1;
-	s->pads = calloc(as->npads, sizeof(*s->pads));
-	scratch = calloc(as->npads, sizeof(*scratch));
-	if (!s->pads || !scratch) {
-		free(scratch);
-		return plumb_err_oom(err, "manifest");
-	}
-	s->n_pads = as->npads;
-	for (size_t k = 0; k < as->npads; k++)
-		s->pads[k] = as->pads[k].median;
-	s->center = as->summary.center;
-	s->min = as->summary.min;
-	s->max = as->summary.max;
-	if (as->summary.has_spread)
-		s->spread = as->summary.spread;
-	s->rounds = (int64_t)as->summary.min_rounds;
-	if (samples) {
-		for (size_t k = 0; k < as->npads; k++)
-			scratch[k] = as->pads[k].p99;
-		s->p99 = stats_median_inplace(scratch, as->npads);
-		for (size_t k = 0; k < as->npads; k++)
-			scratch[k] = as->pads[k].co_p99;
-		s->co_p99 = stats_median_inplace(scratch, as->npads);
-	}
-	free(scratch);
-	return 0;
-}
-
 /* The median index of the first kept sample over the settled rounds. */
 static double steady_start(const struct analysis_result *ar)
 {
@@ -186,79 +151,8 @@ static double steady_start(const struct analysis_result *ar)
 
 int run_manifest_note(struct manifest_bench *mb, const char *text, struct plumb_err *err)
 {
-	char **nv = realloc(mb->notes, (mb->n_notes + 1) * sizeof(*nv));
-
-	if (!nv)
-		return plumb_err_oom(err, "manifest");
-	mb->notes = nv;
-	if (!(nv[mb->n_notes] = strdup(text)))
-		return plumb_err_oom(err, "manifest");
-	mb->n_notes++;
-	return 0;
+	return manifest_add_note(mb, text) < 0 ? plumb_err_oom(err, "manifest") : 0;
 }
-
-static void set_range(struct manifest_side_stats *s, const struct stats_side_judged *js)
-{
-	if (!s->present)
-		return;
-	s->range_lo = js->lo;
-	s->range_hi = js->hi;
-}
-
-/* Record jd in mb: verdict, rule, reason, interval, noise, power, ranges. */
-static int set_judgement(struct manifest_bench *mb, const struct stats_judgement *jd,
-			 struct plumb_err *err)
-{
-	const struct stats_rule *ru = &jd->rule;
-	const char *reason;
-
-	mb->verdict = manifest_verdict_from_name(stats_verdict_name(jd->verdict));
-	mb->direction = MANIFEST_DIRECTION_UNSET;
-	if (mb->verdict == MANIFEST_VERDICT_UNSWEPT || mb->verdict == MANIFEST_VERDICT_NOISY)
-		mb->direction = jd->direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
-								  : MANIFEST_DIRECTION_SLOWER;
-	mb->ratio = jd->has_ratio ? jd->ratio : NAN;
-	mb->rule.present = 1;
-	if (manifest_set_str(&mb->rule.name, stats_rule_name(ru->kind)) < 0)
-		return plumb_err_oom(err, "manifest");
-	mb->rule.version = ru->version;
-	mb->rule.confidence = ru->confidence;
-	mb->rule.noise_factor = ru->noise_factor;
-	mb->rule.resamples = ru->resamples;
-	mb->rule.seed = (int64_t)(ru->seed & INT64_MAX);
-	reason = jd->why[0] ? jd->why : stats_reason_name(jd->reason);
-	if (manifest_set_str(&mb->reason, reason[0] ? reason : NULL) < 0)
-		return plumb_err_oom(err, "manifest");
-	mb->interval.present = jd->has_interval;
-	mb->interval.lo = jd->has_interval ? jd->ratio_lo : NAN;
-	mb->interval.hi = jd->has_interval ? jd->ratio_hi : NAN;
-	if (jd->has_noise && ru->kind == STATS_RULE_MARGIN) {
-		mb->noise_basis.present = 1;
-		mb->noise_basis.figure = jd->noise;
-		mb->noise_basis.rounds = jd->noise_rounds;
-		mb->noise_basis.control = jd->has_control_noise ? jd->noise_control : NAN;
-		mb->noise_basis.margin = jd->margin;
-		mb->noise_basis.gap = jd->has_ratio ? jd->gap : NAN;
-	}
-	mb->detectable.present = jd->has_detectable;
-	mb->detectable.slower = jd->has_detectable ? jd->detect_slower : NAN;
-	mb->detectable.faster = jd->has_detectable ? jd->detect_faster : NAN;
-	if (jd->reason != STATS_REASON_MISSING) {
-		set_range(&mb->base, &jd->base);
-		set_range(&mb->candidate, &jd->candidate);
-		if (jd->has_control)
-			set_range(&mb->control, &jd->control);
-	}
-	/* The control's distance, as the seeds record it; "too noisy" is the
-	 * rule's own finding (margin: the verdict noisy). */
-	if (jd->has_control_noise) {
-		mb->noise.present = 1;
-		mb->noise.relative = jd->noise_control;
-		mb->noise.too_noisy = jd->noisy ? 1 : 0;
-	}
-	return 0;
-}
-
 
 static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size);
 static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size);
@@ -433,9 +327,9 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	ar = run_find_result(b->an, metric);
 	if (!ar)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: no %s values", cb->name, metric);
-	if ((r = fill_side(&mb->base, &ar->side[ANALYSIS_BASE], samples, err)) < 0 ||
-	    (r = fill_side(&mb->candidate, &ar->side[ANALYSIS_CANDIDATE], samples, err)) < 0 ||
-	    (r = fill_side(&mb->control, &ar->side[ANALYSIS_CONTROL], samples, err)) < 0 ||
+	if ((r = manifest_record_side(&mb->base, &ar->side[ANALYSIS_BASE], samples, err)) < 0 ||
+	    (r = manifest_record_side(&mb->candidate, &ar->side[ANALYSIS_CANDIDATE], samples, err)) < 0 ||
+	    (r = manifest_record_side(&mb->control, &ar->side[ANALYSIS_CONTROL], samples, err)) < 0 ||
 	    (r = run_valgrind_manifest_bench(st, b, mb, err)) < 0)
 		return r;
 	/* Counters: the center over pads of each side. */
@@ -459,7 +353,7 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	/* The verdict, with the hot code's identity: stats/rule.h. */
 	{
 		struct stats_judgement jd;
-		if ((r = judge(st, mb, ar, &jd, err)) < 0 || (r = set_judgement(mb, &jd, err)) < 0)
+		if ((r = judge(st, mb, ar, &jd, err)) < 0 || (r = manifest_record_judgement(mb, &jd, err)) < 0)
 			return r;
 	}
 	/* The checksum oracle. */

@@ -190,6 +190,15 @@ static int vg_run(struct run_state *st, struct bench_state *b, size_t vi, unsign
 		free(dir);
 		return r;
 	}
+	/* bench.NAME.prepare before every counted run too, untimed, as before
+	 * every timed one (run-hooks.c): a benchmark that consumes what its
+	 * prepare makes fails without it. */
+	if ((r = run_hooks_before(st, b, vi, when, err)) < 0 || b->failure) {
+		*failed = b->failure != 0;
+		rmdir(dir);
+		free(dir);
+		return r;
+	}
 	argv = cachegrind_argv(&st->vg, samples, dir, b->cl[vi].argv);
 	if (!argv) {
 		rmdir(dir);

@@ -242,13 +242,16 @@ static void host_item(struct doc *d, json_t *items, const char *label, const jso
 	const char *gov = json_string_value(json_object_get(json_object_get(h, "cpufreq"), "governor"));
 	const json_t *turbo = json_object_get(json_object_get(h, "cpufreq"), "turbo");
 	const char *cc = json_string_value(json_object_get(json_object_get(h, "compiler"), "version"));
+	char cpus[32];
 
 	if (!h) {
 		item(d, items, label, "(not recorded)");
 		return;
 	}
-	item(d, items, label, "%s, %lld CPUs, kernel %s, governor %s, turbo %s; compiler %s",
-	     or_none(model), json_is_integer(logical) ? (long long)json_integer_value(logical) : -1LL,
+	if (json_is_integer(logical))
+		snprintf(cpus, sizeof(cpus), "%lld", (long long)json_integer_value(logical));
+	item(d, items, label, "%s, %s CPUs, kernel %s, governor %s, turbo %s; compiler %s",
+	     or_none(model), json_is_integer(logical) ? cpus : "(not recorded)",
 	     or_none(kernel), or_none(gov),
 	     json_is_true(turbo) ? "on" : json_is_false(turbo) ? "off" : "unknown", or_none(cc));
 }
@@ -316,7 +319,8 @@ static void provenance(struct doc *d, const struct audit *a)
 	const json_t *env = json_object_get(json_object_get(spec, "run"), "env");
 	struct buf missing;
 	json_t *items;
-	char *miss;
+	char *miss, warm[64];
+	json_t *file;
 	size_t i;
 
 	if (a->integrity == AUDIT_FAIL) {
@@ -347,6 +351,12 @@ static void provenance(struct doc *d, const struct audit *a)
 	free(miss);
 	item(d, items, "written by", "%s %s, %s", or_none(m->tool.name), or_none(m->tool.version),
 	     or_none(m->created));
+	/* An imported bundle: the files it was made from (plumb import). */
+	json_array_foreach(json_object_get(m->source, "files"), i, file)
+		item(d, items, "imported from", "%s (%s side, sha256 %s)",
+		     or_none(json_string_value(json_object_get(file, "path"))),
+		     or_none(json_string_value(json_object_get(file, "side"))),
+		     or_none(json_string_value(json_object_get(file, "sha256"))));
 	item(d, items, "repository", "%s", m->repo.url ? m->repo.url :
 	     or_none(spec_str(spec, "repo", "url") ? spec_str(spec, "repo", "url") :
 		     spec_str(spec, "repo", "path")));
@@ -388,10 +398,15 @@ static void provenance(struct doc *d, const struct audit *a)
 		item(d, items, "environment", "%s", s && *s ? s : "(none passed)");
 		free(s);
 	}
-	item(d, items, "schedule", "%lld rounds, seed %lld, round order %s, %lld warmup run%s "
-	     "a variant%s%s", (long long)m->run.rounds, (long long)m->run.seed,
-	     m->run.n_order ? "recorded" : "not recorded", (long long)m->run.warmup_runs,
-	     m->run.warmup_runs == 1 ? "" : "s", m->run.warmup_policy ? ", samples warmup " : "",
+	if (m->run.warmup_runs >= 0)
+		snprintf(warm, sizeof(warm), "%lld warmup run%s a variant", (long long)m->run.warmup_runs,
+			 m->run.warmup_runs == 1 ? "" : "s");
+	else
+		snprintf(warm, sizeof(warm), "warmup runs not recorded");
+	item(d, items, "schedule", "%lld rounds, seed %lld, round order %s, %s%s%s",
+	     (long long)m->run.rounds, (long long)m->run.seed,
+	     m->run.n_order ? "recorded" : "not recorded", warm,
+	     m->run.warmup_policy ? ", samples warmup " : "",
 	     m->run.warmup_policy ? m->run.warmup_policy : "");
 	if (m->run.start || m->run.end)
 		item(d, items, "ran", "%s to %s", or_none(m->run.start), or_none(m->run.end));

@@ -275,6 +275,23 @@ test_expect_success VALGRIND 'counter = valgrind: metric = cycles is judged on t
 	test_grep_not "	cycles	" cyc/samples.tsv
 '
 
+# The benchmark consumes what its prepare makes: every run, counted ones
+# included, needs a prepare just before it, or it fails.
+test_expect_success VALGRIND 'bench.NAME.prepare runs before every Valgrind-counted run too, untimed' '
+	set_bench "test -f token && rm token && exec \"\$PLUMB_ARTIFACT\" 3000" vg-instructions valgrind &&
+	git config -f interp.conf bench.interp.prepare "touch token" &&
+	rm -f token &&
+	run_plumb -c interp.conf -o prep.plumb >out 2>err &&
+	git config -f interp.conf --unset bench.interp.prepare &&
+	manifest prep.plumb prep &&
+	awk -F "\t" "\$6 == \"vg-instructions\"" prep/samples.tsv >prep-vg &&
+	test "$(wc -l <prep-vg)" -gt 0 &&
+	awk -F "\t" "\$6 == \"wall\"" prep/samples.tsv >prep-wall &&
+	n=$(( $(wc -l <prep-vg) + $(wc -l <prep-wall) )) &&
+	test_json prep/manifest.json "any(\"prepare ran before each of its $n runs\" in x for x in j[\"benches\"][0][\"notes\"])" &&
+	! test -e token
+'
+
 test_expect_success 'without valgrind in PATH the metric is refused before building, exit 3, naming the package' '
 	mkdir empty-bin &&
 	(PATH="$TRASH/empty-bin" && export PATH &&

@@ -4,25 +4,8 @@ test_description='plumb run: daemons, double forks and grandchildren of builds a
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
 
-# The shell's pid in the marker sleeps: a second copy of the suite
-# running on this machine cannot be mistaken for a leftover of this one.
-MARK=$$
-
-leftovers() {
-	pgrep -f "sleep 32[0-9][0-9]\.$MARK([^0-9]|$)" >/dev/null && {
-		ps -eo pid,ppid,args | grep -E "sleep 32[0-9][0-9]\.$MARK([^0-9]|$)" >&2
-		pkill -KILL -f "sleep 32[0-9][0-9]\.$MARK([^0-9]|$)"
-		return 1
-	}
-	return 0
-}
-
-# A writable cgroup2 where this shell's cgroup is: where plumb must use one.
-cg_mount=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -n 1)
-cg_own=$(sed -n 's/^0:://p' /proc/self/cgroup)
-if test -n "$cg_mount" && test -w "$cg_mount$cg_own/cgroup.procs" && test "$(id -u)" = 0; then
-	test_set_prereq CGROUP2
-fi
+LEFTOVER=32
+. "$TEST_SRCDIR/tests/integration/lib-contain.sh"
 
 method() {
 	manifest "$1" m &&

@@ -5,7 +5,7 @@ test_description='plumb audit: the frozen corpus of tests/fixtures/audit audits 
 corpus="$FIXTURES/audit"
 
 test_expect_success 'the corpus holds a bundle of each kind' '
-	for n in process samples signed failure; do
+	for n in process samples signed failure imported; do
 		test -f "$corpus/$n.plumb" || { echo "no $n.plumb" >&2; return 1; }
 	done
 '
@@ -26,7 +26,8 @@ test_expect_success 'the corpus covers both modes, a signature and a failure' '
 	grep -q "samples mode" "$corpus/samples.expect.txt" &&
 	grep -q "process mode" "$corpus/process.expect.txt" &&
 	grep -q "^  signature  *good, key " "$corpus/signed.expect.txt" &&
-	grep -q "^  broken  *failed " "$corpus/failure.expect.txt"
+	grep -q "^  broken  *failed " "$corpus/failure.expect.txt" &&
+	grep -q "^  written by  *pyperf 0.8.2" "$corpus/imported.expect.txt"
 '
 
 test_expect_success 'a corpus bundle changed by one byte no longer audits identically' '

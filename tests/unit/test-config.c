@@ -840,7 +840,7 @@ PLUMB_TEST(config_json_layout)
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
 	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env keepArtifacts label setup cleanup lock");
 	json_keys(json_object_get(j, "build"), keys, sizeof(keys));
-	assert_string_equal(keys, "command artifact pad padBytes padOffsets reuse timeout cc cacheSize");
+	assert_string_equal(keys, "command artifact pad padBytes padOffsets reuse timeout cc cacheSize jobs");
 	b = json_object_get(j, "bench");
 	assert_int_equal(json_array_size(b), 2);
 	json_keys(json_array_get(b, 0), keys, sizeof(keys));
@@ -854,7 +854,7 @@ PLUMB_TEST(config_json_layout)
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
 		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"lock\":null},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"linear\","
-		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"cacheSize\":\"4G\"},"
+		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"cacheSize\":\"4G\",\"jobs\":\"auto\"},"
 		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
 		"\"host\":{\"allow\":null},"
 		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
@@ -988,7 +988,7 @@ PLUMB_TEST(config_text_layout)
 		"\tenv = PATH HOME LANG\n\tkeepArtifacts = pad0\n\t; label: none\n\t; setup: not set\n\t; cleanup: not set\n"
 		"\t; lock: not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)\n"
 		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n\tpadOffsets = linear\n"
-		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n\tcacheSize = 4G\n"
+		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n\tcacheSize = 4G\n\tjobs = auto\n"
 		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
 		"[host]\n\t; allow: none\n"
 		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n"

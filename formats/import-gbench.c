@@ -1,0 +1,200 @@
+/*
+ * formats/import-gbench.c: Google Benchmark's --benchmark_out JSON
+ * (--benchmark_out_format=json, the default; docs/import.md).
+ *
+ * {"context": {"date", "host_name", "executable", "num_cpus",
+ * "mhz_per_cpu", "cpu_scaling_enabled", "caches", "load_avg",
+ * "library_build_type", ...}, "benchmarks": [{"name", "run_name",
+ * "run_type", "repetitions", "repetition_index", "iterations",
+ * "real_time", "cpu_time", "time_unit", "aggregate_name", ...}]}.
+ *
+ * One entry per run_name (the name without an aggregate's suffix); each
+ * "iteration" element is one repetition, so one round, with real_time as
+ * the wall metric and cpu_time as the cpu metric (both already per
+ * iteration, in time_unit).  Aggregates (mean, median, stddev, cv, BigO,
+ * RMS) are left out and counted: plumb computes its own from the
+ * repetitions; a benchmark with aggregates only
+ * (--benchmark_report_aggregates_only) is left out with a warning.  A
+ * repetition with error_occurred is left out and said.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "formats/import-internal.h"
+#include "common/banned.h"
+
+/* ns per time_unit, 0 for a unit Google Benchmark does not write. */
+static double unit_ns(const char *u)
+{
+	if (!u || strcmp(u, "ns") == 0)
+		return 1;
+	if (strcmp(u, "us") == 0)
+		return 1e3;
+	if (strcmp(u, "ms") == 0)
+		return 1e6;
+	if (strcmp(u, "s") == 0)
+		return 1e9;
+	return 0;
+}
+
+/* The facts plumb's host.start shape takes from the context (no CPU model in it). */
+static const struct import_fact facts_map[] = {
+	{ "hostname", "host_name", JSON_STRING },
+	{ "cpu.model", NULL, JSON_STRING },
+	{ "cpu.logical", "num_cpus", JSON_INTEGER },
+	{ "cpu.mhz", "mhz_per_cpu", JSON_REAL },
+};
+
+/* Per entry while reading: what was left out. */
+struct gb_count {
+	size_t aggregates, errors, reps;
+	uint32_t next;          /* the round a repetition without repetition_index takes */
+};
+
+static int read_context(struct import_walk *w, const json_t *ctx)
+{
+	const char *build = json_string_value(json_object_get(ctx, "library_build_type"));
+	const json_t *scaling = json_object_get(ctx, "cpu_scaling_enabled");
+	const char *version = json_string_value(json_object_get(ctx, "library_version"));
+	int rc = 0;
+
+	if (!(w->f->facts = json_deep_copy(ctx)) || !(w->f->hostfacts = import_host_facts(ctx, facts_map, sizeof(facts_map) / sizeof(facts_map[0]))))
+		return plumb_err_oom(w->err, "import");
+	if (version && !(w->f->tool_version = strdup(version)))
+		return plumb_err_oom(w->err, "import");
+	if (build && strcmp(build, "debug") == 0)
+		rc = import_line(w, &w->f->warnings, &w->f->n_warnings, "%s: the Google Benchmark "
+				 "library was a debug build (context.library_build_type): its own "
+				 "overhead is in every time", w->name);
+	if (rc == 0 && json_is_true(scaling))
+		rc = import_line(w, &w->f->warnings, &w->f->n_warnings, "%s: CPU frequency scaling "
+				 "was enabled (context.cpu_scaling_enabled): times may be noisy", w->name);
+	return rc;
+}
+
+static int read_bench(struct import_walk *w, const json_t *b, struct gb_count **counts)
+{
+	const char *name, *run_name, *run_type, *unit;
+	double real, cpu, rep = -1, k;
+	struct import_entry *e = NULL;
+	struct import_series *s;
+	struct gb_count *c;
+	uint32_t round;
+	size_t i;
+	int rc;
+
+	if (!json_is_object(b))
+		return import_fail(w, "expected object");
+	if ((rc = import_string(w, b, "name", 1, &name)) < 0 ||
+	    (rc = import_string(w, b, "run_name", 0, &run_name)) < 0 ||
+	    (rc = import_string(w, b, "run_type", 0, &run_type)) < 0 ||
+	    (rc = import_string(w, b, "time_unit", 0, &unit)) < 0 ||
+	    (rc = import_number(w, b, "repetition_index", 0, &rep)) < 0)
+		return rc;
+	if (!run_name)
+		run_name = name;
+	for (i = 0; i < w->f->n_entries; i++)
+		if (strcmp(w->f->entries[i].name, run_name) == 0)
+			e = &w->f->entries[i];
+	if (!e) {
+		struct gb_count *nc = realloc(*counts, (w->f->n_entries + 1) * sizeof(*nc));
+		if (!nc)
+			return plumb_err_oom(w->err, "import");
+		*counts = nc;
+		memset(&nc[w->f->n_entries], 0, sizeof(*nc));
+		if (!(e = import_entry_add(w, run_name)))
+			return PLUMB_EINPUT;
+	}
+	c = &(*counts)[e - w->f->entries];
+	if (run_type && strcmp(run_type, "aggregate") == 0) {
+		c->aggregates++;
+		return 0;
+	}
+	if (json_is_true(json_object_get(b, "error_occurred"))) {
+		c->errors++;
+		return 0;
+	}
+	if ((rc = import_number(w, b, "real_time", 1, &real)) < 0 ||
+	    (rc = import_number(w, b, "cpu_time", 1, &cpu)) < 0)
+		return rc;
+	if ((k = unit_ns(unit)) == 0) {
+		size_t old = jsonio_path_key(&w->path, "time_unit");
+		rc = import_fail(w, "unknown time unit '%.16s' (expected ns, us, ms or s)", unit);
+		jsonio_path_restore(&w->path, old);
+		return rc;
+	}
+	if (rep >= 0 && (rep != floor(rep) || rep >= 999999))
+		return import_fail(w, "repetition_index: expected a whole number below 999999");
+	round = rep >= 0 ? (uint32_t)rep + 1 : ++c->next;
+	if (!(s = import_series_of(w, e, METRIC_WALL)))
+		return PLUMB_EINTERNAL;
+	if (s->n && s->round[s->n - 1] >= round)
+		return import_fail(w, "benchmark '%s': repetition %u comes after repetition %u "
+				   "(repeated or out of order)", run_name, round - 1, s->round[s->n - 1] - 1);
+	if ((rc = import_value(w, s, round, real * k)) < 0)
+		return rc;
+	if (!(s = import_series_of(w, e, METRIC_CPU)))
+		return PLUMB_EINTERNAL;
+	c->reps++;
+	return import_value(w, s, round, cpu * k);
+}
+
+int import_read_gbench(struct import_walk *w, const json_t *root)
+{
+	const json_t *benches = json_object_get(root, "benchmarks"), *b;
+	struct gb_count *counts = NULL;
+	size_t i, old, kept;
+	int rc;
+
+	old = jsonio_path_key(&w->path, "context");
+	rc = read_context(w, json_object_get(root, "context"));
+	jsonio_path_restore(&w->path, old);
+	if (rc < 0)
+		return rc;
+	old = jsonio_path_key(&w->path, "benchmarks");
+	json_array_foreach(benches, i, b) {
+		size_t o2 = jsonio_path_index(&w->path, i);
+		rc = read_bench(w, b, &counts);
+		jsonio_path_restore(&w->path, o2);
+		if (rc < 0)
+			goto out;
+	}
+	jsonio_path_restore(&w->path, old);
+	/* Entries with no repetition left: said, and dropped. */
+	for (i = 0, kept = 0; i < w->f->n_entries; i++) {
+		struct import_entry *e = &w->f->entries[i];
+		struct gb_count *c = &counts[i];
+		if (rc == 0 && c->reps == 0)
+			rc = import_line(w, &w->f->warnings, &w->f->n_warnings, "%s: benchmark '%s' "
+					 "left out: %s", w->name, e->name, c->errors ? "every repetition "
+					 "had error_occurred" : "aggregates only (run it without "
+					 "--benchmark_report_aggregates_only)");
+		if (c->reps == 0) {
+			free(e->name);
+			for (size_t k = 0; k < e->n_series; k++) {
+				free(e->series[k].value);
+				free(e->series[k].round);
+			}
+			continue;
+		}
+		w->f->entries[kept] = *e;
+		counts[kept++] = *c;
+	}
+	w->f->n_entries = kept;
+	for (i = 0; i < w->f->n_entries && rc == 0; i++) {
+		struct import_entry *e = &w->f->entries[i];
+		struct gb_count *c = &counts[i];
+		rc = import_line(w, &e->notes, &e->n_notes, "google-benchmark: %zu repetition%s "
+				 "(rounds); %zu aggregate%s left out", c->reps, c->reps == 1 ? "" : "s",
+				 c->aggregates, c->aggregates == 1 ? "" : "s");
+		if (rc == 0 && c->errors)
+			rc = import_line(w, &e->notes, &e->n_notes, "google-benchmark: %zu repetition%s "
+					 "with error_occurred left out", c->errors, c->errors == 1 ? "" : "s");
+	}
+out:
+	free(counts);
+	return rc;
+}
