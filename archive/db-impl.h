@@ -27,7 +27,7 @@ struct db_stmt {
 	char *sql;
 	int nparams;
 	char **vals;
-	unsigned *types;     /* Oid per parameter, 0 for NULL */
+	unsigned *types;     /* Oid per parameter, 0 for untyped (db_bind_null, unbound) */
 	int oom;             /* a bind ran out of memory: the step reports it */
 	void *res;           /* PGresult * */
 	int row, nrows;

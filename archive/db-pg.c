@@ -3,8 +3,8 @@
  * on first use (common/lazy-pq.h).
  *
  * A statement is its SQL rewritten for PostgreSQL (dialect.h) and the
- * values bound to it as text with their types (int8, float8, text; NULL
- * untyped), sent with PQexecParams() at the first db_step(); the rows of
+ * values bound to it as text with their types (int8, float8, text; a
+ * db_bind_null() or unbound parameter untyped, for the server to infer), sent with PQexecParams() at the first db_step(); the rows of
  * the result are then stepped through on the client.  The archive's
  * queries return few rows (lists are LIMITed), so nothing is gained by a
  * cursor.
@@ -190,7 +190,7 @@ void dbpg_bind(struct db_stmt *s, int i, unsigned type, const char *text)
 		s->oom = 1;
 	free(s->vals[i - 1]);
 	s->vals[i - 1] = c;
-	s->types[i - 1] = c ? type : 0;
+	s->types[i - 1] = type;
 }
 
 void dbpg_reset(struct db_stmt *s)

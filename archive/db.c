@@ -158,7 +158,7 @@ void db_bind_double(struct db_stmt *s, int i, double v)
 void db_bind_text(struct db_stmt *s, int i, const char *v)
 {
 	if (s->db->backend == DB_POSTGRES) {
-		dbpg_bind(s, i, v ? OID_TEXT : 0, v);
+		dbpg_bind(s, i, OID_TEXT, v);   /* a NULL typed too: `?1 IS NULL` needs it */
 		return;
 	}
 	if (v)

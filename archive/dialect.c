@@ -47,6 +47,16 @@ static int copy_quoted(struct buf *out, const char **p)
 	return buf_add(out, s, (size_t)(e - s));
 }
 
+/* The text built, or NULL (and nothing kept) when a step of it failed. */
+static char *finish(struct buf *out, int bad)
+{
+	if (bad) {
+		buf_release(out);
+		return NULL;
+	}
+	return buf_detach(out, NULL);
+}
+
 char *dialect_pg_sql(const char *sql, int *nparams)
 {
 	struct buf out;
@@ -96,12 +106,8 @@ char *dialect_pg_sql(const char *sql, int *nparams)
 		bad |= buf_add(&out, p, 1) < 0;
 		p++;
 	}
-	if (bad) {
-		buf_release(&out);
-		return NULL;
-	}
 	*nparams = top;
-	return buf_detach(&out, NULL);
+	return finish(&out, bad);
 }
 
 char *dialect_pg_schema(const char *sql)
@@ -145,11 +151,7 @@ char *dialect_pg_schema(const char *sql)
 			p++;
 		}
 	}
-	if (bad) {
-		buf_release(&out);
-		return NULL;
-	}
-	return buf_detach(&out, NULL);
+	return finish(&out, bad);
 }
 
 /* PostgreSQL: the advisory lock every writer of the archive takes ("plmb"). */
@@ -207,35 +209,31 @@ static int one_int(struct db *db, const char *sql, int *out)
 	return rc;
 }
 
-/* PostgreSQL: whether plumb_schema exists in the connection's schema. */
-static int pg_has_meta(struct db *db, int *has)
+/* PostgreSQL: max(col) of plumb_schema, 0 while there is no such table. */
+static int pg_meta(struct db *db, const char *sql, int *out)
 {
-	return one_int(db, "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = "
-		       "current_schema() AND tablename = 'plumb_schema'", has);
+	int has = 0, rc;
+
+	rc = one_int(db, "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = "
+		     "current_schema() AND tablename = 'plumb_schema'", &has);
+	*out = 0;
+	if (rc != DB_OK || !has)
+		return rc;
+	return one_int(db, sql, out);
 }
 
 int dialect_get_version(struct db *db, int *version)
 {
-	int has = 0, rc;
-
 	if (db_backend(db) == DB_SQLITE)
 		return one_int(db, "PRAGMA user_version", version);
-	if ((rc = pg_has_meta(db, &has)) != DB_OK)
-		return rc;
-	*version = 0;
-	return has ? one_int(db, "SELECT max(version) FROM plumb_schema", version) : DB_OK;
+	return pg_meta(db, "SELECT max(version) FROM plumb_schema", version);
 }
 
 int dialect_get_application_id(struct db *db, int *app)
 {
-	int has = 0, rc;
-
 	if (db_backend(db) == DB_SQLITE)
 		return one_int(db, "PRAGMA application_id", app);
-	if ((rc = pg_has_meta(db, &has)) != DB_OK)
-		return rc;
-	*app = 0;
-	return has ? one_int(db, "SELECT max(application_id) FROM plumb_schema", app) : DB_OK;
+	return pg_meta(db, "SELECT max(application_id) FROM plumb_schema", app);
 }
 
 int dialect_count_tables(struct db *db, int *n)

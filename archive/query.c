@@ -550,8 +550,7 @@ static int pick(struct store *st, const char *sql, const char *a, int64_t b,
 		return err ? err->code : PLUMB_EINTERNAL;
 	db_bind_text(s, 1, a);
 	db_bind_int64(s, 2, b);
-	if (c)
-		db_bind_text(s, 3, c);
+	db_bind_text(s, 3, c);   /* NULL too: PostgreSQL types the parameter of ?3 IS NULL */
 	rc = db_step(s);
 	if (rc == DB_ROW) {
 		*found = 1;
@@ -639,7 +638,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	db_bind_int64(s, 2, host);
 	if (metric)
 		db_bind_text(s, 3, metric);
-	db_bind_int64(s, 4, q->last > 0 ? q->last : -1);
+	db_bind_int64(s, 4, q->last > 0 ? q->last : INT64_MAX);   /* no limit (PostgreSQL refuses -1) */
 	pts = json_array();
 	if (!pts) {
 		r = plumb_err_oom(err, "trend");

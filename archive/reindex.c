@@ -18,6 +18,7 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/url.h"
 #include "common/fileio.h"
 #include "common/path.h"
 #include "common/banned.h"
@@ -128,6 +129,16 @@ int baseline_reindex(const char *dir, size_t *nbundles, size_t *nbaselines,
 	int r;
 
 	*nbundles = *nbaselines = 0;
+	if (url_is_postgres(dir)) {
+		/* Its damage is the server's to repair; gc adopts what has no rows. */
+		char *shown = url_redact(dir);
+		r = plumb_err_set(err, PLUMB_EARG, "%s: reindex rebuilds a SQLite archive.db; an "
+				  "index on PostgreSQL is restored from the server's backups "
+				  "('plumb archive gc' indexes stored bundles that have no rows)",
+				  shown ? shown : "postgresql://...");
+		free(shown);
+		goto out;
+	}
 	if (!db || !wal || !shm) {
 		r = plumb_err_oom(err, "archive paths");
 		goto out;

@@ -24,6 +24,7 @@
 #include "common/clock.h"
 #include "common/err.h"
 #include "common/path.h"
+#include "common/url.h"
 #include "common/fileio.h"
 #include "common/banned.h"
 
@@ -188,47 +189,6 @@ static int holds_bundles(const struct store *st)
 	return found;
 }
 
-int store_is_url(const char *s)
-{
-	return s && (strncmp(s, "postgresql://", 13) == 0 || strncmp(s, "postgres://", 11) == 0);
-}
-
-char *store_redact_url(const char *url)
-{
-	const char *scheme_end = strstr(url, "://");
-	const char *auth = scheme_end ? scheme_end + 3 : url;
-	const char *at = auth + strcspn(auth, "/?#@");
-	struct buf b;
-	int bad = 0;
-
-	buf_init(&b, 1 << 16);
-	if (*at == '@') {
-		/* user:password@host: the password goes. */
-		const char *colon = memchr(auth, ':', (size_t)(at - auth));
-		bad |= buf_add(&b, url, (size_t)((colon ? colon : at) - url)) < 0;
-		if (colon)
-			bad |= buf_addstr(&b, ":***") < 0;
-		url = at;
-	}
-	/* password=... among the parameters (?a=b&password=c). */
-	const char *q = strchr(url, '?');
-	bad |= buf_add(&b, url, q ? (size_t)(q - url) : strlen(url)) < 0;
-	while (q && *q) {
-		const char *e = q + 1 + strcspn(q + 1, "&");
-		bad |= buf_add(&b, q, 1) < 0;
-		if (strncmp(q + 1, "password=", 9) == 0)
-			bad |= buf_addstr(&b, "password=***") < 0;
-		else
-			bad |= buf_add(&b, q + 1, (size_t)(e - q - 1)) < 0;
-		q = *e ? e : NULL;
-	}
-	if (bad) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b, NULL);
-}
-
 /* The local folder of the bundle files of an archive on PostgreSQL (store.h). */
 static int shared_store_dir(char **out, struct plumb_err *err)
 {
@@ -259,7 +219,7 @@ static int open_postgres(struct store *st, const char *url, int flags,
 		store_close(st);
 		return r;
 	}
-	st->db_path = store_redact_url(url);
+	st->db_path = url_redact(url);
 	st->bundles_dir = path_join(st->dir, "bundles");
 	if (!st->db_path || !st->bundles_dir) {
 		store_close(st);
@@ -302,8 +262,23 @@ static int open_postgres(struct store *st, const char *url, int flags,
 			goto fail;
 		}
 	}
+	if (st->readonly && schema_current(st->db, st->db_path, err) < 0) {
+		/* Older: upgraded once by a writable connection, as a SQLite folder is. */
+		char *u = strdup(url);
+		store_close(st);
+		if (!u)
+			return plumb_err_oom(err, "archive URL");
+		plumb_err_clear(err);
+		r = open_postgres(st, u, flags & ~STORE_READONLY, err);
+		if (r == 0) {
+			store_close(st);
+			r = open_postgres(st, u, flags, err);
+		}
+		free(u);
+		return r;
+	}
 	if (st->readonly)
-		r = schema_current(st->db, st->db_path, err);
+		r = 0;
 	else if ((r = schema_migrate(st->db, st->db_path, NULL, err)) == 0 &&
 		 (flags & STORE_CREATE))
 		r = mkdir_p(st->bundles_dir, err);
@@ -321,7 +296,7 @@ int store_open(struct store *st, const char *dir, int flags,
 	struct stat sb;
 	int rc, r;
 
-	if (store_is_url(dir))
+	if (url_is_postgres(dir))
 		return open_postgres(st, dir, flags, err);
 	memset(st, 0, sizeof(*st));
 	st->dir = strdup(dir);

@@ -57,7 +57,7 @@ enum store_open_flags {
  * The archive folder: dir when not NULL, else $PLUMB_ARCHIVE, else
  * $XDG_DATA_HOME/plumb (when absolute), else $HOME/.local/share/plumb.
  * dir and $PLUMB_ARCHIVE may be a postgresql:// (or postgres://) URL
- * instead (store_is_url), which store_open() connects to.  *out is malloc'd.
+ * instead (url_is_postgres(), common/url.h), which store_open() connects to.  *out is malloc'd.
  */
 int store_locate(const char *dir, char **out, struct plumb_err *err);
 
@@ -109,16 +109,6 @@ void store_rollback(struct store *st);
  */
 int store_db_err(struct store *st, int rc, const char *what,
 		 struct plumb_err *err);
-
-/* Nonzero when s names a PostgreSQL database (postgresql:// or postgres://). */
-int store_is_url(const char *s);
-
-/*
- * url with its password replaced by "***" (the user:password@ part and a
- * password= parameter), for every message and output; malloc'd, NULL
- * without memory.
- */
-char *store_redact_url(const char *url);
 
 /* Prepare a statement; on failure fills err (naming the SQL) and returns NULL. */
 struct db_stmt *store_prepare(struct store *st, const char *sql,

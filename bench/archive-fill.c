@@ -5,8 +5,14 @@
  * writes rows without bundle files, which `plumb archive verify` would
  * rightly report.
  *
- * usage: archive-fill DIR N          fill
+ * usage: archive-fill DIR N [--hosts H] [--per-night P] [--part K/W] [--batch B]
  *        archive-fill --time DIR FP  time the queries inside one process
+ *
+ * DIR may be a postgresql:// URL.  --hosts and --per-night give the shape
+ * of a fleet (bench/fleet.sh): bundle i is of night i / (H * P), host
+ * (i / P) % H; --part K/W inserts only the bundles of the hosts h with
+ * h % W == K (W processes fill one index at once); --batch B commits every
+ * B bundles (default 1000).
  *
  * --time runs each query (open included, output rendered to /dev/null) 21
  * times and prints the median wall and CPU milliseconds: the archive's own
@@ -14,7 +20,8 @@
  *
  * Shape of the data: 100 hosts (N/100 bundles each), every bundle holds
  * benchmark "interp" and two of "b0".."b9", 4 pads per side, labels
- * branch=main|dev and job=nightly, one bundle every 10 minutes.
+ * branch=main|dev and job=nightly, one bundle every 10 minutes (with
+ * --per-night: P bundles a night on each host, 10 minutes apart).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +40,22 @@
 
 #define HOSTS 100
 #define BATCH 1000
+
+/* The shape: --hosts, --per-night (0: one bundle every 10 minutes, host i % hosts). */
+static long hosts = HOSTS, per_night;
+
+static long host_of(long i)
+{
+	return per_night ? (i / per_night) % hosts : i % hosts;
+}
+
+static int64_t time_of(long i)
+{
+	if (!per_night)
+		return 1700000000 + (int64_t)i * 600;
+	return 1700000000 + (int64_t)(i / (per_night * hosts)) * 86400 +
+	       (int64_t)(i % per_night) * 600 + host_of(i);
+}
 
 static unsigned long long rng_state = 88172645463325252ull;
 
@@ -73,9 +96,9 @@ static void fill_side(struct ingest_side *s, double center)
 static int make(struct ingest_record *rec, long i)
 {
 	static const char *const names[] = { "b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9" };
-	char fp[32], *id = hex(64), *sha = hex(64);
+	char fp[48], *id = hex(64), *sha = hex(64);
 	const char *bench[3];
-	int64_t t = 1700000000 + (int64_t)i * 600;
+	int64_t t = time_of(i);
 
 	if (!id || !sha)
 		return -1;
@@ -97,7 +120,7 @@ static int make(struct ingest_record *rec, long i)
 	rec->cand.commit = hex(40);
 	rec->cand.time = t - 3600;
 	rec->cand.has_time = 1;
-	snprintf(fp, sizeof(fp), "fp%02ld%012llx", i % HOSTS, 0xc0ffeeull * (unsigned long long)(i % HOSTS));
+	snprintf(fp, sizeof(fp), "fp%02ld%012llx", host_of(i), 0xc0ffeeull * (unsigned long long)host_of(i));
 	rec->host_fingerprint = strdup(fp);
 	rec->host_facts = strdup("{\"cpu\":{\"model\":\"Example CPU @ 3.0GHz\",\"cores\":8},\"governor\":\"performance\",\"turbo\":false,\"kernel\":\"6.1.0\"}");
 	if (!rec->plumb_version || !rec->format_version || !rec->repo || !rec->base.ref ||
@@ -222,43 +245,66 @@ int main(int argc, char **argv)
 {
 	struct plumb_err err;
 	struct store st;
-	long n;
+	long n, part = 0, parts = 1, batch = BATCH, done = 0;
 	char *end;
 
 	if (argc == 4 && strcmp(argv[1], "--time") == 0)
 		return time_queries(argv[2], argv[3]);
-	if (argc != 3 || (n = strtol(argv[2], &end, 10)) <= 0 || *end) {
-		fprintf(stderr, "usage: archive-fill DIR N | archive-fill --time DIR HOST-FP\n");
-		return 2;
+	if (argc < 3 || (n = strtol(argv[2], &end, 10)) <= 0 || *end)
+		goto usage;
+	for (int a = 3; a < argc; a++) {
+		if (a + 1 >= argc)
+			goto usage;
+		if (strcmp(argv[a], "--hosts") == 0)
+			hosts = strtol(argv[++a], &end, 10);
+		else if (strcmp(argv[a], "--per-night") == 0)
+			per_night = strtol(argv[++a], &end, 10);
+		else if (strcmp(argv[a], "--batch") == 0)
+			batch = strtol(argv[++a], &end, 10);
+		else if (strcmp(argv[a], "--part") == 0 &&
+			 sscanf(argv[++a], "%ld/%ld", &part, &parts) == 2 && parts > 0 &&
+			 part >= 0 && part < parts)
+			end = argv[a] + strlen(argv[a]);
+		else
+			goto usage;
+		if (*end || hosts <= 0 || per_night < 0 || batch <= 0)
+			goto usage;
 	}
 	plumb_err_clear(&err);
 	if (store_open(&st, argv[1], STORE_CREATE, &err) < 0) {
 		fprintf(stderr, "archive-fill: %s\n", err.msg);
 		return 1;
 	}
-	for (long i = 0; i < n; i += BATCH) {
-		if (store_begin(&st, &err) < 0)
+	/* Each process draws the same ids: it skips, but draws, the others' bundles. */
+	for (long i = 0; i < n; i++) {
+		struct ingest_record rec;
+		int mine = host_of(i) % parts == part;
+
+		if (mine && done % batch == 0 && store_begin(&st, &err) < 0)
 			goto fail;
-		for (long j = i; j < n && j < i + BATCH; j++) {
-			struct ingest_record rec;
-			if (make(&rec, j) < 0) {
-				ingest_record_release(&rec);
-				plumb_err_oom(&err, "record");
-				goto fail;
-			}
-			if (ingest_insert(&st, &rec, NULL, &err) < 0) {
-				ingest_record_release(&rec);
-				goto fail;
-			}
+		if (make(&rec, i) < 0) {
 			ingest_record_release(&rec);
+			plumb_err_oom(&err, "record");
+			goto fail;
 		}
-		if (store_commit(&st, &err) < 0)
+		if (mine && ingest_insert(&st, &rec, NULL, &err) < 0) {
+			ingest_record_release(&rec);
+			goto fail;
+		}
+		ingest_record_release(&rec);
+		if (mine && ++done % batch == 0 && store_commit(&st, &err) < 0)
 			goto fail;
 	}
+	if (st.in_txn && store_commit(&st, &err) < 0)
+		goto fail;
 	store_close(&st);
 	return 0;
 fail:
 	fprintf(stderr, "archive-fill: %s\n", err.msg);
 	store_close(&st);
 	return 1;
+usage:
+	fprintf(stderr, "usage: archive-fill DIR N [--hosts H] [--per-night P] [--part K/W] [--batch B]"
+		" | archive-fill --time DIR HOST-FP\n");
+	return 2;
 }

@@ -26,7 +26,7 @@
 #include "common/err.h"
 #include "common/banned.h"
 
-#define ARCHIVE_DIR_HELP "the archive folder (default: $PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)"
+#define ARCHIVE_DIR_HELP "the archive folder or postgresql:// URL (default: $PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)"
 
 /* Option values; each subcommand runs once per process. */
 static const char *opt_dir;
@@ -224,15 +224,24 @@ static int read_show(struct store *st, const void *arg, json_t **out, struct plu
 	return query_show(st, arg, out, err);
 }
 
-/* The series with its change points (reports/trend.h). */
+/*
+ * The series with its change points (reports/trend.h); without --host and
+ * with several classes measuring it, {bench, classes: [one per class]}.
+ */
 static int read_trend(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
 {
-	int r = query_trend(st, arg, out, err);
+	const struct query_trend *q = arg;
+	json_t *models;
+	int r = trend_query_classes(st, q, &models, err);
 
-	if (r == 0 && (r = trend_add_changes(*out, err)) < 0) {
-		json_decref(*out);
-		*out = NULL;
-	}
+	*out = NULL;
+	for (size_t i = 0; r == 0 && i < json_array_size(models); i++)
+		r = trend_add_changes(json_array_get(models, i), err);
+	if (r == 0 && json_array_size(models) == 1)
+		*out = json_incref(json_array_get(models, 0));
+	else if (r == 0 && !(*out = json_pack("{s:s, s:O}", "bench", q->bench, "classes", models)))
+		r = plumb_err_oom(err, "trend");
+	json_decref(models);
 	return r;
 }
 
@@ -360,7 +369,7 @@ static const struct plumb_cmd cmd_archive_rm = {
 
 static const struct plumb_opt trend_opts[] = {
 	OPT_STRING_("metric", 0, "M", "the metric (default: the benchmark's most frequent)", &opt_metric),
-	OPT_STRING_("host", 0, "FP", "the host fingerprint or prefix (default: the one with most results)", &opt_host),
+	OPT_STRING_("host", 0, "FP", "only this host fingerprint or prefix (default: every host class)", &opt_host),
 	OPT_INT_("last", 0, "N", "only the latest N points", &opt_last, 1, 100000000),
 	OPT_FLAG_("json", 0, "print JSON", &opt_json),
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
@@ -383,11 +392,12 @@ static int trend_exec(int argc, char **argv)
 
 static const struct plumb_cmd cmd_archive_trend = {
 	.name = "trend",
-	.summary = "the series of one benchmark on one host",
+	.summary = "the series of one benchmark on each host class",
 	.usage = "archive trend BENCH [--metric M] [--host FP] [--last N] [--json] [--archive-dir DIR]",
 	.description = "Print the candidate's center and range of BENCH in every archived bundle\n"
-		       "measured on one host, in candidate commit time order, and the series'\n"
-		       "change points (docs/changes.md).",
+		       "measured on one host class, in candidate commit time order, and the\n"
+		       "series' change points (docs/changes.md); without --host, one series per\n"
+		       "class that measured it, one after the other.",
 	.opts = trend_opts,
 	.exec = trend_exec,
 };
@@ -841,6 +851,8 @@ const struct plumb_cmd cmd_archive = {
 		 "archive baseline set|list|show|rm [ARGS] [--archive-dir DIR]",
 	.description =
 		"An SQLite index and a store of bundle files, in --archive-dir, else\n"
-		"$PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb (~/.local/share/plumb).",
+		"$PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb (~/.local/share/plumb).\n"
+		"--archive-dir or $PLUMB_ARCHIVE may be a postgresql:// URL instead: an\n"
+		"index on PostgreSQL shared by many hosts, the files in $PLUMB_ARCHIVE_STORE.",
 	.subs = archive_subs,
 };

@@ -20,6 +20,7 @@
 #include "cli/runlock.h"
 #include "cli/runstatus.h"
 #include "common/err.h"
+#include "common/url.h"
 #include "formats/config.h"
 #include "reports/report.h"
 #include "runner/build.h"
@@ -136,9 +137,13 @@ static int print_result(const struct plumb_config *cfg, const struct runner_resu
 	return PLUMB_EXIT_OK;
 }
 
-/* --archive: import the bundle just written, as `plumb archive add` does. */
-static int archive_bundle(const char *bundle)
+/*
+ * --archive: import the bundle just written, as `plumb archive add` does,
+ * into $PLUMB_ARCHIVE, else plumb.conf's archive.url, else the default folder.
+ */
+static int archive_bundle(const struct plumb_config *cfg, const char *bundle)
 {
+	const char *env = getenv("PLUMB_ARCHIVE");
 	struct store_added added;
 	struct plumb_err err;
 	struct store st;
@@ -146,7 +151,8 @@ static int archive_bundle(const char *bundle)
 	int status = PLUMB_EXIT_OK;
 
 	plumb_err_clear(&err);
-	if (store_locate(NULL, &dir, &err) < 0 || store_open(&st, dir, STORE_CREATE, &err) < 0) {
+	if (store_locate(env && *env ? NULL : cfg->archive.url, &dir, &err) < 0 ||
+	    store_open(&st, dir, STORE_CREATE, &err) < 0) {
 		free(dir);
 		return cli_fail(&err);
 	}
@@ -154,7 +160,8 @@ static int archive_bundle(const char *bundle)
 		status = cli_fail(&err);
 	else if (!o.quiet)
 		fprintf(stderr, "plumb: %s %s the archive in %s\n", added.id,
-			added.status == STORE_PRESENT ? "was already in" : "added to", dir);
+			added.status == STORE_PRESENT ? "was already in" : "added to",
+			url_is_postgres(dir) ? st.db_path : dir);
 	store_close(&st);
 	free(dir);
 	return status;
@@ -230,7 +237,7 @@ static int run_all(const struct plumb_config *cfg)
 			status = s;
 		if (o.report && (s = report_bundle(res.bundle, o.report)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
 			status = s;
-		if (o.archive && (s = archive_bundle(res.bundle)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
+		if (o.archive && (s = archive_bundle(cfg, res.bundle)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
 			status = s;
 	}
 	runner_run_result_release(&res);

@@ -96,7 +96,7 @@ void cli_print_main_help(FILE *out)
 }
 
 /*
- * libgit2, libarchive and capstone are loaded only by the commands that use
+ * libgit2, libarchive, capstone and libpq are loaded only by the commands that use
  * them (common/lazy.h): their lines are the versions plumb was built with,
  * so that --version stays as light as it is.
  */
@@ -107,6 +107,7 @@ static void print_version(void)
 	printf("libarchive %s (built with; loaded when needed)\n", ARCHIVE_VERSION_ONLY_STRING);
 	printf("capstone %d.%d.%d (built with; loaded when needed)\n",
 	       CS_VERSION_MAJOR, CS_VERSION_MINOR, CS_VERSION_EXTRA);
+	printf("libpq %s (built with; loaded when needed)\n", PLUMB_LIBPQ_VERSION);
 	printf("sqlite %s\n", sqlite3_libversion());
 	printf("zstd %s\n", ZSTD_versionString());
 	printf("jansson %s\n", jansson_version_str());

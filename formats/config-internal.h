@@ -38,6 +38,7 @@ enum key_id {
 	K_BUILD_PAD_OFFSETS, K_BUILD_REUSE, K_BUILD_TIMEOUT, K_BUILD_CC, K_BUILD_CACHE_SIZE, K_BUILD_JOBS,
 	K_VERDICT_RULE, K_VERDICT_CONFIDENCE,
 	K_HOST_ALLOW,
+	K_ARCHIVE_URL,
 	K_BENCH_COMMAND, K_BENCH_MODE, K_BENCH_WARMUP, K_BENCH_METRIC,
 	K_BENCH_HOT, K_BENCH_HOT_COVERAGE, K_BENCH_TIMEOUT, K_BENCH_MAX_SAMPLES, K_BENCH_CHECKSUM,
 	K_BENCH_COUNTER, K_BENCH_PARAMS, K_BENCH_PREPARE, K_BENCH_SETUP, K_BENCH_CLEANUP,
@@ -89,8 +90,8 @@ struct key_value {
 /* Every key, in documented and rendered order; K_COUNT rows. */
 extern const struct key_def config_keys[K_COUNT];
 
-#define CONFIG_NSECTIONS 6
-extern const char *const config_sections[CONFIG_NSECTIONS];  /* repo, run, build, verdict, host, bench */
+#define CONFIG_NSECTIONS 7
+extern const char *const config_sections[CONFIG_NSECTIONS];  /* repo, run, build, verdict, host, archive, bench */
 
 /* The effective value of key id (of bench b for bench keys). */
 void config_key_value(const struct plumb_config *cfg, const struct config_bench *b,

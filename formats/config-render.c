@@ -281,6 +281,9 @@ json_t *config_to_json(const struct plumb_config *cfg)
 	json_t *benches = NULL;
 
 	for (size_t i = 0; i < CONFIG_NSECTIONS && !jb.failed; i++) {
+		/* Where the bundle goes is not how it was measured (nor a password to record). */
+		if (strcmp(config_sections[i], "archive") == 0)
+			continue;
 		if (strcmp(config_sections[i], "bench") == 0) {
 			benches = jb_child(&jb, root, "bench", json_array());
 			continue;

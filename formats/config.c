@@ -29,6 +29,7 @@
 #include "common/path.h"
 #include "common/suggest.h"
 #include "common/units.h"
+#include "common/url.h"
 #include "formats/config.h"
 #include "formats/config-internal.h"
 #include "common/banned.h"
@@ -66,6 +67,7 @@ const struct key_def config_keys[] = {
 	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
 	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
 	{ { "host", "allow", NULL, false, false, "check ids, comma-separated: virt,isolation" }, K_HOST_ALLOW },
+	{ { "archive", "url", NULL, false, false, "a folder, or postgresql://USER:PASSWORD@HOST/DB" }, K_ARCHIVE_URL },
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
 	{ { "bench", "mode", "process", false, false, "process | samples" }, K_BENCH_MODE },
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
@@ -82,7 +84,7 @@ const struct key_def config_keys[] = {
 	{ { "bench", "cleanup", NULL, false, false, "a shell command" }, K_BENCH_CLEANUP },
 };
 
-const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "host", "bench" };
+const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "host", "archive", "bench" };
 static const char *const rule_names[] = { "margin", "overlap" };
 
 _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
@@ -380,6 +382,14 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return config_parse_text(where, v, &cfg->run.lock, err);
 	case K_HOST_ALLOW:
 		return config_parse_text(where, v, &cfg->host.allow, err);
+	case K_ARCHIVE_URL: {
+		int r = config_parse_text(where, v, &cfg->archive.url, err);
+		free(cfg->archive.shown);
+		cfg->archive.shown = NULL;
+		if (r == 0 && !(cfg->archive.shown = url_redact(cfg->archive.url)))
+			return plumb_err_oom(err, where);
+		return r;
+	}
 	case K_BUILD_COMMAND:
 		return config_parse_command(where, v, &cfg->build.command, build_placeholders,
 				     N_OF(build_placeholders), err);
@@ -625,6 +635,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 	case K_HOST_ALLOW:
 		value_str(v, cfg->host.allow, "none");
 		return;
+	case K_ARCHIVE_URL:
+		value_str(v, cfg->archive.shown, "not set ($PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)");
+		return;
 	case K_BUILD_COMMAND:
 		value_str(v, cfg->build.command, "not set (required)");
 		return;
@@ -789,7 +802,7 @@ static int unknown_key(const char *origin, const char *name, const char *sec,
 					     "%s: %s: unknown section '%s' (did you mean '%s'?)",
 					     origin, SHOW(name), SHOW(sec), near);
 		return plumb_err_set(err, PLUMB_EINPUT,
-				     "%s: %s: unknown section '%s' (sections: repo, run, build, verdict, bench)",
+				     "%s: %s: unknown section '%s' (sections: repo, run, build, verdict, host, archive, bench)",
 				     origin, SHOW(name), SHOW(sec));
 	}
 	if (strcasecmp(sec, "bench") == 0 && !sub)
@@ -963,6 +976,8 @@ void config_release(struct plumb_config *cfg)
 	free(cfg->build.cc);
 	free(cfg->run.lock);
 	free(cfg->host.allow);
+	free(cfg->archive.url);
+	free(cfg->archive.shown);
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		bench_release(&cfg->benches[i]);
 	free(cfg->benches);

@@ -172,6 +172,12 @@ struct plumb_config {
 		char *allow;              /* host.allow: check ids that --strict lets pass, or NULL */
 	} host;
 
+	/* Where `plumb run --archive` adds the bundle; not part of the spec. */
+	struct {
+		char *url;                /* archive.url: a folder or a postgresql:// URL, or NULL */
+		char *shown;              /* the same without its password (common/url.h), for output */
+	} archive;
+
 	struct config_bench *benches;  /* in file order, at least one after config_check() */
 	size_t nbenches;
 

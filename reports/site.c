@@ -117,9 +117,8 @@ static int put_page(const char *dir, const char *name, const struct buf *b, stru
 		free(path);
 		return r;
 	}
+	/* Synced all at once before the folder is published (site_write()). */
 	r = write_all(fd, b->data ? b->data : "", b->len, path, err);
-	if (r == 0 && fsync(fd) < 0)
-		r = plumb_err_errno(err, PLUMB_EIO, errno, path, "fsync");
 	if (close(fd) < 0 && r == 0)
 		r = plumb_err_errno(err, PLUMB_EIO, errno, path, "close");
 	free(path);
@@ -679,10 +678,13 @@ int site_write(const struct site_opts *o, struct site_result *res, struct plumb_
 		goto done;
 	r = write_pages(&st, tmp, res, err);
 	store_close(&st);
+	/* Every page and the folder on disk before the rename publishes them: one syncfs(). */
 	if (r == 0 && (fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		if (fsync(fd) < 0)
-			r = plumb_err_errno(err, PLUMB_EIO, errno, tmp, "fsync");
+		if (syncfs(fd) < 0 || fsync(fd) < 0)
+			r = plumb_err_errno(err, PLUMB_EIO, errno, tmp, "sync");
 		close(fd);
+	} else if (r == 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, tmp, "open");
 	}
 	if (r == 0 && (r = publish(tmp, out, exists, err)) == 0) {
 		free(tmp);

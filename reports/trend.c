@@ -754,12 +754,47 @@ static int render_classes(const char *bench, const json_t *models, enum report_f
 	return r;
 }
 
+int trend_query_classes(struct store *st, const struct query_trend *q, json_t **out,
+			struct plumb_err *err)
+{
+	struct query_trend one = *q;
+	json_t *classes = NULL, *models, *model = NULL;
+	int r = 0;
+
+	*out = NULL;
+	if (!(models = json_array()))
+		return plumb_err_oom(err, "trend");
+	/* Without a host: every class that measured it, each its own series. */
+	if (!q->host && (r = hosts_of_bench(st, q->bench, q->metric, &classes, err)) < 0) {
+		json_decref(models);
+		return r;
+	}
+	if (json_array_size(classes) > 1) {
+		for (size_t i = 0; r == 0 && i < json_array_size(classes); i++) {
+			one.host = json_string_value(json_array_get(classes, i));
+			if ((r = query_trend(st, &one, &model, err)) == 0 &&
+			    json_array_append_new(models, model))
+				r = plumb_err_oom(err, "trend");
+			model = NULL;
+		}
+	} else if ((r = query_trend(st, q, &model, err)) == 0 && json_array_append_new(models, model)) {
+		r = plumb_err_oom(err, "trend");
+	}
+	json_decref(classes);
+	if (r < 0) {
+		json_decref(models);
+		return r;
+	}
+	*out = models;
+	return 0;
+}
+
 int trend_render(const struct trend_opts *o, struct buf *out, struct report_result *rr,
 		 struct plumb_err *err)
 {
 	struct query_trend q = { o->bench, NULL, o->host, o->last };
 	struct store st;
-	json_t *model = NULL, *classes = NULL, *models = NULL;
+	json_t *models = NULL;
 	char *dir = NULL;
 	int rc;
 
@@ -769,29 +804,12 @@ int trend_render(const struct trend_opts *o, struct buf *out, struct report_resu
 	free(dir);
 	if (rc < 0)
 		return rc;
-	/* Without --host: every class that measured it, each its own series. */
-	if (!o->host)
-		rc = hosts_of_bench(&st, o->bench, NULL, &classes, err);
-	if (rc == 0 && json_array_size(classes) > 1) {
-		if (!(models = json_array()))
-			rc = plumb_err_oom(err, "trend");
-		for (size_t i = 0; rc == 0 && i < json_array_size(classes); i++) {
-			q.host = json_string_value(json_array_get(classes, i));
-			if ((rc = query_trend(&st, &q, &model, err)) == 0 &&
-			    json_array_append_new(models, model))
-				rc = plumb_err_oom(err, "trend");
-			model = NULL;
-		}
-	} else if (rc == 0) {
-		rc = query_trend(&st, &q, &model, err);
-	}
+	rc = trend_query_classes(&st, &q, &models, err);
 	store_close(&st);
-	if (rc == 0 && models)
+	if (rc == 0 && json_array_size(models) > 1)
 		rc = render_classes(o->bench, models, o->format, o->fail_on, out, rr, err);
 	else if (rc == 0)
-		rc = trend_render_gated(model, o->format, o->fail_on, out, rr, err);
-	json_decref(model);
+		rc = trend_render_gated(json_array_get(models, 0), o->format, o->fail_on, out, rr, err);
 	json_decref(models);
-	json_decref(classes);
 	return rc;
 }

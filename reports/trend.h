@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "archive/store.h"
 #include "reports/report.h"
 
 struct buf;
@@ -48,6 +49,16 @@ struct trend_opts {
  */
 int trend_render(const struct trend_opts *o, struct buf *out,
 		 struct report_result *rr, struct plumb_err *err);
+
+/*
+ * The series of q->bench: without q->host, one per host class that
+ * measured it (most results first), else the one of q->host; a JSON array
+ * of query_trend() models (one or more) in *out, owned by the caller.
+ * Results of two classes are never one series.
+ */
+struct query_trend;
+int trend_query_classes(struct store *st, const struct query_trend *q, json_t **out,
+			struct plumb_err *err);
 
 /*
  * The gate of a series: nonzero when one of its latest CHANGES_LATEST

@@ -251,10 +251,21 @@ void view_bundle(const json_t *b, FILE *out)
 
 void view_trend(const json_t *t, FILE *out)
 {
-	const json_t *pts = json_object_get(t, "points");
+	const json_t *pts = json_object_get(t, "points"), *classes = json_object_get(t, "classes");
 	enum units_dim dim = dim_of(str(t, "metric", NULL));
 	json_t *p;
 	size_t i;
+
+	if (json_is_array(classes)) {
+		fputs("bench ", out);
+		put_str(out, t, "bench", "-", 0);
+		fprintf(out, ": %zu host classes, one series each\n", json_array_size(classes));
+		json_array_foreach(classes, i, p) {
+			fputc('\n', out);
+			view_trend(p, out);
+		}
+		return;
+	}
 
 	fputs("bench ", out);
 	put_str(out, t, "bench", "-", 0);

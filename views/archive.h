@@ -19,7 +19,7 @@ void view_list(const json_t *list, FILE *out);
 /* Everything about one bundle: fields, then a table of benchmarks. */
 void view_bundle(const json_t *bundle, FILE *out);
 
-/* A trend: a heading naming bench, metric and host, then one line per point. */
+/* A trend: a heading naming bench, metric and host, then one line per point; {bench, classes}: each in turn. */
 void view_trend(const json_t *trend, FILE *out);
 
 /* Columns of view_change_lines() beyond the change's own. */

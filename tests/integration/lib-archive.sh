@@ -1,7 +1,128 @@
 # tests/integration/lib-archive.sh: helpers of the t3*-archive-* tests,
 # sourced after test-lib.sh.
+#
+# The back end: ARCHIVE_BACKEND=sqlite (the default) or postgresql, set by
+# the script before sourcing this file (the t31xx scripts run a t30xx
+# script so).  On PostgreSQL a server of the script's own is started
+# (lib-pg.sh), and `plumb` (and $PLUMB) is plumb with every --archive-dir
+# DIR turned into the URL of a database of DIR's own on it, the bundle
+# files in DIR (PLUMB_ARCHIVE_STORE): the tests read the same either way.
+# The helpers below that look into the index (index_sql, rows_have_files,
+# db_ok, archive_copy, archive_drop, archive_same) work on both.
 
+: "${ARCHIVE_BACKEND:=sqlite}"
 command -v sqlite3 >/dev/null 2>&1 && test_set_prereq SQLITE3
+# SQLITE_INDEX: the index is archive.db, a file the test may damage or copy.
+test "$ARCHIVE_BACKEND" = sqlite && test_set_prereq SQLITE_INDEX
+# MANY_ARCHIVES: a test may make a hundred archives (on PostgreSQL each is a
+# CREATE DATABASE of a second or so: such a test, about the report and not
+# the index, runs on SQLite only).
+test "$ARCHIVE_BACKEND" = sqlite && test_set_prereq MANY_ARCHIVES
+
+if test "$ARCHIVE_BACKEND" = postgresql; then
+	. "$TEST_SRCDIR/tests/integration/lib-pg.sh"
+	if ! test_have_prereq POSTGRESQL; then
+		echo "1..0 # SKIP the PostgreSQL back end needs Debian's postgresql (initdb, pg_ctl, psql)"
+		exit 0
+	fi
+	pg_start || { echo "Bail out! cannot start a PostgreSQL server"; exit 1; }
+	# A database is named after the archive folder's absolute path.
+	mkdir -p "$TRASH/.pg" &&
+	cat >"$TRASH/.pg/plumb" <<WRAP || exit 1
+#!/bin/sh
+n=\$# i=0 next=
+while test \$i -lt \$n; do
+	a=\$1; shift; i=\$((i + 1))
+	if test -n "\$next"; then
+		next=
+		case \$a in
+		postgres*://*) ;;
+		*)
+			case \$a in /*) d=\$a ;; *) d=\$PWD/\$a ;; esac
+			name=a\$(printf %s "\$d" | cksum | cut -d" " -f1)
+			if ! test -f "$PG_DIR/db.\$name"; then
+				flock "$PG_DIR/create.lock" sh -c 'test -f "\$1" || { printf "CREATE DATABASE %s\\n" "\$2" |
+					psql -X -q -h "$PG_SOCKDIR" -U "$PG_USER" -d postgres && : >"\$1"; }' sh "$PG_DIR/db.\$name" "\$name" ||
+					exit 70
+			fi
+			PLUMB_ARCHIVE_STORE=\$d
+			export PLUMB_ARCHIVE_STORE
+			a="postgresql://$PG_USER:not-a-secret@/\$name?host=$PG_SOCKDIR"
+			;;
+		esac
+	fi
+	test "x\$a" = x--archive-dir && next=1
+	set -- "\$@" "\$a"
+done
+exec "$PLUMB" "\$@"
+WRAP
+	chmod +x "$TRASH/.pg/plumb"
+	PLUMB="$TRASH/.pg/plumb"
+	export PLUMB
+fi
+
+# archive_nights DIR ARGS...: tests/integration/archive-nights filling archive DIR.
+archive_nights() {
+	d=$1
+	shift
+	if test "$ARCHIVE_BACKEND" = postgresql; then
+		PLUMB_ARCHIVE_STORE=$d "$TEST_BUILDDIR/tests/integration/archive-nights" \
+			"$(pg_url "$(archive_db "$d")")" "$@"
+	else
+		"$TEST_BUILDDIR/tests/integration/archive-nights" "$d" "$@"
+	fi
+}
+
+# archive_db DIR: the database name of archive folder DIR (PostgreSQL).
+archive_db() {
+	case $1 in /*) d=$1 ;; *) d=$PWD/$1 ;; esac
+	echo "a$(printf %s "$d" | cksum | cut -d" " -f1)"
+}
+
+# index_sql DIR SQL: run SQL on the index of archive DIR (unaligned, no headers).
+index_sql() {
+	if test "$ARCHIVE_BACKEND" = postgresql; then
+		pg_sql "$(archive_db "$1")" "$2"
+	else
+		sqlite3 "$1/archive.db" "$2"
+	fi
+}
+
+# archive_drop DIR: remove archive DIR, its folder and its index.
+archive_drop() {
+	rm -rf "$1" &&
+	if test "$ARCHIVE_BACKEND" = postgresql; then
+		db=$(archive_db "$1") &&
+		pg_sql postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)" &&
+		rm -f "$PG_DIR/db.$db"
+	fi
+}
+
+# archive_copy SRC DST: DST a copy of archive SRC (folder and index).
+archive_copy() {
+	archive_drop "$2" &&
+	cp -a "$1" "$2" &&
+	if test "$ARCHIVE_BACKEND" = postgresql; then
+		db=$(archive_db "$2") &&
+		pg_sql postgres "CREATE DATABASE $db TEMPLATE $(archive_db "$1")" &&
+		: >"$PG_DIR/db.$db"
+	fi
+}
+
+# archive_dump DIR: the index's rows, as text, to compare.
+archive_dump() {
+	index_sql "$1" "SELECT id, file_sha256, size FROM bundles ORDER BY id;
+		SELECT u.id, b.name, b.cand_center FROM benches b JOIN bundles u ON u.rid = b.bundle ORDER BY 1, 2;
+		SELECT name, side FROM baselines ORDER BY name"
+}
+
+# archive_same A B: the same files and the same index rows.
+archive_same() {
+	diff -r "$1" "$2" >/dev/null 2>&1 &&
+	if test "$ARCHIVE_BACKEND" = postgresql; then
+		archive_dump "$1" >same.1 && archive_dump "$2" >same.2 && cmp -s same.1 same.2
+	fi
+}
 
 # make_bundle SEED OUT [LOGBYTES]: pack the fixture folder with run.seed =
 # SEED, so each seed gives a bundle with its own id; with LOGBYTES, a log
@@ -34,15 +155,19 @@ stored_path() {
 
 # rows_have_files ARCHIVE: every bundle row has its file (the invariant).
 rows_have_files() {
-	sqlite3 "$1/archive.db" "SELECT id FROM bundles" >rows.txt || return 1
+	index_sql "$1" "SELECT id FROM bundles" >rows.txt || return 1
 	while read -r id; do
 		f=$(stored_path "$1" "$id")
 		test -f "$f" || { echo "row $id has no file $f" >&2; return 1; }
 	done <rows.txt
 }
 
-# db_ok ARCHIVE: SQLite's integrity check passes.
+# db_ok ARCHIVE: SQLite's integrity check passes (PostgreSQL: the database answers).
 db_ok() {
+	if test "$ARCHIVE_BACKEND" = postgresql; then
+		test "$(index_sql "$1" "SELECT count(*) >= 0 FROM bundles")" = t
+		return
+	fi
 	out=$(sqlite3 "$1/archive.db" "PRAGMA integrity_check") &&
 	test "$out" = ok || { echo "integrity_check: $out" >&2; return 1; }
 }

@@ -21,11 +21,12 @@ test_expect_success 'plumb links none of them' '
 	! test -s loaded
 '
 
-test_expect_success '--version names the three with the versions plumb was built with' '
+test_expect_success '--version names the four with the versions plumb was built with' '
 	plumb --version >out &&
 	test_grep "^libgit2 [0-9.]* (built with; loaded when needed)$" out &&
 	test_grep "^libarchive [0-9.]* (built with; loaded when needed)$" out &&
-	test_grep "^capstone [0-9.]* (built with; loaded when needed)$" out
+	test_grep "^capstone [0-9.]* (built with; loaded when needed)$" out &&
+	test_grep "^libpq [0-9.]* (built with; loaded when needed)$" out
 '
 
 test_expect_success 'help, analyze and an archive baseline lookup load none of them' '

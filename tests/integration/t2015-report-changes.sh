@@ -1,15 +1,15 @@
 #!/bin/sh
 test_description='change points of the nightly series: archive trend, archive changes, report --trend --fail-on change (docs/changes.md)'
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
-NIGHTS="$TEST_BUILDDIR/tests/integration/archive-nights"
 A="$TRASH/archive"
 
 # 200 nights of three benchmarks, placement noise 5% (each night's 4 pad
 # medians anywhere in a 5% range): b0 steps up 3% at night 70 and 10% at
 # night 140; b1 and b2 never change.
 test_expect_success 'an archive of 200 nights with two planted steps' '
-	"$NIGHTS" "$A" 200 3 -p 0.05 b0@70:3 b0@140:10 &&
+	archive_nights "$A" 200 3 -p 0.05 b0@70:3 b0@140:10 &&
 	plumb archive list --archive-dir "$A" --last 1 >list &&
 	test_grep "^000000000000" list
 '
@@ -70,7 +70,7 @@ test_expect_success 'report --trend in text, Markdown and HTML names the change 
 
 # Three nights of each commit, a 10% step at night 60 (commit 20).
 test_expect_success 'the HTML trend: ranges, the change point, commits printed, nights of a commit apart' '
-	"$NIGHTS" R 120 1 -r 3 b0@60:10 &&
+	archive_nights R 120 1 -r 3 b0@60:10 &&
 	plumb report --trend b0 --archive-dir R --format html -o r3.html &&
 	test $(grep -o "<rect class=\"range new\"" r3.html | wc -l) = 120 &&
 	test $(grep -o "<line class=\"changeline up\"" r3.html | wc -l) = 1 &&
@@ -87,11 +87,11 @@ test_expect_success 'the HTML trend: ranges, the change point, commits printed, 
 
 # Night by night as cron would meet them: the archive as it stood after
 # each night (the generator makes the same first nights for any length).
-test_expect_success '--fail-on change exits 1 only on the nights that start a change' '
+test_expect_success MANY_ARCHIVES '--fail-on change exits 1 only on the nights that start a change' '
 	: >gate.txt && : >slower.txt &&
 	for t in $(seq 30 200); do
 		rm -rf "a.$t" &&
-		"$NIGHTS" "a.$t" $t 1 -p 0.05 b0@70:3 b0@140:10 &&
+		archive_nights "a.$t" $t 1 -p 0.05 b0@70:3 b0@140:10 &&
 		{ plumb report --trend b0 --archive-dir "a.$t" --fail-on change >/dev/null 2>"err.$t"; echo "$t $?" >>gate.txt; } &&
 		{ plumb report --trend b0 --archive-dir "a.$t" --fail-on slower >/dev/null 2>&1; echo "$t $?" >>slower.txt; } &&
 		rm -rf "a.$t" || return 1

@@ -34,8 +34,10 @@ test_expect_success SQLITE3 'the migrated archive answers show, trend and baseli
 	test_json show.json "[b[\"name\"] for b in j[\"benches\"]] == [\"interp\", \"parse\"]" &&
 	test_json show.json "j[\"benches\"][0][\"candidate\"][\"pads\"] == [94000000, 95500000, 97125000]" &&
 	test_json show.json "j[\"baselines\"] == [{\"name\": \"release-1.2\", \"side\": \"base\"}]" &&
-	plumb archive trend interp --json --archive-dir v1 >trend.json &&
+	plumb archive trend interp --host c0ffee --json --archive-dir v1 >trend.json &&
 	test_json trend.json "j[\"host\"] == \"c0ffee0123456789\" and [p[\"center\"] for p in j[\"points\"]] == [95500000, 94000000]" &&
+	plumb archive trend interp --json --archive-dir v1 >classes.json &&
+	test_json classes.json "[c[\"host\"] for c in j[\"classes\"]] == [\"c0ffee0123456789\", \"deadbeef00000000\"] and j[\"classes\"][0] == json.load(open(\"trend.json\"))" &&
 	plumb archive baseline show release-1.2 --archive-dir v1 >bl &&
 	test_grep "^side  *base" bl &&
 	test_grep "^note  *the 1.2 release" bl &&

@@ -26,15 +26,14 @@ test_expect_success 'add stores the file by id and indexes it' '
 '
 
 test_expect_success SQLITE3 'adding it again changes nothing and prints the same id' '
-	cp A/archive.db before.db &&
-	sqlite3 A/archive.db "SELECT count(*) FROM bundles; SELECT count(*) FROM benches" >before &&
+	index_sql A "SELECT count(*) FROM bundles; SELECT count(*) FROM benches" >before &&
 	plumb archive add one.plumb --archive-dir A >out &&
 	echo "$ID1  already in the archive" >expect &&
 	test_cmp expect out &&
 	cp one.plumb copy.plumb &&
 	plumb archive add copy.plumb --archive-dir A >out &&
 	test_cmp expect out &&
-	sqlite3 A/archive.db "SELECT count(*) FROM bundles; SELECT count(*) FROM benches" >after &&
+	index_sql A "SELECT count(*) FROM bundles; SELECT count(*) FROM benches" >after &&
 	test_cmp before after &&
 	cmp one.plumb "$(stored_path A "$ID1")"
 '
@@ -91,8 +90,8 @@ test_expect_success SQLITE3 'rm removes rows and file; unknown ids exit 3' '
 	echo "$ID3  removed" >expect &&
 	test_cmp expect out &&
 	test_must_fail test -e "$(stored_path A "$ID3")" &&
-	test "$(sqlite3 A/archive.db "SELECT count(*) FROM benches b JOIN bundles u ON u.rid = b.bundle WHERE u.id = '"'"'$ID3'"'"'")" = 0 &&
-	test "$(sqlite3 A/archive.db "SELECT count(*) FROM labels")" = 2 &&
+	test "$(index_sql A "SELECT count(*) FROM benches b JOIN bundles u ON u.rid = b.bundle WHERE u.id = '"'"'$ID3'"'"'")" = 0 &&
+	test "$(index_sql A "SELECT count(*) FROM labels")" = 2 &&
 	test_expect_code 3 plumb archive rm "$ID3" --archive-dir A 2>err &&
 	test_grep "no bundle" err &&
 	plumb archive add three.plumb --archive-dir A >out &&

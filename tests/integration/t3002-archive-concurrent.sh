@@ -11,7 +11,7 @@ test_expect_success '8 processes creating the same new archive at once all see a
 	printf "x" >bad.plumb &&
 	round=1 &&
 	while test $round -le 25; do
-		rm -rf N &&
+		archive_drop N &&
 		for p in 1 2 3 4 5 6 7 8; do
 			plumb archive add bad.plumb --archive-dir N 2>>create.err &
 		done &&
@@ -64,10 +64,10 @@ test_expect_success SQLITE3 "$PROCS processes x $EACH imports into a new archive
 '
 
 test_expect_success SQLITE3 'one row per distinct bundle, every row with its file, database intact' '
-	test "$(sqlite3 A/archive.db "SELECT count(*) FROM bundles")" = $DISTINCT &&
-	test "$(sqlite3 A/archive.db "SELECT count(DISTINCT id) FROM bundles")" = $DISTINCT &&
-	test "$(sqlite3 A/archive.db "SELECT count(*) FROM benches")" = $DISTINCT &&
-	test "$(sqlite3 A/archive.db "SELECT count(*) FROM hosts")" = 1 &&
+	test "$(index_sql A "SELECT count(*) FROM bundles")" = $DISTINCT &&
+	test "$(index_sql A "SELECT count(DISTINCT id) FROM bundles")" = $DISTINCT &&
+	test "$(index_sql A "SELECT count(*) FROM benches")" = $DISTINCT &&
+	test "$(index_sql A "SELECT count(*) FROM hosts")" = 1 &&
 	db_ok A && rows_have_files A && no_temp_files A &&
 	plumb archive verify --archive-dir A >out &&
 	test_grep "^ok: $DISTINCT bundles and $DISTINCT files" out

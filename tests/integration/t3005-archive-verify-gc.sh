@@ -95,7 +95,7 @@ test_expect_success 'repair by hand: add restores wrong sizes and missing files,
 	test_grep "^gc: 6 files looked at, 0 bundles adopted" out
 '
 
-test_expect_success SQLITE3 'verify reports a damaged database' '
+test_expect_success SQLITE3,SQLITE_INDEX 'verify reports a damaged database' '
 	cp -a A D &&
 	python3 "$TEST_SRCDIR/tests/integration/damage-index.py" D/archive.db bundles_created &&
 	test_expect_code 3 plumb archive verify --archive-dir D >out 2>err &&

@@ -96,6 +96,17 @@ test_expect_success PYTHON 'report --trend without --host: one series per class,
 	test_json t0.json "j[\"format\"] == \"plumb-trend\" and j[\"host\"] == \"5ca1ab1e00000001\" and len(j[\"points\"]) == 1"
 '
 
+test_expect_success PYTHON 'the trend JSON has the members docs/report-json.md lists; the check can fail' '
+	check="$TEST_SRCDIR/tests/integration/json-doc-members.py" &&
+	doc="$TEST_SRCDIR/docs/report-json.md" &&
+	python3 "$check" "$doc" "### Several host classes" t.json &&
+	python3 "$check" "$doc" "## --trend" t.json classes.1 &&
+	python3 "$check" "$doc" "## --trend" t1.json &&
+	sed "/^| \`shifts\` |/d" "$doc" >short.md &&
+	test_must_fail python3 "$check" short.md "## --trend" t1.json 2>err &&
+	test_grep "printed \[.shifts.\]" err
+'
+
 test_expect_success 'report --trend without --host in text, Markdown and HTML: a table or chart per class' '
 	plumb report --trend b1 --archive-dir "$A" >t.txt &&
 	test_grep "^plumb report --trend b1: 2 host classes, one series each" t.txt &&
@@ -122,6 +133,20 @@ test_expect_success 'the gate over several classes: any class starting a change'
 	"$NIGHTS" gate 40 1 -s 6 -H beefbeefbeefbeef -i 1000 &&
 	test_expect_code 1 plumb report --trend b0 --fail-on change --archive-dir gate >/dev/null 2>err &&
 	test_grep "host 5ca1ab1e0000c0de: the latest nights start a change point up" err
+'
+
+test_expect_success PYTHON 'archive trend without --host: a series per class; with --host or one class, the series' '
+	plumb archive trend b0 --json --archive-dir "$A" >at.json &&
+	test_json at.json "j[\"bench\"] == \"b0\" and [c[\"host\"] for c in j[\"classes\"]] == [\"5ca1ab1e0000c0de\", \"beefbeefbeefbeef\"]" &&
+	test_json at.json "[len(c[\"points\"]) for c in j[\"classes\"]] == [40, 30] and [len(c[\"changes\"]) for c in j[\"classes\"]] == [1, 0]" &&
+	plumb archive trend b0 --host 5ca1ab1e0000c0de --json --archive-dir "$A" >at1.json &&
+	python3 -c "import json,sys; a=json.load(open(\"at.json\"))[\"classes\"][0]; b=json.load(open(\"at1.json\")); sys.exit(a != b)" &&
+	plumb archive trend interp --json --archive-dir "$A" >at2.json &&
+	test_json at2.json "j[\"host\"] == \"5ca1ab1e00000001\" and \"classes\" not in j" &&
+	plumb archive trend b0 --archive-dir "$A" >at.txt &&
+	test_grep "^bench b0: 2 host classes, one series each$" at.txt &&
+	test_grep "^bench b0, metric wall, host 5ca1ab1e0000c0de: 40 points$" at.txt &&
+	test_grep "^bench b0, metric wall, host beefbeefbeefbeef: 30 points$" at.txt
 '
 
 test_expect_success PYTHON 'archive changes: every class, each change naming its own' '

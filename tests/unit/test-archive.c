@@ -26,6 +26,7 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/url.h"
 #include "common/lazy-pq.h"
 #include "common/fileio.h"
 #include "formats/manifest.h"
@@ -704,15 +705,15 @@ PLUMB_TEST(archive_url_password_is_redacted)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *r = store_redact_url(cases[i][0]);
+		char *r = url_redact(cases[i][0]);
 		assert_non_null(r);
 		assert_string_equal(r, cases[i][1]);
 		free(r);
 	}
-	assert_true(store_is_url("postgresql://x/y"));
-	assert_true(store_is_url("postgres://x/y"));
-	assert_false(store_is_url("/srv/archive"));
-	assert_false(store_is_url("postgresql:x"));
+	assert_true(url_is_postgres("postgresql://x/y"));
+	assert_true(url_is_postgres("postgres://x/y"));
+	assert_false(url_is_postgres("/srv/archive"));
+	assert_false(url_is_postgres("postgresql:x"));
 }
 
 PLUMB_TEST(archive_postgresql_without_libpq_names_it)

@@ -672,7 +672,7 @@ PLUMB_TEST(config_set_names_origin)
 	assert_int_equal(config_set(&cfg, "bench.a.maxsamples", "0", "-c", &err), PLUMB_EINPUT);
 	assert_string_equal(err.msg, "-c: bench.a.maxSamples: '0' is not a whole number from 1 to 1000000000");
 	assert_int_equal(config_set(&cfg, "pads", "1", "-c", &err), PLUMB_EINPUT);
-	assert_string_equal(err.msg, "-c: pads: unknown section 'pads' (sections: repo, run, build, verdict, bench)");
+	assert_string_equal(err.msg, "-c: pads: unknown section 'pads' (sections: repo, run, build, verdict, host, archive, bench)");
 	/* A later set replaces (config_set is not a file: no "given twice"). */
 	assert_int_equal(config_set(&cfg, "run.pads", "2", "-c", &err), 0);
 	assert_int_equal(config_set(&cfg, "run.pads", "3", "-c", &err), 0);
@@ -876,7 +876,11 @@ PLUMB_TEST(config_json_has_every_key)
 	load_ok(NULL, NULL, &cfg);
 	j = config_to_json(&cfg);
 	assert_non_null(j);
+	/* Where a bundle goes is not part of its spec (nor is a password). */
+	assert_null(json_object_get(j, "archive"));
 	for (size_t i = 0; (k = config_key_at(i)); i++) {
+		if (strcmp(k->section, "archive") == 0)
+			continue;
 		json_t *sec = strcmp(k->section, "bench") == 0
 			? json_array_get(json_object_get(j, "bench"), 0)
 			: json_object_get(j, k->section);
@@ -991,6 +995,7 @@ PLUMB_TEST(config_text_layout)
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n\tcacheSize = 4G\n\tjobs = auto\n"
 		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
 		"[host]\n\t; allow: none\n"
+		"[archive]\n\t; url: not set ($PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)\n"
 		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n"
 		"\t; warmup: samples mode only\n\tmetric = wall\n\t; hot: not set (main is checked)\n"
 		"\thotCoverage = 0.95\n"
@@ -1089,7 +1094,8 @@ PLUMB_TEST(config_man_page_matches_keys)
 		if (after_tp && strncmp(line, ".B ", 3) == 0 &&
 		    (strncmp(line + 3, "repo.", 5) == 0 || strncmp(line + 3, "run.", 4) == 0 ||
 		     strncmp(line + 3, "build.", 6) == 0 || strncmp(line + 3, "verdict.", 8) == 0 ||
-		     strncmp(line + 3, "host.", 5) == 0 || strncmp(line + 3, "bench.", 6) == 0)) {
+		     strncmp(line + 3, "host.", 5) == 0 || strncmp(line + 3, "archive.", 8) == 0 ||
+		     strncmp(line + 3, "bench.", 6) == 0)) {
 			assert_true(n < 64);
 			snprintf(names[n], sizeof(names[n]), "%s", line + 3);
 			paras[n] = calloc(1, 8192);
