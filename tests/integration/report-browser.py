@@ -59,6 +59,9 @@ MEASURE = r"""
   out.config = box(document.querySelector('section.config details'));
   out.configOpen = !!document.querySelector('section.config details[open]');
   out.glossary = box(document.querySelector('section.glossary'));
+  // plumb bisect's page: the path picture and its rows.
+  out.bisect = box(document.querySelector('svg.bisect'));
+  out.bisect_rows = document.querySelectorAll('svg.bisect rect.cand').length;
   out.findings = Array.from(document.querySelectorAll('.finding')).map(box);
   out.differs = document.querySelectorAll('tr.differs, tr.blocker').length;
   return JSON.stringify(out);
