@@ -26,6 +26,10 @@
 # against the benchmark's own spread (the interquartile range of the spawn
 # loop's times): "agrees" when the difference is within half of it.
 #
+# Then examples/fnv under the default containment and under
+# PLUMB_CONTAIN=subreaper (the cgroup join must not be timed), and the
+# parent's wake-ups per run (perf stat --no-inherit).
+#
 # With strace (Debian's `strace`), the syscalls plumb makes per measured
 # run are counted the same way (long minus short): plumb's own process,
 # and each child until its execve, beside the posix_spawn loop's.
@@ -236,6 +240,63 @@ for bench in ("true", "ms2", "ms40"):
                "agrees (within half the spread)" if abs(d) <= iqr / 2 else "DIFFERS (beyond half the spread)"))
 PY
 test "$sittings" -gt 0 && echo "load average: $load0 at the start, $load1 at the end, on $(nproc) CPUs"
+
+# Containment: the default method (cgroup2 where plumb may make one, each
+# child joining it before it executes) against PLUMB_CONTAIN=subreaper, on
+# examples/fnv (about 70 ms a run), beside hyperfine -N on the same command:
+# the cgroup join waits for the kernel for milliseconds and must not be in
+# the measured time (plumb takes it out).  Medians over the sittings of the
+# base side's center; the methods take turns.
+if test "$sittings" -gt 0 && test -f "$here/examples/fnv/fnv.c"; then
+	mkdir fnv && cp "$here/examples/fnv/fnv.c" "$here/examples/fnv/Makefile" fnv/ &&
+	(cd fnv && git init -q . && printf 'fnv\n' >.gitignore && git add -A &&
+	 git commit -q -m fnv && make -s bench >/dev/null)
+	cat >fnv/plumb.conf <<CONF
+[run]
+	base = HEAD
+	candidate = HEAD
+	pads = 4
+	control = false
+	warmupRuns = 1
+	rounds = 5
+[build]
+	command = make bench
+	artifact = fnv
+[bench "fnv"]
+	command = {artifact} 1000
+	hot = hash_all
+CONF
+	: >contain.results
+	for s in $(seq 1 "$sittings"); do
+		if test $((s % 2)) = 1; then order="default subreaper"; else order="subreaper default"; fi
+		for how in $order; do
+			if test "$how" = subreaper; then
+				PLUMB_CONTAIN=subreaper "$PLUMB" run -c fnv/plumb.conf -o fnv.plumb --json >c.json 2>/dev/null
+			else
+				"$PLUMB" run -c fnv/plumb.conf -o fnv.plumb --json >c.json 2>/dev/null
+				test -s method.txt || { "$PLUMB" bundle extract fnv.plumb mx >/dev/null &&
+					python3 -c 'import json; print(json.load(open("mx/manifest.json"))["run"]["containment"]["method"])' >method.txt; }
+			fi
+			rm -f fnv.plumb
+			python3 -c 'import json,sys; j=json.load(open("c.json")); print(sys.argv[1], int(j["benches"][0]["sides"]["base"]["center"]))' "$how" >>contain.results
+		done
+		hyperfine -N --warmup 1 --runs 20 --export-json h.json "$work/fnv/fnv 1000" >/dev/null 2>&1
+		python3 -c 'import json; print("hyperfine", int(json.load(open("h.json"))["results"][0]["median"] * 1e9))' >>contain.results
+	done
+	python3 - "$sittings" "$(cat method.txt 2>/dev/null)" <<'PY'
+import statistics as st, sys
+v = {}
+for l in open("contain.results"):
+    k, x = l.split()
+    v.setdefault(k, []).append(int(x) / 1e6)
+m = {k: st.median(x) for k, x in v.items()}
+print("== containment on examples/fnv 1000 (median of %s sittings of the base side's center)" % sys.argv[1])
+print("  default (%s) %.3f ms   PLUMB_CONTAIN=subreaper %.3f ms   hyperfine -N %.3f ms" %
+      (sys.argv[2], m["default"], m["subreaper"], m["hyperfine"]))
+print("  default / subreaper %.4fx   default / hyperfine %.4fx   subreaper / hyperfine %.4fx" %
+      (m["default"] / m["subreaper"], m["default"] / m["hyperfine"], m["subreaper"] / m["hyperfine"]))
+PY
+fi
 
 # Wake-ups: every time plumb's own process sleeps and is woken is a
 # context switch of that process alone (perf stat --no-inherit counts it,

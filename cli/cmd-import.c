@@ -82,6 +82,7 @@ static int import_exec(int argc, char **argv)
 		return PLUMB_EXIT_USAGE;
 	}
 	buf_init(&text, (size_t)1 << 24);
+	memset(&res, 0, sizeof(res));
 	files = calloc((size_t)argc, sizeof(*files));
 	if (!files) {
 		plumb_err_oom(&err, "import");
@@ -114,8 +115,8 @@ static int import_exec(int argc, char **argv)
 	put(&text, stderr);
 	view_import_done(args.out, &res, import_tool_name(files[0].tool), args.key != NULL, &text);
 	put(&text, stdout);
-	import_result_release(&res);
 out:
+	import_result_release(&res);
 	if (rc < 0)
 		status = fail(&err);
 	for (size_t i = 0; i < n; i++)

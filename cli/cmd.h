@@ -52,6 +52,7 @@ extern const struct plumb_cmd cmd_demo;
 extern const struct plumb_cmd cmd_cache;
 extern const struct plumb_cmd cmd_audit;
 extern const struct plumb_cmd cmd_completion;
+extern const struct plumb_cmd cmd_bisect;
 extern const struct plumb_cmd cmd_import;
 
 /* Print "usage: plumb <path> ..." lines of cmd to out. */

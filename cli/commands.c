@@ -18,6 +18,7 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_bundle,
 	&cmd_import,
 	&cmd_audit,
+	&cmd_bisect,
 	&cmd_cache,
 	&cmd_completion,
 	NULL

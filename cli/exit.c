@@ -5,6 +5,7 @@
 
 #include "cli/exit.h"
 #include "common/err.h"
+#include "formats/bisect.h"
 #include "reports/report.h"
 #include "common/banned.h"
 
@@ -37,6 +38,11 @@ int cli_result_status(enum cli_result r)
 		if (cli_exit_table[i].result == (int)r)
 			return cli_exit_table[i].status;
 	return PLUMB_EXIT_INTERNAL;
+}
+
+int cli_bisect_status(int outcome)
+{
+	return cli_result_status(outcome == BISECT_FOUND ? CLI_RESULT_OK : CLI_RESULT_FAIL_ON);
 }
 
 int cli_gate_status(const struct report_result *rr, int fail_on, enum cli_gate_cmd cmd)

@@ -49,6 +49,10 @@ extern const size_t cli_exit_rows;
 /* The status of a stage code (0 for PLUMB_OK, 70 for anything unknown). */
 int cli_exit_status(int code);
 
+/* plumb bisect's status for how it ended (an enum bisect_outcome,
+ * formats/bisect.h): 0 found, 1 anything else (plumb(1) GATING). */
+int cli_bisect_status(int outcome);
+
 /* The status of a result. */
 int cli_result_status(enum cli_result r);
 

@@ -25,6 +25,8 @@
 	X(git_commit_free) \
 	X(git_commit_id) \
 	X(git_commit_lookup) \
+	X(git_commit_parent_id) \
+	X(git_commit_parentcount) \
 	X(git_commit_summary) \
 	X(git_commit_time) \
 	X(git_commit_time_offset) \
@@ -133,6 +135,8 @@ int git2_tls_deferred(void);
 #define git_commit_free PLUMB_GIT2(git_commit_free)
 #define git_commit_id PLUMB_GIT2(git_commit_id)
 #define git_commit_lookup PLUMB_GIT2(git_commit_lookup)
+#define git_commit_parent_id PLUMB_GIT2(git_commit_parent_id)
+#define git_commit_parentcount PLUMB_GIT2(git_commit_parentcount)
 #define git_commit_summary PLUMB_GIT2(git_commit_summary)
 #define git_commit_time PLUMB_GIT2(git_commit_time)
 #define git_commit_time_offset PLUMB_GIT2(git_commit_time_offset)

@@ -192,7 +192,19 @@ int build_key_material(const struct plumb_config *cfg, const struct runner_resul
 	snprintf(n, sizeof(n), "%d", PAD_OBJECT_FORMAT);
 	r |= add_line(out, "padObjectFormat", n) < 0;
 	r |= add_line(out, "tree", res->side[v->side].tree) < 0;
-	r |= add_line(out, "folder", res->build_dir[v->side]) < 0;
+	{
+		/* The side's folder, <workdir>/build/b or /c, without its letter:
+		 * one commit built as either side is the same build (the two
+		 * paths differ in one byte, never in length, so nothing moves),
+		 * and a bisect reuses a midpoint built as the candidate when it
+		 * becomes the base of a later comparison. */
+		const char *dir = res->build_dir[v->side], *slash = strrchr(dir, '/');
+		struct buf folder;
+		buf_init(&folder, 1 << 14);
+		r |= buf_printf(&folder, "%.*s/?", slash ? (int)(slash - dir) : 0, dir) < 0 ||
+		     add_line(out, "folder", folder.data) < 0;
+		buf_release(&folder);
+	}
 	r |= add_line(out, "artifact", cfg->build.artifact) < 0;
 	r |= add_line(out, "command", v->command) < 0;
 	r |= add_line(out, "shell", v->shell ? "yes" : "no") < 0;

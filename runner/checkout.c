@@ -516,3 +516,113 @@ out:
 	git_object_free(obj);
 	return rc;
 }
+
+void checkout_sides_free(struct checkout_side *sides, size_t n)
+{
+	for (size_t i = 0; i < n && sides; i++)
+		checkout_side_release(&sides[i]);
+	free(sides);
+}
+
+/* ref as a commit (*out, to free), or PLUMB_EINPUT naming opt. */
+static int lookup_commit(struct checkout_repo *r, const char *ref, const char *opt,
+			 git_commit **out, struct plumb_err *err)
+{
+	git_object *obj = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	if (git_revparse_single(&obj, r->repo, ref) < 0)
+		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a revision of %s: %s",
+				   opt, ref, r->where, git_msg());
+	else if (git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT) < 0)
+		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' does not name a commit: %s",
+				   opt, ref, git_msg());
+	git_object_free(obj);
+	return rc;
+}
+
+/* One commit of the line: its id as ref, its tree, subject, author, time. */
+static int fill_line_commit(struct checkout_side *side, const git_commit *c, struct plumb_err *err)
+{
+	memset(side, 0, sizeof(*side));
+	if (fill_commit(side, c, err) < 0)
+		return -1;
+	git_oid_tostr(side->tree, sizeof(side->tree), git_commit_tree_id(c));
+	side->ref = strdup(side->commit);
+	return side->ref ? 0 : plumb_err_oom(err, "commit");
+}
+
+int checkout_first_parents(struct checkout_repo *r, const char *good, const char *bad,
+			   size_t max, struct checkout_side **out, size_t *n,
+			   struct plumb_err *err)
+{
+	git_commit *g = NULL, *c = NULL;
+	struct checkout_side *v = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = lookup_commit(r, good, "--good", &g, err)) < 0 ||
+	    (rc = lookup_commit(r, bad, "--bad", &c, err)) < 0)
+		goto out;
+	if (git_oid_equal(git_commit_id(g), git_commit_id(c))) {
+		rc = plumb_err_set(err, PLUMB_EINPUT, "--good '%s' and --bad '%s' are the same commit", good, bad);
+		goto out;
+	}
+	/* Walk back from bad, newest first, then turn the list around. */
+	for (;;) {
+		git_commit *parent = NULL;
+		if (len == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			struct checkout_side *nv = realloc(v, ncap * sizeof(*nv));
+			if (!nv) {
+				rc = plumb_err_oom(err, "history");
+				goto out;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		if ((rc = fill_line_commit(&v[len], c, err)) < 0) {
+			checkout_side_release(&v[len]);
+			goto out;
+		}
+		len++;
+		if (git_oid_equal(git_commit_id(g), git_commit_id(c)))
+			break;
+		if (len > max) {
+			rc = plumb_err_set(err, PLUMB_EINPUT,
+					   "--good '%s' is more than %zu commits before --bad '%s' (or not on its first-parent line)",
+					   good, max, bad);
+			goto out;
+		}
+		if (git_commit_parentcount(c) == 0) {
+			rc = plumb_err_set(err, PLUMB_EINPUT,
+					   "--good '%s' is not an ancestor of --bad '%s' on its first-parent line",
+					   good, bad);
+			goto out;
+		}
+		if (git_commit_lookup(&parent, r->repo, git_commit_parent_id(c, 0)) < 0) {
+			rc = plumb_err_set(err, PLUMB_EINPUT, "--bad '%s': a parent of %s: %s", bad,
+					   v[len - 1].commit, git_msg());
+			goto out;
+		}
+		git_commit_free(c);
+		c = parent;
+	}
+	for (size_t i = 0; i < len / 2; i++) {
+		struct checkout_side t = v[i];
+		v[i] = v[len - 1 - i];
+		v[len - 1 - i] = t;
+	}
+	*out = v;
+	*n = len;
+	v = NULL;
+	len = 0;
+out:
+	checkout_sides_free(v, len);
+	git_commit_free(c);
+	git_commit_free(g);
+	return rc;
+}

@@ -75,4 +75,20 @@ int checkout_export(struct checkout_repo *r, const char *ref, const char *dest,
 
 void checkout_side_release(struct checkout_side *side);
 
+/*
+ * The history from good to bad along bad's first parents, oldest first:
+ * (*out)[0] is good, (*out)[*n - 1] is bad, and each commit's first parent
+ * is the one before it (ref is the full commit id, tree its tree; nothing
+ * is exported).  PLUMB_EINPUT naming the option ("--good: 'v9' is not a
+ * revision of ...") when a ref does not resolve to a commit, when the two
+ * are the same commit, when good is not on bad's first-parent line, or
+ * when the line is longer than max commits.  Free with
+ * checkout_sides_free(*out, *n).
+ */
+int checkout_first_parents(struct checkout_repo *r, const char *good, const char *bad,
+			   size_t max, struct checkout_side **out, size_t *n,
+			   struct plumb_err *err);
+
+void checkout_sides_free(struct checkout_side *sides, size_t n);
+
 #endif

@@ -48,6 +48,9 @@ MEASURE = r"""
       badge: box(sec.querySelector('h2 .verdict')),
     });
   });
+  // plumb bisect's page: the path picture and its rows.
+  out.bisect = box(document.querySelector('svg.bisect'));
+  out.bisect_rows = document.querySelectorAll('svg.bisect rect.cand').length;
   out.findings = Array.from(document.querySelectorAll('.finding')).map(box);
   out.differs = document.querySelectorAll('tr.differs, tr.blocker').length;
   return JSON.stringify(out);

@@ -132,6 +132,21 @@ test_expect_success CHECK 'run: the report it prints of a commit whose subject h
 	clean run.out run.err run.json build.out build.err
 '
 
+test_expect_success CHECK 'bisect: commit subjects and author names that hold them, in every format' '
+	(cd proj && GIT_AUTHOR_NAME="author $evil" git commit -q --allow-empty -m "<script>alert(1)</script> $evil") &&
+	test_expect_code 1 plumb bisect --good v1 --bad main -c proj/plumb.conf --workdir "$TRASH/wd" -o bis \
+		>bisect.txt 2>bisect.err &&
+	test_grep "^not found: the good end is not faster" bisect.txt &&
+	plumb bisect --show bis --format md >bisect.md &&
+	plumb bisect --show bis --format html >bisect.html &&
+	plumb bisect --show bis --format json >bisect.json &&
+	test_grep "&lt;script&gt;alert(1)&lt;/script&gt; ?\[31mred" bisect.html &&
+	test_grep "author ?\[31mred" bisect.html &&
+	test_grep_not "<script" bisect.html &&
+	test_grep "alert(1)</script> ?\[31mred" bisect.err &&
+	clean bisect.txt bisect.err bisect.md bisect.html bisect.json bis/bisect.json
+'
+
 test_expect_success CHECK 'host: a CPU model with a bidi override (valid in /proc/cpuinfo) is escaped' '
 	cp -R "$FIXTURES/hosts/intel-laptop" sysroot &&
 	sed "s/^model name\t: /&$(printf "\342\200\256")/" "$FIXTURES/hosts/intel-laptop/proc/cpuinfo" \

@@ -91,6 +91,31 @@ test_expect_success 'hostile command lines: every view escapes them' '
 	test_grep "&lt;script&gt;" h.html
 '
 
+test_expect_success 'hostile pyperf names and host facts: every view escapes them' '
+	python3 - pyperf-telco.json <<-\PY &&
+	import json, sys
+	evil = "\x1b[31m<i>x</i>\u202e\x07\u2028"
+	d = json.load(open(sys.argv[1]))
+	d["metadata"]["name"] = "telco" + evil
+	d["metadata"]["hostname"] = "host" + evil + "<script>"
+	d["metadata"]["cpu_model_name"] = "cpu" + evil
+	json.dump(d, open("evil-a.json", "w"))
+	d["metadata"]["name"] = "other" + evil
+	json.dump(d, open("evil-b.json", "w"))
+	PY
+	plumb import evil-a.json evil-b.json -o pe.plumb >out 2>err &&
+	plumb bundle show pe.plumb >pe.show &&
+	for f in text md html json; do
+		plumb report pe.plumb --format $f >pe.$f || return 1
+	done &&
+	plumb audit pe.plumb >pe.audit &&
+	python3 "$check" out err pe.show pe.text pe.md pe.html pe.audit &&
+	test_grep_not "<script>" pe.html &&
+	test_grep_not "<i>x</i>" pe.html &&
+	plumb bundle extract pe.plumb pe >/dev/null &&
+	test_json pe/manifest.json "j[\"host\"][\"start\"][\"hostname\"].startswith(\"host\x1b\")"
+'
+
 test_expect_success 'the hostile fixture does hold raw controls (the check can fail)' '
 	python3 -c "import json; print(json.load(open(\"hyperfine-hostile.json\"))[\"results\"][0][\"command\"])" >raw &&
 	! python3 "$check" raw >/dev/null

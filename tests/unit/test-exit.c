@@ -11,6 +11,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "formats/bisect.h"
 #include "reports/report.h"
 #include "reports/trend.h"
 #include "common/banned.h"
@@ -91,6 +92,15 @@ static int gate_of(const char *found, const char *command, enum report_fail_on f
 	b.verdict = MANIFEST_VERDICT_PLACEMENT;
 	r.benches = &b;
 	r.n_benches = 1;
+	if (strcmp(command, "bisect") == 0) {
+		/* plumb bisect has no --fail-on: the option is a usage error. */
+		if (f != REPORT_FAIL_NEVER)
+			return PLUMB_EXIT_USAGE;
+		for (int o = BISECT_FOUND; o <= BISECT_UNCONFIRMED; o++)
+			if (strcmp(found, bisect_outcome_name((enum bisect_outcome)o)) == 0)
+				return cli_bisect_status(o);
+		return -1;
+	}
 	if (strcmp(command, "trend") == 0) {
 		struct trend_point p[2];
 		char why[PLUMB_ERR_MAX];
