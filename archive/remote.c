@@ -73,13 +73,15 @@ static int parse_store(const char *v, const char *file, int line, struct remote 
 	if (spec[0] == '-')
 		return plumb_err_set(err, PLUMB_EINPUT, "%s:%d: store: a remote name cannot start with '-'",
 				     file, line);
-	if (!(r = calloc(1, sizeof(*r))) || !(r->where = strdup(spec)) || !(r->name = strdup(v))) {
+	if (!(r = calloc(1, sizeof(*r))) || !(r->where = strdup(spec)) ||
+	    !(r->name = malloc(strlen(v) + 1))) {
 		remote_free(r);
 		return plumb_err_oom(err, "archive.conf");
 	}
 	n = strlen(r->where);
 	while (n > (size_t)(colon - spec) + 2 && r->where[n - 1] == '/')
 		r->where[--n] = '\0';
+	snprintf(r->name, strlen(v) + 1, "rclone:%s", r->where);
 	*out = r;
 	return 0;
 }

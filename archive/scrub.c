@@ -727,10 +727,21 @@ int scrub_gc(struct store *st, struct scrub_report *rep, struct plumb_err *err)
 	/* Rows without files: reported, never removed silently. */
 	for (size_t i = 0; i < rows.n && r == 0; i++) {
 		char *p = store_bundle_path(st, rows.v[i].id);
+		char rel[96];
 		struct stat sb;
 		if (!p) {
 			r = plumb_err_oom(err, "bundle path");
 			break;
+		}
+		if (st->remote) {
+			/* The message names where the file should be: on the remote. */
+			remote_rel(rows.v[i].id, rel, sizeof(rel));
+			free(p);
+			buf_reset(&path);
+			if (buf_printf(&path, "%s/%s", where(st), rel) < 0 || !(p = strdup(buf_cstr(&path)))) {
+				r = plumb_err_oom(err, "bundle path");
+				break;
+			}
 		}
 		if (st->remote ? !entry_find(&files, rows.v[i].id) : lstat(p, &sb) < 0 && errno == ENOENT) {
 			if ((r = row_exists(st, rows.v[i].id, &exists, err)) == 0 && exists &&

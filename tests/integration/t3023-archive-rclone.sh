@@ -93,7 +93,13 @@ test_expect_success RCLONE,SQLITE3 'gc adopts a file on the remote that has no r
 	plumb archive verify --archive-dir S >/dev/null &&
 	plumb archive rm "$id4" --archive-dir S >/dev/null &&
 	! test -e "$(remote_path "$id4")" &&
-	test "$(count S)" = "3 3"
+	test "$(count S)" = "3 3" &&
+	# A row whose remote file is gone: reported with where it should be.
+	id=$(head -n 1 ids.txt) && mv "$(remote_path "$id")" gone.plumb &&
+	test_expect_code 3 plumb archive gc --archive-dir S >out &&
+	test_grep "^$id: row without file (rclone:fleet:$R/$(printf %.2s "$id")/$id.plumb is missing)" out &&
+	mv gone.plumb "$(remote_path "$id")" &&
+	plumb archive verify --archive-dir S >/dev/null
 '
 
 # (strace counts the calls of each process: every rclone moveto is killed
