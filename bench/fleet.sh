@@ -2,17 +2,18 @@
 # bench/fleet.sh: a fleet's archive on PostgreSQL against the same on SQLite
 # (issue 19).
 #
-#   bench/fleet.sh [--small]     (run from the build folder)
+#   bench/fleet.sh [--small] [--nights N]     (run from the build folder)
 #
 # Generates a simulated fleet, 50 hosts x 20 bundles a night x 365 nights
-# = 365,000 bundles (--small: 5 hosts x 20 x 30 = 3,000), through the real
+# = 365,000 bundles (--small: 5 hosts x 20 x 30 = 3,000; --nights N: 50
+# hosts x 20 x N), through the real
 # insert path (bench/archive-fill: ingest_insert, rows only, no files), one
 # transaction per host and night (20 bundles), and prints:
 #   the import rate with 8 concurrent writers (8 processes, each the hosts
 #   h with h % 8 == k), into PostgreSQL and into SQLite;
 #   archive list --bench b3 --last 100, archive baseline show, and
-#   archive trend interp --host FP (one benchmark on one class: 7,300
-#   points), each as a whole plumb process (median of 9, bench/measure.sh);
+#   archive trend interp --host FP (one benchmark on one class: 20 points a
+#   night, 7,300 in a year), each as a whole plumb process (median of 9, bench/measure.sh);
 #   the database's size per bundle on both.
 # The PostgreSQL server is one of its own (initdb in a temporary folder,
 # a Unix socket there, no TCP port; as nobody when run as root, default
@@ -20,9 +21,14 @@
 set -eu
 
 HOSTS=50 PER_NIGHT=20 NIGHTS=365
-if test "${1:-}" = --small; then
-	HOSTS=5 NIGHTS=30
-fi
+while test $# -gt 0; do
+	case $1 in
+	--small) HOSTS=5 NIGHTS=30 ;;
+	--nights) NIGHTS=$2; shift ;;
+	*) echo "usage: bench/fleet.sh [--small] [--nights N]" >&2; exit 2 ;;
+	esac
+	shift
+done
 N=$((HOSTS * PER_NIGHT * NIGHTS))
 WRITERS=8
 BUILD=$(pwd)

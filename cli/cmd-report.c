@@ -177,7 +177,7 @@ static int report_exec(int argc, char **argv)
 	report_source_init(&baseline);
 	buf_init(&out, REPORT_OUTPUT_MAX);
 	/* Only the HTML page draws the per-pad distributions of samples.tsv. */
-	bundle.want_dist = baseline.want_dist = o.format == REPORT_HTML;
+	bundle.want_dist = baseline.want_dist = o.format == REPORT_HTML || o.format == REPORT_MARKDOWN;
 	rc = report_source_find(&bundle, argv[0], opt_dir, 0, &err);
 	if (rc == 0 && opt_baseline)
 		rc = report_source_find(&baseline, opt_baseline, opt_dir, 1, &err);

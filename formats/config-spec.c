@@ -21,8 +21,7 @@
 #include "formats/manifest.h"
 #include "common/banned.h"
 
-/* A recorded value as plumb.conf text into out; 1 for null (not set). */
-static int value_text(const json_t *v, struct buf *out)
+int config_value_text(const json_t *v, struct buf *out)
 {
 	size_t i;
 	const json_t *e;
@@ -63,7 +62,7 @@ static int set_one(struct plumb_config *cfg, const char *name, const json_t *v,
 	int rc;
 
 	buf_init(&t, (size_t)1 << 20);
-	rc = value_text(v, &t);
+	rc = config_value_text(v, &t);
 	if (rc < 0)
 		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: %s: not a value plumb.conf can hold",
 				   origin, name);

@@ -297,6 +297,13 @@ int config_from_spec(struct plumb_config *cfg, const json_t *spec, const char *o
 		     struct plumb_err *err);
 
 /*
+ * A recorded spec value as plumb.conf text, appended to out: 0, 1 for
+ * null (not set), -1 for a value plumb.conf cannot hold (an object) or a
+ * full buffer.  The reports show the configuration with it too.
+ */
+int config_value_text(const json_t *v, struct buf *out);
+
+/*
  * `plumb run --from BUNDLE`: config_init, then the spec of the bundle (a
  * file or folder, verified first), the repository (repo, else the folder
  * the bundle recorded when its spec names one relative to its plumb.conf,

@@ -382,19 +382,18 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		struct buf t;
 		buf_init(&t, NOTE_MAX);
 		if (!isnan(b->ratio_lo)) {
-			units_ratio(b->ratio_lo, x);
-			units_ratio(b->ratio_hi, y);
-			buf_printf(&t, "effect: ratio %s to %s (%.0f%% interval over %s)",
-				   x, y, b->rule.confidence * 100,
+			buf_addstr(&t, "change ");
+			phrase_change_signed(b, &t);
+			buf_printf(&t, ", %.0f%% interval over %s ", b->rule.confidence * 100,
 				   r->kind == REPORT_SELF ? "pads and rounds" : "pads");
+			phrase_interval(b, &t);
 		}
 		if (!isnan(b->detect_slower)) {
-			units_percent(b->detect_slower, x);
-			units_percent(b->detect_faster, y);
-			buf_printf(&t, "%schanges smaller than +%s or -%s cannot be told from "
-				   "placement%s here (%zu and %zu pads)", t.len ? "; " : "", x, y,
-				   b->rule.kind == STATS_RULE_MARGIN ? " and noise" : "",
-				   b->old->n_pads, b->new->n_pads);
+			buf_printf(&t, "%ssmallest detectable change ", t.len ? "; " : "");
+			phrase_detectable(b, &t);
+			buf_printf(&t, " (%zu and %zu pads%s)", b->old->n_pads, b->new->n_pads,
+				   b->rule.kind == STATS_RULE_MARGIN ? ", placement and noise" :
+				   ", placement");
 		}
 		rc = report_add_note(b, err, "%s", buf_cstr(&t));
 		buf_release(&t);
@@ -636,10 +635,10 @@ static int fill_bench(struct report *r, struct report_bench *b,
 	b->withheld = r->withheld && b->verdict != MANIFEST_VERDICT_UNSET;
 	if (report_vg_attach(r, b, mb, ob, err) < 0)
 		return err->code;
-	if (b->mode == MANIFEST_MODE_SAMPLES) {
-		b->dist_old = report_dist_find(r->old.dist, b->name, os);
-		b->dist_new = report_dist_find(r->new.dist, b->name, MANIFEST_SIDE_CANDIDATE);
-	}
+	b->dist_old = report_dist_find(r->old.dist, b->name, os);
+	b->dist_new = report_dist_find(r->new.dist, b->name, MANIFEST_SIDE_CANDIDATE);
+	if (r->kind == REPORT_SELF)
+		b->dist_control = report_dist_find(r->new.dist, b->name, MANIFEST_SIDE_CONTROL);
 	return bench_notes(r, b, mb, ob, err);
 }
 

@@ -1,6 +1,6 @@
 /*
- * reports/distribution.c: per-pad quantiles of samples-mode benchmarks
- * from the rows of samples.tsv (see distribution.h).
+ * reports/distribution.c: per-pad quantiles and values per round of
+ * every benchmark from the rows of samples.tsv (see distribution.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -15,7 +15,8 @@
 #define DIST_MAGIC 0x44495354u   /* "DIST" */
 
 struct sample {
-	uint64_t iter;
+	uint64_t iter;        /* 0 for a process-mode row */
+	uint32_t round;
 	double value;
 };
 
@@ -77,6 +78,8 @@ void report_dist_free(struct report_dist *d)
 	free(d->series);
 	free(d->slots);
 	for (size_t i = 0; i < d->n_out; i++) {
+		for (size_t k = 0; k < d->out[i].view.n_pads; k++)
+			free(d->out[i].pads[k].rounds);
 		free(d->out[i].bench);
 		free(d->out[i].pads);
 	}
@@ -156,7 +159,7 @@ static struct series *series_of(struct report_dist *d, const char *bench,
 	return s;
 }
 
-static int series_add(struct series *s, uint64_t iter, double value)
+static int series_add(struct series *s, uint32_t round, uint64_t iter, double value)
 {
 	uint64_t k = s->seen++;
 
@@ -183,25 +186,26 @@ static int series_add(struct series *s, uint64_t iter, double value)
 		s->cap = cap;
 	}
 	s->v[s->n].iter = iter;
+	s->v[s->n].round = round;
 	s->v[s->n].value = value;
 	s->n++;
 	return 0;
 }
 
 int report_dist_add(struct report_dist *d, const char *bench,
-		    enum manifest_side side, uint32_t pad, uint64_t iter,
+		    enum manifest_side side, uint32_t pad, uint32_t round, uint64_t iter,
 		    const char *metric, double value, struct plumb_err *err)
 {
 	struct series *s;
 	int oom;
 
-	if (d->finished || iter == UINT64_MAX || (int)side < 0 || (int)side > 2 ||
-	    !isfinite(value))
+	if (d->finished || (int)side < 0 || (int)side > 2 || !isfinite(value) ||
+	    round > REPORT_DIST_ROUNDS)
 		return 0;
 	s = series_of(d, bench, metric, (int)side, pad, &oom);
 	if (!s)
 		return oom ? plumb_err_oom(err, "sample distributions") : 0;
-	if (series_add(s, iter, value) < 0)
+	if (series_add(s, round, iter == UINT64_MAX ? 0 : iter, value) < 0)
 		return plumb_err_oom(err, "sample distributions");
 	return 0;
 }
@@ -269,6 +273,37 @@ static size_t lower_bound(const struct report_dist *d, struct series *const *ord
 	return lo;
 }
 
+/*
+ * p->rounds: the value (process) or the median (samples) of each round's
+ * kept samples, grouped by a counting sort so that it stays linear;
+ * scratch holds REPORT_DIST_KEEP doubles.
+ */
+static int per_round(const struct series *s, uint64_t skip, size_t n_rounds, double *scratch,
+		     struct report_dist_pad *p)
+{
+	size_t *start = calloc(n_rounds + 1, sizeof(*start));
+
+	if (!start || !(p->rounds = malloc(n_rounds * sizeof(*p->rounds)))) {
+		free(start);
+		return -1;
+	}
+	p->n_rounds = n_rounds;
+	for (size_t k = 0; k < s->n; k++)
+		if (s->v[k].iter >= skip)
+			start[s->v[k].round + 1]++;
+	for (size_t r = 0; r < n_rounds; r++)
+		start[r + 1] += start[r];
+	for (size_t k = 0; k < s->n; k++)
+		if (s->v[k].iter >= skip)
+			scratch[start[s->v[k].round]++] = s->v[k].value;
+	/* start[r] is now the end of round r, the start of round r + 1. */
+	for (size_t r = 0, from = 0; r < n_rounds; from = start[r], r++)
+		p->rounds[r] = start[r] > from ? stats_median_inplace(scratch + from, start[r] - from)
+					       : NAN;
+	free(start);
+	return 0;
+}
+
 /* Reduce the series of one benchmark's side into an output entry. */
 static int finish_side(struct report_dist *d, struct series *const *order, const struct manifest_bench *b,
 		       int side, uint64_t skip, double *scratch, struct plumb_err *err)
@@ -297,11 +332,16 @@ static int finish_side(struct report_dist *d, struct series *const *order, const
 		struct series *s = order[i];
 		struct report_dist_pad *p = &o->pads[o->view.n_pads];
 		size_t n = 0;
+		uint32_t last = 0;
 		for (size_t k = 0; k < s->n; k++)
-			if (s->v[k].iter >= skip)
+			if (s->v[k].iter >= skip) {
 				scratch[n++] = s->v[k].value;
+				last = s->v[k].round > last ? s->v[k].round : last;
+			}
 		if (n == 0)
 			continue;
+		if (per_round(s, skip, last + 1, scratch + REPORT_DIST_KEEP, p) < 0)
+			return plumb_err_oom(err, "sample distributions");
 		/* The statistics' percentiles (nearest rank) and median. */
 		p->pad = s->pad;
 		p->n = n * s->stride;
@@ -332,18 +372,15 @@ int report_dist_finish(struct report_dist *d, const struct manifest *m,
 {
 	double *scratch;
 	struct series **order;
-	size_t samples_benches = 0;
 	int rc = 0;
 
 	if (d->finished)
 		return 0;
 	d->finished = 1;
-	for (size_t i = 0; i < m->n_benches; i++)
-		samples_benches += m->benches[i].mode == MANIFEST_MODE_SAMPLES;
-	if (samples_benches == 0 || d->n == 0)
+	if (m->n_benches == 0 || d->n == 0)
 		goto done;
-	d->out = calloc(samples_benches * 3, sizeof(*d->out));
-	scratch = malloc(REPORT_DIST_KEEP * sizeof(*scratch));
+	d->out = calloc(m->n_benches * 3, sizeof(*d->out));
+	scratch = malloc(2 * REPORT_DIST_KEEP * sizeof(*scratch));
 	order = malloc(d->n * sizeof(*order));
 	if (!d->out || !scratch || !order) {
 		free(scratch);
@@ -355,10 +392,9 @@ int report_dist_finish(struct report_dist *d, const struct manifest *m,
 	qsort(order, d->n, sizeof(*order), cmp_series);
 	for (size_t i = 0; rc == 0 && i < m->n_benches; i++) {
 		const struct manifest_bench *b = &m->benches[i];
-		if (b->mode != MANIFEST_MODE_SAMPLES)
-			continue;
+		uint64_t skip = b->mode == MANIFEST_MODE_SAMPLES ? warmup_skip(m, b) : 0;
 		for (int side = 0; rc == 0 && side < 3; side++)
-			rc = finish_side(d, order, b, side, warmup_skip(m, b), scratch, err);
+			rc = finish_side(d, order, b, side, skip, scratch, err);
 	}
 	free(scratch);
 	free(order);

@@ -1,6 +1,7 @@
 /*
- * reports/distribution.h: per-pad distributions of samples-mode
- * benchmarks, for the HTML report's box plots.
+ * reports/distribution.h: per-pad distributions of every benchmark, for
+ * the HTML report's box plots (samples mode), strip plots (process mode)
+ * and its samples over rounds.
  *
  * The manifest keeps one number per pad (the median over rounds of the
  * per-round medians); the spread of the individual samples behind it is
@@ -38,12 +39,18 @@ struct plumb_err;
 
 #define REPORT_DIST_KEEP 16384    /* values kept per series */
 #define REPORT_DIST_SERIES 4096   /* series kept (bench, metric, side, pad) */
+#define REPORT_DIST_ROUNDS 100000 /* rows of a later round are left out */
 
-/* The quantiles of one pad's samples. */
+/* The quantiles of one pad's samples, and its value per round. */
 struct report_dist_pad {
 	uint32_t pad;
 	uint64_t n;           /* samples seen (after warmup), kept or not */
 	double min, p1, p25, p50, p75, p99, max;
+	/* Per round r (0-based, as samples.tsv numbers them): process mode the
+	 * round's value, samples mode the median of its kept samples; NAN for
+	 * a round without one.  n_rounds is the largest round seen + 1. */
+	double *rounds;
+	size_t n_rounds;
 };
 
 /* One side of one benchmark: its pads in pad order. */
@@ -59,16 +66,17 @@ struct report_dist *report_dist_new(void);
 void report_dist_free(struct report_dist *d);
 
 /*
- * One row of samples.tsv.  Rows of process mode (iter absent: UINT64_MAX)
- * are ignored; which of the others count is decided at the finish.
+ * One row of samples.tsv (iter UINT64_MAX for a process-mode row, which
+ * is one value per round); which rows count is decided at the finish.
  */
 int report_dist_add(struct report_dist *d, const char *bench,
-		    enum manifest_side side, uint32_t pad, uint64_t iter,
+		    enum manifest_side side, uint32_t pad, uint32_t round, uint64_t iter,
 		    const char *metric, double value, struct plumb_err *err);
 
 /*
- * Reduce the series of m's samples-mode benchmarks (their metric, after
- * their warmup) to quantiles; no report_dist_add() after it.
+ * Reduce the series of m's benchmarks (their metric; samples mode after
+ * their warmup, process mode its rows) to quantiles and values per
+ * round; no report_dist_add() after it.
  */
 int report_dist_finish(struct report_dist *d, const struct manifest *m,
 		       struct plumb_err *err);

@@ -39,10 +39,8 @@ static int raw_html(struct buf *out, struct buf *raw)
 	return rc;
 }
 
-static int heading(const struct report *r, struct buf *out, struct buf *raw)
+static int heading(const struct report *r, struct buf *out)
 {
-	const struct manifest_commit *c[2] = { r->old_commit, r->new_commit };
-	const char *roles[2] = { r->old_role, r->new_role };
 	int rc = 0;
 
 	rc |= buf_printf(out, "<header>\n<h1>plumb report: %s against %s", r->new_role, r->old_role);
@@ -50,8 +48,18 @@ static int heading(const struct report *r, struct buf *out, struct buf *raw)
 		rc |= buf_addch(out, ' ');
 		rc |= esc_html(out, r->old.baseline);
 	}
-	rc |= buf_addstr(out, r->kind == REPORT_SELF ? " (one job)</h1>\n" : "</h1>\n");
-	rc |= buf_addstr(out, "<div class=\"scroll\"><table class=\"sides\">\n"
+	rc |= buf_addstr(out, "</h1>\n</header>\n");
+	return rc ? -1 : 0;
+}
+
+/* Which commits, which bundle, which host: after the overview. */
+static int about(const struct report *r, struct buf *out, struct buf *raw)
+{
+	const struct manifest_commit *c[2] = { r->old_commit, r->new_commit };
+	const char *roles[2] = { r->old_role, r->new_role };
+	int rc = 0;
+
+	rc |= buf_addstr(out, "<section class=\"about\">\n<div class=\"scroll\"><table class=\"sides\">\n"
 			 "<tr><th>side</th><th>ref</th><th>commit</th><th>subject</th></tr>\n");
 	for (int i = 0; i < 2; i++) {
 		rc |= buf_printf(out, "<tr><td>%s</td><td>", roles[i]);
@@ -87,7 +95,7 @@ static int heading(const struct report *r, struct buf *out, struct buf *raw)
 	rc |= buf_addstr(out, "Host: ");
 	rc |= phrase_host(r->new.m->host.start, raw);
 	rc |= raw_html(out, raw);
-	rc |= buf_addstr(out, ".</p>\n</header>\n");
+	rc |= buf_addstr(out, ".</p>\n</section>\n");
 	return rc ? -1 : 0;
 }
 
@@ -118,7 +126,6 @@ static int findings(const struct report *r, struct buf *out, struct buf *raw)
 
 static int overview(const struct report *r, struct buf *out, struct buf *raw)
 {
-	char x[UNITS_MAX];
 	int rc = 0;
 
 	rc |= buf_addstr(out, "<section class=\"overview\">\n<p class=\"summary\"><strong>");
@@ -127,15 +134,26 @@ static int overview(const struct report *r, struct buf *out, struct buf *raw)
 	rc |= buf_addstr(out, "</strong></p>\n");
 	if (r->n_benches == 0)
 		return buf_addstr(out, "</section>\n") | rc;
+	/* Benchmark, change and verdict first: what a phone shows without scrolling. */
 	rc |= buf_printf(out, "<div class=\"scroll\"><table class=\"benches\">\n<tr><th>benchmark</th>"
-			 "<th>metric</th><th>%s</th><th>%s</th><th>ratio</th><th>verdict</th></tr>\n",
+			 "<th>change</th><th>verdict</th><th>%s</th><th>%s</th><th>metric</th></tr>\n",
 			 r->old_role, r->new_role);
 	for (size_t i = 0; i < r->n_benches; i++) {
 		const struct report_bench *b = &r->benches[i];
-		rc |= buf_printf(out, "<tr><td><a href=\"#bench-%zu\">", i);
+		rc |= buf_printf(out, "<tr><td class=\"name\"><a href=\"#bench-%zu\">", i);
 		rc |= esc_html(out, b->name);
-		rc |= buf_printf(out, "</a></td><td>%s</td><td class=\"num\">",
-				 metric_name(b->metric));
+		rc |= buf_addstr(out, "</a></td><td class=\"num change\">");
+		rc |= phrase_change(b, raw);
+		rc |= raw_html(out, raw);
+		rc |= phrase_interval(b, raw);
+		if (raw->len) {
+			rc |= buf_addstr(out, "<br/><span class=\"interval\">");
+			rc |= raw_html(out, raw);
+			rc |= buf_addstr(out, "</span>");
+		}
+		rc |= buf_addstr(out, "</td><td class=\"verdictcell\">");
+		rc |= verdict_badge(out, b);
+		rc |= buf_addstr(out, "</td><td class=\"num\">");
 		if (b->old)
 			rc |= phrase_side(b, b->old, raw);
 		rc |= raw_html(out, raw);
@@ -143,10 +161,7 @@ static int overview(const struct report *r, struct buf *out, struct buf *raw)
 		if (b->new)
 			rc |= phrase_side(b, b->new, raw);
 		rc |= raw_html(out, raw);
-		units_ratio(b->ratio, x);
-		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td>", isnan(b->ratio) ? "" : x);
-		rc |= verdict_badge(out, b);
-		rc |= buf_addstr(out, "</td></tr>\n");
+		rc |= buf_printf(out, "</td><td>%s</td></tr>\n", metric_name(b->metric));
 	}
 	rc |= buf_addstr(out, "</table></div>\n</section>\n");
 	return rc ? -1 : 0;
@@ -173,7 +188,22 @@ static int numbers(const struct report *r, const struct report_bench *b,
 	}
 	if (!isnan(b->ratio)) {
 		units_ratio(b->ratio, x);
-		rc |= buf_printf(out, "<dt>ratio</dt><dd>%s</dd>", x);
+		rc |= buf_addstr(out, "<dt>change</dt><dd>");
+		rc |= phrase_change(b, raw);
+		rc |= raw_html(out, raw);
+		rc |= buf_printf(out, " (ratio %s)</dd>", x);
+	}
+	if (!isnan(b->ratio_lo)) {
+		rc |= buf_printf(out, "<dt>%.0f%% interval</dt><dd>", b->rule.confidence * 100);
+		rc |= phrase_interval(b, raw);
+		rc |= raw_html(out, raw);
+		rc |= buf_addstr(out, "</dd>");
+	}
+	if (!isnan(b->detect_slower)) {
+		rc |= buf_addstr(out, "<dt>detectable change</dt><dd>");
+		rc |= phrase_detectable(b, raw);
+		rc |= raw_html(out, raw);
+		rc |= buf_addstr(out, "</dd>");
 	}
 	if (!isnan(b->instr_ratio) || !isnan(b->cycles_ratio)) {
 		units_ratio(b->instr_ratio, x);
@@ -200,7 +230,10 @@ static int bench_section(const struct report *r, const struct report_bench *b, s
 	rc |= buf_printf(out, " <small>%s, %s</small> ", metric_name(b->metric),
 			 manifest_mode_name(b->mode));
 	rc |= verdict_badge(out, b);
-	rc |= buf_addstr(out, "</h2>\n");
+	rc |= buf_addstr(out, "</h2>\n<p class=\"explain\">");
+	rc |= phrase_explain(r, b, raw);
+	rc |= raw_html(out, raw);
+	rc |= buf_addstr(out, "</p>\n");
 	if (b->old && b->new) {
 		rc |= buf_addstr(out, "<figure class=\"chart\">");
 		rc |= svg_bench(out, r, b, i);
@@ -223,10 +256,21 @@ static int bench_section(const struct report *r, const struct report_bench *b, s
 		}
 		rc |= buf_addstr(out, "</ul>\n");
 	}
-	if (b->dist_old || b->dist_new) {
+	if ((b->dist_old || b->dist_new) && b->mode == MANIFEST_MODE_SAMPLES) {
 		rc |= buf_addstr(out, "<figure class=\"distribution\">");
 		rc |= svg_dist(out, r, b, i);
 		rc |= buf_addstr(out, "</figure>\n");
+	} else if (b->dist_old || b->dist_new) {
+		rc |= buf_addstr(out, "<figure class=\"distribution\">");
+		rc |= svg_strip(out, r, b, i);
+		rc |= buf_addstr(out, "</figure>\n");
+	}
+	if (b->dist_old || b->dist_new) {
+		rc |= buf_addstr(out, "<figure class=\"overrounds\">");
+		rc |= svg_rounds(out, r, b, i);
+		rc |= buf_addstr(out, "<figcaption>A line per pad over the rounds: a slope is drift, "
+				 "a high first round a warm-up left in, a spike shared by every line a "
+				 "noisy neighbour.</figcaption></figure>\n");
 	}
 	rc |= buf_addstr(out, "</section>\n");
 	return rc ? -1 : 0;
@@ -276,6 +320,103 @@ static int host_table(const struct report *r, struct buf *out)
 	return rc ? -1 : 0;
 }
 
+/* A parameter family: a column per parameter, a row per combination. */
+static int family_table(void *ctx, const struct report *r, const struct phrase_family *f)
+{
+	struct buf *out = ctx, t;
+	int rc = 0;
+
+	buf_init(&t, 1 << 20);
+	rc |= buf_add(&t, f->name, f->name_len);
+	rc |= buf_addstr(out, "<h2>");
+	rc |= raw_html(out, &t);
+	rc |= buf_addstr(out, " <small>by parameter</small></h2>\n<div class=\"scroll\">"
+			 "<table class=\"benches family\">\n<tr>");
+	for (size_t k = 0; k < f->keys.n; k++) {
+		rc |= buf_addstr(out, "<th>");
+		rc |= esc_html(out, f->keys.key[k]);
+		rc |= buf_addstr(out, "</th>");
+	}
+	rc |= buf_printf(out, "<th>%s</th><th>%s</th><th>change</th><th>verdict</th></tr>\n",
+			 r->old_role, r->new_role);
+	for (size_t i = 0; i < f->n; i++) {
+		const struct report_bench *b = &r->benches[f->members[i]];
+		char v[UNITS_MAX];
+		rc |= buf_printf(out, "<tr>");
+		for (size_t k = 0; k < f->values[i].n; k++) {
+			rc |= buf_printf(out, "<td><a href=\"#bench-%zu\">", f->members[i]);
+			rc |= esc_html(out, f->values[i].value[k]);
+			rc |= buf_addstr(out, "</a></td>");
+		}
+		units_value(b->old ? b->old->center : NAN, metric_dim(b->metric), 0, v);
+		rc |= buf_printf(out, "<td class=\"num\">%s</td>", b->old ? v : "");
+		units_value(b->new ? b->new->center : NAN, metric_dim(b->metric), 0, v);
+		rc |= buf_printf(out, "<td class=\"num\">%s</td><td class=\"num\">", b->new ? v : "");
+		rc |= phrase_change(b, &t);
+		rc |= raw_html(out, &t);
+		rc |= buf_addstr(out, "</td><td>");
+		rc |= verdict_badge(out, b);
+		rc |= buf_addstr(out, "</td></tr>\n");
+	}
+	rc |= buf_addstr(out, "</table></div>\n");
+	buf_release(&t);
+	return rc ? -1 : 0;
+}
+
+static int families(const struct report *r, struct buf *out)
+{
+	struct buf t;
+	int rc;
+
+	buf_init(&t, REPORT_OUTPUT_MAX);
+	rc = phrase_families(r, family_table, &t);
+	if (rc == 0 && t.len) {
+		rc |= buf_addstr(out, "<section class=\"families\">\n");
+		rc |= buf_addstr(out, buf_cstr(&t));
+		rc |= buf_addstr(out, "</section>\n");
+	}
+	buf_release(&t);
+	return rc ? -1 : 0;
+}
+
+static int config_row(void *ctx, const char *key, const char *value)
+{
+	struct buf *out = ctx;
+	int rc = buf_addstr(out, "<tr><td class=\"key\">");
+
+	rc |= esc_html(out, key);
+	rc |= buf_addstr(out, "</td><td class=\"fact\">");
+	rc |= esc_html(out, value);
+	rc |= buf_addstr(out, "</td></tr>\n");
+	return rc ? -1 : 0;
+}
+
+/* The recorded configuration, collapsed: commands, hooks, pads, rounds, seed, labels. */
+static int config_table(const struct report *r, struct buf *out)
+{
+	int rc = 0;
+
+	rc |= buf_addstr(out, "<section class=\"config\">\n<details><summary><strong>Configuration"
+			 "</strong> of the run (build and benchmark commands, hooks, pads, rounds, "
+			 "seed, ASLR, labels)</summary>\n<div class=\"scroll\"><table class=\"facts\">\n"
+			 "<tr><th>setting</th><th>value</th></tr>\n");
+	rc |= phrase_config(r->new.m, config_row, out);
+	rc |= buf_addstr(out, "</table></div>\n</details>\n</section>\n");
+	return rc ? -1 : 0;
+}
+
+static int glossary(struct buf *out)
+{
+	size_t n;
+	const struct phrase_term *t = phrase_glossary(&n);
+	int rc = buf_addstr(out, "<section class=\"glossary\">\n<h2>Glossary</h2>\n<dl class=\"numbers\">");
+
+	for (size_t i = 0; i < n; i++)
+		rc |= buf_printf(out, "<dt>%s</dt><dd>%s</dd>", t[i].term, t[i].text);
+	rc |= buf_addstr(out, "</dl>\n</section>\n");
+	return rc ? -1 : 0;
+}
+
 int report_html(const struct report *r, struct buf *out, struct plumb_err *err)
 {
 	struct buf raw;
@@ -285,12 +426,16 @@ int report_html(const struct report *r, struct buf *out, struct plumb_err *err)
 	snprintf(title, sizeof(title), "plumb report: %s against %s", r->new_role, r->old_role);
 	buf_init(&raw, 1 << 20);
 	rc |= html_begin(out, title);
-	rc |= heading(r, out, &raw);
-	rc |= findings(r, out, &raw);
+	rc |= heading(r, out);
 	rc |= overview(r, out, &raw);
+	rc |= families(r, out);
+	rc |= findings(r, out, &raw);
+	rc |= about(r, out, &raw);
 	for (size_t i = 0; i < r->n_benches; i++)
 		rc |= bench_section(r, &r->benches[i], i, out, &raw);
 	rc |= host_table(r, out);
+	rc |= config_table(r, out);
+	rc |= glossary(out);
 	rc |= html_end(out);
 	buf_release(&raw);
 	if (rc)

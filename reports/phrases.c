@@ -7,11 +7,13 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "common/buf.h"
+#include "formats/config.h"
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
@@ -140,5 +142,414 @@ int phrase_source(const struct report_side *s, struct buf *out)
 		rc |= buf_addstr(out, "in memory");
 	if (s->unverified && s->origin)
 		rc |= buf_addstr(out, " (unverified: no SHA256SUMS)");
+	return rc ? -1 : 0;
+}
+
+/* "+11.8%" or "−3.05%": a ratio as a signed change of the metric. */
+#define SIGNED_MAX (UNITS_MAX + 4)
+static void signed_change(double ratio, char out[SIGNED_MAX])
+{
+	char p[UNITS_MAX];
+
+	units_percent(fabs(ratio - 1), p);
+	snprintf(out, SIGNED_MAX, "%s%s", ratio < 1 ? "\u2212" : "+", p);
+}
+
+int phrase_change(const struct report_bench *b, struct buf *out)
+{
+	char p[UNITS_MAX];
+
+	if (isnan(b->ratio))
+		return 0;
+	if (b->ratio == 1)
+		return buf_addstr(out, "no change");
+	units_percent(fabs(b->ratio - 1), p);
+	return buf_printf(out, "%s %s", p, b->ratio > 1 ? "slower" : "faster");
+}
+
+int phrase_change_signed(const struct report_bench *b, struct buf *out)
+{
+	char p[SIGNED_MAX];
+
+	if (isnan(b->ratio))
+		return 0;
+	signed_change(b->ratio, p);
+	return buf_addstr(out, p);
+}
+
+int phrase_interval(const struct report_bench *b, struct buf *out)
+{
+	char lo[SIGNED_MAX], hi[SIGNED_MAX];
+
+	if (isnan(b->ratio_lo) || isnan(b->ratio_hi))
+		return 0;
+	signed_change(b->ratio_lo, lo);
+	signed_change(b->ratio_hi, hi);
+	return buf_printf(out, "%s to %s", lo, hi);
+}
+
+int phrase_detectable(const struct report_bench *b, struct buf *out)
+{
+	char s[UNITS_MAX], f[UNITS_MAX];
+
+	if (isnan(b->detect_slower) || isnan(b->detect_faster))
+		return 0;
+	units_percent(b->detect_slower, s);
+	units_percent(b->detect_faster, f);
+	return buf_printf(out, "+%s or \u2212%s", s, f);
+}
+
+/* The range a side was judged on: the rule's (margin), else the pad medians'. */
+static void judged_range(const struct manifest_side_stats *s, double *lo, double *hi)
+{
+	int rule = !isnan(s->range_lo) && !isnan(s->range_hi);
+
+	*lo = rule ? s->range_lo : s->min;
+	*hi = rule ? s->range_hi : s->max;
+}
+
+int phrase_range(const struct report_bench *b, const struct manifest_side_stats *s,
+		 struct buf *out)
+{
+	struct units_scale sc;
+	char lo[UNITS_MAX], hi[UNITS_MAX];
+	double l, h;
+
+	judged_range(s, &l, &h);
+	units_scale(h, metric_dim(b->metric), 0, &sc);
+	units_number(l, &sc, lo);
+	units_number(h, &sc, hi);
+	return buf_printf(out, "%s\u2013%s%s", lo, hi, sc.suffix);
+}
+
+/* "the candidate's range 91.00–94.00 ms" */
+static int side_range(const struct report_bench *b, const char *the, const char *role,
+		      const struct manifest_side_stats *s, struct buf *out)
+{
+	int rc = buf_printf(out, "%s %s's range ", the, role);
+
+	rc |= phrase_range(b, s, out);
+	if (!isnan(s->range_lo) && !isnan(s->range_hi))
+		rc |= buf_addstr(out, " (pad medians with their intervals over rounds)");
+	return rc ? -1 : 0;
+}
+
+/* ", apart by 10.3%, more than the 2.80% noise" (margin rule), or "". */
+static int apart(const struct report_bench *b, int more, struct buf *out)
+{
+	char g[UNITS_MAX], n[UNITS_MAX];
+
+	if (isnan(b->gap) || isnan(b->margin))
+		return 0;
+	units_percent(b->gap, g);
+	units_percent(b->margin, n);
+	return buf_printf(out, ", apart by %s, %s the %s noise margin", g,
+			  more ? "more than" : "no more than", n);
+}
+
+int phrase_explain(const struct report *r, const struct report_bench *b, struct buf *out)
+{
+	const char *o = r->old_role, *n = r->new_role;
+	int hot = b->hot_identical == 1 || b->hot_identical == 2;
+	int rc = 0;
+
+	if (b->failure || b->old_failure)
+		return buf_printf(out, "The %s failed, so there is nothing to compare.",
+				  b->failure ? n : o);
+	if (b->missing)
+		return buf_printf(out, "Not compared: %s.", b->missing);
+	if (b->withheld)
+		return buf_printf(out, "The hosts are not comparable, so no verdict is given "
+				  "(--force compares anyway).");
+	if (!b->old || !b->new)
+		return buf_addstr(out, "Not compared.");
+	switch (b->verdict) {
+	case MANIFEST_VERDICT_SLOWER:
+	case MANIFEST_VERDICT_FASTER: {
+		int slower = b->verdict == MANIFEST_VERDICT_SLOWER;
+		rc |= side_range(b, "The", n, b->new, out);
+		rc |= buf_printf(out, " lies wholly %s the %s's ", slower ? "above" : "below", o);
+		rc |= phrase_range(b, b->old, out);
+		rc |= apart(b, 1, out);
+		rc |= buf_addstr(out, ": ");
+		rc |= phrase_change(b, out);
+		rc |= buf_addch(out, '.');
+		if (hot)
+			rc |= buf_addstr(out, " Yet the hot code is identical, so the difference may "
+					 "be where the code sits rather than what it does.");
+		if (b->noisy)
+			rc |= buf_addstr(out, " Yet the control moved about as much as the spread: the "
+					 "host may be too noisy for this benchmark.");
+		break;
+	}
+	case MANIFEST_VERDICT_PLACEMENT:
+		rc |= side_range(b, "The", o, b->old, out);
+		rc |= buf_printf(out, " and the %s's ", n);
+		rc |= phrase_range(b, b->new, out);
+		if (hot && (b->new->min > b->old->max || b->new->max < b->old->min))
+			rc |= buf_addstr(out, " do not overlap, but the hot code is identical: "
+					 "the difference is where the code sits, not what it does.");
+		else
+			rc |= buf_addstr(out, " overlap: moving the code by a few bytes changes the "
+					 "time as much as the change does, so the difference of the "
+					 "centers is placement.");
+		break;
+	case MANIFEST_VERDICT_NOISY:
+		rc |= side_range(b, "The", n, b->new, out);
+		rc |= buf_printf(out, " lies %s the %s's ",
+				 b->direction == MANIFEST_DIRECTION_FASTER ? "below" : "above", o);
+		rc |= phrase_range(b, b->old, out);
+		rc |= apart(b, 0, out);
+		rc |= buf_addstr(out, ": the host is too noisy to tell a change from noise.");
+		break;
+	case MANIFEST_VERDICT_UNSWEPT: {
+		size_t po = b->old->n_pads, pn = b->new->n_pads;
+		rc |= buf_printf(out, "The ranges do not overlap (the %s is %s), but with %zu pad%s "
+				 "on the %s and %zu on the %s placement was not swept, so the "
+				 "difference could be placement; run with more pads.",
+				 n, b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower",
+				 po, po == 1 ? "" : "s", o, pn, n);
+		break;
+	}
+	case MANIFEST_VERDICT_INSUFFICIENT: {
+		long long fo = b->old->rounds, fn = b->new->rounds;
+		long long few = fo < 0 ? fn : fn < 0 ? fo : fo < fn ? fo : fn;
+		if (few >= 0)
+			rc |= buf_printf(out, "A pad has only %lld valid round%s, fewer than the 3 a "
+					 "verdict needs.", few, few == 1 ? "" : "s");
+		else
+			rc |= buf_addstr(out, "A pad has fewer than the 3 valid rounds a verdict needs.");
+		break;
+	}
+	default:
+		rc |= buf_addstr(out, "No verdict was recorded.");
+	}
+	return rc ? -1 : 0;
+}
+
+static const struct phrase_term glossary[] = {
+	{ "pad", "the whole program rebuilt shifted by a few bytes; each pad is one "
+		 "placement of the same code in memory" },
+	{ "placement", "a difference that comes from where the code sits, not from what "
+		       "it does: the ranges over pads overlap" },
+	{ "control", "the base's pad 0 built and measured a second time: how far two "
+		     "builds of the same code differ on this host" },
+	{ "center", "the median over pads of each pad's median over rounds" },
+	{ "range", "the smallest to the largest pad median (under the margin rule, "
+		   "with each pad median's interval over rounds)" },
+	{ "spread", "the range's width divided by the center" },
+	{ "margin", "how far apart the ranges must be to count as a change: the noise "
+		    "the run measured (control and rounds)" },
+	{ "change", "the candidate's center divided by the base's, minus one, with its "
+		    "interval over pads and rounds" },
+	{ "detectable change", "the smallest change the rule would call slower or faster "
+			       "on this host with these pads" },
+	{ "unswept", "only one pad on a side: a difference cannot be told from placement" },
+	{ "noisy", "the ranges are apart, but by no more than the noise" },
+};
+
+const struct phrase_term *phrase_glossary(size_t *n)
+{
+	*n = sizeof(glossary) / sizeof(glossary[0]);
+	return glossary;
+}
+
+/* A recorded value as plumb.conf text; 1 for null; an object is shown as such. */
+static int config_value(const json_t *v, struct buf *out)
+{
+	if (json_is_object(v))
+		return buf_addstr(out, "(object)");
+	return config_value_text(v, out);
+}
+
+/* One section of the spec as rows "prefix key" (an object: one row per member). */
+static int config_section(const char *prefix, const json_t *sec, phrase_kv_fn fn, void *ctx,
+			  struct buf *k, struct buf *v)
+{
+	const char *key, *k2;
+	const json_t *val, *v2;
+	int rc = 0;
+
+	json_object_foreach((json_t *)sec, key, val) {
+		if (strcmp(prefix, "run.") == 0 && strcmp(key, "label") == 0)
+			continue;       /* the labels come from run.labels */
+		if (json_is_object(val)) {
+			json_object_foreach((json_t *)val, k2, v2) {
+				buf_reset(k), buf_reset(v);
+				rc |= buf_printf(k, "%s%s.%s", prefix, key, k2);
+				if (config_value(v2, v) == 0)
+					rc |= fn(ctx, buf_cstr(k), buf_cstr(v));
+			}
+			continue;
+		}
+		buf_reset(k), buf_reset(v);
+		rc |= buf_printf(k, "%s%s", prefix, key);
+		if (config_value(val, v) == 0)
+			rc |= fn(ctx, buf_cstr(k), buf_cstr(v));
+	}
+	return rc ? -1 : 0;
+}
+
+int phrase_config(const struct manifest *m, phrase_kv_fn fn, void *ctx)
+{
+	static const char *const order[] = { "run", "build", "bench", "repo", "verdict" };
+	struct buf k, v;
+	const char *sec;
+	const json_t *val;
+	int rc = 0;
+
+	buf_init(&k, 1 << 16);
+	buf_init(&v, 1 << 20);
+	/* The run's labels (--label, run.label): what the run was for. */
+	for (size_t i = 0; i < m->run.n_labels; i++) {
+		buf_reset(&k);
+		rc |= buf_printf(&k, "label %s", m->run.labels[i].key);
+		rc |= fn(ctx, buf_cstr(&k), m->run.labels[i].value);
+	}
+	if (!m->run.n_labels && json_is_object(json_object_get(json_object_get(m->spec, "run"),
+							       "label"))) {
+		json_object_foreach(json_object_get(json_object_get(m->spec, "run"), "label"), sec, val) {
+			buf_reset(&k), buf_reset(&v);
+			rc |= buf_printf(&k, "label %s", sec);
+			if (config_value(val, &v) == 0)
+				rc |= fn(ctx, buf_cstr(&k), buf_cstr(&v));
+		}
+	}
+	/* The spec, the sections people look for first in front. */
+	for (size_t o = 0; o <= sizeof(order) / sizeof(order[0]); o++) {
+		json_object_foreach(m->spec, sec, val) {
+			int known = 0;
+			for (size_t j = 0; j < sizeof(order) / sizeof(order[0]); j++)
+				known |= strcmp(sec, order[j]) == 0;
+			if (o < sizeof(order) / sizeof(order[0]) ? strcmp(sec, order[o]) != 0 : known)
+				continue;
+			if (json_is_array(val)) {
+				size_t i;
+				const json_t *e;
+				json_array_foreach(val, i, e) {
+					const char *name = json_string_value(json_object_get(e, "name"));
+					char *prefix = buf_strdupf("%s.%s.", sec, name ? name : "?");
+					json_t *rest = json_is_object(e) ? json_copy((json_t *)e) : NULL;
+					if (!prefix || !rest) {
+						free(prefix);
+						json_decref(rest);
+						rc = -1;
+						continue;
+					}
+					json_object_del(rest, "name");
+					rc |= config_section(prefix, rest, fn, ctx, &k, &v);
+					free(prefix);
+					json_decref(rest);
+				}
+			} else if (json_is_object(val)) {
+				char *prefix = buf_strdupf("%s.", sec);
+				if (!prefix)
+					rc = -1;
+				else
+					rc |= config_section(prefix, val, fn, ctx, &k, &v);
+				free(prefix);
+			}
+		}
+	}
+	buf_release(&k);
+	buf_release(&v);
+	return rc ? -1 : 0;
+}
+
+const char *phrase_bench_params(const struct manifest *m, const char *name)
+{
+	const json_t *benches = json_object_get(m->spec, "bench"), *e;
+	size_t i;
+
+	if (!name || !strchr(name, '/'))
+		return NULL;
+	json_array_foreach(benches, i, e) {
+		const char *n = json_string_value(json_object_get(e, "name"));
+		const char *p = json_string_value(json_object_get(e, "params"));
+		if (n && p && strcmp(n, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+int phrase_params_split(const char *params, struct phrase_params *out)
+{
+	const char *p = params;
+
+	memset(out, 0, sizeof(*out));
+	while (p && *p) {
+		const char *end = strchr(p, ';'), *eq = strchr(p, '=');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (out->n == PHRASE_PARAMS_MAX || !eq || eq == p || eq >= p + len ||
+		    (size_t)(eq - p) >= sizeof(out->key[0]) ||
+		    (size_t)(p + len - eq - 1) >= sizeof(out->value[0]))
+			return -1;
+		memcpy(out->key[out->n], p, (size_t)(eq - p));
+		memcpy(out->value[out->n], eq + 1, (size_t)(p + len - eq - 1));
+		out->n++;
+		p = end ? end + 1 : NULL;
+	}
+	return out->n ? 0 : -1;
+}
+
+/* b's family and combination, from the new side's spec; 0 when it has one. */
+static int family_of(const struct report *r, const struct report_bench *b, size_t *len,
+		     struct phrase_params *pp)
+{
+	const char *params = phrase_bench_params(r->new.m, b->name);
+
+	if (!params || phrase_params_split(params, pp) < 0)
+		return -1;
+	*len = (size_t)(strchr(b->name, '/') - b->name);
+	return 0;
+}
+
+/* The same family name and the same parameter names in the same order. */
+static int same_family(const struct report_bench *a, size_t la, const struct phrase_params *pa,
+		       const struct report_bench *b, size_t lb, const struct phrase_params *pb)
+{
+	if (la != lb || strncmp(a->name, b->name, la) != 0 || pa->n != pb->n)
+		return 0;
+	for (size_t k = 0; k < pa->n; k++)
+		if (strcmp(pa->key[k], pb->key[k]) != 0)
+			return 0;
+	return 1;
+}
+
+int phrase_families(const struct report *r, phrase_family_fn fn, void *ctx)
+{
+	struct phrase_family f;
+	struct phrase_params pj;
+	size_t lj;
+	int rc = 0;
+
+	memset(&f, 0, sizeof(f));
+	if (!(f.members = malloc((r->n_benches ? r->n_benches : 1) * sizeof(*f.members))) ||
+	    !(f.values = malloc((r->n_benches ? r->n_benches : 1) * sizeof(*f.values)))) {
+		free(f.members);
+		return -1;
+	}
+	for (size_t i = 0; i < r->n_benches; i++) {
+		int seen = 0;
+		if (family_of(r, &r->benches[i], &f.name_len, &f.keys) < 0)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = family_of(r, &r->benches[j], &lj, &pj) == 0 &&
+			       same_family(&r->benches[i], f.name_len, &f.keys, &r->benches[j], lj, &pj);
+		if (seen)
+			continue;
+		f.name = r->benches[i].name;
+		f.n = 0;
+		for (size_t j = i; j < r->n_benches; j++)
+			if (family_of(r, &r->benches[j], &lj, &pj) == 0 &&
+			    same_family(&r->benches[i], f.name_len, &f.keys, &r->benches[j], lj, &pj)) {
+				f.values[f.n] = pj;
+				f.members[f.n++] = j;
+			}
+		if (f.n >= 2)
+			rc |= fn(ctx, r, &f);
+	}
+	free(f.members);
+	free(f.values);
 	return rc ? -1 : 0;
 }

@@ -41,6 +41,19 @@ int svg_bench(struct buf *out, const struct report *r,
 	      const struct report_bench *b, size_t index);
 int svg_dist(struct buf *out, const struct report *r,
 	     const struct report_bench *b, size_t index);
+/*
+ * svg_strip: each pad's rounds as dots on a row, the pad's median as a
+ * line; base, candidate and control in rows of their own (process mode).
+ * svg_rounds: every pad's value per round as a line, placed where the
+ * variant ran in run.order, with the load average of each round beneath:
+ * drift, a warm-up left in or a noisy neighbour show.  Both scale the
+ * axis to at least the noise the run measured and say when it does not
+ * start at zero; both draw nothing without values per round.
+ */
+int svg_strip(struct buf *out, const struct report *r,
+	      const struct report_bench *b, size_t index);
+int svg_rounds(struct buf *out, const struct report *r,
+	       const struct report_bench *b, size_t index);
 
 /*
  * Phrases shared by the renderers (phrases.c), appended raw: they may quote
@@ -63,6 +76,70 @@ int phrase_commit(const struct manifest_commit *c, struct buf *out);
 int phrase_summary(const struct report *r, struct buf *out);
 /* Where a side was read from: "bundle <id> <path>". */
 int phrase_source(const struct report_side *s, struct buf *out);
+/* The ratio as a change of the metric: "11.8% slower", "3.05% faster"; "" unknown. */
+int phrase_change(const struct report_bench *b, struct buf *out);
+/* The same signed, one number: "+11.8%", "−3.05%". */
+int phrase_change_signed(const struct report_bench *b, struct buf *out);
+/* The ratio's interval as changes: "+10.2% to +13.5%"; "" when not computed. */
+int phrase_interval(const struct report_bench *b, struct buf *out);
+/* The smallest detectable change, slower and faster: "+2.80% or −2.72%"; "" unknown. */
+int phrase_detectable(const struct report_bench *b, struct buf *out);
+/* The range a side was judged on, in one unit: "91.00–94.00 ms". */
+int phrase_range(const struct report_bench *b, const struct manifest_side_stats *s,
+		 struct buf *out);
+/*
+ * One sentence that explains b's verdict from its own numbers: "The
+ * candidate's range 91.00–94.00 ms lies wholly above the base's
+ * 81.20–84.10 ms: 11.8% slower."  Every verdict, failure and
+ * withholding has its sentence.
+ */
+int phrase_explain(const struct report *r, const struct report_bench *b, struct buf *out);
+/*
+ * The run's configuration as key = value rows: the labels first ("label
+ * purpose" = "release-notes"), then the recorded spec (run, build, each
+ * bench with its command, hooks and params, repo, verdict) as plumb.conf
+ * names them; unset keys are left out.  fn gets raw, untrusted strings
+ * and returns 0 or -1; phrase_config() returns -1 when any call did.
+ */
+typedef int (*phrase_kv_fn)(void *ctx, const char *key, const char *value);
+int phrase_config(const struct manifest *m, phrase_kv_fn fn, void *ctx);
+/*
+ * Parameter matrices (bench.NAME.params): a benchmark "zip/size=1M,level=1"
+ * expanded from family "zip" records its combination in the spec as
+ * params "size=1M;level=1".  phrase_bench_params() returns that string
+ * (borrowed from m) or NULL; phrase_params_split() splits it into keys
+ * and values, -1 when it is not such a list or exceeds the limits.
+ */
+#define PHRASE_PARAMS_MAX 8
+struct phrase_params {
+	size_t n;
+	char key[PHRASE_PARAMS_MAX][64];
+	char value[PHRASE_PARAMS_MAX][64];
+};
+const char *phrase_bench_params(const struct manifest *m, const char *name);
+int phrase_params_split(const char *params, struct phrase_params *out);
+/*
+ * Each family of r with two or more members, in the order of its first:
+ * name (name_len bytes of it: the part before '/'), the parameter names
+ * (keys.key), and per member its index in r->benches and its values.
+ * fn returns 0 or -1; so does phrase_families() (-1 also without memory).
+ */
+struct phrase_family {
+	const char *name;
+	size_t name_len;
+	struct phrase_params keys;
+	size_t *members;
+	struct phrase_params *values;
+	size_t n;
+};
+typedef int (*phrase_family_fn)(void *ctx, const struct report *r,
+				const struct phrase_family *f);
+int phrase_families(const struct report *r, phrase_family_fn fn, void *ctx);
+/* The glossary every report ends with: *n terms, in a fixed order. */
+struct phrase_term {
+	const char *term, *text;
+};
+const struct phrase_term *phrase_glossary(size_t *n);
 
 /*
  * svg_trend: a series over commits: each point's range as a vertical bar,

@@ -132,8 +132,9 @@ struct report_bench {
 	double instr_ratio, cycles_ratio;
 	/* Samples mode: the new side's steady-state detector, or NULL. */
 	const struct manifest_steady *steady;
-	/* Per-pad distributions (samples mode), or NULL. */
-	const struct report_dist_side *dist_old, *dist_new;
+	/* Per-pad distributions and values per round (from samples.tsv), or
+	 * NULL; dist_control only in a bundle against its own base. */
+	const struct report_dist_side *dist_old, *dist_new, *dist_control;
 	/* Remarks, one line each, in a fixed order (model-generated, then
 	 * the bundle's own benches[].notes); every renderer prints them. */
 	char **notes;
@@ -257,7 +258,7 @@ struct report_source {
 	char *baseline;                /* the baseline's name, or NULL */
 	enum manifest_side side;       /* the side a baseline names (candidate by default) */
 	struct report_dist *dist;      /* per-pad distributions, or NULL */
-	int want_dist;                 /* read samples.tsv for them (default 1; only HTML shows them) */
+	int want_dist;                 /* read samples.tsv for them (default 1; HTML and Markdown show them) */
 	int unverified;                /* no SHA256SUMS checked its members */
 };
 

@@ -74,7 +74,7 @@ static int dist_row(void *ctx, const struct samples_row *row, struct plumb_err *
 				  row->side == SAMPLES_CANDIDATE ? MANIFEST_SIDE_CANDIDATE :
 				  MANIFEST_SIDE_CONTROL;
 
-	return report_dist_add(ctx, row->bench, side, row->pad,
+	return report_dist_add(ctx, row->bench, side, row->pad, row->round,
 			       row->iter == SAMPLES_ITER_NONE ? UINT64_MAX : row->iter,
 			       row->metric, row->value, err);
 }

@@ -14,6 +14,7 @@
  * from the page's CSS classes.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,10 +39,25 @@ static double xpos(const struct axis *a, double v)
 	return LEFT + (v - a->lo) / (a->hi - a->lo) * (W - LEFT - RIGHT);
 }
 
-/* Widen [lo, hi] by a margin, and give a zero-width range some room. */
-static void axis_fit(struct axis *a, double lo, double hi)
+/*
+ * Widen [lo, hi] by a margin, and to at least min_span around its middle
+ * (the noise the run measured: a spread within the noise must not fill
+ * the chart); give a zero-width range some room.
+ */
+static void axis_fit_min(struct axis *a, double lo, double hi, double min_span)
 {
 	double span = hi - lo;
+
+	if (min_span > 0 && span < min_span) {
+		double mid = (lo + hi) / 2;
+		lo = mid - min_span / 2;
+		hi = mid + min_span / 2;
+		if (lo < 0 && (hi - lo) / 2 > 0 && mid >= 0) {
+			hi -= lo;
+			lo = 0;
+		}
+		span = hi - lo;
+	}
 
 	if (!(span > 0)) {
 		span = fabs(lo) > 0 ? fabs(lo) * 0.02 : 1;
@@ -51,6 +67,38 @@ static void axis_fit(struct axis *a, double lo, double hi)
 	}
 	a->lo = lo - span * 0.08;
 	a->hi = hi + span * 0.08;
+	if (lo >= 0 && a->lo < 0)
+		a->lo = 0;
+}
+
+static void axis_fit(struct axis *a, double lo, double hi)
+{
+	axis_fit_min(a, lo, hi, 0);
+}
+
+/* The noise as an absolute span around center: what the axis must at least show. */
+static double noise_span(const struct report_bench *b, double center)
+{
+	double f = 0;
+
+	if (!isnan(b->noise))
+		f = fmax(f, b->noise);
+	if (!isnan(b->margin))
+		f = fmax(f, b->margin);
+	return isnan(center) ? 0 : 2 * f * fabs(center);
+}
+
+/* "axis starts at 200 ms, not zero", when it does not start at zero. */
+static int axis_zero_note(struct buf *out, const struct axis *a, double x, double y,
+			  const char *anchor)
+{
+	char v[UNITS_MAX];
+
+	if (!(a->lo > 0))
+		return 0;
+	units_value(a->lo, metric_dim(a->metric), 0, v);
+	return buf_printf(out, "<text class=\"axisnote\" x=\"%.1f\" y=\"%.1f\" "
+			  "text-anchor=\"%s\">axis starts at %s, not zero</text>", x, y, anchor, v);
 }
 
 /* A 1, 2 or 5 times a power of ten near span/4. */
@@ -145,7 +193,8 @@ int svg_bench(struct buf *out, const struct report *r, const struct report_bench
 		lo = fmin(lo, b->control->center);
 		hi = fmax(hi, b->control->center);
 	}
-	axis_fit(&a, lo, hi);
+	axis_fit_min(&a, lo, hi, noise_span(b, o->center));
+	H += a.lo > 0 ? 12 : 0;
 
 	rc |= buf_printf(out, "<svg class=\"chart\" id=\"chart-%zu\" viewBox=\"0 0 %.0f %.0f\" "
 			 "role=\"img\" aria-label=\"", index, W, H);
@@ -188,6 +237,7 @@ int svg_bench(struct buf *out, const struct report *r, const struct report_bench
 	rc |= buf_printf(out, "<text class=\"ratiolabel\" x=\"%.1f\" y=\"14\">ratio %s</text>",
 			 LEFT, ratio);
 	rc |= axis_draw(out, &a, yn + 34);
+	rc |= axis_zero_note(out, &a, W - RIGHT, yn + 66, "end");
 	rc |= buf_addstr(out, "</svg>");
 	return rc ? -1 : 0;
 }
@@ -420,5 +470,237 @@ int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
 	rc |= buf_addstr(out, "</svg>");
 #undef TX
 #undef TY
+	return rc ? -1 : 0;
+}
+
+/* The sides of a benchmark's rounds, with their roles and classes. */
+struct round_sides {
+	const struct report_dist_side *s[3];
+	const char *role[3];
+	const char *cls[3];
+	enum manifest_side side[3];
+	int n;
+};
+
+static void round_sides(const struct report *r, const struct report_bench *b,
+			struct round_sides *rs)
+{
+	const struct report_dist_side *s[3] = { b->dist_old, b->dist_new, b->dist_control };
+	const char *role[3] = { r->old_role, r->new_role, "control" };
+	const char *cls[3] = { "old", "new", "ctl" };
+	enum manifest_side side[3] = { r->old.side, MANIFEST_SIDE_CANDIDATE, MANIFEST_SIDE_CONTROL };
+
+	rs->n = 0;
+	for (int i = 0; i < 3; i++) {
+		if (!s[i] || !s[i]->n_pads)
+			continue;
+		rs->s[rs->n] = s[i];
+		rs->role[rs->n] = role[i];
+		rs->cls[rs->n] = cls[i];
+		rs->side[rs->n] = side[i];
+		rs->n++;
+	}
+}
+
+/*
+ * The smallest and largest value of any round of any pad of rs, the
+ * rounds there are (*rounds, one past the last) and the first with a value
+ * (*first: samples.tsv may number from 1).
+ */
+static int rounds_extent(const struct round_sides *rs, double *lo, double *hi, size_t *rounds,
+			 size_t *first)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	*rounds = 0;
+	*first = SIZE_MAX;
+	for (int i = 0; i < rs->n; i++)
+		for (size_t k = 0; k < rs->s[i]->n_pads; k++) {
+			const struct report_dist_pad *p = &rs->s[i]->pads[k];
+			for (size_t j = 0; j < p->n_rounds; j++) {
+				if (isnan(p->rounds[j]))
+					continue;
+				*first = j < *first ? j : *first;
+				*lo = fmin(*lo, p->rounds[j]);
+				*hi = fmax(*hi, p->rounds[j]);
+			}
+			if (p->n_rounds > *rounds)
+				*rounds = p->n_rounds;
+		}
+	return *lo <= *hi ? 0 : -1;
+}
+
+int svg_strip(struct buf *out, const struct report *r, const struct report_bench *b,
+	      size_t index)
+{
+	struct round_sides rs;
+	struct axis a = { 0, 1, b->metric };
+	double lo, hi, y, H;
+	size_t rows = 0, nr, first;
+	int rc = 0;
+
+	round_sides(r, b, &rs);
+	if (rs.n == 0 || rounds_extent(&rs, &lo, &hi, &nr, &first) < 0)
+		return 0;
+	for (int i = 0; i < rs.n; i++)
+		rows += rs.s[i]->n_pads;
+	axis_fit_min(&a, lo, hi, noise_span(b, b->old ? b->old->center : NAN));
+	H = 24 + (double)rows * 16 + (double)rs.n * 18 + 40 + (a.lo > 0 ? 12 : 0);
+	rc |= buf_printf(out, "<svg class=\"strip\" id=\"strip-%zu\" viewBox=\"0 0 %.0f %.0f\" "
+			 "role=\"img\" aria-label=\"", index, W, H);
+	rc |= esc_html(out, b->name);
+	rc |= buf_addstr(out, ": each pad's rounds\">");
+	rc |= buf_printf(out, "<text class=\"ratiolabel\" x=\"4\" y=\"12\">each pad's rounds: "
+			 "a dot per round, a line at the pad's median</text>");
+	y = 30;
+	for (int i = 0; i < rs.n; i++) {
+		rc |= buf_printf(out, "<text class=\"grouplabel %s\" x=\"4\" y=\"%.1f\">%s</text>",
+				 rs.cls[i], y + 4, rs.role[i]);
+		y += 18;
+		for (size_t k = 0; k < rs.s[i]->n_pads; k++, y += 16) {
+			const struct report_dist_pad *p = &rs.s[i]->pads[k];
+			char v[UNITS_MAX];
+			units_value(p->p50, metric_dim(b->metric), 0, v);
+			rc |= buf_printf(out, "<text class=\"rowlabel\" x=\"%.1f\" y=\"%.1f\">pad %u</text>",
+					 LEFT - 8, y + 4, p->pad);
+			for (size_t j = 0; j < p->n_rounds; j++) {
+				char rv[UNITS_MAX];
+				if (isnan(p->rounds[j]))
+					continue;
+				units_value(p->rounds[j], metric_dim(b->metric), 0, rv);
+				rc |= buf_printf(out, "<circle class=\"pad %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\">"
+						 "<title>%s pad %u round %zu: %s</title></circle>",
+						 rs.cls[i], xpos(&a, p->rounds[j]), y, rs.role[i], p->pad, j, rv);
+			}
+			rc |= buf_printf(out, "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+					 "y2=\"%.1f\"><title>%s pad %u median %s</title></line>",
+					 xpos(&a, p->p50), y - 6, xpos(&a, p->p50), y + 6, rs.role[i], p->pad, v);
+		}
+	}
+	rc |= axis_draw(out, &a, y + 2);
+	rc |= axis_zero_note(out, &a, W - RIGHT, y + 34, "end");
+	rc |= buf_addstr(out, "</svg>");
+	return rc ? -1 : 0;
+}
+
+/* Where variant (side, pad) ran within round j of m's run.order: a fraction in [0, 1). */
+static double order_pos(const struct manifest *m, enum manifest_side side, uint32_t pad, size_t j)
+{
+	const struct manifest_round *o;
+
+	if (!m || j >= m->run.n_order)
+		return 0.5;
+	o = &m->run.order[j];
+	for (size_t i = 0; i < o->n; i++) {
+		const struct manifest_variant *v;
+		if (o->variants[i] >= m->build.n_variants)
+			continue;
+		v = &m->build.variants[o->variants[i]];
+		if (v->side == side && v->pad == (int64_t)pad)
+			return ((double)i + 0.5) / (double)o->n;
+	}
+	return 0.5;
+}
+
+#define RTOP 24.0
+#define RPLOT 120.0   /* height of the values */
+#define RLOAD 24.0    /* height of the load band */
+
+int svg_rounds(struct buf *out, const struct report *r, const struct report_bench *b,
+	       size_t index)
+{
+	struct round_sides rs;
+	struct axis a = { 0, 1, b->metric };
+	const struct manifest *m = r->new.m;
+	double lo, hi, H, pw = W - LEFT - RIGHT, yb, step, loadmax = 0;
+	size_t nr, first, shown;
+	struct units_scale sc;
+	char num[UNITS_MAX];
+	int rc = 0, load = 0, ordered;
+
+	round_sides(r, b, &rs);
+	if (rs.n == 0 || rounds_extent(&rs, &lo, &hi, &nr, &first) < 0 || nr == 0)
+		return 0;
+	/* run.order and run.conditions hold the rounds in order, from the first. */
+	shown = nr - first;
+	ordered = m->run.n_order >= shown;
+	for (size_t j = 0; j < m->run.n_conditions && j < shown; j++)
+		if (!isnan(m->run.conditions[j].load[0])) {
+			load = 1;
+			loadmax = fmax(loadmax, m->run.conditions[j].load[0]);
+		}
+	axis_fit_min(&a, lo, hi, noise_span(b, b->old ? b->old->center : NAN));
+	yb = RTOP + RPLOT;
+	H = yb + 30 + (load ? RLOAD + 14 : 0) + 14;
+	rc |= buf_printf(out, "<svg class=\"rounds\" id=\"rounds-%zu\" viewBox=\"0 0 %.0f %.0f\" "
+			 "role=\"img\" aria-label=\"", index, W, H);
+	rc |= esc_html(out, b->name);
+	rc |= buf_addstr(out, ": samples over rounds\">");
+	rc |= buf_printf(out, "<text class=\"ratiolabel\" x=\"4\" y=\"12\">over the rounds, %s: a line "
+			 "per pad%s</text>", ordered ? "in the order they ran" : "round by round",
+			 load ? "; below, the load average" : "");
+	/* The value axis, upright, in one unit. */
+	units_scale((a.lo + a.hi) / 2, metric_dim(b->metric), 0, &sc);
+	step = nice_step(a.hi - a.lo);
+	rc |= buf_printf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+			 LEFT, RTOP, LEFT, yb);
+	for (double v = ceil(a.lo / step) * step; v <= a.hi; v += step) {
+		double y = yb - (v - a.lo) / (a.hi - a.lo) * RPLOT;
+		tick_number(fabs(v) < step * 1e-9 ? 0 : v, step, &sc, num);
+		rc |= buf_printf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+				 "<text class=\"vlabel\" x=\"%.1f\" y=\"%.1f\">%s</text>",
+				 LEFT, y, W - RIGHT, y, LEFT - 4, y + 3, num);
+	}
+	rc |= buf_printf(out, "<text class=\"vlabel unit\" x=\"%.1f\" y=\"%.1f\">%s</text>",
+			 LEFT - 4, RTOP - 8, *sc.suffix ? sc.suffix + 1 : "count");
+	/* One line per pad, its points where the variant ran. */
+	for (int i = 0; i < rs.n; i++)
+		for (size_t k = 0; k < rs.s[i]->n_pads; k++) {
+			const struct report_dist_pad *p = &rs.s[i]->pads[k];
+			const char *cmd = "M";
+			rc |= buf_printf(out, "<path class=\"roundline %s\" d=\"", rs.cls[i]);
+			for (size_t j = first; j < p->n_rounds; j++) {
+				double x, y;
+				if (isnan(p->rounds[j]))
+					continue;
+				x = LEFT + ((double)(j - first) + order_pos(ordered ? m : NULL, rs.side[i],
+									    p->pad, j - first)) /
+					   (double)shown * pw;
+				y = yb - (p->rounds[j] - a.lo) / (a.hi - a.lo) * RPLOT;
+				rc |= buf_printf(out, "%s%.1f %.1f", cmd, x, y);
+				cmd = "L";
+			}
+			rc |= buf_printf(out, "\"><title>%s pad %u</title></path>", rs.role[i], p->pad);
+		}
+	/* The rounds under the plot. */
+	for (size_t j = first; j < nr; j++) {
+		double x = LEFT + ((double)(j - first) + 0.5) / (double)shown * pw;
+		if (shown > 12 && (j - first) % ((shown + 11) / 12) != 0)
+			continue;
+		rc |= buf_printf(out, "<text class=\"ticklabel\" x=\"%.1f\" y=\"%.1f\">%zu</text>",
+				 x, yb + 14, j);
+	}
+	rc |= buf_printf(out, "<text class=\"rowlabel unit\" x=\"%.1f\" y=\"%.1f\">round</text>",
+			 LEFT - 8, yb + 14);
+	if (load) {
+		double y0 = yb + 22;
+		rc |= buf_printf(out, "<text class=\"rowlabel unit\" x=\"%.1f\" y=\"%.1f\">load</text>",
+				 LEFT - 8, y0 + RLOAD / 2 + 3);
+		for (size_t j = 0; j < m->run.n_conditions && j < shown; j++) {
+			double l = m->run.conditions[j].load[0], h;
+			if (isnan(l))
+				continue;
+			h = loadmax > 0 ? l / loadmax * RLOAD : 0;
+			rc |= buf_printf(out, "<rect class=\"load\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+					 "height=\"%.1f\"><title>round %zu: load %.2f</title></rect>",
+					 LEFT + (double)j / (double)shown * pw + 1, y0 + RLOAD - h,
+					 pw / (double)shown - 2 > 1 ? pw / (double)shown - 2 : 1, h,
+					 j + first, l);
+		}
+		rc |= buf_printf(out, "<text class=\"vlabel\" x=\"%.1f\" y=\"%.1f\">%.2f</text>",
+				 W - RIGHT, y0 - 2, loadmax);
+	}
+	rc |= axis_zero_note(out, &a, W - RIGHT, H - 4, "end");
+	rc |= buf_addstr(out, "</svg>");
 	return rc ? -1 : 0;
 }

@@ -172,7 +172,7 @@ static int heading(const struct report *r, struct buf *out)
 		rc |= buf_addch(out, ' ');
 		rc |= esc_text(out, r->old.baseline);
 	}
-	rc |= buf_addstr(out, r->kind == REPORT_SELF ? " (one job)\n" : "\n");
+	rc |= buf_addch(out, '\n');
 	rc |= phrase_commit(r->old_commit, &raw);
 	rc |= heading_line(out, r->old_role, &raw);
 	rc |= phrase_commit(r->new_commit, &raw);
@@ -245,7 +245,7 @@ int report_text(const struct report *r, int color, struct buf *out,
 	table_cell(&t, "metric");
 	table_cell(&t, r->old_role);
 	table_cell(&t, r->new_role);
-	table_cell(&t, "ratio");
+	table_cell(&t, "change");
 	if (counters) {
 		table_cell(&t, "instr");
 		table_cell(&t, "cycles");
@@ -268,8 +268,14 @@ int report_text(const struct report *r, int color, struct buf *out,
 		if (b->new)
 			rc |= phrase_side(b, b->new, &cell);
 		table_cell(&t, b->new ? buf_cstr(&cell) : "-");
-		units_ratio(b->ratio, x);
-		table_cell(&t, isnan(b->ratio) ? "-" : x);
+		buf_reset(&cell);
+		rc |= phrase_change_signed(b, &cell);
+		if (cell.len && !isnan(b->ratio_lo)) {
+			rc |= buf_addstr(&cell, " (");
+			rc |= phrase_interval(b, &cell);
+			rc |= buf_addch(&cell, ')');
+		}
+		table_cell(&t, cell.len ? buf_cstr(&cell) : "-");
 		if (counters) {
 			units_ratio(b->instr_ratio, x);
 			table_cell(&t, isnan(b->instr_ratio) ? "-" : x);
@@ -289,15 +295,22 @@ int report_text(const struct report *r, int color, struct buf *out,
 	table_release(&t);
 	buf_release(&cell);
 
-	/* Each benchmark's remarks, one per line, greppable by name. */
+	/* Each benchmark's verdict in a sentence, then its remarks, one per
+	 * line, greppable by name. */
+	buf_init(&cell, 1 << 20);
 	for (size_t i = 0; i < r->n_benches; i++) {
 		const struct report_bench *b = &r->benches[i];
-		const char *why = b->failure ? b->failure : b->missing;
-		if (why || b->n_notes)
-			rc |= buf_addch(out, '\n');
+		const char *why = b->failure;
+		rc |= buf_addch(out, '\n');
+		rc |= phrase_explain(r, b, &cell);
+		rc |= esc_text(out, b->name);
+		rc |= buf_addstr(out, ": ");
+		rc |= esc_text(out, buf_cstr(&cell));
+		rc |= buf_addch(out, '\n');
+		buf_reset(&cell);
 		if (why) {
 			rc |= esc_text(out, b->name);
-			rc |= buf_addstr(out, b->failure ? ": failed: " : ": not compared: ");
+			rc |= buf_addstr(out, ": failed: ");
 			rc |= esc_text(out, why);
 			rc |= buf_addch(out, '\n');
 		}
@@ -308,6 +321,7 @@ int report_text(const struct report *r, int color, struct buf *out,
 			rc |= buf_addch(out, '\n');
 		}
 	}
+	buf_release(&cell);
 	rc |= buf_addch(out, '\n');
 	rc |= phrase_summary(r, out);
 	rc |= buf_addch(out, '\n');

@@ -132,7 +132,7 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 	int rc;
 
 	report_source_init(&src);
-	src.want_dist = format == REPORT_HTML;
+	src.want_dist = format == REPORT_HTML || format == REPORT_MARKDOWN;
 	rc = report_source_load(&src, bundle, err);
 	if (rc == 0) {
 		report_source_side(&src, MANIFEST_SIDE_CANDIDATE, &side);

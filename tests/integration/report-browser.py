@@ -30,12 +30,13 @@ MEASURE = r"""
   const box = e => {
     if (!e) return null;
     const b = e.getBoundingClientRect(), cs = getComputedStyle(e);
-    return {w: b.width, h: b.height, x: b.left, right: b.right,
+    return {w: b.width, h: b.height, x: b.left, right: b.right, y: b.top, bottom: b.bottom,
             visible: cs.visibility === 'visible' && cs.display !== 'none' &&
                      parseFloat(cs.opacity) > 0,
             text: e.textContent.trim()};
   };
-  const out = {vw: window.innerWidth, sw: document.documentElement.scrollWidth,
+  const out = {vw: window.innerWidth, vh: window.innerHeight,
+               sw: document.documentElement.scrollWidth,
                title: document.title, benches: []};
   document.querySelectorAll('section.bench').forEach(sec => {
     const h2 = sec.querySelector('h2');
@@ -48,6 +49,16 @@ MEASURE = r"""
       badge: box(sec.querySelector('h2 .verdict')),
     });
   });
+  // The overview's first row: benchmark, change and verdict on the first screen.
+  const row = document.querySelector('table.benches tr:nth-child(2)');
+  out.first = row ? {name: box(row.querySelector('td.name')),
+                     change: box(row.querySelector('td.change')),
+                     verdict: box(row.querySelector('td.verdictcell'))} : null;
+  out.rounds = Array.from(document.querySelectorAll('svg.rounds')).map(box);
+  out.strips = Array.from(document.querySelectorAll('svg.strip')).map(box);
+  out.config = box(document.querySelector('section.config details'));
+  out.configOpen = !!document.querySelector('section.config details[open]');
+  out.glossary = box(document.querySelector('section.glossary'));
   // plumb bisect's page: the path picture and its rows.
   out.bisect = box(document.querySelector('svg.bisect'));
   out.bisect_rows = document.querySelectorAll('svg.bisect rect.cand').length;

@@ -35,6 +35,26 @@ test_expect_success CHECK 'a bundle whose strings hold controls and bidi overrid
 	failed["name"] = "failed" + evil
 	failed["failure"] = "crashed: " + evil
 	m["benches"].append(failed)
+	# A parameter family whose names and values are evil, and a spec
+	# (commands, hooks, labels) that the configuration table shows.
+	rows = open("h/samples.tsv").read().splitlines(True)
+	fam = []
+	# (samples.tsv refuses controls in a name: the evil values are the
+	# params of the spec, which the family table shows.)
+	for v in ("1", "2"):
+	    b = dict(m["benches"][1])
+	    b["name"] = "fam/k=" + v
+	    e = evil.replace(";", "")    # ";" separates the parameters
+	    b["params"] = "k" + e + "=" + v + e
+	    fam.append(b)
+	    rows += [b["name"] + r[r.index("\t"):] for r in rows[1:] if r.startswith(m["benches"][1]["name"] + "\t")]
+	m["benches"] += fam
+	open("h/samples.tsv", "w").write("".join(rows))
+	m["spec"]["run"]["setup"] = "setup " + evil
+	m["spec"]["build"]["command"] = "make " + evil
+	m["spec"]["bench"] += [{"name": b["name"], "command": "{artifact} " + evil,
+	                        "prepare": "prepare " + evil,
+	                        "params": b.pop("params")} for b in fam]
 	json.dump(m, open(sys.argv[2], "w"), indent=2)
 	PY
 	python3 "$TEST_SRCDIR/tests/integration/fingerprint.py" h/manifest.json &&
@@ -77,6 +97,11 @@ test_expect_success CHECK 'report in every format, of the bundle and of the tren
 			--format $f --archive-dir A -o "trend.$f" || return 1
 	done &&
 	test_grep "subject" report.text &&
+	test_grep "by parameter" report.md &&
+	test_grep "<section class=\"families\">" report.html &&
+	test_grep "run.setup</td><td class=\"fact\">setup " report.html &&
+	test_grep "prepare</td><td class=\"fact\">prepare " report.html &&
+	test_grep "^| label k" report.md &&
 	clean report.text report.md report.html trend.text trend.md trend.html
 '
 

@@ -87,8 +87,8 @@ json.dump(j, open(\"o/manifest.json\", \"w\"), indent=1)" &&
 
 test_expect_success 'the report of each says the interval and what could be detected' '
 	plumb report m1.plumb >r.txt &&
-	test_grep "effect: ratio [0-9.]* to [0-9.]* (95% interval over pads and rounds)" r.txt &&
-	test_grep "changes smaller than +[0-9.]*% or -[0-9.]*% cannot be told from placement and noise here (4 and 4 pads)" r.txt &&
+	test_grep "change \(+\|−\)[0-9.]*%, 95% interval over pads and rounds \(+\|−\)[0-9.]*% to \(+\|−\)[0-9.]*%" r.txt &&
+	test_grep "smallest detectable change +[0-9.]*% or −[0-9.]*% (4 and 4 pads, placement and noise)" r.txt &&
 	test_grep "load during the rounds [0-9.]* to [0-9.]* on [0-9]* CPUs" r.txt &&
 	plumb report --format json o.plumb >r.json &&
 	test_grep "\"reason\": \"hot code identical except the addresses of moved data\"" r.json

@@ -111,6 +111,42 @@ test_expect_success 'hostile names reach no terminal as escapes, no table as cel
 	test_grep "^| a\\\\|b" h.md
 '
 
+test_expect_success 'every verdict has its sentence, in text and Markdown' '
+	for c in slower faster placement unswept insufficient noisy hot-identical not-comparable baseline; do
+		n=$(grep -c "^| " "$golden/$c/expect.md") &&
+		grep -q "^- \*\*.*\*\* ([a-z ]*): [A-Z]" "$golden/$c/expect.md" &&
+		grep -q ": The \|: A pad has\|: Not compared\|: The hosts" "$golden/$c/expect.txt" ||
+		{ echo "$c: no sentence" >&2; return 1; }
+	done &&
+	test_grep "^sort1m: The candidate.s range 91.00–94.00 ms lies wholly above the base.s 81.20–84.10 ms: 11.8% slower.$" \
+		"$golden/slower/expect.txt" &&
+	test_grep "The ranges do not overlap (the candidate is" "$golden/unswept/expect.md" &&
+	test_grep "A pad has only 2 valid rounds" "$golden/insufficient/expect.txt" &&
+	test_grep "Yet the hot code is identical" "$golden/hot-identical/expect.txt" &&
+	test_grep "Yet the control moved about as much as the spread" "$golden/noisy/expect.txt" &&
+	test_grep "The hosts are not comparable" "$golden/not-comparable/expect.txt"
+'
+
+test_expect_success 'Markdown: units in the headers, one number per cell, a legend, no jargon title' '
+	md="$golden/slower/expect.md" &&
+	test_grep "^| benchmark | metric | base (ms) | base range (ms) | base spread | candidate (ms) | candidate range (ms) | candidate spread | change | change interval |" "$md" &&
+	test_grep "^| sort1m | wall | 83.20 | 81.20–84.10 | 3.49% | 93.00 | 91.00–94.00 | 3.23% | +11.8% | – |" "$md" &&
+	test_grep "^Legend: the center is" "$md" &&
+	test_grep "^## plumb report: candidate against base$" "$md" &&
+	test_grep "^### Glossary" "$md" &&
+	test_grep "^| label purpose | release-notes |$" "$golden/hostile/expect.md" &&
+	! grep -h "one job" "$golden"/*/expect.md "$golden"/*/expect.txt
+'
+
+test_expect_success 'Markdown: the family by parameter and each pad over the rounds, as tables' '
+	md="$golden/family/expect.md" &&
+	test_grep "^### zip by parameter$" "$md" &&
+	test_grep "^| size | level | base (ms) | candidate (ms) | change | verdict |$" "$md" &&
+	test_grep "^| 64M | 9 | 800.8 | 864.4 | +7.95% | slower |$" "$md" &&
+	test_grep "^<details><summary>zip/size=1M,level=1: each pad over the rounds</summary>$" "$md" &&
+	test_grep "^| side | pad | median (ms) | rounds min–max (ms) | r0 | r1 | r2 | r3 | r4 |$" "$md"
+'
+
 test_expect_success 'a packed bundle reports as its folder does, with its id' '
 	for c in placement not-comparable baseline; do
 		args=$(cat "$golden/$c/args") &&

@@ -10,7 +10,7 @@ test -n "$chromium" && test_set_prereq CHROMIUM
 # printed (tests/integration/report-browser.py), keeping the screenshots
 # and the PDF in the trash folder (look at them: *-top.png is the first
 # screenful).
-cases="placement baseline not-comparable hostile"
+cases="placement baseline not-comparable hostile family"
 
 test_expect_success CHROMIUM 'the pages load in Chromium at desktop and phone widths' '
 	for c in $cases; do

@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='plumb archive add compares signatures: a properly signed copy replaces an unsigned or wrongly signed one; archive show says who signed what is stored'
 . "$(dirname "$0")/test-lib.sh"
-command -v sqlite3 >/dev/null 2>&1 && test_set_prereq SQLITE3
+. "$TEST_SRCDIR/tests/integration/lib-archive.sh"
 
 A="$TRASH/archive"
 
@@ -58,7 +58,7 @@ test_expect_success SQLITE3 'an unsigned copy first: any signed copy replaces it
 	test_grep "^signature  *present, key $(cat right.id)" show &&
 	plumb archive add bad.plumb --archive-dir "$B" >out &&
 	test_grep "already in the archive" out &&
-	test "$(sqlite3 "$B/archive.db" "SELECT old_signature || \" \" || new_signature FROM replacements")" = "none present"
+	test "$(index_sql "$B" "SELECT old_signature || '"' '"' || new_signature FROM replacements")" = "none present"
 '
 
 test_done

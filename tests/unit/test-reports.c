@@ -498,15 +498,18 @@ PLUMB_TEST(reports_distribution_keeps_memory_bounded_and_skips_warmup)
 	for (uint64_t i = 0; i < total; i++) {
 		uint64_t iter = i % 1000;
 		double v = iter < 38 ? 1e9 : 1000.0 + (double)(i % 101);
-		assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2, iter, "wall",
-						 v, &err), 0);
+		assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2,
+						 (uint32_t)(i / 1000), iter, "wall", v, &err), 0);
 	}
-	/* Other metrics, process-mode rows and unknown benchmarks are left out. */
-	assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2, 500, "cycles", 5,
+	/* Other metrics and unknown benchmarks are left out; a process-mode
+	 * row is its round's value. */
+	assert_int_equal(report_dist_add(d, "parse", MANIFEST_SIDE_BASE, 2, 0, 500, "cycles", 5,
 					 &err), 0);
-	assert_int_equal(report_dist_add(d, "interp", MANIFEST_SIDE_BASE, 0, UINT64_MAX,
+	assert_int_equal(report_dist_add(d, "interp", MANIFEST_SIDE_BASE, 0, 1, UINT64_MAX,
 					 "wall", 5, &err), 0);
-	assert_int_equal(report_dist_add(d, "nope", MANIFEST_SIDE_BASE, 0, 1, "wall", 5, &err), 0);
+	assert_int_equal(report_dist_add(d, "interp", MANIFEST_SIDE_BASE, 0, 3, UINT64_MAX,
+					 "wall", 7, &err), 0);
+	assert_int_equal(report_dist_add(d, "nope", MANIFEST_SIDE_BASE, 0, 0, 1, "wall", 5, &err), 0);
 	assert_int_equal(report_dist_finish(d, &s.m, &err), 0);
 	side = report_dist_find(d, "parse", MANIFEST_SIDE_BASE);
 	assert_non_null(side);
@@ -518,7 +521,16 @@ PLUMB_TEST(reports_distribution_keeps_memory_bounded_and_skips_warmup)
 	assert_true(side->pads[0].p50 <= side->pads[0].p75);
 	assert_true(fabs(side->pads[0].p50 - 1050.0) < 3);
 	assert_null(report_dist_find(d, "parse", MANIFEST_SIDE_CANDIDATE));
-	assert_null(report_dist_find(d, "interp", MANIFEST_SIDE_BASE));
+	/* A round per thousand rows, each its median (warmup left out). */
+	assert_int_equal((int)side->pads[0].n_rounds, (int)(total / 1000) + 1);
+	assert_true(fabs(side->pads[0].rounds[0] - 1050.0) < 3);
+	assert_true(side->pads[0].rounds[1] >= 1000.0 && side->pads[0].rounds[1] <= 1100.0);
+	side = report_dist_find(d, "interp", MANIFEST_SIDE_BASE);
+	assert_non_null(side);
+	assert_int_equal((int)side->pads[0].n_rounds, 4);
+	assert_true(isnan(side->pads[0].rounds[0]) && isnan(side->pads[0].rounds[2]));
+	assert_true(side->pads[0].rounds[1] == 5 && side->pads[0].rounds[3] == 7);
+	assert_true(side->pads[0].p50 == 6);
 	report_dist_free(d);
 	report_source_release(&s);
 }
@@ -656,4 +668,189 @@ PLUMB_TEST(reports_github_annotations_escaped)
 	assert_int_equal(report_github_escape(&out, "50%\r\n:,", 0), 0);
 	assert_string_equal(buf_cstr(&out), "50%25??:,");
 	buf_release(&out);
+}
+
+/* phrase_explain() of a benchmark made by hand: the sentence from its numbers. */
+static const char *explained(const struct report_bench *b, int kind)
+{
+	static char out[2048];
+	struct report r;
+	struct buf t;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	r.old_role = "base";
+	r.new_role = "candidate";
+	buf_init(&t, sizeof(out) - 1);
+	assert_int_equal(phrase_explain(&r, b, &t), 0);
+	snprintf(out, sizeof(out), "%s", buf_cstr(&t));
+	buf_release(&t);
+	return out;
+}
+
+static void side_of(struct manifest_side_stats *s, double *pads, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->present = 1;
+	s->pads = pads;
+	s->n_pads = n;
+	s->min = s->max = pads[0];
+	for (size_t i = 1; i < n; i++) {
+		s->min = fmin(s->min, pads[i]);
+		s->max = fmax(s->max, pads[i]);
+	}
+	s->center = pads[n / 2];
+	s->spread = (s->max - s->min) / s->center;
+	s->rounds = 5;
+	s->range_lo = s->range_hi = s->p99 = s->co_p99 = NAN;
+}
+
+static void bench_of(struct report_bench *b, struct manifest_side_stats *o,
+		     struct manifest_side_stats *n, enum manifest_verdict v)
+{
+	memset(b, 0, sizeof(*b));
+	b->name = "x";
+	b->metric = METRIC_WALL;
+	b->old = o;
+	b->new = n;
+	b->verdict = v;
+	b->ratio = n->center / o->center;
+	b->ratio_lo = b->ratio_hi = b->detect_slower = b->detect_faster = NAN;
+	b->noise = b->noise_rounds = b->noise_control = b->margin = b->gap = NAN;
+	b->hot_identical = -1;
+}
+
+PLUMB_TEST(reports_phrase_explains_every_verdict_from_its_numbers)
+{
+	double po[] = { 166.8e6, 168.0e6, 170.1e6 }, pn[] = { 107.8e6, 110.0e6, 114.4e6 };
+	double one[] = { 100e6 };
+	struct manifest_side_stats o, n, n1;
+	struct report_bench b;
+	struct buf t;
+
+	side_of(&o, po, 3);
+	side_of(&n, pn, 3);
+	bench_of(&b, &o, &n, MANIFEST_VERDICT_FASTER);
+	b.gap = 0.344;
+	b.margin = 0.028;
+	assert_string_equal(explained(&b, REPORT_SELF),
+			    "The candidate's range 107.8–114.4 ms lies wholly below the base's "
+			    "166.8–170.1 ms, apart by 34.4%, more than the 2.80% noise margin: "
+			    "34.5% faster.");
+	/* The rule's ranges (margin: the pads' intervals) when recorded. */
+	n.range_lo = 105.0e6;
+	n.range_hi = 116.0e6;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "range 105.0–116.0 ms (pad medians with "
+			       "their intervals over rounds) lies"));
+	n.range_lo = n.range_hi = NAN;
+
+	b.verdict = MANIFEST_VERDICT_NOISY;
+	b.direction = MANIFEST_DIRECTION_FASTER;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "lies below the base's 166.8–170.1 ms, "
+			       "apart by 34.4%, no more than the 2.80% noise margin: the host is too noisy"));
+	b.verdict = MANIFEST_VERDICT_PLACEMENT;
+	b.hot_identical = 1;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "do not overlap, but the hot code is identical"));
+	b.hot_identical = -1;
+	b.new = &o;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "overlap: moving the code"));
+	side_of(&n1, one, 1);
+	b.new = &n1;
+	b.verdict = MANIFEST_VERDICT_UNSWEPT;
+	b.direction = MANIFEST_DIRECTION_FASTER;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "with 3 pads on the base and 1 on the candidate"));
+	n1.rounds = 2;
+	b.verdict = MANIFEST_VERDICT_INSUFFICIENT;
+	assert_string_equal(explained(&b, REPORT_SELF),
+			    "A pad has only 2 valid rounds, fewer than the 3 a verdict needs.");
+	b.withheld = 1;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "not comparable"));
+	b.failure = "killed";
+	assert_string_equal(explained(&b, REPORT_SELF), "The candidate failed, so there is nothing to compare.");
+
+	/* The change, its interval and the detectable change, as percentages. */
+	bench_of(&b, &o, &n, MANIFEST_VERDICT_FASTER);
+	b.ratio = 0.9;
+	b.ratio_lo = 0.88;
+	b.ratio_hi = 1.02;
+	b.detect_slower = 0.028;
+	b.detect_faster = 0.0272;
+	buf_init(&t, 1024);
+	assert_int_equal(phrase_change(&b, &t), 0);
+	assert_string_equal(buf_cstr(&t), "10.0% faster");
+	buf_reset(&t);
+	assert_int_equal(phrase_change_signed(&b, &t), 0);
+	assert_string_equal(buf_cstr(&t), "−10.0%");
+	buf_reset(&t);
+	assert_int_equal(phrase_interval(&b, &t), 0);
+	assert_string_equal(buf_cstr(&t), "−12.0% to +2.00%");
+	buf_reset(&t);
+	assert_int_equal(phrase_detectable(&b, &t), 0);
+	assert_string_equal(buf_cstr(&t), "+2.80% or −2.72%");
+	buf_reset(&t);
+	b.ratio_lo = NAN;
+	b.detect_slower = NAN;
+	assert_int_equal(phrase_interval(&b, &t), 0);
+	assert_int_equal(phrase_detectable(&b, &t), 0);
+	assert_int_equal((int)t.len, 0);
+	buf_release(&t);
+}
+
+/* The width of the first <rect class="range old" ...> of an SVG. */
+static double range_width(const char *svg)
+{
+	const char *p = strstr(svg, "<rect class=\"range old\"");
+	const char *w = p ? strstr(p, "width=\"") : NULL;
+
+	return w ? strtod(w + 7, NULL) : -1;
+}
+
+PLUMB_TEST(reports_chart_axis_spans_at_least_the_noise_and_says_where_it_starts)
+{
+	double po[] = { 100.000000e6, 100.000003e6, 100.000005e6 };
+	double pn[] = { 100.000001e6, 100.000002e6, 100.000004e6 };
+	struct manifest_side_stats o, n;
+	struct report_bench b;
+	struct report r;
+	struct buf t;
+
+	side_of(&o, po, 3);
+	side_of(&n, pn, 3);
+	bench_of(&b, &o, &n, MANIFEST_VERDICT_PLACEMENT);
+	memset(&r, 0, sizeof(r));
+	r.kind = REPORT_SELF;
+	r.old_role = "base";
+	r.new_role = "candidate";
+	buf_init(&t, 1 << 20);
+	/* Without a noise figure a 5 ns range fills the plot ... */
+	assert_int_equal(svg_bench(&t, &r, &b, 0), 0);
+	assert_true(range_width(buf_cstr(&t)) > 200);
+	assert_non_null(strstr(buf_cstr(&t), "not zero</text>"));
+	buf_reset(&t);
+	/* ... with the run's 2.8% noise it is a sliver of an axis that shows the noise. */
+	b.noise = 0.028;
+	assert_int_equal(svg_bench(&t, &r, &b, 0), 0);
+	assert_true(range_width(buf_cstr(&t)) < 5);
+	assert_non_null(strstr(buf_cstr(&t), "axis starts at "));
+	buf_reset(&t);
+	/* An axis that reaches zero says nothing of the kind. */
+	b.noise = 3;
+	assert_int_equal(svg_bench(&t, &r, &b, 0), 0);
+	assert_null(strstr(buf_cstr(&t), "not zero"));
+	buf_release(&t);
+}
+
+PLUMB_TEST(reports_params_split_the_recorded_combination)
+{
+	struct phrase_params pp;
+
+	assert_int_equal(phrase_params_split("size=1M;level=9", &pp), 0);
+	assert_int_equal((int)pp.n, 2);
+	assert_string_equal(pp.key[0], "size");
+	assert_string_equal(pp.value[0], "1M");
+	assert_string_equal(pp.key[1], "level");
+	assert_string_equal(pp.value[1], "9");
+	assert_int_equal(phrase_params_split("size", &pp), -1);
+	assert_int_equal(phrase_params_split("", &pp), -1);
+	assert_int_equal(phrase_params_split("a=1;=2", &pp), -1);
 }
