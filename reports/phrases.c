@@ -39,6 +39,23 @@ int phrase_side(const struct report_bench *b, const struct manifest_side_stats *
 	return rc ? -1 : 0;
 }
 
+int phrase_pads(const struct report_bench *b, const struct manifest_side_stats *s,
+		struct buf *out)
+{
+	const struct manifest_side_stats *u = b->old ? b->old : s;
+	struct units_scale sc;
+	char v[UNITS_MAX];
+	int rc = 0;
+
+	units_scale(u->center, metric_dim(b->metric), 0, &sc);
+	for (size_t k = 0; k < s->n_pads; k++) {
+		units_number(s->pads[k], &sc, v);
+		rc |= buf_printf(out, "%s%s", k ? ", " : "", isnan(s->pads[k]) ? "\u2013" : v);
+	}
+	rc |= buf_addstr(out, sc.suffix);
+	return rc ? -1 : 0;
+}
+
 const char *phrase_item_label(const struct hostdiff_item *it)
 {
 	return it->level == HOSTDIFF_BLOCKER ? "not comparable" : "warning";

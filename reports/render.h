@@ -63,6 +63,13 @@ int svg_rounds(struct buf *out, const struct report *r,
 /* A side's center, range and spread: "101.2 ms (99.88–103.5, 3.58%)". */
 int phrase_side(const struct report_bench *b, const struct manifest_side_stats *s,
 		struct buf *out);
+
+/*
+ * A side's pad medians, pad 0 first, in the unit of the benchmark's base
+ * center: "974.0, 981.3, 990.2, 1003 ms" (the text of the strip picture).
+ */
+int phrase_pads(const struct report_bench *b, const struct manifest_side_stats *s,
+		struct buf *out);
 /* A host finding: "kernel differs: a → b (start → end of the job)". */
 int phrase_item(const struct report *r, const struct hostdiff_item *it,
 		struct buf *out);

@@ -215,6 +215,33 @@ static int host_lines(const struct report *r, int color, struct buf *out)
 	return rc ? -1 : 0;
 }
 
+/*
+ * The numbers of the pads picture: each side's pad medians, one line a
+ * side ("alloc: pad medians of base: 974.0, 981.3, 990.2, 1003 ms"), the
+ * control on its own line.  Nothing for a side with one pad: its range
+ * line says it.
+ */
+static int pad_lines(const struct report *r, const struct report_bench *b, struct buf *cell,
+		     struct buf *out)
+{
+	const struct manifest_side_stats *s[3] = { b->old, b->new, b->control };
+	const char *role[3] = { r->old_role, r->new_role, "control" };
+	int rc = 0;
+
+	for (int i = 0; i < 3; i++) {
+		if (!s[i] || !s[i]->present || s[i]->n_pads < (i == 2 ? 1u : 2u))
+			continue;
+		buf_reset(cell);
+		rc |= phrase_pads(b, s[i], cell);
+		rc |= esc_text(out, b->name);
+		rc |= buf_printf(out, ": pad medians of %s: ", role[i]);
+		rc |= esc_text(out, buf_cstr(cell));
+		rc |= buf_addch(out, '\n');
+	}
+	buf_reset(cell);
+	return rc;
+}
+
 int report_text(const struct report *r, int color, struct buf *out,
 		struct plumb_err *err)
 {
@@ -320,6 +347,7 @@ int report_text(const struct report *r, int color, struct buf *out,
 			rc |= esc_text(out, b->notes[k]);
 			rc |= buf_addch(out, '\n');
 		}
+		rc |= pad_lines(r, b, &cell, out);
 	}
 	buf_release(&cell);
 	rc |= buf_addch(out, '\n');
