@@ -66,12 +66,6 @@ const struct plumb_cmd *cmd_find(const struct plumb_cmd *const *table,
 				 const char *name);
 
 /*
- * Report a stage error on stderr as "plumb: <message>" and return the exit
- * status for its code (cli_exit_status(), the table of cli/exit.h).
- */
-int cli_fail(const struct plumb_err *err);
-
-/*
  * Write j to standard output as every --json does, through the one JSON
  * writer (formats/jsonio.h); j is borrowed, NULL means out of memory.
  * Returns the exit status.

@@ -5,6 +5,7 @@
 
 #include "cli/exit.h"
 #include "common/err.h"
+#include "common/escape.h"
 #include "formats/bisect.h"
 #include "reports/report.h"
 #include "common/banned.h"
@@ -61,4 +62,15 @@ int cli_report_status(const struct report_result *rr, int fail_on)
 	if (rr->message[0])
 		fprintf(stderr, "plumb: %s\n", rr->message);
 	return cli_gate_status(rr, fail_on, CLI_GATE_REPORT);
+}
+
+int cli_fail(const struct plumb_err *err)
+{
+	/* A message may quote what a file, a bundle or a child said: shown
+	 * as esc_text() shows untrusted strings, so it cannot repaint the
+	 * terminal whatever the module that wrote it did. */
+	fputs("plumb: ", stderr);
+	esc_fputs(stderr, err->msg[0] ? err->msg : "unknown error", 0);
+	fputc('\n', stderr);
+	return cli_exit_status(err->code ? err->code : PLUMB_EINTERNAL);
 }

@@ -49,6 +49,15 @@ extern const size_t cli_exit_rows;
 /* The status of a stage code (0 for PLUMB_OK, 70 for anything unknown). */
 int cli_exit_status(int code);
 
+/*
+ * Report a stage error on stderr as "plumb: <message>", escaped as
+ * esc_text() escapes untrusted strings (a message may quote a file, a
+ * bundle or a child), and return the exit status for its code
+ * (cli_exit_status()).
+ */
+struct plumb_err;
+int cli_fail(const struct plumb_err *err);
+
 /* plumb bisect's status for how it ended (an enum bisect_outcome,
  * formats/bisect.h): 0 found, 1 anything else (plumb(1) GATING). */
 int cli_bisect_status(int outcome);

@@ -115,12 +115,6 @@ static void print_version(void)
 	printf("libelf 0.%d\n", _ELFUTILS_VERSION);
 }
 
-int cli_fail(const struct plumb_err *err)
-{
-	fprintf(stderr, "plumb: %s\n", err->msg[0] ? err->msg : "unknown error");
-	return cli_exit_status(err->code ? err->code : PLUMB_EINTERNAL);
-}
-
 int cli_print_json(const json_t *j, const char *what)
 {
 	struct plumb_err err;

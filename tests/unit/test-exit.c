@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/unit/unit.h"
 #include "cli/exit.h"
@@ -217,4 +218,31 @@ PLUMB_TEST(exit_gating_a_drifted_row_is_seen)
 	assert_int_equal(gate_of("change-down", "trend", REPORT_FAIL_SLOWER), 0);
 	assert_int_equal(gate_of("shift-up", "trend", REPORT_FAIL_SLOWER), 0);
 	assert_int_equal(gate_of("slower", "report", REPORT_FAIL_CHANGE), 2);
+}
+
+/* cli_fail() shows a message as untrusted text: no escape reaches stderr. */
+PLUMB_TEST(exit_fail_escapes_the_message)
+{
+	struct plumb_err err;
+	char got[256];
+	FILE *f = tmpfile();
+	size_t n;
+	int saved;
+
+	assert_non_null(f);
+	plumb_err_clear(&err);
+	plumb_err_set(&err, PLUMB_EINPUT, "bench \033[31mred\033]8;;http://x/\a\x9b: bad");
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(f), 2) == 2);
+	assert_int_equal(cli_fail(&err), PLUMB_EXIT_INPUT);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) == 2);
+	close(saved);
+	rewind(f);
+	n = fread(got, 1, sizeof(got) - 1, f);
+	got[n] = '\0';
+	fclose(f);
+	assert_string_equal(got, "plumb: bench ?[31mred?]8;;http://x/??: bad\n");
 }
