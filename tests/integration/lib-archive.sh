@@ -190,3 +190,29 @@ plant() {
 		format_version, signature) VALUES ('$id', '$sum', $size, 0, 0, '1.0', 'none')" &&
 	echo "$id"
 }
+
+# push_at_once TO: hosts host1..host$HOSTS push to TO all at once; fails
+# unless every push exits 0, no bundle is sent twice, nothing is refused
+# or stopped, and each host's 5 bundles are sent or already there.
+push_at_once() {
+	h=1 pids= &&
+	while test $h -le $HOSTS; do
+		plumb archive push --archive-dir host$h --to "$1" --json >push.$h.json 2>push.$h.err &
+		pids="$pids $!"
+		h=$((h + 1))
+	done &&
+	status=0 &&
+	for p in $pids; do
+		wait $p || status=1
+	done &&
+	test $status = 0 || { cat push.*.err >&2; return 1; }
+	python3 - push.*.json <<-\PY
+	import json, sys
+	runs = [json.load(open(f)) for f in sys.argv[1:]]
+	sent = [i for r in runs for i in r["sent"]]
+	assert len(sent) == len(set(sent)), "a bundle sent twice"
+	for r in runs:
+	    assert not r["refused"] and not r["stopped"], r
+	    assert len(r["sent"]) + len(r["present"]) == 5, r
+	PY
+}

@@ -26,27 +26,8 @@ test_expect_success "$HOSTS hosts of their own class, $EACH bundles each, and on
 '
 
 test_expect_success SQLITE3 "$HOSTS pushes at once into one new shared archive all succeed, nothing twice, nothing lost" '
-	h=1 pids= &&
-	while test $h -le $HOSTS; do
-		plumb archive push --archive-dir host$h --to shared --json >push.$h.json 2>push.$h.err &
-		pids="$pids $!"
-		h=$((h + 1))
-	done &&
-	status=0 &&
-	for p in $pids; do
-		wait $p || status=1
-	done &&
-	test $status = 0 || { cat push.*.err >&2; return 1; }
+	push_at_once shared &&
 	test "$(count shared)" = "$((HOSTS * EACH + 1)) $((HOSTS * EACH + 1))" &&
-	python3 - push.*.json <<-\PY &&
-	import json, sys
-	runs = [json.load(open(f)) for f in sys.argv[1:]]
-	sent = [i for r in runs for i in r["sent"]]
-	assert len(sent) == len(set(sent)), "a bundle sent twice"
-	for r in runs:
-	    assert not r["refused"] and not r["stopped"], r
-	    assert len(r["sent"]) + len(r["present"]) == 5, r
-	PY
 	h=1 &&
 	while test $h -le $HOSTS; do
 		test "$(sqlite3 shared/archive.db "SELECT count(*) FROM bundles b JOIN hosts h ON h.id = b.host
