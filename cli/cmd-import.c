@@ -14,7 +14,6 @@
 #include "cli/cmd.h"
 #include "common/buf.h"
 #include "common/err.h"
-#include "common/escape.h"
 #include "formats/import.h"
 #include "formats/sign.h"
 #include "views/import.h"
@@ -42,15 +41,6 @@ static const struct plumb_opt import_opts[] = {
 	OPT_STRING_("sign", 0, "KEY", "sign the bundle with this secret key (NAME.key)", &args.key),
 	OPT_END_()
 };
-
-/* "plumb: <message>" with the message escaped: it may quote the files. */
-static int fail(const struct plumb_err *err)
-{
-	fputs("plumb: ", stderr);
-	esc_fputs(stderr, err->msg[0] ? err->msg : "unknown error", 0);
-	fputc('\n', stderr);
-	return cli_exit_status(err->code ? err->code : PLUMB_EINTERNAL);
-}
 
 /* Write what a view appended to f, then forget it. */
 static void put(struct buf *b, FILE *f)
@@ -86,7 +76,7 @@ static int import_exec(int argc, char **argv)
 	files = calloc((size_t)argc, sizeof(*files));
 	if (!files) {
 		plumb_err_oom(&err, "import");
-		return fail(&err);
+		return cli_fail(&err);
 	}
 	plumb_err_clear(&err);
 	for (; n < (size_t)argc && rc == 0; n++)
@@ -118,7 +108,7 @@ static int import_exec(int argc, char **argv)
 out:
 	import_result_release(&res);
 	if (rc < 0)
-		status = fail(&err);
+		status = cli_fail(&err);
 	for (size_t i = 0; i < n; i++)
 		import_file_release(&files[i]);
 	free(files);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli/exit.h"
+#include "common/buf.h"
 #include "common/err.h"
 #include "common/escape.h"
 #include "formats/bisect.h"
@@ -66,11 +67,21 @@ int cli_report_status(const struct report_result *rr, int fail_on)
 
 int cli_fail(const struct plumb_err *err)
 {
+	struct buf line;
+
 	/* A message may quote what a file, a bundle or a child said: shown
 	 * as esc_text() shows untrusted strings, so it cannot repaint the
-	 * terminal whatever the module that wrote it did. */
-	fputs("plumb: ", stderr);
-	esc_fputs(stderr, err->msg[0] ? err->msg : "unknown error", 0);
-	fputc('\n', stderr);
+	 * terminal whatever the module that wrote it did.  The line leaves
+	 * in one write: stderr is unbuffered, and processes sharing one log
+	 * (cron, make -j, eight writers at once) must not interleave halves
+	 * of their messages. */
+	buf_init(&line, sizeof(err->msg) * 4 + 16);
+	if (buf_addstr(&line, "plumb: ") == 0 &&
+	    esc_text(&line, err->msg[0] ? err->msg : "unknown error") == 0 &&
+	    buf_addch(&line, '\n') == 0)
+		fwrite(line.data, 1, line.len, stderr);
+	else
+		fputs("plumb: out of memory showing an error\n", stderr);
+	buf_release(&line);
 	return cli_exit_status(err->code ? err->code : PLUMB_EINTERNAL);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "tests/unit/unit.h"
@@ -245,4 +246,35 @@ PLUMB_TEST(exit_fail_escapes_the_message)
 	got[n] = '\0';
 	fclose(f);
 	assert_string_equal(got, "plumb: bench ?[31mred?]8;;http://x/??: bad\n");
+}
+
+/* cli_fail() writes its line in one write(): a second process appending
+ * to the same log cannot land in the middle of it.  A SOCK_SEQPACKET
+ * pair keeps each write a message of its own, so the first recv() is the
+ * first write whole. */
+PLUMB_TEST(exit_fail_writes_one_line_at_once)
+{
+	struct plumb_err err;
+	char got[512];
+	int sv[2], saved;
+	ssize_t n;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	plumb_err_clear(&err);
+	plumb_err_set(&err, PLUMB_EINPUT, "bad.plumb: not a zstd \033stream");
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(sv[1], 2) == 2);
+	assert_int_equal(cli_fail(&err), PLUMB_EXIT_INPUT);
+	assert_true(dup2(saved, 2) == 2);
+	close(saved);
+	close(sv[1]);
+	n = recv(sv[0], got, sizeof(got) - 1, 0);
+	assert_true(n > 0);
+	got[n] = '\0';
+	assert_string_equal(got, "plumb: bad.plumb: not a zstd ?stream\n");
+	n = recv(sv[0], got, sizeof(got), 0);
+	assert_int_equal(n, 0);
+	close(sv[0]);
 }
