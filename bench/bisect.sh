@@ -11,6 +11,12 @@
 # cache and prints its wall time, the time its builds took (check-out and
 # builds, restores from the cache included), how many variants it built
 # and restored, and the builds' time against ceil(log2 N) + 3 clean builds.
+# Then where that time went (the bisect JSON's builds members): before the
+# builds (host facts), check-outs, fresh builds, the controls (built, and
+# reused from an earlier comparison of the bisect), restores from the
+# build cache, and the rest (pad objects, build workers, the checks of the
+# artifacts).  The parts are each variant's own time, summed: two build at
+# once, so they can add up to more than the wall time they took.
 #
 #   bench/bisect.sh                      (from the build tree; PLUMB=path/to/plumb)
 #   METRIC=wall PADS=auto bench/bisect.sh
@@ -19,6 +25,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 PLUMB=${PLUMB:-$here/../plumb}
+case $PLUMB in /*) ;; */*) PLUMB=$(cd "$(dirname "$PLUMB")" && pwd)/$(basename "$PLUMB") ;; esac
 N=${N:-128}
 PLANT=${PLANT:-79}
 METRIC=${METRIC:-instructions}   # counts do not move with a shared machine's load
@@ -77,4 +84,13 @@ print("builds: %.2f s (%d variants built, %d restored from the cache)" % (builds
 print("measuring: %.2f s" % (sum(s["measureNs"] for s in j["steps"]) / 1e9))
 print("builds / clean build: %.2f (target: at most ceil(log2 %d) + 3 = %d): %s" %
       (builds / clean, n, limit, "met" if builds <= limit * clean else "NOT met"))
+ms = lambda k: b[k] / 1e6
+print("where the builds' time went (each variant's own time, summed):")
+print("  before the builds (host facts): %7.1f ms" % ms("setupNs"))
+print("  check-outs (%2d):                %7.1f ms" % (2 * r["comparisons"], ms("checkoutNs")))
+print("  fresh builds (%3d variants):    %7.1f ms" % (b["built"] - b["controls"], ms("freshNs")))
+print("  controls built (%2d; %d reused): %7.1f ms" % (b["controls"], b["controlsReused"], ms("controlNs")))
+print("  restores (%3d):                 %7.1f ms" % (b["cached"] + b["controlsReused"], ms("restoreNs")))
+print("  the rest (pad objects, workers, checks): %.1f ms" %
+      (ms("buildNs") - ms("setupNs") - ms("checkoutNs") - ms("freshNs") - ms("controlNs") - ms("restoreNs")))
 PY

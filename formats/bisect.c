@@ -54,15 +54,21 @@ size_t bisect_record_limit(const struct bisect_record *rec)
 	return log2n + 2;
 }
 
-void bisect_record_builds(const struct bisect_record *rec, unsigned *built, unsigned *cached,
-			  uint64_t *build_ns)
+void bisect_record_builds(const struct bisect_record *rec, struct bisect_builds *t)
 {
-	*built = *cached = 0;
-	*build_ns = 0;
+	memset(t, 0, sizeof(*t));
 	for (size_t i = 0; i < rec->nsteps; i++) {
-		*built += rec->steps[i].built;
-		*cached += rec->steps[i].cached;
-		*build_ns += rec->steps[i].build_ns;
+		const struct bisect_builds *s = &rec->steps[i].builds;
+		t->built += s->built;
+		t->cached += s->cached;
+		t->controls += s->controls;
+		t->reused += s->reused;
+		t->build_ns += s->build_ns;
+		t->setup_ns += s->setup_ns;
+		t->checkout_ns += s->checkout_ns;
+		t->fresh_ns += s->fresh_ns;
+		t->control_ns += s->control_ns;
+		t->restore_ns += s->restore_ns;
 	}
 }
 

@@ -58,6 +58,21 @@ struct bisect_side {
 	size_t pads;
 };
 
+/* What one comparison's builds cost (or every comparison's, summed).  The
+ * parts are each variant's own time, summed: with build.jobs > 1 they
+ * overlap, so they may add up to more than build_ns. */
+struct bisect_builds {
+	unsigned built, cached;  /* variants built (the control counted) and restored from the build cache */
+	unsigned controls;       /* controls built */
+	unsigned reused;         /* controls reused from an earlier comparison of this bisect */
+	uint64_t build_ns;       /* wall time from the run's start to the end of its builds */
+	uint64_t setup_ns;       /* of which before the check-out: capacity, counters, host facts */
+	uint64_t checkout_ns;    /* the repository opened and both trees exported */
+	uint64_t fresh_ns;       /* variants built, the control apart */
+	uint64_t control_ns;     /* the control's build */
+	uint64_t restore_ns;     /* restores from the build cache, and of a reused control */
+};
+
 struct bisect_step {
 	enum bisect_kind kind;
 	size_t base, candidate;  /* commit indexes */
@@ -70,8 +85,8 @@ struct bisect_step {
 	struct bisect_side sides[2];   /* base, candidate */
 	char *bundle;            /* the bundle written */
 	char id[65];             /* its id */
-	unsigned built, cached;  /* variants built and restored from the build cache */
-	uint64_t build_ns, measure_ns;
+	struct bisect_builds builds;
+	uint64_t measure_ns;
 };
 
 struct bisect_record {
@@ -98,8 +113,7 @@ struct bisect_step *bisect_record_add_step(struct bisect_record *rec);
 size_t bisect_record_limit(const struct bisect_record *rec);
 
 /* Totals over the steps. */
-void bisect_record_builds(const struct bisect_record *rec, unsigned *built, unsigned *cached,
-			  uint64_t *build_ns);
+void bisect_record_builds(const struct bisect_record *rec, struct bisect_builds *total);
 
 /* Names: "check", "step", "against-bad", "confirm"; "found", "not-faster", ...; "slower", ... */
 const char *bisect_kind_name(enum bisect_kind k);

@@ -322,6 +322,17 @@ static int read_variant(struct rd *r, const json_t *o, struct manifest_variant *
 		rc = get_int(r, o, "padOffset", 0, &v->pad_offset);
 	if (rc == 0)
 		rc = get_bool(r, o, "cached", 0, &v->cached);
+	if (rc == 0) {
+		json_t *ru;
+		rc = member(r, o, "reused", 0, W_OBJECT, &ru, &old);
+		if (rc == 0 && ru) {
+			rc = get_str(r, ru, "bisect", 1, &v->reused_bisect);
+			if (rc == 0)
+				rc = get_int(r, ru, "comparison", 1, &v->reused_comparison);
+		}
+		if (rc == 0)
+			jsonio_path_restore(&r->path, old);
+	}
 	if (rc == 0)
 		rc = read_hot_symbols(r, o, v);
 	return rc;

@@ -170,6 +170,15 @@ static void write_variant(struct wr *w, json_t *arr, size_t i,
 	put_int(w, o, "padOffset", v->pad_offset);
 	if (v->cached)
 		put_bool(w, o, "cached", 1);
+	if (v->reused_bisect) {
+		old2 = enter(w, "reused", 0);
+		a = put_obj(w, o, "reused");
+		if (a) {
+			put_str(w, a, "bisect", v->reused_bisect);
+			put(w, a, "comparison", json_integer((json_int_t)v->reused_comparison));
+		}
+		jsonio_path_restore(&w->path, old2);
+	}
 	if (v->n_hot > 0) {
 		old2 = enter(w, "hot", 0);
 		a = put_arr(w, o, "hot");

@@ -76,6 +76,7 @@ static void variant_release(struct manifest_variant *v)
 
 	free(v->artifact_path);
 	free(v->artifact_sha256);
+	free(v->reused_bisect);
 	for (i = 0; i < v->n_hot; i++) {
 		free(v->hot[i].name);
 		free(v->hot[i].sha256);
@@ -570,6 +571,12 @@ static int check_variants(const struct manifest_build *b, struct plumb_err *err)
 			return bad(err, "build.variants[%zu].padOffset: must be at least 0", i);
 		if (v->pad_offset > 0 && v->pad == 0)
 			return bad(err, "build.variants[%zu].padOffset: pad 0 is at offset 0", i);
+		if ((v->reused_bisect != NULL) != (v->reused_comparison != 0))
+			return bad(err, "build.variants[%zu].reused: bisect and comparison go together", i);
+		if (v->reused_bisect && (v->side != MANIFEST_SIDE_CONTROL || v->cached))
+			return bad(err, "build.variants[%zu].reused: only the control is reused, and never from the build cache", i);
+		if (v->reused_bisect && (!*v->reused_bisect || v->reused_comparison < 1))
+			return bad(err, "build.variants[%zu].reused: an empty bisect id or a comparison below 1", i);
 		for (j = 0; j < v->n_hot; j++) {
 			const struct manifest_hot_symbol *h = &v->hot[j];
 			if (!h->name || !*h->name)

@@ -141,6 +141,9 @@ struct manifest_variant {
 	int64_t pad_offset;           /* .padOffset, optional: bytes of its pad (absent: pad x padBytes) */
 	int cached;                   /* .cached, optional: restored from the build cache
 	                                 (written only when true) */
+	char *reused_bisect;          /* .reused.bisect, optional (the control only): the
+	                                 bisect whose earlier comparison built it */
+	int64_t reused_comparison;    /* .reused.comparison: that comparison (>= 1); 0 absent */
 	struct manifest_hot_symbol *hot;  /* .hot, optional: verified hot symbols */
 	size_t n_hot;
 };

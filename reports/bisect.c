@@ -33,10 +33,14 @@ static json_t *side_json(const struct bisect_side *s)
 			 num(s->max), "pads", (json_int_t)s->pads);
 }
 
-static json_t *builds_json(unsigned built, unsigned cached, uint64_t ns)
+static json_t *builds_json(const struct bisect_builds *b)
 {
-	return json_pack("{s:I,s:I,s:I}", "built", (json_int_t)built, "cached", (json_int_t)cached,
-			 "buildNs", (json_int_t)ns);
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "built", (json_int_t)b->built,
+			 "cached", (json_int_t)b->cached, "controls", (json_int_t)b->controls,
+			 "controlsReused", (json_int_t)b->reused,
+			 "buildNs", (json_int_t)b->build_ns, "setupNs", (json_int_t)b->setup_ns,
+			 "checkoutNs", (json_int_t)b->checkout_ns, "freshNs", (json_int_t)b->fresh_ns,
+			 "controlNs", (json_int_t)b->control_ns, "restoreNs", (json_int_t)b->restore_ns);
 }
 
 static json_t *commit_json(const struct bisect_record *rec, size_t i)
@@ -111,15 +115,14 @@ static json_t *step_json(const struct bisect_step *s, size_t n)
 			 "ratio", num(s->ratio),
 			 "sides", "base", side_json(&s->sides[0]), "candidate", side_json(&s->sides[1]),
 			 "bundle", s->bundle, "bundleId", s->id[0] ? s->id : NULL,
-			 "builds", builds_json(s->built, s->cached, s->build_ns),
+			 "builds", builds_json(&s->builds),
 			 "measureNs", (json_int_t)s->measure_ns);
 }
 
 json_t *bisect_report_doc(const struct bisect_record *rec)
 {
 	json_t *doc = NULL, *commits = json_array(), *steps = json_array();
-	unsigned built, cached;
-	uint64_t build_ns;
+	struct bisect_builds builds;
 	struct buf sum;
 	int bad = !commits || !steps;
 
@@ -129,7 +132,7 @@ json_t *bisect_report_doc(const struct bisect_record *rec)
 	for (size_t i = 0; i < rec->nsteps && !bad; i++)
 		bad |= json_array_append_new(steps, step_json(&rec->steps[i], i + 1)) < 0;
 	bad |= summary(&sum, rec) < 0;
-	bisect_record_builds(rec, &built, &cached, &build_ns);
+	bisect_record_builds(rec, &builds);
 	if (!bad && rec->ncommits)
 		doc = json_pack("{s:s,s:i,s:s,s:s?,s:s?,s:{s:s?,s:s},s:{s:s?,s:s},s:O,s:O,"
 				"s:{s:s,s:s,s:o,s:o,s:I,s:I,s:o,s:I}}",
@@ -143,7 +146,7 @@ json_t *bisect_report_doc(const struct bisect_record *rec)
 									 : json_null(),
 				"range", range_json(rec->lo, rec->hi),
 				"comparisons", (json_int_t)rec->nsteps, "limit", (json_int_t)bisect_record_limit(rec),
-				"builds", builds_json(built, cached, build_ns), "wallNs", (json_int_t)rec->wall_ns);
+				"builds", builds_json(&builds), "wallNs", (json_int_t)rec->wall_ns);
 	json_decref(commits);
 	json_decref(steps);
 	buf_release(&sum);

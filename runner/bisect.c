@@ -3,17 +3,26 @@
  * driver, one runner_run() per comparison (runner/bisect.h).
  */
 #include <assert.h>
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "common/buf.h"
 #include "common/clock.h"
 #include "common/err.h"
+#include "common/fileio.h"
 #include "formats/config.h"
 #include "runner/bisect.h"
+#include "runner/build.h"
 #include "runner/checkout.h"
+#include "runner/prune.h"
+#include "runner/workdir.h"
 #include "stats/rule.h"
 #include "common/banned.h"
 
@@ -152,11 +161,71 @@ static void fill_side(struct bisect_side *out, const struct manifest_side_stats 
 	}
 }
 
+/*
+ * The bisect's controls (runner/build.h, struct runner_controls): kept in
+ * <work folder>/controls-<bisect id>, removed when the bisect ends; the
+ * folder of a bisect that was killed (its process gone) is removed by the
+ * next bisect on that work folder.
+ */
+struct controls {
+	char *dir;
+	unsigned *built_at;   /* per commit: the comparison that built its control, or 0 */
+};
+
+static int controls_open(struct controls *k, const struct plumb_config *cfg, const struct bisect_record *rec,
+			 struct plumb_err *err)
+{
+	struct buf wd;
+	DIR *d;
+	int r;
+
+	memset(k, 0, sizeof(*k));
+	buf_init(&wd, 1 << 16);
+	r = cfg->workdir ? (buf_addstr(&wd, cfg->workdir) < 0 ? buf_err(err, "--workdir") : 0)
+			 : workdir_cache_path("runs", &wd, err);
+	if (r == 0)
+		r = mkdir_p(wd.data, err);
+	if (r == 0 && (d = opendir(wd.data)) != NULL) {
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			long pid = strncmp(e->d_name, "controls-", 9) == 0 ? prune_folder_pid(e->d_name) : 0;
+			if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+				struct plumb_err ignored;
+				char *p = buf_strdupf("%s/%s", wd.data, e->d_name);
+				plumb_err_clear(&ignored);
+				if (p)
+					workdir_remove_tree(p, &ignored);
+				free(p);
+			}
+		}
+		closedir(d);
+	}
+	if (r == 0 && !(k->dir = buf_strdupf("%s/controls-%s", wd.data, rec->id)))
+		r = plumb_err_oom(err, "bisect");
+	if (r == 0 && !(k->built_at = calloc(rec->ncommits, sizeof(*k->built_at))))
+		r = plumb_err_oom(err, "bisect");
+	buf_release(&wd);
+	return r;
+}
+
+static void controls_close(struct controls *k)
+{
+	if (k->dir) {
+		struct plumb_err ignored;
+		plumb_err_clear(&ignored);
+		workdir_remove_tree(k->dir, &ignored);
+	}
+	free(k->dir);
+	free(k->built_at);
+	memset(k, 0, sizeof(*k));
+}
+
 /* One comparison: base against candidate through runner_run(), recorded as a step. */
 static int compare(struct plumb_config *cfg, const struct bisect_opts *o, struct bisect_record *rec,
-		   enum bisect_kind kind, size_t base, size_t cand, enum bisect_call *call,
-		   struct plumb_err *err)
+		   struct controls *kept, enum bisect_kind kind, size_t base, size_t cand,
+		   enum bisect_call *call, struct plumb_err *err)
 {
+	struct runner_controls kc;
 	struct runner_run_opts ropts;
 	struct runner_run_result res;
 	const struct manifest_bench *mb = NULL;
@@ -178,6 +247,11 @@ static int compare(struct plumb_config *cfg, const struct bisect_opts *o, struct
 	else
 		memset(&ropts, 0, sizeof(ropts));
 	ropts.output = out.data;
+	kc.bisect = rec->id;
+	kc.dir = kept->dir;
+	kc.comparison = (unsigned)rec->nsteps + 1;
+	kc.built_at = kept->built_at[base];
+	ropts.controls = &kc;
 	r = runner_run(cfg, &ropts, &res, err);
 	buf_release(&out);
 	if (r == 0 && res.failures)
@@ -209,12 +283,24 @@ static int compare(struct plumb_config *cfg, const struct bisect_opts *o, struct
 	res.bundle = NULL;
 	memcpy(s->id, res.id, sizeof(s->id));
 	for (size_t i = 0; i < res.manifest.build.n_variants; i++) {
-		if (res.manifest.build.variants[i].cached == 1)
-			s->cached++;
+		const struct manifest_variant *mv = &res.manifest.build.variants[i];
+		if (mv->cached == 1)
+			s->builds.cached++;
+		else if (mv->reused_comparison > 0)
+			s->builds.reused++;
 		else
-			s->built++;
+			s->builds.built++;
+		/* A control built here is the one later comparisons with this base reuse. */
+		if (mv->side == MANIFEST_SIDE_CONTROL && mv->reused_comparison == 0)
+			kept->built_at[base] = kc.comparison;
 	}
-	s->build_ns = res.build_ns;
+	s->builds.controls = res.build_times.controls;
+	s->builds.build_ns = res.build_ns;
+	s->builds.setup_ns = res.build_times.setup_ns;
+	s->builds.checkout_ns = res.build_times.checkout_ns;
+	s->builds.fresh_ns = res.build_times.fresh_ns;
+	s->builds.control_ns = res.build_times.control_ns;
+	s->builds.restore_ns = res.build_times.restore_ns;
 	s->measure_ns = res.measure_ns;
 	runner_run_result_release(&res);
 	return o->step_done ? o->step_done(o->ctx, rec, s, err) : 0;
@@ -224,6 +310,7 @@ int bisect_run(struct plumb_config *cfg, const struct bisect_opts *o, struct bis
 	       struct plumb_err *err)
 {
 	uint64_t t0 = clock_now_ns();
+	struct controls kept;
 	enum bisect_call call;
 	size_t lo, hi;
 	int r;
@@ -236,7 +323,9 @@ int bisect_run(struct plumb_config *cfg, const struct bisect_opts *o, struct bis
 		return r;
 	lo = 0;
 	hi = rec->ncommits - 1;
-	if ((r = compare(cfg, o, rec, BISECT_CHECK, lo, hi, &call, err)) < 0)
+	if ((r = controls_open(&kept, cfg, rec, err)) < 0)
+		goto out;
+	if ((r = compare(cfg, o, rec, &kept, BISECT_CHECK, lo, hi, &call, err)) < 0)
 		goto out;
 	if (call != BISECT_CALL_SLOWER) {
 		rec->outcome = BISECT_NOT_FASTER;
@@ -245,11 +334,11 @@ int bisect_run(struct plumb_config *cfg, const struct bisect_opts *o, struct bis
 	while (hi - lo > 1) {
 		size_t mid = bisect_midpoint(lo, hi);
 		enum bisect_next next;
-		if ((r = compare(cfg, o, rec, BISECT_STEP, 0, mid, &call, err)) < 0)
+		if ((r = compare(cfg, o, rec, &kept, BISECT_STEP, 0, mid, &call, err)) < 0)
 			goto out;
 		next = bisect_narrow(&lo, &hi, mid, BISECT_STEP, call);
 		if (next == BISECT_NEXT_AGAINST_BAD) {
-			if ((r = compare(cfg, o, rec, BISECT_AGAINST_BAD, mid, hi, &call, err)) < 0)
+			if ((r = compare(cfg, o, rec, &kept, BISECT_AGAINST_BAD, mid, hi, &call, err)) < 0)
 				goto out;
 			next = bisect_narrow(&lo, &hi, mid, BISECT_AGAINST_BAD, call);
 		}
@@ -261,11 +350,12 @@ int bisect_run(struct plumb_config *cfg, const struct bisect_opts *o, struct bis
 		}
 	}
 	/* The culprit's parent is the good end: the check was that comparison. */
-	if (hi - 1 != 0 && (r = compare(cfg, o, rec, BISECT_CONFIRM, hi - 1, hi, &call, err)) < 0)
+	if (hi - 1 != 0 && (r = compare(cfg, o, rec, &kept, BISECT_CONFIRM, hi - 1, hi, &call, err)) < 0)
 		goto out;
 	rec->culprit = hi;
 	rec->outcome = call == BISECT_CALL_SLOWER ? BISECT_FOUND : BISECT_UNCONFIRMED;
 out:
+	controls_close(&kept);
 	rec->lo = lo;
 	rec->hi = hi;
 	rec->wall_ns = clock_now_ns() - t0;

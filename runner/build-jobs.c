@@ -58,6 +58,7 @@ struct outcome {
 	int r;
 	struct plumb_err err;
 	int built, cached, shell;
+	unsigned reused;
 	char same_as[4];
 	uint64_t prepare_ns, build_ns, size;
 	unsigned left_behind;
@@ -115,7 +116,7 @@ static void __attribute__((noreturn))
 worker(const struct build_jobs *J, struct runner_variant *v, int keep, struct slot *slots,
        unsigned nslots, pid_t parent)
 {
-	struct runner_opts fwd = { forward_progress, NULL };
+	struct runner_opts fwd = { forward_progress, NULL, NULL };
 	struct outcome o;
 
 	/* Only plumb may stop this worker; the other workers are not its own. */
@@ -135,6 +136,7 @@ worker(const struct build_jobs *J, struct runner_variant *v, int keep, struct sl
 	o.r = J->realize(J->ctx, v, keep, &fwd, &o.err);
 	o.built = v->built;
 	o.cached = v->cached;
+	o.reused = v->reused;
 	o.shell = v->shell;
 	memcpy(o.same_as, v->same_as, sizeof(o.same_as));
 	o.prepare_ns = v->prepare_ns;
@@ -264,6 +266,7 @@ static int finish(const struct build_jobs *J, struct slot *s, struct plumb_err *
 	}
 	v->built = s->out.built;
 	v->cached = s->out.cached;
+	v->reused = s->out.reused;
 	v->shell = s->out.shell;
 	memcpy(v->same_as, s->out.same_as, sizeof(v->same_as));
 	v->prepare_ns = s->out.prepare_ns;

@@ -80,20 +80,71 @@ static void find_program(const char *argv0, char *out, size_t size)
 	}
 }
 
+/*
+ * What describe_tool() found, per program, for as long as the program's
+ * file is the same one (device, inode, size, modification and change
+ * times): one process that runs many builds (a bisect, a range) hashes
+ * the compiler and runs its --version once, not once per run, and still
+ * sees a compiler replaced meanwhile.
+ */
+#define TOOL_MEMO 8
+static struct tool_memo {
+	char prog[4096];
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+	char sha[65], line[512];
+} tool_memo[TOOL_MEMO];
+static unsigned tool_memo_next;
+
+static struct tool_memo *memo_find(const char *prog, const struct stat *st)
+{
+	for (unsigned i = 0; i < TOOL_MEMO; i++) {
+		struct tool_memo *m = &tool_memo[i];
+		if (m->prog[0] && strcmp(m->prog, prog) == 0 && m->dev == st->st_dev && m->ino == st->st_ino &&
+		    m->size == st->st_size && m->mtime.tv_sec == st->st_mtim.tv_sec &&
+		    m->mtime.tv_nsec == st->st_mtim.tv_nsec && m->ctime.tv_sec == st->st_ctim.tv_sec &&
+		    m->ctime.tv_nsec == st->st_ctim.tv_nsec)
+			return m;
+	}
+	return NULL;
+}
+
+static void memo_keep(const char *prog, const struct stat *st, const char *sha, const char *line)
+{
+	struct tool_memo *m = &tool_memo[tool_memo_next++ % TOOL_MEMO];
+
+	snprintf(m->prog, sizeof(m->prog), "%s", prog);
+	m->dev = st->st_dev;
+	m->ino = st->st_ino;
+	m->size = st->st_size;
+	m->mtime = st->st_mtim;
+	m->ctime = st->st_ctim;
+	snprintf(m->sha, sizeof(m->sha), "%s", sha);
+	snprintf(m->line, sizeof(m->line), "%s", line);
+}
+
 /* "<path> <sha256> <first line of --version>" of the program argv0 names. */
 static int describe_tool(const char *argv0, char **env, struct buf *b, const char *name,
 			 struct plumb_err *err)
 {
 	char prog[4096], sha[65] = "-", line[512] = "";
 	char *argv[] = { (char *)argv0, (char *)"--version", NULL };
+	struct tool_memo *memo = NULL;
 	struct proc_spec spec;
 	struct proc_result pr;
+	struct stat st;
 	struct buf text;
 	uint64_t size;
-	int r;
+	int r, have_st;
 
 	find_program(argv0, prog, sizeof(prog));
-	if (prog[0]) {
+	have_st = prog[0] && stat(prog, &st) == 0;
+	if (have_st && (memo = memo_find(prog, &st)) != NULL) {
+		snprintf(sha, sizeof(sha), "%s", memo->sha);
+		snprintf(line, sizeof(line), "%s", memo->line);
+	} else if (prog[0]) {
 		struct plumb_err ignored;
 		plumb_err_clear(&ignored);
 		if (build_artifact_digest(prog, sha, &size, &ignored) < 0)
@@ -114,6 +165,8 @@ static int describe_tool(const char *argv0, char **env, struct buf *b, const cha
 			snprintf(line, sizeof(line), "%.*s", (int)(n < 400 ? n : 400), t);
 		}
 		proc_result_release(&pr);
+		if (have_st)
+			memo_keep(prog, &st, sha, line);
 	}
 	buf_init(&text, 1 << 14);
 	r = buf_printf(&text, "%s %s %s", prog[0] ? prog : argv0, sha, line) < 0 ||

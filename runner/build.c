@@ -412,6 +412,8 @@ struct build_ctx {
 	struct workdir_links links;     /* the checkouts' files: shared by relink copies */
 	int same_tree;                  /* base and candidate are one tree (A/A) */
 	struct buildcache *cache;       /* NULL: --no-cache or build.cacheSize = 0 */
+	struct buildcache *controls;    /* a bisect's kept controls (runner_opts.controls), or NULL */
+	const struct runner_controls *kept;  /* what the bisect says of them */
 	char *toolchain;                /* the key material every variant shares */
 };
 
@@ -516,13 +518,14 @@ static int cache_key(struct build_ctx *c, struct runner_variant *v, char key[65]
 }
 
 /* Pad 0 is kept whole (later pads and the control start from it), pad K > 0
- * as its artifact alone, restored into a copy of pad 0's folder. */
-static int cache_restore(struct build_ctx *c, struct runner_variant *v, const char *key,
-			 struct plumb_err *err)
+ * and a bisect's control as the artifact alone, restored into a copy of
+ * pad 0's folder; from bc, the build cache or the bisect's controls. */
+static int cache_restore(struct build_ctx *c, struct buildcache *bc, struct runner_variant *v,
+			 const char *key, struct plumb_err *err)
 {
 	struct buildcache_meta meta;
-	int whole = v->pad == 0, r;
-	char note[600];
+	int whole = v->pad == 0 && !v->control, r;
+	char note[600], from[128];
 
 	if (!whole) {
 		struct runner_variant *p0 = build_find_variant(c->res, v->side, 0);
@@ -535,8 +538,11 @@ static int cache_restore(struct build_ctx *c, struct runner_variant *v, const ch
 		if (r < 0)
 			return r;
 	}
-	r = buildcache_restore(c->cache, key, v->dir, c->cfg->build.artifact, whole, v->log,
-			       &meta, note, sizeof(note), err);
+	if (v->control)
+		snprintf(from, sizeof(from), "the control built at comparison %u of this bisect",
+			 c->kept->built_at);
+	r = buildcache_restore(bc, key, v->dir, c->cfg->build.artifact, whole, v->log,
+			       v->control ? from : NULL, &meta, note, sizeof(note), err);
 	if (r < 0)
 		return r;
 	if (r == 0) {
@@ -544,15 +550,22 @@ static int cache_restore(struct build_ctx *c, struct runner_variant *v, const ch
 			progress(c->opts, "%s: %s: a miss", v->id, note);
 		return whole ? 0 : workdir_remove_tree(v->dir, err);
 	}
+	if (v->control) {
+		v->reused = c->kept->built_at;
+		progress(c->opts, "%s: the control built at comparison %u of this bisect, reused "
+			 "(its build took %.2f s)", v->id, v->reused, (double)meta.build_ns / 1e9);
+		return 1;
+	}
 	v->cached = 1;
 	progress(c->opts, "%s: restored from the build cache (%.12s; its build took %.2f s)", v->id,
 		 key, (double)meta.build_ns / 1e9);
 	return 1;
 }
 
-/* Keep a built variant in the cache; a cache that cannot take it is a warning. */
-static void cache_store(struct build_ctx *c, struct runner_variant *v, const char *key,
-			const char *material)
+/* Keep a built variant in bc (the cache, or a bisect's controls); a cache
+ * that cannot take it is a warning. */
+static void cache_store(struct build_ctx *c, struct buildcache *bc, struct runner_variant *v,
+			const char *key, const char *material)
 {
 	struct buildcache_meta meta;
 	struct plumb_err e;
@@ -560,13 +573,14 @@ static void cache_store(struct build_ctx *c, struct runner_variant *v, const cha
 	plumb_err_clear(&e);
 	memset(&meta, 0, sizeof(meta));
 	memcpy(meta.key, key, sizeof(meta.key));
-	snprintf(meta.what, sizeof(meta.what), "%s pad %u of tree %.12s", runner_side_name(v->side),
-		 v->pad, c->res->side[v->side].tree);
+	snprintf(meta.what, sizeof(meta.what), "%s pad %u of tree %.12s",
+		 v->control ? "control" : runner_side_name(v->side), v->pad, c->res->side[v->side].tree);
 	memcpy(meta.sha256, v->sha256, sizeof(meta.sha256));
 	meta.size = v->size;
 	meta.build_ns = v->build_ns;
 	meta.material = material;
-	if (buildcache_store(c->cache, v->dir, c->cfg->build.artifact, v->pad == 0, v->log, &meta, &e) < 0)
+	if (buildcache_store(bc, v->dir, c->cfg->build.artifact, v->pad == 0 && !v->control, v->log,
+			     &meta, &e) < 0)
 		progress(c->opts, "warning: %s: not kept in the build cache: %s", v->id, e.msg);
 }
 
@@ -576,6 +590,7 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 {
 	const char *dir = c->res->build_dir[v->side];
 	uint64_t t0 = clock_now_ns();
+	struct buildcache *bc = v->control ? c->controls : c->cache;
 	struct buf material;
 	char name[96], key[65];
 	int r, store = 0;
@@ -591,10 +606,13 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 		v->built = 1;
 		return build_artifact_digest(v->artifact, v->sha256, &v->size, err);
 	}
-	if (c->cache && !v->control) {
+	/* The control never comes from the build cache (it exists to check the
+	 * build); in a bisect, from the bisect's own controls, built at an
+	 * earlier comparison with this base. */
+	if (bc) {
 		buf_init(&material, 1 << 20);
 		if ((r = cache_key(c, v, key, &material, err)) == 0)
-			r = cache_restore(c, v, key, err);
+			r = v->control && !c->kept->built_at ? 0 : cache_restore(c, bc, v, key, err);
 		if (r != 0) {
 			buf_release(&material);
 			if (r < 0)
@@ -618,7 +636,7 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 	if (r == 0)
 		r = build_artifact_digest(v->artifact, v->sha256, &v->size, err);
 	if (r == 0 && store)
-		cache_store(c, v, key, material.data);
+		cache_store(c, bc, v, key, material.data);
 	buf_release(&material);
 	if (r < 0)
 		return r;
@@ -630,17 +648,28 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 	return 0;
 }
 
-/* Open the build cache for c unless the run goes without (--no-cache, size 0). */
-static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct plumb_err *err)
+/* Open the build cache for c unless the run goes without (--no-cache, size
+ * 0), and a bisect's controls when it is given them. */
+static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct buildcache *controls,
+			  struct plumb_err *err)
 {
+	const struct runner_controls *kc = c->opts ? c->opts->controls : NULL;
 	struct buf tc;
 	int r;
 
-	if (c->cfg->no_cache || c->cfg->build.cache_size == 0)
+	if (kc && c->cfg->run.control) {
+		if ((r = buildcache_open(controls, kc->dir, 0, err)) < 0)
+			return r;
+		c->controls = controls;
+		c->kept = kc;
+	}
+	if (!c->cfg->no_cache && c->cfg->build.cache_size != 0) {
+		if ((r = buildcache_open(cache, NULL, c->cfg->build.cache_size, err)) < 0)
+			return r;
+		c->cache = cache;
+	}
+	if (!c->cache && !c->controls)
 		return 0;
-	if ((r = buildcache_open(cache, NULL, c->cfg->build.cache_size, err)) < 0)
-		return r;
-	c->cache = cache;
 	buf_init(&tc, 1 << 20);
 	if ((r = build_key_toolchain(c->cfg, &tc, err)) == 0 && !(c->toolchain = buf_detach(&tc, NULL)))
 		r = plumb_err_oom(err, "build cache");
@@ -660,6 +689,8 @@ static void ctx_release(struct build_ctx *c, unsigned npads)
 	free(c->toolchain);
 	if (c->cache)
 		buildcache_close(c->cache);
+	if (c->controls)
+		buildcache_close(c->controls);
 	workdir_links_release(&c->links);
 }
 
@@ -676,12 +707,16 @@ static int make_pad_objects(const struct plumb_config *cfg, struct runner_result
 	for (unsigned k = from; k < to && r == 0; k++) {
 		struct pad_object po;
 		char *dir = buf_strdupf("%s/pad/%02u", res->workdir, k);
+		uint64_t bytes = pad_offset(cfg->build.pad_offsets == CONFIG_OFFSETS_SPREAD, k,
+					    cfg->build.pad_bytes, cfg->run.seed);
 		memset(&po, 0, sizeof(po));
-		r = dir ? workdir_remove_tree(dir, err) : plumb_err_oom(err, "pad objects");
-		if (r == 0)
-			r = pad_object_make(dir, k, pad_offset(cfg->build.pad_offsets == CONFIG_OFFSETS_SPREAD,
-							      k, cfg->build.pad_bytes, cfg->run.seed),
-					    cfg->build.cc, &env, &po, err);
+		r = dir ? 0 : plumb_err_oom(err, "pad objects");
+		if (r == 0 && !pad_object_reuse(dir, k, bytes, cfg->build.cc, &po)) {
+			pad_object_release(&po);
+			r = workdir_remove_tree(dir, err);
+			if (r == 0)
+				r = pad_object_make(dir, k, bytes, cfg->build.cc, &env, &po, err);
+		}
 		free(dir);
 		if (r == 0) {
 			objects[k] = po.object;
@@ -732,6 +767,16 @@ static int build_rest(struct build_ctx *c, struct runner_variant **order, size_t
 	}
 	progress(c->opts, "building %zu variant%s, up to %u at a time (build.jobs%s)", n,
 		 n == 1 ? "" : "s", jobs, c->cfg->build.jobs ? "" : " = auto: the CPUs");
+	/* Every worker stores into its own copy of the cache's handle: counted
+	 * here once, each adds its entry to this count (and reads the cache
+	 * again only past the limit), and what they stored together is pruned
+	 * in full when they are done. */
+	if (c->cache && c->cache->limit && !c->cache->counted) {
+		struct plumb_err e;
+		plumb_err_clear(&e);
+		if (buildcache_prune(c->cache, c->cache->limit, NULL, NULL, &e) < 0)
+			progress(c->opts, "warning: the build cache: %s", e.msg);
+	}
 	memset(&J, 0, sizeof(J));
 	J.res = c->res;
 	J.order = order;
@@ -744,6 +789,12 @@ static int build_rest(struct build_ctx *c, struct runner_variant **order, size_t
 	J.opts = c->opts;
 	r = build_jobs_run(&J, err);
 	free(keep);
+	if (r == 0 && c->cache && c->cache->limit) {
+		struct plumb_err e;
+		plumb_err_clear(&e);
+		if (buildcache_prune(c->cache, c->cache->limit, NULL, NULL, &e) < 0)
+			progress(c->opts, "warning: the build cache: %s", e.msg);
+	}
 	for (int s = 0; s < 2; s++)
 		if (c->src[s] && access(c->src[s], F_OK) != 0) {
 			free(c->src[s]);
@@ -794,9 +845,9 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		 struct runner_result *res, struct plumb_err *err)
 {
 	struct checkout_repo repo;
-	struct buildcache cache;
+	struct buildcache cache, controls;
 	struct build_ctx c;
-	uint64_t t0 = clock_now_ns();
+	uint64_t t0 = clock_now_ns(), t1;
 	int machine = 0, r;
 
 	memset(res, 0, sizeof(*res));
@@ -817,6 +868,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	progress(opts, "run folder %s", res->run_dir);
 
 	/* The repository and the two trees. */
+	t1 = clock_now_ns();
 	if (cfg->repo.url)
 		progress(opts, "fetching %s", cfg->repo.url);
 	r = checkout_open_config(&repo, cfg, err);
@@ -845,6 +897,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		free(srcdir);
 	}
 	checkout_close(&repo);
+	res->checkout_ns = clock_now_ns() - t1;
 	if (r < 0)
 		goto out;
 	c.same_tree = strcmp(res->side[0].tree, res->side[1].tree) == 0;
@@ -867,7 +920,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	}
 	if ((r = plan_variants(cfg, res, err)) < 0)
 		goto out;
-	if ((r = ctx_open_cache(&c, &cache, err)) < 0)
+	if ((r = ctx_open_cache(&c, &cache, &controls, err)) < 0)
 		goto out;
 	if ((r = build_all(&c, &machine, err)) < 0)
 		goto out;
@@ -939,7 +992,7 @@ int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *
 			      : plumb_err_oom(err, "pad objects");
 	}
 	if (r == 0)
-		r = ctx_open_cache(&c, &cache, err);
+		r = ctx_open_cache(&c, &cache, NULL, err);
 	/* Base pads first: an A/A candidate pad is a copy of the base's. */
 	if (r == 0) {
 		struct runner_variant **order = calloc(res->nvariants - old, sizeof(*order));

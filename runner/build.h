@@ -51,6 +51,8 @@ struct runner_variant {
 	int relinked;        /* built from a copy of the side's built pad 0 */
 	int built;           /* the build finished and made the artifact (or it was restored) */
 	int cached;          /* restored from the build cache, not built */
+	unsigned reused;     /* the control: reused from this comparison of the bisect
+	                        (runner_opts.controls), not built; 0 when built */
 	char same_as[4];     /* A/A: the base variant copied (same tree), or "" */
 	uint64_t prepare_ns; /* exporting or copying the folder */
 	uint64_t build_ns;   /* the build command, wall time */
@@ -106,12 +108,30 @@ struct runner_result {
 
 	char *log_tail;      /* after a failed build: the last lines of its log */
 	uint64_t total_ns;
+	uint64_t checkout_ns;  /* the repository opened and both trees exported */
+};
+
+/*
+ * A bisect's controls (runner/bisect.c): the control of a base commit is
+ * built fresh at the first comparison with that base, kept in dir (a
+ * build cache folder of the bisect's own, never the shared one), and at a
+ * later comparison with the same base restored from there instead of
+ * built, its artifact's SHA-256 checked against the one it had.  Nothing
+ * from an earlier bisect or run can be reused: the folder is the bisect's
+ * and goes with it.
+ */
+struct runner_controls {
+	const char *bisect;   /* the bisect's id (recorded with a reused control) */
+	const char *dir;      /* the bisect's store of controls */
+	unsigned comparison;  /* this comparison (1-based) */
+	unsigned built_at;    /* the comparison that built this base's control, or 0: build it */
 };
 
 struct runner_opts {
 	/* Called with one line of progress ("b01: built in 0.8 s"), or NULL. */
 	void (*progress)(void *ctx, const char *line);
 	void *progress_ctx;
+	const struct runner_controls *controls;  /* a bisect's, or NULL (plain runs) */
 };
 
 /*

@@ -178,7 +178,8 @@ static int drop(const struct buildcache *bc, const char *name, struct plumb_err 
 }
 
 int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
-		       const char *rel, int whole, const char *log, struct buildcache_meta *meta,
+		       const char *rel, int whole, const char *log, const char *origin,
+		       struct buildcache_meta *meta,
 		       char *note, size_t note_size, struct plumb_err *err)
 {
 	struct plumb_err e;
@@ -220,9 +221,9 @@ int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
 	r = whole ? workdir_copy_tree(from.data, to.data, &e) : workdir_copy_path(from.data, to.data, &e);
 	if (r == 0) {
 		char *lp = buf_strdupf("%s/%s/log", bc->dir, key);
-		char head[256];
-		snprintf(head, sizeof(head), "plumb: restored from the build cache (entry %s); "
-			 "the log of the build that made it follows\n", key);
+		char head[512];
+		snprintf(head, sizeof(head), "plumb: restored from %s (entry %s); "
+			 "the log of the build that made it follows\n", origin ? origin : "the build cache", key);
 		r = lp ? copy_log(lp, log, head, &e) : plumb_err_oom(&e, "build cache");
 		free(lp);
 	}
@@ -347,7 +348,12 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 		/* Another run stored the same key first: keep its entry. */
 		workdir_remove_tree(tmp.data, err);
 	}
-	r = bc->limit ? buildcache_prune(bc, bc->limit, NULL, NULL, err) : 0;
+	if (bc->limit && bc->counted && bc->total + meta->bytes <= bc->limit) {
+		bc->total += meta->bytes;
+		r = 0;
+	} else {
+		r = bc->limit ? buildcache_prune(bc, bc->limit, NULL, NULL, err) : 0;
+	}
 	goto out;
 fail:
 	{
@@ -460,6 +466,8 @@ int buildcache_prune(struct buildcache *bc, uint64_t limit, size_t *removed,
 		}
 	}
 	buildcache_list_free(v);
+	bc->total = total - bytes;
+	bc->counted = r == 0;
 	if (removed)
 		*removed = gone;
 	if (freed)

@@ -38,6 +38,8 @@ struct plumb_err;
 struct buildcache {
 	char *dir;
 	uint64_t limit;    /* bytes; 0: no limit */
+	uint64_t total;    /* the entries' bytes at the last prune, plus those stored since */
+	int counted;       /* total is known: a prune ran on this handle */
 };
 
 /* What an entry holds (the caller fills it to store; restore returns it). */
@@ -65,19 +67,25 @@ void buildcache_key(const char *material, char key[65]);
 /*
  * Restore entry key: its tree into dest (whole: dest is made; else the
  * artifact, at rel, is copied into the existing folder dest), its log to
- * log; the artifact dest/rel must have the digest recorded.
+ * log after a line saying where it came from ("from" names it; NULL: the
+ * build cache); the artifact dest/rel must have the digest recorded.
  * 1 restored (meta filled), 0 a miss (note says why when the entry was
  * there but unusable, else ""), negative only when plumb is asked to stop.
  * On a miss dest is as it was, or removed when it was made.
  */
 int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
-		       const char *rel, int whole, const char *log, struct buildcache_meta *meta,
+		       const char *rel, int whole, const char *log, const char *from,
+		       struct buildcache_meta *meta,
 		       char *note, size_t note_size, struct plumb_err *err);
 
 /*
  * Store src (whole: the folder; else only the artifact src/rel) and log
- * under meta->key, then prune to the limit.  An entry stored meanwhile by
- * another run wins.
+ * under meta->key, then prune to the limit: the first store on a handle
+ * reads every entry, later ones add their bytes to what it counted and
+ * read them again only when that passes the limit (what other processes
+ * store meanwhile is seen at their prune or the next full one: a handle
+ * copied into build workers is pruned in full once they are done, see
+ * runner/build.c).  An entry stored meanwhile by another run wins.
  */
 int buildcache_store(struct buildcache *bc, const char *src, const char *rel, int whole,
 		     const char *log, struct buildcache_meta *meta, struct plumb_err *err);

@@ -2,13 +2,16 @@
  * runner/pad.c: writing and assembling pad objects; see pad.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "formats/digest.h"
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
 #include "runner/pad.h"
@@ -17,6 +20,8 @@
 #include "common/banned.h"
 
 #define PAD_TIMEOUT_NS (120ull * 1000000000ull)
+#define STAMP_MAX 8192
+#define OBJECT_MAX (64u << 20)
 
 int pad_source(uint64_t bytes, int retain, struct buf *out)
 {
@@ -128,6 +133,76 @@ uint64_t pad_offset(int spread, unsigned k, unsigned pad_bytes, uint64_t seed)
 	}
 }
 
+/* What <dir>/made says of an object assembled there: everything it was made
+ * of, and the object's SHA-256 (of its bytes as they are now). */
+static int stamp_text(const char *dir, unsigned k, uint64_t bytes, const char *cc, int retained,
+		      struct buf *out)
+{
+	char *obj = buf_strdupf("%s/plumb_pad.o", dir), hex[DIGEST_HEX];
+	struct plumb_err ignored;
+	struct buf data;
+	int r;
+
+	if (!obj)
+		return -1;
+	buf_init(&data, OBJECT_MAX);
+	r = file_read(obj, OBJECT_MAX, &data, &ignored);
+	free(obj);
+	if (r == 0) {
+		digest_buffer_hex(data.data ? data.data : "", data.len, hex);
+		r = buf_printf(out, "plumb pad object %d\npad %u\nbytes %llu\ncc %s\nretained %d\nsha256 %s\n",
+			       PAD_OBJECT_FORMAT, k, (unsigned long long)bytes, cc, retained, hex) < 0 ? -1 : 0;
+	}
+	buf_release(&data);
+	return r;
+}
+
+int pad_object_reuse(const char *dir, unsigned k, uint64_t bytes, const char *cc,
+		     struct pad_object *out)
+{
+	char *made = buf_strdupf("%s/made", dir);
+	struct plumb_err ignored;
+	struct buf have, want;
+	int hit = 0;
+
+	memset(out, 0, sizeof(*out));
+	buf_init(&have, STAMP_MAX);
+	buf_init(&want, STAMP_MAX);
+	if (made && file_read(made, STAMP_MAX, &have, &ignored) == 0 && have.data) {
+		int retained = strstr(have.data, "\nretained 1\n") != NULL;
+		hit = stamp_text(dir, k, bytes, cc, retained, &want) == 0 && want.len == have.len &&
+		      memcmp(want.data, have.data, have.len) == 0;
+		if (hit && !(out->object = buf_strdupf("%s/plumb_pad.o", dir)))
+			hit = 0;
+		out->k = k;
+		out->bytes = bytes;
+		out->retained = retained;
+	}
+	free(made);
+	buf_release(&have);
+	buf_release(&want);
+	return hit;
+}
+
+/* Say what the object in dir was made of (a stamp that cannot be written
+ * only means the next run assembles it again). */
+static void write_stamp(const char *dir, const struct pad_object *po, const char *cc)
+{
+	char *made = buf_strdupf("%s/made", dir);
+	struct plumb_err ignored;
+	struct buf text;
+	int fd;
+
+	buf_init(&text, STAMP_MAX);
+	if (made && stamp_text(dir, po->k, po->bytes, cc, po->retained, &text) == 0 &&
+	    (fd = open(made, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) >= 0) {
+		if (write_all(fd, text.data, text.len, made, &ignored) < 0 || close(fd) < 0)
+			unlink(made);
+	}
+	free(made);
+	buf_release(&text);
+}
+
 int pad_object_make(const char *dir, unsigned k, uint64_t bytes,
 		    const char *cc, const struct envlist *env,
 		    struct pad_object *out, struct plumb_err *err)
@@ -180,6 +255,8 @@ int pad_object_make(const char *dir, unsigned k, uint64_t bytes,
 	out->object = buf_detach(&obj, NULL);
 	if (!out->object)
 		r = plumb_err_oom(err, "pad object");
+	else
+		write_stamp(dir, out, cc);
 out:
 	buf_release(&log);
 	buf_release(&obj);

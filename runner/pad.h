@@ -57,6 +57,16 @@ int pad_object_make(const char *dir, unsigned k, uint64_t bytes,
 #define PAD_SPREAD_WINDOW 4096u
 uint64_t pad_offset(int spread, unsigned k, unsigned pad_bytes, uint64_t seed);
 
+/*
+ * The object pad_object_make() left in dir, when it was made for the same
+ * pad k, bytes and cc and its bytes are still the ones it had (its SHA-256,
+ * in <dir>/made): 1 and out filled, else 0 (assemble it again).  Pad
+ * objects live at the same paths run after run, so a run reuses the last
+ * run's instead of assembling six files again.
+ */
+int pad_object_reuse(const char *dir, unsigned k, uint64_t bytes, const char *cc,
+		     struct pad_object *out);
+
 void pad_object_release(struct pad_object *p);
 
 /* The assembly source of a pad of bytes bytes (appended to out). */

@@ -47,8 +47,7 @@ bad:
 			     where, s ? s : "");
 }
 
-/* The pid a run folder's name ends with (run-STAMP-PID), or 0. */
-static long folder_pid(const char *name)
+long prune_folder_pid(const char *name)
 {
 	const char *dash = strrchr(name, '-');
 	char *end;
@@ -75,7 +74,7 @@ int prune_runs(const char *workdir, time_t now, long age, size_t *removed, uint6
 	while ((de = readdir(d)) && r == 0) {
 		struct stat st;
 		uint64_t size = 0;
-		long pid = folder_pid(de->d_name);
+		long pid = prune_folder_pid(de->d_name);
 		char *kept;
 		if (strncmp(de->d_name, "run-", 4) != 0)
 			continue;

@@ -27,6 +27,9 @@ int prune_age_parse(const char *where, const char *s, long *out, struct plumb_er
  * started more than age seconds before now and whose process is gone;
  * *removed and *bytes say how many and how much.
  */
+/* The pid a folder's name ends with (run-STAMP-PID, controls-STAMP-PID), or 0. */
+long prune_folder_pid(const char *name);
+
 int prune_runs(const char *workdir, time_t now, long age, size_t *removed, uint64_t *bytes,
 	       struct plumb_err *err);
 

@@ -78,6 +78,11 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 		mv->build_ns = (int64_t)v->build_ns;
 		mv->pad_offset = (int64_t)v->pad_bytes;
 		mv->cached = v->cached;
+		if (v->reused && st->opts->controls) {
+			if ((r = run_set(&mv->reused_bisect, st->opts->controls->bisect, err)) < 0)
+				return r;
+			mv->reused_comparison = v->reused;
+		}
 		if (!v->elf || !v->addr)
 			continue;
 		if ((r = elf_image_open(v->elf, &img, err)) < 0)

@@ -226,6 +226,8 @@ int run_begin(struct run_state *st, const struct plumb_config *cfg,
 	memset(&bopts, 0, sizeof(bopts));
 	bopts.progress = build_log;
 	bopts.progress_ctx = (void *)opts;
+	bopts.controls = opts->controls;
+	res->build_times.setup_ns = clock_now_ns() - t0;
 	r = runner_build(cfg, &bopts, &st->build, err);
 	res->build_ns = clock_now_ns() - t0;
 	if (r < 0) {
@@ -299,10 +301,36 @@ int run_end(struct run_state *st, struct host_facts *start, struct host_facts *e
 	return 0;
 }
 
+/* The build time in parts, over every variant built so far (the sweep's too). */
+static void build_times_fill(struct runner_build_times *t, const struct runner_result *b)
+{
+	t->checkout_ns = b->checkout_ns;
+	t->fresh_ns = t->control_ns = t->restore_ns = 0;
+	t->fresh = t->controls = t->restored = 0;
+	for (size_t i = 0; i < b->nvariants; i++) {
+		const struct runner_variant *v = &b->variants[i];
+		uint64_t ns = v->prepare_ns + v->build_ns;
+		if (!v->built)
+			continue;
+		if (v->control && !v->reused) {
+			t->control_ns += ns;
+			t->controls++;
+		} else if (v->cached || v->reused) {
+			t->restore_ns += ns;
+			t->restored++;
+		} else {
+			t->fresh_ns += ns;
+			t->fresh++;
+		}
+	}
+}
+
 void run_state_release(struct run_state *st)
 {
 	const struct plumb_config *cfg = st->cfg;
 
+	if (st->res && st->build.run_dir)
+		build_times_fill(&st->res->build_times, &st->build);
 	if (st->tsv)
 		fclose(st->tsv);
 	st->tsv = NULL;

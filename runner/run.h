@@ -34,6 +34,7 @@
 
 struct plumb_config;
 struct plumb_err;
+struct runner_controls;
 
 /* Where the run is, for a progress display: after every benchmark run, and
  * once more when a round or warmup pass ends (round_done). */
@@ -58,6 +59,20 @@ struct runner_run_opts {
 	/* See struct runner_progress, or NULL. */
 	void (*progress)(void *ctx, const struct runner_progress *p);
 	void *ctx;
+	const struct runner_controls *controls;  /* a bisect's kept controls (runner/build.h), or NULL */
+};
+
+/* Where the time of the builds went (run --json's and the bisect's
+ * breakdown); the per-variant times are summed, so with build.jobs > 1
+ * they may add up to more than the wall time they took. */
+struct runner_build_times {
+	uint64_t setup_ns;         /* before the builds: capacity, counters, host facts */
+	uint64_t checkout_ns;      /* the repository opened and both trees exported */
+	uint64_t fresh_ns;         /* variants built (folder and build), the control apart */
+	uint64_t control_ns;       /* the control's */
+	uint64_t restore_ns;       /* variants restored from the build cache, and a
+	                              bisect's reused control */
+	unsigned fresh, controls, restored;  /* how many of each */
 };
 
 struct runner_run_result {
@@ -67,6 +82,7 @@ struct runner_run_result {
 	size_t failures;           /* benchmarks that failed (--keep-going) */
 	char *stderr_tail;         /* a failed run's last stderr lines, or NULL */
 	uint64_t build_ns;         /* check-out and builds */
+	struct runner_build_times build_times;  /* build_ns (and the sweep's builds) in parts */
 	uint64_t measure_ns;       /* warmup runs and rounds */
 	uint64_t runs;             /* benchmark runs, warmup included */
 };

@@ -40,6 +40,31 @@ assert [c[(\"base\", k)] for k in range(4)] != base
 	test_json l.json "[v[\"pad_bytes\"] for v in j[\"variants\"] if v[\"side\"] == \"base\" and not v[\"control\"]] == [0, 16, 32, 48]"
 '
 
+test_expect_success 'a run reuses the pad objects an earlier run made for the same pads, else assembles them again' '
+	write_conf proj/again.conf run.pads=3 &&
+	run_build -c proj/again.conf >/dev/null &&
+	test_grep "^bytes 32$" "$TRASH/wd/pad/02/made" &&
+	# Dated in 2001: a run that assembled it again would date it now.
+	touch -d @1000000000 "$TRASH/wd/pad/02/plumb_pad.o" &&
+	run_build -c proj/again.conf >out &&
+	test_grep "^shift check: ok" out &&
+	test "$(stat -c %Y "$TRASH/wd/pad/02/plumb_pad.o")" = 1000000000 &&
+	# Other bytes per pad: made again, and the shift proves the new ones.
+	git config -f proj/again.conf build.padBytes 64 &&
+	run_build -c proj/again.conf >out &&
+	test_grep "^shift check: ok" out &&
+	test_grep "^bytes 128$" "$TRASH/wd/pad/02/made" &&
+	test "$(stat -c %Y "$TRASH/wd/pad/02/plumb_pad.o")" != 1000000000 &&
+	# An object whose bytes changed since it was made is not reused.
+	printf x >>"$TRASH/wd/pad/02/plumb_pad.o" &&
+	touch -d @1000000000 "$TRASH/wd/pad/02/plumb_pad.o" &&
+	run_build -c proj/again.conf >out &&
+	test_grep "^shift check: ok" out &&
+	test "$(stat -c %Y "$TRASH/wd/pad/02/plumb_pad.o")" != 1000000000 &&
+	sha=$(sha256sum <"$TRASH/wd/pad/02/plumb_pad.o" | cut -d" " -f1) &&
+	test_grep "^sha256 $sha$" "$TRASH/wd/pad/02/made"
+'
+
 test_expect_success 'without hot symbols, main is checked' '
 	write_conf proj/main.conf run.pads=2 &&
 	git config -f proj/main.conf --unset bench.b.hot &&

@@ -50,6 +50,33 @@ test_expect_success COUNTS 'the build cache builds each commit once: every endpo
 	test_json bisect.json "j[\"result\"][\"builds\"][\"built\"] == sum(s[\"builds\"][\"built\"] for s in j[\"steps\"])"
 '
 
+test_expect_success COUNTS 'the control is built once per base commit and reused at the later comparisons with that base' '
+	test_json bisect.json "j[\"result\"][\"builds\"][\"controls\"] == len(set(s[\"base\"] for s in j[\"steps\"])) == 2" &&
+	test_json bisect.json "j[\"result\"][\"builds\"][\"controlsReused\"] == len(j[\"steps\"]) - 2" &&
+	id=$(python3 -c "import json; print(json.load(open(\"bisect.json\"))[\"id\"])") &&
+	first= && n=0 &&
+	for b in out/*.plumb; do
+		n=$((n + 1)) &&
+		rm -rf k && plumb bundle extract "$b" k >/dev/null &&
+		base=$(python3 -c "import json; print(json.load(open(\"k/manifest.json\"))[\"repo\"][\"base\"][\"commit\"])") &&
+		case " $first " in
+		*" $base="*)
+			# Reused: the comparison that built it, this bisect, no build time here.
+			at=$(echo " $first " | sed -e "s/.* $base=\([0-9]*\) .*/\1/") &&
+			test_json k/manifest.json "[v for v in j[\"build\"][\"variants\"] if v[\"side\"] == \"control\"][0][\"reused\"] == {\"bisect\": \"$id\", \"comparison\": $at}" &&
+			test_json k/manifest.json "[v[\"buildNs\"] for v in j[\"build\"][\"variants\"] if v[\"side\"] == \"control\"] == [0]" &&
+			test_grep "^plumb: restored from the control built at comparison $at of this bisect" k/logs/build-k00.log ;;
+		*)
+			# The first comparison with this base built its control fresh.
+			test_json k/manifest.json "[\"reused\" in v or v.get(\"cached\", False) or v[\"buildNs\"] == 0 for v in j[\"build\"][\"variants\"] if v[\"side\"] == \"control\"] == [False]" &&
+			! grep -q "restored from" k/logs/build-k00.log &&
+			first="$first $base=$n" ;;
+		esac || return 1
+	done &&
+	test "$(echo $first | wc -w)" = 2 &&
+	! ls "$TRASH/wd" | grep "^controls-"
+'
+
 test_expect_success COUNTS 'every comparison wrote its bundle into the folder, labelled bisect=ID' '
 	ls out/*.plumb >bundles &&
 	test "$(wc -l <bundles)" = 9 &&

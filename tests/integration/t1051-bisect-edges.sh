@@ -29,6 +29,15 @@ test_expect_success COUNTS 'a range without the slowdown ends "not found": the g
 	ls nf/*.plumb >nf.bundles && test "$(wc -l <nf.bundles)" = 1
 '
 
+test_expect_success COUNTS 'the controls of a bisect killed before its end go with the next bisect; a live one'"'"'s stay' '
+	mkdir -p "$TRASH/wd/controls-20260101T000000Z-999999/x" "$TRASH/wd/controls-20260101T000000Z-$$" &&
+	test_expect_code 1 plumb bisect --good good --bad main~4 --workdir "$TRASH/wd" -o nf2 >/dev/null 2>&1 &&
+	! test -e "$TRASH/wd/controls-20260101T000000Z-999999" &&
+	test -d "$TRASH/wd/controls-20260101T000000Z-$$" &&
+	rmdir "$TRASH/wd/controls-20260101T000000Z-$$" &&
+	! ls "$TRASH/wd" | grep "^controls-"
+'
+
 test_expect_success COUNTS 'an undecided step is measured against the bad end, then the bisect stops and names the range (exit 1)' '
 	test_expect_code 1 plumb bisect -c noisy.conf --good good --bad main --workdir "$TRASH/wd" -o und \
 		>und.txt 2>und.err &&

@@ -863,3 +863,52 @@ PLUMB_TEST(manifest_range_member_round_trips_and_is_checked)
 	json_object_set_new(j, "range", json_array());
 	expect_tree_error(j, "range: expected object");
 }
+
+/* build.variants[].reused: a bisect's control reused from an earlier
+ * comparison reads, writes back, and is only ever the control's. */
+PLUMB_TEST(manifest_reused_control_round_trips_and_is_checked)
+{
+	struct plumb_err err;
+	struct manifest m;
+	struct buf b;
+	char *text;
+	json_t *j = fixture_tree(), *ctl;
+
+	ctl = json_array_get(get(j, "build", "variants", NULL), 6);
+	json_object_set_new(ctl, "reused", json_pack("{s:s,s:i}", "bisect", "20261201T162500Z-4242",
+						     "comparison", 1));
+	json_object_set_new(ctl, "buildNs", json_integer(0));
+	text = json_dumps(j, 0);
+	assert_non_null(text);
+	plumb_err_clear(&err);
+	assert_int_equal(manifest_parse(&m, text, strlen(text), &err), 0);
+	free(text);
+	json_decref(j);
+	assert_int_equal(m.build.variants[6].side, MANIFEST_SIDE_CONTROL);
+	assert_string_equal(m.build.variants[6].reused_bisect, "20261201T162500Z-4242");
+	assert_int_equal(m.build.variants[6].reused_comparison, 1);
+	assert_null(m.build.variants[0].reused_bisect);
+	buf_init(&b, 1 << 24);
+	assert_int_equal(manifest_write(&m, &b, &err), 0);
+	assert_non_null(strstr(b.data, "\"reused\": {\n"));
+	assert_non_null(strstr(b.data, "\"bisect\": \"20261201T162500Z-4242\""));
+	buf_release(&b);
+	manifest_release(&m);
+
+	j = fixture_tree();
+	json_object_set_new(json_array_get(get(j, "build", "variants", NULL), 0), "reused",
+			    json_pack("{s:s,s:i}", "bisect", "b", "comparison", 1));
+	expect_tree_error(j, "build.variants[0].reused: only the control is reused, and never from the build cache");
+	j = fixture_tree();
+	ctl = json_array_get(get(j, "build", "variants", NULL), 6);
+	json_object_set_new(ctl, "reused", json_pack("{s:s,s:i}", "bisect", "b", "comparison", 0));
+	expect_tree_error(j, "build.variants[6].reused: bisect and comparison go together");
+	j = fixture_tree();
+	ctl = json_array_get(get(j, "build", "variants", NULL), 6);
+	json_object_set_new(ctl, "reused", json_pack("{s:s}", "bisect", "b"));
+	expect_tree_error(j, "build.variants[6].reused.comparison: missing required field");
+	j = fixture_tree();
+	ctl = json_array_get(get(j, "build", "variants", NULL), 6);
+	json_object_set_new(ctl, "reused", json_pack("{s:s,s:i}", "bisect", "", "comparison", 2));
+	expect_tree_error(j, "build.variants[6].reused: an empty bisect id or a comparison below 1");
+}

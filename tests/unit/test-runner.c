@@ -17,11 +17,14 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "formats/config.h"
+#include "runner/build-internal.h"
 #include "runner/elfsym.h"
 #include "runner/hotcode.h"
 #include "runner/failed.h"
 #include "runner/lock.h"
 #include "runner/pad.h"
+#include "runner/envlist.h"
 #include "runner/workdir.h"
 #include "common/banned.h"
 
@@ -386,4 +389,100 @@ PLUMB_TEST(failed_quote_finds_diagnostics_and_escapes)
 	assert_false(failed_is_diagnostic("x.c:1: warning: -Werror=foo", 27));
 	buf_release(&text);
 	buf_release(&out);
+}
+
+/* runner/pad.c: a pad object made for the same pad, bytes and cc, its bytes
+ * as they were, is reused; anything else is assembled again. */
+PLUMB_TEST(pad_object_reused_only_when_made_for_the_same_pad)
+{
+	char *root = tmpdir(), *dir, *obj;
+	struct envlist env = { 0 };
+	struct pad_object po, again;
+	struct plumb_err err;
+	int fd;
+
+	assert_non_null(root);
+	dir = buf_strdupf("%s/pad/03", root);
+	obj = buf_strdupf("%s/plumb_pad.o", dir);
+	assert_int_equal(envlist_init(&env, &err), 0);
+	assert_int_equal(envlist_inherit(&env, &err), 0);
+	assert_int_equal(pad_object_reuse(dir, 3, 48, "cc", &again), 0);
+	pad_object_release(&again);
+	assert_int_equal(pad_object_make(dir, 3, 48, "cc", &env, &po, &err), 0);
+	assert_int_equal(pad_object_reuse(dir, 3, 48, "cc", &again), 1);
+	assert_string_equal(again.object, po.object);
+	assert_int_equal(again.retained, po.retained);
+	pad_object_release(&again);
+	assert_int_equal(pad_object_reuse(dir, 3, 64, "cc", &again), 0);
+	pad_object_release(&again);
+	assert_int_equal(pad_object_reuse(dir, 2, 48, "cc", &again), 0);
+	pad_object_release(&again);
+	assert_int_equal(pad_object_reuse(dir, 3, 48, "gcc -m32", &again), 0);
+	pad_object_release(&again);
+	/* Its bytes changed since: not the object that was made. */
+	fd = open(obj, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	assert_int_equal(pad_object_reuse(dir, 3, 48, "cc", &again), 0);
+	pad_object_release(&again);
+	pad_object_release(&po);
+	envlist_release(&env);
+	assert_int_equal(workdir_remove_tree(root, &err), 0);
+	free(obj);
+	free(dir);
+	free(root);
+}
+
+/* runner/build-key.c: one process runs the compiler's --version once while
+ * the compiler is the same file, and again once it is replaced. */
+PLUMB_TEST(build_key_toolchain_asks_the_compiler_once_per_file)
+{
+	char *root = tmpdir(), *cc, *log, *script;
+	struct plumb_config cfg;
+	struct buf a, b, c, calls;
+	struct plumb_err err;
+	const char *old = getenv("CC");
+	char *saved = old ? strdup(old) : NULL;
+
+	assert_non_null(root);
+	cc = buf_strdupf("%s/fakecc", root);
+	log = buf_strdupf("%s/calls", root);
+	script = buf_strdupf("#!/bin/sh\necho called >>'%s'\necho 'fakecc 1.0'\n", log);
+	write_text(cc, script, 0755);
+	unsetenv("CC");
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.build.cc = cc;
+	cfg.build.command = (char *)"make";
+	buf_init(&a, 1 << 20);
+	buf_init(&b, 1 << 20);
+	buf_init(&c, 1 << 20);
+	buf_init(&calls, 4096);
+	assert_int_equal(build_key_toolchain(&cfg, &a, &err), 0);
+	assert_int_equal(build_key_toolchain(&cfg, &b, &err), 0);
+	assert_string_equal(a.data, b.data);
+	assert_non_null(strstr(a.data, "fakecc 1.0"));
+	assert_int_equal(file_read(log, 4096, &calls, &err), 0);
+	assert_string_equal(calls.data, "called\n");
+	/* A new compiler at the same path (another size, another change time). */
+	free(script);
+	script = buf_strdupf("#!/bin/sh\necho called >>'%s'\necho 'fakecc 2.0, rebuilt'\n", log);
+	write_text(cc, script, 0755);
+	assert_int_equal(build_key_toolchain(&cfg, &c, &err), 0);
+	assert_non_null(strstr(c.data, "fakecc 2.0, rebuilt"));
+	buf_reset(&calls);
+	assert_int_equal(file_read(log, 4096, &calls, &err), 0);
+	assert_string_equal(calls.data, "called\ncalled\n");
+	if (saved)
+		setenv("CC", saved, 1);
+	free(saved);
+	buf_release(&a);
+	buf_release(&b);
+	buf_release(&c);
+	buf_release(&calls);
+	assert_int_equal(workdir_remove_tree(root, &err), 0);
+	free(script);
+	free(log);
+	free(cc);
+	free(root);
 }
