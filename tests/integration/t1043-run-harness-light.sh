@@ -109,4 +109,9 @@ test_expect_success STRACE,CLONED,CGROUP2 'one poll per run, no kill and one cgr
 	test "$(count long "^pread64\(.*populated")" -le "$(($(count short "^pread64\(.*populated") + 80 + 4))"
 '
 
+test_expect_success STRACE 'a progress line per round leaves in one write' '
+	test "$(count long "^write\(2, ")" -le "$(($(count short "^write\(2, ") + 40 + 4))" &&
+	test "$(count long "^write\(2, .*done")" -ge 60
+'
+
 test_done
