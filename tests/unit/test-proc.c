@@ -26,19 +26,25 @@
 
 static char *const test_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", NULL };
 
+/* A spec of argv in test_env with stdout and stderr in memory. */
+static void spec_mem(struct proc_spec *spec, char *const *argv)
+{
+	proc_spec_init(spec);
+	spec->argv = argv;
+	spec->env = test_env;
+	spec->out.kind = PROC_SINK_MEM;
+	spec->err.kind = PROC_SINK_MEM;
+}
+
 /* Run argv with stdout and stderr in memory. */
 static int run_mem(char *const *argv, uint64_t timeout_ns, struct proc_result *res,
 		   struct plumb_err *err)
 {
 	struct proc_spec spec;
 
-	proc_spec_init(&spec);
-	spec.argv = argv;
-	spec.env = test_env;
+	spec_mem(&spec, argv);
 	spec.timeout_ns = timeout_ns;
 	spec.grace_ns = 300000000ull;
-	spec.out.kind = PROC_SINK_MEM;
-	spec.err.kind = PROC_SINK_MEM;
 	return proc_run(&spec, res, err);
 }
 
@@ -294,11 +300,7 @@ PLUMB_TEST(proc_escaped_grandchild_holding_the_pipe_is_drained_and_killed)
 	long gc;
 
 	plumb_err_clear(&err);
-	proc_spec_init(&spec);
-	spec.argv = argv;
-	spec.env = test_env;
-	spec.out.kind = PROC_SINK_MEM;
-	spec.err.kind = PROC_SINK_MEM;
+	spec_mem(&spec, argv);
 	spec.err.cap = 8192;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(proc_run(&spec, &res, &err), 0);
@@ -348,11 +350,7 @@ PLUMB_TEST(proc_failed_start_reports_stage_and_errno_and_leaves_no_fd)
 	int before;
 
 	plumb_err_clear(&err);
-	proc_spec_init(&spec);
-	spec.argv = argv_pwd;
-	spec.env = test_env;
-	spec.out.kind = PROC_SINK_MEM;
-	spec.err.kind = PROC_SINK_MEM;
+	spec_mem(&spec, argv_pwd);
 	assert_int_equal(proc_run(&spec, &res, &err), 0);   /* what is kept is opened */
 	proc_result_release(&res);
 	before = open_fds();
