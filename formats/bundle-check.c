@@ -142,6 +142,7 @@ static void opts_of(const struct manifest *m, const struct manifest_bench *b,
 	const char *policy = b->warmup ? b->warmup : m->run.warmup_policy;
 
 	analysis_opts_default(o);
+	o->judge_later = 1;   /* judge_bench() judges what the bundle records */
 	if (policy)
 		(void)stats_warmup_parse(policy, &o->warmup);   /* validated by the manifest */
 	if (b->steady.present) {

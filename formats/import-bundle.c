@@ -588,6 +588,7 @@ int import_bundle(const struct import_file *files, size_t n, const char *out,
 	analysis_opts_default(&aopts);
 	aopts.warmup.kind = STATS_WARMUP_NONE;
 	aopts.deterministic = metric_deterministic_names;
+	aopts.judge_later = 1;   /* fill_bench() judges what the bundle records */
 	if (!(a = analysis_new(&aopts, err))) {
 		rc = err->code;
 		goto out;

@@ -151,11 +151,13 @@ const struct phrase_term *phrase_glossary(size_t *n);
 /*
  * svg_trend: a series over commits: each point's range as a vertical bar,
  * its center as a dot on a line, and the points whose range stops
- * overlapping the previous one's marked.
+ * overlapping the previous one's marked.  index numbers the chart on its
+ * page (id "trend-chart-INDEX"): a page of several host classes holds one
+ * chart a class, and ids must be unique.
  */
 struct trend_point;
 int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
-	      const struct trend_point *p, size_t n);
+	      const struct trend_point *p, size_t n, size_t index);
 
 struct plumb_err;
 /* Append a remark to b's notes (a printf format); 0 or PLUMB_EINTERNAL. */

@@ -376,7 +376,7 @@ static int trend_changes_and_commits(struct buf *out, const struct trend_point *
 }
 
 int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
-	      const struct trend_point *p, size_t n)
+	      const struct trend_point *p, size_t n, size_t index)
 {
 	const double top = 34, bottom = 100, left = 70, right = 16, H = 380;
 	double lo = INFINITY, hi = -INFINITY, span, step, v, dx;
@@ -406,8 +406,8 @@ int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
 	dx = n > 1 ? (W - left - right) / (double)(n - 1) : 0;
 #define TX(i) (n > 1 ? left + (double)(i) * dx : (left + W - right) / 2)
 
-	rc |= buf_printf(out, "<svg class=\"chart trend\" id=\"trend-chart\" viewBox=\"0 0 %.0f %.0f\" "
-			 "role=\"img\" aria-label=\"", W, H);
+	rc |= buf_printf(out, "<svg class=\"chart trend\" id=\"trend-chart-%zu\" viewBox=\"0 0 %.0f %.0f\" "
+			 "role=\"img\" aria-label=\"", index, W, H);
 	rc |= esc_html(out, bench);
 	rc |= buf_addstr(out, ": center and range over commits\">");
 	/* Value axis with ticks. */

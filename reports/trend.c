@@ -516,7 +516,7 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 			 n, n == 1 ? "" : "s", count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s");
 	rc |= buf_printf(out, "<section class=\"bench\" id=\"bench-%zu\">\n<figure class=\"chart\">",
 			 part->index);
-	rc |= svg_trend(out, jstr(model, "bench"), m, p, n);
+	rc |= svg_trend(out, jstr(model, "bench"), m, p, n, part->index);
 	rc |= buf_addstr(out, "</figure>\n</section>\n");
 	rc |= buf_addstr(out, "<section class=\"points\"><div class=\"scroll\"><table class=\"benches\">\n"
 			 "<tr><th>time</th><th>commit</th><th>ref</th><th>center</th><th>range</th>"

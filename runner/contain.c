@@ -518,10 +518,7 @@ static unsigned subreaper_kill(pid_t child)
 
 /* ---- the interface ------------------------------------------------------- */
 
-/*
- * This process's pid, asked of the kernel once per process rather than at
- * each of the three queries every measured run makes: a fork resets it.
- */
+/* The cache of contain_self_pid(); reset in a forked child. */
 static pid_t self_pid;
 
 static void self_forget(void)
@@ -529,7 +526,7 @@ static void self_forget(void)
 	self_pid = 0;
 }
 
-static pid_t self(void)
+pid_t contain_self_pid(void)
 {
 	static int registered;
 
@@ -542,7 +539,7 @@ static pid_t self(void)
 
 void contain_release(void)
 {
-	if (!C.done || C.owner != self())
+	if (!C.done || C.owner != contain_self_pid())
 		return;
 	if (C.method == CONTAIN_CGROUP && C.dir[0]) {
 		cgroup_kill(C.dir);
@@ -573,7 +570,7 @@ int contain_init(struct plumb_err *err)
 	char why[PLUMB_ERR_MAX];
 	static int registered;
 
-	if (C.done && C.owner == self()) {
+	if (C.done && C.owner == contain_self_pid()) {
 		if (C.rc < 0 && err)
 			*err = C.err;
 		return C.rc;
@@ -581,7 +578,7 @@ int contain_init(struct plumb_err *err)
 	memset(&C, 0, sizeof(C));
 	C.procs_fd = C.events_fd = -1;
 	C.done = 1;
-	C.owner = self();
+	C.owner = contain_self_pid();
 	plumb_err_clear(&C.err);
 	if (want && *want && strcmp(want, "auto") != 0 && strcmp(want, "cgroup") != 0 &&
 	    strcmp(want, "subreaper") != 0) {
@@ -617,7 +614,7 @@ out:
 
 enum contain_method contain_method(void)
 {
-	return C.done && C.owner == self() && C.rc == 0 ? C.method : CONTAIN_NONE;
+	return C.done && C.owner == contain_self_pid() && C.rc == 0 ? C.method : CONTAIN_NONE;
 }
 
 const char *contain_method_name(void)
@@ -647,12 +644,21 @@ int contain_child_join(int fd)
 	return write(fd, "0", 1) == 1 ? 0 : errno;
 }
 
-unsigned contain_kill(pid_t child)
+unsigned contain_kill(pid_t child, int *alone)
 {
+	int dummy;
+
+	if (!alone)
+		alone = &dummy;
+	*alone = 0;
 	switch (contain_method()) {
 	case CONTAIN_CGROUP:
-		/* Most children leave nothing: one read of cgroup.events says so. */
-		return cgroup_populated(C.dir, C.events_fd) ? cgroup_kill(C.dir) : 0;
+		/* Most children leave nothing: one read of cgroup.events says
+		 * so (the exited child itself is no member any more). */
+		if (cgroup_populated(C.dir, C.events_fd))
+			return cgroup_kill(C.dir);
+		*alone = 1;
+		return 0;
 	case CONTAIN_SUBREAPER:
 		return subreaper_kill(child);
 	default:
@@ -660,19 +666,22 @@ unsigned contain_kill(pid_t child)
 	}
 }
 
-unsigned contain_settle(pid_t child)
+unsigned contain_settle(pid_t child, int alone)
 {
 	unsigned n = 0;
 
-	if (contain_method() == CONTAIN_CGROUP) {
+	/* Empty at the child's exit (alone): nothing could start anything
+	 * since, and there is nothing to wait for; a descendant that had
+	 * exited before is still a zombie of plumb's to reap. */
+	if (!alone && contain_method() == CONTAIN_CGROUP) {
 		/* cgroup.kill is asynchronous: what contain_kill() killed may
 		 * still be listed for a moment, and must not count twice. */
 		if (!cgroup_wait_empty(C.dir, C.events_fd, 100000000ull)) {
 			n = cgroup_kill(C.dir);
 			cgroup_wait_empty(C.dir, C.events_fd, SETTLE_NS);
 		}
-	} else {
-		n = contain_kill(child);
+	} else if (!alone) {
+		n = contain_kill(child, NULL);
 	}
 	reap_zombies();
 	return n;

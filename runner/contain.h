@@ -70,15 +70,27 @@ int contain_child_join(int fd);
 /*
  * The direct child (pid, exited but not yet reaped) is done: kill all that
  * is still running in the container.  Returns how many processes were.
+ * *alone (when not NULL) becomes 1 when the container was found holding
+ * no live process (cgroup2's "populated 0": an exited child is no longer
+ * a member), so nothing is left to kill or wait for; 0 otherwise.
  */
-unsigned contain_kill(pid_t child);
+unsigned contain_kill(pid_t child, int *alone);
 
 /*
  * After the direct child (pid) was reaped: kill what is still running
  * (counted in the return), wait (bounded) until the container is empty and
- * reap every zombie that was reparented to plumb.
+ * reap every zombie that was reparented to plumb.  alone: contain_kill()
+ * said the container held no live process after the child's exit; no one
+ * was left to start anything since, so only the zombies are reaped.
  */
-unsigned contain_settle(pid_t child);
+unsigned contain_settle(pid_t child, int alone);
+
+/*
+ * This process's pid, asked of the kernel once per process rather than at
+ * every query a measured run makes (glibc no longer caches it); a fork
+ * resets it.
+ */
+pid_t contain_self_pid(void);
 
 /*
  * What plumb does at exit, now: kill what is left in this process's

@@ -461,6 +461,7 @@ static void opts_for(const struct config_bench *cb, struct analysis_opts *o)
 {
 	analysis_opts_default(o);
 	o->deterministic = metric_deterministic_names;
+	o->judge_later = 1;   /* run-manifest.c and run-sweep.c judge what they record */
 	switch (cb->warmup) {
 	case CONFIG_WARMUP_AUTO:
 		o->warmup.kind = STATS_WARMUP_AUTO;

@@ -823,7 +823,12 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 				vals[p] = sr->pads[p].median;
 			stats_side_reduce(vals, sr->npads, min_rounds, tmp, &sr->summary);
 		}
-		if (analysis_judge(res, &a->opts.rule, STATS_HOT_UNKNOWN, &res->judge) < 0) {
+		if (a->opts.judge_later) {
+			memset(&res->judge, 0, sizeof(res->judge));
+			res->judge.rule = a->opts.rule;
+			res->judge.verdict = STATS_VERDICT_INSUFFICIENT;
+			snprintf(res->judge.why, sizeof(res->judge.why), "not judged");
+		} else if (analysis_judge(res, &a->opts.rule, STATS_HOT_UNKNOWN, &res->judge) < 0) {
 			rc = errno == ENOMEM ? plumb_err_oom(err, "analysis results")
 					     : plumb_err_set(err, PLUMB_EINPUT, "%s", res->judge.why);
 			goto out;

@@ -18,7 +18,8 @@
  *               co_p99 in samples mode);
  *   per side    center, range and spread of the pad medians (verdict.h);
  *   per bench   the judgement of stats/rule.h under opts.rule, with the
- *               hot code unknown (analysis_judge() judges again with it).
+ *               hot code unknown (analysis_judge() judges again with it),
+ *               unless opts.judge_later.
  *
  * Storage is compact: one double per sample in a growable array per round
  * (the first sample of a round is stored inline), 24 bytes per round and a
@@ -78,6 +79,11 @@ struct analysis_opts {
 	/* Names of the metrics that repeat exactly for one build (NULL-terminated,
 	 * or NULL: none): judged with stats_judge_in.deterministic. */
 	const char *const *deterministic;
+	/* Nonzero: analysis_finish() leaves every result's judge unset
+	 * (verdict insufficient, why "not judged"), for a caller that judges
+	 * the results it needs itself with analysis_judge(): the bootstrap is
+	 * most of what judging costs, and a run has several metrics a bench. */
+	int judge_later;
 };
 
 /* auto warmup (window 30, tolerance 1%), co_cap STATS_CO_CAP_DEFAULT, no

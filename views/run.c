@@ -56,18 +56,47 @@ void runview_finish(struct runview *v)
 	}
 }
 
-static void on_log(void *ctx, const char *line)
+/*
+ * A line leaves in one write(2): stderr is unbuffered, so each printf
+ * would be a write of its own, and a line per round of a measurement is
+ * worth one system call, not five; a log shared with other processes never
+ * gets half a line between two of theirs either.  Names and commits are
+ * untrusted (esc_text).
+ */
+static void put_line(struct runview *v, struct buf *line)
+{
+	if (line->len)
+		(void)fwrite(line->data, 1, line->len, v->err);
+	fflush(v->err);
+	buf_release(line);
+}
+
+/* A progress line drawn on the terminal is cleared first (in the same write). */
+static void clear_drawn(struct runview *v, struct buf *line)
+{
+	if (v->drawn) {
+		(void)buf_addstr(line, "\r\033[K");
+		v->drawn = 0;
+	}
+}
+
+#define LINE_MAX_BYTES 8192
+
+static void on_log(void *ctx, const char *text)
 {
 	struct runview *v = ctx;
+	struct buf line;
 	char ts[16];
 
 	if (v->quiet)
 		return;
-	runview_finish(v);
+	buf_init(&line, LINE_MAX_BYTES);
+	clear_drawn(v, &line);
 	stamp(ts);
-	fprintf(v->err, "plumb: %s ", ts);
-	(void)esc_fputs(v->err, line, 0);   /* it may quote a name or a child's words */
-	fputc('\n', v->err);
+	(void)buf_printf(&line, "plumb: %s ", ts);
+	(void)esc_text(&line, text);   /* it may quote a name or a child's words */
+	(void)buf_addch(&line, '\n');
+	put_line(v, &line);
 }
 
 static void on_progress(void *ctx, const struct runner_progress *p)
@@ -77,42 +106,43 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 	double eta = p->done && p->total > p->done ?
 		     el / (double)p->done * (double)(p->total - p->done) : 0;
 	char e1[32], e2[32], ts[16], load[32] = "";
+	struct buf line;
 
-	if (v->quiet)
+	if (v->quiet || (!v->tty && !p->round_done))
 		return;
 	clock_text(el, e1, sizeof(e1));
 	clock_text(eta, e2, sizeof(e2));
 	if (p->load1 >= 0)
 		snprintf(load, sizeof(load), ", load %.2f", p->load1);
+	buf_init(&line, LINE_MAX_BYTES);
 	if (v->tty) {
-		fprintf(v->err, "\r\033[K%s %u/%u  ", p->warmup ? "warmup" : "round", p->round,
-			p->rounds);
-		(void)esc_fputs(v->err, p->variant, 0);
-		fputs("  ", v->err);
-		(void)esc_fputs(v->err, p->bench, 0);
+		(void)buf_printf(&line, "\r\033[K%s %u/%u  ", p->warmup ? "warmup" : "round",
+				 p->round, p->rounds);
+		(void)esc_text(&line, p->variant);
+		(void)buf_addstr(&line, "  ");
+		(void)esc_text(&line, p->bench);
 		if (p->commit) {
-			fputs("  commit ", v->err);
-			(void)esc_fputs(v->err, p->commit, 0);
+			(void)buf_addstr(&line, "  commit ");
+			(void)esc_text(&line, p->commit);
 		}
-		fprintf(v->err, "  elapsed %s  ETA %s%s", e1, e2, load);
-		fflush(v->err);
+		(void)buf_printf(&line, "  elapsed %s  ETA %s%s", e1, e2, load);
+		put_line(v, &line);
 		v->drawn = 1;
 		return;
 	}
-	if (!p->round_done)
-		return;
 	stamp(ts);
-	fprintf(v->err, "plumb: %s %s %u/%u done", ts, p->warmup ? "warmup pass" : "round",
-		p->round, p->rounds);
+	(void)buf_printf(&line, "plumb: %s %s %u/%u done", ts, p->warmup ? "warmup pass" : "round",
+			 p->round, p->rounds);
 	if (p->commit) {
 		/* A range job: the commit whose variant ran last. */
-		fputs(p->warmup ? " for commit " : " (last run: commit ", v->err);
-		(void)esc_fputs(v->err, p->commit, 0);
+		(void)buf_addstr(&line, p->warmup ? " for commit " : " (last run: commit ");
+		(void)esc_text(&line, p->commit);
 		if (!p->warmup)
-			fputc(')', v->err);
+			(void)buf_addch(&line, ')');
 	}
-	fprintf(v->err, ": %llu of %llu runs, elapsed %s, ETA %s%s\n",
-		(unsigned long long)p->done, (unsigned long long)p->total, e1, e2, load);
+	(void)buf_printf(&line, ": %llu of %llu runs, elapsed %s, ETA %s%s\n",
+			 (unsigned long long)p->done, (unsigned long long)p->total, e1, e2, load);
+	put_line(v, &line);
 }
 
 void runview_attach(struct runview *v, struct runner_run_opts *opts)

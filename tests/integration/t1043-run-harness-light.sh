@@ -1,8 +1,17 @@
 #!/bin/sh
-test_description='plumb run: what the harness does per measured run (no stack mapped per child, no facts reread per round)'
+test_description='plumb run: what the harness does per measured run (no stack mapped per child, no facts reread per round, only the syscalls the measurement needs)'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
+LEFTOVER=13
+. "$TEST_SRCDIR/tests/integration/lib-contain.sh"
+
+# The per-run counts below are those of the cgroup2 container (the
+# default where plumb can make one); the subreaper's sweep reads /proc.
+if test_have_prereq CGROUP2; then
+	PLUMB_CONTAIN=cgroup
+	export PLUMB_CONTAIN
+fi
 
 # plumb's own syscalls (no -f: its process alone) over a run of /bin/true
 # with ROUNDS rounds of 2 variants.
@@ -50,6 +59,59 @@ test_expect_success STRACE 'round facts: /proc/loadavg is not opened again each 
 
 test_expect_success STRACE,CLONED 'the pid is asked of the kernel a bounded number of times, not per run' '
 	test "$(count long "^getpid\\(")" -le "$(($(count short "^getpid\\(") + 80))"
+'
+
+# The calls of plumb's own process per measured run, each one the
+# measurement needs (runner/proc.c): one pipe2 (stderr), the two
+# sigprocmasks around the clone, the clone (with its pidfd), one poll
+# (woken by the child's exit), one read of cgroup.events, the close of
+# plumb's write end, the read of the end-of-file and its close, wait4 of
+# the child and of any zombie, the pidfd's close; a round adds the load
+# and the progress line.  About 12.5 a run: 14 leaves a little room, and
+# the harness that opened /dev/null, made a report pipe and polled twice
+# per run made 23.
+test_expect_success STRACE,CLONED,CGROUP2 'plumb makes fewer than 14 syscalls per measured run' '
+	echo $(( ($(wc -l <long) - $(wc -l <short)) / 80 )) >per-run &&
+	cat per-run &&
+	test "$(cat per-run)" -le 13
+'
+
+test_expect_success STRACE,CLONED,CGROUP2 'stdin is the /dev/null opened once, not per run' '
+	test "$(count long "/dev/null")" -eq "$(count short "/dev/null")"
+'
+
+test_expect_success STRACE,CLONED,CGROUP2 'one pipe per run: a cloned child reports a failed exec in shared memory' '
+	test "$(count long "^pipe2\(")" -le "$(($(count short "^pipe2\(") + 80 + 4))"
+'
+
+# CLONE_PIDFD is Linux 5.2's; a seccomp filter that refuses it shows as a
+# failed clone, and then pidfd_open per run is the documented fallback.
+kv=$(uname -r | sed 's/[^0-9.].*//')
+kmajor=${kv%%.*}
+kminor=${kv#*.}
+kminor=${kminor%%.*}
+if test "$kmajor" -gt 5 || { test "$kmajor" -eq 5 && test "$kminor" -ge 2; }; then
+	test_set_prereq CLONE_PIDFD
+fi
+
+test_expect_success STRACE,CLONED,CGROUP2,CLONE_PIDFD 'the pidfd comes with the clone, no pidfd_open per run' '
+	if grep -q "CLONE_PIDFD.* = -1" long; then
+		say "CLONE_PIDFD refused here: pidfd_open is the fallback"
+	else
+		grep -q "CLONE_VM.*CLONE_PIDFD.* = [1-9]" long &&
+		test "$(count long "^pidfd_open\\(")" -eq "$(count short "^pidfd_open\\(")"
+	fi
+'
+
+test_expect_success STRACE,CLONED,CGROUP2 'one poll per run, no kill and one cgroup.events read when the child left nothing' '
+	test "$(count long "^poll\(")" -le "$(($(count short "^poll\(") + 80 + 4))" &&
+	test "$(count long "^kill\(")" -le "$(($(count short "^kill\(") + 4))" &&
+	test "$(count long "^pread64\(.*populated")" -le "$(($(count short "^pread64\(.*populated") + 80 + 4))"
+'
+
+test_expect_success STRACE 'a progress line per round leaves in one write' '
+	test "$(count long "^write\(2, ")" -le "$(($(count short "^write\(2, ") + 40 + 4))" &&
+	test "$(count long "^write\(2, .*done")" -ge 60
 '
 
 test_done

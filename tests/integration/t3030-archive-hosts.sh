@@ -123,6 +123,8 @@ test_expect_success 'report --trend without --host in text, Markdown and HTML: a
 
 test_expect_success PYTHON 'report --trend without --host: the HTML holds well-formed pages and loads nothing' '
 	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" t.html &&
+	grep -o " id=\"[^\"]*\"" t.html | sort | uniq -d >dup-ids &&
+	! test -s dup-ids &&
 	test_grep "default-src '"'"'none'"'"'" t.html &&
 	! grep -i "<script\|https\?:" t.html
 '

@@ -369,3 +369,43 @@ PLUMB_TEST(analysis_survives_mutated_tables)
 		analysis_free(a);
 	}
 }
+
+/* judge_later: the figures as ever, no judgement until analysis_judge(),
+ * which then gives the one the analysis would have given. */
+PLUMB_TEST(analysis_judge_later_leaves_the_judgement_to_the_caller)
+{
+	struct analysis_opts o;
+	struct plumb_err err;
+	struct analysis *a, *b;
+	const struct analysis_result *ra, *rb;
+	struct stats_judgement jd;
+
+	plumb_err_clear(&err);
+	analysis_opts_default(&o);
+	a = analysis_new(&o, &err);
+	o.judge_later = 1;
+	b = analysis_new(&o, &err);
+	assert_non_null(a);
+	assert_non_null(b);
+	for (uint32_t p = 0; p < 4; p++) {
+		add_pad(a, "b", ANALYSIS_BASE, p, 1.0 + p * 0.01, &err);
+		add_pad(b, "b", ANALYSIS_BASE, p, 1.0 + p * 0.01, &err);
+		add_pad(a, "b", ANALYSIS_CANDIDATE, p, 1.2 + p * 0.01, &err);
+		add_pad(b, "b", ANALYSIS_CANDIDATE, p, 1.2 + p * 0.01, &err);
+	}
+	assert_int_equal(analysis_finish(a, &err), 0);
+	assert_int_equal(analysis_finish(b, &err), 0);
+	ra = analysis_get(a, 0);
+	rb = analysis_get(b, 0);
+	assert_int_equal(ra->judge.verdict, STATS_VERDICT_SLOWER);
+	assert_true(ra->judge.has_interval);
+	assert_int_equal(rb->judge.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_string_equal(rb->judge.why, "not judged");
+	assert_false(rb->judge.has_interval);
+	assert_true(rb->side[ANALYSIS_BASE].summary.center == ra->side[ANALYSIS_BASE].summary.center);
+	assert_int_equal(analysis_judge(rb, &o.rule, STATS_HOT_UNKNOWN, &jd), 0);
+	assert_int_equal(jd.verdict, ra->judge.verdict);
+	assert_true(jd.ratio_lo == ra->judge.ratio_lo && jd.ratio_hi == ra->judge.ratio_hi);
+	analysis_free(a);
+	analysis_free(b);
+}

@@ -2,6 +2,7 @@
  * tests/unit/test-proc.c: the process harness (runner/proc.c) and command
  * lines (runner/cmdline.c), with real child processes.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,19 +26,25 @@
 
 static char *const test_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", NULL };
 
+/* A spec of argv in test_env with stdout and stderr in memory. */
+static void spec_mem(struct proc_spec *spec, char *const *argv)
+{
+	proc_spec_init(spec);
+	spec->argv = argv;
+	spec->env = test_env;
+	spec->out.kind = PROC_SINK_MEM;
+	spec->err.kind = PROC_SINK_MEM;
+}
+
 /* Run argv with stdout and stderr in memory. */
 static int run_mem(char *const *argv, uint64_t timeout_ns, struct proc_result *res,
 		   struct plumb_err *err)
 {
 	struct proc_spec spec;
 
-	proc_spec_init(&spec);
-	spec.argv = argv;
-	spec.env = test_env;
+	spec_mem(&spec, argv);
 	spec.timeout_ns = timeout_ns;
 	spec.grace_ns = 300000000ull;
-	spec.out.kind = PROC_SINK_MEM;
-	spec.err.kind = PROC_SINK_MEM;
 	return proc_run(&spec, res, err);
 }
 
@@ -271,6 +278,108 @@ PLUMB_TEST(proc_leftover_background_process_is_killed)
 	assert_true(gc > 1);
 	assert_true(gone((pid_t)gc));
 	proc_result_release(&res);
+}
+
+/*
+ * A grandchild that leaves the group (setsid) holding the stderr pipe and
+ * writing to it without end: when the child exits it is killed, the pipe
+ * is drained (the read ends are non-blocking, and plumb polls again while
+ * the pipe is held) within the cap, and proc_run() returns long before
+ * the grandchild would have stopped.
+ */
+PLUMB_TEST(proc_escaped_grandchild_holding_the_pipe_is_drained_and_killed)
+{
+	char *argv[] = { "sh", "-c",
+			 "setsid sh -c 'echo $$; exec yes late >&2' & sleep 0.2; echo early >&2",
+			 NULL };
+	struct proc_spec spec;
+	struct proc_result res;
+	struct plumb_err err;
+	struct timespec t0, t1;
+	double took;
+	long gc;
+
+	plumb_err_clear(&err);
+	spec_mem(&spec, argv);
+	spec.err.cap = 8192;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_int_equal(res.status, 0);
+	assert_true(took < 10.0);
+	assert_true(res.left_behind >= 1);
+	gc = strtol(buf_cstr(&res.out_mem), NULL, 10);
+	assert_true(gc > 1);
+	assert_true(gone((pid_t)gc));
+	/* The grandchild's flood went through the cap, and stopped. */
+	assert_true(res.err_truncated);
+	assert_true(res.err_bytes > 8192);
+	assert_non_null(strstr(buf_cstr(&res.err_mem), "late\n"));
+	assert_non_null(strstr(buf_cstr(&res.err_mem), "bytes of output dropped here"));
+	proc_result_release(&res);
+}
+
+/* plumb's open descriptors now (its /proc/self/fd, less the listing's own). */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;
+}
+
+/*
+ * A child that fails before it executes reports its stage and errno (from
+ * plumb's memory when it was cloned, through a pipe when forked), and
+ * neither that nor a run that went well leaves a descriptor open in plumb.
+ */
+PLUMB_TEST(proc_failed_start_reports_stage_and_errno_and_leaves_no_fd)
+{
+	char *argv_pwd[] = { "pwd", NULL };
+	char *argv_noexec[] = { "/etc/passwd", NULL };
+	struct proc_spec spec;
+	struct proc_result res;
+	struct plumb_err err;
+	int before;
+
+	plumb_err_clear(&err);
+	spec_mem(&spec, argv_pwd);
+	assert_int_equal(proc_run(&spec, &res, &err), 0);   /* what is kept is opened */
+	proc_result_release(&res);
+	before = open_fds();
+
+	spec.cwd = "/etc/passwd";   /* not a folder */
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_int_equal(res.exited, 1);
+	assert_int_equal(res.status, 127);
+	assert_int_equal(res.spawn_errno, ENOTDIR);
+	assert_non_null(strstr(res.spawn_error, "pwd: cannot enter its working folder: "));
+	assert_non_null(strstr(buf_cstr(&res.err_mem), "cannot enter its working folder"));
+	proc_result_release(&res);
+
+	spec.cwd = NULL;
+	spec.argv = argv_noexec;   /* a file without execute permission */
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_int_equal(res.status, 127);
+	assert_int_equal(res.spawn_errno, EACCES);
+	assert_non_null(strstr(res.spawn_error, "/etc/passwd: cannot execute it: "));
+	proc_result_release(&res);
+
+	/* A successful run after a failed one reports nothing stale. */
+	spec.argv = argv_pwd;
+	assert_int_equal(proc_run(&spec, &res, &err), 0);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(res.spawn_errno, 0);
+	assert_string_equal(res.spawn_error, "");
+	proc_result_release(&res);
+	assert_int_equal(open_fds(), before);
 }
 
 PLUMB_TEST(proc_cap_keeps_head_and_tail_with_marker)
