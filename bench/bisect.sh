@@ -56,9 +56,10 @@ echo "history: $N commits after the good end, the slowdown planted at commit $PL
 echo "config: metric $METRIC, run.pads = $PADS, run.rounds = $ROUNDS; load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # One clean build of one commit, every pad variant, nothing cached: two
-# commits (plus the control, a relink) built with --no-cache, halved.
+# commits (plus the control, a relink) built with --no-cache, halved.  In
+# a work folder of its own: the bisect assembles its own pad objects.
 t0=$(now)
-"$PLUMB" run --build-only --no-cache --workdir "$tmp/wd" --base good --candidate main >/dev/null 2>&1
+"$PLUMB" run --build-only --no-cache --workdir "$tmp/wd-clean" --base good --candidate main >/dev/null 2>&1
 t1=$(now)
 clean=$(python3 -c "import sys; print('%.3f' % ((float(sys.argv[2]) - float(sys.argv[1])) / 2))" "$t0" "$t1")
 echo "one clean build of one commit ($PADS pads): ${clean} s"

@@ -657,7 +657,8 @@ static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct 
 	struct buf tc;
 	int r;
 
-	if (kc && c->cfg->run.control) {
+	/* The sweep's added pads (controls NULL) have no control among them. */
+	if (kc && controls && c->cfg->run.control) {
 		if ((r = buildcache_open(controls, kc->dir, 0, err)) < 0)
 			return r;
 		c->controls = controls;
