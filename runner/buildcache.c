@@ -265,9 +265,8 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 {
 	static unsigned seq;
 	struct buf tmp, p, text;
-	struct atomic_file af;
 	uint64_t bytes = 0;
-	int r;
+	int r, fd;
 
 	buf_init(&tmp, 1 << 16);
 	buf_init(&p, 1 << 16);
@@ -326,14 +325,19 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 		r = buf_err(err, "build cache");
 		goto fail;
 	}
-	/* The entry file last: a folder without it is never restored. */
-	if ((r = atomic_file_open(&af, p.data, 0644, err)) < 0)
-		goto fail;
-	if ((r = atomic_file_write(&af, text.data, text.len, err)) < 0) {
-		atomic_file_abort(&af);
+	/* The entry file last: a folder without it is never restored.  Not
+	 * synced (nothing in the entry is): the folder's rename is what makes
+	 * it whole for a run killed meanwhile, and what a power failure tears
+	 * is a miss, an entry file unreadable or an artifact whose SHA-256 is
+	 * not the recorded one. */
+	if ((fd = open(p.data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, p.data, "create");
 		goto fail;
 	}
-	if ((r = atomic_file_commit(&af, err)) < 0)
+	r = write_all(fd, text.data, text.len, p.data, err);
+	if (close(fd) < 0 && r == 0)
+		r = plumb_err_errno(err, PLUMB_EIO, errno, p.data, "close");
+	if (r < 0)
 		goto fail;
 	buf_reset(&p);
 	if (buf_printf(&p, "%s/%s", bc->dir, meta->key) < 0) {
