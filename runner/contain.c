@@ -52,8 +52,9 @@ static struct {
 	char reason[PLUMB_ERR_MAX];
 	char dir[PATH_MAX];        /* cgroup2: plumb's own cgroup folder */
 	int procs_fd;              /* cgroup2: its cgroup.procs, for the children */
+	int dir_fd;                /* cgroup2: the folder, for clone3's CLONE_INTO_CGROUP */
 	int events_fd;             /* cgroup2: its cgroup.events */
-} C = { .procs_fd = -1, .events_fd = -1 };
+} C = { .procs_fd = -1, .events_fd = -1, .dir_fd = -1 };
 
 /* ---- small readers ------------------------------------------------------- */
 
@@ -405,6 +406,7 @@ static int try_cgroup(char *why, size_t why_size)
 		return -1;
 	}
 	C.procs_fd = open_in(C.dir, "cgroup.procs", O_WRONLY);
+	C.dir_fd = open(C.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	C.events_fd = open_in(C.dir, "cgroup.events", O_RDONLY);
 	if (C.procs_fd < 0) {
 		snprintf(why, why_size, "%.900s/cgroup.procs: open: %s", C.dir, strerror(errno));
@@ -426,7 +428,9 @@ fail:
 		close(C.procs_fd);
 	if (C.events_fd >= 0)
 		close(C.events_fd);
-	C.procs_fd = C.events_fd = -1;
+	if (C.dir_fd >= 0)
+		close(C.dir_fd);
+	C.procs_fd = C.events_fd = C.dir_fd = -1;
 	rmdir(C.dir);
 	C.dir[0] = '\0';
 	return -1;
@@ -554,7 +558,9 @@ void contain_release(void)
 			close(C.procs_fd);
 		if (C.events_fd >= 0)
 			close(C.events_fd);
-		C.procs_fd = C.events_fd = -1;
+		if (C.dir_fd >= 0)
+			close(C.dir_fd);
+		C.procs_fd = C.events_fd = C.dir_fd = -1;
 		C.dir[0] = '\0';
 	}
 }
@@ -576,7 +582,7 @@ int contain_init(struct plumb_err *err)
 		return C.rc;
 	}
 	memset(&C, 0, sizeof(C));
-	C.procs_fd = C.events_fd = -1;
+	C.procs_fd = C.events_fd = C.dir_fd = -1;
 	C.done = 1;
 	C.owner = contain_self_pid();
 	plumb_err_clear(&C.err);
@@ -634,6 +640,11 @@ const char *contain_reason(void)
 int contain_join_fd(void)
 {
 	return contain_method() == CONTAIN_CGROUP ? C.procs_fd : -1;
+}
+
+int contain_cgroup_fd(void)
+{
+	return contain_method() == CONTAIN_CGROUP ? C.dir_fd : -1;
 }
 
 int contain_child_join(int fd)

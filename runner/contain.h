@@ -8,8 +8,9 @@
  *   - cgroup2: a cgroup v2 of plumb's own, "plumb.<pid>.<start>" under the
  *     cgroup plumb runs in (found through /proc/self/mountinfo and
  *     /proc/self/cgroup, so a hybrid layout with cgroup2 at
- *     /sys/fs/cgroup/unified works).  Each child joins it before it
- *     executes, so every descendant is in it whatever it does; at the end
+ *     /sys/fs/cgroup/unified works).  Each child is created in it
+ *     (contain_cgroup_fd()) or joins it before it executes, so every
+ *     descendant is in it whatever it does; at the end
  *     of a run what is left is counted from cgroup.procs and killed through
  *     cgroup.kill.  Needs a writable cgroup (root, or a delegated one).
  *   - subreaper: PR_SET_CHILD_SUBREAPER, so every orphaned descendant is
@@ -66,6 +67,14 @@ const char *contain_reason(void);
  */
 int contain_join_fd(void);
 int contain_child_join(int fd);
+
+/*
+ * The container's cgroup folder, open, for a child created in it
+ * (clone3's CLONE_INTO_CGROUP, Linux 5.7), which then needs no join: no
+ * move of a running process, no wait for the kernel's grace period.  -1
+ * when the method is not cgroup2.
+ */
+int contain_cgroup_fd(void);
 
 /*
  * The direct child (pid, exited but not yet reaped) is done: kill all that

@@ -114,4 +114,47 @@ test_expect_success STRACE 'a progress line per round leaves in one write' '
 	test "$(count long "^write\(2, .*done")" -ge 60
 '
 
+# clone3 with CLONE_INTO_CGROUP (Linux 5.7, x86_64 here): every cloned
+# child is born in plumb's cgroup and never writes cgroup.procs (a move is
+# an RCU grace period per run); where clone3 is refused (ENOSYS, as many
+# containers' seccomp filters answer), the child joins the old way.
+if test "$(uname -m)" = x86_64 &&
+   { test "$kmajor" -gt 5 || { test "$kmajor" -eq 5 && test "$kminor" -ge 7; }; }; then
+	test_set_prereq CLONE3
+fi
+
+# cg_run TRACE [STRACE ARGS]: a 5-round run whose benchmark appends its
+# cgroup to cg.seen, traced with -f (children too) into TRACE.
+cg_run() {
+	out=$1
+	shift
+	printf '#!/bin/sh\ngrep "^0::" /proc/self/cgroup >>"%s/cg.seen"\n' "$TRASH" >cg.sh &&
+	chmod +x cg.sh &&
+	write_conf proj/cg.conf run.pads=1 run.control=false run.warmupRuns=0 \
+		run.rounds=5 "bench.b.command=$TRASH/cg.sh {artifact}" \
+		bench.b.checksum=off &&
+	rm -f cg.plumb cg.seen &&
+	under_strace -f -qq -o "$out" "$@" "$PLUMB" run --workdir "$TRASH/wd" -c proj/cg.conf -o cg.plumb \
+		>/dev/null 2>&1 &&
+	test "$(wc -l <cg.seen)" -eq 10 &&
+	! grep -v "/plumb\.[0-9]*\.[0-9]*\$" cg.seen
+}
+
+# The children's joins: writes of "0" (contain_child_join()).
+joins() {
+	grep -cE '^[0-9]+ +write\([0-9]+, "0", 1\) += 1' "$1" || true
+}
+
+test_expect_success STRACE,CLONED,CGROUP2,CLONE3 'each measured child is born in the cgroup: no join per run' '
+	cg_run born &&
+	test "$(grep -c "clone3(.*CLONE_INTO_CGROUP" born)" -ge 10 &&
+	! grep -q "clone3.* = -1" born &&
+	test "$(joins born)" -le 1
+'
+
+test_expect_success STRACE,CLONED,CGROUP2 'clone3 refused (ENOSYS): every child joins the cgroup instead' '
+	cg_run refused -e inject=clone3:error=ENOSYS &&
+	test "$(joins refused)" -ge 10
+'
+
 test_done

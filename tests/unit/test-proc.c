@@ -281,6 +281,33 @@ PLUMB_TEST(proc_leftover_background_process_is_killed)
 }
 
 /*
+ * Once the container had to kill a leftover (cgroup.kill), the children
+ * after it still run: a kernel that kills every child born into such a
+ * cgroup (clone3's CLONE_INTO_CGROUP) is noticed and the child joins
+ * instead.
+ */
+PLUMB_TEST(proc_children_run_after_a_leftover_was_killed)
+{
+	char *argv_left[] = { "sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!", NULL };
+	char *argv_echo[] = { "echo", "still", "here", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(run_mem(argv_left, 0, &res, &err), 0);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(res.left_behind, 1);
+	proc_result_release(&res);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(run_mem(argv_echo, 0, &res, &err), 0);
+		assert_int_equal(res.exited, 1);
+		assert_int_equal(res.status, 0);
+		assert_string_equal(buf_cstr(&res.out_mem), "still here\n");
+		proc_result_release(&res);
+	}
+}
+
+/*
  * A grandchild that leaves the group (setsid) holding the stderr pipe and
  * writing to it without end: when the child exits it is killed, the pipe
  * is drained (the read ends are non-blocking, and plumb polls again while
