@@ -7,8 +7,8 @@
 # commits after the good end, one planted slowdown, code moves and comment
 # changes), times one clean build of one commit as plumb builds it (every
 # pad variant, from an empty build cache: `plumb run --build-only
-# --no-cache` of two commits, halved), then runs the bisect from an empty
-# cache and prints its wall time, the time its builds took (check-out and
+# --no-cache` of two commits, halved, the median of CLEAN=5), then runs
+# the bisect from an empty cache and prints its wall time, the time its builds took (check-out and
 # builds, restores from the cache included), how many variants it built
 # and restored, and the builds' time against ceil(log2 N) + 3 clean builds.
 # Then where that time went (the bisect JSON's builds members): before the
@@ -56,15 +56,25 @@ echo "history: $N commits after the good end, the slowdown planted at commit $PL
 echo "config: metric $METRIC, run.pads = $PADS, run.rounds = $ROUNDS; load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # One clean build of one commit, every pad variant, nothing cached: two
-# commits (plus the control, a relink) built with --no-cache, halved.  In
-# a work folder of its own: the bisect assembles its own pad objects.
-t0=$(now)
-"$PLUMB" run --build-only --no-cache --workdir "$tmp/wd-clean" --base good --candidate main --json \
-	>clean.json 2>/dev/null
-t1=$(now)
-clean=$(python3 -c "import sys; print('%.3f' % ((float(sys.argv[2]) - float(sys.argv[1])) / 2))" "$t0" "$t1")
-stage=$(python3 -c "import json; print('%.3f' % (json.load(open('clean.json'))['seconds'] / 2))")
-echo "one clean build of one commit ($PADS pads): ${clean} s (plumb run's whole process, halved; its build stage alone ${stage} s)"
+# commits (plus the control, a relink) built with --no-cache, halved; the
+# median of CLEAN such builds (default 5; one alone moves by a third with
+# the machine's load), each in a work folder of its own, none the bisect's
+# (the bisect assembles its own pad objects).
+CLEAN=${CLEAN:-5}
+: >clean.txt
+i=0
+while [ "$i" -lt "$CLEAN" ]; do
+	t0=$(now)
+	"$PLUMB" run --build-only --no-cache --workdir "$tmp/wd-clean-$i" --base good --candidate main --json \
+		>clean.json 2>/dev/null
+	t1=$(now)
+	python3 -c "import json, sys; print((float(sys.argv[2]) - float(sys.argv[1])) / 2, json.load(open('clean.json'))['seconds'] / 2)" \
+		"$t0" "$t1" >>clean.txt
+	i=$((i + 1))
+done
+set -- $(python3 -c "import statistics; r = [l.split() for l in open('clean.txt')]; print('%.3f %.3f' % (statistics.median(float(a) for a, _ in r), statistics.median(float(b) for _, b in r)))")
+clean=$1 stage=$2
+echo "one clean build of one commit ($PADS pads): ${clean} s, the median of $CLEAN (plumb run's whole process, halved; its build stage alone ${stage} s)"
 
 t0=$(now)
 status=0
