@@ -145,8 +145,15 @@ one() {
 	plumb)
 		conf "$bench.$runs" "$*" $((runs / 2))
 		t0=$(now)
+		# Its standard error kept, so a failure (another run holding the
+		# machine lock: exit 75) is said, not swallowed.
 		"$PLUMB" run -c "proj/$bench.$runs.conf" -o "$bench.$runs.plumb" --json \
-			>p.json 2>/dev/null
+			>p.json 2>p.err || {
+			st=$?
+			echo "harness.sh: plumb run exited $st:" >&2
+			cat p.err >&2
+			exit 1
+		}
 		t1=$(now)
 		rm -f "$bench.$runs.plumb"
 		med=$(python3 -c 'import json,sys; j=json.load(open("p.json")); print(int(j["benches"][0]["sides"]["base"]["center"]))')
@@ -271,9 +278,9 @@ CONF
 		if test $((s % 2)) = 1; then order="default subreaper"; else order="subreaper default"; fi
 		for how in $order; do
 			if test "$how" = subreaper; then
-				PLUMB_CONTAIN=subreaper "$PLUMB" run -c fnv/plumb.conf -o fnv.plumb --json >c.json 2>/dev/null
+				PLUMB_CONTAIN=subreaper "$PLUMB" run -c fnv/plumb.conf -o fnv.plumb --json >c.json 2>c.err || { cat c.err >&2; exit 1; }
 			else
-				"$PLUMB" run -c fnv/plumb.conf -o fnv.plumb --json >c.json 2>/dev/null
+				"$PLUMB" run -c fnv/plumb.conf -o fnv.plumb --json >c.json 2>c.err || { cat c.err >&2; exit 1; }
 				test -s method.txt || { "$PLUMB" bundle extract fnv.plumb mx >/dev/null &&
 					python3 -c 'import json; print(json.load(open("mx/manifest.json"))["run"]["containment"]["method"])' >method.txt; }
 			fi
