@@ -76,6 +76,17 @@ int contain_child_join(int fd);
  */
 int contain_cgroup_fd(void);
 
+/* struct clone_args of clone3(2) up to its cgroup member
+ * (CLONE_ARGS_SIZE_VER2): glibc has no wrapper nor the type. */
+#include <stdint.h>
+struct contain_clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
 /*
  * The direct child (pid, exited but not yet reaped) is done: kill all that
  * is still running in the container.  Returns how many processes were.

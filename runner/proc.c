@@ -407,20 +407,12 @@ static int child_entry(void *arg)
  */
 #if defined(__x86_64__) && !PROC_NO_SHARED_CLONE
 #define PROC_CLONE3 1
-#ifndef CLONE_INTO_CGROUP
-#define CLONE_INTO_CGROUP 0x200000000ULL
-#endif
 #ifndef SYS_clone3
 #define SYS_clone3 435
 #endif
 
-struct clone3_args {   /* struct clone_args, up to cgroup (CLONE_ARGS_SIZE_VER2) */
-	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
-	uint64_t set_tid, set_tid_size, cgroup;
-};
-
 /* The new pid, or -errno.  The child runs fn(arg) on a->stack and exits. */
-static long clone3_vm(struct clone3_args *a, int (*fn)(void *), void *arg)
+static long clone3_vm(struct contain_clone_args *a, int (*fn)(void *), void *arg)
 {
 	long ret;
 
@@ -500,7 +492,7 @@ static pid_t spawn_child(struct child_plan *plan, int gated, int *pidfd)
 	pid = -1;
 #if PROC_CLONE3
 	if (!no_clone3 && plan->join_fd >= 0 && contain_cgroup_fd() >= 0) {
-		struct clone3_args a;
+		struct contain_clone_args a;
 		int join_fd = plan->join_fd;
 		int started = 0;
 		long r;
