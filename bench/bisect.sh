@@ -61,12 +61,17 @@ echo "config: metric $METRIC, run.pads = $PADS, run.rounds = $ROUNDS; load $(cut
 # the machine's load), each in a work folder of its own, none the bisect's
 # (the bisect assembles its own pad objects).
 CLEAN=${CLEAN:-5}
+# A bisect's step builds one new commit, its pads one after another in the
+# side's one folder: the yardstick builds its two commits one after the
+# other too (CLEAN_JOBS=1), not side by side, which would halve to less
+# than one commit's clean build on two cores (CLEAN_JOBS=2 shows that one).
+CLEAN_JOBS=${CLEAN_JOBS:-1}
 : >clean.txt
 i=0
 while [ "$i" -lt "$CLEAN" ]; do
 	t0=$(now)
-	"$PLUMB" run --build-only --no-cache --workdir "$tmp/wd-clean-$i" --base good --candidate main --json \
-		>clean.json 2>/dev/null
+	"$PLUMB" run --build-only --no-cache --jobs "$CLEAN_JOBS" --workdir "$tmp/wd-clean-$i" \
+		--base good --candidate main --json >clean.json 2>/dev/null
 	t1=$(now)
 	python3 -c "import json, sys; print((float(sys.argv[2]) - float(sys.argv[1])) / 2, json.load(open('clean.json'))['seconds'] / 2)" \
 		"$t0" "$t1" >>clean.txt
@@ -74,7 +79,7 @@ while [ "$i" -lt "$CLEAN" ]; do
 done
 set -- $(python3 -c "import statistics; r = [l.split() for l in open('clean.txt')]; print('%.3f %.3f' % (statistics.median(float(a) for a, _ in r), statistics.median(float(b) for _, b in r)))")
 clean=$1 stage=$2
-echo "one clean build of one commit ($PADS pads): ${clean} s, the median of $CLEAN (plumb run's whole process, halved; its build stage alone ${stage} s)"
+echo "one clean build of one commit ($PADS pads): ${clean} s, the median of $CLEAN (plumb run --jobs $CLEAN_JOBS of two commits, the whole process, halved; its build stage alone ${stage} s)"
 
 t0=$(now)
 status=0
