@@ -37,6 +37,7 @@
 #define PLUMB_RUNNER_CONTAIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct plumb_err;
@@ -78,7 +79,6 @@ int contain_cgroup_fd(void);
 
 /* struct clone_args of clone3(2) up to its cgroup member
  * (CLONE_ARGS_SIZE_VER2): glibc has no wrapper nor the type. */
-#include <stdint.h>
 struct contain_clone_args {
 	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
 	uint64_t set_tid, set_tid_size, cgroup;
