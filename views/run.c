@@ -81,6 +81,8 @@ static void clear_drawn(struct runview *v, struct buf *line)
 }
 
 #define LINE_MAX_BYTES 8192
+#define PROGRESS_TTY_NS 100000000ull    /* 0.1 s */
+#define PROGRESS_LOG_NS 1000000000ull   /* 1 s */
 
 static void on_log(void *ctx, const char *text)
 {
@@ -110,6 +112,17 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 
 	if (v->quiet || (!v->tty && !p->round_done))
 		return;
+	/*
+	 * At most ten redraws a second on a terminal and a line a second in a
+	 * log, the last round's always: a round of a fast benchmark takes
+	 * microseconds, and a line per round (formatted, then a write to a
+	 * terminal or a file) cost more than the run it told of.
+	 */
+	if (v->shown && p->elapsed_ns - v->shown_ns < (v->tty ? PROGRESS_TTY_NS : PROGRESS_LOG_NS) &&
+	    !(p->round_done && p->round >= p->rounds))
+		return;
+	v->shown = 1;
+	v->shown_ns = p->elapsed_ns;
 	clock_text(el, e1, sizeof(e1));
 	clock_text(eta, e2, sizeof(e2));
 	if (p->load1 >= 0)

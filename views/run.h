@@ -14,6 +14,7 @@
 #ifndef PLUMB_VIEWS_RUN_H
 #define PLUMB_VIEWS_RUN_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "reports/report.h"
@@ -29,6 +30,8 @@ struct runview {
 	int tty;            /* redraw one line in place */
 	int drawn;          /* a progress line is on the screen */
 	int quiet;          /* --quiet: no progress and no log lines at all */
+	int shown;          /* a progress line was written */
+	uint64_t shown_ns;  /* and when (the run's elapsed time) */
 };
 
 void runview_init(struct runview *v);
