@@ -872,6 +872,11 @@ int bundle_write(const char *out, const struct bundle_write_spec *spec,
 		goto out;
 	}
 	rc = bundle_writer_commit(&w, err);
+	if (rc == 0 && spec->parsed) {
+		manifest_release(spec->parsed);
+		*spec->parsed = man;
+		manifest_init(&man);
+	}
 out:
 	if (spool >= 0)
 		close(spool);

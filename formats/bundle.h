@@ -224,6 +224,10 @@ struct bundle_write_spec {
 	 * manifest against its samples, the host fingerprint against its
 	 * facts) in the first pass, its messages naming this (the folder). */
 	const char *check_name;
+	/* Not NULL: on success, the manifest as parsed from manifest_json
+	 * (what a reader of the bundle parses), moved here (initialized by
+	 * the caller, released by the caller). */
+	struct manifest *parsed;
 };
 
 /*

@@ -156,6 +156,8 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 	spec.logs = logs;
 	spec.n_logs = nlogs + nart;
 	spec.mtime = -1;
+	/* The report printed after the run is rendered from this parse. */
+	spec.parsed = &st->res->written;
 	r = bundle_write(output, &spec, st->res->id, err);
 out:
 	for (size_t i = 0; i < nlogs; i++)
@@ -178,6 +180,7 @@ int run_begin(struct run_state *st, const struct plumb_config *cfg,
 
 	memset(res, 0, sizeof(*res));
 	manifest_init(m);
+	manifest_init(&res->written);
 	memset(st, 0, sizeof(*st));
 	st->cfg = cfg;
 	st->opts = opts;
@@ -392,6 +395,7 @@ int runner_run(const struct plumb_config *cfg, const struct runner_run_opts *opt
 void runner_run_result_release(struct runner_run_result *res)
 {
 	manifest_release(&res->manifest);
+	manifest_release(&res->written);
 	free(res->bundle);
 	free(res->stderr_tail);
 	memset(res, 0, sizeof(*res));
