@@ -171,8 +171,22 @@ int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
 	if (form == UNITS_EXACT_PLAIN) {
 		if (v == 0)   /* -0 too, which "%g" would print as "-0" */
 			return snprintf(out, UNITS_EXACT_MAX, "0");
-		if (fabs(v) < 9007199254740992.0 && v == floor(v))
-			return snprintf(out, UNITS_EXACT_MAX, "%lld", (long long)v);
+		if (fabs(v) < 9007199254740992.0 && v == floor(v)) {
+			/* "%lld" by hand: every sample row of a run goes through here. */
+			unsigned long long u = v < 0 ? (unsigned long long)-(long long)v :
+				(unsigned long long)v;
+			char tmp[20];
+			int d = 0, k = 0;
+			do
+				tmp[d++] = (char)('0' + u % 10);
+			while ((u /= 10) != 0);
+			if (v < 0)
+				out[k++] = '-';
+			while (d)
+				out[k++] = tmp[--d];
+			out[k] = '\0';
+			return k;
+		}
 	}
 	for (int prec = 15; prec <= 17; prec++) {
 		n = snprintf(out, UNITS_EXACT_MAX, "%.*g", prec, v);

@@ -568,12 +568,34 @@ static int writer_add(struct samples_writer *w, const char *s, size_t len,
 	return 0;
 }
 
+/* v in decimal at p (as "%llu" prints it); returns the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_bytes(char *p, const char *s, size_t len)
+{
+	memcpy(p, s, len);
+	return p + len;
+}
+
 int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 		       struct plumb_err *err)
 {
+	/* bench, metric, three numbers of 20 digits, the value, side and tabs */
 	char line[SAMPLES_NAME_MAX + SAMPLES_METRIC_MAX + 128];
-	char val[40], iter[24], q[200];
-	const char *why;
+	char val[40], q[200];
+	const char *why, *side;
+	char *p;
 	int n;
 
 	if (w->magic != SAMPLES_WRITER_MAGIC)
@@ -604,21 +626,32 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'value': "
 				     "%s value %g", (unsigned long long)w->rows + 1,
 				     isfinite(row->value) ? "negative" : "not a finite", row->value);
-	if (row->iter == SAMPLES_ITER_NONE)
-		snprintf(iter, sizeof(iter), "-");
-	else
-		snprintf(iter, sizeof(iter), "%llu", (unsigned long long)row->iter);
 	if (!w->header_done) {
 		if (writer_add(w, SAMPLES_HEADER "\n", sizeof(SAMPLES_HEADER), err) < 0)
 			return w->failed;
 		w->header_done = 1;
 	}
-	n = snprintf(line, sizeof(line), "%.*s\t%s\t%u\t%u\t%s\t%.*s\t%s\n",
-		     (int)row->bench_len, row->bench, samples_side_name(row->side),
-		     (unsigned)row->pad, (unsigned)row->round, iter,
-		     (int)row->metric_len, row->metric, val);
-	if (n < 0 || (size_t)n >= sizeof(line))
-		return plumb_err_set(err, PLUMB_EINTERNAL, "samples.tsv: row too long");
+	/* A row a measured run, five for its five metrics: put together by
+	 * hand, as "%.*s\t%s\t%u\t%u\t%s\t%.*s\t%s\n" would print it. */
+	side = samples_side_name(row->side);
+	p = put_bytes(line, row->bench, row->bench_len);
+	*p++ = '\t';
+	p = put_bytes(p, side, strlen(side));
+	*p++ = '\t';
+	p = put_u64(p, row->pad);
+	*p++ = '\t';
+	p = put_u64(p, row->round);
+	*p++ = '\t';
+	if (row->iter == SAMPLES_ITER_NONE)
+		*p++ = '-';
+	else
+		p = put_u64(p, row->iter);
+	*p++ = '\t';
+	p = put_bytes(p, row->metric, row->metric_len);
+	*p++ = '\t';
+	p = put_bytes(p, val, strlen(val));
+	*p++ = '\n';
+	n = (int)(p - line);
 	if (writer_add(w, line, (size_t)n, err) < 0)
 		return w->failed;
 	w->rows++;

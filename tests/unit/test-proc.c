@@ -307,6 +307,61 @@ PLUMB_TEST(proc_children_run_after_a_leftover_was_killed)
 	}
 }
 
+/* The pipe behind a child's stderr, "pipe:[INODE]"; "" when none. */
+static void stderr_pipe(char *const *argv, char *out, size_t size)
+{
+	struct proc_result res;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	out[0] = '\0';
+	assert_int_equal(run_mem(argv, 0, &res, &err), 0);
+	assert_int_equal(res.status, 0);
+	snprintf(out, size, "%s", buf_cstr(&res.err_mem));
+	proc_result_release(&res);
+}
+
+/*
+ * A child's pipes are kept for the next child when it left nothing behind
+ * (runner/proc.c): the next finds them empty, whatever the first wrote,
+ * and a pipe a leftover still held is never handed on.
+ */
+PLUMB_TEST(proc_pipes_kept_for_the_next_child_carry_nothing_over)
+{
+	char *big[] = { "sh", "-c", "yes abcdefg | head -c 300000 >&2; echo done", NULL };
+	char *one[] = { "sh", "-c", "printf x >&2", NULL };
+	char *which[] = { "sh", "-c", "readlink /proc/self/fd/2 >&2", NULL };
+	char *held[] = { "sh", "-c", "sleep 30 & readlink /proc/self/fd/2 >&2", NULL };
+	char a[64], b[64], c[64], d[64];
+	struct proc_result res;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(run_mem(big, 0, &res, &err), 0);
+		assert_int_equal(res.status, 0);
+		assert_int_equal(res.err_bytes, 300000);
+		assert_string_equal(buf_cstr(&res.out_mem), "done\n");
+		proc_result_release(&res);
+		assert_int_equal(run_mem(one, 0, &res, &err), 0);
+		assert_int_equal(res.err_bytes, 1);
+		assert_string_equal(buf_cstr(&res.err_mem), "x");
+		assert_string_equal(buf_cstr(&res.out_mem), "");
+		proc_result_release(&res);
+	}
+	stderr_pipe(which, a, sizeof(a));
+	stderr_pipe(which, b, sizeof(b));
+	assert_non_null(strstr(a, "pipe:["));
+	if (contain_method() == CONTAIN_CGROUP) {
+		/* Kept: the same pipe twice.  Held by the sleeper: not again. */
+		assert_string_equal(a, b);
+		stderr_pipe(held, c, sizeof(c));
+		assert_string_equal(c, b);
+		stderr_pipe(which, d, sizeof(d));
+		assert_string_not_equal(d, c);
+	}
+}
+
 /*
  * A grandchild that leaves the group (setsid) holding the stderr pipe and
  * writing to it without end: when the child exits it is killed, the pipe

@@ -58,6 +58,36 @@ PLUMB_TEST(numfmt_round_trips)
 }
 
 /* The JSON form keeps a point on whole numbers and the sign of zero. */
+/* The plain form of a whole number is what "%lld" prints, digit for digit. */
+PLUMB_TEST(units_exact_plain_integers_as_printf_prints_them)
+{
+	char s[UNITS_EXACT_MAX], want[UNITS_EXACT_MAX];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	const double edge[] = { 1, -1, 9, 10, 99, 100, 9007199254740991.0,
+				-9007199254740991.0, 1e15, 123456789 };
+
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		snprintf(want, sizeof(want), "%lld", (long long)edge[i]);
+		assert_int_equal(units_exact(edge[i], UNITS_EXACT_PLAIN, s), (int)strlen(want));
+		assert_string_equal(s, want);
+	}
+	for (int i = 0; i < 10000; i++) {
+		double v;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* Every length of number, either sign. */
+		v = (double)((x >> 11) >> (x % 53));
+		if (x & 1)
+			v = -v;
+		if (v == 0)
+			continue;
+		snprintf(want, sizeof(want), "%lld", (long long)v);
+		assert_int_equal(units_exact(v, UNITS_EXACT_PLAIN, s), (int)strlen(want));
+		assert_string_equal(s, want);
+	}
+}
+
 PLUMB_TEST(units_exact_real_form_is_a_json_real)
 {
 	char out[UNITS_EXACT_MAX];
