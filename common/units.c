@@ -160,6 +160,19 @@ void units_khz(long long khz, char out[UNITS_MAX])
 	}
 }
 
+char *units_put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
 int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
 {
 	int n = -1;
@@ -173,19 +186,12 @@ int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
 			return snprintf(out, UNITS_EXACT_MAX, "0");
 		if (fabs(v) < 9007199254740992.0 && v == floor(v)) {
 			/* "%lld" by hand: every sample row of a run goes through here. */
-			unsigned long long u = v < 0 ? (unsigned long long)-(long long)v :
-				(unsigned long long)v;
-			char tmp[20];
-			int d = 0, k = 0;
-			do
-				tmp[d++] = (char)('0' + u % 10);
-			while ((u /= 10) != 0);
+			char *p = out;
 			if (v < 0)
-				out[k++] = '-';
-			while (d)
-				out[k++] = tmp[--d];
-			out[k] = '\0';
-			return k;
+				*p++ = '-';
+			p = units_put_u64(p, (uint64_t)fabs(v));
+			*p = '\0';
+			return (int)(p - out);
 		}
 	}
 	for (int prec = 15; prec <= 17; prec++) {

@@ -568,20 +568,6 @@ static int writer_add(struct samples_writer *w, const char *s, size_t len,
 	return 0;
 }
 
-/* v in decimal at p (as "%llu" prints it); returns the end. */
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	size_t n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
 static char *put_bytes(char *p, const char *s, size_t len)
 {
 	memcpy(p, s, len);
@@ -638,14 +624,14 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 	*p++ = '\t';
 	p = put_bytes(p, side, strlen(side));
 	*p++ = '\t';
-	p = put_u64(p, row->pad);
+	p = units_put_u64(p, row->pad);
 	*p++ = '\t';
-	p = put_u64(p, row->round);
+	p = units_put_u64(p, row->round);
 	*p++ = '\t';
 	if (row->iter == SAMPLES_ITER_NONE)
 		*p++ = '-';
 	else
-		p = put_u64(p, row->iter);
+		p = units_put_u64(p, row->iter);
 	*p++ = '\t';
 	p = put_bytes(p, row->metric, row->metric_len);
 	*p++ = '\t';
