@@ -98,11 +98,15 @@ size_t jsonio_path_key(struct jsonio_path *p, const char *key)
 
 size_t jsonio_path_index(struct jsonio_path *p, size_t i)
 {
-	char tmp[32];
+	char tmp[32], *e = tmp;
 	size_t old = p->len;
-	int n = snprintf(tmp, sizeof(tmp), "[%zu]", i);
 
-	path_add(p, tmp, (size_t)n);
+	/* "[%zu]" by hand: a manifest's reader names every element it enters
+	 * (run.order and run.conditions hold one per round). */
+	*e++ = '[';
+	e = units_put_u64(e, i);
+	*e++ = ']';
+	path_add(p, tmp, (size_t)(e - tmp));
 	return old;
 }
 

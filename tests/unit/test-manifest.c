@@ -771,6 +771,19 @@ PLUMB_TEST(jsonio_path_quotes_odd_keys)
 	jsonio_path_key(&p, longkey);
 	assert_int_equal(p.len, JSONIO_PATH_KEY_MAX + 3);
 	assert_non_null(strstr(p.s, "kkk..."));
+	/* Indexes as "[%zu]" prints them. */
+	jsonio_path_init(&p);
+	jsonio_path_index(&p, 0);
+	jsonio_path_index(&p, 10);
+	jsonio_path_index(&p, 999999);
+	old = jsonio_path_index(&p, (size_t)-1);
+	{
+		char want[64];
+		snprintf(want, sizeof(want), "[0][10][999999][%zu]", (size_t)-1);
+		assert_string_equal(jsonio_path_str(&p), want);
+	}
+	jsonio_path_restore(&p, old);
+	assert_string_equal(jsonio_path_str(&p), "[0][10][999999]");
 }
 
 /* 1.1 added the verdict noisy: written as 1.1, read from 1.0 and 1.1 alike. */
