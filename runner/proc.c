@@ -752,6 +752,10 @@ struct run_state {
 	int report[2], gate[2];
 	struct child_report report_mem; /* a cloned child's report */
 	int alone;                       /* the container held no one else at the exit */
+	int reaped;                      /* the child was reaped at its exit (status, ru) */
+	int childless;                   /* and then plumb had no child at all (ECHILD) */
+	int status;
+	struct rusage ru;
 	int pidfd;
 	int abort_code;                  /* a callback or plumb stopped the child */
 	struct plumb_err cb_err;         /* the message behind abort_code */
@@ -951,6 +955,19 @@ static int read_stream(struct run_state *st, struct proc_result *res, int i)
 	return 1;
 }
 
+/* Reap the exited child into st (once): 1, or 0 when wait4 failed. */
+static int reap_child(struct run_state *st)
+{
+	if (!st->reaped) {
+		while (wait4(st->pid, &st->status, 0, &st->ru) < 0)
+			if (errno != EINTR)
+				return 0;
+		st->reaped = 1;
+		child_group_forget(st->pid);
+	}
+	return 1;
+}
+
 /*
  * Watch the started child until it has exited and its pipes are drained
  * (or the drain time is over): captures its output, enforces the timeout
@@ -1000,7 +1017,21 @@ static int run_loop(const struct proc_spec *spec, struct proc_result *res,
 				 * open.  The zombie keeps the group id from reuse.
 				 * A container found empty has no group member left
 				 * either (every descendant is in it): no kill. */
-				res->left_behind += contain_kill(pid, &st->alone);
+				/*
+				 * The child is reaped at once, and plumb asks whether
+				 * it has any child left.  plumb is the subreaper of
+				 * every descendant (runner/contain.c): an orphan comes
+				 * to plumb, a zombie too, so none at all (ECHILD) means
+				 * nothing the child started still runs, and that
+				 * answer costs no read of the container (cgroup.events:
+				 * a few microseconds a run).  Anything else asks the
+				 * container, which kills what is left.
+				 */
+				if (contain_method() != CONTAIN_NONE && reap_child(st) &&
+				    waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+					st->alone = st->childless = 1;
+				else
+					res->left_behind += contain_kill(pid, &st->alone);
 				if (!st->alone)
 					kill(-pid, SIGKILL);
 				/* The pipes end once no one else holds them.  With the
@@ -1097,17 +1128,19 @@ static void run_reap(const struct proc_spec *spec, struct proc_result *res,
 	for (int i = 0; i < 3; i++)
 		if (!st->drained[i])
 			close_fd(&st->rd[i]);
-	while (wait4(st->pid, &status, 0, &ru) < 0) {
-		if (errno != EINTR) {
-			memset(&ru, 0, sizeof(ru));
-			break;
-		}
+	if (reap_child(st)) {
+		status = st->status;
+		ru = st->ru;
+	} else {
+		memset(&ru, 0, sizeof(ru));
+		child_group_forget(st->pid);
 	}
-	child_group_forget(st->pid);
 	close_fd(&st->pidfd);
 	/* What started after the count above (or ran on after an aborted loop)
-	 * is killed too, and every zombie handed to plumb is reaped. */
-	res->left_behind += contain_settle(st->pid, st->alone);
+	 * is killed too, and every zombie handed to plumb is reaped; with no
+	 * child left at the exit there is neither. */
+	if (!st->childless)
+		res->left_behind += contain_settle(st->pid, st->alone);
 	if (!st->end)
 		st->end = clock_now_ns();
 	res->wall_ns = st->end > st->start ? st->end - st->start : 0;
