@@ -28,7 +28,7 @@
 #
 # Then examples/fnv under the default containment and under
 # PLUMB_CONTAIN=subreaper (the cgroup join must not be timed), and the
-# parent's wake-ups per run (perf stat --no-inherit).
+# parent's wake-ups and own CPU time per run (perf stat --no-inherit).
 #
 # With strace (Debian's `strace`), the syscalls plumb makes per measured
 # run are counted the same way (long minus short): plumb's own process,
@@ -321,6 +321,27 @@ if command -v perf >/dev/null 2>&1 &&
 	s40=$(cs ./spawn 40 /bin/true)
 	s1040=$(cs ./spawn 1040 /bin/true)
 	echo "$p40 $p1040 $s40 $s1040" | awk '{ printf "  plumb %.2f per run   posix_spawn loop %.2f per run\n", ($2 - $1) / 1000, ($4 - $3) / 1000 }'
+
+	# The parent's own CPU time (task-clock of its process alone, the
+	# children's left out) per measured run, long minus short, the median
+	# of 5: what the harness costs beside the child it times, and, on two
+	# CPUs, most of what separates the tools' wall time per run.
+	echo "== the parent's own CPU per measured run of /bin/true (perf stat --no-inherit -e task-clock, 1040 runs minus 40, median of 5)"
+	tc() { perf stat --no-inherit -x, -e task-clock -o tc.txt "$@" >/dev/null 2>&1; grep task-clock tc.txt | cut -d, -f1; }
+	for k in 1 2 3 4 5; do
+		p40=$(tc "$PLUMB" run -c proj/cs.40.conf -o cs.40.plumb); rm -f cs.40.plumb
+		p1040=$(tc "$PLUMB" run -c proj/cs.1040.conf -o cs.1040.plumb); rm -f cs.1040.plumb
+		h40=$(tc hyperfine -N --runs 40 --export-json h.json "/bin/true x")
+		h1040=$(tc hyperfine -N --runs 1040 --export-json h.json "/bin/true x")
+		s40=$(tc ./spawn 40 /bin/true)
+		s1040=$(tc ./spawn 1040 /bin/true)
+		echo "$p40 $p1040 $h40 $h1040 $s40 $s1040"
+	done | python3 -c '
+import statistics as st, sys
+rows = [[float(x) for x in l.split()] for l in sys.stdin]
+# task-clock is in ms: over 1000 runs, ms are us per run.
+p, h, s = (st.median(r[i + 1] - r[i] for r in rows) for i in (0, 2, 4))
+print("  plumb %.1f us   hyperfine -N %.1f us   posix_spawn loop %.1f us" % (p, h, s))'
 fi
 
 if command -v strace >/dev/null 2>&1; then
