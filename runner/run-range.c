@@ -262,6 +262,11 @@ int runner_run_range(const struct plumb_config *cfg, const struct runner_range *
 		r = run_end(sts[k], &pairs[k].start, &pairs[k].end, &pairs[k].out, err);
 		if (r < 0)
 			plumb_err_prefix(err, "commit %s", pairs[k].short_id);
+		/* The range's report reads the bundles; a plain run's report
+		 * is what keeps the parse of each (runner_run_result.written). */
+		manifest_release(&res[k].written);
+		manifest_init(&res[k].written);
+		res[k].have_written = 0;
 	}
 	/* The job is whole or not at all. */
 	if (r < 0)

@@ -294,6 +294,7 @@ int run_end(struct run_state *st, struct host_facts *start, struct host_facts *e
 	/* The bundle. */
 	if ((r = write_bundle(st, m, out->data, err)) < 0)
 		return r;
+	st->res->have_written = 1;
 	st->res->bundle = buf_detach(out, NULL);
 	if (cfg->keep && opts->log) {
 		char *line = buf_strdupf("the run folder is kept: %s", st->build.run_dir);

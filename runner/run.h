@@ -78,6 +78,7 @@ struct runner_build_times {
 struct runner_run_result {
 	struct manifest manifest;  /* the run's record (filled as far as it got) */
 	struct manifest written;   /* with bundle: its manifest as a reader parses it */
+	int have_written;          /* written holds it (a range job drops it) */
 	char *bundle;              /* the bundle written, or NULL */
 	char id[65];               /* its id (SHA-256 of SHA256SUMS), or "" */
 	size_t failures;           /* benchmarks that failed (--keep-going) */

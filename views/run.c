@@ -217,6 +217,8 @@ static int render_written(const struct runner_run_result *res, int color,
 	struct report_opts ro = { REPORT_TEXT, color, 0, fail_on };
 	struct report_side side;
 
+	if (!res->have_written)   /* dropped (a range job's): read it back */
+		return runview_render_bundle(res->bundle, REPORT_TEXT, color, fail_on, out, rr, err);
 	memset(&side, 0, sizeof(side));
 	side.m = &res->written;
 	side.side = MANIFEST_SIDE_CANDIDATE;
