@@ -325,7 +325,9 @@ if command -v perf >/dev/null 2>&1 &&
 	# The parent's own CPU time (task-clock of its process alone, the
 	# children's left out) per measured run, long minus short, the median
 	# of 5: what the harness costs beside the child it times, and, on two
-	# CPUs, most of what separates the tools' wall time per run.
+	# CPUs, most of what separates the tools' wall time per run.  plumb
+	# under both containments: a child created into a cgroup of its own
+	# costs the kernel more than one created where its parent is.
 	echo "== the parent's own CPU per measured run of /bin/true (perf stat --no-inherit -e task-clock, 1040 runs minus 40, median of 5)"
 	tc() { perf stat --no-inherit -x, -e task-clock -o tc.txt "$@" >/dev/null 2>&1; grep task-clock tc.txt | cut -d, -f1; }
 	for k in 1 2 3 4 5; do
@@ -335,13 +337,15 @@ if command -v perf >/dev/null 2>&1 &&
 		h1040=$(tc hyperfine -N --runs 1040 --export-json h.json "/bin/true x")
 		s40=$(tc ./spawn 40 /bin/true)
 		s1040=$(tc ./spawn 1040 /bin/true)
-		echo "$p40 $p1040 $h40 $h1040 $s40 $s1040"
+		r40=$(PLUMB_CONTAIN=subreaper tc "$PLUMB" run -c proj/cs.40.conf -o cs.40.plumb); rm -f cs.40.plumb
+		r1040=$(PLUMB_CONTAIN=subreaper tc "$PLUMB" run -c proj/cs.1040.conf -o cs.1040.plumb); rm -f cs.1040.plumb
+		echo "$p40 $p1040 $h40 $h1040 $s40 $s1040 $r40 $r1040"
 	done | python3 -c '
 import statistics as st, sys
 rows = [[float(x) for x in l.split()] for l in sys.stdin]
 # task-clock is in ms: over 1000 runs, ms are us per run.
-p, h, s = (st.median(r[i + 1] - r[i] for r in rows) for i in (0, 2, 4))
-print("  plumb %.1f us   hyperfine -N %.1f us   posix_spawn loop %.1f us" % (p, h, s))'
+p, h, s, r = (st.median(r[i + 1] - r[i] for r in rows) for i in (0, 2, 4, 6))
+print("  plumb %.1f us (PLUMB_CONTAIN=subreaper: %.1f us)   hyperfine -N %.1f us   posix_spawn loop %.1f us" % (p, r, h, s))'
 fi
 
 if command -v strace >/dev/null 2>&1; then
