@@ -1011,21 +1011,21 @@ static int run_loop(const struct proc_spec *spec, struct proc_result *res,
 		if (exited) {
 			int held = 0;
 			if (!drain_until) {
-				/* Whatever the child left running goes now, in its
+				/*
+				 * Whatever the child left running goes now, in its
 				 * group or out of it (runner/contain.h), before the
 				 * drain: a daemon holding the pipes would keep them
-				 * open.  The zombie keeps the group id from reuse.
-				 * A container found empty has no group member left
-				 * either (every descendant is in it): no kill. */
-				/*
-				 * The child is reaped at once, and plumb asks whether
-				 * it has any child left.  plumb is the subreaper of
-				 * every descendant (runner/contain.c): an orphan comes
-				 * to plumb, a zombie too, so none at all (ECHILD) means
-				 * nothing the child started still runs, and that
-				 * answer costs no read of the container (cgroup.events:
-				 * a few microseconds a run).  Anything else asks the
-				 * container, which kills what is left.
+				 * open.  The child is reaped at once, and plumb asks
+				 * whether it has any child left.  plumb is the
+				 * subreaper of every descendant (runner/contain.c): an
+				 * orphan comes to plumb, a zombie too, so none at all
+				 * (ECHILD) means nothing the child started still runs,
+				 * and that answer costs no read of the container
+				 * (cgroup.events: a few microseconds a run).  Anything
+				 * else asks the container, which kills what is left;
+				 * the group id of the reaped child stays with its
+				 * members while any is alive (and the kernel hands
+				 * pids out in turn), so the kill below reaches them.
 				 */
 				if (contain_method() != CONTAIN_NONE && reap_child(st) &&
 				    waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
