@@ -290,6 +290,11 @@ int report_source_find(struct report_source *s, const char *what,
 void report_source_side(const struct report_source *s, enum manifest_side side,
 			struct report_side *out);
 
+/* The report_side of a manifest held elsewhere (verified, no baseline, no
+ * distributions): bundle is its id, origin the path it was written to. */
+void report_side_of(const struct manifest *m, enum manifest_side side, const char *bundle,
+		    const char *origin, struct report_side *out);
+
 /* Names of formats and fail-on values as the command line spells them. */
 int report_format_parse(const char *s, enum report_format *out);
 int report_fail_on_parse(const char *s, enum report_fail_on *out);

@@ -54,14 +54,20 @@ void report_source_release(struct report_source *s)
 	s->want_dist = want;
 }
 
+void report_side_of(const struct manifest *m, enum manifest_side side, const char *bundle,
+		    const char *origin, struct report_side *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->m = m;
+	out->side = side;
+	out->bundle = bundle;
+	out->origin = origin;
+}
+
 void report_source_side(const struct report_source *s, enum manifest_side side,
 			struct report_side *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->m = &s->m;
-	out->side = side;
-	out->bundle = s->bundle;
-	out->origin = s->origin;
+	report_side_of(&s->m, side, s->bundle, s->origin, out);
 	out->baseline = s->baseline;
 	out->dist = s->dist;
 	out->unverified = s->unverified;

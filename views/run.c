@@ -219,11 +219,7 @@ static int render_written(const struct runner_run_result *res, int color,
 
 	if (!res->have_written)   /* dropped (a range job's): read it back */
 		return runview_render_bundle(res->bundle, REPORT_TEXT, color, fail_on, out, rr, err);
-	memset(&side, 0, sizeof(side));
-	side.m = &res->written;
-	side.side = MANIFEST_SIDE_CANDIDATE;
-	side.bundle = res->id;
-	side.origin = res->bundle;
+	report_side_of(&res->written, MANIFEST_SIDE_CANDIDATE, res->id, res->bundle, &side);
 	return report_render(&side, NULL, &ro, out, rr, err);
 }
 
