@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tests/unit/unit.h"
 #include "common/buf.h"
@@ -255,6 +258,61 @@ PLUMB_TEST(host_round_sample_reads_the_sysroot)
 	host_round_sample(&hr);
 	assert_false(hr.has_load);
 	assert_int_equal(unsetenv("PLUMB_SYSROOT"), 0);
+}
+
+/* put TEXT in ROOT/proc/loadavg, in place (the sampler keeps the file open) */
+static void put_loadavg(const char *root, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/loadavg", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * The kernel recomputes the load averages every 5 seconds: rounds within
+ * a quarter of a second of a reading reuse it (no read between two
+ * measured runs for the same number), a later round reads again.
+ */
+PLUMB_TEST(host_round_sample_rereads_the_load_at_most_every_quarter_second)
+{
+	struct host_round hr;
+	struct timespec wait = { 0, 300000000 };
+	char root[64], proc[96];
+
+	snprintf(root, sizeof(root), "/tmp/plumb-unit-load-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	assert_int_equal(mkdir(proc, 0700), 0);
+	put_loadavg(root, "1.50 2.00 3.00 1/100 4242\n");
+	assert_int_equal(setenv("PLUMB_SYSROOT", root, 1), 0);
+	host_round_sample(&hr);
+	assert_true(hr.has_load && hr.load[0] == 1.5 && hr.load[2] == 3.0);
+	put_loadavg(root, "7.25 6.00 5.00 1/100 4243\n");
+	host_round_sample(&hr);
+	assert_true(hr.has_load && hr.load[0] == 1.5 && hr.load[1] == 2.0);
+	assert_int_equal(nanosleep(&wait, NULL), 0);
+	host_round_sample(&hr);
+	assert_true(hr.has_load && hr.load[0] == 7.25 && hr.load[2] == 5.0);
+	/* An unreadable load is not remembered as the last good one. */
+	put_loadavg(root, "garbage\n");
+	assert_int_equal(nanosleep(&wait, NULL), 0);
+	host_round_sample(&hr);
+	assert_false(hr.has_load);
+	put_loadavg(root, "0.50 0.25 0.10 1/100 4244\n");
+	host_round_sample(&hr);
+	assert_true(hr.has_load && hr.load[0] == 0.5);
+	assert_int_equal(unsetenv("PLUMB_SYSROOT"), 0);
+	host_round_sample(&hr);   /* the sampler leaves the temporary root */
+	snprintf(proc, sizeof(proc), "%s/proc/loadavg", root);
+	assert_int_equal(unlink(proc), 0);
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	assert_int_equal(rmdir(proc), 0);
+	assert_int_equal(rmdir(root), 0);
 }
 
 PLUMB_TEST(results_values_for_people)
