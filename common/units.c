@@ -3,6 +3,7 @@
  */
 #include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,69 @@ char *units_put_u64(char *p, uint64_t v)
 	return p;
 }
 
+/*
+ * v as "%.15g" prints it when v is the double nearest a decimal of at most
+ * three places below 10^12 (a load average, most reals a manifest holds),
+ * put together by hand; 0 for any other v (shortest_g() prints it).
+ * Why it is the same: k / 10^d == v, computed exactly and rounded once,
+ * says v is the double nearest x = k / 10^d, so |v - x| <= 2^-53 |x|.  x
+ * has at most 15 significant digits and its last is no finer than
+ * "%.15g"'s (|x| < 10^12, d <= 3), whose neighbouring 15-digit numbers are
+ * more than 10^-15 |x| apart: rounding v to 15 digits gives x, printed in
+ * fixed notation (its exponent is between -3 and 11) without the trailing
+ * zeros, and x reads back as v, so shortest_g() would stop at 15 with it.
+ */
+static int short_decimal(double v, char out[UNITS_EXACT_MAX])
+{
+	static const double scale[] = { 10, 100, 1000 };
+	double a = fabs(v);
+	char *p = out;
+
+	if (a == 0 || !(a < 1e12))
+		return 0;
+	for (int d = 1; d <= 3; d++) {
+		double k = nearbyint(a * scale[d - 1]);
+		uint64_t ki, ip, fp, div = (uint64_t)scale[d - 1];
+		char frac[3];
+		int nf = d;
+
+		if (k / scale[d - 1] != a)
+			continue;
+		ki = (uint64_t)k;
+		ip = ki / div;
+		fp = ki % div;
+		if (v < 0)
+			*p++ = '-';
+		p = units_put_u64(p, ip);
+		for (int i = d - 1; i >= 0; i--, fp /= 10)
+			frac[i] = (char)('0' + fp % 10);
+		while (nf > 0 && frac[nf - 1] == '0')
+			nf--;
+		if (nf > 0) {
+			*p++ = '.';
+			memcpy(p, frac, (size_t)nf);
+			p += nf;
+		}
+		*p = '\0';
+		return (int)(p - out);
+	}
+	return 0;
+}
+
+/* The shortest "%.15g" to "%.17g" of v that reads back as v. */
+static int shortest_g(double v, char out[UNITS_EXACT_MAX])
+{
+	int n = -1;
+
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(out, UNITS_EXACT_MAX, "%.*g", prec, v);
+		c_point(out);
+		if (strtod(out, NULL) == v)
+			break;
+	}
+	return n;
+}
+
 int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
 {
 	int n = -1;
@@ -194,12 +258,8 @@ int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
 			return (int)(p - out);
 		}
 	}
-	for (int prec = 15; prec <= 17; prec++) {
-		n = snprintf(out, UNITS_EXACT_MAX, "%.*g", prec, v);
-		c_point(out);
-		if (strtod(out, NULL) == v || prec == 17)
-			break;
-	}
+	if ((n = short_decimal(v, out)) == 0)
+		n = shortest_g(v, out);
 	if (form == UNITS_EXACT_REAL && !strpbrk(out, ".eE") && n + 3 <= UNITS_EXACT_MAX) {
 		memcpy(out + n, ".0", 3);
 		n += 2;

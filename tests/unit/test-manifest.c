@@ -721,6 +721,81 @@ PLUMB_TEST(jsonio_reals_are_short_and_exact)
 	}
 }
 
+/* units_exact() as it was written first: "%.15g" to "%.17g", the first that reads back. */
+static void ref_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
+{
+	int n = 0;
+
+	if (form == UNITS_EXACT_PLAIN && v == 0) {
+		snprintf(out, UNITS_EXACT_MAX, "0");
+		return;
+	}
+	if (form == UNITS_EXACT_PLAIN && fabs(v) < 9007199254740992.0 && v == floor(v)) {
+		snprintf(out, UNITS_EXACT_MAX, "%.0f", v);
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(out, UNITS_EXACT_MAX, "%.*g", prec, v);
+		if (strtod(out, NULL) == v || prec == 17)
+			break;
+	}
+	if (form == UNITS_EXACT_REAL && !strpbrk(out, ".eE"))
+		memcpy(out + n, ".0", 3);
+}
+
+/*
+ * Numbers of a few decimals (load averages: every round has three) are
+ * printed by hand; the text must be the one printf's search gives, for
+ * them and for every number next to them.
+ */
+PLUMB_TEST(units_exact_prints_short_decimals_as_printf_does)
+{
+	static const double edge[] = {
+		0.001, 0.01, 0.1, 0.5, 0.25, 0.125, 0.0625, 1.0, 1.5, 2.05, 7.25, 10.0,
+		0.3, 0.1 + 0.2, 1.005, 999999999999.999, 999999999999.99, 1e12 - 0.5,
+		1e12, 1e12 + 0.5, 123456789.123, 0.0009, 0.0001, 1e-5, 5e-324,
+		4503599627370495.5, 9007199254740993.0, 1e300, -0.75, -12.5, -0.001,
+	};
+	static const double pow10[] = { 1, 10, 100, 1000, 10000 };
+	char got[UNITS_EXACT_MAX], want[UNITS_EXACT_MAX];
+	uint64_t x = 0x2545F4914F6CDD1Dull;
+	double v;
+
+	for (int form = 0; form < 2; form++) {
+		enum units_exact_form f = form ? UNITS_EXACT_REAL : UNITS_EXACT_PLAIN;
+		for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+			units_exact(edge[i], f, got);
+			ref_exact(edge[i], f, want);
+			if (strcmp(got, want) != 0)
+				fail_msg("%.17g: '%s', printf '%s'", edge[i], got, want);
+		}
+		for (int i = 0; i < 200000; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			switch (i % 3) {
+			case 0:   /* k / 10^d, up to 15 digits and 4 places, either sign */
+				v = (double)(x % 1000000000000000ull) / pow10[(x >> 50) % 5];
+				break;
+			case 1:   /* few digits: ties of rounding, trailing zeros */
+				v = (double)((x >> 8) % 100000) / pow10[(x >> 40) % 5];
+				break;
+			default:  /* any finite double */
+				memcpy(&v, &x, sizeof(v));
+				if (!isfinite(v))
+					continue;
+				break;
+			}
+			if (x >> 63)
+				v = -v;
+			units_exact(v, f, got);
+			ref_exact(v, f, want);
+			if (strcmp(got, want) != 0)
+				fail_msg("%.17g: '%s', printf '%s'", v, got, want);
+		}
+	}
+}
+
 PLUMB_TEST(jsonio_dump_escapes_and_sorts)
 {
 	json_t *v = json_pack("{s:s,s:[],s:{},s:n,s:b,s:[{s:i}]}", "z", "a\"b\\c\n\x01\x7f\xc3\xa9",
