@@ -796,6 +796,43 @@ PLUMB_TEST(units_exact_prints_short_decimals_as_printf_does)
 	}
 }
 
+/* Integers are printed by hand, as "%lld" prints them. */
+PLUMB_TEST(jsonio_dump_prints_integers_as_printf_does)
+{
+	static const json_int_t edge[] = { 0, 1, -1, 9, 10, -10, 99, 100, INT64_MAX, INT64_MIN,
+					   INT64_MIN + 1, 4294967296LL, -4294967296LL };
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	struct plumb_err err;
+	char want[32];
+
+	plumb_err_clear(&err);
+	for (int i = 0; i < 20000; i++) {
+		json_int_t n;
+		struct buf out;
+		json_t *v;
+		if (i < (int)(sizeof(edge) / sizeof(edge[0]))) {
+			n = edge[i];
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* every length of number, either sign */
+			n = (json_int_t)(x >> (x % 64));
+			if (x & 1)
+				n = -n;
+		}
+		v = json_integer(n);
+		assert_non_null(v);
+		buf_init(&out, 64);
+		assert_int_equal(jsonio_dump(v, &out, &err), 0);
+		snprintf(want, sizeof(want), "%" JSON_INTEGER_FORMAT "\n", n);
+		if (strcmp(out.data, want) != 0)
+			fail_msg("%s: dumped as '%s'", want, out.data);
+		buf_release(&out);
+		json_decref(v);
+	}
+}
+
 PLUMB_TEST(jsonio_dump_escapes_and_sorts)
 {
 	json_t *v = json_pack("{s:s,s:[],s:{},s:n,s:b,s:[{s:i}]}", "z", "a\"b\\c\n\x01\x7f\xc3\xa9",
