@@ -16,6 +16,7 @@
 
 #define MAXP 16
 #define MAXR 32
+#define BIGR 5001   /* the most rounds of a pad in the path tests */
 
 /* A side built from pad centers, each pad's rounds spread around it. */
 struct side {
@@ -584,7 +585,8 @@ static size_t ref_draw(uint64_t *s, size_t n)
 
 static double ref_center(const struct stats_side_in *side, uint64_t *s)
 {
-	double pm[MAXP], tmp[MAXR];
+	static double tmp[BIGR];
+	double pm[MAXP];
 
 	for (size_t i = 0; i < side->npads; i++) {
 		const struct stats_pad_in *p = &side->pads[ref_draw(s, side->npads)];
@@ -617,6 +619,28 @@ static void ref_interval(const struct stats_rule *rule, const struct stats_judge
 	*hi = stats_select(rep, k, (size_t)ceil((1 - a) * (double)(k - 1)));
 }
 
+/* Pad p of n rounds in v around center, on levels values (ties) or spread (0). */
+static void random_pad(struct stats_pad_in *pd, double *v, size_t p, size_t n, uint64_t *s,
+		       double center, int levels, int summary)
+{
+	for (size_t r = 0; r < n; r++) {
+		double u = (double)(ref_splitmix(s) >> 11) / 9007199254740992.0;
+		if (levels)
+			u = floor(u * levels) / levels;
+		v[r] = center * (1 + 0.05 * (u - 0.5)) * (1 + 0.01 * (double)p);
+	}
+	memset(pd, 0, sizeof(*pd));
+	pd->pad = (uint32_t)p;
+	pd->n = n;
+	if (summary) {
+		/* Known by its summary only, as a baseline's manifest gives it. */
+		pd->median = v[0];
+		pd->lo = pd->hi = v[0];
+	} else {
+		pd->values = v;
+	}
+}
+
 /* Pads of STATS_MIN_ROUNDS to MAXR rounds, values on few levels (ties) or spread. */
 static void random_side(struct side *sd, uint64_t *s, double center, int summaries)
 {
@@ -625,21 +649,7 @@ static void random_side(struct side *sd, uint64_t *s, double center, int summari
 	for (size_t p = 0; p < sd->npads; p++) {
 		size_t n = STATS_MIN_ROUNDS + ref_draw(s, MAXR + 1 - STATS_MIN_ROUNDS);
 		int levels = (int)ref_draw(s, 2) ? 3 : 0;
-		for (size_t r = 0; r < n; r++) {
-			double u = (double)(ref_splitmix(s) >> 11) / 9007199254740992.0;
-			if (levels)
-				u = floor(u * levels) / levels;
-			sd->v[p][r] = center * (1 + 0.05 * (u - 0.5)) * (1 + 0.01 * (double)p);
-		}
-		sd->pads[p].pad = (uint32_t)p;
-		sd->pads[p].n = n;
-		if (summaries && p % 3 == 2) {
-			/* Known by its summary only, as a baseline's manifest gives it. */
-			sd->pads[p].median = sd->v[p][0];
-			sd->pads[p].lo = sd->pads[p].hi = sd->v[p][0];
-		} else {
-			sd->pads[p].values = sd->v[p];
-		}
+		random_pad(&sd->pads[p], sd->v[p], p, n, s, center, levels, summaries && p % 3 == 2);
 	}
 }
 
@@ -673,4 +683,95 @@ PLUMB_TEST(rule_bootstrap_is_the_resampled_median_bit_for_bit)
 		compared++;
 	}
 	assert_int_equal(compared, 60);
+}
+
+/*
+ * The bootstrap draws 8 at a time where the CPU has AVX-512 and one at a
+ * time elsewhere (and under Valgrind); both must give the reference's
+ * interval bit for bit.  Pads of 1 to BIGR rounds, odd and even, at the
+ * batch and group edges (8, 256) and off them; ties; summary-only pads;
+ * 1 to 9 pads a side; seeds next to 2^64, where the lanes' states wrap.
+ */
+static const size_t path_rounds[] = {
+	1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 127, 255, 256, 257,
+	520, 1000, 2047, 2048, 2049, 2051, 3001, BIGR - 1   /* a side may add 1 */
+};
+
+struct big_side {
+	struct stats_pad_in pads[9];
+	double v[9][BIGR];
+	size_t npads;
+};
+
+/* npads pads, of rounds n or (some) a neighbour; ties when levels. */
+static void big_side(struct big_side *sd, uint64_t *s, size_t npads, size_t n, double center,
+		     int levels, int summaries)
+{
+	sd->npads = npads;
+	for (size_t p = 0; p < npads; p++) {
+		size_t np = n > 2 && p % 2 ? n - 1 - ref_draw(s, 2) : n;
+		random_pad(&sd->pads[p], sd->v[p], p, np, s, center, levels, summaries && p % 3 == 1);
+	}
+}
+
+/* The rule's intervals against the reference's on many sides; how many compared. */
+static int paths_against_reference(void)
+{
+	static struct big_side b, c;
+	static const uint64_t seeds[] = { 1, 2, 12345, 0xfffffffffffffff0ull, 0xffffffffffffffffull };
+	struct stats_rule rule;
+	uint64_t s = 777;
+	int compared = 0;
+
+	stats_rule_default(&rule);
+	for (size_t t = 0; t < 3 * sizeof(path_rounds) / sizeof(path_rounds[0]); t++) {
+		size_t n = path_rounds[t % (sizeof(path_rounds) / sizeof(path_rounds[0]))];
+		/* Fewer pads and replicates on big pads: the reference copies and selects. */
+		size_t most = n > 1000 ? 3 : 9;
+		struct stats_judge_in in;
+		struct stats_judgement jd;
+		double lo, hi;
+
+		big_side(&b, &s, 1 + ref_draw(&s, most), n, 100.0, t % 3 == 1 ? 3 : 0, t % 4 == 2);
+		big_side(&c, &s, 1 + ref_draw(&s, most), n + t % 2, 100.5, t % 5 == 1 ? 4 : 0,
+			 t % 5 == 3);
+		memset(&in, 0, sizeof(in));
+		in.base.pads = b.pads;
+		in.base.npads = b.npads;
+		in.candidate.pads = c.pads;
+		in.candidate.npads = c.npads;
+		rule.seed = seeds[t % (sizeof(seeds) / sizeof(seeds[0]))];
+		rule.resamples = n > 300 ? 100 : n > 40 ? 500 : STATS_RULE_RESAMPLES;
+		assert_int_equal(stats_judge(&rule, &in, &jd), 0);
+		assert_true(jd.has_interval);
+		ref_interval(&rule, &in, &lo, &hi);
+		if (jd.ratio_lo != lo || jd.ratio_hi != hi)
+			print_message("# n %zu pads %zu/%zu seed %llu: [%a, %a], reference [%a, %a]\n",
+				      n, b.npads, c.npads, (unsigned long long)rule.seed,
+				      jd.ratio_lo, jd.ratio_hi, lo, hi);
+		assert_true(jd.ratio_lo == lo);
+		assert_true(jd.ratio_hi == hi);
+		compared++;
+	}
+	return compared;
+}
+
+PLUMB_TEST(rule_bootstrap_scalar_path_is_the_reference_bit_for_bit)
+{
+	int compared;
+
+	assert_int_equal(stats_boot_vector(0), 0);
+	compared = paths_against_reference();
+	stats_boot_vector(1);
+	assert_int_equal(compared, 3 * (int)(sizeof(path_rounds) / sizeof(path_rounds[0])));
+}
+
+PLUMB_TEST(rule_bootstrap_vector_path_is_the_reference_bit_for_bit)
+{
+	if (!stats_boot_vector(1)) {
+		print_message("# no AVX-512 here (or under Valgrind): the vector path is not tested\n");
+		skip();
+	}
+	assert_int_equal(paths_against_reference(),
+			 3 * (int)(sizeof(path_rounds) / sizeof(path_rounds[0])));
 }
