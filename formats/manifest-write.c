@@ -284,14 +284,30 @@ static void write_run(struct wr *w, json_t *root, const struct manifest *m)
 		jsonio_path_restore(&w->path, old2);
 	}
 	if (r->n_order > 0) {
-		a = put_arr(w, o, "order");
+		/* One string per variant, referenced by every round it ran in:
+		 * a run of many short rounds makes no string per round. */
+		json_t **vl = calloc(m->build.n_variants + 1, sizeof(*vl));
+
+		if (!vl) {
+			plumb_err_oom(w->err, "manifest");
+			w->failed = 1;
+		}
+		a = vl ? put_arr(w, o, "order") : NULL;
 		for (i = 0; a && i < r->n_order; i++) {
 			round = put_arr(w, a, NULL);
 			for (j = 0; round && j < r->order[i].n; j++) {
-				manifest_variant_label(&m->build.variants[r->order[i].variants[j]], label);
-				put(w, round, NULL, json_string(label));
+				size_t v = r->order[i].variants[j];
+				if (!vl[v]) {
+					manifest_variant_label(&m->build.variants[v], label);
+					vl[v] = json_string(label);
+				}
+				if (put(w, round, NULL, json_incref(vl[v])) < 0)
+					break;
 			}
 		}
+		for (i = 0; vl && i < m->build.n_variants; i++)
+			json_decref(vl[i]);
+		free(vl);
 	}
 	if (r->n_conditions > 0) {
 		old2 = enter(w, "conditions", 0);
