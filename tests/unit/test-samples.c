@@ -464,6 +464,77 @@ PLUMB_TEST(samples_writer_rows_as_printf_prints_them)
 	buf_release(&want);
 }
 
+/*
+ * The writer validates a name once and remembers its bytes, not its
+ * address: a name changed in place, a bad name after good ones, and a
+ * remembered one pushed out by others are each judged again.
+ */
+PLUMB_TEST(samples_writer_names_checked_by_content)
+{
+	struct samples_writer w;
+	struct plumb_err err;
+	struct buf out;
+	char bench[8] = "b", metric[16] = "wall";
+	struct samples_row row = {
+		.bench = bench, .bench_len = 1, .side = SAMPLES_BASE, .pad = 0,
+		.round = 1, .iter = SAMPLES_ITER_NONE, .metric = metric, .metric_len = 4,
+		.value = 1,
+	};
+
+	plumb_err_clear(&err);
+	buf_init(&out, 1 << 20);
+	samples_writer_init(&w, buf_write, &out);
+	assert_int_equal(samples_writer_row(&w, &row, &err), 0);
+	assert_int_equal(samples_writer_row(&w, &row, &err), 0);
+
+	/* The same address and length, other bytes. */
+	metric[2] = '\x01';
+	assert_int_equal(samples_writer_row(&w, &row, &err), PLUMB_EINPUT);
+	assert_string_equal(err.msg, "samples.tsv: row 3: column 'metric': name 'wa\\x01l' "
+			    "contains a control character");
+	metric[2] = 'l';
+	bench[0] = '\t';
+	assert_int_equal(samples_writer_row(&w, &row, &err), PLUMB_EINPUT);
+	assert_string_equal(err.msg, "samples.tsv: row 3: column 'bench': name '\\x09' "
+			    "contains a control character");
+	bench[0] = '\xff';
+	assert_int_equal(samples_writer_row(&w, &row, &err), PLUMB_EINPUT);
+	assert_string_equal(err.msg, "samples.tsv: row 3: column 'bench': name '\\xff' "
+			    "is not valid UTF-8");
+	bench[0] = 'b';
+	row.bench_len = 0;
+	assert_int_equal(samples_writer_row(&w, &row, &err), PLUMB_EINPUT);
+	assert_string_equal(err.msg, "samples.tsv: row 3: column 'bench': name '' empty");
+	row.bench_len = 1;
+
+	/* More valid metric names than the writer remembers, then bad ones. */
+	for (int i = 0; i < 3 * SAMPLES_WRITER_METRICS; i++) {
+		snprintf(metric, sizeof(metric), "m%d", i);
+		row.metric_len = strlen(metric);
+		assert_int_equal(samples_writer_row(&w, &row, &err), 0);
+	}
+	for (int i = 0; i < 3 * SAMPLES_WRITER_METRICS; i++) {
+		snprintf(metric, sizeof(metric), "m%d", i);
+		metric[0] = '\x7f';
+		row.metric_len = strlen(metric);
+		assert_int_equal(samples_writer_row(&w, &row, &err), PLUMB_EINPUT);
+		assert_non_null(strstr(err.msg, "column 'metric': name '\\x7f"));
+		assert_non_null(strstr(err.msg, "contains a control character"));
+	}
+	metric[0] = 'm';
+	row.metric_len = 0;
+	assert_int_equal(samples_writer_row(&w, &row, &err), PLUMB_EINPUT);
+	assert_string_equal(err.msg, "samples.tsv: row 27: column 'metric': name '' empty");
+	row.metric_len = SAMPLES_METRIC_MAX + 1;
+	row.metric = "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm";
+	assert_int_equal(samples_writer_row(&w, &row, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "column 'metric': name 'mmmm"));
+	assert_non_null(strstr(err.msg, "too long"));
+	assert_int_equal(samples_writer_finish(&w, &err), 0);
+	assert_int_equal(w.rows, 26);
+	buf_release(&out);
+}
+
 PLUMB_TEST(samples_read_path_file_and_missing)
 {
 	char path[] = "/tmp/plumb-samples-XXXXXX";
