@@ -163,15 +163,34 @@ void units_khz(long long khz, char out[UNITS_MAX])
 
 char *units_put_u64(char *p, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0;
+	/* Two digits per division, written in place from the end: a run's
+	 * values have 6 to 10 digits. */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	uint64_t x = v;
+	size_t n = 1;
+	char *end, *t;
 
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	while (x >= 10) {
+		x /= 10;
+		n++;
+	}
+	end = t = p + n;
+	while (v >= 100) {
+		const char *d = pairs + 2 * (v % 100);
+		v /= 100;
+		*--t = d[1];
+		*--t = d[0];
+	}
+	if (v >= 10) {
+		*--t = pairs[2 * v + 1];
+		*--t = pairs[2 * v];
+	} else {
+		*--t = (char)('0' + v);
+	}
+	return end;
 }
 
 /*

@@ -36,6 +36,33 @@ PLUMB_TEST(numfmt_integers_exact_others_shortest)
 	assert_int_equal(units_exact(-INFINITY, UNITS_EXACT_PLAIN, out), -1);
 }
 
+/* units_put_u64() writes what "%llu" prints: every digit count, both ends. */
+PLUMB_TEST(numfmt_put_u64_as_printf)
+{
+	unsigned long long x = 88172645463325252ull, p10 = 1;
+	char want[24], got[24], *end;
+
+	for (int i = 0; i < 200000; i++) {
+		unsigned long long v;
+		if (i < 1000)
+			v = (unsigned long long)i;
+		else if (i < 1060) {
+			v = p10 + (unsigned long long)(i % 3) - 1;   /* 10^k - 1, 10^k, 10^k + 1 */
+			if (i % 3 == 2 && p10 <= UINT64_MAX / 10)
+				p10 *= 10;
+		} else if (i == 1060)
+			v = UINT64_MAX;
+		else {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			v = x >> (i % 64);
+		}
+		snprintf(want, sizeof(want), "%llu", v);
+		end = units_put_u64(got, v);
+		*end = '\0';
+		assert_string_equal(got, want);
+	}
+}
+
 /* Every output reads back to the same double. */
 PLUMB_TEST(numfmt_round_trips)
 {
