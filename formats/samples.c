@@ -594,9 +594,15 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 	/* bench, metric, three numbers of 20 digits, the value, side and tabs */
 	char line[SAMPLES_NAME_MAX + SAMPLES_METRIC_MAX + 128];
 	char val[40], q[200];
-	const char *why, *side;
-	char *p;
-	int n;
+	/* The side's name and length, without a strlen() per row. */
+	static const struct { const char *s; size_t len; } sides[] = {
+		[SAMPLES_BASE] = { "base", 4 },
+		[SAMPLES_CANDIDATE] = { "candidate", 9 },
+		[SAMPLES_CONTROL] = { "control", 7 },
+	};
+	const char *why;
+	char *start, *p;
+	int n, vlen;
 
 	if (w->magic != SAMPLES_WRITER_MAGIC)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "samples writer used before init");
@@ -634,7 +640,7 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 				     "out of range", (unsigned long long)w->rows + 1,
 				     row->pad > SAMPLES_PAD_MAX ? "pad" :
 				     row->round > SAMPLES_ROUND_MAX ? "round" : "iter");
-	if (samples_format_value(row->value, val, sizeof(val)) < 0)
+	if ((vlen = samples_format_value(row->value, val, sizeof(val))) < 0)
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'value': "
 				     "%s value %g", (unsigned long long)w->rows + 1,
 				     isfinite(row->value) ? "negative" : "not a finite", row->value);
@@ -644,11 +650,13 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 		w->header_done = 1;
 	}
 	/* A row a measured run, five for its five metrics: put together by
-	 * hand, as "%.*s\t%s\t%u\t%u\t%s\t%.*s\t%s\n" would print it. */
-	side = samples_side_name(row->side);
-	p = put_bytes(line, row->bench, row->bench_len);
+	 * hand, as "%.*s\t%s\t%u\t%u\t%s\t%.*s\t%s\n" would print it, in
+	 * the buffer itself when the longest line fits there (writer_add()
+	 * would copy it there without a flush), else in line. */
+	start = w->len + sizeof(line) <= sizeof(w->buf) ? w->buf + w->len : line;
+	p = put_bytes(start, row->bench, row->bench_len);
 	*p++ = '\t';
-	p = put_bytes(p, side, strlen(side));
+	p = put_bytes(p, sides[row->side].s, sides[row->side].len);
 	*p++ = '\t';
 	p = units_put_u64(p, row->pad);
 	*p++ = '\t';
@@ -661,10 +669,12 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 	*p++ = '\t';
 	p = put_bytes(p, row->metric, row->metric_len);
 	*p++ = '\t';
-	p = put_bytes(p, val, strlen(val));
+	p = put_bytes(p, val, (size_t)vlen);
 	*p++ = '\n';
-	n = (int)(p - line);
-	if (writer_add(w, line, (size_t)n, err) < 0)
+	n = (int)(p - start);
+	if (start != line)
+		w->len += (size_t)n;
+	else if (writer_add(w, line, (size_t)n, err) < 0)
 		return w->failed;
 	w->rows++;
 	return 0;
