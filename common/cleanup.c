@@ -13,6 +13,9 @@
 static char *temp_paths[CLEANUP_SLOTS];
 static volatile sig_atomic_t temp_used[CLEANUP_SLOTS];
 static volatile pid_t child_groups[CLEANUP_SLOTS];
+/* Slots at and past this index have never held a group: a child's exit
+ * looks at the few that have, not all CLEANUP_SLOTS. */
+static int child_groups_used;
 static volatile sig_atomic_t pending_signal;
 
 int tempfile_register(const char *path)
@@ -55,6 +58,8 @@ int child_group_register(pid_t pgid)
 	for (int i = 0; i < CLEANUP_SLOTS; i++) {
 		if (child_groups[i] == 0) {
 			child_groups[i] = pgid;
+			if (i >= child_groups_used)
+				child_groups_used = i + 1;
 			return 0;
 		}
 	}
@@ -63,7 +68,7 @@ int child_group_register(pid_t pgid)
 
 void child_group_forget(pid_t pgid)
 {
-	for (int i = 0; i < CLEANUP_SLOTS; i++)
+	for (int i = 0; i < child_groups_used; i++)
 		if (child_groups[i] == pgid)
 			child_groups[i] = 0;
 }

@@ -14,6 +14,7 @@
 #include "tests/unit/unit.h"
 #include "cli/exit.h"
 #include "common/buf.h"
+#include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/err.h"
 #include "common/fileio.h"
@@ -243,4 +244,34 @@ PLUMB_TEST(atomic_file_missing_folder_is_io_error)
 	plumb_err_clear(&err);
 	assert_int_equal(atomic_file_open(&af, "/nonexistent-plumb/x/out", 0644, &err), PLUMB_EIO);
 	assert_non_null(strstr(err.msg, "/nonexistent-plumb/x/"));
+}
+
+/*
+ * The child-group registry: a forgotten group frees its slot wherever it
+ * lies (child_group_forget() looks only at slots ever used), and a group
+ * registered twice is forgotten from both.  The groups are numbers no
+ * process has; none is signalled.
+ */
+PLUMB_TEST(cleanup_child_groups_forget_any_slot)
+{
+	const pid_t base = 0x3ff00000;
+
+	for (int i = 0; i < CLEANUP_SLOTS; i++)
+		assert_int_equal(child_group_register(base + i), 0);
+	assert_int_equal(child_group_register(base + CLEANUP_SLOTS), -1);
+	child_group_forget(base + CLEANUP_SLOTS - 1);
+	assert_int_equal(child_group_register(base + CLEANUP_SLOTS), 0);
+	assert_int_equal(child_group_register(base + CLEANUP_SLOTS), -1);
+	for (int i = 0; i <= CLEANUP_SLOTS; i++)
+		child_group_forget(base + i);
+
+	/* Emptied, the registry holds CLEANUP_SLOTS again. */
+	assert_int_equal(child_group_register(base), 0);
+	assert_int_equal(child_group_register(base), 0);
+	child_group_forget(base);
+	for (int i = 0; i < CLEANUP_SLOTS; i++)
+		assert_int_equal(child_group_register(base + i), 0);
+	assert_int_equal(child_group_register(base + CLEANUP_SLOTS), -1);
+	for (int i = 0; i < CLEANUP_SLOTS; i++)
+		child_group_forget(base + i);
 }
