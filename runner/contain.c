@@ -618,7 +618,7 @@ static void contain_exit(void)
 
 int contain_init(struct plumb_err *err)
 {
-	const char *want = getenv("PLUMB_CONTAIN");
+	const char *want;
 	char why[PLUMB_ERR_MAX];
 	static int registered;
 
@@ -627,6 +627,8 @@ int contain_init(struct plumb_err *err)
 			*err = C.err;
 		return C.rc;
 	}
+	/* Read once per process, here: proc_run() calls this for every run. */
+	want = getenv("PLUMB_CONTAIN");
 	memset(&C, 0, sizeof(C));
 	C.procs_fd = C.events_fd = C.dir_fd = -1;
 	C.done = 1;
