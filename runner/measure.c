@@ -9,6 +9,7 @@
  * max_samples values.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +308,11 @@ void measure_result_release(struct measure_result *res)
 	res->nsamples = 0;
 }
 
+/* A field added after the texts would not be zeroed by measure_run(). */
+_Static_assert(sizeof(struct measure_result) - offsetof(struct measure_result, counters_error) -
+	       PLUMB_ERR_MAX < _Alignof(struct measure_result),
+	       "struct measure_result ends with its texts");
+
 int measure_run(const struct measure_spec *spec, struct measure_result *res,
 		struct plumb_err *err)
 {
@@ -315,7 +321,9 @@ int measure_run(const struct measure_spec *spec, struct measure_result *res,
 	struct plumb_err berr;
 	int r;
 
-	memset(res, 0, sizeof(*res));
+	memset(res, 0, offsetof(struct measure_result, why));
+	res->why[0] = res->checksum[0] = res->other_checksum[0] = '\0';
+	res->counters_error[0] = '\0';
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.spec = spec;
 	ctx.res = res;

@@ -67,13 +67,15 @@ struct measure_spec {
 struct measure_result {
 	struct proc_result proc;  /* status, times, rusage; stderr in proc.err_mem */
 	int failed;               /* the benchmark failed: why says how */
-	char why[PLUMB_ERR_MAX];
 	double *samples;          /* samples mode: in the order written */
 	size_t nsamples;
-	char checksum[MEASURE_CHECKSUM_MAX + 1];   /* "" when none was printed */
 	int checksum_conflict;    /* two different checksums in one run */
-	char other_checksum[MEASURE_CHECKSUM_MAX + 1];  /* the second one */
 	struct perf_counts counts;
+	/* The texts last: measure_run() zeroes the fields above and only
+	 * empties these (some 3 KB, most of a run's start otherwise). */
+	char why[PLUMB_ERR_MAX];
+	char checksum[MEASURE_CHECKSUM_MAX + 1];   /* "" when none was printed */
+	char other_checksum[MEASURE_CHECKSUM_MAX + 1];  /* the second one */
 	char counters_error[PLUMB_ERR_MAX];  /* counters asked for but not attached: why */
 };
 

@@ -27,6 +27,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -758,12 +759,18 @@ struct run_state {
 	struct rusage ru;
 	int pidfd;
 	int abort_code;                  /* a callback or plumb stopped the child */
-	struct plumb_err cb_err;         /* the message behind abort_code */
 	int stopping;                    /* plumb was asked to stop by a signal */
 	uint64_t start, deadline, end;
 	char *path;                      /* the resolved program */
 	pid_t pid;
+	/* Last: run_state_init() zeroes the fields above and only clears
+	 * this one (1 KB of message, per run). */
+	struct plumb_err cb_err;         /* the message behind abort_code */
 };
+
+_Static_assert(sizeof(struct run_state) - offsetof(struct run_state, cb_err) -
+	       sizeof(struct plumb_err) < _Alignof(struct run_state),
+	       "struct run_state ends with cb_err");
 
 /*
  * The /dev/null every child's stdin (and each stream not captured) comes
@@ -782,7 +789,7 @@ static int devnull_fd(struct plumb_err *err)
 
 static void run_state_init(struct run_state *st)
 {
-	memset(st, 0, sizeof(*st));
+	memset(st, 0, offsetof(struct run_state, cb_err));
 	for (int i = 0; i < 3; i++) {
 		st->cap[i].fd = -1;
 		st->rd[i] = -1;

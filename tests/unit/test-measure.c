@@ -183,6 +183,38 @@ PLUMB_TEST(measure_process_run)
 	measure_result_release(&res);
 }
 
+/*
+ * A result reused from a failed run with a conflict and counts comes back
+ * as new: measure_run() zeroes the fields and empties the texts of the
+ * struct it is given, whatever was there.
+ */
+PLUMB_TEST(measure_result_reused_starts_empty)
+{
+	struct measure_result res;
+
+	assert_int_equal(run_sh("echo checksum=aa; echo checksum=bb; exit 3", 0, 0, 0, &res), 0);
+	assert_true(res.failed);
+	assert_true(res.checksum_conflict);
+	assert_string_equal(res.other_checksum, "bb");
+	measure_result_release(&res);
+	memset(&res, 0xa5, sizeof(res));
+	assert_int_equal(run_sh("true", 0, 0, 0, &res), 0);
+	assert_false(res.failed);
+	assert_string_equal(res.why, "");
+	assert_string_equal(res.checksum, "");
+	assert_false(res.checksum_conflict);
+	assert_string_equal(res.other_checksum, "");
+	assert_string_equal(res.counters_error, "");
+	assert_null(res.samples);
+	assert_int_equal(res.nsamples, 0);
+	for (int i = 0; i < PERF_NCOUNTERS; i++)
+		assert_false(res.counts.have[i]);
+	assert_int_equal(res.counts.scaled, 0);
+	assert_int_equal(res.proc.err_mem.len, 0);
+	assert_int_equal(res.proc.left_behind, 0);
+	measure_result_release(&res);
+}
+
 PLUMB_TEST(measure_samples_fd)
 {
 	struct measure_result res;
