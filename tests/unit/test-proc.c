@@ -753,6 +753,24 @@ PLUMB_TEST(envlist_set_replace_unset)
 	assert_int_equal(envlist_set(&e, "A", "3", &err), 0);
 	assert_int_equal(e.n, 2);
 	assert_string_equal(envlist_get(&e, "A"), "3");
+	/* Longer, shorter, as long (written in place), empty, and a name that
+	 * is a prefix of another. */
+	assert_int_equal(envlist_set(&e, "A", "/x/b01/spin", &err), 0);
+	assert_int_equal(envlist_set(&e, "A", "/x/c02/spin", &err), 0);
+	assert_string_equal(e.v[0], "A=/x/c02/spin");
+	assert_int_equal(envlist_set(&e, "A", "/x/b1", &err), 0);
+	assert_string_equal(envlist_get(&e, "A"), "/x/b1");
+	assert_int_equal(envlist_set(&e, "A", "", &err), 0);
+	assert_string_equal(e.v[0], "A=");
+	assert_int_equal(envlist_set(&e, "AB", "9", &err), 0);
+	assert_int_equal(envlist_set(&e, "A", "3", &err), 0);
+	assert_int_equal(envlist_set(&e, "AB", "8", &err), 0);
+	assert_int_equal(e.n, 3);
+	assert_string_equal(e.v[0], "A=3");
+	assert_string_equal(e.v[1], "B=2");
+	assert_string_equal(e.v[2], "AB=8");
+	assert_null(e.v[3]);
+	envlist_unset(&e, "AB");
 	envlist_unset(&e, "A");
 	assert_null(envlist_get(&e, "A"));
 	assert_string_equal(e.v[0], "B=2");
