@@ -5,7 +5,9 @@
  * Every round of every pad, side, bench and metric is one struct rstore,
  * found through a 64-bit key (group, side, pad, round) in an open-
  * addressing hash; the previous row's round is tried first, which is the
- * common case (rows of one round arrive together).  analysis_finish()
+ * common case (rows of one round arrive together), and then the group
+ * that last followed the previous row's (the runner's rows of a run go
+ * through the metrics in one order).  analysis_finish()
  * sorts the rounds by key, which lines them up by group, side, pad and
  * round, and walks them once.
  */
@@ -39,6 +41,10 @@ struct group {
 	char *metric;
 	size_t metric_len;
 	int mode;                /* -1 until the first row, then enum analysis_mode */
+	/* The group of the row that last came after a row of this one (index
+	 * + 1; 0: none): the runner's rows of a run go through the metrics in
+	 * one order, so this is tried before the hash. */
+	uint32_t next;
 };
 
 /*
@@ -289,6 +295,7 @@ static long group_find(struct analysis *a, const char *b, size_t bl,
 	g->bench_len = bl;
 	g->metric_len = ml;
 	g->mode = -1;
+	g->next = 0;
 	if (!g->bench || !g->metric) {
 		free(g->bench);
 		free(g->metric);
@@ -331,7 +338,7 @@ static int rhash_rebuild(struct analysis *a, size_t size)
 /* The index of the round with this key, created empty when new; NO_ROUND after err. */
 static size_t round_find(struct analysis *a, uint64_t key, struct plumb_err *err)
 {
-	size_t s;
+	size_t s = 0;
 	struct rstore *r;
 
 	if (a->rhash_size) {
@@ -342,6 +349,8 @@ static size_t round_find(struct analysis *a, uint64_t key, struct plumb_err *err
 			s = (s + 1) & (a->rhash_size - 1);
 		}
 	}
+	/* s: the empty slot where the key's probe ended, its slot unless the
+	 * table is rebuilt below. */
 	if (a->nrs >= UINT32_MAX - 1 || (a->opts.max_rounds && a->nrs >= a->opts.max_rounds)) {
 		plumb_err_set(err, PLUMB_EINPUT, "column 'round': more than %zu distinct rounds "
 			      "(bench, metric, side, pad and round; the limit)",
@@ -370,9 +379,6 @@ static size_t round_find(struct analysis *a, uint64_t key, struct plumb_err *err
 			return NO_ROUND;
 		}
 	} else {
-		s = mix64(key) & (a->rhash_size - 1);
-		while (a->rhash[s])
-			s = (s + 1) & (a->rhash_size - 1);
 		a->rhash[s] = (uint32_t)a->nrs;
 	}
 	return a->nrs - 1;
@@ -506,10 +512,20 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 			r = l;
 	}
 	if (!r) {
-		long gi = group_find(a, bench, bench_len, metric, metric_len, err);
+		struct group *prev = a->last != NO_ROUND ? &a->groups[KEY_GROUP(a->rs[a->last].key)] : NULL;
+		long gi = -1;
 		size_t ri;
-		if (gi < 0)
-			return add_fail(a, err->code);
+		if (prev && prev->next &&
+		    group_is(&a->groups[prev->next - 1], bench, bench_len, metric, metric_len))
+			gi = (long)prev->next - 1;
+		if (gi < 0) {
+			gi = group_find(a, bench, bench_len, metric, metric_len, err);
+			if (gi < 0)
+				return add_fail(a, err->code);
+			/* group_find() may have moved the groups. */
+			if (a->last != NO_ROUND)
+				a->groups[KEY_GROUP(a->rs[a->last].key)].next = (uint32_t)gi + 1;
+		}
 		ri = round_find(a, KEY(gi, side, pad, round), err);
 		if (ri == NO_ROUND)
 			return add_fail(a, err->code);
