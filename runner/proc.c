@@ -135,6 +135,38 @@ static void capture_emit(struct capture *c, const char *data, size_t len)
 	}
 }
 
+/*
+ * The ring of the last capture closed, kept for the next one of its size:
+ * every measured run captures its standard error, and the malloc() and
+ * free() of its ring were a good part of plumb's work between two runs.
+ * Per thread, like the child stack.  Its bytes are never read: a ring
+ * holds ring_len bytes of its own capture.
+ */
+static _Thread_local char *spare_ring;
+static _Thread_local size_t spare_ring_size;
+
+static char *ring_take(size_t size)
+{
+	char *r;
+
+	if (spare_ring && spare_ring_size == size) {
+		r = spare_ring;
+		spare_ring = NULL;
+		return r;
+	}
+	return malloc(size);
+}
+
+/* Keep ring (size bytes) as the spare, the one kept before freed. */
+static void ring_keep(char *ring, size_t size)
+{
+	if (!ring)
+		return;
+	free(spare_ring);
+	spare_ring = ring;
+	spare_ring_size = size;
+}
+
 static int capture_open(struct capture *c, const struct proc_sink *sink,
 			const char *name, struct buf *mem, struct plumb_err *err)
 {
@@ -150,7 +182,7 @@ static int capture_open(struct capture *c, const struct proc_sink *sink,
 	cap = sink->cap ? sink->cap : PROC_CAP_DEFAULT;
 	c->head_cap = cap / 2;
 	c->ring_cap = cap - c->head_cap;
-	c->ring = malloc(c->ring_cap ? c->ring_cap : 1);
+	c->ring = ring_take(c->ring_cap ? c->ring_cap : 1);
 	if (!c->ring)
 		return plumb_err_oom(err, name);
 	if (c->kind == PROC_SINK_MEM) {
@@ -163,7 +195,7 @@ static int capture_open(struct capture *c, const struct proc_sink *sink,
 		     (sink->append ? O_APPEND : O_TRUNC), 0644);
 	if (c->fd < 0) {
 		int e = errno;
-		free(c->ring);
+		ring_keep(c->ring, c->ring_cap ? c->ring_cap : 1);
 		c->ring = NULL;
 		return plumb_err_errno(err, PLUMB_EIO, e, sink->path, "create log");
 	}
@@ -241,7 +273,7 @@ static int capture_finish(struct capture *c)
 			capture_emit(c, c->ring, c->ring_len - first);
 		}
 	}
-	free(c->ring);
+	ring_keep(c->ring, c->ring_cap ? c->ring_cap : 1);
 	c->ring = NULL;
 	if (c->fd >= 0 && close(c->fd) < 0 && !c->write_errno)
 		c->write_errno = errno;

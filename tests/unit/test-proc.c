@@ -497,6 +497,65 @@ PLUMB_TEST(proc_cap_keeps_head_and_tail_with_marker)
 	proc_result_release(&res);
 }
 
+/* Run `sh -c script` with stdout and stderr in memory, each capped at cap. */
+static void run_capped(const char *script, size_t cap, struct proc_result *res)
+{
+	char *argv[] = { "sh", "-c", (char *)script, NULL };
+	struct proc_spec spec;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	spec_mem(&spec, argv);
+	spec.out.cap = cap;
+	spec.err.cap = cap;
+	assert_int_equal(proc_run(&spec, res, &err), 0);
+}
+
+/*
+ * A capture's ring is reused by the next run's: what a run keeps is its
+ * own output only, the same as in a first run, whatever filled the ring
+ * before (more, less, or nothing).
+ */
+PLUMB_TEST(proc_cap_ring_reused_keeps_only_this_runs_output)
+{
+	static const char *const scripts[] = {
+		"printf '%0200d' 0 >&2; printf '%0150d' 7",
+		"printf abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ >&2",
+		"printf 'short' >&2; printf 'x'",
+		"i=0; while [ $i -lt 30 ]; do printf 'line %d\\n' $i >&2; i=$((i+1)); done",
+		"true",
+	};
+	enum { N = sizeof(scripts) / sizeof(scripts[0]) };
+	struct buf first_err[N], first_out[N];
+	struct proc_result res;
+
+	for (int i = 0; i < N; i++) {
+		/* A run of another cap in between: the ring is not of this size. */
+		run_capped("printf '%0300d' 1 >&2", 50, &res);
+		proc_result_release(&res);
+		run_capped(scripts[i], 64, &res);
+		first_err[i] = res.err_mem;
+		first_out[i] = res.out_mem;
+	}
+	assert_non_null(strstr(buf_cstr(&first_err[0]), "bytes of output dropped here"));
+	assert_string_equal(buf_cstr(&first_err[1]),
+			    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ");
+	for (int k = 0; k < 3; k++)
+		for (int i = N - 1; i >= 0; i--) {
+			int j = (i * 3 + k) % N;
+			run_capped(scripts[j], 64, &res);
+			assert_int_equal(res.err_mem.len, first_err[j].len);
+			assert_memory_equal(res.err_mem.data, first_err[j].data, res.err_mem.len);
+			assert_int_equal(res.out_mem.len, first_out[j].len);
+			assert_memory_equal(res.out_mem.data, first_out[j].data, res.out_mem.len);
+			proc_result_release(&res);
+		}
+	for (int i = 0; i < N; i++) {
+		buf_release(&first_err[i]);
+		buf_release(&first_out[i]);
+	}
+}
+
 PLUMB_TEST(proc_file_log_merges_stderr_and_marks_truncation)
 {
 	char path[] = "/tmp/plumb-proc-log.XXXXXX";
