@@ -456,9 +456,12 @@ static long clone3_vm(struct contain_clone_args *a, int (*fn)(void *), void *arg
 		"syscall\n\t"
 		"test %%rax, %%rax\n\t"
 		"jnz 1f\n\t"
-		"xor %%ebp, %%ebp\n\t"
+		/* fn and arg out of any register before rbp is cleared (the
+		 * compiler may have put either in it). */
 		"mov %[arg], %%rdi\n\t"
-		"call *%[fn]\n\t"
+		"mov %[fn], %%rax\n\t"
+		"xor %%ebp, %%ebp\n\t"
+		"call *%%rax\n\t"
 		"mov %%eax, %%edi\n\t"
 		"mov $60, %%eax\n\t"   /* SYS_exit */
 		"syscall\n\t"
