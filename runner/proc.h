@@ -103,6 +103,16 @@ struct proc_result {
 };
 
 /* Run spec to completion; see the header comment for what fails. */
+/*
+ * Block SIGCHLD in the calling thread (and every thread it makes from
+ * then on), its disposition the default: proc_run() then learns of each
+ * child's exit from the pending signal (a signalfd), not a pidfd per
+ * child.  Called by the CLI before it does anything else; a process that
+ * does not call it gets the pidfd.  proc_run()'s children start with an
+ * empty mask either way.
+ */
+void proc_sigchld_setup(void);
+
 int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	     struct plumb_err *err);
 

@@ -70,18 +70,18 @@ test_expect_success STRACE,CLONED 'the pid is asked of the kernel a bounded numb
 
 # The calls of plumb's own process per measured run, each one the
 # measurement needs (runner/proc.c): the two sigprocmasks around the
-# clone, the clone (with its pidfd), one poll (woken by the child's exit),
-# wait4 of the child and one that finds no child left (so no read of
-# cgroup.events), one read of the stderr pipe (empty: it is kept for the
-# next child) and the check of its size, the pidfd's close.  About 10 a
-# run: 11 leaves a little room.  The harness that
-# read cgroup.events per run made 11.5, the one that made and closed a
-# pipe per run 13, the one that also opened /dev/null, made a report pipe
-# and polled twice per run 23.
-test_expect_success STRACE,CLONED,CGROUP2 'plumb makes at most 11 syscalls per measured run' '
+# clone, the clone, one poll (woken by the child's exit), the read of that
+# SIGCHLD from the signalfd, wait4 of the child and one that finds no
+# child left (so no read of cgroup.events), one read of the stderr pipe
+# (empty: it is kept for the next child) and the check of its size.  9 a
+# run: 10 leaves a little room.  The harness with a pidfd per child made
+# 10, the one that read cgroup.events per run 11.5, the one that made and
+# closed a pipe per run 13, the one that also opened /dev/null, made a
+# report pipe and polled twice per run 23.
+test_expect_success STRACE,CLONED,CGROUP2 'plumb makes at most 10 syscalls per measured run' '
 	echo $(( ($(wc -l <long) - $(wc -l <short)) / 80 )) >per-run &&
 	cat per-run &&
-	test "$(cat per-run)" -le 11
+	test "$(cat per-run)" -le 10
 '
 
 test_expect_success STRACE,CLONED,CGROUP2 'stdin is the /dev/null opened once, not per run' '
@@ -115,23 +115,17 @@ test_expect_success CGROUP2 'a pipe a benchmark resized is not handed to the nex
 	test "$(grep -c "^size 65536\$" sizes)" -eq 6
 '
 
-# CLONE_PIDFD is Linux 5.2's; a seccomp filter that refuses it shows as a
-# failed clone, and then pidfd_open per run is the documented fallback.
-kv=$(uname -r | sed 's/[^0-9.].*//')
-kmajor=${kv%%.*}
-kminor=${kv#*.}
-kminor=${kminor%%.*}
-if test "$kmajor" -gt 5 || { test "$kmajor" -eq 5 && test "$kminor" -ge 2; }; then
-	test_set_prereq CLONE_PIDFD
-fi
-
-test_expect_success STRACE,CLONED,CGROUP2,CLONE_PIDFD 'the pidfd comes with the clone, no pidfd_open per run' '
-	if grep -q "CLONE_PIDFD.* = -1" long; then
-		say "CLONE_PIDFD refused here: pidfd_open is the fallback"
-	else
-		grep -q "CLONE_VM.*CLONE_PIDFD.* = [1-9]" long &&
-		test "$(count long "^pidfd_open\\(")" -eq "$(count short "^pidfd_open\\(")"
-	fi
+# plumb blocks SIGCHLD and reads each exit from a signalfd: no pidfd is
+# made per child (a file the kernel makes at the clone and tears down at
+# its close), nor opened, nor closed; the signalfd is read at least once
+# for each child cloned.
+test_expect_success STRACE,CLONED,CGROUP2 'no pidfd per run: the exit comes as SIGCHLD through one signalfd' '
+	test "$(count long "^signalfd4\\(")" -eq 1 &&
+	test "$(count long "CLONE_PIDFD")" -eq "$(count short "CLONE_PIDFD")" &&
+	test "$(count long "^pidfd_open\\(")" -eq "$(count short "^pidfd_open\\(")" &&
+	sfd=$(sed -n "s/^signalfd4(.* = \\([0-9]*\\)\$/\\1/p" long) &&
+	test -n "$sfd" &&
+	test "$(count long "^read\\($sfd,")" -ge "$(count long "^clone3?\\(.*CLONE_VM")"
 '
 
 # A child that left nothing: plumb, the subreaper of all it started, has
@@ -157,6 +151,11 @@ test_expect_success STRACE 'the bundle written is not read back for the report' 
 	test "$(count long "^openat\(.*t\.plumb\", O_RDONLY")" -eq 0 &&
 	grep -q "^\(linkat\|rename\).*\"t\.plumb\"" long
 '
+
+kv=$(uname -r | sed 's/[^0-9.].*//')
+kmajor=${kv%%.*}
+kminor=${kv#*.}
+kminor=${kminor%%.*}
 
 # clone3 with CLONE_INTO_CGROUP (Linux 5.7, x86_64 here): every cloned
 # child is born in plumb's cgroup and never writes cgroup.procs (a move is

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -714,6 +715,53 @@ PLUMB_TEST(proc_wakes_the_parent_twice_per_child)
 	if (per100 > 250)
 		fprintf(stderr, "%ld.%02ld wake-ups per child\n", per100 / 100, per100 % 100);
 	assert_true(per100 <= 250);
+}
+
+/*
+ * With SIGCHLD blocked (as the CLI has it: proc_sigchld_setup()), a
+ * child's exit comes through a signalfd, which says that some child
+ * exited, not which: another child's exit during the run must not end it,
+ * a timeout still stops it, and many short children each end once.
+ */
+PLUMB_TEST(proc_exit_through_sigchld_waits_for_its_own_child)
+{
+	char *slow[] = { "sleep", "0.3", NULL };
+	char *never[] = { "sleep", "30", NULL };
+	char *quick[] = { "/bin/true", NULL };
+	struct proc_result res;
+	struct plumb_err err;
+	sigset_t old;
+	pid_t other;
+
+	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &old), 0);
+	proc_sigchld_setup();
+	plumb_err_clear(&err);
+	other = fork();
+	assert_true(other >= 0);
+	if (other == 0) {
+		usleep(50000);
+		_exit(0);
+	}
+	assert_int_equal(run_mem(slow, 5000000000ull, &res, &err), 0);
+	assert_true(res.exited);
+	assert_int_equal(res.status, 0);
+	if (res.wall_ns < 300000000ull)
+		fail_msg("ended after %.3f s, at the other child's exit", res.wall_ns / 1e9);
+	proc_result_release(&res);
+	/* The other child, reaped by now by the run or here. */
+	while (waitpid(other, NULL, 0) < 0 && errno == EINTR)
+		;
+	assert_int_equal(run_mem(never, 200000000ull, &res, &err), 0);
+	assert_true(res.timed_out);
+	assert_true(res.wall_ns >= 200000000ull && res.wall_ns < 3000000000ull);
+	proc_result_release(&res);
+	for (int i = 0; i < 50; i++) {
+		assert_int_equal(run_mem(quick, 5000000000ull, &res, &err), 0);
+		assert_true(res.exited && res.status == 0);
+		assert_true(res.wall_ns < 1000000000ull);
+		proc_result_release(&res);
+	}
+	assert_int_equal(sigprocmask(SIG_SETMASK, &old, NULL), 0);
 }
 
 PLUMB_TEST(cmdline_words_and_placeholders)
