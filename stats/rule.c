@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>   /* the vector bootstrap draws, chosen at run time */
+#endif
 
 #include "stats/quantile.h"
 #include "stats/rule.h"
@@ -221,7 +224,6 @@ static size_t boot_below_scalar(const uint32_t *cnt, const uint32_t *rank, size_
 static const struct boot_path boot_scalar = { boot_count_scalar, boot_below_scalar, 1 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
 
 /*
  * idx[0..m): the next m draws among n, 8 at a time.  The state only ever
