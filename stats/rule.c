@@ -170,9 +170,16 @@ static uint64_t splitmix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/*
+ * A draw among n (n < 2^32).  Written first as (x 2^-53) n for the top 53
+ * bits x; x (n 2^-53) is the same figure: both are one rounding of the
+ * real x n 2^-53, since the other product is exact either way (a power of
+ * two times x < 2^53, or times n: nothing subnormal).  n 2^-53 is what a
+ * loop of draws among one n computes once.
+ */
 static size_t draw(uint64_t *s, size_t n)
 {
-	return (size_t)((double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0) * (double)n);
+	return (size_t)((double)(splitmix(s) >> 11) * ((double)n * (1.0 / 9007199254740992.0)));
 }
 
 /*
@@ -189,19 +196,10 @@ struct boot_path {
 	int by_rank;
 };
 
-/*
- * draw(s, n), n times, with one product where draw() has two: for the top
- * 53 bits x, (x 2^-53) n is one rounding of the real x n 2^-53, the first
- * product being exact (a power of two, x 2^-53 >= 2^-53 or 0: nothing
- * subnormal); x (n 2^-53) is the same rounding of the same real, n 2^-53
- * (n < 2^32) being exact too.
- */
 static void boot_count_scalar(uint64_t *s, size_t n, uint32_t *cnt, const uint32_t *rank)
 {
-	double scale = (double)n * (1.0 / 9007199254740992.0);
-
 	for (size_t i = 0; i < n; i++)
-		cnt[rank[(size_t)((double)(splitmix(s) >> 11) * scale)]]++;
+		cnt[rank[draw(s, n)]]++;
 }
 
 /* Counted by rank, the draws below rank hi are the first hi counters. */
@@ -230,10 +228,9 @@ static const struct boot_path boot_scalar = { boot_count_scalar, boot_below_scal
  * grows by the step, so draw i of a group is a pure function of s + (i +
  * 1) step and the lanes are independent.  Each step is the scalar one
  * exactly: 64-bit adds, shifts, xors and low products wrap alike; the top
- * 53 bits convert to a double exactly; the one product by n 2^-53 rounds
- * to nearest as mulsd does (the same figure as draw()'s two, see
- * boot_count_scalar()); and the conversion back truncates as the C cast
- * does.  The lanes of the last group past m are computed and stored but
+ * 53 bits convert to a double exactly; the product by n 2^-53 rounds to
+ * nearest as draw()'s mulsd does; and the conversion back truncates as
+ * the C cast does.  The lanes of the last group past m are computed and stored but
  * never read, and the state advances by m.
  */
 __attribute__((target("avx512f,avx512dq")))
