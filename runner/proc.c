@@ -1048,6 +1048,20 @@ static int read_stream(struct run_state *st, struct proc_result *res, int i)
 	return 1;
 }
 
+/* wait4 for the child with flags, into st; what wait4 returned. */
+static pid_t wait_child(struct run_state *st, int flags)
+{
+	pid_t r;
+
+	while ((r = wait4(st->pid, &st->status, flags, &st->ru)) < 0 && errno == EINTR)
+		;
+	if (r == st->pid) {
+		st->reaped = 1;
+		child_group_forget(st->pid);
+	}
+	return r;
+}
+
 /*
  * Reap the child if it has exited (SIGCHLD came, maybe for another): 1
  * when it is gone, reaped into st (or not there to reap: ECHILD), 0 while
@@ -1055,28 +1069,15 @@ static int read_stream(struct run_state *st, struct proc_result *res, int i)
  */
 static int reap_if_exited(struct run_state *st)
 {
-	pid_t r;
+	pid_t r = wait_child(st, WNOHANG);
 
-	while ((r = wait4(st->pid, &st->status, WNOHANG, &st->ru)) < 0 && errno == EINTR)
-		;
-	if (r == st->pid) {
-		st->reaped = 1;
-		child_group_forget(st->pid);
-	}
 	return r == st->pid || (r < 0 && errno == ECHILD);
 }
 
 /* Reap the exited child into st (once): 1, or 0 when wait4 failed. */
 static int reap_child(struct run_state *st)
 {
-	if (!st->reaped) {
-		while (wait4(st->pid, &st->status, 0, &st->ru) < 0)
-			if (errno != EINTR)
-				return 0;
-		st->reaped = 1;
-		child_group_forget(st->pid);
-	}
-	return 1;
+	return st->reaped || wait_child(st, 0) == st->pid;
 }
 
 /*
@@ -1209,24 +1210,21 @@ static int run_loop(const struct proc_spec *spec, struct proc_result *res,
 			int i = which[k];
 			if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			if (i == 3 && st->signalled) {
-				/* The clock first, as with a pidfd; then the signal
-				 * read, so that the next one wakes plumb again (one
-				 * read takes it: SIGCHLD is not queued twice), and
-				 * this child's exit asked of the kernel. */
-				uint64_t at = clock_now_ns();
-				struct signalfd_siginfo si;
-				ssize_t got = read(pfd[k].fd, &si, sizeof(si));
-				(void)got;   /* a signal or none: the wait4 below tells */
-				if (reap_if_exited(st)) {
-					exited = 1;
-					st->end = at;
-				}
-				continue;
-			}
 			if (i == 3) {
+				/* The clock first.  A SIGCHLD is then read, so that
+				 * the next one wakes plumb again (one read takes it:
+				 * it is not queued twice), and the kernel says whether
+				 * it was this child's exit; a pidfd is only this one's. */
+				uint64_t at = clock_now_ns();
+				if (st->signalled) {
+					struct signalfd_siginfo si;
+					ssize_t got = read(pfd[k].fd, &si, sizeof(si));
+					(void)got;   /* a signal or none: the wait4 tells */
+					if (!reap_if_exited(st))
+						continue;
+				}
 				exited = 1;
-				st->end = clock_now_ns();
+				st->end = at;
 				continue;
 			}
 			read_stream(st, res, i);
