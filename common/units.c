@@ -206,6 +206,13 @@ char *units_put_u64(char *p, uint64_t v)
 	return end;
 }
 
+char *units_put_i64(char *p, int64_t v)
+{
+	if (v < 0)
+		*p++ = '-';
+	return units_put_u64(p, v < 0 ? -(uint64_t)v : (uint64_t)v);
+}
+
 /*
  * v as "%.15g" prints it when v is the double nearest a decimal of at most
  * three places below 10^12 (a load average, most reals a manifest holds),
@@ -282,10 +289,7 @@ int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
 			return snprintf(out, UNITS_EXACT_MAX, "0");
 		if (fabs(v) < 9007199254740992.0 && v == floor(v)) {
 			/* "%lld" by hand: every sample row of a run goes through here. */
-			char *p = out;
-			if (v < 0)
-				*p++ = '-';
-			p = units_put_u64(p, (uint64_t)fabs(v));
+			char *p = units_put_i64(out, (int64_t)v);
 			*p = '\0';
 			return (int)(p - out);
 		}

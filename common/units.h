@@ -82,5 +82,7 @@ int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
  * a few per measured run: snprintf() cost more than the row's other work.
  */
 char *units_put_u64(char *p, uint64_t v);
+/* v as "%lld" prints it, likewise (a sign and at most 20 bytes). */
+char *units_put_i64(char *p, int64_t v);
 
 #endif

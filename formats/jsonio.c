@@ -354,15 +354,9 @@ static int dump_value(const json_t *v, struct buf *out, int level)
 		return buf_addstr(out, "true");
 	case JSON_FALSE:
 		return buf_addstr(out, "false");
-	case JSON_INTEGER: {
+	case JSON_INTEGER:
 		/* "%lld" by hand: every round's atNs comes through here. */
-		json_int_t iv = json_integer_value(v);
-		char *p = num;
-		if (iv < 0)
-			*p++ = '-';
-		p = units_put_u64(p, iv < 0 ? -(uint64_t)iv : (uint64_t)iv);
-		return buf_add(out, num, (size_t)(p - num));
-	}
+		return buf_add(out, num, (size_t)(units_put_i64(num, json_integer_value(v)) - num));
 	case JSON_REAL:
 		/* jansson never holds a non-finite real. */
 		if (units_exact(json_real_value(v), UNITS_EXACT_REAL, num) < 0)
