@@ -36,12 +36,20 @@ static const char *const column_names[SAMPLES_COLUMNS] = {
 
 enum { COL_BENCH, COL_SIDE, COL_PAD, COL_ROUND, COL_ITER, COL_METRIC, COL_VALUE };
 
+/* The sides' names and lengths (the writer puts a row without a strlen()). */
+static const struct { const char *s; size_t len; } side_names[] = {
+	[SAMPLES_BASE] = { "base", 4 },
+	[SAMPLES_CANDIDATE] = { "candidate", 9 },
+	[SAMPLES_CONTROL] = { "control", 7 },
+};
+
 const char *samples_side_name(enum samples_side side)
 {
 	switch (side) {
-	case SAMPLES_BASE: return "base";
-	case SAMPLES_CANDIDATE: return "candidate";
-	case SAMPLES_CONTROL: return "control";
+	case SAMPLES_BASE:
+	case SAMPLES_CANDIDATE:
+	case SAMPLES_CONTROL:
+		return side_names[side].s;
 	}
 	return "?";
 }
@@ -594,12 +602,6 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 	/* bench, metric, three numbers of 20 digits, the value, side and tabs */
 	char line[SAMPLES_NAME_MAX + SAMPLES_METRIC_MAX + 128];
 	char val[40], q[200];
-	/* The side's name and length, without a strlen() per row. */
-	static const struct { const char *s; size_t len; } sides[] = {
-		[SAMPLES_BASE] = { "base", 4 },
-		[SAMPLES_CANDIDATE] = { "candidate", 9 },
-		[SAMPLES_CONTROL] = { "control", 7 },
-	};
 	const char *why;
 	char *start, *p;
 	int n, vlen;
@@ -656,7 +658,7 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 	start = w->len + sizeof(line) <= sizeof(w->buf) ? w->buf + w->len : line;
 	p = put_bytes(start, row->bench, row->bench_len);
 	*p++ = '\t';
-	p = put_bytes(p, sides[row->side].s, sides[row->side].len);
+	p = put_bytes(p, side_names[row->side].s, side_names[row->side].len);
 	*p++ = '\t';
 	p = units_put_u64(p, row->pad);
 	*p++ = '\t';
