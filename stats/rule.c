@@ -7,9 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>   /* the vector bootstrap draws, chosen at run time */
-#endif
 
 #include "stats/quantile.h"
 #include "stats/rule.h"
@@ -182,153 +179,11 @@ static size_t draw(uint64_t *s, size_t n)
 	return (size_t)((double)(splitmix(s) >> 11) * ((double)n * (1.0 / 9007199254740992.0)));
 }
 
-/*
- * The two loops of a pad's replicate, which the vector path does 8 or 16
- * at a time: the draws, counted by index, and the count of those below
- * the middle rank.
- */
-struct boot_path {
-	/* cnt[i]++ (by index) or cnt[rank[i]]++ (by rank) for each of the
-	 * next n draws i among n. */
-	void (*count)(uint64_t *s, size_t n, uint32_t *cnt, const uint32_t *rank);
-	/* How many draws fell below rank hi. */
-	size_t (*below)(const uint32_t *cnt, const uint32_t *rank, size_t n, size_t hi);
-	int by_rank;
-};
-
-static void boot_count_scalar(uint64_t *s, size_t n, uint32_t *cnt, const uint32_t *rank)
+/* Count the next n draws among n by the rank of the value each picks. */
+static void boot_count(uint64_t *s, size_t n, uint32_t *cnt, const uint32_t *rank)
 {
 	for (size_t i = 0; i < n; i++)
 		cnt[rank[draw(s, n)]]++;
-}
-
-/* Counted by rank, the draws below rank hi are the first hi counters. */
-static size_t boot_below_scalar(const uint32_t *cnt, const uint32_t *rank, size_t n, size_t hi)
-{
-	size_t below = 0;
-
-	(void)rank;
-	(void)n;
-	for (size_t j = 0; j < hi; j++)
-		below += cnt[j];
-	return below;
-}
-
-/*
- * One draw at a time, the scalar path counts by rank: the lookup in the
- * loop costs less than the walk through order[] and the masked pass that
- * counting by index needs, which pay only with eight draws a step.
- */
-static const struct boot_path boot_scalar = { boot_count_scalar, boot_below_scalar, 1 };
-
-#if defined(__x86_64__) && defined(__GNUC__)
-
-/*
- * idx[0..m): the next m draws among n, 8 at a time.  The state only ever
- * grows by the step, so draw i of a group is a pure function of s + (i +
- * 1) step and the lanes are independent.  Each step is the scalar one
- * exactly: 64-bit adds, shifts, xors and low products wrap alike; the top
- * 53 bits convert to a double exactly; the product by n 2^-53 rounds to
- * nearest as draw()'s mulsd does; and the conversion back truncates as
- * the C cast does.  The lanes of the last group past m are computed and stored but
- * never read, and the state advances by m.
- */
-__attribute__((target("avx512f,avx512dq")))
-static void boot_draws_avx512(uint64_t *s, size_t n, uint32_t *idx, size_t m)
-{
-	const __m512i step8 = _mm512_set1_epi64((long long)(8 * SPLITMIX_STEP));
-	const __m512i mul1 = _mm512_set1_epi64((long long)SPLITMIX_MUL1);
-	const __m512i mul2 = _mm512_set1_epi64((long long)SPLITMIX_MUL2);
-	const __m512d scale = _mm512_set1_pd((double)n * (1.0 / 9007199254740992.0));
-	__m512i x = _mm512_add_epi64(_mm512_set1_epi64((long long)*s),
-				     _mm512_set_epi64((long long)(8 * SPLITMIX_STEP),
-						      (long long)(7 * SPLITMIX_STEP),
-						      (long long)(6 * SPLITMIX_STEP),
-						      (long long)(5 * SPLITMIX_STEP),
-						      (long long)(4 * SPLITMIX_STEP),
-						      (long long)(3 * SPLITMIX_STEP),
-						      (long long)(2 * SPLITMIX_STEP),
-						      (long long)SPLITMIX_STEP));
-
-	for (size_t i = 0; i < m; i += 8) {
-		__m512i z = x;
-
-		x = _mm512_add_epi64(x, step8);
-		z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)), mul1);
-		z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)), mul2);
-		z = _mm512_srli_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 31)), 11);
-		_mm256_storeu_si256((__m256i *)(void *)(idx + i),
-				    _mm512_cvttpd_epu32(_mm512_mul_pd(_mm512_cvtepu64_pd(z), scale)));
-	}
-	*s += (uint64_t)m * SPLITMIX_STEP;
-}
-
-/* The counts are below n < 2^32: 32-bit lanes hold their sum. */
-__attribute__((target("avx512f")))
-static size_t boot_below_avx512(const uint32_t *cnt, const uint32_t *rank, size_t n, size_t hi)
-{
-	const __m512i hiv = _mm512_set1_epi32((int)hi);
-	__m512i sum = _mm512_setzero_si512();
-
-	for (size_t i = 0; i < n; i += 16) {
-		__mmask16 live = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
-		__m512i r = _mm512_maskz_loadu_epi32(live, rank + i);
-		__m512i c = _mm512_maskz_loadu_epi32(live, cnt + i);
-		sum = _mm512_mask_add_epi32(sum, _mm512_mask_cmplt_epu32_mask(live, r, hiv), sum, c);
-	}
-	return (uint32_t)_mm512_reduce_add_epi32(sum);
-}
-
-/*
- * The draws go BOOT_BATCH at a time to a buffer, then are counted: a
- * separate loop lets each group's 8 loads wait for its store without
- * holding up the next group's products.  The buffer holds a batch
- * rounded up to 8, the vector path storing whole groups.
- */
-#define BOOT_BATCH 256
-
-static void boot_count_avx512(uint64_t *s, size_t n, uint32_t *cnt, const uint32_t *rank)
-{
-	uint32_t idx[BOOT_BATCH];
-
-	for (size_t done = 0; done < n; ) {
-		size_t m = n - done < BOOT_BATCH ? n - done : BOOT_BATCH;
-		(void)rank;
-		boot_draws_avx512(s, n, idx, m);
-		for (size_t i = 0; i < m; i++)
-			cnt[idx[i]]++;
-		done += m;
-	}
-}
-
-static const struct boot_path boot_avx512 = { boot_count_avx512, boot_below_avx512, 0 };
-
-/* The CPU (and the kernel, which must save the registers) offer AVX-512F and DQ. */
-static int boot_have_avx512(void)
-{
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-}
-#else
-#define boot_avx512 boot_scalar
-static int boot_have_avx512(void)
-{
-	return 0;
-}
-#endif
-
-static int boot_scalar_only;
-
-/* The bootstrap's loops: the CPU is asked before any vector instruction runs. */
-static const struct boot_path *boot_path(void)
-{
-	return !boot_scalar_only && boot_have_avx512() ? &boot_avx512 : &boot_scalar;
-}
-
-int stats_boot_vector(int want)
-{
-	boot_scalar_only = !want;
-	return boot_path() != &boot_scalar;
 }
 
 /*
@@ -345,7 +200,6 @@ int stats_boot_vector(int want)
 struct boot_pad {
 	const double *sorted;    /* NULL: a summary-only pad, median below */
 	const uint32_t *rank;    /* rank[i]: where values[i] is in sorted */
-	const uint32_t *order;   /* where the count of rank j is: cnt[order[j]] */
 	size_t n;
 	double median;
 };
@@ -371,14 +225,9 @@ static int by_value(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/*
- * bp[npads]; sorted, rank, order: the side's rounds in all; pairs: the most
- * rounds.  order[j] is the index whose rank is j when the draws are
- * counted by index, j itself when they are counted by rank.
- */
+/* bp[npads]; sorted, rank: the side's rounds in all; pairs: the most rounds. */
 static void boot_prepare(const struct stats_side_in *in, struct boot_pad *bp,
-			 double *sorted, uint32_t *rank, uint32_t *order, struct ranked *pairs,
-			 int by_rank)
+			 double *sorted, uint32_t *rank, struct ranked *pairs)
 {
 	for (size_t i = 0; i < in->npads; i++) {
 		const struct stats_pad_in *p = &in->pads[i];
@@ -386,7 +235,6 @@ static void boot_prepare(const struct stats_side_in *in, struct boot_pad *bp,
 		bp[i].median = p->median;
 		bp[i].sorted = NULL;
 		bp[i].rank = NULL;
-		bp[i].order = NULL;
 		if (!p->values)
 			continue;
 		for (size_t r = 0; r < p->n; r++) {
@@ -397,70 +245,63 @@ static void boot_prepare(const struct stats_side_in *in, struct boot_pad *bp,
 		for (size_t r = 0; r < p->n; r++) {
 			sorted[r] = pairs[r].v;
 			rank[pairs[r].i] = (uint32_t)r;
-			order[r] = by_rank ? (uint32_t)r : pairs[r].i;
 		}
 		bp[i].sorted = sorted;
 		bp[i].rank = rank;
-		bp[i].order = order;
 		sorted += p->n;
 		rank += p->n;
-		order += p->n;
 	}
 }
 
 /*
- * The rank of order statistic k (0-based) of the draws counted in cnt
- * (the draws of rank j are cnt[order[j]]), walked from rank p,
+ * The rank of order statistic k (0-based) of the draws counted by rank in
+ * cnt, walked from rank p,
  * below which fall `below` of them.  From the middle rank the walk is
  * about the spread of a replicate's median, a few times sqrt(n) ranks,
  * where from rank 0 it was n / 2.
  */
-static size_t boot_rank(const uint32_t *cnt, const uint32_t *order, size_t p, size_t below,
+static size_t boot_rank(const uint32_t *cnt, size_t p, size_t below,
 			size_t k)
 {
 	size_t j = p, cum = below;   /* cum: the draws at ranks below j */
 
 	if (cum <= k) {
-		while (cum + cnt[order[j]] <= k)
-			cum += cnt[order[j++]];
+		while (cum + cnt[j] <= k)
+			cum += cnt[j++];
 	} else {
 		while (cum > k)
-			cum -= cnt[order[--j]];
+			cum -= cnt[--j];
 	}
 	return j;
 }
 
 /*
  * The median of n values drawn from p, counted in cnt (zero on entry and
- * on return).  The vector path counts the draws by index, not by rank,
- * keeping a lookup out of the loop that runs n times (the scalar one
- * counts by rank: see boot_scalar); the count below the middle rank, where
- * the walks start, is then one pass over the counters.
+ * on return).  The walks start at the middle rank.
  */
-static double boot_median(const struct boot_pad *p, uint32_t *cnt, uint64_t *s,
-			  const struct boot_path *path)
+static double boot_median(const struct boot_pad *p, uint32_t *cnt, uint64_t *s)
 {
-	size_t n = p->n, hi = n / 2, below;
+	size_t n = p->n, hi = n / 2, below = 0;
 	double upper;
 
-	path->count(s, n, cnt, p->rank);
-	below = path->below(cnt, p->rank, n, hi);
-	upper = p->sorted[boot_rank(cnt, p->order, hi, below, hi)];
+	boot_count(s, n, cnt, p->rank);
+	for (size_t j = 0; j < hi; j++)
+		below += cnt[j];
+	upper = p->sorted[boot_rank(cnt, hi, below, hi)];
 	/* An even count averages the two middle values: order statistics
 	 * hi - 1 and hi (0-based), as stats_median_inplace() does. */
 	if (n % 2 == 0)
-		upper = (p->sorted[boot_rank(cnt, p->order, hi, below, hi - 1)] + upper) / 2;
+		upper = (p->sorted[boot_rank(cnt, hi, below, hi - 1)] + upper) / 2;
 	memset(cnt, 0, n * sizeof(*cnt));
 	return upper;
 }
 
 /* One replicate's center: pads drawn with replacement, rounds within them. */
-static double boot_center(const struct boot_side *side, uint64_t *s, double *pm, uint32_t *cnt,
-			  const struct boot_path *path)
+static double boot_center(const struct boot_side *side, uint64_t *s, double *pm, uint32_t *cnt)
 {
 	for (size_t i = 0; i < side->npads; i++) {
 		const struct boot_pad *p = &side->pads[draw(s, side->npads)];
-		pm[i] = p->sorted ? boot_median(p, cnt, s, path) : p->median;
+		pm[i] = p->sorted ? boot_median(p, cnt, s) : p->median;
 	}
 	return stats_median_inplace(pm, side->npads);
 }
@@ -589,29 +430,25 @@ static int bootstrap(const struct stats_rule *rule, const struct stats_judge_in 
 	double *pm = malloc(npm * sizeof(*pm));
 	double *sorted = malloc((nb + nc + 1) * sizeof(*sorted));
 	uint32_t *rank = malloc((nb + nc + 1) * sizeof(*rank));
-	uint32_t *order = malloc((nb + nc + 1) * sizeof(*order));
 	uint32_t *cnt = calloc(ntmp + 1, sizeof(*cnt));
 	struct ranked *pairs = malloc((ntmp + 1) * sizeof(*pairs));
 	struct boot_pad *bp = malloc((in->base.npads + in->candidate.npads + 1) * sizeof(*bp));
 	struct boot_side base = { bp, in->base.npads };
 	struct boot_side cand = { bp + in->base.npads, in->candidate.npads };
 	uint64_t s = rule->seed;
-	const struct boot_path *path;
 	size_t k = 0;
 	double a = (1 - rule->confidence) / 2;
 	int rc = -1;
 
-	if (!rep || !pm || !sorted || !rank || !order || !cnt || !pairs || !bp) {
+	if (!rep || !pm || !sorted || !rank || !cnt || !pairs || !bp) {
 		errno = ENOMEM;
 		goto done;
 	}
-	path = boot_path();
-	boot_prepare(&in->base, base.pads, sorted, rank, order, pairs, path->by_rank);
-	boot_prepare(&in->candidate, cand.pads, sorted + nb, rank + nb, order + nb, pairs,
-		     path->by_rank);
+	boot_prepare(&in->base, base.pads, sorted, rank, pairs);
+	boot_prepare(&in->candidate, cand.pads, sorted + nb, rank + nb, pairs);
 	for (unsigned i = 0; i < rule->resamples; i++) {
-		double cb = boot_center(&base, &s, pm, cnt, path);
-		double cc = boot_center(&cand, &s, pm, cnt, path);
+		double cb = boot_center(&base, &s, pm, cnt);
+		double cc = boot_center(&cand, &s, pm, cnt);
 		if (cb > 0)
 			rep[k++] = cc / cb;
 	}
@@ -629,7 +466,6 @@ done:
 	free(pm);
 	free(sorted);
 	free(rank);
-	free(order);
 	free(cnt);
 	free(pairs);
 	free(bp);

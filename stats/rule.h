@@ -212,13 +212,6 @@ int stats_judge_oom(const struct stats_rule *rule, struct stats_judgement *out);
  */
 const char *stats_undecided(const struct stats_judgement *jd);
 
-/*
- * Tests only: draw the bootstrap with the vector path where the CPU has
- * one (want 1, the default) or with the scalar path (want 0); returns 1
- * when the vector path is now in use.  Both give the same intervals.
- */
-int stats_boot_vector(int want);
-
 /* "too noisy"-style phrase of a reason, for reports ("" for NONE). */
 const char *stats_reason_name(enum stats_reason r);
 

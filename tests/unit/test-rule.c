@@ -756,22 +756,8 @@ static int paths_against_reference(void)
 	return compared;
 }
 
-PLUMB_TEST(rule_bootstrap_scalar_path_is_the_reference_bit_for_bit)
+PLUMB_TEST(rule_bootstrap_is_the_reference_bit_for_bit)
 {
-	int compared;
-
-	assert_int_equal(stats_boot_vector(0), 0);
-	compared = paths_against_reference();
-	stats_boot_vector(1);
-	assert_int_equal(compared, 3 * (int)(sizeof(path_rounds) / sizeof(path_rounds[0])));
-}
-
-PLUMB_TEST(rule_bootstrap_vector_path_is_the_reference_bit_for_bit)
-{
-	if (!stats_boot_vector(1)) {
-		print_message("# no AVX-512 here (or under Valgrind): the vector path is not tested\n");
-		skip();
-	}
 	assert_int_equal(paths_against_reference(),
 			 3 * (int)(sizeof(path_rounds) / sizeof(path_rounds[0])));
 }
