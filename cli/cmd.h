@@ -49,6 +49,7 @@ extern const struct plumb_cmd cmd_archive;
 extern const struct plumb_cmd cmd_bundle;
 extern const struct plumb_cmd cmd_run;
 extern const struct plumb_cmd cmd_demo;
+extern const struct plumb_cmd cmd_init;
 extern const struct plumb_cmd cmd_cache;
 extern const struct plumb_cmd cmd_audit;
 extern const struct plumb_cmd cmd_completion;

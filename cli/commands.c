@@ -11,6 +11,7 @@ const struct plumb_cmd *const plumb_commands[] = {
 	&cmd_run,
 	&cmd_analyze,
 	&cmd_demo,
+	&cmd_init,
 	&cmd_help,
 	&cmd_report,
 	&cmd_host,
