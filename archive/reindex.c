@@ -143,6 +143,11 @@ int baseline_reindex(const char *dir, size_t *nbundles, size_t *nbaselines,
 		r = plumb_err_oom(err, "archive paths");
 		goto out;
 	}
+	if (access(dir, W_OK) != 0 && errno == ENOENT) {
+		r = plumb_err_set(err, PLUMB_EINPUT, "%s: no such archive folder: reindex rebuilds "
+				  "the index of an existing archive", dir);
+		goto out;
+	}
 	if (access(dir, W_OK) != 0) {
 		r = plumb_err_set(err, PLUMB_EIO, "%s: the archive folder is read-only (%s): "
 				  "reindex writes a new archive.db", dir, strerror(errno));

@@ -21,7 +21,7 @@
 static struct {
 	struct strlist keys;
 	const char *format, *output;
-	int remeasure;
+	int remeasure, json;
 	const char *repo, *bundle;
 } o;
 
@@ -30,6 +30,7 @@ static const struct plumb_opt audit_opts[] = {
 		  "check the signature against this public key (repeatable; default: the *.pub of $XDG_CONFIG_HOME/plumb/trusted)",
 		  &o.keys),
 	OPT_STRING_("format", 0, "FORMAT", "text (default), md, html or json", &o.format),
+	OPT_FLAG_("json", 0, "as --format json", &o.json),
 	OPT_STRING_("output", 'o', "FILE", "write the audit to FILE (atomically) instead of standard output",
 		    &o.output),
 	OPT_FLAG_("remeasure", 0, "run the recorded configuration again on this host and say whether it reproduces",
@@ -82,6 +83,8 @@ static int audit_exec(int argc, char **argv)
 	struct buf out;
 	int rc, failed, status = PLUMB_EXIT_OK;
 
+	if (opt_json_alias("audit", o.json, &o.format) < 0)
+		return PLUMB_EXIT_USAGE;
 	if (o.format && view_audit_format_parse(o.format, &f) < 0) {
 		fprintf(stderr, "plumb audit: --format takes text, md, html or json\n");
 		return PLUMB_EXIT_USAGE;

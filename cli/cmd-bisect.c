@@ -30,7 +30,7 @@
 
 static struct {
 	const char *config, *good, *bad, *bench, *metric, *output, *format, *workdir, *wait, *show;
-	int archive, quiet;
+	int archive, quiet, json;
 } o;
 
 static const struct plumb_opt bisect_opts[] = {
@@ -42,6 +42,7 @@ static const struct plumb_opt bisect_opts[] = {
 	OPT_FLAG_("archive", 0, "import every comparison's bundle into the archive, labelled bisect=ID", &o.archive),
 	OPT_STRING_("output", 'o', "DIR", "the bisect's folder (default ./plumb-bisect-ID)", &o.output),
 	OPT_STRING_("format", 0, "FORMAT", "text (default), md, html or json", &o.format),
+	OPT_FLAG_("json", 0, "as --format json", &o.json),
 	OPT_STRING_("workdir", 0, "DIR", "work folder (default $XDG_CACHE_HOME/plumb/runs)", &o.workdir),
 	OPT_OPTIONAL_("wait", "DURATION", "wait for the machine-wide lock instead of exiting 75", &o.wait),
 	OPT_FLAG_("quiet", 'q', "no progress: only errors and the report", &o.quiet),
@@ -195,6 +196,8 @@ static int bisect_exec(int argc, char **argv)
 		fprintf(stderr, "plumb bisect: unexpected argument '%s'\n", argv[0]);
 		return PLUMB_EXIT_USAGE;
 	}
+	if (opt_json_alias("bisect", o.json, &o.format) < 0)
+		return PLUMB_EXIT_USAGE;
 	if (o.format && view_bisect_format_parse(o.format, &fmt) < 0) {
 		fprintf(stderr, "plumb bisect: --format takes text, md, html or json\n");
 		return PLUMB_EXIT_USAGE;

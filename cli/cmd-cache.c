@@ -25,7 +25,7 @@ static struct {
 
 static struct {
 	const char *dir, *size;
-	int all;
+	int all, json;
 } prune_args;
 
 static const struct plumb_opt list_opts[] = {
@@ -99,6 +99,7 @@ static const struct plumb_opt prune_opts[] = {
 	OPT_STRING_("size", 0, "SIZE", "keep the most recently used entries within SIZE (default 4G)",
 		    &prune_args.size),
 	OPT_FLAG_("all", 0, "remove every entry", &prune_args.all),
+	OPT_FLAG_("json", 0, "print what was removed and what is left as JSON", &prune_args.json),
 	OPT_END_()
 };
 
@@ -137,6 +138,14 @@ static int prune_exec(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		left += v[i].bytes;
 	buf_init(&out, 1 << 16);
+	if (prune_args.json) {
+		json_t *j = cacheview_prune_json(&bc, removed, freed, n, left);
+		int s = cli_print_json(j, "cache JSON");
+		json_decref(j);
+		buf_release(&out);
+		buildcache_close(&bc);
+		return s;
+	}
 	if (cacheview_prune_text(&bc, removed, freed, n, left, &out) < 0) {
 		buf_release(&out);
 		plumb_err_oom(&err, "output");
@@ -152,7 +161,7 @@ static int prune_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_cache_prune = {
 	.name = "prune",
 	.summary = "shrink the build cache to a size, least recently used entries first",
-	.usage = "cache prune [--cache-dir DIR] [--size SIZE | --all]",
+	.usage = "cache prune [--cache-dir DIR] [--size SIZE | --all] [--json]",
 	.description =
 		"Remove the least recently used entries until the others fit in --size\n"
 		"(default 4G; plumb run does the same with build.cacheSize after every\n"

@@ -26,6 +26,7 @@ static struct import_args {
 	const char *metric;
 	const char *key;
 	struct strlist labels;
+	int json;
 } args;
 
 static const struct plumb_opt import_opts[] = {
@@ -39,6 +40,7 @@ static const struct plumb_opt import_opts[] = {
 		    &args.metric),
 	OPT_LIST_("label", 0, "K=V", "record a label with the bundle (repeatable)", &args.labels),
 	OPT_STRING_("sign", 0, "KEY", "sign the bundle with this secret key (NAME.key)", &args.key),
+	OPT_FLAG_("json", 0, "print the bundle written as JSON (docs/import.md)", &args.json),
 	OPT_END_()
 };
 
@@ -103,8 +105,16 @@ static int import_exec(int argc, char **argv)
 		goto out;
 	view_import_skipped(&res, &text);
 	put(&text, stderr);
-	view_import_done(args.out, &res, import_tool_name(files[0].tool), args.key != NULL, &text);
-	put(&text, stdout);
+	if (args.json) {
+		json_t *j = view_import_done_json(args.out, &res, import_tool_name(files[0].tool),
+						  args.key != NULL);
+		status = cli_print_json(j, "import JSON");
+		json_decref(j);
+	} else {
+		view_import_done(args.out, &res, import_tool_name(files[0].tool), args.key != NULL,
+				 &text);
+		put(&text, stdout);
+	}
 out:
 	import_result_release(&res);
 	if (rc < 0)
@@ -121,7 +131,7 @@ const struct plumb_cmd cmd_import = {
 	.name = "import",
 	.summary = "make a bundle from hyperfine, pyperf or Google Benchmark results",
 	.usage = "import FILE [FILE] -o OUT.plumb [--base NAME --candidate NAME] [--metric wall|cpu]\n"
-		 "       [--label K=V]... [--sign KEY]",
+		 "       [--label K=V]... [--sign KEY] [--json]",
 	.description =
 		"Read hyperfine --export-json, pyperf JSON (plain or gzip) or Google Benchmark\n"
 		"--benchmark_out JSON, recognised by content, and write a bundle that verifies,\n"

@@ -2,6 +2,8 @@
  * cli/main.c: `plumb`: global options, the walk down the command table,
  * option parsing, and the exit status.
  */
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +148,18 @@ int cli_color(FILE *f)
 }
 
 /* Walk argv down the tables, parse options, run.  Returns an exit status. */
+/*
+ * Whether standard output is a pipe or socket whose reader has gone: the
+ * write end then polls as an error (SIGPIPE is ignored, so the write only
+ * failed with EPIPE).
+ */
+static int stdout_reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR) != 0;
+}
+
 static int dispatch(int argc, char **argv)
 {
 	const struct plumb_cmd *const *table = plumb_commands;
@@ -226,6 +240,11 @@ int main(int argc, char **argv)
 	cli_rclone_setup();
 	status = dispatch(argc - 1, argv + 1);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (stdout_reader_gone()) {
+			/* `plumb ... | head`: the reader left; quiet, like a tool
+			 * that SIGPIPE stopped. */
+			return 128 + SIGPIPE;
+		}
 		fprintf(stderr, "plumb: standard output: write error\n");
 		if (status == PLUMB_EXIT_OK || status == PLUMB_EXIT_VERDICT)
 			status = PLUMB_EXIT_IO;

@@ -180,3 +180,15 @@ void opts_print_help(const struct plumb_opt *opts, FILE *out)
 	}
 	fprintf(out, "  %-*s  %s\n", width, "-h, --help", "show this help");
 }
+
+int opt_json_alias(const char *cmd, int json, const char **format)
+{
+	if (!json)
+		return 0;
+	if (*format && strcmp(*format, "json") != 0) {
+		fprintf(stderr, "plumb %s: --json is --format json, not --format %s\n", cmd, *format);
+		return -1;
+	}
+	*format = "json";
+	return 0;
+}

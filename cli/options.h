@@ -62,4 +62,11 @@ void opts_print_help(const struct plumb_opt *opts, FILE *out);
 
 void strlist_release(struct strlist *l);
 
+/*
+ * --json as an alias of --format json: sets *format to "json" when json is
+ * set; 0, or -1 (after a message naming cmd) when --format asked for
+ * another format.
+ */
+int opt_json_alias(const char *cmd, int json, const char **format);
+
 #endif

@@ -204,7 +204,9 @@ static int write_members(int fd, const char *path, const char *tmp,
 		archive_entry_clear(ae);
 		archive_entry_set_pathname(ae, name);
 		archive_entry_set_filetype(ae, e.is_dir ? AE_IFDIR : AE_IFREG);
-		archive_entry_set_perm(ae, e.is_dir ? 0755 : 0644);
+		/* Kept artifacts are executables (bundle-v1.md): they come out runnable. */
+		archive_entry_set_perm(ae, e.is_dir || strncmp(e.name, "artifacts/", 10) == 0 ? 0755
+										 : 0644);
 		archive_entry_set_size(ae, (la_int64_t)e.size);
 		archive_entry_set_mtime(ae, (time_t)e.mtime, 0);
 		if (archive_write_header(disk, ae) != ARCHIVE_OK) {

@@ -88,6 +88,14 @@ fail:
 	return NULL;
 }
 
+json_t *cacheview_prune_json(const struct buildcache *bc, size_t removed, uint64_t freed,
+			     size_t left, uint64_t left_bytes)
+{
+	return json_pack("{s:s, s:I, s:I, s:I, s:I}", "cache", bc->dir,
+			 "removed", (json_int_t)removed, "freedBytes", (json_int_t)freed,
+			 "left", (json_int_t)left, "leftBytes", (json_int_t)left_bytes);
+}
+
 int cacheview_prune_text(const struct buildcache *bc, size_t removed, uint64_t freed,
 			 size_t left, uint64_t left_bytes, struct buf *out)
 {

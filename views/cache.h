@@ -22,6 +22,10 @@ int cacheview_list_text(const struct buildcache *bc, const struct buildcache_met
 			struct buf *out);
 json_t *cacheview_list_json(const struct buildcache *bc, const struct buildcache_meta *v, size_t n);
 
+/* {"cache", "removed", "freedBytes", "left", "leftBytes"}; NULL when memory runs out. */
+json_t *cacheview_prune_json(const struct buildcache *bc, size_t removed, uint64_t freed,
+			     size_t left, uint64_t left_bytes);
+
 int cacheview_prune_text(const struct buildcache *bc, size_t removed, uint64_t freed,
 			 size_t left, uint64_t left_bytes, struct buf *out);
 

@@ -34,6 +34,25 @@ int view_import_skipped(const struct import_result *res, struct buf *out)
 	return rc ? -1 : 0;
 }
 
+json_t *view_import_done_json(const char *out_path, const struct import_result *res,
+			     const char *tool, int is_signed)
+{
+	json_t *skipped = json_array();
+	json_t *j;
+
+	for (size_t i = 0; skipped && i < res->n_skipped; i++)
+		if (json_array_append_new(skipped, json_string(res->skipped[i])) < 0) {
+			json_decref(skipped);
+			return NULL;
+		}
+	if (!skipped)
+		return NULL;
+	j = json_pack("{s:s, s:s, s:I, s:s, s:b, s:o}", "bundle", out_path, "id", res->id,
+		      "benches", (json_int_t)res->n_benches, "tool", tool, "signed", is_signed,
+		      "leftOut", skipped);
+	return j;
+}
+
 int view_import_done(const char *out_path, const struct import_result *res,
 		     const char *tool, int is_signed, struct buf *out)
 {

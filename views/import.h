@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 struct buf;
 struct import_file;
 struct import_result;
@@ -23,6 +25,10 @@ int view_import_warnings(const struct import_file *files, size_t n, struct buf *
 int view_import_skipped(const struct import_result *res, struct buf *out);
 
 /* "OUT: bundle ID, N benchmarks imported from TOOL[ (signed)]". */
+/* {"bundle", "id", "benches", "tool", "signed", "leftOut": [...]}; NULL out of memory. */
+json_t *view_import_done_json(const char *out_path, const struct import_result *res,
+			     const char *tool, int is_signed);
+
 int view_import_done(const char *out_path, const struct import_result *res,
 		     const char *tool, int is_signed, struct buf *out);
 

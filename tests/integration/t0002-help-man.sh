@@ -96,4 +96,31 @@ test_expect_success 'a family without a usage of its own shows every usage line 
 	test_grep "keygen -o NAME \[--force\]" family
 '
 
+# The key list of plumb.conf(5) against what --dry-run --json prints.
+conf_keys() {
+	python3 -c "
+import json, re, sys
+if sys.argv[1] == \"man\":
+    t = open(sys.argv[2]).read()
+    block = t[t.index(\"{\\\"repo\\\"\"):]
+    block = block[:block.index(\".RE\")]
+    for sec, keys in re.findall(r\"\\\"(\\w+)\\\": \\[?\\{([^}]*)\\}\", block):
+        print(sec, *re.findall(r\"\\\"(\\w+)\\\"\", keys))
+else:
+    j = json.load(open(sys.argv[2]))
+    for sec, v in j.items():
+        print(sec, *(v[0] if isinstance(v, list) else v))
+" "$@"
+}
+
+test_expect_success PYTHON 'plumb.conf(5) lists every key --dry-run --json prints, in its order' '
+	git init -q -b main proj &&
+	(cd proj && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m one &&
+	 printf "[run]\n\tbase = HEAD\n[build]\n\tcommand = true\n\tartifact = a\n[bench \"b\"]\n\tcommand = {artifact}\n" >plumb.conf &&
+	 plumb run --dry-run --json >../dry.json) &&
+	conf_keys json dry.json >expect &&
+	conf_keys man "$TEST_SRCDIR/docs/plumb.conf.5" >actual &&
+	test_cmp expect actual
+'
+
 test_done

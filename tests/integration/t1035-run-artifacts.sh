@@ -18,7 +18,8 @@ test_expect_success 'by default base and candidate pad 0 are stored, byte for by
 	test_cmp expect list &&
 	cmp p/artifacts/b00 wd/run-*/v/b00/bench &&
 	cmp p/artifacts/c00 wd/run-*/v/c00/bench &&
-	test ! -x p/artifacts/b00 && test ! -x p/artifacts/c00
+	test -x p/artifacts/b00 && test -x p/artifacts/c00 &&
+	test ! -x p/manifest.json
 '
 
 test_expect_success PYTHON 'provenance.artifacts records each with the hash build.variants has' '

@@ -115,4 +115,11 @@ test_expect_success 'a baseline removed is gone from baselines.tsv too' '
 	test_grep_not "^other	" z/baselines.tsv
 '
 
+test_expect_success 'archive reindex of a folder that does not exist: exit 3, said so' '
+	test_expect_code 3 plumb archive reindex --archive-dir "$TRASH/none" 2>err &&
+	test_grep "none: no such archive folder" err &&
+	test_grep_not "read-only" err &&
+	! test -e none
+'
+
 test_done
