@@ -81,30 +81,40 @@ static json_t *first_text(struct db_stmt *s)
 	return t ? json_string(t) : NULL;
 }
 
-int hosts_of_bench(struct store *st, const char *bench, const char *metric, json_t **out,
-		   struct plumb_err *err)
+int hosts_of_bench(struct store *st, const char *bench, const char *metric, const char *project,
+		   json_t **out, struct plumb_err *err)
 {
 	struct db_stmt *s = store_prepare(st,
 		"SELECT h.fingerprint FROM benches b JOIN hosts h ON h.id = b.host"
 		" WHERE b.name = ?1 AND (?2 IS NULL OR b.metric = ?2)"
+		" AND (?3 IS NULL OR b.project = ?3)"
 		" GROUP BY h.fingerprint ORDER BY count(*) DESC, max(b.at) DESC, h.fingerprint", err);
 
 	if (s) {
 		db_bind_text(s, 1, bench);
 		db_bind_text(s, 2, metric);   /* NULL too: typed for ?2 IS NULL on PostgreSQL */
+		db_bind_text(s, 3, project);
 	}
 	return query_rows(st, s, first_text, "hosts", out, err);
+}
+
+/* {"project": text or null, "bench": text} of a row (project, name). */
+static json_t *project_bench(struct db_stmt *s)
+{
+	const char *p = db_column_text(s, 0), *b = db_column_text(s, 1);
+
+	return b ? json_pack("{s:s?, s:s}", "project", p, "bench", b) : NULL;
 }
 
 int hosts_benches(struct store *st, const char *fp, json_t **out, struct plumb_err *err)
 {
 	struct db_stmt *s = store_prepare(st,
-		"SELECT DISTINCT b.name FROM benches b JOIN hosts h ON h.id = b.host"
-		" WHERE h.fingerprint = ?1 ORDER BY b.name", err);
+		"SELECT DISTINCT coalesce(b.project, ''), b.name FROM benches b"
+		" JOIN hosts h ON h.id = b.host WHERE h.fingerprint = ?1 ORDER BY 1, 2", err);
 
 	if (s)
 		db_bind_text(s, 1, fp);
-	return query_rows(st, s, first_text, "hosts", out, err);
+	return query_rows(st, s, project_bench, "hosts", out, err);
 }
 
 int hosts_classes(struct store *st, json_t **out, struct plumb_err *err)

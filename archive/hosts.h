@@ -30,13 +30,17 @@ int hosts_list(struct store *st, json_t **out, struct plumb_err *err);
  * any), most results first, then the latest, then by fingerprint: a JSON
  * array of strings, empty when none did.
  */
-int hosts_of_bench(struct store *st, const char *bench, const char *metric, json_t **out,
-		   struct plumb_err *err);
+int hosts_of_bench(struct store *st, const char *bench, const char *metric, const char *project,
+		   json_t **out, struct plumb_err *err);
 
 /* The fingerprints of the classes with at least one result, in fingerprint order. */
 int hosts_classes(struct store *st, json_t **out, struct plumb_err *err);
 
-/* The benchmark names measured on the class fp (full fingerprint), in name order. */
+/*
+ * The series measured on the class fp (full fingerprint): objects
+ * {"project", "bench"} in project then name order, project "" for results
+ * without one.
+ */
 int hosts_benches(struct store *st, const char *fp, json_t **out, struct plumb_err *err);
 
 #endif

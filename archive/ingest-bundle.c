@@ -111,6 +111,7 @@ int ingest_from_manifest(const struct manifest *m, struct ingest_record *rec,
 	snprintf(text, sizeof(text), "%d.%lld", MANIFEST_VERSION_MAJOR, (long long)m->version_minor);
 	if (dup_str(&rec->format_version, text) < 0 ||
 	    dup_str(&rec->repo, m->repo.url) < 0 ||
+	    dup_str(&rec->project, m->run.project ? m->run.project : m->repo.url) < 0 ||
 	    ref_from(&rec->base, &m->repo.base) < 0 ||
 	    ref_from(&rec->cand, &m->repo.candidate) < 0 ||
 	    dup_str(&rec->host_fingerprint, fingerprint_of(m)) < 0)

@@ -41,6 +41,7 @@ void ingest_record_release(struct ingest_record *rec)
 	free(rec->plumb_version);
 	free(rec->format_version);
 	free(rec->repo);
+	free(rec->project);
 	ref_release(&rec->base);
 	ref_release(&rec->cand);
 	free(rec->host_fingerprint);
@@ -187,7 +188,7 @@ static int host_id(struct store *st, const struct ingest_record *rec,
 }
 
 static int insert_bench(struct store *st, struct db_stmt *s, int64_t rid,
-			const struct ingest_bench *b, int64_t host, int64_t at,
+			const struct ingest_bench *b, int64_t host, int64_t at, const char *project,
 			struct buf *tmp, struct plumb_err *err)
 {
 	int r;
@@ -220,6 +221,7 @@ static int insert_bench(struct store *st, struct db_stmt *s, int64_t rid,
 	else
 		db_bind_null(s, 18);
 	db_bind_int64(s, 19, at);
+	bind_text(s, 20, project);
 	r = step_done(st, s, "insert benchmark", err);
 	if (r < 0)
 		plumb_err_prefix(err, "benchmark '%s'", b->name ? b->name : "");
@@ -244,9 +246,9 @@ int ingest_insert(struct store *st, const struct ingest_record *rec,
 	s = store_prepare(st,
 		"INSERT INTO bundles (id, file_sha256, size, created, added, plumb_version,"
 		" format_version, repo, base_ref, base_commit, base_time, cand_ref,"
-		" cand_commit, cand_time, signature, host, sig_key, sig_comment)"
+		" cand_commit, cand_time, signature, host, sig_key, sig_comment, project)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-		" ?17, ?18) RETURNING rid",
+		" ?17, ?18, ?19) RETURNING rid",
 		err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
@@ -273,6 +275,7 @@ int ingest_insert(struct store *st, const struct ingest_record *rec,
 	}
 	if (host)
 		db_bind_int64(s, 16, host);
+	bind_text(s, 19, rec->project);
 	rid = 0;
 	if ((r = db_step(s)) == DB_ROW) {
 		rid = db_column_int64(s, 0);
@@ -291,15 +294,16 @@ int ingest_insert(struct store *st, const struct ingest_record *rec,
 		"INSERT INTO benches (bundle, name, mode, metric,"
 		" base_center, base_min, base_max, base_spread, base_pads,"
 		" cand_center, cand_min, cand_max, cand_spread, cand_pads,"
-		" ratio, verdict, noise, host, at)"
+		" ratio, verdict, noise, host, at, project)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-		" ?15, ?16, ?17, ?18, ?19)", err);
+		" ?15, ?16, ?17, ?18, ?19, ?20)", err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
 	buf_init(&tmp, 1 << 20);
 	for (size_t i = 0; i < rec->nbenches && r == 0; i++)
 		r = insert_bench(st, s, rid, &rec->benches[i], host,
-				 rec->cand.has_time ? rec->cand.time : rec->created, &tmp, err);
+				 rec->cand.has_time ? rec->cand.time : rec->created, rec->project,
+				 &tmp, err);
 	buf_release(&tmp);
 	db_finalize(s);
 	if (r < 0)

@@ -61,6 +61,7 @@ struct ingest_record {
 	char *plumb_version;                /* tool version that wrote it, or NULL */
 	char *format_version;               /* "1" or "1.2" */
 	char *repo;                         /* repository path or URL, or NULL */
+	char *project;                      /* run.project, else repo; NULL when neither */
 	struct ingest_ref base, cand;
 	const char *signature;              /* "none" | "present" | "verified" (static) */
 	char sig_key[17];                   /* key id of SHA256SUMS.sig (16 hex), "" unsigned */

@@ -257,7 +257,7 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 	bad |= buf_addstr(&sql,
 		"SELECT u.rid, u.id, u.created, u.repo, u.base_ref, u.base_commit, u.base_time,"
 		" u.cand_ref, u.cand_commit, u.cand_time, u.signature, h.fingerprint,"
-		" (SELECT count(*) FROM benches b WHERE b.bundle = u.rid), u.size"
+		" (SELECT count(*) FROM benches b WHERE b.bundle = u.rid), u.size, u.project"
 		" FROM bundles u LEFT JOIN hosts h ON h.id = u.host WHERE 1 = 1") < 0;
 	/* Parameters are numbered in the order the conditions are added. */
 	p = 1;
@@ -266,6 +266,8 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 				  " AND b.name = ?%d)", p++) < 0;
 	if (f->repo)
 		bad |= buf_printf(&sql, " AND u.repo = ?%d", p++) < 0;
+	if (f->project)
+		bad |= buf_printf(&sql, " AND u.project = ?%d", p++) < 0;
 	if (f->commit) {
 		bad |= buf_printf(&sql, " AND ((u.cand_commit >= ?%d AND u.cand_commit < ?%d)"
 				  " OR (u.base_commit >= ?%d AND u.base_commit < ?%d))",
@@ -302,6 +304,8 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 		db_bind_text(s, p++, f->bench);
 	if (f->repo)
 		db_bind_text(s, p++, f->repo);
+	if (f->project)
+		db_bind_text(s, p++, f->project);
 	if (f->commit) {
 		db_bind_text(s, p++, clo);
 		db_bind_text(s, p++, chi);
@@ -338,7 +342,8 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 		    jset(o, "repo", col_str(s, 3)) | jset(o, "base", side_ref(s, 4)) |
 		    jset(o, "candidate", side_ref(s, 7)) | jset(o, "signature", col_str(s, 10)) |
 		    jset(o, "host", col_str(s, 11)) | jset(o, "benches", col_num(s, 12)) |
-		    jset(o, "size", col_num(s, 13)) | jset(o, "labels", labels)) {
+		    jset(o, "size", col_num(s, 13)) | jset(o, "project", col_str(s, 14)) |
+		    jset(o, "labels", labels)) {
 			r = plumb_err_oom(err, "list");
 			goto done;
 		}
@@ -539,8 +544,13 @@ int query_show(struct store *st, const char *prefix, json_t **out,
  * The first column of the first row of sql, with ?1 = a, ?2 = b and ?3 = c
  * (NULL when c is NULL): as an integer in *iv or a copied string in *sv.
  */
-static int pick(struct store *st, const char *sql, const char *a, int64_t b,
-		const char *c, int *found, int64_t *iv, char **sv, struct plumb_err *err)
+/*
+ * The first row's first column of sql, whose parameters are ?1 = a, ?2 =
+ * b, ?3 = c and, when sql names it, ?4 = the project (d, NULL matching
+ * rows without one: `project IS ?4`).
+ */
+static int pick_in(struct store *st, const char *sql, const char *a, int64_t b, const char *c,
+		   const char *d, int *found, int64_t *iv, char **sv, struct plumb_err *err)
 {
 	struct db_stmt *s = store_prepare(st, sql, err);
 	int rc;
@@ -551,6 +561,8 @@ static int pick(struct store *st, const char *sql, const char *a, int64_t b,
 	db_bind_text(s, 1, a);
 	db_bind_int64(s, 2, b);
 	db_bind_text(s, 3, c);   /* NULL too: PostgreSQL types the parameter of ?3 IS NULL */
+	if (strstr(sql, "?4"))
+		db_bind_text(s, 4, d && *d ? d : NULL);
 	rc = db_step(s);
 	if (rc == DB_ROW) {
 		*found = 1;
@@ -571,11 +583,60 @@ static int pick(struct store *st, const char *sql, const char *a, int64_t b,
 	return 0;
 }
 
+static int pick(struct store *st, const char *sql, const char *a, int64_t b,
+		const char *c, int *found, int64_t *iv, char **sv, struct plumb_err *err)
+{
+	return pick_in(st, sql, a, b, c, NULL, found, iv, sv, err);
+}
+
+/*
+ * The project of benchmark bench's series: q_project when given, else the
+ * one project that has the benchmark ("" for results without one).
+ * Two or more: PLUMB_EARG naming them.
+ */
+static int trend_project(struct store *st, const char *bench, const char *q_project,
+			 char **project, struct plumb_err *err)
+{
+	struct db_stmt *s;
+	struct buf names;
+	size_t n = 0;
+	int rc, r = 0;
+
+	*project = NULL;
+	if (q_project)
+		return (*project = strdup(q_project)) ? 0 : plumb_err_oom(err, "trend");
+	s = store_prepare(st, "SELECT DISTINCT coalesce(project, '') FROM benches WHERE name = ?1"
+			  " ORDER BY 1 LIMIT 6", err);
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	db_bind_text(s, 1, bench);
+	buf_init(&names, 4096);
+	while ((rc = db_step(s)) == DB_ROW) {
+		const char *p = db_column_text(s, 0);
+		if (n++ == 0 && !(*project = strdup(p ? p : "")))
+			r = plumb_err_oom(err, "trend");
+		buf_printf(&names, "%s%s", n > 1 ? ", " : "", p && *p ? p : "(none)");
+	}
+	if (rc != DB_DONE && r == 0)
+		r = store_db_err(st, rc, "trend", err);
+	db_finalize(s);
+	if (r == 0 && n > 1)
+		r = plumb_err_set(err, PLUMB_EARG, "benchmark '%s' is in %s%zu projects (%s%s): "
+				  "name one with --project", bench, n > 5 ? "more than " : "",
+				  n > 5 ? (size_t)5 : n, buf_cstr(&names), n > 5 ? ", ..." : "");
+	buf_release(&names);
+	if (r < 0) {
+		free(*project);
+		*project = NULL;
+	}
+	return r;
+}
+
 int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		struct plumb_err *err)
 {
 	char fp[256] = "";
-	char *metric = NULL;
+	char *metric = NULL, *project = NULL;
 	int64_t host = 0;
 	struct db_stmt *s = NULL;
 	json_t *o = NULL, *pts = NULL;
@@ -583,25 +644,34 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	int found, rc, r = 0;
 
 	*out = NULL;
+	if ((r = trend_project(st, q->bench, q->project, &project, err)) < 0)
+		return r;
 	if (q->host) {
-		if ((r = query_host(st, q->host, &host, fp, sizeof(fp), err)) < 0)
+		if ((r = query_host(st, q->host, &host, fp, sizeof(fp), err)) < 0) {
+			free(project);
 			return r;
+		}
 	} else {
 		/* The host with the most results, the latest on a tie. */
-		r = pick(st, "SELECT host FROM benches WHERE name = ?1 AND host IS NOT NULL"
-			 " AND (?3 IS NULL OR metric = ?3)"
-			 " GROUP BY host ORDER BY count(*) DESC, max(at) DESC LIMIT 1",
-			 q->bench, 0, q->metric, &found, &host, NULL, err);
-		if (r < 0)
+		r = pick_in(st, "SELECT host FROM benches WHERE name = ?1 AND host IS NOT NULL"
+			    " AND (?3 IS NULL OR metric = ?3) AND project IS ?4"
+			    " GROUP BY host ORDER BY count(*) DESC, max(at) DESC LIMIT 1",
+			    q->bench, 0, q->metric, project, &found, &host, NULL, err);
+		if (r == 0 && !found)
+			r = plumb_err_set(err, PLUMB_EINPUT,
+					  "no results of benchmark '%s'%s%s%s%s%s with host facts in the archive",
+					  q->bench, q->metric ? " (metric " : "",
+					  q->metric ? q->metric : "", q->metric ? ")" : "",
+					  q->project ? " in project " : "", q->project ? q->project : "");
+		if (r < 0) {
+			free(project);
 			return r;
-		if (!found)
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "no results of benchmark '%s'%s%s%s with host facts in the archive",
-					     q->bench, q->metric ? " (metric " : "",
-					     q->metric ? q->metric : "", q->metric ? ")" : "");
+		}
 		struct db_stmt *h = store_prepare(st, "SELECT fingerprint FROM hosts WHERE id = ?1", err);
-		if (!h)
+		if (!h) {
+			free(project);
 			return err ? err->code : PLUMB_EINTERNAL;
+		}
 		db_bind_int64(h, 1, host);
 		if (db_step(h) == DB_ROW)
 			snprintf(fp, sizeof(fp), "%s", db_column_text(h, 0));
@@ -609,18 +679,23 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	}
 	if (q->metric) {
 		metric = strdup(q->metric);
-		if (!metric)
+		if (!metric) {
+			free(project);
 			return plumb_err_oom(err, "trend");
+		}
 	} else {
-		r = pick(st, "SELECT metric FROM benches WHERE name = ?1 AND host = ?2"
-			 " GROUP BY metric ORDER BY count(*) DESC, max(at) DESC LIMIT 1",
-			 q->bench, host, NULL, &found, NULL, &metric, err);
-		if (r < 0)
+		r = pick_in(st, "SELECT metric FROM benches WHERE name = ?1 AND host = ?2"
+			    " AND ?3 IS NULL AND project IS ?4"
+			    " GROUP BY metric ORDER BY count(*) DESC, max(at) DESC LIMIT 1",
+			    q->bench, host, NULL, project, &found, NULL, &metric, err);
+		if (r == 0 && !found)
+			r = plumb_err_set(err, PLUMB_EINPUT,
+					  "no results of benchmark '%s' on host %s in the archive",
+					  q->bench, fp);
+		if (r < 0) {
+			free(project);
 			return r;
-		if (!found)
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "no results of benchmark '%s' on host %s in the archive",
-					     q->bench, fp);
+		}
 	}
 
 	/* Newest first through the index, then reversed: --last keeps the latest. */
@@ -628,7 +703,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		"SELECT u.id, u.cand_ref, u.cand_commit, b.at, b.cand_center, b.cand_min,"
 		" b.cand_max, b.cand_spread, b.ratio, b.verdict, b.base_center, b.noise, b.cand_pads"
 		" FROM benches b JOIN bundles u ON u.rid = b.bundle"
-		" WHERE b.name = ?1 AND b.host = ?2 AND b.metric IS ?3"
+		" WHERE b.name = ?1 AND b.host = ?2 AND b.metric IS ?3 AND b.project IS ?5"
 		" ORDER BY b.at DESC, b.bundle DESC LIMIT ?4", err);
 	if (!s) {
 		r = err ? err->code : PLUMB_EINTERNAL;
@@ -639,6 +714,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	if (metric)
 		db_bind_text(s, 3, metric);
 	db_bind_int64(s, 4, q->last > 0 ? q->last : INT64_MAX);   /* no limit (PostgreSQL refuses -1) */
+	db_bind_text(s, 5, *project ? project : NULL);
 	pts = json_array();
 	if (!pts) {
 		r = plumb_err_oom(err, "trend");
@@ -675,6 +751,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		goto done;
 	}
 	if (jset(o, "bench", json_string(q->bench)) |
+	    jset(o, "project", *project ? json_string(project) : json_null()) |
 	    jset(o, "metric", metric ? json_string(metric) : json_null()) |
 	    jset(o, "host", json_string(fp)) | jset(o, "points", pts)) {
 		pts = NULL;
@@ -689,6 +766,7 @@ done:
 	json_decref(pts);
 	json_decref(o);
 	free(metric);
+	free(project);
 	return r;
 }
 
@@ -733,7 +811,8 @@ static void series_clear(struct query_series *sr)
 	sr->npads = 0;
 	free(sr->bench);
 	free(sr->metric);
-	sr->bench = sr->metric = NULL;
+	free(sr->project);
+	sr->bench = sr->metric = sr->project = NULL;
 }
 
 /* The nights gathered so far as one series to each(), then emptied. */
@@ -765,8 +844,8 @@ static char *dup_col(struct db_stmt *s, int i, int *oom)
 	return d;
 }
 
-int query_each_series(struct store *st, const char *host, char *fp_out, size_t fp_size,
-		      int (*each)(const struct query_series *s, void *arg), void *arg,
+int query_each_series(struct store *st, const char *host, const char *project, char *fp_out,
+		      size_t fp_size, int (*each)(const struct query_series *s, void *arg), void *arg,
 		      struct plumb_err *err)
 {
 	struct query_series sr;
@@ -797,11 +876,14 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 	}
 	s = store_prepare(st,
 		"SELECT b.name, b.metric, b.at, u.cand_commit, u.id, b.cand_center, b.cand_min,"
-		" b.cand_max, b.cand_pads FROM benches b JOIN bundles u ON u.rid = b.bundle"
-		" WHERE b.host = ?1 ORDER BY b.name, b.metric, b.at, b.bundle", err);
+		" b.cand_max, b.cand_pads, coalesce(b.project, '')"
+		" FROM benches b JOIN bundles u ON u.rid = b.bundle"
+		" WHERE b.host = ?1 AND (?2 IS NULL OR b.project = ?2)"
+		" ORDER BY coalesce(b.project, ''), b.name, b.metric, b.at, b.bundle", err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
 	db_bind_int64(s, 1, hid);
+	db_bind_text(s, 2, project);
 	while ((rc = db_step(s)) == DB_ROW) {
 		const char *name = db_column_text(s, 0), *metric = db_column_text(s, 1);
 		struct query_night *q;
@@ -809,13 +891,15 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 
 		if (!name)
 			continue;
-		if (sr.bench && (!same_str(sr.bench, name) || !same_str(sr.metric, metric))) {
+		if (sr.bench && (!same_str(sr.bench, name) || !same_str(sr.metric, metric) ||
+				 !same_str(sr.project, db_column_text(s, 9)))) {
 			if ((r = flush_series(&sr, each, arg)) < 0)
 				goto done;
 		}
 		if (!sr.bench) {
 			sr.bench = dup_col(s, 0, &oom);
 			sr.metric = dup_col(s, 1, &oom);
+			sr.project = dup_col(s, 9, &oom);
 		}
 		if (sr.n == cap) {
 			size_t nc = cap ? cap * 2 : 256;

@@ -22,6 +22,7 @@ struct plumb_err;
 struct query_filter {
 	const char *bench;    /* bundles holding this benchmark, or NULL */
 	const char *repo;     /* exact repository, or NULL */
+	const char *project;  /* exact project (run.project), or NULL */
 	const char *commit;   /* prefix of the base or candidate commit, or NULL */
 	const char *host;     /* host fingerprint or unique prefix, or NULL */
 	const char *const *labels; /* "K=V" (or "K": any value), all must match */
@@ -56,6 +57,8 @@ struct query_trend {
 	const char *metric;   /* NULL: the benchmark's most frequent metric on the host */
 	const char *host;     /* NULL: the host with the most results for the benchmark */
 	long last;            /* the latest N points only; 0 for all */
+	const char *project;  /* NULL: the one project that has the benchmark (two or
+	                         more: PLUMB_EARG, naming them) */
 };
 
 /*
@@ -82,6 +85,7 @@ struct query_night {
 /* One benchmark's series on one host, oldest first; everything lives until each() returns. */
 struct query_series {
 	char *bench, *metric;
+	char *project;           /* "" for results without one */
 	struct query_night *nights;
 	size_t n;
 	double *pads;
@@ -89,13 +93,14 @@ struct query_series {
 };
 
 /*
- * Every series (benchmark and metric) measured on host (fingerprint or
- * prefix; NULL: the host with the most results), in name order, each
+ * Every series (project, benchmark and metric) measured on host
+ * (fingerprint or prefix; NULL: the host with the most results), of
+ * project only when it is not NULL, in project then name order, each
  * handed to each() in turn; the host's fingerprint in fp_out.  A negative
  * return of each() stops the walk and is returned.
  */
-int query_each_series(struct store *st, const char *host, char *fp_out, size_t fp_size,
-		      int (*each)(const struct query_series *s, void *arg), void *arg,
+int query_each_series(struct store *st, const char *host, const char *project, char *fp_out,
+		      size_t fp_size, int (*each)(const struct query_series *s, void *arg), void *arg,
 		      struct plumb_err *err);
 
 /*

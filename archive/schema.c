@@ -123,10 +123,28 @@ static const char schema_v3[] =
 	");\n"
 	"CREATE INDEX replacements_bundle ON replacements(bundle);\n";
 
+/*
+ * Version 4: projects kept apart.  Two repositories may both have a
+ * benchmark "compress": a series is one project's benchmark on one host.
+ * A bundle records its project (run.project); rows from before take the
+ * repository their bundle recorded (its folder or URL), the only identity
+ * they have.  The trend index leads with the project.
+ */
+static const char schema_v4[] =
+	"ALTER TABLE bundles ADD COLUMN project TEXT;\n"
+	"ALTER TABLE benches ADD COLUMN project TEXT;\n"
+	"UPDATE bundles SET project = repo;\n"
+	"UPDATE benches SET\n"
+	"  project = (SELECT u.project FROM bundles u WHERE u.rid = benches.bundle);\n"
+	"DROP INDEX benches_trend;\n"
+	"CREATE INDEX benches_trend ON benches(project, name, host, metric, at);\n"
+	"CREATE INDEX bundles_project ON bundles(project, created);\n";
+
 static const char *const schema_steps[SCHEMA_VERSION] = {
 	schema_v1,
 	schema_v2,
 	schema_v3,
+	schema_v4,
 };
 
 const char *schema_step(int i)

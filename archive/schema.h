@@ -18,7 +18,7 @@ struct db;
 struct plumb_err;
 
 /* The version this program writes. */
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 
 /* PRAGMA application_id of a plumb archive ("plmb"). */
 #define SCHEMA_APPLICATION_ID 0x706c6d62

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -16,6 +17,7 @@
 #include "archive/query.h"
 #include "archive/scrub.h"
 #include "archive/store.h"
+#include "formats/config.h"
 #include "formats/sign.h"
 #include "reports/changes.h"
 #include "reports/hostclass.h"
@@ -31,24 +33,54 @@
 /* Option values; each subcommand runs once per process. */
 static const char *opt_dir;
 static int opt_json;
-static const char *opt_bench, *opt_repo, *opt_commit, *opt_host, *opt_since;
+static const char *opt_bench, *opt_repo, *opt_commit, *opt_host, *opt_since, *opt_project;
 static const char *opt_metric, *opt_side, *opt_note, *opt_subset;
 static struct strlist opt_labels;
 static long opt_last;
 
+int cli_archive_dir(const char *opt, const char **dir, char **owned)
+{
+	const char *env = getenv("PLUMB_ARCHIVE");
+	struct plumb_config cfg;
+	struct plumb_err err;
+	int status = 0;
+
+	*dir = opt;
+	*owned = NULL;
+	if (opt || (env && *env) || access("plumb.conf", F_OK) != 0)
+		return 0;
+	plumb_err_clear(&err);
+	if (config_init(&cfg, &err) < 0)
+		return cli_fail(&err);
+	if (config_read(&cfg, "plumb.conf", &err) < 0) {
+		status = cli_fail(&err);
+	} else if (cfg.archive.url && !(*owned = strdup(cfg.archive.url))) {
+		plumb_err_oom(&err, "archive.url");
+		status = cli_fail(&err);
+	}
+	*dir = *owned;
+	config_release(&cfg);
+	return status;
+}
+
 int cli_archive_open(struct store *st, const char *dir_opt, int flags)
 {
 	struct plumb_err err;
-	char *dir = NULL;
+	char *dir = NULL, *owned;
+	const char *chosen;
 	int r;
 
+	if ((r = cli_archive_dir(dir_opt, &chosen, &owned)) != 0)
+		return r;
 	plumb_err_clear(&err);
-	if ((r = store_locate(dir_opt, &dir, &err)) < 0 ||
+	if ((r = store_locate(chosen, &dir, &err)) < 0 ||
 	    (r = store_open(st, dir, flags, &err)) < 0) {
 		free(dir);
+		free(owned);
 		return cli_fail(&err);
 	}
 	free(dir);
+	free(owned);
 	return 0;
 }
 
@@ -172,6 +204,7 @@ static const struct plumb_cmd cmd_archive_add = {
 static const struct plumb_opt list_opts[] = {
 	OPT_STRING_("bench", 0, "NAME", "only bundles with this benchmark", &opt_bench),
 	OPT_STRING_("repo", 0, "REPO", "only bundles of this repository (path or URL)", &opt_repo),
+	OPT_STRING_("project", 0, "P", "only bundles of this project (run.project)", &opt_project),
 	OPT_STRING_("commit", 0, "COMMIT", "only bundles whose base or candidate commit starts so", &opt_commit),
 	OPT_STRING_("host", 0, "FP", "only bundles measured on this host fingerprint (or prefix)", &opt_host),
 	OPT_LIST_("label", 0, "K=V", "only bundles with this label (K alone: any value); repeatable", &opt_labels),
@@ -269,6 +302,7 @@ static int list_exec(int argc, char **argv)
 	memset(&f, 0, sizeof(f));
 	f.bench = opt_bench;
 	f.repo = opt_repo;
+	f.project = opt_project;
 	f.commit = opt_commit;
 	f.host = opt_host;
 	f.labels = opt_labels.v;
@@ -284,7 +318,7 @@ static const struct plumb_cmd cmd_archive_list = {
 	.name = "list",
 	.summary = "list archived bundles, newest first",
 	.usage = "archive list [--bench B] [--repo R] [--commit C] [--host FP] [--label K=V]...\n"
-		 "archive list [--since DATE] [--last N] [--json] [--archive-dir DIR]",
+		 "archive list [--project P] [--since DATE] [--last N] [--json] [--archive-dir DIR]",
 	.description = "List the bundles matching every filter given, newest first.",
 	.opts = list_opts,
 	.exec = list_exec,
@@ -370,6 +404,7 @@ static const struct plumb_cmd cmd_archive_rm = {
 static const struct plumb_opt trend_opts[] = {
 	OPT_STRING_("metric", 0, "M", "the metric (default: the benchmark's most frequent)", &opt_metric),
 	OPT_STRING_("host", 0, "FP", "only this host fingerprint or prefix (default: every host class)", &opt_host),
+	OPT_STRING_("project", 0, "P", "the project (default: the one that has BENCH)", &opt_project),
 	OPT_INT_("last", 0, "N", "only the latest N points", &opt_last, 1, 100000000),
 	OPT_FLAG_("json", 0, "print JSON", &opt_json),
 	OPT_STRING_("archive-dir", 0, "DIR", ARCHIVE_DIR_HELP, &opt_dir),
@@ -387,13 +422,14 @@ static int trend_exec(int argc, char **argv)
 	q.metric = opt_metric;
 	q.host = opt_host;
 	q.last = opt_last;
+	q.project = opt_project;
 	return read_and_show(read_trend, &q, view_trend);
 }
 
 static const struct plumb_cmd cmd_archive_trend = {
 	.name = "trend",
 	.summary = "the series of one benchmark on each host class",
-	.usage = "archive trend BENCH [--metric M] [--host FP] [--last N] [--json] [--archive-dir DIR]",
+	.usage = "archive trend BENCH [--metric M] [--host FP] [--project P] [--last N] [--json] [--archive-dir DIR]",
 	.description = "Print the candidate's center and range of BENCH in every archived bundle\n"
 		       "measured on one host class, in candidate commit time order, and the\n"
 		       "series' change points (docs/changes.md); without --host, one series per\n"
@@ -406,6 +442,7 @@ static const struct plumb_cmd cmd_archive_trend = {
 
 static const struct plumb_opt changes_opts[] = {
 	OPT_STRING_("host", 0, "FP", "only this host fingerprint or prefix (default: every host class)", &opt_host),
+	OPT_STRING_("project", 0, "P", "only the series of this project (default: every project)", &opt_project),
 	OPT_STRING_("since", 0, "DATE", "only change points whose first night after is at or after DATE "
 		    "(YYYY-MM-DD[THH:MM:SSZ])", &opt_since),
 	OPT_FLAG_("json", 0, "print JSON", &opt_json),
@@ -415,15 +452,21 @@ static const struct plumb_opt changes_opts[] = {
 
 static int changes_exec(int argc, char **argv)
 {
-	struct changes_opts o = { opt_host, opt_since, opt_dir };
+	struct changes_opts o = { opt_host, opt_since, opt_dir, opt_project };
 	struct plumb_err err;
+	char *owned;
 	json_t *v;
+	int r;
 
 	(void)argv;
 	if (argc > 0)
 		return usage_error("changes", "takes no arguments");
+	if ((r = cli_archive_dir(opt_dir, &o.archive_dir, &owned)) != 0)
+		return r;
 	plumb_err_clear(&err);
-	if (changes_of_host(&o, &v, &err) < 0)
+	r = changes_of_host(&o, &v, &err);
+	free(owned);
+	if (r < 0)
 		return cli_fail(&err);
 	if (opt_json)
 		print_json(v);
@@ -436,7 +479,7 @@ static int changes_exec(int argc, char **argv)
 static const struct plumb_cmd cmd_archive_changes = {
 	.name = "changes",
 	.summary = "every change point of every benchmark on each host class, newest first",
-	.usage = "archive changes [--host FP] [--since DATE] [--json] [--archive-dir DIR]",
+	.usage = "archive changes [--host FP] [--project P] [--since DATE] [--json] [--archive-dir DIR]",
 	.description = "Find the change points of every benchmark's series on each host class\n"
 		       "(--host: on one) and list them, newest first: the host class (when\n"
 		       "there are several; a series never spans two), the benchmark, the\n"

@@ -18,7 +18,7 @@
 #include "common/banned.h"
 
 static const char *opt_baseline, *opt_format, *opt_output, *opt_fail_on;
-static const char *opt_trend, *opt_host, *opt_dir;
+static const char *opt_trend, *opt_host, *opt_dir, *opt_project;
 static int opt_force, opt_json, opt_range, opt_index;
 static long opt_last;
 
@@ -41,6 +41,8 @@ static const struct plumb_opt report_opts[] = {
 		    &opt_trend),
 	OPT_STRING_("host", 0, "FP", "with --trend: the host fingerprint or a prefix (default: the one with most results)",
 		    &opt_host),
+	OPT_STRING_("project", 0, "P", "with --trend: the project (default: the one that has BENCH)",
+		    &opt_project),
 	OPT_INT_("last", 0, "N", "with --trend: only the latest N points", &opt_last, 1, 100000000),
 	OPT_FLAG_("archive-index", 0, "write the archive's pages into the folder -o DIR/ instead of a report "
 		  "(docs/archive-index.md)", &opt_index),
@@ -74,15 +76,19 @@ static int finish(struct buf *out, const struct report_result *rr, int fail_on)
 
 static int trend_exec(enum report_format format, enum report_fail_on fail_on)
 {
-	struct trend_opts to = { opt_trend, opt_host, opt_last, opt_dir, format, fail_on };
+	struct trend_opts to = { opt_trend, opt_host, opt_last, opt_dir, format, fail_on, opt_project };
 	struct report_result rr;
 	struct plumb_err err;
 	struct buf out;
+	char *owned;
 	int rc;
 
+	if ((rc = cli_archive_dir(opt_dir, &to.archive_dir, &owned)) != 0)
+		return rc;
 	plumb_err_clear(&err);
 	buf_init(&out, REPORT_OUTPUT_MAX);
 	rc = trend_render(&to, &out, &rr, &err);
+	free(owned);
 	if (rc < 0) {
 		buf_release(&out);
 		return cli_fail(&err);
@@ -100,13 +106,21 @@ static int index_exec(int argc)
 	if (argc > 0)
 		return usage("--archive-index takes no bundle");
 	if (opt_trend || opt_baseline || opt_force || opt_fail_on || opt_host || opt_last ||
-	    opt_json || opt_format)
+	    opt_project || opt_json || opt_format)
 		return usage("--archive-index takes only -o DIR and --archive-dir");
 	if (!opt_output)
 		return usage("--archive-index needs -o DIR, the folder to write");
-	plumb_err_clear(&err);
-	if (site_write(&so, &res, &err) < 0)
-		return cli_fail(&err);
+	{
+		char *owned;
+		int r = cli_archive_dir(opt_dir, &so.archive_dir, &owned);
+		if (r != 0)
+			return r;
+		plumb_err_clear(&err);
+		r = site_write(&so, &res, &err);
+		free(owned);
+		if (r < 0)
+			return cli_fail(&err);
+	}
 	printf("%s: %zu page%s: %zu host class%s, %zu benchmark series\n", opt_output, res.pages,
 	       res.pages == 1 ? "" : "s", res.classes, res.classes == 1 ? "" : "es", res.series);
 	return PLUMB_EXIT_OK;
@@ -147,8 +161,8 @@ static int report_exec(int argc, char **argv)
 			return usage("--format csv and bmf export a bundle's report; --trend takes text, md, html or json");
 		return trend_exec(o.format, o.fail_on);
 	}
-	if (opt_host || opt_last)
-		return usage("--host and --last go with --trend");
+	if (opt_host || opt_last || opt_project)
+		return usage("--host, --project and --last go with --trend");
 	if (opt_range) {
 		if (argc < 1)
 			return usage("--range needs the bundles of the job");

@@ -85,6 +85,15 @@ int cli_load_pubkey(const char *path, struct sign_public_key *pk, int *have);
 struct store;
 int cli_archive_open(struct store *st, const char *dir_opt, int flags);
 
+/*
+ * The archive a command names: --archive-dir (opt) when given, else NULL
+ * for $PLUMB_ARCHIVE when it is set, else plumb.conf's archive.url when a
+ * plumb.conf in the current folder sets one, else NULL (the default
+ * folder).  *owned (the caller frees) holds what was read.  0, or an exit
+ * status after the error (a plumb.conf that does not read) was printed.
+ */
+int cli_archive_dir(const char *opt, const char **dir, char **owned);
+
 /* `plumb archive push` and `pull` (cli/cmd-archive-transfer.c). */
 extern const struct plumb_cmd cmd_archive_push;
 extern const struct plumb_cmd cmd_archive_pull;

@@ -57,6 +57,7 @@
 	X(git_odb_free) \
 	X(git_oid_cpy) \
 	X(git_oid_equal) \
+	X(git_oid_fromstr) \
 	X(git_oid_tostr) \
 	X(git_reference_name_to_id) \
 	X(git_remote_connect) \
@@ -175,6 +176,7 @@ int git2_tls_deferred(void);
 #define git_odb_free PLUMB_GIT2(git_odb_free)
 #define git_oid_cpy PLUMB_GIT2(git_oid_cpy)
 #define git_oid_equal PLUMB_GIT2(git_oid_equal)
+#define git_oid_fromstr PLUMB_GIT2(git_oid_fromstr)
 #define git_oid_tostr PLUMB_GIT2(git_oid_tostr)
 #define git_reference_name_to_id PLUMB_GIT2(git_reference_name_to_id)
 #define git_remote_connect PLUMB_GIT2(git_remote_connect)

@@ -54,6 +54,8 @@ const struct key_def config_keys[] = {
 	{ { "run", "setup", NULL, false, false, "a shell command" }, K_RUN_SETUP },
 	{ { "run", "cleanup", NULL, false, false, "a shell command" }, K_RUN_CLEANUP },
 	{ { "run", "lock", NULL, false, false, "a file path (the machine-wide lock)" }, K_RUN_LOCK },
+	{ { "run", "project", NULL, false, false, "a name: the project in the archive (default: "
+	    "the repository's remote URL, else its first commit id)" }, K_RUN_PROJECT },
 	{ { "build", "command", NULL, true, false, "a shell command" }, K_BUILD_COMMAND },
 	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
 	{ { "build", "pad", "link", false, false, "link | env | none" }, K_BUILD_PAD },
@@ -380,6 +382,8 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		return config_parse_command(where, v, &cfg->run.cleanup, NULL, 0, err);
 	case K_RUN_LOCK:
 		return config_parse_text(where, v, &cfg->run.lock, err);
+	case K_RUN_PROJECT:
+		return config_parse_text(where, v, &cfg->run.project, err);
 	case K_HOST_ALLOW:
 		return config_parse_text(where, v, &cfg->host.allow, err);
 	case K_ARCHIVE_URL: {
@@ -631,6 +635,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_RUN_LOCK:
 		value_str(v, cfg->run.lock, "not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)");
+		return;
+	case K_RUN_PROJECT:
+		value_str(v, cfg->run.project, "not set (the remote URL, else the first commit id)");
 		return;
 	case K_HOST_ALLOW:
 		value_str(v, cfg->host.allow, "none");
@@ -975,6 +982,7 @@ void config_release(struct plumb_config *cfg)
 	free(cfg->build.artifact);
 	free(cfg->build.cc);
 	free(cfg->run.lock);
+	free(cfg->run.project);
 	free(cfg->host.allow);
 	free(cfg->archive.url);
 	free(cfg->archive.shown);

@@ -146,6 +146,7 @@ struct plumb_config {
 		char *setup;       /* run.setup: a command once before the first run, or NULL */
 		char *cleanup;     /* run.cleanup: once after the last run, or NULL */
 		char *lock;        /* run.lock: the machine-wide lock, NULL for the default */
+		char *project;     /* run.project: NULL for the remote URL or first commit id */
 	} run;
 
 	struct {

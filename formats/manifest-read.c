@@ -619,6 +619,8 @@ static int read_run(struct rd *r, const json_t *root, struct manifest *m)
 			jsonio_path_restore(&r->path, old2);
 	}
 	if (rc == 0)
+		rc = get_str(r, run, "project", 0, &m->run.project);
+	if (rc == 0)
 		rc = read_labels(r, run, m);
 	if (rc == 0)
 		rc = read_order(r, run, m);

@@ -261,6 +261,7 @@ static void write_run(struct wr *w, json_t *root, const struct manifest *m)
 		}
 		jsonio_path_restore(&w->path, old2);
 	}
+	put_str(w, o, "project", r->project);
 	if (r->n_labels > 0) {
 		old2 = enter(w, "labels", 0);
 		labels = json_object();

@@ -199,6 +199,7 @@ void manifest_release(struct manifest *m)
 	free(m->run.counters_reason);
 	free(m->run.containment_method);
 	free(m->run.containment_reason);
+	free(m->run.project);
 	for (i = 0; i < m->run.n_labels; i++) {
 		free(m->run.labels[i].key);
 		free(m->run.labels[i].value);

@@ -199,6 +199,10 @@ struct manifest_run {
 	char *containment_method;       /* run.containment.method: "cgroup2" |
 	                                   "subreaper"; run.containment optional */
 	char *containment_reason;       /* run.containment.reason, optional */
+	char *project;                  /* run.project, optional: the project's identity
+	                                   (run.project, else the repository's remote URL
+	                                   or first commit id); the archive keeps series
+	                                   apart by it */
 	struct manifest_label *labels;  /* run.labels, optional object of strings */
 	size_t n_labels;
 	struct manifest_condition *conditions;  /* run.conditions, optional: one per round */

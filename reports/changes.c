@@ -197,6 +197,8 @@ static int one_series(const struct query_series *s, void *arg)
 		ref_of(before, tb, &rb);
 		o = changes_object(&c[i], &rb, &ra);
 		if (!o || json_object_set_new(o, "bench", json_string(s->bench)) ||
+		    json_object_set_new(o, "project", *s->project ? json_string(s->project)
+								   : json_null()) ||
 		    json_object_set_new(o, "host", json_string(w->host)) ||
 		    json_object_set_new(o, "metric", js(s->metric)) ||
 		    json_object_set_new(o, "at", json_integer(after->at)) ||
@@ -265,7 +267,7 @@ int changes_of_host(const struct changes_opts *o, json_t **out, struct plumb_err
 	}
 	for (size_t i = 0; r == 0 && i < json_array_size(walked); i++) {
 		w.host = json_string_value(json_array_get(walked, i));
-		r = query_each_series(&st, w.host, fp, sizeof(fp), one_series, &w, err);
+		r = query_each_series(&st, w.host, o->project, fp, sizeof(fp), one_series, &w, err);
 	}
 	store_close(&st);
 	free(w.x);

@@ -56,6 +56,7 @@ struct changes_opts {
 	const char *host;         /* fingerprint or prefix; NULL: every host class */
 	const char *since;        /* only changes whose first night after is at or after; NULL */
 	const char *archive_dir;  /* NULL: the default archive */
+	const char *project;      /* only this project's series; NULL: every project */
 };
 
 /*

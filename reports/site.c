@@ -88,16 +88,21 @@ static void host_page(const char *fp, char out[128])
 }
 
 /* The key is the fingerprint, a NUL, the name: no two pairs share it. */
-static int bench_page(const char *fp, const char *bench, char out[128])
+static int bench_page(const char *fp, const char *project, const char *bench, char out[128])
 {
-	size_t a = strlen(fp), b = strlen(bench);
-	char *key = malloc(a + b + 1);
+	size_t a = strlen(fp), b = strlen(bench), p = project && *project ? strlen(project) : 0;
+	char *key = malloc(a + b + p + 2);
 
 	if (!key)
 		return -1;
+	/* The key of a series without a project is what it was before projects. */
 	memcpy(key, fp, a + 1);
 	memcpy(key + a + 1, bench, b);
-	page_name("bench", bench, key, a + 1 + b, out);
+	if (p) {
+		key[a + 1 + b] = '\0';
+		memcpy(key + a + b + 2, project, p);
+	}
+	page_name("bench", bench, key, a + 1 + b + (p ? p + 1 : 0), out);
 	free(key);
 	return 0;
 }
@@ -258,7 +263,8 @@ static json_t *series_row(const json_t *model, const char *file)
 	const json_t *pts = json_object_get(model, "points");
 	size_t n = json_array_size(pts);
 
-	return json_pack("{s:s?, s:s?, s:s, s:I, s:O?, s:O}", "bench", jstr(model, "bench"),
+	return json_pack("{s:s?, s:s?, s:s?, s:s, s:I, s:O?, s:O}", "bench", jstr(model, "bench"),
+			 "project", jstr(model, "project"),
 			 "metric", jstr(model, "metric"), "file", file, "points", (json_int_t)n,
 			 "latest", n ? json_array_get(pts, n - 1) : NULL,
 			 "changes", json_object_get(model, "changes"));
@@ -498,8 +504,9 @@ static int write_class(struct store *st, const json_t *h, const char *host_file,
 	if (nav(&top, fp, host_file))
 		r = buf_err(err, "archive index");
 	for (size_t i = 0; r == 0 && i < json_array_size(names); i++) {
-		const char *bench = json_string_value(json_array_get(names, i));
-		struct query_trend q = { bench, NULL, fp, 0 };
+		const json_t *pb = json_array_get(names, i);
+		const char *bench = jstr(pb, "bench"), *project = jstr(pb, "project");
+		struct query_trend q = { bench, NULL, fp, 0, project ? project : "" };
 		json_t *model = NULL, *row;
 		char file[128];
 
@@ -507,7 +514,7 @@ static int write_class(struct store *st, const json_t *h, const char *host_file,
 			r = plumb_err_set(err, PLUMB_EINTERNAL, "archive index: interrupted");
 			break;
 		}
-		if (bench_page(fp, bench, file) < 0) {
+		if (bench_page(fp, project, bench, file) < 0) {
 			r = plumb_err_oom(err, "archive index");
 			break;
 		}

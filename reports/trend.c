@@ -464,6 +464,7 @@ static json_t *json_model(const json_t *model, const struct trend_point *p, size
 		bad |= json_object_set_new(o, "format", json_string("plumb-trend"));
 		bad |= json_object_set_new(o, "version", json_integer(TREND_JSON_VERSION));
 		bad |= json_object_set_new(o, "bench", js(jstr(model, "bench")));
+		bad |= json_object_set_new(o, "project", js(jstr(model, "project")));
 		bad |= json_object_set_new(o, "metric", js(jstr(model, "metric")));
 		bad |= json_object_set_new(o, "host", js(jstr(model, "host")));
 		bad |= json_object_set_new(o, "shifts", json_integer((json_int_t)count_shifts(p, n)));
@@ -765,7 +766,7 @@ int trend_query_classes(struct store *st, const struct query_trend *q, json_t **
 	if (!(models = json_array()))
 		return plumb_err_oom(err, "trend");
 	/* Without a host: every class that measured it, each its own series. */
-	if (!q->host && (r = hosts_of_bench(st, q->bench, q->metric, &classes, err)) < 0) {
+	if (!q->host && (r = hosts_of_bench(st, q->bench, q->metric, q->project, &classes, err)) < 0) {
 		json_decref(models);
 		return r;
 	}
@@ -792,7 +793,7 @@ int trend_query_classes(struct store *st, const struct query_trend *q, json_t **
 int trend_render(const struct trend_opts *o, struct buf *out, struct report_result *rr,
 		 struct plumb_err *err)
 {
-	struct query_trend q = { o->bench, NULL, o->host, o->last };
+	struct query_trend q = { o->bench, NULL, o->host, o->last, o->project };
 	struct store st;
 	json_t *models = NULL;
 	char *dir = NULL;

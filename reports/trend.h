@@ -37,6 +37,7 @@ struct trend_opts {
 	const char *archive_dir;    /* NULL: the default archive */
 	enum report_format format;
 	enum report_fail_on fail_on; /* gate on the latest nights (trend_gate()) */
+	const char *project;        /* NULL: the one project with the benchmark */
 };
 
 /*

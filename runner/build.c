@@ -897,6 +897,11 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		c.src[s] = dest;
 		free(srcdir);
 	}
+	if (r == 0 && cfg->run.project && !(res->project = strdup(cfg->run.project)))
+		r = plumb_err_oom(err, "project");
+	else if (r == 0 && !cfg->run.project && res->side[RUNNER_CANDIDATE].commit[0])
+		r = checkout_project(&repo, cfg->repo.url, res->side[RUNNER_CANDIDATE].commit,
+				     &res->project, err);
 	checkout_close(&repo);
 	res->checkout_ns = clock_now_ns() - t1;
 	if (r < 0)
@@ -1055,6 +1060,7 @@ void runner_result_release(struct runner_result *res)
 	free(res->build_dir[1]);
 	free(res->run_dir);
 	free(res->repo);
+	free(res->project);
 	free(res->repo_cache);
 	memset(res, 0, sizeof(*res));
 	res->lock.fd = -1;

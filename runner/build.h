@@ -85,6 +85,7 @@ struct runner_result {
 
 	struct checkout_side side[2];   /* RUNNER_BASE, RUNNER_CANDIDATE */
 	char *repo;          /* the repository, as configured (path or URL) */
+	char *project;       /* run.project, else checkout_project(); NULL without a commit */
 	char *repo_cache;    /* the mirror's folder for a URL, else NULL */
 
 	struct runner_variant *variants;  /* b00..bNN, c00..cNN, then k00; pads added

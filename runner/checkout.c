@@ -644,3 +644,68 @@ out:
 	git_commit_free(g);
 	return rc;
 }
+
+/* url with any user and password after "scheme://" left out: the same
+ * project whoever fetches it. */
+static char *url_without_userinfo(const char *url)
+{
+	const char *host = strstr(url, "://"), *at, *slash;
+	char *out;
+
+	if (!host)
+		return strdup(url);
+	host += 3;
+	at = strchr(host, '@');
+	slash = strchr(host, '/');
+	if (!at || (slash && slash < at))
+		return strdup(url);
+	out = malloc(strlen(url) + 1);
+	if (out) {
+		memcpy(out, url, (size_t)(host - url));
+		memcpy(out + (host - url), at + 1, strlen(at + 1) + 1);
+	}
+	return out;
+}
+
+int checkout_project(struct checkout_repo *r, const char *url, const char *commit, char **out,
+		     struct plumb_err *err)
+{
+	git_config *cfg = NULL;
+	git_buf origin = { 0 };
+	git_revwalk *walk = NULL;
+	git_oid oid, root;
+	char hex[GIT_OID_HEXSZ + 1];
+	int found = 0;
+
+	*out = NULL;
+	/* The remote the project is known by: repo.url, else the folder's origin. */
+	if (!url && git_repository_config(&cfg, r->repo) == 0 &&
+	    git_config_get_string_buf(&origin, cfg, "remote.origin.url") == 0 && origin.ptr[0])
+		url = origin.ptr;
+	if (url) {
+		*out = url_without_userinfo(url);
+		git_buf_dispose(&origin);
+		git_config_free(cfg);
+		return *out ? 0 : plumb_err_oom(err, "project");
+	}
+	git_buf_dispose(&origin);
+	git_config_free(cfg);
+	/* Else the first commit of the candidate's history: the same on every clone. */
+	if (git_oid_fromstr(&oid, commit) < 0 || git_revwalk_new(&walk, r->repo) < 0 ||
+	    git_revwalk_push(walk, &oid) < 0) {
+		git_revwalk_free(walk);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: cannot walk the history of %s: %s",
+				     r->where, commit, git_msg());
+	}
+	git_revwalk_simplify_first_parent(walk);
+	while (git_revwalk_next(&oid, walk) == 0) {
+		root = oid;
+		found = 1;
+	}
+	git_revwalk_free(walk);
+	if (!found)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: no first commit under %s", r->where, commit);
+	git_oid_tostr(hex, sizeof(hex), &root);
+	*out = strdup(hex);
+	return *out ? 0 : plumb_err_oom(err, "project");
+}

@@ -95,4 +95,13 @@ int checkout_first_parents(struct checkout_repo *r, const char *good, const char
 
 void checkout_sides_free(struct checkout_side *sides, size_t n);
 
+/*
+ * The project's identity, never a folder path: url (repo.url) when given,
+ * else the repository's remote.origin.url, both without credentials, else
+ * the id of the first commit of commit's first-parent history.  *out is
+ * the caller's to free.
+ */
+int checkout_project(struct checkout_repo *r, const char *url, const char *commit, char **out,
+		     struct plumb_err *err);
+
 #endif

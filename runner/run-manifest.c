@@ -478,7 +478,8 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 		r = plumb_err_oom(err, "manifest");
 		return r;
 	}
-	if ((r = run_set(&m->repo.url, st->build.repo, err)) < 0 ||
+	if ((r = run_set(&m->run.project, st->build.project, err)) < 0 ||
+	    (r = run_set(&m->repo.url, st->build.repo, err)) < 0 ||
 	    (r = fill_commit(&m->repo.base, &st->build.side[RUNNER_BASE], err)) < 0 ||
 	    (r = fill_commit(&m->repo.candidate, &st->build.side[RUNNER_CANDIDATE], err)) < 0)
 		return r;

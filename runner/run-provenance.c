@@ -34,6 +34,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/url.h"
 #include "common/lazy-git2.h"
 #include "formats/config.h"
 #include "formats/digest.h"
@@ -275,8 +276,12 @@ static void remote(struct prov *p, const struct plumb_config *cfg)
 	if (config_repo_dir(cfg, &dir, &e) == 0 && git_libgit2_init() >= 0) {
 		if (git_repository_open_ext(&repo, buf_cstr(&dir), 0, NULL) == 0 &&
 		    git_repository_config(&gc, repo) == 0 &&
-		    git_config_get_string_buf(&url, gc, "remote.origin.url") == 0 && url.ptr)
-			set(p, p->root, "remote", jtext(url.ptr));
+		    git_config_get_string_buf(&url, gc, "remote.origin.url") == 0 && url.ptr) {
+			/* Never a password into a bundle that may be published. */
+			char *shown = url_redact(url.ptr);
+			set(p, p->root, "remote", jtext(shown ? shown : "(unknown)"));
+			free(shown);
+		}
 		git_buf_dispose(&url);
 		git_config_free(gc);
 		git_repository_free(repo);

@@ -16,7 +16,7 @@ test_expect_success SQLITE3 'a schema 1 archive is migrated on first use, every 
 	plumb archive list --json --archive-dir v1 >list.json &&
 	test_json list.json "len(j) == 3" &&
 	test_json list.json "[b[\"id\"][:8] for b in j] == [\"77777777\", \"1a2b3c4d\", \"1a2b3c4d\"]" &&
-	test "$(sqlite3 v1/archive.db "PRAGMA user_version")" = 3 &&
+	test "$(sqlite3 v1/archive.db "PRAGMA user_version")" = 4 &&
 	sqlite3 v1/archive.db "SELECT bundle, host, at FROM benches ORDER BY bundle, name" >actual &&
 	cat >expect <<-\EOF &&
 	1|1|1714499110
@@ -34,10 +34,12 @@ test_expect_success SQLITE3 'the migrated archive answers show, trend and baseli
 	test_json show.json "[b[\"name\"] for b in j[\"benches\"]] == [\"interp\", \"parse\"]" &&
 	test_json show.json "j[\"benches\"][0][\"candidate\"][\"pads\"] == [94000000, 95500000, 97125000]" &&
 	test_json show.json "j[\"baselines\"] == [{\"name\": \"release-1.2\", \"side\": \"base\"}]" &&
-	plumb archive trend interp --host c0ffee --json --archive-dir v1 >trend.json &&
-	test_json trend.json "j[\"host\"] == \"c0ffee0123456789\" and [p[\"center\"] for p in j[\"points\"]] == [95500000, 94000000]" &&
-	plumb archive trend interp --json --archive-dir v1 >classes.json &&
-	test_json classes.json "[c[\"host\"] for c in j[\"classes\"]] == [\"c0ffee0123456789\", \"deadbeef00000000\"] and j[\"classes\"][0] == json.load(open(\"trend.json\"))" &&
+	plumb archive trend interp --host c0ffee --project /srv/src/interp --json --archive-dir v1 >trend.json &&
+	test_json trend.json "j[\"host\"] == \"c0ffee0123456789\" and j[\"project\"] == \"/srv/src/interp\" and [p[\"center\"] for p in j[\"points\"]] == [95500000, 94000000]" &&
+	test_expect_code 2 plumb archive trend interp --json --archive-dir v1 2>err &&
+	test_grep "is in 2 projects (/srv/src/interp, /srv/src/other)" err &&
+	plumb archive trend interp --project /srv/src/other --json --archive-dir v1 >other.json &&
+	test_json other.json "j[\"host\"] == \"deadbeef00000000\" and [p[\"center\"] for p in j[\"points\"]] == [50500000]" &&
 	plumb archive baseline show release-1.2 --archive-dir v1 >bl &&
 	test_grep "^side  *base" bl &&
 	test_grep "^note  *the 1.2 release" bl &&

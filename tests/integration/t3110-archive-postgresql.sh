@@ -26,7 +26,7 @@ test_expect_success POSTGRESQL 'PLUMB_ARCHIVE=postgresql://...: add, list, show;
 	test_grep "^bundle  *$ID1" show &&
 	test_grep "$TRASH/home/.local/share/plumb/shared/bundles/" show &&
 	test -f "$TRASH/home/.local/share/plumb/shared/bundles/$(printf %.2s "$ID1")/$ID1.plumb" &&
-	test "$(pg_sql fleet "SELECT application_id, version FROM plumb_schema")" = "1886154082|3" &&
+	test "$(pg_sql fleet "SELECT application_id, version FROM plumb_schema")" = "1886154082|4" &&
 	PLUMB_ARCHIVE=$URL plumb archive add one.plumb >again &&
 	test_grep "^$ID1  already in the archive" again &&
 	test "$(pg_sql fleet "SELECT count(*) FROM bundles")" = 2
@@ -86,10 +86,14 @@ test_expect_success POSTGRESQL 'baselines, trend and verify on the shared index'
 
 test_expect_success POSTGRESQL 'a schema 2 database is migrated forward on first use, its rows kept' '
 	pg_sql fleet "DROP TABLE replacements; ALTER TABLE bundles DROP COLUMN sig_key;
-		ALTER TABLE bundles DROP COLUMN sig_comment; UPDATE plumb_schema SET version = 2" &&
+		ALTER TABLE bundles DROP COLUMN sig_comment; DROP INDEX bundles_project;
+		DROP INDEX benches_trend; ALTER TABLE bundles DROP COLUMN project;
+		ALTER TABLE benches DROP COLUMN project;
+		CREATE INDEX benches_trend ON benches(name, host, metric, at);
+		UPDATE plumb_schema SET version = 2" &&
 	plumb archive list --archive-dir "$URL" >list2 &&
 	test_cmp list list2 &&
-	test "$(pg_sql fleet "SELECT version FROM plumb_schema")" = 3 &&
+	test "$(pg_sql fleet "SELECT version FROM plumb_schema")" = 4 &&
 	test "$(pg_sql fleet "SELECT count(*) FROM bundles WHERE sig_key IS NULL")" = 2
 '
 
@@ -97,7 +101,7 @@ test_expect_success POSTGRESQL 'a newer schema, a foreign database and an empty 
 	pg_sql fleet "UPDATE plumb_schema SET version = 99" &&
 	test_expect_code 3 plumb archive list --archive-dir "$URL" 2>err &&
 	test_grep "archive schema 99 is newer than this plumb understands" err &&
-	pg_sql fleet "UPDATE plumb_schema SET version = 3" &&
+	pg_sql fleet "UPDATE plumb_schema SET version = 4" &&
 	OTHER=$(pg_url other) && pg_sql other "CREATE TABLE t (a int)" &&
 	test_expect_code 3 plumb archive add one.plumb --archive-dir "$OTHER" 2>err &&
 	test_grep "not a plumb archive (a database with other tables)" err &&

@@ -838,7 +838,7 @@ PLUMB_TEST(config_json_layout)
 	json_keys(json_object_get(j, "repo"), keys, sizeof(keys));
 	assert_string_equal(keys, "path url");
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
-	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env keepArtifacts label setup cleanup lock");
+	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env keepArtifacts label setup cleanup lock project");
 	json_keys(json_object_get(j, "build"), keys, sizeof(keys));
 	assert_string_equal(keys, "command artifact pad padBytes padOffsets reuse timeout cc cacheSize jobs");
 	b = json_object_get(j, "bench");
@@ -852,7 +852,7 @@ PLUMB_TEST(config_json_layout)
 		"{\"repo\":{\"path\":\".\",\"url\":null},"
 		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":4,\"maxPads\":null,\"budget\":null,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
-		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"lock\":null},"
+		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"lock\":null,\"project\":null},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"linear\","
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"cacheSize\":\"4G\",\"jobs\":\"auto\"},"
 		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
@@ -991,6 +991,7 @@ PLUMB_TEST(config_text_layout)
 		"\tcontrol = true\n\twarmupRuns = 1\n\t; cpu: not set (no pinning)\n\taslr = on\n"
 		"\tenv = PATH HOME LANG\n\tkeepArtifacts = pad0\n\t; label: none\n\t; setup: not set\n\t; cleanup: not set\n"
 		"\t; lock: not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)\n"
+		"\t; project: not set (the remote URL, else the first commit id)\n"
 		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n\tpadOffsets = linear\n"
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n\tcacheSize = 4G\n\tjobs = auto\n"
 		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
