@@ -36,11 +36,10 @@ static const char *const column_names[SAMPLES_COLUMNS] = {
 
 enum { COL_BENCH, COL_SIDE, COL_PAD, COL_ROUND, COL_ITER, COL_METRIC, COL_VALUE };
 
-/* The sides' names and lengths (the writer puts a row without a strlen()). */
-static const struct { const char *s; size_t len; } side_names[] = {
-	[SAMPLES_BASE] = { "base", 4 },
-	[SAMPLES_CANDIDATE] = { "candidate", 9 },
-	[SAMPLES_CONTROL] = { "control", 7 },
+static const char *const side_names[] = {
+	[SAMPLES_BASE] = "base",
+	[SAMPLES_CANDIDATE] = "candidate",
+	[SAMPLES_CONTROL] = "control",
 };
 
 const char *samples_side_name(enum samples_side side)
@@ -49,7 +48,7 @@ const char *samples_side_name(enum samples_side side)
 	case SAMPLES_BASE:
 	case SAMPLES_CANDIDATE:
 	case SAMPLES_CONTROL:
-		return side_names[side].s;
+		return side_names[side];
 	}
 	return "?";
 }
@@ -580,12 +579,6 @@ static int writer_add(struct samples_writer *w, const char *s, size_t len,
 	return 0;
 }
 
-static char *put_bytes(char *p, const char *s, size_t len)
-{
-	memcpy(p, s, len);
-	return p + len;
-}
-
 /* Is s (len bytes) among the n names kept in slots of width bytes each? */
 static int name_known(const char *slots, const size_t *lens, size_t n, size_t width,
 		      const char *s, size_t len)
@@ -601,10 +594,9 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 {
 	/* bench, metric, three numbers of 20 digits, the value, side and tabs */
 	char line[SAMPLES_NAME_MAX + SAMPLES_METRIC_MAX + 128];
-	char val[40], q[200];
+	char val[40], iter[24], q[200];
 	const char *why;
-	char *start, *p;
-	int n, vlen;
+	int n;
 
 	if (w->magic != SAMPLES_WRITER_MAGIC)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "samples writer used before init");
@@ -642,7 +634,7 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 				     "out of range", (unsigned long long)w->rows + 1,
 				     row->pad > SAMPLES_PAD_MAX ? "pad" :
 				     row->round > SAMPLES_ROUND_MAX ? "round" : "iter");
-	if ((vlen = samples_format_value(row->value, val, sizeof(val))) < 0)
+	if (samples_format_value(row->value, val, sizeof(val)) < 0)
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'value': "
 				     "%s value %g", (unsigned long long)w->rows + 1,
 				     isfinite(row->value) ? "negative" : "not a finite", row->value);
@@ -651,32 +643,17 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 			return w->failed;
 		w->header_done = 1;
 	}
-	/* A row a measured run, five for its five metrics: put together by
-	 * hand, as "%.*s\t%s\t%u\t%u\t%s\t%.*s\t%s\n" would print it, in
-	 * the buffer itself when the longest line fits there (writer_add()
-	 * would copy it there without a flush), else in line. */
-	start = w->len + sizeof(line) <= sizeof(w->buf) ? w->buf + w->len : line;
-	p = put_bytes(start, row->bench, row->bench_len);
-	*p++ = '\t';
-	p = put_bytes(p, side_names[row->side].s, side_names[row->side].len);
-	*p++ = '\t';
-	p = units_put_u64(p, row->pad);
-	*p++ = '\t';
-	p = units_put_u64(p, row->round);
-	*p++ = '\t';
 	if (row->iter == SAMPLES_ITER_NONE)
-		*p++ = '-';
+		snprintf(iter, sizeof(iter), "-");
 	else
-		p = units_put_u64(p, row->iter);
-	*p++ = '\t';
-	p = put_bytes(p, row->metric, row->metric_len);
-	*p++ = '\t';
-	p = put_bytes(p, val, (size_t)vlen);
-	*p++ = '\n';
-	n = (int)(p - start);
-	if (start != line)
-		w->len += (size_t)n;
-	else if (writer_add(w, line, (size_t)n, err) < 0)
+		snprintf(iter, sizeof(iter), "%llu", (unsigned long long)row->iter);
+	n = snprintf(line, sizeof(line), "%.*s\t%s\t%u\t%u\t%s\t%.*s\t%s\n",
+		     (int)row->bench_len, row->bench, samples_side_name(row->side),
+		     (unsigned)row->pad, (unsigned)row->round, iter,
+		     (int)row->metric_len, row->metric, val);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return plumb_err_set(err, PLUMB_EINTERNAL, "samples.tsv: row too long");
+	if (writer_add(w, line, (size_t)n, err) < 0)
 		return w->failed;
 	w->rows++;
 	return 0;
