@@ -547,10 +547,6 @@ void samples_writer_init(struct samples_writer *w, samples_write_fn fn, void *ct
 	w->failed = 0;
 	w->rows = 0;
 	w->len = 0;
-	w->valid_bench_len = 0;
-	for (int i = 0; i < SAMPLES_WRITER_METRICS; i++)
-		w->valid_metric_len[i] = 0;
-	w->valid_metric_next = 0;
 }
 
 static int writer_flush(struct samples_writer *w, struct plumb_err *err)
@@ -579,16 +575,6 @@ static int writer_add(struct samples_writer *w, const char *s, size_t len,
 	return 0;
 }
 
-/* Is s (len bytes) among the n names kept in slots of width bytes each? */
-static int name_known(const char *slots, const size_t *lens, size_t n, size_t width,
-		      const char *s, size_t len)
-{
-	for (size_t i = 0; i < n; i++)
-		if (lens[i] == len && memcmp(slots + i * width, s, len) == 0)
-			return 1;
-	return 0;
-}
-
 int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 		       struct plumb_err *err)
 {
@@ -602,28 +588,16 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 		return plumb_err_set(err, PLUMB_EINTERNAL, "samples writer used before init");
 	if (w->failed)
 		return plumb_err_set(err, w->failed, "samples.tsv: write after an earlier error");
-	if (!name_known(w->valid_bench, &w->valid_bench_len, 1, SAMPLES_NAME_MAX,
-			row->bench, row->bench_len)) {
-		why = name_problem(row->bench, row->bench_len, SAMPLES_NAME_MAX);
-		if (why)
-			return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'bench': "
-					     "name '%s' %s", (unsigned long long)w->rows + 1,
-					     quote_field(q, sizeof(q), row->bench, row->bench_len), why);
-		memcpy(w->valid_bench, row->bench, row->bench_len);
-		w->valid_bench_len = row->bench_len;
-	}
-	if (!name_known(w->valid_metric[0], w->valid_metric_len, SAMPLES_WRITER_METRICS,
-			SAMPLES_METRIC_MAX, row->metric, row->metric_len)) {
-		unsigned slot = w->valid_metric_next % SAMPLES_WRITER_METRICS;
-		why = name_problem(row->metric, row->metric_len, SAMPLES_METRIC_MAX);
-		if (why)
-			return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'metric': "
-					     "name '%s' %s", (unsigned long long)w->rows + 1,
-					     quote_field(q, sizeof(q), row->metric, row->metric_len), why);
-		memcpy(w->valid_metric[slot], row->metric, row->metric_len);
-		w->valid_metric_len[slot] = row->metric_len;
-		w->valid_metric_next++;
-	}
+	why = name_problem(row->bench, row->bench_len, SAMPLES_NAME_MAX);
+	if (why)
+		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'bench': "
+				     "name '%s' %s", (unsigned long long)w->rows + 1,
+				     quote_field(q, sizeof(q), row->bench, row->bench_len), why);
+	why = name_problem(row->metric, row->metric_len, SAMPLES_METRIC_MAX);
+	if (why)
+		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'metric': "
+				     "name '%s' %s", (unsigned long long)w->rows + 1,
+				     quote_field(q, sizeof(q), row->metric, row->metric_len), why);
 	if (row->side != SAMPLES_BASE && row->side != SAMPLES_CANDIDATE &&
 	    row->side != SAMPLES_CONTROL)
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'side': "
