@@ -112,22 +112,10 @@ int git2_load(struct plumb_err *err);
 
 /*
  * Load libgit2 and initialise it, once per process (later calls return at
- * once; there is no shutdown: the state lives until exit).  Its TLS
- * backend's certificate store is not read here: a local repository needs
- * none, and reading the system's CA bundle costs 4 to 13 ms.  0, or
- * PLUMB_EINTERNAL naming the library.
+ * once; it is shut down at the exit of the process that initialised it).
+ * 0, or PLUMB_EINTERNAL naming the library.
  */
 int git2_init(struct plumb_err *err);
-
-/*
- * Before opening a remote over TLS: read the certificates that the
- * initialisation left unread (common/lazy-git2.c says how).  0, or
- * PLUMB_EIO with libgit2's message.
- */
-int git2_want_tls(struct plumb_err *err);
-
-/* Whether the CA certificates were left unread at initialisation (tests). */
-int git2_tls_deferred(void);
 
 /* A call through the table, loading git2 first when it is not yet. */
 #define PLUMB_GIT2(f) (*(lazy_need(&plumb_git2_lib), plumb_git2.f))

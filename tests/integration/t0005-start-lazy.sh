@@ -61,19 +61,4 @@ test_expect_success 'a command that opens a repository loads libgit2' '
 	test -d repo/.git
 '
 
-# The system's CA bundle, where libgit2's mbedTLS backend reads it at start.
-ca=
-for f in /etc/ssl/certs/ca-certificates.crt /etc/pki/tls/certs/ca-bundle.crt; do
-	test -f "$f" && ca=$f && break
-done
-test -n "$ca" && test_set_prereq CA_BUNDLE
-
-test_expect_success STRACE,CA_BUNDLE 'a local repository: libgit2 starts without reading the CA certificates' '
-	rm -rf repo2 &&
-	under_strace -f -e trace=openat,open -o trace "$PLUMB" demo repo2 >/dev/null 2>&1 &&
-	grep "libgit2\.so" trace >/dev/null &&
-	test_grep_not "$ca" trace &&
-	test_grep_not "/etc/ssl/certs" trace
-'
-
 test_done
