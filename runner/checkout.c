@@ -22,12 +22,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 
-#include "common/lazy-git2.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "common/git2.h"
 #include "formats/config.h"
 #include "formats/digest.h"
 #include "runner/checkout.h"

@@ -34,7 +34,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
-#include "common/lazy-git2.h"
+#include "common/git2.h"
 #include "formats/config.h"
 #include "formats/digest.h"
 #include "formats/manifest.h"
