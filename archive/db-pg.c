@@ -1,6 +1,5 @@
 /*
- * archive/db-pg.c: the PostgreSQL back end of db.h, through libpq loaded
- * on first use (common/lazy-pq.h).
+ * archive/db-pg.c: the PostgreSQL back end of db.h, through libpq.
  *
  * A statement is its SQL rewritten for PostgreSQL (dialect.h) and the
  * values bound to it as text with their types (int8, float8, text; a
@@ -13,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libpq-fe.h>
+
 #include "archive/db-impl.h"
 #include "archive/dialect.h"
-#include "common/err.h"
-#include "common/lazy-pq.h"
 #include "common/banned.h"
 
 #define CONN(db) ((PGconn *)(db)->pg)
@@ -85,16 +84,13 @@ static void quiet(void *arg, const char *message)
 	(void)message;
 }
 
-int db_open_postgres(struct db **out, const char *url, int busy_ms,
-		     struct plumb_err *err)
+int db_open_postgres(struct db **out, const char *url, int busy_ms)
 {
 	struct db *db;
 	char set[160];
 	int rc;
 
 	*out = NULL;
-	if (pq_load(err) < 0)
-		return -1;
 	if (!(db = calloc(1, sizeof(*db))))
 		return DB_NOMEM;
 	*out = db;

@@ -1,7 +1,7 @@
 /*
  * archive/db.h: the archive's database, one small statement API over two
  * back ends: SQLite (a file, the default, no server) and PostgreSQL
- * (through libpq, loaded on first use: common/lazy-pq.h).  Every file of
+ * (through libpq).  Every file of
  * archive/ that speaks SQL goes through it; the SQL it is given is the
  * common subset of both dialects with SQLite's `?N` parameters, and the
  * PostgreSQL back end rewrites what differs (archive/dialect.c).
@@ -76,13 +76,10 @@ int db_open_sqlite(struct db **out, const char *path, int flags, int busy_ms);
 
 /*
  * Connect to the PostgreSQL server of url (a postgresql:// or
- * postgres:// URL, libpq's syntax), loading libpq first: a missing libpq
- * is PLUMB_EINTERNAL naming the library (returned as -1 with err filled).
- * Otherwise like db_open_sqlite(): a DB_* code, *out set for the message.
- * Lock waits give up after busy_ms (DB_BUSY).
+ * postgres:// URL, libpq's syntax); like db_open_sqlite(): a DB_* code,
+ * *out set for the message.  Lock waits give up after busy_ms (DB_BUSY).
  */
-int db_open_postgres(struct db **out, const char *url, int busy_ms,
-		     struct plumb_err *err);
+int db_open_postgres(struct db **out, const char *url, int busy_ms);
 
 /* Close (rolling back what is open); NULL is harmless. */
 void db_close(struct db *db);

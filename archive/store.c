@@ -230,12 +230,7 @@ static int open_postgres(struct store *st, const char *url, int flags,
 		store_close(st);
 		return r;
 	}
-	rc = db_open_postgres(&st->db, url, STORE_BUSY_MS, err);
-	if (rc < 0) {
-		r = err ? err->code : PLUMB_EINTERNAL;
-		store_close(st);
-		return r;
-	}
+	rc = db_open_postgres(&st->db, url, STORE_BUSY_MS);
 	if (rc != DB_OK) {
 		r = st->db ? store_db_err(st, rc, "connect", err) : plumb_err_oom(err, "archive");
 		store_close(st);

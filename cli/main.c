@@ -12,8 +12,10 @@
 #include <archive.h>
 #include <capstone/capstone.h>
 #include <elfutils/version.h>
-#include <git2/version.h>
+#include <git2.h>
 #include <jansson.h>
+#include <libpq-fe.h>
+#include <openssl/crypto.h>
 #include <sodium.h>
 #include <sqlite3.h>
 #include <zstd.h>
@@ -98,19 +100,24 @@ void cli_print_main_help(FILE *out)
 		"are listed in plumb(1).\n");
 }
 
-/*
- * libgit2, libarchive, capstone and libpq are loaded only by the commands that use
- * them (common/lazy.h): their lines are the versions plumb was built with,
- * so that --version stays as light as it is.
- */
+/* plumb's version and the run-time versions of the libraries it links. */
 static void print_version(void)
 {
+	unsigned long ssl = OpenSSL_version_num();
+	int major = 0, minor = 0, rev = 0, pq = PQlibVersion();
+
 	printf("plumb %s\n", PACKAGE_VERSION);
-	printf("libgit2 %s (built with; loaded when needed)\n", LIBGIT2_VERSION);
-	printf("libarchive %s (built with; loaded when needed)\n", ARCHIVE_VERSION_ONLY_STRING);
-	printf("capstone %d.%d.%d (built with; loaded when needed)\n",
-	       CS_VERSION_MAJOR, CS_VERSION_MINOR, CS_VERSION_EXTRA);
-	printf("libpq %s (built with; loaded when needed)\n", PLUMB_LIBPQ_VERSION);
+	git_libgit2_version(&major, &minor, &rev);
+	printf("libgit2 %d.%d.%d\n", major, minor, rev);
+	printf("%s\n", archive_version_string());
+	cs_version(&major, &minor);
+	printf("capstone %d.%d\n", major, minor);
+	/* PQlibVersion(): major * 10000 + minor since PostgreSQL 10. */
+	printf("libpq %d.%d\n", pq / 10000, pq % 10000);
+	/* OpenSSL_version_num(): 0xMNN00PP0 (major, minor, patch) since 3.0,
+	 * 0xMNNFFPPS (major, minor, fix, patch letter) before. */
+	printf("libcrypto %lu.%lu.%lu\n", ssl >> 28, ssl >> 20 & 0xff,
+	       ssl >> 28 >= 3 ? ssl >> 4 & 0xff : ssl >> 12 & 0xff);
 	printf("sqlite %s\n", sqlite3_libversion());
 	printf("zstd %s\n", ZSTD_versionString());
 	printf("jansson %s\n", jansson_version_str());

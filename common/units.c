@@ -3,7 +3,6 @@
  */
 #include <locale.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,118 +160,20 @@ void units_khz(long long khz, char out[UNITS_MAX])
 	}
 }
 
-char *units_put_u64(char *p, uint64_t v)
-{
-	/* Two digits per division, written in place from the end: a run's
-	 * values have 6 to 10 digits. */
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	static const uint64_t pow10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-		1000000000000ull, 10000000000000ull, 100000000000000ull,
-		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-		1000000000000000000ull, 10000000000000000000ull,
-	};
-	size_t n = 1;
-	char *end, *t;
-
-	while (n < 20 && v >= pow10[n])
-		n++;
-	end = t = p + n;
-	while (v > UINT32_MAX) {
-		const char *d = pairs + 2 * (v % 100);
-		v /= 100;
-		*--t = d[1];
-		*--t = d[0];
-	}
-	/* The rest in 32 bits, whose divisions by 100 are cheaper. */
-	uint32_t u = (uint32_t)v;
-	while (u >= 100) {
-		const char *d = pairs + 2 * (u % 100);
-		u /= 100;
-		*--t = d[1];
-		*--t = d[0];
-	}
-	v = u;
-	if (v >= 10) {
-		*--t = pairs[2 * v + 1];
-		*--t = pairs[2 * v];
-	} else {
-		*--t = (char)('0' + v);
-	}
-	return end;
-}
-
-char *units_put_i64(char *p, int64_t v)
-{
-	if (v < 0)
-		*p++ = '-';
-	return units_put_u64(p, v < 0 ? -(uint64_t)v : (uint64_t)v);
-}
-
 /*
- * v as "%.15g" prints it when v is the double nearest a decimal of at most
- * three places below 10^12 (a load average, most reals a manifest holds),
- * put together by hand; 0 for any other v (shortest_g() prints it).
- * Why it is the same: k / 10^d == v, computed exactly and rounded once,
- * says v is the double nearest x = k / 10^d, so |v - x| <= 2^-53 |x|.  x
- * has at most 15 significant digits and its last is no finer than
- * "%.15g"'s (|x| < 10^12, d <= 3), whose neighbouring 15-digit numbers are
- * more than 10^-15 |x| apart: rounding v to 15 digits gives x, printed in
- * fixed notation (its exponent is between -3 and 11) without the trailing
- * zeros, and x reads back as v, so shortest_g() would stop at 15 with it.
+ * The shortest "%.15g" to "%.17g" of v that reads back as v (read back in
+ * the locale it was printed in, then given a '.').
  */
-static int short_decimal(double v, char out[UNITS_EXACT_MAX])
-{
-	static const double scale[] = { 10, 100, 1000 };
-	double a = fabs(v);
-	char *p = out;
-
-	if (a == 0 || !(a < 1e12))
-		return 0;
-	for (int d = 1; d <= 3; d++) {
-		double k = nearbyint(a * scale[d - 1]);
-		uint64_t ki, ip, fp, div = (uint64_t)scale[d - 1];
-		char frac[3];
-		int nf = d;
-
-		if (k / scale[d - 1] != a)
-			continue;
-		ki = (uint64_t)k;
-		ip = ki / div;
-		fp = ki % div;
-		if (v < 0)
-			*p++ = '-';
-		p = units_put_u64(p, ip);
-		for (int i = d - 1; i >= 0; i--, fp /= 10)
-			frac[i] = (char)('0' + fp % 10);
-		while (nf > 0 && frac[nf - 1] == '0')
-			nf--;
-		if (nf > 0) {
-			*p++ = '.';
-			memcpy(p, frac, (size_t)nf);
-			p += nf;
-		}
-		*p = '\0';
-		return (int)(p - out);
-	}
-	return 0;
-}
-
-/* The shortest "%.15g" to "%.17g" of v that reads back as v. */
 static int shortest_g(double v, char out[UNITS_EXACT_MAX])
 {
 	int n = -1;
 
 	for (int prec = 15; prec <= 17; prec++) {
 		n = snprintf(out, UNITS_EXACT_MAX, "%.*g", prec, v);
-		c_point(out);
 		if (strtod(out, NULL) == v)
 			break;
 	}
+	c_point(out);
 	return n;
 }
 
@@ -287,15 +188,10 @@ int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
 	if (form == UNITS_EXACT_PLAIN) {
 		if (v == 0)   /* -0 too, which "%g" would print as "-0" */
 			return snprintf(out, UNITS_EXACT_MAX, "0");
-		if (fabs(v) < 9007199254740992.0 && v == floor(v)) {
-			/* "%lld" by hand: every sample row of a run goes through here. */
-			char *p = units_put_i64(out, (int64_t)v);
-			*p = '\0';
-			return (int)(p - out);
-		}
+		if (fabs(v) < 9007199254740992.0 && v == floor(v))
+			return snprintf(out, UNITS_EXACT_MAX, "%lld", (long long)v);
 	}
-	if ((n = short_decimal(v, out)) == 0)
-		n = shortest_g(v, out);
+	n = shortest_g(v, out);
 	if (form == UNITS_EXACT_REAL && !strpbrk(out, ".eE") && n + 3 <= UNITS_EXACT_MAX) {
 		memcpy(out + n, ".0", 3);
 		n += 2;

@@ -14,7 +14,6 @@
 #define PLUMB_COMMON_UNITS_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 #define UNITS_MAX 48   /* bytes of one formatted value, NUL included */
 
@@ -75,14 +74,5 @@ enum units_exact_form {
  * "null").
  */
 int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX]);
-
-/*
- * v in decimal at p, as "%llu" prints it, without a NUL (at most 20
- * bytes); returns the end.  For the rows of samples.tsv, which are written
- * a few per measured run: snprintf() cost more than the row's other work.
- */
-char *units_put_u64(char *p, uint64_t v);
-/* v as "%lld" prints it, likewise (a sign and at most 20 bytes). */
-char *units_put_i64(char *p, int64_t v);
 
 #endif

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/bundle-internal.h"
 #include "formats/fingerprint.h"
 #include "formats/manifest.h"
@@ -260,25 +261,21 @@ static int same(double recorded, double computed)
 	return recorded == computed || fabs(recorded - computed) <= 1e-9 * scale;
 }
 
-/* The shortest of %.15g, %.16g, %.17g that reads back to v. */
-static const char *num(char *out, size_t size, double v)
+/* v for a message, as samples.tsv writes it. */
+static const char *num(char out[UNITS_EXACT_MAX], double v)
 {
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(out, size, "%.*g", prec, v);
-		if (strtod(out, NULL) == v)
-			break;
-	}
+	units_exact(v, UNITS_EXACT_PLAIN, out);
 	return out;
 }
 
 static int lie(struct plumb_err *err, const char *bname, size_t bi, const char *path,
 	       double recorded, double computed)
 {
-	char a[32], b[32];
+	char a[UNITS_EXACT_MAX], b[UNITS_EXACT_MAX];
 
 	return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].%s: %s "
 			     "recorded, but samples.tsv gives %s", bname, bi, path,
-			     num(a, sizeof(a), recorded), num(b, sizeof(b), computed));
+			     num(a, recorded), num(b, computed));
 }
 
 static int check_side(struct bundle_check *c, const char *bname, size_t bi, const char *sname,
@@ -332,7 +329,7 @@ static int judge_bench(struct bundle_check *c, const char *bname, size_t bi, con
 {
 	const struct analysis_result *r = NULL;
 	const char *rv, *cv;
-	char q[32];
+	char q[UNITS_EXACT_MAX];
 	struct plumb_err e2;
 	struct stats_rule rule;
 	struct stats_judgement jd;
@@ -372,7 +369,7 @@ static int judge_bench(struct bundle_check *c, const char *bname, size_t bi, con
 		else if (isnan(b->ratio))
 			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].ratio: "
 					   "missing, but samples.tsv gives %s", bname, bi,
-					   num(q, sizeof(q), jd.ratio));
+					   num(q, jd.ratio));
 		else
 			rc = lie(err, bname, bi, "ratio", b->ratio, jd.ratio);
 		if ((rc = bundle_check_differ(c, rc, err)) < 0)

@@ -24,8 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <archive_entry.h>
 
-#include "common/lazy-archive.h"
 #include "common/err.h"
 #include "common/fileio.h"
 #include "formats/bundle.h"

@@ -21,8 +21,9 @@
 
 #include <zstd.h>
 #include <zstd_errors.h>
+#include <archive.h>
+#include <archive_entry.h>
 
-#include "common/lazy-archive.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "formats/bundle.h"

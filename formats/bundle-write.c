@@ -36,8 +36,9 @@
 #include <unistd.h>
 
 #include <zstd.h>
+#include <archive.h>
+#include <archive_entry.h>
 
-#include "common/lazy-archive.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"

@@ -22,7 +22,7 @@
 
 #include <jansson.h>
 
-#include "common/lazy-git2.h"
+#include "common/git2.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include <sodium.h>
+#include <openssl/evp.h>
 
 #include "common/err.h"
-#include "common/lazy-crypto.h"
 #include "formats/digest.h"
 #include "common/banned.h"
 
@@ -27,27 +27,22 @@ void digest_force_sodium(int on)
 }
 
 /*
- * Whether libcrypto hashes: loaded once; a failure means libsodium from
- * then on.  PLUMB_DIGEST=libsodium chooses libsodium (bench/bundle.sh
- * measures one against the other).
+ * Whether libcrypto hashes: yes unless PLUMB_DIGEST=libsodium chooses
+ * libsodium's portable code (bench/bundle.sh measures one against the
+ * other).
  */
 static int use_evp(void)
 {
-	struct plumb_err ignored;
-
 	if (force_sodium < 0) {
 		const char *e = getenv("PLUMB_DIGEST");
 		force_sodium = e && strcmp(e, "libsodium") == 0;
 	}
-	if (force_sodium)
-		return 0;
-	plumb_err_clear(&ignored);
-	return crypto_load(&ignored) == 0;
+	return !force_sodium;
 }
 
 const char *digest_backend(void)
 {
-	return force_sodium != 1 && lazy_loaded(&plumb_crypto_lib) ? "libcrypto" : "libsodium";
+	return use_evp() ? "libcrypto" : "libsodium";
 }
 
 /* Add bytes to whichever state d holds. */

@@ -3,11 +3,11 @@
  * artifacts, trees, inputs, host ids), optionally computed on a helper
  * thread.  No other file hashes (t0007).
  *
- * The backend is OpenSSL's libcrypto (EVP), loaded on first use
- * (common/lazy-crypto.h): it uses the CPU's SHA extensions where present
- * (x86 SHA-NI, ARMv8 SHA2) and tuned vector code elsewhere, about 2 GB/s
- * here against libsodium's portable 300 MB/s.  When libcrypto cannot be
- * loaded, libsodium's SHA-256 stands in; both give the same bytes.
+ * The backend is OpenSSL's libcrypto (EVP): it uses the CPU's SHA
+ * extensions where present (x86 SHA-NI, ARMv8 SHA2) and tuned vector code
+ * elsewhere, about 2 GB/s here against libsodium's portable 300 MB/s.
+ * PLUMB_DIGEST=libsodium hashes with libsodium's portable SHA-256
+ * instead; both give the same bytes.
  *
  * Why a thread: hashing on the reading thread would add its whole time to
  * `plumb bundle verify` of a large bundle (~350 MB of samples.tsv for 10
@@ -75,7 +75,7 @@ void digest_buffer(const void *data, size_t len, unsigned char out[DIGEST_BYTES]
 /* One-shot SHA-256 of a buffer, as 64 lower-case hex digits. */
 void digest_buffer_hex(const void *data, size_t len, char out[DIGEST_HEX]);
 
-/* The backend in use: "libcrypto" or "libsodium" (after the first hash). */
+/* The backend in use: "libcrypto" or "libsodium". */
 const char *digest_backend(void);
 
 /* Tests and benches: force libsodium (1) or the default (0) for later hashes. */

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <archive.h>
+#include <archive_entry.h>
+
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
-#include "common/lazy-archive.h"
 #include "formats/digest.h"
 #include "formats/import-internal.h"
 #include "formats/jsonio.h"
@@ -299,8 +301,6 @@ static int gunzip(const char *name, const struct buf *in, struct buf *out,
 	struct archive_entry *entry;
 	int rc = 0;
 
-	if (archive_load(err) < 0)
-		return PLUMB_EINTERNAL;
 	a = archive_read_new();
 	entry = archive_entry_new();
 	if (!a || !entry) {

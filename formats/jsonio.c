@@ -98,15 +98,11 @@ size_t jsonio_path_key(struct jsonio_path *p, const char *key)
 
 size_t jsonio_path_index(struct jsonio_path *p, size_t i)
 {
-	char tmp[32], *e = tmp;
+	char tmp[32];
 	size_t old = p->len;
+	int n = snprintf(tmp, sizeof(tmp), "[%zu]", i);
 
-	/* "[%zu]" by hand: a manifest's reader names every element it enters
-	 * (run.order and run.conditions hold one per round). */
-	*e++ = '[';
-	e = units_put_u64(e, i);
-	*e++ = ']';
-	path_add(p, tmp, (size_t)(e - tmp));
+	path_add(p, tmp, (size_t)n);
 	return old;
 }
 
@@ -269,9 +265,7 @@ int jsonio_load(const char *text, size_t len, size_t max_bytes, int max_depth,
 
 static int dump_string(struct buf *out, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t i, run = 0;
-	char esc[7];
 
 	if (buf_addch(out, '"') < 0)
 		return -1;
@@ -294,29 +288,20 @@ static int dump_string(struct buf *out, const char *s, size_t n)
 		if (buf_add(out, s + run, i - run) < 0)
 			return -1;
 		run = i + len;
-		if (cp >= 0) {
-			if (buf_printf(out, "\\u%04x", (unsigned)cp) < 0)
-				return -1;
-			i += len - 1;
-			continue;
+		i += len - 1;
+		if (cp < 0) {
+			switch (c) {
+			case '"': e = "\\\""; break;
+			case '\\': e = "\\\\"; break;
+			case '\n': e = "\\n"; break;
+			case '\t': e = "\\t"; break;
+			case '\r': e = "\\r"; break;
+			case '\b': e = "\\b"; break;
+			case '\f': e = "\\f"; break;
+			default: cp = c; break;
+			}
 		}
-		switch (c) {
-		case '"': e = "\\\""; break;
-		case '\\': e = "\\\\"; break;
-		case '\n': e = "\\n"; break;
-		case '\t': e = "\\t"; break;
-		case '\r': e = "\\r"; break;
-		case '\b': e = "\\b"; break;
-		case '\f': e = "\\f"; break;
-		default:
-			memcpy(esc, "\\u00", 4);
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			esc[6] = '\0';
-			e = esc;
-			break;
-		}
-		if (buf_addstr(out, e) < 0)
+		if (e ? buf_addstr(out, e) < 0 : buf_printf(out, "\\u%04x", (unsigned)cp) < 0)
 			return -1;
 	}
 	if (buf_add(out, s + run, n - run) < 0)
@@ -355,8 +340,7 @@ static int dump_value(const json_t *v, struct buf *out, int level)
 	case JSON_FALSE:
 		return buf_addstr(out, "false");
 	case JSON_INTEGER:
-		/* "%lld" by hand: every round's atNs comes through here. */
-		return buf_add(out, num, (size_t)(units_put_i64(num, json_integer_value(v)) - num));
+		return buf_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	case JSON_REAL:
 		/* jansson never holds a non-finite real. */
 		if (units_exact(json_real_value(v), UNITS_EXACT_REAL, num) < 0)

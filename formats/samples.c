@@ -36,11 +36,10 @@ static const char *const column_names[SAMPLES_COLUMNS] = {
 
 enum { COL_BENCH, COL_SIDE, COL_PAD, COL_ROUND, COL_ITER, COL_METRIC, COL_VALUE };
 
-/* The sides' names and lengths (the writer puts a row without a strlen()). */
-static const struct { const char *s; size_t len; } side_names[] = {
-	[SAMPLES_BASE] = { "base", 4 },
-	[SAMPLES_CANDIDATE] = { "candidate", 9 },
-	[SAMPLES_CONTROL] = { "control", 7 },
+static const char *const side_names[] = {
+	[SAMPLES_BASE] = "base",
+	[SAMPLES_CANDIDATE] = "candidate",
+	[SAMPLES_CONTROL] = "control",
 };
 
 const char *samples_side_name(enum samples_side side)
@@ -49,7 +48,7 @@ const char *samples_side_name(enum samples_side side)
 	case SAMPLES_BASE:
 	case SAMPLES_CANDIDATE:
 	case SAMPLES_CONTROL:
-		return side_names[side].s;
+		return side_names[side];
 	}
 	return "?";
 }
@@ -548,10 +547,6 @@ void samples_writer_init(struct samples_writer *w, samples_write_fn fn, void *ct
 	w->failed = 0;
 	w->rows = 0;
 	w->len = 0;
-	w->valid_bench_len = 0;
-	for (int i = 0; i < SAMPLES_WRITER_METRICS; i++)
-		w->valid_metric_len[i] = 0;
-	w->valid_metric_next = 0;
 }
 
 static int writer_flush(struct samples_writer *w, struct plumb_err *err)
@@ -580,58 +575,29 @@ static int writer_add(struct samples_writer *w, const char *s, size_t len,
 	return 0;
 }
 
-static char *put_bytes(char *p, const char *s, size_t len)
-{
-	memcpy(p, s, len);
-	return p + len;
-}
-
-/* Is s (len bytes) among the n names kept in slots of width bytes each? */
-static int name_known(const char *slots, const size_t *lens, size_t n, size_t width,
-		      const char *s, size_t len)
-{
-	for (size_t i = 0; i < n; i++)
-		if (lens[i] == len && memcmp(slots + i * width, s, len) == 0)
-			return 1;
-	return 0;
-}
-
 int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 		       struct plumb_err *err)
 {
 	/* bench, metric, three numbers of 20 digits, the value, side and tabs */
 	char line[SAMPLES_NAME_MAX + SAMPLES_METRIC_MAX + 128];
-	char val[40], q[200];
+	char val[40], iter[24], q[200];
 	const char *why;
-	char *start, *p;
-	int n, vlen;
+	int n;
 
 	if (w->magic != SAMPLES_WRITER_MAGIC)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "samples writer used before init");
 	if (w->failed)
 		return plumb_err_set(err, w->failed, "samples.tsv: write after an earlier error");
-	if (!name_known(w->valid_bench, &w->valid_bench_len, 1, SAMPLES_NAME_MAX,
-			row->bench, row->bench_len)) {
-		why = name_problem(row->bench, row->bench_len, SAMPLES_NAME_MAX);
-		if (why)
-			return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'bench': "
-					     "name '%s' %s", (unsigned long long)w->rows + 1,
-					     quote_field(q, sizeof(q), row->bench, row->bench_len), why);
-		memcpy(w->valid_bench, row->bench, row->bench_len);
-		w->valid_bench_len = row->bench_len;
-	}
-	if (!name_known(w->valid_metric[0], w->valid_metric_len, SAMPLES_WRITER_METRICS,
-			SAMPLES_METRIC_MAX, row->metric, row->metric_len)) {
-		unsigned slot = w->valid_metric_next % SAMPLES_WRITER_METRICS;
-		why = name_problem(row->metric, row->metric_len, SAMPLES_METRIC_MAX);
-		if (why)
-			return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'metric': "
-					     "name '%s' %s", (unsigned long long)w->rows + 1,
-					     quote_field(q, sizeof(q), row->metric, row->metric_len), why);
-		memcpy(w->valid_metric[slot], row->metric, row->metric_len);
-		w->valid_metric_len[slot] = row->metric_len;
-		w->valid_metric_next++;
-	}
+	why = name_problem(row->bench, row->bench_len, SAMPLES_NAME_MAX);
+	if (why)
+		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'bench': "
+				     "name '%s' %s", (unsigned long long)w->rows + 1,
+				     quote_field(q, sizeof(q), row->bench, row->bench_len), why);
+	why = name_problem(row->metric, row->metric_len, SAMPLES_METRIC_MAX);
+	if (why)
+		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'metric': "
+				     "name '%s' %s", (unsigned long long)w->rows + 1,
+				     quote_field(q, sizeof(q), row->metric, row->metric_len), why);
 	if (row->side != SAMPLES_BASE && row->side != SAMPLES_CANDIDATE &&
 	    row->side != SAMPLES_CONTROL)
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'side': "
@@ -642,7 +608,7 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 				     "out of range", (unsigned long long)w->rows + 1,
 				     row->pad > SAMPLES_PAD_MAX ? "pad" :
 				     row->round > SAMPLES_ROUND_MAX ? "round" : "iter");
-	if ((vlen = samples_format_value(row->value, val, sizeof(val))) < 0)
+	if (samples_format_value(row->value, val, sizeof(val)) < 0)
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'value': "
 				     "%s value %g", (unsigned long long)w->rows + 1,
 				     isfinite(row->value) ? "negative" : "not a finite", row->value);
@@ -651,32 +617,17 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 			return w->failed;
 		w->header_done = 1;
 	}
-	/* A row a measured run, five for its five metrics: put together by
-	 * hand, as "%.*s\t%s\t%u\t%u\t%s\t%.*s\t%s\n" would print it, in
-	 * the buffer itself when the longest line fits there (writer_add()
-	 * would copy it there without a flush), else in line. */
-	start = w->len + sizeof(line) <= sizeof(w->buf) ? w->buf + w->len : line;
-	p = put_bytes(start, row->bench, row->bench_len);
-	*p++ = '\t';
-	p = put_bytes(p, side_names[row->side].s, side_names[row->side].len);
-	*p++ = '\t';
-	p = units_put_u64(p, row->pad);
-	*p++ = '\t';
-	p = units_put_u64(p, row->round);
-	*p++ = '\t';
 	if (row->iter == SAMPLES_ITER_NONE)
-		*p++ = '-';
+		snprintf(iter, sizeof(iter), "-");
 	else
-		p = units_put_u64(p, row->iter);
-	*p++ = '\t';
-	p = put_bytes(p, row->metric, row->metric_len);
-	*p++ = '\t';
-	p = put_bytes(p, val, (size_t)vlen);
-	*p++ = '\n';
-	n = (int)(p - start);
-	if (start != line)
-		w->len += (size_t)n;
-	else if (writer_add(w, line, (size_t)n, err) < 0)
+		snprintf(iter, sizeof(iter), "%llu", (unsigned long long)row->iter);
+	n = snprintf(line, sizeof(line), "%.*s\t%s\t%u\t%u\t%s\t%.*s\t%s\n",
+		     (int)row->bench_len, row->bench, samples_side_name(row->side),
+		     (unsigned)row->pad, (unsigned)row->round, iter,
+		     (int)row->metric_len, row->metric, val);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return plumb_err_set(err, PLUMB_EINTERNAL, "samples.tsv: row too long");
+	if (writer_add(w, line, (size_t)n, err) < 0)
 		return w->failed;
 	w->rows++;
 	return 0;

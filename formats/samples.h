@@ -151,7 +151,6 @@ int samples_write_stdio(void *ctx, const void *data, size_t len,
 			struct plumb_err *err);
 
 #define SAMPLES_WRITER_BUF 16384
-#define SAMPLES_WRITER_METRICS 8   /* metric names remembered as valid */
 
 struct samples_writer {
 	unsigned magic;
@@ -162,15 +161,6 @@ struct samples_writer {
 	uint64_t rows;
 	size_t len;
 	char buf[SAMPLES_WRITER_BUF];
-	/* Names already found valid, by their bytes (a caller may reuse an
-	 * address for another name): a run's rows repeat one bench name and a
-	 * few metric names, validated once instead of per row.  A length of 0
-	 * is an empty slot (an empty name is never valid). */
-	char valid_bench[SAMPLES_NAME_MAX];
-	size_t valid_bench_len;
-	char valid_metric[SAMPLES_WRITER_METRICS][SAMPLES_METRIC_MAX];
-	size_t valid_metric_len[SAMPLES_WRITER_METRICS];
-	unsigned valid_metric_next;   /* the slot the next new metric replaces */
 };
 
 /* Set up a writer; nothing is written until the first row or finish. */

@@ -22,12 +22,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 
-#include "common/lazy-git2.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "common/git2.h"
 #include "formats/config.h"
 #include "formats/digest.h"
 #include "runner/checkout.h"
@@ -119,10 +122,6 @@ static int mirror_fetch(git_repository *repo, const char *url, struct plumb_err 
 				  origin.ptr, url);
 		goto out;
 	}
-	/* A remote over TLS needs the CA certificates the start left unread. */
-	if ((strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0) &&
-	    (r = git2_want_tls(err)) < 0)
-		goto out;
 	git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
 	ro.repository = repo;
 	ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF | GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;

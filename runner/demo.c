@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 
-#include "common/lazy-git2.h"
+#include "common/git2.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"

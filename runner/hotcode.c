@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include <gelf.h>
+#include <capstone/capstone.h>
 
-#include "common/lazy-capstone.h"
 #include "common/err.h"
 #include "runner/elfsym.h"
 #include "runner/hotcode.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/lazy-git2.h"
+#include "common/git2.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/config.h"

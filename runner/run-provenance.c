@@ -34,8 +34,8 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/git2.h"
 #include "common/url.h"
-#include "common/lazy-git2.h"
 #include "formats/config.h"
 #include "formats/digest.h"
 #include "formats/manifest.h"

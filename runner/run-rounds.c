@@ -23,7 +23,6 @@
 #include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/err.h"
-#include "common/units.h"
 #include "formats/bundle.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
@@ -278,26 +277,6 @@ static int record_run(struct run_state *st, struct bench_state *b, size_t vi, un
 	return 0;
 }
 
-/*
- * "round 3", or "warmup run 2" for round 0, into out (at least 32 bytes):
- * by hand, as a snprintf() call cost more than the rest of a run's
- * bookkeeping in run_one().
- */
-static void run_when(char *out, unsigned round, unsigned pass)
-{
-	static const char r[] = "round ", w[] = "warmup run ";
-	char *p = out;
-
-	if (round == 0) {
-		memcpy(p, w, sizeof(w) - 1);
-		p = units_put_u64(p + sizeof(w) - 1, pass);
-	} else {
-		memcpy(p, r, sizeof(r) - 1);
-		p = units_put_u64(p + sizeof(r) - 1, round);
-	}
-	*p = '\0';
-}
-
 /* Run bench b on variant vi once; round 0 is a warmup run (pass `pass`). */
 static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsigned round,
 		   unsigned pass, struct plumb_err *err)
@@ -309,7 +288,10 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 	char when[64], why[PLUMB_ERR_MAX];
 	int r;
 
-	run_when(when, round, pass);
+	if (round == 0)
+		snprintf(when, sizeof(when), "warmup run %u", pass);
+	else
+		snprintf(when, sizeof(when), "round %u", round);
 	/* The artifact's path is also in the environment: every variant's has
 	 * the same length, so the environment's size does not vary either. */
 	if ((r = envlist_set(&b->env, "PLUMB_ARTIFACT", st->build.variants[vi].artifact, err)) < 0)

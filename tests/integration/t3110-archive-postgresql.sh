@@ -32,15 +32,6 @@ test_expect_success POSTGRESQL 'PLUMB_ARCHIVE=postgresql://...: add, list, show;
 	test "$(pg_sql fleet "SELECT count(*) FROM bundles")" = 2
 '
 
-test_expect_success POSTGRESQL 'only a command on PostgreSQL loads libpq' '
-	LD_DEBUG=files plumb archive list --archive-dir "$URL" >/dev/null 2>ld &&
-	grep "file=libpq\.so" ld >/dev/null &&
-	plumb archive add one.plumb --archive-dir local >/dev/null &&
-	LD_DEBUG=files plumb archive list --archive-dir local >/dev/null 2>ld &&
-	test_grep "file=libsqlite3" ld &&
-	test_grep_not "file=libpq" ld
-'
-
 test_expect_success POSTGRESQL '8 hosts, each with its own store folder, adding overlapping bundles at once: one row per bundle' '
 	i=3 && while test $i -le 12; do make_bundle $i b$i.plumb || return 1; i=$((i + 1)); done &&
 	HOSTS=$(pg_url hosts) &&

@@ -27,7 +27,6 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/url.h"
-#include "common/lazy-pq.h"
 #include "common/fileio.h"
 #include "formats/manifest.h"
 #include "common/banned.h"
@@ -714,21 +713,4 @@ PLUMB_TEST(archive_url_password_is_redacted)
 	assert_true(url_is_postgres("postgres://x/y"));
 	assert_false(url_is_postgres("/srv/archive"));
 	assert_false(url_is_postgres("postgresql:x"));
-}
-
-PLUMB_TEST(archive_postgresql_without_libpq_names_it)
-{
-	struct lazy_lib keep = plumb_pq_lib;
-	struct plumb_err err;
-	struct store st;
-
-	if (lazy_loaded(&plumb_pq_lib))
-		skip();
-	plumb_pq_lib.soname = "libpq-plumb-absent.so.5";
-	plumb_pq_lib.path = "/nonexistent/libpq-plumb-absent.so.5";
-	plumb_err_clear(&err);
-	assert_int_equal(store_open(&st, "postgresql:///plumb?host=/nonexistent", 0, &err),
-			 PLUMB_EINTERNAL);
-	assert_non_null(strstr(err.msg, "libpq is needed here but cannot be loaded"));
-	plumb_pq_lib = keep;
 }

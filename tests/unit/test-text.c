@@ -36,33 +36,6 @@ PLUMB_TEST(numfmt_integers_exact_others_shortest)
 	assert_int_equal(units_exact(-INFINITY, UNITS_EXACT_PLAIN, out), -1);
 }
 
-/* units_put_u64() writes what "%llu" prints: every digit count, both ends. */
-PLUMB_TEST(numfmt_put_u64_as_printf)
-{
-	unsigned long long x = 88172645463325252ull, p10 = 1;
-	char want[24], got[24], *end;
-
-	for (int i = 0; i < 200000; i++) {
-		unsigned long long v;
-		if (i < 1000)
-			v = (unsigned long long)i;
-		else if (i < 1060) {
-			v = p10 + (unsigned long long)(i % 3) - 1;   /* 10^k - 1, 10^k, 10^k + 1 */
-			if (i % 3 == 2 && p10 <= UINT64_MAX / 10)
-				p10 *= 10;
-		} else if (i == 1060)
-			v = UINT64_MAX;
-		else {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			v = x >> (i % 64);
-		}
-		snprintf(want, sizeof(want), "%llu", v);
-		end = units_put_u64(got, v);
-		*end = '\0';
-		assert_string_equal(got, want);
-	}
-}
-
 /* Every output reads back to the same double. */
 PLUMB_TEST(numfmt_round_trips)
 {
@@ -81,37 +54,6 @@ PLUMB_TEST(numfmt_round_trips)
 		assert_true(strlen(out) < UNITS_EXACT_MAX);
 		if (strtod(out, NULL) != v && !(v == 0))
 			fail_msg("%.17g printed as %s", v, out);
-	}
-}
-
-/* The JSON form keeps a point on whole numbers and the sign of zero. */
-/* The plain form of a whole number is what "%lld" prints, digit for digit. */
-PLUMB_TEST(units_exact_plain_integers_as_printf_prints_them)
-{
-	char s[UNITS_EXACT_MAX], want[UNITS_EXACT_MAX];
-	uint64_t x = 0x9e3779b97f4a7c15ull;
-	const double edge[] = { 1, -1, 9, 10, 99, 100, 9007199254740991.0,
-				-9007199254740991.0, 1e15, 123456789 };
-
-	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
-		snprintf(want, sizeof(want), "%lld", (long long)edge[i]);
-		assert_int_equal(units_exact(edge[i], UNITS_EXACT_PLAIN, s), (int)strlen(want));
-		assert_string_equal(s, want);
-	}
-	for (int i = 0; i < 10000; i++) {
-		double v;
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		/* Every length of number, either sign. */
-		v = (double)((x >> 11) >> (x % 53));
-		if (x & 1)
-			v = -v;
-		if (v == 0)
-			continue;
-		snprintf(want, sizeof(want), "%lld", (long long)v);
-		assert_int_equal(units_exact(v, UNITS_EXACT_PLAIN, s), (int)strlen(want));
-		assert_string_equal(s, want);
 	}
 }
 
