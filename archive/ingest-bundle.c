@@ -64,7 +64,7 @@ static int side_from(struct ingest_side *d, const struct manifest_side_stats *s)
 /* The verdict as the archive keeps it: "slower", "unswept-faster", "failed"... */
 static int verdict_from(char **slot, const struct manifest_bench *b)
 {
-	const char *v = manifest_verdict_name(b->verdict);
+	const char *v = verdict_name(b->verdict);
 	const char *d = manifest_direction_name(b->direction);
 	char text[64];
 
@@ -72,7 +72,7 @@ static int verdict_from(char **slot, const struct manifest_bench *b)
 		return dup_str(slot, "failed");
 	if (!v)
 		return dup_str(slot, NULL);
-	if (b->verdict == MANIFEST_VERDICT_UNSWEPT && d) {
+	if (b->verdict == VERDICT_UNSWEPT && d) {
 		snprintf(text, sizeof(text), "%s-%s", v, d);
 		return dup_str(slot, text);
 	}

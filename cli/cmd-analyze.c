@@ -33,8 +33,8 @@ static const struct plumb_opt analyze_opts[] = {
 		    "benchmark, metric, side and pad: docs/csv.md)", &cfg.format),
 	OPT_STRING_("warmup", 0, "POLICY", "per-iteration data: auto, none or N samples "
 		    "dropped per round", &cfg.warmup),
-	OPT_STRING_("rule", 0, "RULE", "the verdict rule: margin (the default, version 2) or "
-		    "overlap (the seeds' rule, version 1)", &cfg.rule),
+	OPT_STRING_("rule", 0, "RULE", "the verdict rule: shift (the default, version 3), "
+		    "margin (version 2) or overlap (the seeds' rule, version 1)", &cfg.rule),
 	OPT_END_()
 };
 
@@ -83,7 +83,7 @@ static int analyze_exec(int argc, char **argv)
 	}
 
 	if (cfg.rule && stats_rule_select(cfg.rule, 0, &opts.rule) < 0) {
-		fprintf(stderr, "plumb analyze: --rule takes margin or overlap, not '%s'\n", cfg.rule);
+		fprintf(stderr, "plumb analyze: --rule takes shift, margin or overlap, not '%s'\n", cfg.rule);
 		return PLUMB_EXIT_USAGE;
 	}
 

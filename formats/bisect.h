@@ -77,7 +77,7 @@ struct bisect_step {
 	enum bisect_kind kind;
 	size_t base, candidate;  /* commit indexes */
 	size_t lo, hi;           /* the range before the step: lo not slower, hi slower */
-	enum manifest_verdict verdict;
+	enum verdict verdict;
 	enum bisect_call call;
 	char why[160];           /* undecided: why; identical hot code: that */
 	int hot_identical;       /* MANIFEST_UNKNOWN, 0 or 1 */

@@ -359,7 +359,7 @@ static int judge_bench(struct bundle_check *c, const char *bname, size_t bi, con
 	/* The verdict, by the one verdict computation, under the rule the
 	 * benchmark records (none: overlap v1) and its recorded hot identity. */
 	manifest_bench_rule(b, &rule);
-	if (analysis_judge(r, &rule, manifest_bench_hot(b), &jd) < 0)
+	if (analysis_judge(r, &rule, manifest_bench_hot(b), manifest_bench_work(b), &jd) < 0)
 		return plumb_err_set(err, errno == ENOMEM ? PLUMB_EINTERNAL : PLUMB_EINPUT,
 				     "%s: manifest.json: benches[%zu].rule: %s", bname, bi, jd.why);
 	if (jd.has_ratio != !isnan(b->ratio) || (jd.has_ratio && !same(b->ratio, jd.ratio))) {
@@ -375,8 +375,8 @@ static int judge_bench(struct bundle_check *c, const char *bname, size_t bi, con
 		if ((rc = bundle_check_differ(c, rc, err)) < 0)
 			return rc;
 	}
-	rv = manifest_verdict_name(b->verdict);
-	cv = stats_verdict_name(jd.verdict);
+	rv = verdict_name(b->verdict);
+	cv = verdict_name(jd.verdict);
 	if ((!rv || strcmp(rv, cv) != 0) &&
 	    (rc = bundle_check_differ(c, plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: "
 				      "benches[%zu].verdict: '%s' recorded, but samples.tsv gives "
@@ -384,7 +384,7 @@ static int judge_bench(struct bundle_check *c, const char *bname, size_t bi, con
 				      cv, stats_rule_name(rule.kind), rule.version), err)) < 0)
 		return rc;
 	rv = manifest_direction_name(b->direction);
-	cv = jd.verdict == STATS_VERDICT_UNSWEPT || jd.verdict == STATS_VERDICT_NOISY ?
+	cv = jd.verdict == VERDICT_UNSWEPT || jd.verdict == VERDICT_NOISY ?
 		stats_direction_name(jd.direction) : NULL;
 	if (((rv == NULL) != (cv == NULL) || (rv && strcmp(rv, cv) != 0)) &&
 	    (rc = bundle_check_differ(c, plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: "
@@ -395,6 +395,24 @@ static int judge_bench(struct bundle_check *c, const char *bname, size_t bi, con
 	if (b->interval.present && jd.has_interval &&
 	    !(same(b->interval.lo, jd.ratio_lo) && same(b->interval.hi, jd.ratio_hi)))
 		return lie(err, bname, bi, "interval.lo", b->interval.lo, jd.ratio_lo);
+	if (b->shift.present != jd.has_shift)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].shift: %s, "
+				     "but the %s rule %s one", bname, bi,
+				     b->shift.present ? "recorded" : "missing", stats_rule_name(rule.kind),
+				     jd.has_shift ? "gives" : "gives no");
+	if (b->shift.present) {
+		const struct { const char *name; double rec, got; } f[] = {
+			{ "shift.estimate", b->shift.estimate, jd.shift },
+			{ "shift.lo", b->shift.lo, jd.shift_lo },
+			{ "shift.hi", b->shift.hi, jd.shift_hi },
+			{ "shift.level", b->shift.level, jd.shift_level },
+			{ "shift.p", b->shift.p, jd.p },
+			{ "shift.pMin", b->shift.p_min, jd.p_min },
+		};
+		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+			if (!same(f[k].rec, f[k].got))
+				return lie(err, bname, bi, f[k].name, f[k].rec, f[k].got);
+	}
 	return 0;
 }
 

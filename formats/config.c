@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <strings.h>
 #include <sys/stat.h>
 
@@ -66,8 +67,10 @@ const struct key_def config_keys[] = {
 	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
 	{ { "build", "cacheSize", "4G", false, false, "a size: 0 (off), 500M, 4G" }, K_BUILD_CACHE_SIZE },
 	{ { "build", "jobs", "auto", false, false, "1 to 64, or auto (the number of CPUs)" }, K_BUILD_JOBS },
-	{ { "verdict", "rule", "margin", false, false, "margin | overlap" }, K_VERDICT_RULE },
-	{ { "verdict", "confidence", "0.95", false, false, "0.5 to 0.999" }, K_VERDICT_CONFIDENCE },
+	{ { "verdict", "rule", "shift", false, false, "shift | margin | overlap" }, K_VERDICT_RULE },
+	{ { "verdict", "confidence", "auto", false, false,
+	    "0.5 to 0.999, or auto (shift 0.99, margin and overlap 0.95)" }, K_VERDICT_CONFIDENCE },
+	{ { "verdict", "minEffect", "0.01", false, false, "0 to 0.5 (rule shift)" }, K_VERDICT_MIN_EFFECT },
 	{ { "host", "allow", NULL, false, false, "check ids, comma-separated: virt,isolation" }, K_HOST_ALLOW },
 	{ { "archive", "url", NULL, false, false, "a folder, or postgresql://USER:PASSWORD@HOST/DB" }, K_ARCHIVE_URL },
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
@@ -87,7 +90,7 @@ const struct key_def config_keys[] = {
 };
 
 const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "host", "archive", "bench" };
-static const char *const rule_names[] = { "margin", "overlap" };
+static const char *const rule_names[] = { "shift", "margin", "overlap" };
 
 _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
 	       "one row of config_keys[] per enum key_id");
@@ -441,8 +444,25 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 			cfg->verdict.rule = rule_names[choice];
 		return rc;
 	case K_VERDICT_CONFIDENCE:
+		if (v && strcasecmp(v, "auto") == 0) {
+			cfg->verdict.confidence = 0;
+			snprintf(cfg->verdict.confidence_text, sizeof(cfg->verdict.confidence_text), "auto");
+			return 0;
+		}
 		return parse_share(where, v, "0.999", &cfg->verdict.confidence,
 				   cfg->verdict.confidence_text, err);
+	case K_VERDICT_MIN_EFFECT: {
+		char *end;
+		double e;
+		errno = 0;
+		e = v ? strtod(v, &end) : NAN;
+		if (!v || errno || end == v || *end || !(e >= 0 && e <= 0.5))
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a number from 0 to 0.5",
+					     where, SHOW(v ? v : ""));
+		cfg->verdict.min_effect = e;
+		units_exact(e, UNITS_EXACT_PLAIN, cfg->verdict.min_effect_text);
+		return 0;
+	}
 	case K_BENCH_COMMAND:
 		if ((rc = config_params_leftover(where, v, err)) < 0)
 			return rc;
@@ -683,6 +703,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_VERDICT_CONFIDENCE:
 		value_str(v, cfg->verdict.confidence_text, NULL);
+		return;
+	case K_VERDICT_MIN_EFFECT:
+		value_str(v, cfg->verdict.min_effect_text, NULL);
 		return;
 	case K_BENCH_COMMAND:
 		value_str(v, b->command, "not set (required)");

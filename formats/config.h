@@ -164,9 +164,11 @@ struct plumb_config {
 	} build;
 
 	struct {
-		const char *rule;         /* verdict.rule: "margin" | "overlap" (static) */
-		double confidence;        /* verdict.confidence */
+		const char *rule;         /* verdict.rule: "shift" | "margin" | "overlap" (static) */
+		double confidence;        /* verdict.confidence; 0: auto, the rule's own */
 		char confidence_text[32]; /* verdict.confidence as rendered (UNITS_EXACT_MAX) */
+		double min_effect;        /* verdict.minEffect (rule shift) */
+		char min_effect_text[32];
 	} verdict;
 
 	struct {

@@ -495,7 +495,7 @@ static int fill_bench(struct manifest *m, const struct pair *p, const struct ana
 				       p->be->samples, err)) < 0)
 		return rc;
 	rule = analysis_options(a)->rule;
-	if (analysis_judge(ar, &rule, STATS_HOT_UNKNOWN, &jd) < 0)
+	if (analysis_judge(ar, &rule, STATS_HOT_UNKNOWN, STATS_WORK_UNKNOWN, &jd) < 0)
 		return errno == ENOMEM ? plumb_err_oom(err, "verdict")
 				       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
 						       p->name, jd.why);

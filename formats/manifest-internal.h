@@ -15,7 +15,6 @@
 extern const char *const manifest_side_names[];
 extern const char *const manifest_method_names[];
 extern const char *const manifest_mode_names[];
-extern const char *const manifest_verdict_names[];   /* [0] is UNSET: "" */
 extern const char *const manifest_direction_names[]; /* [0] is UNSET: "" */
 
 /* Set up one element with every optional field absent. */

@@ -786,18 +786,41 @@ static int read_bench_extras(struct rd *r, const json_t *o, struct manifest_benc
 			rc = get_int(r, g, "version", 1, &b->rule.version);
 		if (rc == 0)
 			rc = get_num(r, g, "confidence", 1, &b->rule.confidence);
+		int shift = rc == 0 && b->rule.name && strcmp(b->rule.name, "shift") == 0;
 		if (rc == 0)
-			rc = get_num(r, g, "noiseFactor", 1, &b->rule.noise_factor);
+			rc = get_num(r, g, "noiseFactor", !shift, &b->rule.noise_factor);
 		if (rc == 0)
-			rc = get_int(r, g, "resamples", 1, &b->rule.resamples);
+			rc = get_int(r, g, "resamples", !shift, &b->rule.resamples);
 		if (rc == 0)
-			rc = get_int(r, g, "seed", 1, &b->rule.seed);
+			rc = get_int(r, g, "seed", !shift, &b->rule.seed);
+		if (rc == 0)
+			rc = get_num(r, g, "minEffect", shift, &b->rule.min_effect);
 	}
 	if (rc < 0)
 		return rc;
 	jsonio_path_restore(&r->path, old);
 	if ((rc = get_str(r, o, "reason", 0, &b->reason)) < 0)
 		return rc;
+	if ((rc = get_str(r, o, "work", 0, &b->work)) < 0)
+		return rc;
+	rc = member(r, o, "shift", 0, W_OBJECT, &g, &old);
+	if (rc == 0 && g) {
+		b->shift.present = 1;
+		rc = get_num(r, g, "estimate", 1, &b->shift.estimate);
+		if (rc == 0)
+			rc = get_num(r, g, "lo", 1, &b->shift.lo);
+		if (rc == 0)
+			rc = get_num(r, g, "hi", 1, &b->shift.hi);
+		if (rc == 0)
+			rc = get_num(r, g, "level", 1, &b->shift.level);
+		if (rc == 0)
+			rc = get_num(r, g, "p", 1, &b->shift.p);
+		if (rc == 0)
+			rc = get_num(r, g, "pMin", 1, &b->shift.p_min);
+	}
+	if (rc < 0)
+		return rc;
+	jsonio_path_restore(&r->path, old);
 
 	rc = member(r, o, "interval", 0, W_OBJECT, &g, &old);
 	if (rc == 0 && g) {
@@ -969,12 +992,12 @@ static int read_bench(struct rd *r, const json_t *o, struct manifest_bench *b)
 	jsonio_path_restore(&r->path, old);
 	rc = get_num(r, o, "ratio", 0, &b->ratio);
 	if (rc == 0)
-		rc = get_enum(r, o, "verdict", ok, manifest_verdict_names, &verdict);
+		rc = get_enum(r, o, "verdict", ok, verdict_names, &verdict);
 	if (rc == 0)
 		rc = get_enum(r, o, "direction", 0, manifest_direction_names, &direction);
 	if (rc < 0)
 		return rc;
-	b->verdict = (enum manifest_verdict)verdict;
+	b->verdict = (enum verdict)verdict;
 	b->direction = (enum manifest_direction)direction;
 	if ((rc = get_opaque(r, o, "valgrind", 0, &b->valgrind)) < 0)
 		return rc;

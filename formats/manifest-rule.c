@@ -20,9 +20,20 @@ void manifest_bench_rule(const struct manifest_bench *mb, struct stats_rule *out
 		return;
 	}
 	out->confidence = mb->rule.confidence;
+	if (out->kind == STATS_RULE_SHIFT) {
+		out->min_effect = mb->rule.min_effect;
+		return;
+	}
 	out->noise_factor = mb->rule.noise_factor;
 	out->resamples = (unsigned)mb->rule.resamples;
 	out->seed = (uint64_t)mb->rule.seed;
+}
+
+enum stats_work manifest_bench_work(const struct manifest_bench *mb)
+{
+	if (!mb->work)
+		return STATS_WORK_UNKNOWN;
+	return strcmp(mb->work, "same") == 0 ? STATS_WORK_SAME : STATS_WORK_DIFFERENT;
 }
 
 enum stats_hot manifest_bench_hot(const struct manifest_bench *mb)
@@ -94,9 +105,9 @@ int manifest_record_judgement(struct manifest_bench *mb, const struct stats_judg
 	const struct stats_rule *ru = &jd->rule;
 	const char *reason;
 
-	mb->verdict = manifest_verdict_from_name(stats_verdict_name(jd->verdict));
+	mb->verdict = jd->verdict;
 	mb->direction = MANIFEST_DIRECTION_UNSET;
-	if (mb->verdict == MANIFEST_VERDICT_UNSWEPT || mb->verdict == MANIFEST_VERDICT_NOISY)
+	if (mb->verdict == VERDICT_UNSWEPT || mb->verdict == VERDICT_NOISY)
 		mb->direction = jd->direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
 								  : MANIFEST_DIRECTION_SLOWER;
 	mb->ratio = jd->has_ratio ? jd->ratio : NAN;
@@ -108,6 +119,16 @@ int manifest_record_judgement(struct manifest_bench *mb, const struct stats_judg
 	mb->rule.noise_factor = ru->noise_factor;
 	mb->rule.resamples = ru->resamples;
 	mb->rule.seed = (int64_t)(ru->seed & INT64_MAX);
+	mb->rule.min_effect = ru->kind == STATS_RULE_SHIFT ? ru->min_effect : NAN;
+	mb->shift.present = jd->has_shift;
+	if (jd->has_shift) {
+		mb->shift.estimate = jd->shift;
+		mb->shift.lo = jd->shift_lo;
+		mb->shift.hi = jd->shift_hi;
+		mb->shift.level = jd->shift_level;
+		mb->shift.p = jd->p;
+		mb->shift.p_min = jd->p_min;
+	}
 	reason = jd->why[0] ? jd->why : stats_reason_name(jd->reason);
 	if (manifest_set_str(&mb->reason, reason[0] ? reason : NULL) < 0)
 		return plumb_err_oom(err, "manifest");
@@ -136,7 +157,7 @@ int manifest_record_judgement(struct manifest_bench *mb, const struct stats_judg
 	if (jd->has_control_noise) {
 		mb->noise.present = 1;
 		mb->noise.relative = jd->noise_control;
-		mb->noise.too_noisy = jd->noisy ? 1 : 0;
+		mb->noise.too_noisy = jd->noisy || jd->control_outside ? 1 : 0;
 	}
 	return 0;
 }

@@ -16,6 +16,9 @@ void manifest_bench_rule(const struct manifest_bench *mb, struct stats_rule *out
 /* The identity of the hot symbols benches[].hot compared. */
 enum stats_hot manifest_bench_hot(const struct manifest_bench *mb);
 
+/* Whether the run showed both sides did the same work (benches[].work). */
+enum stats_work manifest_bench_work(const struct manifest_bench *mb);
+
 /*
  * A side's reduction as the manifest records it (pads, center, range,
  * spread, rounds; p99 and coP99 when samples): nothing when the side has

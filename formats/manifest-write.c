@@ -432,7 +432,7 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 		jsonio_path_restore(&w->path, old2);
 	}
 	put_num(w, o, "ratio", b->ratio);
-	put_str(w, o, "verdict", manifest_verdict_name(b->verdict));
+	put_str(w, o, "verdict", verdict_name(b->verdict));
 	put_str(w, o, "direction", manifest_direction_name(b->direction));
 	if (b->noise.present) {
 		g = put_obj(w, o, "noise");
@@ -448,13 +448,29 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 			put_str(w, g, "name", b->rule.name);
 			put_int(w, g, "version", b->rule.version);
 			put_num(w, g, "confidence", b->rule.confidence);
-			put_num(w, g, "noiseFactor", b->rule.noise_factor);
-			put_int(w, g, "resamples", b->rule.resamples);
-			put_int(w, g, "seed", b->rule.seed);
+			if (isnan(b->rule.min_effect)) {
+				put_num(w, g, "noiseFactor", b->rule.noise_factor);
+				put_int(w, g, "resamples", b->rule.resamples);
+				put_int(w, g, "seed", b->rule.seed);
+			} else {
+				put_num(w, g, "minEffect", b->rule.min_effect);
+			}
 		}
 		jsonio_path_restore(&w->path, old2);
 	}
 	put_str(w, o, "reason", b->reason);
+	put_str(w, o, "work", b->work);
+	if (b->shift.present) {
+		g = put_obj(w, o, "shift");
+		if (g) {
+			put_num(w, g, "estimate", b->shift.estimate);
+			put_num(w, g, "lo", b->shift.lo);
+			put_num(w, g, "hi", b->shift.hi);
+			put_num(w, g, "level", b->shift.level);
+			put_num(w, g, "p", b->shift.p);
+			put_num(w, g, "pMin", b->shift.p_min);
+		}
+	}
 	if (b->interval.present)
 		put_pair(w, o, "interval", "lo", b->interval.lo, "hi", b->interval.hi);
 	if (b->noise_basis.present) {
@@ -543,6 +559,21 @@ out:
 	jsonio_path_restore(&w->path, old);
 }
 
+/*
+ * The lowest minor version whose readers understand m: a reader of 1.1
+ * still reads every bundle that uses nothing of 1.2 or 1.3.
+ */
+static int64_t minor_needed(const struct manifest *m)
+{
+	for (size_t i = 0; i < m->n_benches; i++) {
+		const struct manifest_bench *b = &m->benches[i];
+		if (b->shift.present || b->work || b->verdict == VERDICT_UNCHANGED ||
+		    (b->rule.present && b->rule.name && strcmp(b->rule.name, "shift") == 0))
+			return 3;
+	}
+	return m->source ? 2 : 1;
+}
+
 /* The whole tree, or NULL with err set. */
 static json_t *build_tree(struct wr *w, const struct manifest *m)
 {
@@ -555,8 +586,7 @@ static json_t *build_tree(struct wr *w, const struct manifest *m)
 	}
 	put_str(w, root, "format", MANIFEST_FORMAT);
 	put(w, root, "version", json_integer(MANIFEST_VERSION_MAJOR));
-	put(w, root, "minorVersion", json_integer(m->source ? MANIFEST_VERSION_MINOR_SOURCE
-							    : MANIFEST_VERSION_MINOR));
+	put(w, root, "minorVersion", json_integer(minor_needed(m)));
 	old = enter(w, "tool", 0);
 	o = put_obj(w, root, "tool");
 	if (o) {

@@ -22,10 +22,6 @@
 const char *const manifest_side_names[] = { "base", "candidate", "control", NULL };
 const char *const manifest_method_names[] = { "link", "env", "none", NULL };
 const char *const manifest_mode_names[] = { "process", "samples", NULL };
-/* Index 0 is MANIFEST_VERDICT_UNSET, never written. */
-const char *const manifest_verdict_names[] = {
-	"", "slower", "faster", "placement", "unswept", "insufficient", "noisy", NULL
-};
 const char *const manifest_direction_names[] = { "", "slower", "faster", NULL };
 
 static void commit_init(struct manifest_commit *c)
@@ -97,6 +93,9 @@ void manifest_bench_init(struct manifest_bench *b)
 	b->rule.version = b->rule.resamples = b->rule.seed = -1;
 	b->rule.confidence = b->rule.noise_factor = NAN;
 	b->interval.lo = b->interval.hi = NAN;
+	b->rule.min_effect = NAN;
+	b->shift.estimate = b->shift.lo = b->shift.hi = NAN;
+	b->shift.level = b->shift.p = b->shift.p_min = NAN;
 	b->noise_basis.figure = b->noise_basis.rounds = b->noise_basis.control = NAN;
 	b->noise_basis.margin = b->noise_basis.gap = NAN;
 	b->detectable.slower = b->detectable.faster = NAN;
@@ -130,6 +129,7 @@ static void bench_release(struct manifest_bench *b)
 	free(b->checksum.candidate);
 	free(b->rule.name);
 	free(b->reason);
+	free(b->work);
 	for (int s = 0; s < 2; s++) {
 		struct manifest_profile_side *ps = s ? &b->profile.candidate : &b->profile.base;
 		for (i = 0; i < ps->n_symbols; i++)
@@ -318,19 +318,6 @@ const char *manifest_method_name(enum manifest_method m)
 const char *manifest_mode_name(enum manifest_mode m)
 {
 	return table_name(manifest_mode_names, (int)m);
-}
-
-const char *manifest_verdict_name(enum manifest_verdict v)
-{
-	return v == MANIFEST_VERDICT_UNSET ? NULL : table_name(manifest_verdict_names, (int)v);
-}
-
-enum manifest_verdict manifest_verdict_from_name(const char *name)
-{
-	for (int v = 1; name && manifest_verdict_names[v]; v++)
-		if (strcmp(manifest_verdict_names[v], name) == 0)
-			return (enum manifest_verdict)v;
-	return MANIFEST_VERDICT_UNSET;
 }
 
 const char *manifest_direction_name(enum manifest_direction d)
@@ -795,7 +782,7 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 			return bad(err, "benches[%zu].sides.base: missing required field", i);
 		if (!b->candidate.present)
 			return bad(err, "benches[%zu].sides.candidate: missing required field", i);
-		if (b->verdict == MANIFEST_VERDICT_UNSET)
+		if (b->verdict == VERDICT_UNSET)
 			return bad(err, "benches[%zu].verdict: missing required field", i);
 	}
 	if (b->base.present && check_side(i, "base", &b->base, err) < 0)
@@ -806,25 +793,43 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 		return PLUMB_EINPUT;
 	if (!finite_or_absent(b->ratio))
 		return bad(err, "benches[%zu].ratio: not a finite number", i);
-	if ((int)b->verdict < 0 || b->verdict > MANIFEST_VERDICT_NOISY)
+	if ((int)b->verdict < 0 || b->verdict > VERDICT_NOISY)
 		return bad(err, "benches[%zu].verdict: not a verdict", i);
 	if ((int)b->direction < 0 || b->direction > MANIFEST_DIRECTION_FASTER)
 		return bad(err, "benches[%zu].direction: not a direction", i);
-	if ((b->verdict == MANIFEST_VERDICT_UNSWEPT || b->verdict == MANIFEST_VERDICT_NOISY) &&
+	if ((b->verdict == VERDICT_UNSWEPT || b->verdict == VERDICT_NOISY) &&
 	    b->direction == MANIFEST_DIRECTION_UNSET)
 		return bad(err, "benches[%zu].direction: missing required field (verdict is %s)", i,
-			   manifest_verdict_name(b->verdict));
-	if (b->verdict != MANIFEST_VERDICT_UNSWEPT && b->verdict != MANIFEST_VERDICT_NOISY &&
+			   verdict_name(b->verdict));
+	if (b->verdict != VERDICT_UNSWEPT && b->verdict != VERDICT_NOISY &&
 	    b->direction != MANIFEST_DIRECTION_UNSET)
 		return bad(err, "benches[%zu].direction: only an unswept or noisy verdict has a direction", i);
 	if (b->rule.present) {
 		if (!b->rule.name)
 			return bad(err, "benches[%zu].rule.name: missing required field", i);
+		int shift = strcmp(b->rule.name, "shift") == 0;
 		if (!((strcmp(b->rule.name, "overlap") == 0 && b->rule.version == 1) ||
-		      (strcmp(b->rule.name, "margin") == 0 && b->rule.version == 2)))
-			return bad(err, "benches[%zu].rule: unknown rule (overlap version 1 and margin version 2 exist)", i);
+		      (strcmp(b->rule.name, "margin") == 0 && b->rule.version == 2) ||
+		      (shift && b->rule.version == 3)))
+			return bad(err, "benches[%zu].rule: unknown rule (overlap version 1, margin version 2 "
+				   "and shift version 3 exist)", i);
 		if (!(b->rule.confidence >= 0.5 && b->rule.confidence < 1))
 			return bad(err, "benches[%zu].rule.confidence: needs a number in [0.5, 1)", i);
+		if (shift && !(b->rule.min_effect >= 0 && b->rule.min_effect < 1))
+			return bad(err, "benches[%zu].rule.minEffect: needs a number in [0, 1)", i);
+		if (!shift && !isnan(b->rule.min_effect))
+			return bad(err, "benches[%zu].rule.minEffect: only the shift rule has one", i);
+	}
+	if (b->shift.present &&
+	    !(isfinite(b->shift.estimate) && isfinite(b->shift.lo) && isfinite(b->shift.hi) &&
+	      b->shift.lo <= b->shift.estimate && b->shift.estimate <= b->shift.hi &&
+	      b->shift.level >= 0 && b->shift.level <= 1 && b->shift.p > 0 && b->shift.p <= 1 &&
+	      b->shift.p_min > 0 && b->shift.p_min <= b->shift.p))
+		return bad(err, "benches[%zu].shift: needs finite lo <= estimate <= hi, level in [0, 1], "
+			   "0 < pMin <= p <= 1", i);
+	if (b->work && strcmp(b->work, "same") != 0 && strcmp(b->work, "different") != 0)
+		return bad(err, "benches[%zu].work: expected one of same, different", i);
+	if (b->rule.present && strcmp(b->rule.name, "shift") != 0) {
 		if (!(b->rule.noise_factor >= 0 && b->rule.noise_factor <= 100))
 			return bad(err, "benches[%zu].rule.noiseFactor: needs a number in [0, 100]", i);
 		if (b->rule.resamples < 100 || b->rule.resamples > 100000)

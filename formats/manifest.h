@@ -50,14 +50,15 @@
 
 #include "common/metric.h"
 #include "common/units.h"
+#include "common/verdict.h"
 
 struct buf;
 struct plumb_err;
 
 #define MANIFEST_FORMAT "plumb-bundle"
 #define MANIFEST_VERSION_MAJOR 1
-#define MANIFEST_VERSION_MINOR 1   /* 1.1: the verdict noisy, run.sweep */
-#define MANIFEST_VERSION_MINOR_SOURCE 2  /* 1.2, written only with source: imported */
+#define MANIFEST_VERSION_MINOR 3   /* 1.3: the shift rule, unchanged, benches[].shift */
+#define MANIFEST_VERSION_MINOR_SOURCE 2  /* 1.2: source, an imported bundle */
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)  /* manifest.json read limit */
 #define MANIFEST_MAX_DEPTH 32                  /* nesting limit, top level = 1 */
 #define MANIFEST_TIME_MAX 40                   /* RFC 3339 text, NUL included */
@@ -80,16 +81,6 @@ enum manifest_method {          /* build.method, DESIGN §5.2 */
 enum manifest_mode {            /* benches[].mode */
 	MANIFEST_MODE_PROCESS,
 	MANIFEST_MODE_SAMPLES
-};
-
-enum manifest_verdict {         /* benches[].verdict, DESIGN §6 */
-	MANIFEST_VERDICT_UNSET,     /* absent: only with benches[].failure */
-	MANIFEST_VERDICT_SLOWER,
-	MANIFEST_VERDICT_FASTER,
-	MANIFEST_VERDICT_PLACEMENT,
-	MANIFEST_VERDICT_UNSWEPT,   /* one pad on a side: see direction */
-	MANIFEST_VERDICT_INSUFFICIENT,
-	MANIFEST_VERDICT_NOISY      /* margin rule: apart by no more than the noise; direction */
 };
 
 enum manifest_direction {       /* benches[].direction, only for unswept and noisy */
@@ -245,9 +236,21 @@ struct manifest_rule {
 	char *name;             /* .name, required: "overlap" | "margin" */
 	int64_t version;        /* .version, required: 1 (overlap), 2 (margin) */
 	double confidence;      /* .confidence, required: pad and ratio intervals */
-	double noise_factor;    /* .noiseFactor, required: the gap must exceed this x noise */
-	int64_t resamples;      /* .resamples, required: bootstrap replicates */
-	int64_t seed;           /* .seed, required: bootstrap seed */
+	double noise_factor;    /* .noiseFactor, required but for shift: the gap must exceed
+	                           this x noise */
+	int64_t resamples;      /* .resamples, required but for shift: bootstrap replicates */
+	int64_t seed;           /* .seed, required but for shift: bootstrap seed */
+	double min_effect;      /* .minEffect, required for shift only (NAN absent) */
+};
+
+/* benches[].shift: the shift rule's comparison of the pad medians (stats/shift.h). */
+struct manifest_shift {
+	int present;
+	double estimate;        /* .estimate, required: Hodges-Lehmann shift, relative */
+	double lo, hi;          /* .lo, .hi, required: its interval */
+	double level;           /* .level, required: the interval's exact coverage */
+	double p;               /* .p, required: exact two-sided Mann-Whitney p */
+	double p_min;           /* .pMin, required: the smallest p these pads allow */
 };
 
 /* benches[].interval: the ratio's bootstrap interval at rule.confidence. */
@@ -344,12 +347,15 @@ struct manifest_bench {
 	struct manifest_side_stats candidate; /* .sides.candidate, required unless failure */
 	struct manifest_side_stats control;   /* .sides.control, optional */
 	double ratio;                     /* .ratio, optional: candidate center / base center */
-	enum manifest_verdict verdict;    /* .verdict, required unless failure */
+	enum verdict verdict;    /* .verdict, required unless failure */
 	enum manifest_direction direction;/* .direction, required for unswept only */
 	struct manifest_noise noise;      /* .noise, optional */
 	struct manifest_rule rule;        /* .rule, optional (absent: overlap v1) */
 	char *reason;                     /* .reason, optional: why the verdict */
 	struct manifest_interval interval;/* .interval, optional */
+	struct manifest_shift shift;      /* .shift, optional (rule shift) */
+	char *work;                       /* .work, optional: "same" | "different", the
+	                                     proof that both sides did the same work */
 	struct manifest_noise_basis noise_basis;  /* .noiseBasis, optional */
 	struct manifest_detectable detectable;    /* .detectable, optional */
 	struct manifest_hot hot;          /* .hot, optional */
@@ -439,9 +445,6 @@ void manifest_variant_label(const struct manifest_variant *v,
 const char *manifest_side_name(enum manifest_side s);
 const char *manifest_method_name(enum manifest_method m);
 const char *manifest_mode_name(enum manifest_mode m);
-const char *manifest_verdict_name(enum manifest_verdict v);   /* NULL for UNSET */
-/* The verdict of that name ("noisy"), UNSET for any other string. */
-enum manifest_verdict manifest_verdict_from_name(const char *name);
 const char *manifest_direction_name(enum manifest_direction d); /* NULL for UNSET */
 
 /* Format Unix seconds as RFC 3339 UTC ("2024-05-01T12:00:00Z"); -1 out of range. */

@@ -142,7 +142,7 @@ static int rejudge(void *ctx, size_t bi, const struct analysis_result *r, struct
 	b = &m->benches[bi];
 	ab = &a->benches[bi];
 	ab->judged = 1;
-	if (analysis_judge(r, &a->today_rule, manifest_bench_hot(b), &ab->today) < 0 &&
+	if (analysis_judge(r, &a->today_rule, manifest_bench_hot(b), manifest_bench_work(b), &ab->today) < 0 &&
 	    errno == ENOMEM)
 		return plumb_err_oom(err, "audit");
 	return 0;
@@ -156,7 +156,7 @@ static void compare_verdicts(struct audit *a)
 	for (size_t i = 0; i < a->n_benches && i < m->n_benches; i++) {
 		const struct manifest_bench *b = &m->benches[i];
 		struct audit_bench *ab = &a->benches[i];
-		const char *rv = manifest_verdict_name(b->verdict);
+		const char *rv = verdict_name(b->verdict);
 		const char *rd = manifest_direction_name(b->direction);
 		const char *tv, *td;
 		struct stats_rule probe;
@@ -169,9 +169,9 @@ static void compare_verdicts(struct audit *a)
 			a->n_unknown_rule++;
 		if (!ab->judged)
 			continue;
-		tv = stats_verdict_name(ab->today.verdict);
-		td = ab->today.verdict == STATS_VERDICT_UNSWEPT ||
-		     ab->today.verdict == STATS_VERDICT_NOISY ?
+		tv = verdict_name(ab->today.verdict);
+		td = ab->today.verdict == VERDICT_UNSWEPT ||
+		     ab->today.verdict == VERDICT_NOISY ?
 			stats_direction_name(ab->today.direction) : NULL;
 		ab->differs = !rv || strcmp(rv, tv) != 0 || (rd == NULL) != (td == NULL) ||
 			      (rd && strcmp(rd, td) != 0);
@@ -258,7 +258,7 @@ int audit_run(const struct audit_opts *o, struct audit *a, struct plumb_err *err
 
 static void verdict_of(const struct manifest_bench *b, char out[48])
 {
-	const char *v = manifest_verdict_name(b->verdict), *d = manifest_direction_name(b->direction);
+	const char *v = verdict_name(b->verdict), *d = manifest_direction_name(b->direction);
 
 	snprintf(out, 48, "%s%s%s%s", b->failure ? "failed" : v ? v : "-", d ? " (" : "",
 		 d ? d : "", d ? ")" : "");

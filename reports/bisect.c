@@ -80,7 +80,7 @@ static int summary(struct buf *b, const struct bisect_record *rec)
 	case BISECT_NOT_FASTER:
 		r |= buf_printf(b, "not found: the good end is not faster (%.12s against %.12s: %s%s%s)",
 				rec->commits[0].commit, rec->commits[rec->ncommits - 1].commit,
-				last ? manifest_verdict_name(last->verdict) : "not measured",
+				last ? verdict_name(last->verdict) : "not measured",
 				last && last->why[0] ? ", " : "", last ? last->why : "") < 0;
 		break;
 	case BISECT_STUCK:
@@ -92,7 +92,7 @@ static int summary(struct buf *b, const struct bisect_record *rec)
 		r |= buf_addstr(b, "not found: ") < 0 || name_commit(b, rec, rec->culprit) < 0 ||
 		     buf_printf(b, " is not slower than its parent %.12s (%s%s%s); no commit is blamed",
 				rec->commits[rec->culprit - 1].commit,
-				last ? manifest_verdict_name(last->verdict) : "", last && last->why[0] ? ", " : "",
+				last ? verdict_name(last->verdict) : "", last && last->why[0] ? ", " : "",
 				last ? last->why : "") < 0;
 		break;
 	case BISECT_RUNNING:
@@ -104,7 +104,7 @@ static int summary(struct buf *b, const struct bisect_record *rec)
 
 static json_t *step_json(const struct bisect_step *s, size_t n)
 {
-	const char *v = manifest_verdict_name(s->verdict);
+	const char *v = verdict_name(s->verdict);
 
 	return json_pack("{s:I,s:s,s:I,s:I,s:o,s:s?,s:s,s:s?,s:o,s:o,s:{s:o,s:o},s:s?,s:s?,s:o,s:I}",
 			 "n", (json_int_t)n, "kind", bisect_kind_name(s->kind),

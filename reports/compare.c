@@ -107,7 +107,7 @@ static int judge_recorded(const struct manifest_side_stats *o, const struct mani
 
 static enum manifest_direction direction_of(const struct stats_judgement *jd)
 {
-	if (jd->verdict != STATS_VERDICT_UNSWEPT && jd->verdict != STATS_VERDICT_NOISY)
+	if (jd->verdict != VERDICT_UNSWEPT && jd->verdict != VERDICT_NOISY)
 		return MANIFEST_DIRECTION_UNSET;
 	return jd->direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
 						 : MANIFEST_DIRECTION_SLOWER;
@@ -117,7 +117,7 @@ static enum manifest_direction direction_of(const struct stats_judgement *jd)
 static void take_judgement(struct report_bench *b, const struct stats_judgement *jd)
 {
 	b->rule = jd->rule;
-	b->verdict = manifest_verdict_from_name(stats_verdict_name(jd->verdict));
+	b->verdict = jd->verdict;
 	b->direction = direction_of(jd);
 	b->reason = jd->why[0] ? NULL : stats_reason_name(jd->reason);
 	if (b->reason && !b->reason[0])
@@ -157,7 +157,7 @@ static void take_recorded(struct report_bench *b, const struct manifest_bench *m
 		b->noise_control = mb->noise_basis.control;
 		b->margin = mb->noise_basis.margin;
 		b->gap = mb->noise_basis.gap;
-		b->noisy = mb->verdict == MANIFEST_VERDICT_NOISY;
+		b->noisy = mb->verdict == VERDICT_NOISY;
 	} else if (mb->noise.present) {
 		b->noise = mb->noise.relative;
 		b->noisy = mb->noise.too_noisy;
@@ -336,7 +336,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 
 	if (b->withheld) {
 		/* No remark that would give the withheld verdict away. */
-	} else if (b->verdict == MANIFEST_VERDICT_UNSWEPT) {
+	} else if (b->verdict == VERDICT_UNSWEPT) {
 		if (b->old->n_pads == 1 || b->new->n_pads == 1)
 			rc = report_add_note(b, err, "unswept: a side was built at one pad only; the "
 				      "difference points %s, but placement cannot be ruled out "
@@ -347,7 +347,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 				      "placement at %.0f%% confidence; the difference points %s",
 				      b->old->n_pads, b->new->n_pads, b->rule.confidence * 100,
 				      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
-	} else if (b->verdict == MANIFEST_VERDICT_INSUFFICIENT) {
+	} else if (b->verdict == VERDICT_INSUFFICIENT) {
 		long long lo = b->old->rounds >= 0 && (b->new->rounds < 0 ||
 			b->old->rounds < b->new->rounds) ? b->old->rounds : b->new->rounds;
 		rc = report_add_note(b, err, "insufficient: a pad has %lld valid round%s, "
@@ -358,7 +358,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 
 	if (b->withheld) {
 		/* As above. */
-	} else if (b->verdict == MANIFEST_VERDICT_NOISY) {
+	} else if (b->verdict == VERDICT_NOISY) {
 		char z[UNITS_MAX];
 		units_percent(b->gap, x);
 		units_percent(b->noise, y);
@@ -377,7 +377,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	}
 	if (rc < 0)
 		return rc;
-	if (!b->withheld && b->verdict != MANIFEST_VERDICT_INSUFFICIENT &&
+	if (!b->withheld && b->verdict != VERDICT_INSUFFICIENT &&
 	    (!isnan(b->ratio_lo) || !isnan(b->detect_slower))) {
 		struct buf t;
 		buf_init(&t, NOTE_MAX);
@@ -505,18 +505,18 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	/* A bundle against its own base: check the recorded verdict where the
 	 * recorded pad medians suffice (the overlap rule; the margin rule needs
 	 * the rounds of samples.tsv, which bundle verification re-judges). */
-	if (r->kind == REPORT_SELF && b->verdict != MANIFEST_VERDICT_UNSET && !b->withheld &&
+	if (r->kind == REPORT_SELF && b->verdict != VERDICT_UNSET && !b->withheld &&
 	    b->rule.kind == STATS_RULE_OVERLAP) {
 		struct stats_judgement jd;
-		enum manifest_verdict v;
+		enum verdict v;
 		if (judge_recorded(b->old, b->new, &b->rule, STATS_HOT_UNKNOWN, 0,
 				   report_vg_deterministic(mb, NULL), &jd, err) < 0)
 			return err->code;
-		v = manifest_verdict_from_name(stats_verdict_name(jd.verdict));
+		v = jd.verdict;
 		if (v != b->verdict)
 			rc = report_add_note(b, err, "the recorded verdict is %s, but the recorded pads "
-				      "give %s", manifest_verdict_name(b->verdict),
-				      manifest_verdict_name(v));
+				      "give %s", verdict_name(b->verdict),
+				      verdict_name(v));
 		if (rc < 0)
 			return rc;
 	}
@@ -632,7 +632,7 @@ static int fill_bench(struct report *r, struct report_bench *b,
 		b->instr_ratio = ratio_of(n[ki], o[ki]);
 		b->cycles_ratio = ratio_of(n[kc], o[kc]);
 	}
-	b->withheld = r->withheld && b->verdict != MANIFEST_VERDICT_UNSET;
+	b->withheld = r->withheld && b->verdict != VERDICT_UNSET;
 	if (report_vg_attach(r, b, mb, ob, err) < 0)
 		return err->code;
 	b->dist_old = report_dist_find(r->old.dist, b->name, os);
@@ -650,7 +650,7 @@ static void count(struct report *r, const struct report_bench *b)
 		c->failed++;
 		return;
 	}
-	if (b->missing || b->verdict == MANIFEST_VERDICT_UNSET) {
+	if (b->missing || b->verdict == VERDICT_UNSET) {
 		c->missing++;
 		return;
 	}
@@ -658,15 +658,8 @@ static void count(struct report *r, const struct report_bench *b)
 		c->withheld++;
 		return;
 	}
-	switch (b->verdict) {
-	case MANIFEST_VERDICT_SLOWER: c->slower++; break;
-	case MANIFEST_VERDICT_FASTER: c->faster++; break;
-	case MANIFEST_VERDICT_PLACEMENT: c->placement++; break;
-	case MANIFEST_VERDICT_UNSWEPT: c->unswept++; break;
-	case MANIFEST_VERDICT_INSUFFICIENT: c->insufficient++; break;
-	case MANIFEST_VERDICT_NOISY: c->noisy++; break;
-	case MANIFEST_VERDICT_UNSET: break;
-	}
+	if (b->verdict > VERDICT_UNSET && b->verdict < VERDICT_COUNT)
+		c->verdict[b->verdict]++;
 }
 
 static int host_part(struct report *r, struct plumb_err *err)
@@ -779,9 +772,13 @@ void report_release(struct report *r)
 
 int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on)
 {
-	int hit = (fail_on != REPORT_FAIL_NEVER && b->verdict == MANIFEST_VERDICT_SLOWER) ||
-		  (fail_on == REPORT_FAIL_ANY && b->verdict == MANIFEST_VERDICT_FASTER) ||
-		  (fail_on == REPORT_FAIL_NOISY && b->verdict == MANIFEST_VERDICT_NOISY);
+	static const unsigned modes[] = {
+		[REPORT_FAIL_SLOWER] = VERDICT_FAILS_SLOWER,
+		[REPORT_FAIL_ANY] = VERDICT_FAILS_ANY,
+		[REPORT_FAIL_NOISY] = VERDICT_FAILS_NOISY,
+	};
+	int hit = (unsigned)fail_on < sizeof(modes) / sizeof(modes[0]) &&
+		  verdict_fails(b->verdict, modes[fail_on]);
 
 	return hit && !b->withheld && !b->failure && !b->missing && !b->old_failure;
 }
@@ -834,9 +831,9 @@ const char *render_verdict_word(const struct report_bench *b)
 {
 	if (b->failure || b->old_failure)
 		return "failed";
-	if (b->missing || b->verdict == MANIFEST_VERDICT_UNSET)
+	if (b->missing || b->verdict == VERDICT_UNSET)
 		return "not compared";
 	if (b->withheld)
 		return "withheld";
-	return manifest_verdict_name(b->verdict);
+	return verdict_name(b->verdict);
 }

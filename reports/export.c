@@ -25,11 +25,11 @@ static const char *verdict_field(const struct report_bench *b, const char **dire
 	*direction = NULL;
 	if (b->failure || b->old_failure || b->withheld)
 		return render_verdict_word(b);
-	if (b->missing || b->verdict == MANIFEST_VERDICT_UNSET)
+	if (b->missing || b->verdict == VERDICT_UNSET)
 		return NULL;
 	if (b->direction != MANIFEST_DIRECTION_UNSET)
 		*direction = manifest_direction_name(b->direction);
-	return manifest_verdict_name(b->verdict);
+	return verdict_name(b->verdict);
 }
 
 /* The rows of one side: a row per pad in the benchmark's metric, then a

@@ -75,11 +75,11 @@ int report_github(const struct report *r, struct buf *out, struct plumb_err *err
 		if (b->failure) {
 			rc |= buf_printf(&msg, "%s failed: %s", b->name, b->failure);
 			rc |= command(out, "error", b->name, "failed", buf_cstr(&msg));
-		} else if (!b->withheld && b->verdict == MANIFEST_VERDICT_SLOWER) {
+		} else if (!b->withheld && b->verdict == VERDICT_SLOWER) {
 			rc |= buf_printf(&msg, "%s is slower: the %s of the candidate is %s of the %s's",
 					 b->name, metric_name(b->metric), ratio, r->old_role);
 			rc |= command(out, "error", b->name, "slower", buf_cstr(&msg));
-		} else if (!b->withheld && b->verdict == MANIFEST_VERDICT_NOISY) {
+		} else if (!b->withheld && b->verdict == VERDICT_NOISY) {
 			rc |= buf_printf(&msg, "%s is too noisy to tell: ratio %s, within the noise",
 					 b->name, ratio);
 			rc |= command(out, "warning", b->name, "noisy", buf_cstr(&msg));

@@ -11,6 +11,7 @@
 
 #include "common/buf.h"
 #include "common/escape.h"
+#include "common/verdict.h"
 #include "reports/html-page.h"
 #include "common/banned.h"
 
@@ -39,8 +40,6 @@ static const char css[] =
 	".finding.note{border-color:var(--line);background:var(--panel)}\n"
 	".verdict{display:inline-block;padding:0 .45rem;border-radius:1rem;font-weight:600;"
 	"font-size:.85rem;border:1px solid currentColor;white-space:nowrap}\n"
-	".v-slower{color:var(--slower)}.v-faster{color:var(--faster)}"
-	".v-placement{color:var(--placement)}.v-unswept,.v-insufficient,.v-noisy{color:var(--warn)}"
 	".v-withheld,.v-failed{color:var(--block)}.v-none{color:var(--muted)}\n"
 	"section.bench{border:1px solid var(--line);border-radius:6px;padding:.8rem;margin:1rem 0;"
 	"break-inside:avoid}\n"
@@ -64,8 +63,6 @@ static const char css[] =
 	"svg .control{fill:none;stroke:var(--fg)}\n"
 	"svg .verdictlabel{text-anchor:end;font-weight:700;font-size:12px}"
 	"svg .ratiolabel{fill:var(--muted)}\n"
-	"svg .v-slower{fill:var(--slower)}svg .v-faster{fill:var(--faster)}"
-	"svg .v-placement{fill:var(--placement)}svg .v-unswept,svg .v-insufficient,svg .v-noisy{fill:var(--warn)}"
 	"svg .v-withheld{fill:var(--block)}\n"
 	"svg .whisker{stroke-width:1.5}svg .whisker.old{stroke:var(--old)}"
 	"svg .whisker.new{stroke:var(--new)}\n"
@@ -111,9 +108,21 @@ static const char css[] =
 	"td.key,td.fact{white-space:normal;"
 	"overflow-wrap:anywhere}tr{break-inside:avoid}}\n";
 
-const char *html_page_css(void)
+/* Each verdict's class in its table colour (common/verdict.h). */
+static int verdict_css(struct buf *out)
 {
-	return css;
+	static const char *const var[] = {
+		[VERDICT_PLAIN] = "muted", [VERDICT_RED] = "slower", [VERDICT_GREEN] = "faster",
+		[VERDICT_GREY] = "placement", [VERDICT_AMBER] = "warn",
+	};
+	int rc = 0;
+
+	for (int v = VERDICT_UNSET + 1; v < VERDICT_COUNT; v++) {
+		const struct verdict_def *d = &verdict_table[v];
+		rc |= buf_printf(out, ".v-%s{color:var(--%s)}svg .v-%s{fill:var(--%s)}\n",
+				 d->name, var[d->colour], d->name, var[d->colour]);
+	}
+	return rc ? -1 : 0;
 }
 
 int html_begin_style(struct buf *out, const char *title, const char *style)
@@ -129,6 +138,7 @@ int html_begin_style(struct buf *out, const char *title, const char *style)
 	rc |= esc_html(out, title);
 	rc |= buf_addstr(out, "</title>\n<style>\n");
 	rc |= buf_addstr(out, css);
+	rc |= verdict_css(out);
 	if (style)
 		rc |= buf_addstr(out, style);
 	rc |= buf_addstr(out, "</style>\n</head>\n<body>\n");

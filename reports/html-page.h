@@ -8,16 +8,12 @@
  * the sheet.
  *
  * Ownership: every function appends to a caller's struct buf and returns
- * 0, or -1 when the buffer is full; html_page_css() returns a static
- * string.
+ * 0, or -1 when the buffer is full.
  */
 #ifndef PLUMB_REPORTS_HTML_PAGE_H
 #define PLUMB_REPORTS_HTML_PAGE_H
 
 struct buf;
-
-/* The stylesheet shared by every page (the text inside <style>). */
-const char *html_page_css(void);
 
 /*
  * Open a page: doctype, head (charset, viewport, CSP, generator), the

@@ -26,7 +26,7 @@ static int verdict_badge(struct buf *out, const struct report_bench *b)
 {
 	const char *word = render_verdict_word(b);
 	const char *cls = b->failure || b->old_failure ? "failed" : b->missing ? "none" :
-			  b->withheld ? "withheld" : manifest_verdict_name(b->verdict);
+			  b->withheld ? "withheld" : verdict_name(b->verdict);
 
 	return html_badge(out, cls, word);
 }

@@ -178,7 +178,7 @@ static json_t *bench_json(const struct report_bench *b)
 	bad |= put(o, "new", side_json(b->new));
 	bad |= put(o, "control", side_json(b->control));
 	bad |= put(o, "ratio", num(b->ratio));
-	bad |= put(o, "verdict", str(shown ? manifest_verdict_name(b->verdict) : NULL));
+	bad |= put(o, "verdict", str(shown ? verdict_name(b->verdict) : NULL));
 	bad |= put(o, "direction", str(shown ? manifest_direction_name(b->direction) : NULL));
 	bad |= put(o, "withheld", json_boolean(b->withheld));
 
@@ -194,7 +194,7 @@ static json_t *bench_json(const struct report_bench *b)
 	}
 
 	/* The rule and what it found beside the verdict (null when not shown). */
-	if (shown && b->verdict != MANIFEST_VERDICT_UNSET) {
+	if (shown && b->verdict != VERDICT_UNSET) {
 		e = json_object();
 		if (e) {
 			bad |= put(e, "name", json_string(stats_rule_name(b->rule.kind)));
@@ -306,12 +306,8 @@ static json_t *summary_json(const struct report *r)
 	if (bad)
 		return NULL;
 	bad |= put(o, "benches", json_integer((json_int_t)r->n_benches));
-	bad |= put(o, "slower", json_integer((json_int_t)c->slower));
-	bad |= put(o, "faster", json_integer((json_int_t)c->faster));
-	bad |= put(o, "placement", json_integer((json_int_t)c->placement));
-	bad |= put(o, "unswept", json_integer((json_int_t)c->unswept));
-	bad |= put(o, "insufficient", json_integer((json_int_t)c->insufficient));
-	bad |= put(o, "noisy", json_integer((json_int_t)c->noisy));
+	for (int v = VERDICT_UNSET + 1; v < VERDICT_COUNT; v++)
+		bad |= put(o, verdict_table[v].name, json_integer((json_int_t)c->verdict[v]));
 	bad |= put(o, "withheld", json_integer((json_int_t)c->withheld));
 	bad |= put(o, "failed", json_integer((json_int_t)c->failed));
 	bad |= put(o, "notCompared", json_integer((json_int_t)c->missing));

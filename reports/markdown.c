@@ -37,7 +37,7 @@ static const char *verdict_md(const struct report_bench *b)
 {
 	if (b->failure || b->old_failure || b->withheld || b->missing)
 		return NULL;
-	if (b->verdict == MANIFEST_VERDICT_SLOWER || b->verdict == MANIFEST_VERDICT_FASTER)
+	if (b->verdict == VERDICT_SLOWER || b->verdict == VERDICT_FASTER)
 		return "**";
 	return NULL;
 }

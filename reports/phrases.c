@@ -124,9 +124,6 @@ int phrase_summary(const struct report *r, struct buf *out)
 {
 	const struct report_counts *c = &r->counts;
 	const struct { size_t n; const char *word; } parts[] = {
-		{ c->slower, "slower" }, { c->faster, "faster" },
-		{ c->placement, "placement" }, { c->unswept, "unswept" },
-		{ c->insufficient, "insufficient" }, { c->noisy, "noisy" },
 		{ c->withheld, "withheld" },
 		{ c->failed, "failed" }, { c->missing, "not compared" },
 	};
@@ -134,6 +131,12 @@ int phrase_summary(const struct report *r, struct buf *out)
 	int rc;
 
 	rc = buf_printf(out, "%zu benchmark%s", r->n_benches, r->n_benches == 1 ? "" : "s");
+	for (int v = VERDICT_UNSET + 1; v < VERDICT_COUNT; v++) {
+		if (!c->verdict[v])
+			continue;
+		rc |= buf_printf(out, "%s%zu %s", sep, c->verdict[v], verdict_table[v].name);
+		sep = ", ";
+	}
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		if (!parts[i].n)
 			continue;
@@ -281,9 +284,9 @@ int phrase_explain(const struct report *r, const struct report_bench *b, struct 
 	if (!b->old || !b->new)
 		return buf_addstr(out, "Not compared.");
 	switch (b->verdict) {
-	case MANIFEST_VERDICT_SLOWER:
-	case MANIFEST_VERDICT_FASTER: {
-		int slower = b->verdict == MANIFEST_VERDICT_SLOWER;
+	case VERDICT_SLOWER:
+	case VERDICT_FASTER: {
+		int slower = b->verdict == VERDICT_SLOWER;
 		rc |= side_range(b, "The", n, b->new, out);
 		rc |= buf_printf(out, " lies wholly %s the %s's ", slower ? "above" : "below", o);
 		rc |= phrase_range(b, b->old, out);
@@ -299,7 +302,7 @@ int phrase_explain(const struct report *r, const struct report_bench *b, struct 
 					 "host may be too noisy for this benchmark.");
 		break;
 	}
-	case MANIFEST_VERDICT_PLACEMENT:
+	case VERDICT_PLACEMENT:
 		rc |= side_range(b, "The", o, b->old, out);
 		rc |= buf_printf(out, " and the %s's ", n);
 		rc |= phrase_range(b, b->new, out);
@@ -311,7 +314,7 @@ int phrase_explain(const struct report *r, const struct report_bench *b, struct 
 					 "time as much as the change does, so the difference of the "
 					 "centers is placement.");
 		break;
-	case MANIFEST_VERDICT_NOISY:
+	case VERDICT_NOISY:
 		rc |= side_range(b, "The", n, b->new, out);
 		rc |= buf_printf(out, " lies %s the %s's ",
 				 b->direction == MANIFEST_DIRECTION_FASTER ? "below" : "above", o);
@@ -319,7 +322,7 @@ int phrase_explain(const struct report *r, const struct report_bench *b, struct 
 		rc |= apart(b, 0, out);
 		rc |= buf_addstr(out, ": the host is too noisy to tell a change from noise.");
 		break;
-	case MANIFEST_VERDICT_UNSWEPT: {
+	case VERDICT_UNSWEPT: {
 		size_t po = b->old->n_pads, pn = b->new->n_pads;
 		rc |= buf_printf(out, "The ranges do not overlap (the %s is %s), but with %zu pad%s "
 				 "on the %s and %zu on the %s placement was not swept, so the "
@@ -328,7 +331,7 @@ int phrase_explain(const struct report *r, const struct report_bench *b, struct 
 				 po, po == 1 ? "" : "s", o, pn, n);
 		break;
 	}
-	case MANIFEST_VERDICT_INSUFFICIENT: {
+	case VERDICT_INSUFFICIENT: {
 		long long fo = b->old->rounds, fn = b->new->rounds;
 		long long few = fo < 0 ? fn : fn < 0 ? fo : fo < fn ? fo : fn;
 		if (few >= 0)

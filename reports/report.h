@@ -107,7 +107,7 @@ struct report_bench {
 	const struct manifest_side_stats *old, *new;  /* NULL when not compared */
 	const struct manifest_side_stats *control;    /* the new job's control, or NULL */
 	double ratio;                  /* new center / old center; NAN when unknown */
-	enum manifest_verdict verdict; /* UNSET when not compared */
+	enum verdict verdict; /* UNSET when not compared */
 	enum manifest_direction direction;  /* for unswept */
 	int withheld;                  /* host not comparable, not forced */
 	/* The rule that judged (stats/rule.h), and what it found beyond the verdict. */
@@ -154,7 +154,7 @@ struct report_bench {
 
 /* Counts by verdict, for the summary line and --fail-on. */
 struct report_counts {
-	size_t slower, faster, placement, unswept, insufficient, noisy;
+	size_t verdict[VERDICT_COUNT];   /* by enum verdict; [VERDICT_UNSET] unused */
 	size_t failed, missing, withheld;
 };
 

@@ -210,14 +210,14 @@ static int replaceable(const char *dir, int *exists, struct plumb_err *err)
 
 static const char *verdict_class(const char *v)
 {
-	static const char *const known[] = { "slower", "faster", "placement", "insufficient",
-					     "noisy", "failed" };
+	enum verdict k = verdict_from_name(v);
 
 	if (!v)
 		return "none";
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (strcmp(v, known[i]) == 0)
-			return known[i];
+	if (k != VERDICT_UNSET)
+		return verdict_table[k].name;
+	if (strcmp(v, "failed") == 0)
+		return "failed";
 	return strncmp(v, "unswept", 7) == 0 ? "unswept" : "none";
 }
 

@@ -232,8 +232,8 @@ int svg_bench(struct buf *out, const struct report *r, const struct report_bench
 	/* The verdict as a label, with the ratio. */
 	units_ratio(b->ratio, ratio);
 	rc |= buf_printf(out, "<text class=\"verdictlabel v-%s\" x=\"%.1f\" y=\"14\">%s</text>",
-			 b->withheld ? "withheld" : manifest_verdict_name(b->verdict) ?
-			 manifest_verdict_name(b->verdict) : "none", W - RIGHT, word);
+			 b->withheld ? "withheld" : verdict_name(b->verdict) ?
+			 verdict_name(b->verdict) : "none", W - RIGHT, word);
 	rc |= buf_printf(out, "<text class=\"ratiolabel\" x=\"%.1f\" y=\"14\">ratio %s</text>",
 			 LEFT, ratio);
 	rc |= axis_draw(out, &a, yn + 34);

@@ -123,14 +123,15 @@ static const char *verdict_color(const struct report_bench *b)
 		return BOLD_RED;
 	if (b->missing)
 		return DIM;
-	switch (b->verdict) {
-	case MANIFEST_VERDICT_SLOWER: return RED;
-	case MANIFEST_VERDICT_FASTER: return GREEN;
-	case MANIFEST_VERDICT_UNSWEPT:
-	case MANIFEST_VERDICT_INSUFFICIENT:
-	case MANIFEST_VERDICT_NOISY: return YELLOW;
-	default: return NULL;
+	switch (b->verdict > VERDICT_UNSET && b->verdict < VERDICT_COUNT ?
+		verdict_table[b->verdict].colour : VERDICT_PLAIN) {
+	case VERDICT_RED: return RED;
+	case VERDICT_GREEN: return GREEN;
+	case VERDICT_AMBER: return YELLOW;
+	case VERDICT_GREY:
+	case VERDICT_PLAIN: break;
 	}
+	return NULL;
 }
 
 /* "<label>: " in colour (or not), then the escaped text, then a newline. */

@@ -47,28 +47,13 @@ enum bisect_next bisect_narrow(size_t *lo, size_t *hi, size_t mid, enum bisect_k
 	return BISECT_NEXT_NARROWED;
 }
 
-static enum stats_verdict stats_verdict_of(enum manifest_verdict v)
-{
-	switch (v) {
-	case MANIFEST_VERDICT_SLOWER: return STATS_VERDICT_SLOWER;
-	case MANIFEST_VERDICT_FASTER: return STATS_VERDICT_FASTER;
-	case MANIFEST_VERDICT_PLACEMENT: return STATS_VERDICT_PLACEMENT;
-	case MANIFEST_VERDICT_UNSWEPT: return STATS_VERDICT_UNSWEPT;
-	case MANIFEST_VERDICT_NOISY: return STATS_VERDICT_NOISY;
-	case MANIFEST_VERDICT_INSUFFICIENT:
-	case MANIFEST_VERDICT_UNSET:
-		break;
-	}
-	return STATS_VERDICT_INSUFFICIENT;
-}
-
 enum bisect_call bisect_call_of(const struct manifest_bench *mb, char *why, size_t size)
 {
 	struct stats_judgement jd;
 	const char *u;
 
 	why[0] = '\0';
-	if (mb->verdict == MANIFEST_VERDICT_SLOWER)
+	if (mb->verdict == VERDICT_SLOWER)
 		return BISECT_CALL_SLOWER;
 	if (mb->hot.present && mb->hot.identical == 1) {
 		snprintf(why, size, "hot code identical");
@@ -76,7 +61,7 @@ enum bisect_call bisect_call_of(const struct manifest_bench *mb, char *why, size
 	}
 	/* The adaptive sweep's own question (stats_undecided()), asked of the record. */
 	memset(&jd, 0, sizeof(jd));
-	jd.verdict = stats_verdict_of(mb->verdict);
+	jd.verdict = mb->verdict == VERDICT_UNSET ? VERDICT_INSUFFICIENT : mb->verdict;
 	jd.reason = STATS_REASON_NONE;
 	for (int r = STATS_REASON_NONE; r <= STATS_REASON_FEW_ROUNDS; r++)
 		if (mb->reason && strcmp(mb->reason, stats_reason_name((enum stats_reason)r)) == 0)
@@ -88,7 +73,7 @@ enum bisect_call bisect_call_of(const struct manifest_bench *mb, char *why, size
 		jd.candidate.s.max = mb->candidate.max;
 	}
 	u = stats_undecided(&jd);
-	if (!u && mb->verdict == MANIFEST_VERDICT_INSUFFICIENT)
+	if (!u && mb->verdict == VERDICT_INSUFFICIENT)
 		u = mb->reason ? mb->reason : "insufficient";
 	if (u) {
 		snprintf(why, size, "%s", u);

@@ -121,7 +121,7 @@ struct run_sweep_bench {
 	const char *name;            /* the benchmark's, borrowed */
 	int undecided;               /* before the extension (or, for the last state, after) */
 	char why[96];                /* what left it undecided */
-	enum stats_verdict verdict;  /* its verdict then */
+	enum verdict verdict;  /* its verdict then */
 };
 struct run_sweep_step {
 	unsigned pads_before, pads_after;   /* per side */

@@ -259,8 +259,10 @@ static int judge(struct run_state *st, const struct manifest_bench *mb,
 
 	if (stats_rule_select(st->cfg->verdict.rule, 0, &rule) < 0)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "verdict.rule: %s", st->cfg->verdict.rule);
-	rule.confidence = st->cfg->verdict.confidence;
-	if (analysis_judge(ar, &rule, manifest_bench_hot(mb), jd) < 0)
+	if (st->cfg->verdict.confidence > 0)
+		rule.confidence = st->cfg->verdict.confidence;
+	rule.min_effect = st->cfg->verdict.min_effect;
+	if (analysis_judge(ar, &rule, manifest_bench_hot(mb), manifest_bench_work(mb), jd) < 0)
 		return errno == ENOMEM ? plumb_err_oom(err, "verdict")
 				       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
 						       mb->name, jd->why);

@@ -91,7 +91,7 @@ static int judge_all(struct run_state *st, struct run_sweep_bench *out, size_t *
 		return plumb_err_oom(err, "sweep");
 	for (size_t bi = 0; bi < cfg->nbenches && r == 0; bi++) {
 		out[bi].name = cfg->benches[bi].name;
-		out[bi].verdict = STATS_VERDICT_INSUFFICIENT;
+		out[bi].verdict = VERDICT_INSUFFICIENT;
 		if (st->benches[bi].failure)
 			continue;
 		rr.an[bi] = analysis_new(analysis_options(st->benches[bi].an), err);
@@ -301,7 +301,7 @@ static json_t *states_json(const struct run_state *st, const struct run_sweep_be
 			continue;
 		o = json_object();
 		if (!o || jset(o, "bench", json_string(s->name)) < 0 ||
-		    jset(o, "verdict", json_string(stats_verdict_name(s->verdict))) < 0 ||
+		    jset(o, "verdict", json_string(verdict_name(s->verdict))) < 0 ||
 		    (all && jset(o, "undecided", json_boolean(s->undecided)) < 0) ||
 		    (s->undecided && jset(o, "why", json_string(s->why)) < 0) ||
 		    json_array_append_new(a, o) < 0) {

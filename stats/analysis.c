@@ -645,7 +645,7 @@ static double median_of(const double *vals, size_t n, double *tmp)
 }
 
 int analysis_judge(const struct analysis_result *res, const struct stats_rule *rule,
-		   enum stats_hot hot, struct stats_judgement *out)
+		   enum stats_hot hot, enum stats_work work, struct stats_judgement *out)
 {
 	static const enum analysis_side order[3] = { ANALYSIS_BASE, ANALYSIS_CANDIDATE,
 						     ANALYSIS_CONTROL };
@@ -670,6 +670,7 @@ int analysis_judge(const struct analysis_result *res, const struct stats_rule *r
 	}
 	memset(&in, 0, sizeof(in));
 	in.hot = hot;
+	in.work = work;
 	in.deterministic = res->deterministic;
 	for (int s = 0; s < 3; s++) {
 		const struct analysis_side_result *sr = &res->side[order[s]];
@@ -842,9 +843,9 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 		if (a->opts.judge_later) {
 			memset(&res->judge, 0, sizeof(res->judge));
 			res->judge.rule = a->opts.rule;
-			res->judge.verdict = STATS_VERDICT_INSUFFICIENT;
+			res->judge.verdict = VERDICT_INSUFFICIENT;
 			snprintf(res->judge.why, sizeof(res->judge.why), "not judged");
-		} else if (analysis_judge(res, &a->opts.rule, STATS_HOT_UNKNOWN, &res->judge) < 0) {
+		} else if (analysis_judge(res, &a->opts.rule, STATS_HOT_UNKNOWN, STATS_WORK_UNKNOWN, &res->judge) < 0) {
 			rc = errno == ENOMEM ? plumb_err_oom(err, "analysis results")
 					     : plumb_err_set(err, PLUMB_EINPUT, "%s", res->judge.why);
 			goto out;

@@ -158,7 +158,7 @@ int analysis_finish(struct analysis *a, struct plumb_err *err);
  * errno when memory runs out or the rule is invalid.
  */
 int analysis_judge(const struct analysis_result *res, const struct stats_rule *rule,
-		   enum stats_hot hot, struct stats_judgement *out);
+		   enum stats_hot hot, enum stats_work work, struct stats_judgement *out);
 
 /* Rows added so far. */
 uint64_t analysis_rows(const struct analysis *a);

@@ -10,9 +10,10 @@
 
 #include "stats/quantile.h"
 #include "stats/rule.h"
+#include "stats/shift.h"
 #include "common/banned.h"
 
-void stats_rule_default(struct stats_rule *r)
+void stats_rule_margin(struct stats_rule *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->kind = STATS_RULE_MARGIN;
@@ -23,9 +24,18 @@ void stats_rule_default(struct stats_rule *r)
 	r->seed = STATS_RULE_SEED;
 }
 
+void stats_rule_default(struct stats_rule *r)
+{
+	stats_rule_margin(r);
+	r->kind = STATS_RULE_SHIFT;
+	r->version = STATS_RULE_SHIFT_VERSION;
+	r->confidence = STATS_RULE_SHIFT_CONFIDENCE;
+	r->min_effect = STATS_RULE_MIN_EFFECT;
+}
+
 void stats_rule_overlap(struct stats_rule *r)
 {
-	stats_rule_default(r);
+	stats_rule_margin(r);
 	r->kind = STATS_RULE_OVERLAP;
 	r->version = STATS_RULE_OVERLAP_VERSION;
 }
@@ -37,6 +47,10 @@ int stats_rule_select(const char *name, int version, struct stats_rule *r)
 		return 0;
 	}
 	if (strcmp(name, "margin") == 0 && (version == 0 || version == STATS_RULE_MARGIN_VERSION)) {
+		stats_rule_margin(r);
+		return 0;
+	}
+	if (strcmp(name, "shift") == 0 && (version == 0 || version == STATS_RULE_SHIFT_VERSION)) {
 		stats_rule_default(r);
 		return 0;
 	}
@@ -45,7 +59,8 @@ int stats_rule_select(const char *name, int version, struct stats_rule *r)
 
 const char *stats_rule_name(enum stats_rule_kind k)
 {
-	return k == STATS_RULE_OVERLAP ? "overlap" : k == STATS_RULE_MARGIN ? "margin" : "?";
+	return k == STATS_RULE_OVERLAP ? "overlap" : k == STATS_RULE_MARGIN ? "margin" :
+	       k == STATS_RULE_SHIFT ? "shift" : "?";
 }
 
 int stats_rule_check(const struct stats_rule *r, const char **why)
@@ -55,8 +70,13 @@ int stats_rule_check(const struct stats_rule *r, const char **why)
 		*why = "overlap has version 1 only";
 	else if (r->kind == STATS_RULE_MARGIN && r->version != STATS_RULE_MARGIN_VERSION)
 		*why = "margin has version 2 only";
-	else if (r->kind != STATS_RULE_OVERLAP && r->kind != STATS_RULE_MARGIN)
+	else if (r->kind == STATS_RULE_SHIFT && r->version != STATS_RULE_SHIFT_VERSION)
+		*why = "shift has version 3 only";
+	else if (r->kind != STATS_RULE_OVERLAP && r->kind != STATS_RULE_MARGIN &&
+		 r->kind != STATS_RULE_SHIFT)
 		*why = "unknown rule";
+	else if (r->kind == STATS_RULE_SHIFT && !(r->min_effect >= 0 && r->min_effect < 1))
+		*why = "minEffect must be at least 0 and below 1";
 	else if (!(r->confidence >= 0.5 && r->confidence < 1))
 		*why = "confidence must be at least 0.5 and below 1";
 	else if (!(r->noise_factor >= 0 && r->noise_factor <= 100))
@@ -78,6 +98,10 @@ const char *stats_reason_name(enum stats_reason r)
 	case STATS_REASON_APART: return "ranges apart by more than the noise";
 	case STATS_REASON_MISSING: return "a side has no samples";
 	case STATS_REASON_FEW_ROUNDS: return "a pad has too few rounds";
+	case STATS_REASON_BEYOND: return "the shift's interval lies beyond the minimum effect";
+	case STATS_REASON_WITHIN: return "the shift's interval lies within the minimum effect";
+	case STATS_REASON_STRADDLES: return "the shift's interval reaches across an edge of the minimum effect";
+	case STATS_REASON_FEW_PADS: return "too few pads to reach the rule's confidence";
 	}
 	return "";
 }
@@ -85,19 +109,24 @@ const char *stats_reason_name(enum stats_reason r)
 const char *stats_undecided(const struct stats_judgement *jd)
 {
 	switch (jd->verdict) {
-	case STATS_VERDICT_NOISY:
+	case VERDICT_NOISY:
 		return "ranges apart by no more than the noise";
-	case STATS_VERDICT_UNSWEPT:
+	case VERDICT_UNSWEPT:
 		return "too few pads for the confidence level";
-	case STATS_VERDICT_INSUFFICIENT:
+	case VERDICT_INSUFFICIENT:
 		return jd->reason == STATS_REASON_FEW_ROUNDS ? "a pad has too few rounds" : NULL;
-	case STATS_VERDICT_PLACEMENT:
+	case VERDICT_PLACEMENT:
+		if (jd->reason == STATS_REASON_STRADDLES)
+			return "the shift's interval reaches across an edge of the minimum effect";
 		if (jd->reason == STATS_REASON_OVERLAP &&
 		    (jd->base.s.max < jd->candidate.s.min || jd->candidate.s.max < jd->base.s.min))
 			return "pad intervals too wide (the pad medians are apart)";
 		return NULL;
-	case STATS_VERDICT_SLOWER:
-	case STATS_VERDICT_FASTER:
+	case VERDICT_SLOWER:
+	case VERDICT_FASTER:
+	case VERDICT_UNCHANGED:
+	case VERDICT_UNSET:
+	case VERDICT_COUNT:
 		break;
 	}
 	return NULL;
@@ -393,7 +422,7 @@ static void insufficient(const struct stats_judge_in *in, struct stats_judgement
 	static const char *const names[2] = { "base", "candidate" };
 	size_t need = repeats_exactly(in) ? 1 : STATS_MIN_ROUNDS;
 
-	out->verdict = STATS_VERDICT_INSUFFICIENT;
+	out->verdict = VERDICT_INSUFFICIENT;
 	for (int j = 0; j < 2; j++)
 		if (sides[j]->npads == 0) {
 			out->reason = STATS_REASON_MISSING;
@@ -472,23 +501,106 @@ done:
 	return rc;
 }
 
+/* The pad medians of a side into pm (npads doubles); tmp holds the most rounds. */
+static void pad_medians(const struct stats_side_in *in, double *pm, double *tmp)
+{
+	for (size_t i = 0; i < in->npads; i++)
+		pm[i] = in->pads[i].values ? stats_median(in->pads[i].values, in->pads[i].n, tmp)
+					   : in->pads[i].median;
+}
+
+/*
+ * The shift rule's verdict (rule.h), after the sides are reduced and the
+ * rounds checked; bm, cm hold each side's pads.  -1 when memory runs out.
+ */
+static int judge_shift(const struct stats_rule *rule, const struct stats_judge_in *in,
+		       double *bm, double *cm, double *tmp, struct stats_judgement *out)
+{
+	struct stats_shift sh;
+	double m = rule->min_effect, up, down;
+
+	pad_medians(&in->base, bm, tmp);
+	pad_medians(&in->candidate, cm, tmp);
+	if (stats_shift(bm, in->base.npads, cm, in->candidate.npads, rule->confidence, &sh) < 0)
+		return -1;
+	out->has_shift = 1;
+	out->shift = sh.estimate;
+	out->shift_lo = sh.lo;
+	out->shift_hi = sh.hi;
+	out->shift_level = sh.level;
+	out->p = sh.p;
+	out->p_min = sh.p_min;
+	out->has_interval = 1;
+	out->ratio_lo = 1 + sh.lo;
+	out->ratio_hi = 1 + sh.hi;
+	out->direction = sh.estimate >= 0 ? STATS_DIR_SLOWER : STATS_DIR_FASTER;
+	out->control_outside = out->has_control &&
+		(out->control.s.center < out->base.s.min || out->control.s.center > out->base.s.max);
+
+	/* Power: the interval keeps its width about the estimate; how far must
+	 * the candidate move for it to clear the band? */
+	up = sh.log_scale ? (1 + sh.estimate) / (1 + sh.lo) : 1 + (sh.estimate - sh.lo);
+	down = sh.log_scale ? (1 + sh.hi) / (1 + sh.estimate) : 1 + (sh.hi - sh.estimate);
+	if (sh.reaches && isfinite(up) && isfinite(down)) {
+		out->has_detectable = 1;
+		out->detect_slower = (1 + m) * up - 1;
+		out->detect_faster = 1 - m > 0 ? 1 - (1 - m) / down : 1;
+		out->detectable = out->detect_slower > out->detect_faster ? out->detect_slower
+									  : out->detect_faster;
+	}
+
+	if (out->reason == STATS_REASON_FEW_ROUNDS)
+		return 0;   /* insufficient: figures above, no verdict */
+	out->reason = STATS_REASON_NONE;
+	if (!sh.reaches) {
+		out->verdict = VERDICT_UNSWEPT;
+		out->reason = STATS_REASON_FEW_PADS;
+		snprintf(out->why, sizeof(out->why), "%zu+%zu pads can reach %.0f%% at most, not %g%%",
+			 in->base.npads, in->candidate.npads, floor(sh.level * 100), rule->confidence * 100);
+		return 0;
+	}
+	if (sh.lo > m || sh.hi < -m) {
+		out->verdict = sh.lo > m ? VERDICT_SLOWER : VERDICT_FASTER;
+		out->reason = STATS_REASON_BEYOND;
+	} else if (sh.lo >= -m && sh.hi <= m) {
+		out->verdict = VERDICT_UNCHANGED;
+		out->reason = STATS_REASON_WITHIN;
+	} else {
+		out->verdict = VERDICT_PLACEMENT;
+		out->reason = STATS_REASON_STRADDLES;
+	}
+	/* Identical hot code decides only with the same work shown. */
+	if ((in->hot == STATS_HOT_IDENTICAL || in->hot == STATS_HOT_SAME_CODE) &&
+	    (out->verdict == VERDICT_SLOWER || out->verdict == VERDICT_FASTER)) {
+		if (in->work == STATS_WORK_SAME) {
+			out->verdict = VERDICT_PLACEMENT;
+			out->reason = in->hot == STATS_HOT_IDENTICAL ? STATS_REASON_HOT_IDENTICAL
+								      : STATS_REASON_HOT_SAME_CODE;
+		} else {
+			out->hot_remark = 1;
+		}
+	}
+	return 0;
+}
+
 int stats_judge(const struct stats_rule *rule, const struct stats_judge_in *in,
 		struct stats_judgement *out)
 {
 	const char *why;
 	size_t npm, ntmp, nhalf = 0, npads_all;
 	double *pm = NULL, *tmp = NULL, *halfw = NULL, cb;
-	int margin;
+	int margin, shift;
 
 	memset(out, 0, sizeof(*out));
 	out->rule = *rule;
-	out->verdict = STATS_VERDICT_INSUFFICIENT;
+	out->verdict = VERDICT_INSUFFICIENT;
 	if (stats_rule_check(rule, &why) < 0) {
 		snprintf(out->why, sizeof(out->why), "verdict rule: %s", why);
 		errno = EINVAL;
 		return -1;
 	}
 	margin = rule->kind == STATS_RULE_MARGIN;
+	shift = rule->kind == STATS_RULE_SHIFT;
 	insufficient(in, out);
 	if (out->reason == STATS_REASON_MISSING)
 		return 0;
@@ -536,7 +648,12 @@ int stats_judge(const struct stats_rule *rule, const struct stats_judge_in *in,
 					out->noise_control = fabs(b0 - out->control.s.center) / cb;
 				}
 		}
-		if (margin) {
+		if (shift) {
+			/* The interval holds the round and placement noise; the
+			 * control is a remark (judge_shift()). */
+			out->noise = out->noise_rounds > out->noise_control ? out->noise_rounds
+									    : out->noise_control;
+		} else if (margin) {
 			out->noise = out->noise_rounds > out->noise_control ? out->noise_rounds
 									    : out->noise_control;
 			if (in->noise_floor > out->noise)
@@ -554,6 +671,18 @@ int stats_judge(const struct stats_rule *rule, const struct stats_judge_in *in,
 			if (!out->has_control_noise)
 				out->has_noise = 0;
 		}
+	}
+
+	if (shift) {
+		double *bm = malloc((in->base.npads + in->candidate.npads) * sizeof(*bm));
+		int rc = bm ? judge_shift(rule, in, bm, bm + in->base.npads, tmp, out) : -1;
+		free(bm);
+		free(pm);
+		free(tmp);
+		free(halfw);
+		if (rc < 0)
+			return stats_judge_oom(rule, out);
+		return 0;
 	}
 
 	/* Power: how far the candidate must move, ranges keeping their shape. */
@@ -586,16 +715,16 @@ int stats_judge(const struct stats_rule *rule, const struct stats_judge_in *in,
 
 	out->reason = STATS_REASON_NONE;
 	if (out->direction == STATS_DIR_NONE) {
-		out->verdict = STATS_VERDICT_PLACEMENT;
+		out->verdict = VERDICT_PLACEMENT;
 		out->reason = STATS_REASON_OVERLAP;
 	} else if (margin && in->hot == STATS_HOT_IDENTICAL) {
-		out->verdict = STATS_VERDICT_PLACEMENT;
+		out->verdict = VERDICT_PLACEMENT;
 		out->reason = STATS_REASON_HOT_IDENTICAL;
 	} else if (margin && in->hot == STATS_HOT_SAME_CODE) {
-		out->verdict = STATS_VERDICT_PLACEMENT;
+		out->verdict = VERDICT_PLACEMENT;
 		out->reason = STATS_REASON_HOT_SAME_CODE;
 	} else if (margin && !(out->gap > out->margin)) {
-		out->verdict = STATS_VERDICT_NOISY;
+		out->verdict = VERDICT_NOISY;
 		out->reason = STATS_REASON_WITHIN_NOISE;
 		out->noisy = 1;
 	} else if (in->base.npads == 1 || in->candidate.npads == 1 ||
@@ -603,11 +732,11 @@ int stats_judge(const struct stats_rule *rule, const struct stats_judge_in *in,
 		    log(1 - rule->confidence))) {
 		/* One pad, or (margin) so few that sides drawn from one placement
 		 * distribution fall apart more often than 1 - confidence. */
-		out->verdict = STATS_VERDICT_UNSWEPT;
+		out->verdict = VERDICT_UNSWEPT;
 		out->reason = STATS_REASON_ONE_PAD;
 	} else {
-		out->verdict = out->direction == STATS_DIR_SLOWER ? STATS_VERDICT_SLOWER
-								  : STATS_VERDICT_FASTER;
+		out->verdict = out->direction == STATS_DIR_SLOWER ? VERDICT_SLOWER
+								  : VERDICT_FASTER;
 		out->reason = STATS_REASON_APART;
 	}
 done:
@@ -629,7 +758,7 @@ int stats_judge_oom(const struct stats_rule *rule, struct stats_judgement *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->rule = *rule;
-	out->verdict = STATS_VERDICT_INSUFFICIENT;
+	out->verdict = VERDICT_INSUFFICIENT;
 	snprintf(out->why, sizeof(out->why), "out of memory");
 	errno = ENOMEM;
 	return -1;

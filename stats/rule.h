@@ -14,7 +14,7 @@
  *                control check |pad 0 - control| / center against half the
  *                base spread is a remark, not a verdict.  Bundles without a
  *                recorded rule were judged by it.
- *   margin v2    (the default) each pad median gets a distribution-free
+ *   margin v2    each pad median gets a distribution-free
  *                confidence interval from order statistics at the rule's
  *                confidence; a side's range is the union of its pads'
  *                intervals; the noise figure is the larger of the typical
@@ -28,9 +28,23 @@
  *                (or identical except the addresses of moved data) turns
  *                every non-overlap into "placement", with that reason.
  *
- * Under either rule the ratio carries a percentile bootstrap interval
+ *   shift v3     (the default) the pad medians of each side are a sample
+ *                of its placement distribution; the exact two-sided
+ *                Mann-Whitney test of candidate against base, the
+ *                Hodges-Lehmann shift and its exact interval at the rule's
+ *                confidence (stats/shift.h).  The interval wholly above
+ *                +minEffect "slower", wholly below -minEffect "faster",
+ *                wholly inside "unchanged", across an edge "placement";
+ *                pads too few to reach the confidence at all "unswept"
+ *                (4 + 4 pads reach 97% at most).  Identical hot code turns
+ *                a slower/faster into "placement" only when the run showed
+ *                the same work (in.work); otherwise it is a remark.  The
+ *                control is a remark (control_outside), not a margin.
+ *
+ * Under overlap and margin the ratio carries a percentile bootstrap interval
  * over pads and rounds (two-level resampling, seeded: the same input and
- * rule give the same interval), and the smallest detectable change: how
+ * rule give the same interval); under shift the ratio's interval is the
+ * shift's, plus one.  Every rule gives the smallest detectable change: how
  * far the candidate would have to move, keeping the shape of both ranges,
  * before the rule calls it (docs/verdict.md, "Power").
  *
@@ -47,32 +61,39 @@
 
 enum stats_rule_kind {
 	STATS_RULE_OVERLAP = 1,
-	STATS_RULE_MARGIN = 2
+	STATS_RULE_MARGIN = 2,
+	STATS_RULE_SHIFT = 3
 };
 
 #define STATS_RULE_OVERLAP_VERSION 1
 #define STATS_RULE_MARGIN_VERSION 2
-#define STATS_RULE_CONFIDENCE 0.95
+#define STATS_RULE_SHIFT_VERSION 3
+#define STATS_RULE_CONFIDENCE 0.95          /* overlap and margin */
+#define STATS_RULE_SHIFT_CONFIDENCE 0.99
+#define STATS_RULE_MIN_EFFECT 0.01
 #define STATS_RULE_RESAMPLES 2000u
 #define STATS_RULE_SEED 1u
 #define STATS_RULE_RESAMPLES_MAX 100000u
 
 struct stats_rule {
 	enum stats_rule_kind kind;
-	int version;             /* 1 for overlap, 2 for margin */
-	double confidence;       /* pad intervals (margin) and the ratio interval */
+	int version;             /* 1 for overlap, 2 for margin, 3 for shift */
+	double confidence;       /* pad intervals (margin), the ratio or shift interval */
+	double min_effect;       /* shift: the band +-min_effect (relative) of no change */
 	double noise_factor;     /* margin: the gap must exceed factor x noise */
 	unsigned resamples;      /* bootstrap replicates of the ratio interval */
 	uint64_t seed;           /* bootstrap seed */
 };
 
-/* margin v2, confidence 0.95, factor 1, 2000 resamples, seed 1. */
+/* shift v3, confidence 0.99, minimum effect 1%. */
 void stats_rule_default(struct stats_rule *r);
+/* margin v2, confidence 0.95, factor 1, 2000 resamples, seed 1. */
+void stats_rule_margin(struct stats_rule *r);
 /* overlap v1 with the same interval parameters. */
 void stats_rule_overlap(struct stats_rule *r);
-/* By name ("overlap", "margin") and version (0: the current one); -1 unknown. */
+/* By name ("overlap", "margin", "shift") and version (0: the current one); -1 unknown. */
 int stats_rule_select(const char *name, int version, struct stats_rule *r);
-/* "overlap", "margin". */
+/* "overlap", "margin", "shift". */
 const char *stats_rule_name(enum stats_rule_kind k);
 /* 0, or -1 when a parameter is out of range (why: a static phrase). */
 int stats_rule_check(const struct stats_rule *r, const char **why);
@@ -98,6 +119,18 @@ struct stats_pad_in {
 	double median, lo, hi;   /* values == NULL only */
 };
 
+/*
+ * Did both sides do the same work?  SAME: instructions retired equal
+ * within STATS_SAME_WORK (hardware counters or a Valgrind count) and no
+ * checksum change; DIFFERENT: either differs; UNKNOWN: neither proof.
+ */
+enum stats_work {
+	STATS_WORK_UNKNOWN,
+	STATS_WORK_SAME,
+	STATS_WORK_DIFFERENT
+};
+#define STATS_SAME_WORK 0.0001
+
 struct stats_side_in {
 	const struct stats_pad_in *pads;
 	size_t npads;            /* 0: the side is absent */
@@ -106,6 +139,7 @@ struct stats_side_in {
 struct stats_judge_in {
 	struct stats_side_in base, candidate, control;
 	enum stats_hot hot;
+	enum stats_work work;    /* shift: whether hot-code identity may decide */
 	/* Noise measured elsewhere (relative), e.g. the recorded noise figures
 	 * of two bundles compared: the figure is at least this.  0: none. */
 	double noise_floor;
@@ -140,8 +174,12 @@ enum stats_reason {
 	STATS_REASON_ONE_PAD,        /* unswept */
 	STATS_REASON_APART,          /* slower / faster */
 	STATS_REASON_MISSING,        /* a side has no pads */
-	STATS_REASON_FEW_ROUNDS      /* a pad has fewer than STATS_MIN_ROUNDS (a
+	STATS_REASON_FEW_ROUNDS,     /* a pad has fewer than STATS_MIN_ROUNDS (a
 	                                deterministic metric: 1, or it was not) */
+	STATS_REASON_BEYOND,         /* shift: interval beyond the minimum effect */
+	STATS_REASON_WITHIN,         /* shift: interval within the minimum effect */
+	STATS_REASON_STRADDLES,      /* shift: interval across an edge of it */
+	STATS_REASON_FEW_PADS        /* shift: the pads cannot reach the confidence */
 };
 
 struct stats_judgement {
@@ -149,7 +187,7 @@ struct stats_judgement {
 	struct stats_side_judged base, candidate;
 	int has_control;
 	struct stats_side_judged control;
-	enum stats_verdict verdict;
+	enum verdict verdict;
 	enum stats_direction direction;  /* of the non-overlap, also when overruled */
 	enum stats_reason reason;
 	int has_ratio;
@@ -172,7 +210,16 @@ struct stats_judgement {
 	double detect_slower;        /* candidate / base - 1 at which "slower" */
 	double detect_faster;        /* 1 - candidate / base at which "faster" */
 	double detectable;           /* the larger of the two */
-	/* Why insufficient: "" otherwise. */
+	/* Shift (rule shift): the Hodges-Lehmann shift, relative, with its
+	 * exact interval and coverage, and the exact two-sided p. */
+	int has_shift;
+	double shift, shift_lo, shift_hi;
+	double shift_level;          /* the interval's coverage */
+	double p;                    /* two-sided p of no change */
+	double p_min;                /* the smallest p these pads allow */
+	int control_outside;         /* the control's center lies outside the base's pads */
+	int hot_remark;              /* identical hot code, not decisive (work not shown same) */
+	/* Why insufficient (or unswept under shift): "" otherwise. */
 	char why[160];
 };
 

@@ -40,7 +40,7 @@ void stats_verdict_judge(const struct stats_side *base, const struct stats_side 
 		out->ratio = cand->center / base->center;
 	}
 	if (base->min_rounds < STATS_MIN_ROUNDS || cand->min_rounds < STATS_MIN_ROUNDS) {
-		out->verdict = STATS_VERDICT_INSUFFICIENT;
+		out->verdict = VERDICT_INSUFFICIENT;
 		return;
 	}
 	/* Touching ranges (cand->min == base->max) overlap: placement. */
@@ -49,25 +49,12 @@ void stats_verdict_judge(const struct stats_side *base, const struct stats_side 
 	else if (cand->max < base->min)
 		out->direction = STATS_DIR_FASTER;
 	if (out->direction == STATS_DIR_NONE)
-		out->verdict = STATS_VERDICT_PLACEMENT;
+		out->verdict = VERDICT_PLACEMENT;
 	else if (base->npads == 1 || cand->npads == 1)
-		out->verdict = STATS_VERDICT_UNSWEPT;
+		out->verdict = VERDICT_UNSWEPT;
 	else
-		out->verdict = out->direction == STATS_DIR_SLOWER ? STATS_VERDICT_SLOWER
-								  : STATS_VERDICT_FASTER;
-}
-
-const char *stats_verdict_name(enum stats_verdict v)
-{
-	switch (v) {
-	case STATS_VERDICT_PLACEMENT: return "placement";
-	case STATS_VERDICT_SLOWER: return "slower";
-	case STATS_VERDICT_FASTER: return "faster";
-	case STATS_VERDICT_UNSWEPT: return "unswept";
-	case STATS_VERDICT_INSUFFICIENT: return "insufficient";
-	case STATS_VERDICT_NOISY: return "noisy";
-	}
-	return "?";
+		out->verdict = out->direction == STATS_DIR_SLOWER ? VERDICT_SLOWER
+								  : VERDICT_FASTER;
 }
 
 const char *stats_direction_name(enum stats_direction d)

@@ -15,10 +15,12 @@
  * Ownership: plain values; nothing allocates (stats_side_reduce takes a
  * caller scratch array of npads doubles).
  */
-#ifndef PLUMB_STATS_VERDICT_H
-#define PLUMB_STATS_VERDICT_H
+#ifndef PLUMB_VERDICT_H
+#define PLUMB_VERDICT_H
 
 #include <stddef.h>
+
+#include "common/verdict.h"
 
 #define STATS_MIN_ROUNDS 3
 
@@ -35,14 +37,6 @@ struct stats_side {
 void stats_side_reduce(const double *pad_medians, size_t npads, size_t min_rounds,
 		       double *scratch, struct stats_side *out);
 
-enum stats_verdict {
-	STATS_VERDICT_PLACEMENT,
-	STATS_VERDICT_SLOWER,
-	STATS_VERDICT_FASTER,
-	STATS_VERDICT_UNSWEPT,
-	STATS_VERDICT_INSUFFICIENT,
-	STATS_VERDICT_NOISY      /* margin rule: apart by no more than the noise (rule.h) */
-};
 
 enum stats_direction {
 	STATS_DIR_NONE,          /* ranges overlap (or not judged) */
@@ -51,7 +45,7 @@ enum stats_direction {
 };
 
 struct stats_verdict_result {
-	enum stats_verdict verdict;
+	enum verdict verdict;
 	enum stats_direction direction;   /* set for slower, faster, unswept */
 	int has_ratio;
 	double ratio;            /* candidate center / base center */
@@ -61,8 +55,6 @@ struct stats_verdict_result {
 void stats_verdict_judge(const struct stats_side *base, const struct stats_side *cand,
 			 struct stats_verdict_result *out);
 
-/* "placement", "slower", "faster", "unswept", "insufficient", "noisy". */
-const char *stats_verdict_name(enum stats_verdict v);
 /* NULL for NONE, "slower", "faster". */
 const char *stats_direction_name(enum stats_direction d);
 

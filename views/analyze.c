@@ -193,13 +193,71 @@ static void text_warmup(const struct analysis_opts *o, struct out *out)
 
 static const struct stats_side_judged *judged_side(const struct stats_judgement *jd, int side)
 {
-	if (jd->reason == STATS_REASON_MISSING && jd->verdict == STATS_VERDICT_INSUFFICIENT)
+	if (jd->reason == STATS_REASON_MISSING && jd->verdict == VERDICT_INSUFFICIENT)
 		return NULL;
 	if (side == ANALYSIS_BASE)
 		return &jd->base;
 	if (side == ANALYSIS_CANDIDATE)
 		return &jd->candidate;
 	return jd->has_control ? &jd->control : NULL;
+}
+
+/* The shift rule's lines: rule, ratio, shift with its interval, control, verdict, power. */
+static void shift_text(struct out *out, const struct analysis_result *res)
+{
+	const struct stats_judgement *jd = &res->judge;
+	const struct stats_rule *ru = &jd->rule;
+	size_t nb = res->side[ANALYSIS_BASE].npads, nc = res->side[ANALYSIS_CANDIDATE].npads;
+	double m = ru->min_effect * 100;
+
+	oprintf(out, "  rule     shift v%d (the pad medians of each side as samples: exact "
+		"Mann-Whitney test, Hodges-Lehmann shift and its %g%% interval; minimum effect "
+		"%.2f%%)\n", ru->version, ru->confidence * 100, m);
+	if (jd->has_ratio)
+		oprintf(out, "  ratio    %.4f (candidate center / base center)\n", jd->ratio);
+	else
+		oprintf(out, "  ratio    -\n");
+	if (jd->has_shift)
+		oprintf(out, "  shift    %+.2f%%, %.1f%% interval %+.2f%% to %+.2f%% (%zu pads base, "
+			"%zu candidate; p = %.3g, the least these pads allow %.3g)\n",
+			jd->shift * 100, jd->shift_level * 100, jd->shift_lo * 100,
+			jd->shift_hi * 100, nb, nc, jd->p, jd->p_min);
+	if (jd->has_control_noise)
+		oprintf(out, "  control  %.2f%% from base pad 0, %s the base's pads\n",
+			jd->noise_control * 100, jd->control_outside ? "outside" : "inside");
+	oprintf(out, "  verdict  %s", verdict_name(jd->verdict));
+	switch (jd->verdict) {
+	case VERDICT_SLOWER:
+	case VERDICT_FASTER:
+		oprintf(out, ": the interval lies wholly %s %+.2f%%%s", jd->verdict == VERDICT_SLOWER ?
+			"above" : "below", jd->verdict == VERDICT_SLOWER ? m : -m,
+			jd->hot_remark ? " (the hot code is identical, but the same work was not "
+			"shown: the timing decides)" : "");
+		break;
+	case VERDICT_UNCHANGED:
+		oprintf(out, ": no change larger than \u00b1%.2f%% (the interval lies inside it)", m);
+		break;
+	case VERDICT_PLACEMENT:
+		if (jd->reason == STATS_REASON_STRADDLES)
+			oprintf(out, ": the interval reaches across %s%.2f%%",
+				jd->shift_lo < -ru->min_effect && jd->shift_hi > ru->min_effect ?
+				"\u00b1" : jd->shift_lo < -ru->min_effect ? "-" : "+", m);
+		else
+			oprintf(out, ": %s, with the same work", stats_reason_name(jd->reason));
+		break;
+	case VERDICT_UNSWEPT:
+	case VERDICT_INSUFFICIENT:
+		oprintf(out, ": %s", jd->why);
+		break;
+	case VERDICT_NOISY:
+	case VERDICT_UNSET:
+	case VERDICT_COUNT:
+		break;
+	}
+	oprintf(out, "\n");
+	if (jd->has_detectable)
+		oprintf(out, "  power    a shift of +%.2f%% (slower) or -%.2f%% (faster) would be "
+			"called with these pads\n", jd->detect_slower * 100, jd->detect_faster * 100);
 }
 
 /* The rule, ratio with its interval, noise, verdict and power of a result. */
@@ -209,6 +267,10 @@ static void judgement_text(struct out *out, const struct analysis_result *res)
 	const struct stats_rule *ru = &jd->rule;
 	int margin = ru->kind == STATS_RULE_MARGIN;
 
+	if (ru->kind == STATS_RULE_SHIFT) {
+		shift_text(out, res);
+		return;
+	}
 	if (margin)
 		oprintf(out, "  rule     margin v%d (pad intervals at %.0f%%, noise factor %g; "
 			"a range is the union of its pads' intervals)\n", ru->version,
@@ -248,34 +310,38 @@ static void judgement_text(struct out *out, const struct analysis_result *res)
 	} else {
 		oprintf(out, "  noise    -\n");
 	}
-	oprintf(out, "  verdict  %s", stats_verdict_name(jd->verdict));
+	oprintf(out, "  verdict  %s", verdict_name(jd->verdict));
 	switch (jd->verdict) {
-	case STATS_VERDICT_UNSWEPT:
+	case VERDICT_UNSWEPT:
 		oprintf(out, " (%s; %s, so placement is not ruled out)",
 			stats_direction_name(jd->direction),
 			res->side[ANALYSIS_BASE].npads == 1 || res->side[ANALYSIS_CANDIDATE].npads == 1
 			? "a side has one pad" : "too few pads");
 		break;
-	case STATS_VERDICT_INSUFFICIENT:
+	case VERDICT_INSUFFICIENT:
 		oprintf(out, ": %s", jd->why);
 		break;
-	case STATS_VERDICT_NOISY:
+	case VERDICT_NOISY:
 		oprintf(out, ": the ranges are %.2f%% apart (%s), within the noise %.2f%%; "
 			"the host is too noisy to tell", jd->gap * 100,
 			stats_direction_name(jd->direction), jd->margin * 100);
 		break;
-	case STATS_VERDICT_PLACEMENT:
+	case VERDICT_PLACEMENT:
 		if (jd->reason == STATS_REASON_OVERLAP)
 			oprintf(out, ": ranges overlap");
 		else
 			oprintf(out, ": %s (%s by %.2f%%)", stats_reason_name(jd->reason),
 				stats_direction_name(jd->direction), jd->gap * 100);
 		break;
-	case STATS_VERDICT_SLOWER:
-	case STATS_VERDICT_FASTER:
+	case VERDICT_SLOWER:
+	case VERDICT_FASTER:
 		if (margin)
 			oprintf(out, ": ranges %.2f%% apart, beyond the noise %.2f%%",
 				jd->gap * 100, jd->margin * 100);
+		break;
+	case VERDICT_UNCHANGED:
+	case VERDICT_UNSET:
+	case VERDICT_COUNT:
 		break;
 	}
 	oprintf(out, "\n");
@@ -567,7 +633,21 @@ static void judgement_json(struct jb *b, json_t *o, const struct analysis_result
 	jput(b, rule, "noise_factor", jnum(ru->noise_factor));
 	jput(b, rule, "resamples", juint(ru->resamples));
 	jput(b, rule, "seed", juint(ru->seed));
+	jput(b, rule, "min_effect", ru->kind == STATS_RULE_SHIFT ? jnum(ru->min_effect) : json_null());
 	jput(b, o, "ratio", jnum_or_null(jd->has_ratio, jd->ratio));
+	if (jd->has_shift) {
+		json_t *sh = json_object();
+		jput(b, o, "shift", sh);
+		jput(b, sh, "estimate", jnum(jd->shift));
+		jput(b, sh, "lo", jnum(jd->shift_lo));
+		jput(b, sh, "hi", jnum(jd->shift_hi));
+		jput(b, sh, "level", jnum(jd->shift_level));
+		jput(b, sh, "p", jnum(jd->p));
+		jput(b, sh, "p_min", jnum(jd->p_min));
+		jput(b, sh, "control_outside", json_boolean(jd->control_outside));
+	} else {
+		jput(b, o, "shift", json_null());
+	}
 	if (jd->has_interval) {
 		json_t *iv = json_object();
 		jput(b, o, "interval", iv);
@@ -576,7 +656,7 @@ static void judgement_json(struct jb *b, json_t *o, const struct analysis_result
 	} else {
 		jput(b, o, "interval", json_null());
 	}
-	jput(b, o, "verdict", jstr(stats_verdict_name(jd->verdict)));
+	jput(b, o, "verdict", jstr(verdict_name(jd->verdict)));
 	jput(b, o, "direction", jstr(stats_direction_name(jd->direction)));
 	jput(b, o, "reason", jstr(jd->why[0] ? jd->why :
 		jd->reason == STATS_REASON_NONE ? NULL : stats_reason_name(jd->reason)));
@@ -673,7 +753,7 @@ static int csv_result(struct buf *out, const struct analysis_result *res)
 		c.detectable_slower = jd->detect_slower;
 		c.detectable_faster = jd->detect_faster;
 	}
-	c.verdict = stats_verdict_name(jd->verdict);
+	c.verdict = verdict_name(jd->verdict);
 	c.direction = stats_direction_name(jd->direction);
 	for (int s = 0; s < ANALYSIS_SIDES; s++) {
 		const struct analysis_side_result *sr = &res->side[s];

@@ -470,12 +470,12 @@ static void reanalysis(struct doc *d, const struct audit *a)
 			push(d, rows, r);
 			continue;
 		}
-		rec = verdict_text(manifest_verdict_name(b->verdict),
+		rec = verdict_text(verdict_name(b->verdict),
 				   manifest_direction_name(b->direction),
 				   stats_rule_name(ab->recorded_rule.kind), ab->recorded_rule.version);
-		today = verdict_text(stats_verdict_name(ab->today.verdict),
-				     ab->today.verdict == STATS_VERDICT_UNSWEPT ||
-				     ab->today.verdict == STATS_VERDICT_NOISY ?
+		today = verdict_text(verdict_name(ab->today.verdict),
+				     ab->today.verdict == VERDICT_UNSWEPT ||
+				     ab->today.verdict == VERDICT_NOISY ?
 				     stats_direction_name(ab->today.direction) : NULL,
 				     stats_rule_name(a->today_rule.kind), a->today_rule.version);
 		units_ratio(ab->today.has_ratio ? ab->today.ratio : NAN, ratio);

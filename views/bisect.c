@@ -316,7 +316,7 @@ int view_bisect_step_done(const struct bisect_record *rec, const struct bisect_s
 	(void)rec;
 	units_ratio(s->ratio, ratio);
 	return buf_printf(out, "comparison %zu (%s): %s, %s (ratio %s)%s", (size_t)(s - rec->steps) + 1,
-			  bisect_kind_name(s->kind), manifest_verdict_name(s->verdict) ? manifest_verdict_name(s->verdict) : "-",
+			  bisect_kind_name(s->kind), verdict_name(s->verdict) ? verdict_name(s->verdict) : "-",
 			  bisect_call_name(s->call), ratio, s->why[0] ? ": " : "") < 0 ||
 			       esc_text(out, s->why) < 0 ||
 			       buf_printf(out, "; %u built, %u cached", s->builds.built, s->builds.cached) < 0

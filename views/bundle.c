@@ -139,7 +139,7 @@ int view_bundle_text(const char *path, const struct bundle_info *info, struct bu
 				  "ratio", "verdict");
 	for (size_t i = 0; i < m->n_benches; i++) {
 		const struct manifest_bench *b = &m->benches[i];
-		const char *v = manifest_verdict_name(b->verdict);
+		const char *v = verdict_name(b->verdict);
 		const char *d = manifest_direction_name(b->direction);
 		enum units_dim dim = metric_dim(b->metric);
 		const struct manifest_side_stats *c = &b->candidate;

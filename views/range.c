@@ -313,8 +313,8 @@ static int chart(const struct range_report *r, const struct report_bench *b0, st
 		const struct manifest_side_stats *s = k ? (vb ? vb->new : NULL) : b0->old;
 		const char *commit = k ? r->rows[k - 1].src->m.repo.candidate.commit : r->base_commit;
 		double x = left + w * ((double)k + 0.5);
-		const char *colour = vb && vb->verdict == MANIFEST_VERDICT_SLOWER ? "#c0392b" :
-				     vb && vb->verdict == MANIFEST_VERDICT_FASTER ? "#27ae60" : "#2c3e50";
+		const char *colour = vb && vb->verdict == VERDICT_SLOWER ? "#c0392b" :
+				     vb && vb->verdict == VERDICT_FASTER ? "#27ae60" : "#2c3e50";
 		rc |= buf_printf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"10\">", x,
 				 top + h + 16) < 0;
 		rc |= esc_html(out, k ? short_id(commit, id) : "A") < 0;

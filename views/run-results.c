@@ -35,21 +35,21 @@ void results_format_value(double v, int is_time, char *out, size_t size)
 static const char *verdict_text(const struct manifest_bench *b)
 {
 	switch (b->verdict) {
-	case MANIFEST_VERDICT_SLOWER:
+	case VERDICT_SLOWER:
 		return "slower: the candidate's range lies wholly above the base's, by more than the noise";
-	case MANIFEST_VERDICT_FASTER:
+	case VERDICT_FASTER:
 		return "faster: the candidate's range lies wholly below the base's, by more than the noise";
-	case MANIFEST_VERDICT_NOISY:
+	case VERDICT_NOISY:
 		return "noisy: the ranges are apart by no more than the noise the run measured; the host is too noisy to tell";
-	case MANIFEST_VERDICT_PLACEMENT:
+	case VERDICT_PLACEMENT:
 		return b->reason && strncmp(b->reason, "hot code identical", 18) == 0 ?
 		       "placement: the hot code is identical, so the difference is placement" :
 		       "placement: the ranges overlap, so code placement alone can explain the difference";
-	case MANIFEST_VERDICT_UNSWEPT:
+	case VERDICT_UNSWEPT:
 		return b->direction == MANIFEST_DIRECTION_SLOWER ?
 		       "unswept, slower: the ranges do not overlap, but too few pads cannot tell a change from placement" :
 		       "unswept, faster: the ranges do not overlap, but too few pads cannot tell a change from placement";
-	case MANIFEST_VERDICT_INSUFFICIENT:
+	case VERDICT_INSUFFICIENT:
 		return "insufficient: a pad has fewer than 3 rounds";
 	default:
 		return "none";
@@ -246,7 +246,7 @@ static json_t *bench_json(const struct manifest_bench *b)
 	bad |= put(o, "metric", json_string(metric_name(b->metric))) < 0;
 	bad |= put(o, "unit", json_string(metric_unit(b->metric))) < 0;
 	bad |= put(o, "failure", str_or_null(b->failure)) < 0;
-	bad |= put(o, "verdict", str_or_null(manifest_verdict_name(b->verdict))) < 0;
+	bad |= put(o, "verdict", str_or_null(verdict_name(b->verdict))) < 0;
 	bad |= put(o, "direction", str_or_null(manifest_direction_name(b->direction))) < 0;
 	bad |= put(o, "ratio", num_or_null(b->ratio)) < 0;
 	bad |= put(sides, "base", side_json(&b->base)) < 0;

@@ -54,7 +54,7 @@ PLUMB_TEST(analysis_alloc_table_process_mode)
 
 	res = analysis_get(a, 0);       /* sorted: "aaa" before "alloc" */
 	assert_string_equal(res->bench, "aaa");
-	assert_int_equal(res->judge.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(res->judge.verdict, VERDICT_INSUFFICIENT);
 	assert_string_equal(res->judge.why, "no candidate samples");
 	assert_false(res->judge.has_ratio);
 
@@ -79,9 +79,10 @@ PLUMB_TEST(analysis_alloc_table_process_mode)
 	assert_true(res->side[ANALYSIS_BASE].summary.max == 1.003);
 	assert_int_equal(res->side[ANALYSIS_CANDIDATE].npads, 1);
 	assert_true(res->side[ANALYSIS_CANDIDATE].summary.center == 0.975);
-	assert_int_equal(res->judge.verdict, STATS_VERDICT_PLACEMENT);
+	/* The default rule (shift v3) cannot call 4 pads against 1 at 99%. */
+	assert_int_equal(res->judge.verdict, VERDICT_UNSWEPT);
 	assert_true(res->judge.ratio == 0.975 / 0.9775);
-	assert_string_equal(res->judge.why, "");
+	assert_string_equal(res->judge.why, "4+1 pads can reach 60% at most, not 99%");
 	assert_true(res->judge.has_control_noise);
 	assert_true(fabs(res->judge.noise_control - 0.003 / 0.9775) < 1e-12);
 	assert_false(res->judge.noisy);
@@ -103,7 +104,7 @@ PLUMB_TEST(analysis_insufficient_names_the_pad)
 	assert_int_equal(add(a, "b", "wall", ANALYSIS_CANDIDATE, 5, 1, ANALYSIS_ITER_NONE, 2, &err), 0);
 	assert_int_equal(analysis_finish(a, &err), 0);
 	res = analysis_get(a, 0);
-	assert_int_equal(res->judge.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(res->judge.verdict, VERDICT_INSUFFICIENT);
 	assert_string_equal(res->judge.why, "candidate pad 5 has 2 rounds (fewer than 3)");
 	assert_true(res->judge.has_ratio);
 	assert_int_equal(res->side[ANALYSIS_CANDIDATE].summary.min_rounds, 2);
@@ -212,14 +213,14 @@ PLUMB_TEST(analysis_samples_mode_figures)
 	 * two pads drawn from one placement distribution fall apart one time
 	 * in three (2 / C(4, 2)): the margin rule says unswept, the seeds'
 	 * overlap rule slower. */
-	assert_int_equal(res->judge.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(res->judge.verdict, VERDICT_UNSWEPT);
 	assert_int_equal(res->judge.direction, STATS_DIR_SLOWER);
 	{
 		struct stats_rule ov;
 		struct stats_judgement jd;
 		stats_rule_overlap(&ov);
-		assert_int_equal(analysis_judge(res, &ov, STATS_HOT_UNKNOWN, &jd), 0);
-		assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+		assert_int_equal(analysis_judge(res, &ov, STATS_HOT_UNKNOWN, STATS_WORK_UNKNOWN, &jd), 0);
+		assert_int_equal(jd.verdict, VERDICT_SLOWER);
 	}
 	assert_int_equal(res->unsteady_rounds, 0);
 	analysis_free(a);
@@ -262,7 +263,7 @@ PLUMB_TEST(analysis_renders_text_and_json)
 	assert_non_null(strstr(buf_cstr(&out), "\"direction\": \"slower\""));
 	buf_reset(&out);
 	assert_int_equal(analysis_render_text(a, "in.tsv", &out, &err), 0);
-	assert_non_null(strstr(buf_cstr(&out), "verdict  unswept (slower;"));
+	assert_non_null(strstr(buf_cstr(&out), "verdict  unswept: 1+1 pads can reach 0% at most"));
 	buf_release(&out);
 	/* A buffer too small fails cleanly. */
 	buf_init(&out, 64);
@@ -492,7 +493,7 @@ PLUMB_TEST(analysis_judge_later_leaves_the_judgement_to_the_caller)
 	b = analysis_new(&o, &err);
 	assert_non_null(a);
 	assert_non_null(b);
-	for (uint32_t p = 0; p < 4; p++) {
+	for (uint32_t p = 0; p < 6; p++) {
 		add_pad(a, "b", ANALYSIS_BASE, p, 1.0 + p * 0.01, &err);
 		add_pad(b, "b", ANALYSIS_BASE, p, 1.0 + p * 0.01, &err);
 		add_pad(a, "b", ANALYSIS_CANDIDATE, p, 1.2 + p * 0.01, &err);
@@ -502,13 +503,13 @@ PLUMB_TEST(analysis_judge_later_leaves_the_judgement_to_the_caller)
 	assert_int_equal(analysis_finish(b, &err), 0);
 	ra = analysis_get(a, 0);
 	rb = analysis_get(b, 0);
-	assert_int_equal(ra->judge.verdict, STATS_VERDICT_SLOWER);
+	assert_int_equal(ra->judge.verdict, VERDICT_SLOWER);
 	assert_true(ra->judge.has_interval);
-	assert_int_equal(rb->judge.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(rb->judge.verdict, VERDICT_INSUFFICIENT);
 	assert_string_equal(rb->judge.why, "not judged");
 	assert_false(rb->judge.has_interval);
 	assert_true(rb->side[ANALYSIS_BASE].summary.center == ra->side[ANALYSIS_BASE].summary.center);
-	assert_int_equal(analysis_judge(rb, &o.rule, STATS_HOT_UNKNOWN, &jd), 0);
+	assert_int_equal(analysis_judge(rb, &o.rule, STATS_HOT_UNKNOWN, STATS_WORK_UNKNOWN, &jd), 0);
 	assert_int_equal(jd.verdict, ra->judge.verdict);
 	assert_true(jd.ratio_lo == ra->judge.ratio_lo && jd.ratio_hi == ra->judge.ratio_hi);
 	analysis_free(a);

@@ -95,7 +95,7 @@ PLUMB_TEST(bisect_limit_is_log2_plus_two)
 	rec.ncommits = 0;
 }
 
-static void bench_with(struct manifest_bench *mb, enum manifest_verdict v, const char *reason, double bmin,
+static void bench_with(struct manifest_bench *mb, enum verdict v, const char *reason, double bmin,
 		       double bmax, double cmin, double cmax)
 {
 	memset(mb, 0, sizeof(*mb));
@@ -112,22 +112,22 @@ PLUMB_TEST(bisect_call_reads_the_recorded_verdict)
 	struct manifest_bench mb;
 	char why[160];
 
-	bench_with(&mb, MANIFEST_VERDICT_SLOWER, "ranges apart by more than the noise", 1, 1.1, 1.3, 1.4);
+	bench_with(&mb, VERDICT_SLOWER, "ranges apart by more than the noise", 1, 1.1, 1.3, 1.4);
 	assert_int_equal(bisect_call_of(&mb, why, sizeof(why)), BISECT_CALL_SLOWER);
-	bench_with(&mb, MANIFEST_VERDICT_FASTER, "ranges apart by more than the noise", 1.3, 1.4, 1, 1.1);
+	bench_with(&mb, VERDICT_FASTER, "ranges apart by more than the noise", 1.3, 1.4, 1, 1.1);
 	assert_int_equal(bisect_call_of(&mb, why, sizeof(why)), BISECT_CALL_SAME);
 	/* Overlapping pad medians: placement, decided. */
-	bench_with(&mb, MANIFEST_VERDICT_PLACEMENT, stats_reason_name(STATS_REASON_OVERLAP), 1, 1.2, 1.1, 1.3);
+	bench_with(&mb, VERDICT_PLACEMENT, stats_reason_name(STATS_REASON_OVERLAP), 1, 1.2, 1.1, 1.3);
 	assert_int_equal(bisect_call_of(&mb, why, sizeof(why)), BISECT_CALL_SAME);
 	/* Pad medians apart, intervals overlapping: the sweep would go on. */
-	bench_with(&mb, MANIFEST_VERDICT_PLACEMENT, stats_reason_name(STATS_REASON_OVERLAP), 1, 1.1, 1.2, 1.3);
+	bench_with(&mb, VERDICT_PLACEMENT, stats_reason_name(STATS_REASON_OVERLAP), 1, 1.1, 1.2, 1.3);
 	assert_int_equal(bisect_call_of(&mb, why, sizeof(why)), BISECT_CALL_UNDECIDED);
 	assert_string_equal(why, "pad intervals too wide (the pad medians are apart)");
-	bench_with(&mb, MANIFEST_VERDICT_NOISY, stats_reason_name(STATS_REASON_WITHIN_NOISE), 1, 1.1, 1.2, 1.3);
+	bench_with(&mb, VERDICT_NOISY, stats_reason_name(STATS_REASON_WITHIN_NOISE), 1, 1.1, 1.2, 1.3);
 	assert_int_equal(bisect_call_of(&mb, why, sizeof(why)), BISECT_CALL_UNDECIDED);
-	bench_with(&mb, MANIFEST_VERDICT_UNSWEPT, stats_reason_name(STATS_REASON_ONE_PAD), 1, 1, 1.2, 1.2);
+	bench_with(&mb, VERDICT_UNSWEPT, stats_reason_name(STATS_REASON_ONE_PAD), 1, 1, 1.2, 1.2);
 	assert_int_equal(bisect_call_of(&mb, why, sizeof(why)), BISECT_CALL_UNDECIDED);
-	bench_with(&mb, MANIFEST_VERDICT_INSUFFICIENT, stats_reason_name(STATS_REASON_FEW_ROUNDS), 1, 1, 1.2, 1.2);
+	bench_with(&mb, VERDICT_INSUFFICIENT, stats_reason_name(STATS_REASON_FEW_ROUNDS), 1, 1, 1.2, 1.2);
 	assert_int_equal(bisect_call_of(&mb, why, sizeof(why)), BISECT_CALL_UNDECIDED);
 }
 
@@ -137,7 +137,7 @@ PLUMB_TEST(bisect_call_identical_hot_code_is_not_slower)
 	struct manifest_bench mb;
 	char why[160];
 
-	bench_with(&mb, MANIFEST_VERDICT_PLACEMENT, stats_reason_name(STATS_REASON_HOT_IDENTICAL), 1, 1.1, 1.3, 1.4);
+	bench_with(&mb, VERDICT_PLACEMENT, stats_reason_name(STATS_REASON_HOT_IDENTICAL), 1, 1.1, 1.3, 1.4);
 	mb.hot.present = 1;
 	mb.hot.identical = 1;
 	assert_int_equal(bisect_call_of(&mb, why, sizeof(why)), BISECT_CALL_SAME);

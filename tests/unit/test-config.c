@@ -832,9 +832,9 @@ PLUMB_TEST(config_json_layout)
 	json_keys(j, keys, sizeof(keys));
 	assert_string_equal(keys, "repo run build verdict host bench");
 	json_keys(json_object_get(j, "verdict"), keys, sizeof(keys));
-	assert_string_equal(keys, "rule confidence");
+	assert_string_equal(keys, "rule confidence minEffect");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "verdict"), "rule")),
-			    "margin");
+			    "shift");
 	json_keys(json_object_get(j, "repo"), keys, sizeof(keys));
 	assert_string_equal(keys, "path url");
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
@@ -855,7 +855,7 @@ PLUMB_TEST(config_json_layout)
 		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"lock\":null,\"project\":null},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"linear\","
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"cacheSize\":\"4G\",\"jobs\":\"auto\"},"
-		"\"verdict\":{\"rule\":\"margin\",\"confidence\":\"0.95\"},"
+		"\"verdict\":{\"rule\":\"shift\",\"confidence\":\"auto\",\"minEffect\":\"0.01\"},"
 		"\"host\":{\"allow\":null},"
 		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
 		"\"metric\":\"wall\",\"hot\":[],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null,\"prepare\":null,\"setup\":null,\"cleanup\":null},"
@@ -994,7 +994,7 @@ PLUMB_TEST(config_text_layout)
 		"\t; project: not set (the remote URL, else the first commit id)\n"
 		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n\tpadOffsets = linear\n"
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n\tcacheSize = 4G\n\tjobs = auto\n"
-		"[verdict]\n\trule = margin\n\tconfidence = 0.95\n"
+		"[verdict]\n\trule = shift\n\tconfidence = auto\n\tminEffect = 0.01\n"
 		"[host]\n\t; allow: none\n"
 		"[archive]\n\t; url: not set ($PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)\n"
 		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n"
@@ -1221,13 +1221,14 @@ PLUMB_TEST(config_verdict_rule)
 	assert_true(cfg.verdict.confidence == 0.99);
 	config_release(&cfg);
 	load_ok("", NULL, &cfg);
-	assert_string_equal(cfg.verdict.rule, "margin");
-	assert_true(cfg.verdict.confidence == 0.95);
+	assert_string_equal(cfg.verdict.rule, "shift");
+	assert_true(cfg.verdict.confidence == 0);   /* auto: the rule's own */
+	assert_true(cfg.verdict.min_effect == 0.01);
 	config_release(&cfg);
 	assert_int_equal(config_init(&cfg, &err), 0);
 	assert_true(config_set(&cfg, "verdict.rule", "strict", "plumb.conf", &err) < 0);
 	assert_non_null(strstr(err.msg, "verdict.rule"));
-	assert_non_null(strstr(err.msg, "margin, overlap"));
+	assert_non_null(strstr(err.msg, "shift, margin, overlap"));
 	assert_true(config_set(&cfg, "verdict.confidence", "2", "plumb.conf", &err) < 0);
 	assert_non_null(strstr(err.msg, "verdict.confidence"));
 	config_release(&cfg);

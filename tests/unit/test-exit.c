@@ -91,7 +91,7 @@ static int gate_of(const char *found, const char *command, enum report_fail_on f
 	memset(&b, 0, sizeof(b));
 	memset(&r, 0, sizeof(r));
 	b.name = "b";
-	b.verdict = MANIFEST_VERDICT_PLACEMENT;
+	b.verdict = VERDICT_PLACEMENT;
 	r.benches = &b;
 	r.n_benches = 1;
 	if (strcmp(command, "bisect") == 0) {
@@ -128,16 +128,16 @@ static int gate_of(const char *found, const char *command, enum report_fail_on f
 	if (strcmp(found, "withheld") == 0) {
 		r.withheld = 1;
 		b.withheld = 1;
-		b.verdict = MANIFEST_VERDICT_SLOWER;
+		b.verdict = VERDICT_SLOWER;
 	} else if (strcmp(found, "failed") == 0) {
 		b.failure = "exit status 1";
-		b.verdict = MANIFEST_VERDICT_UNSET;
+		b.verdict = VERDICT_UNSET;
 	} else if (strcmp(found, "slower") == 0) {
-		b.verdict = MANIFEST_VERDICT_SLOWER;
+		b.verdict = VERDICT_SLOWER;
 	} else if (strcmp(found, "faster") == 0) {
-		b.verdict = MANIFEST_VERDICT_FASTER;
+		b.verdict = VERDICT_FASTER;
 	} else if (strcmp(found, "noisy") == 0) {
-		b.verdict = MANIFEST_VERDICT_NOISY;
+		b.verdict = VERDICT_NOISY;
 	} else if (strcmp(found, "nothing") != 0) {
 		return -1;
 	}

@@ -276,18 +276,18 @@ PLUMB_TEST(reports_compare_against_a_baseline_uses_the_overlap_rule)
 	set_pads(bs, 10, 20, 5);
 	set_pads(cs, 20, 30, 5);
 	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
-	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_PLACEMENT);
+	assert_int_equal(r.benches[0].verdict, VERDICT_PLACEMENT);
 	report_release(&r);
 	/* Wholly above: slower; below: faster. */
 	set_pads(cs, 21, 30, 5);
 	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
-	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_SLOWER);
+	assert_int_equal(r.benches[0].verdict, VERDICT_SLOWER);
 	assert_int_equal(report_failing(&r, REPORT_FAIL_SLOWER, NULL), 1);
 	assert_int_equal(report_failing(&r, REPORT_FAIL_NEVER, NULL), 0);
 	report_release(&r);
 	set_pads(cs, 1, 9, 5);
 	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
-	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_FASTER);
+	assert_int_equal(r.benches[0].verdict, VERDICT_FASTER);
 	assert_int_equal(report_failing(&r, REPORT_FAIL_SLOWER, NULL), 0);
 	assert_int_equal(report_failing(&r, REPORT_FAIL_ANY, NULL), 1);
 	assert_true(fabs(r.benches[0].ratio - 9.0 / 20.0) < 1e-12);
@@ -295,14 +295,14 @@ PLUMB_TEST(reports_compare_against_a_baseline_uses_the_overlap_rule)
 	/* Two rounds on a pad: insufficient, whatever the ranges. */
 	set_pads(cs, 21, 30, 2);
 	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
-	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_INSUFFICIENT);
+	assert_int_equal(r.benches[0].verdict, VERDICT_INSUFFICIENT);
 	assert_int_equal(report_failing(&r, REPORT_FAIL_ANY, NULL), 0);
 	report_release(&r);
 	/* One pad: a non-overlap is unswept with its direction, never slower. */
 	cs->n_pads = 1;
 	set_pads(cs, 31, 31, 5);
 	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
-	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_UNSWEPT);
+	assert_int_equal(r.benches[0].verdict, VERDICT_UNSWEPT);
 	assert_int_equal(r.benches[0].direction, MANIFEST_DIRECTION_SLOWER);
 	assert_int_equal(report_failing(&r, REPORT_FAIL_ANY, NULL), 0);
 	report_release(&r);
@@ -341,18 +341,18 @@ PLUMB_TEST(reports_compare_against_a_baseline_uses_the_bundles_rule)
 	/* 21 against 20: 5% apart, within a 10% noise: noisy, slower-pointing. */
 	set_pads(&mb->candidate, 21, 30, 5);
 	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
-	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_NOISY);
+	assert_int_equal(r.benches[0].verdict, VERDICT_NOISY);
 	assert_int_equal(r.benches[0].direction, MANIFEST_DIRECTION_SLOWER);
 	assert_int_equal(r.benches[0].rule.kind, STATS_RULE_MARGIN);
 	assert_int_equal(report_failing(&r, REPORT_FAIL_ANY, NULL), 0);
-	assert_int_equal(r.counts.noisy, 1);
+	assert_int_equal(r.counts.verdict[VERDICT_NOISY], 1);
 	assert_false(isnan(r.benches[0].ratio_lo));
 	assert_false(isnan(r.benches[0].detect_slower));
 	report_release(&r);
 	/* 25 against 20: 25% apart, beyond the noise: slower. */
 	set_pads(&mb->candidate, 25, 30, 5);
 	assert_int_equal(report_compare(&r, REPORT_BASELINE, &o, &n, 0, &err), 0);
-	assert_int_equal(r.benches[0].verdict, MANIFEST_VERDICT_SLOWER);
+	assert_int_equal(r.benches[0].verdict, VERDICT_SLOWER);
 	assert_int_equal(report_failing(&r, REPORT_FAIL_SLOWER, NULL), 1);
 	report_release(&r);
 	report_source_release(&bl);
@@ -650,10 +650,10 @@ PLUMB_TEST(reports_github_annotations_escaped)
 	r.n_benches = 3;
 	r.old_role = "base";
 	b[0].name = "n:1,2%";
-	b[0].verdict = MANIFEST_VERDICT_NOISY;
+	b[0].verdict = VERDICT_NOISY;
 	b[0].ratio = 1.01;
 	b[1].name = "s\r\nx";
-	b[1].verdict = MANIFEST_VERDICT_SLOWER;
+	b[1].verdict = VERDICT_SLOWER;
 	b[1].ratio = 1.5;
 	b[2].name = "f";
 	b[2].failure = "exit status 3";
@@ -706,7 +706,7 @@ static void side_of(struct manifest_side_stats *s, double *pads, size_t n)
 }
 
 static void bench_of(struct report_bench *b, struct manifest_side_stats *o,
-		     struct manifest_side_stats *n, enum manifest_verdict v)
+		     struct manifest_side_stats *n, enum verdict v)
 {
 	memset(b, 0, sizeof(*b));
 	b->name = "x";
@@ -730,7 +730,7 @@ PLUMB_TEST(reports_phrase_explains_every_verdict_from_its_numbers)
 
 	side_of(&o, po, 3);
 	side_of(&n, pn, 3);
-	bench_of(&b, &o, &n, MANIFEST_VERDICT_FASTER);
+	bench_of(&b, &o, &n, VERDICT_FASTER);
 	b.gap = 0.344;
 	b.margin = 0.028;
 	assert_string_equal(explained(&b, REPORT_SELF),
@@ -744,11 +744,11 @@ PLUMB_TEST(reports_phrase_explains_every_verdict_from_its_numbers)
 			       "their intervals over rounds) lies"));
 	n.range_lo = n.range_hi = NAN;
 
-	b.verdict = MANIFEST_VERDICT_NOISY;
+	b.verdict = VERDICT_NOISY;
 	b.direction = MANIFEST_DIRECTION_FASTER;
 	assert_non_null(strstr(explained(&b, REPORT_SELF), "lies below the base's 166.8–170.1 ms, "
 			       "apart by 34.4%, no more than the 2.80% noise margin: the host is too noisy"));
-	b.verdict = MANIFEST_VERDICT_PLACEMENT;
+	b.verdict = VERDICT_PLACEMENT;
 	b.hot_identical = 1;
 	assert_non_null(strstr(explained(&b, REPORT_SELF), "do not overlap, but the hot code is identical"));
 	b.hot_identical = -1;
@@ -756,11 +756,11 @@ PLUMB_TEST(reports_phrase_explains_every_verdict_from_its_numbers)
 	assert_non_null(strstr(explained(&b, REPORT_SELF), "overlap: moving the code"));
 	side_of(&n1, one, 1);
 	b.new = &n1;
-	b.verdict = MANIFEST_VERDICT_UNSWEPT;
+	b.verdict = VERDICT_UNSWEPT;
 	b.direction = MANIFEST_DIRECTION_FASTER;
 	assert_non_null(strstr(explained(&b, REPORT_SELF), "with 3 pads on the base and 1 on the candidate"));
 	n1.rounds = 2;
-	b.verdict = MANIFEST_VERDICT_INSUFFICIENT;
+	b.verdict = VERDICT_INSUFFICIENT;
 	assert_string_equal(explained(&b, REPORT_SELF),
 			    "A pad has only 2 valid rounds, fewer than the 3 a verdict needs.");
 	b.withheld = 1;
@@ -769,7 +769,7 @@ PLUMB_TEST(reports_phrase_explains_every_verdict_from_its_numbers)
 	assert_string_equal(explained(&b, REPORT_SELF), "The candidate failed, so there is nothing to compare.");
 
 	/* The change, its interval and the detectable change, as percentages. */
-	bench_of(&b, &o, &n, MANIFEST_VERDICT_FASTER);
+	bench_of(&b, &o, &n, VERDICT_FASTER);
 	b.ratio = 0.9;
 	b.ratio_lo = 0.88;
 	b.ratio_hi = 1.02;
@@ -816,7 +816,7 @@ PLUMB_TEST(reports_chart_axis_spans_at_least_the_noise_and_says_where_it_starts)
 
 	side_of(&o, po, 3);
 	side_of(&n, pn, 3);
-	bench_of(&b, &o, &n, MANIFEST_VERDICT_PLACEMENT);
+	bench_of(&b, &o, &n, VERDICT_PLACEMENT);
 	memset(&r, 0, sizeof(r));
 	r.kind = REPORT_SELF;
 	r.old_role = "base";

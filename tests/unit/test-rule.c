@@ -124,16 +124,16 @@ PLUMB_TEST(rule_seed000_alloc_main_is_placement)
 	side_set(&c, cand, 1, 5, 0.001);
 	side_set(&k, ctl, 1, 5, 0.001);
 	input(&in, &b, &c, &k, STATS_HOT_UNKNOWN);
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	assert_int_equal(jd.reason, STATS_REASON_OVERLAP);
 	assert_true(jd.has_control_noise);
 	assert_true(fabs(jd.noise_control - 0.003 / 0.9775) < 1e-9);
 	assert_false(jd.noisy);
 	stats_rule_overlap(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 }
 
 /*
@@ -162,11 +162,11 @@ PLUMB_TEST(rule_gap_within_the_noise_is_not_a_difference)
 
 	stats_rule_overlap(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_FASTER);
+	assert_int_equal(jd.verdict, VERDICT_FASTER);
 
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_NOISY);
+	assert_int_equal(jd.verdict, VERDICT_NOISY);
 	assert_int_equal(jd.direction, STATS_DIR_FASTER);
 	assert_int_equal(jd.reason, STATS_REASON_WITHIN_NOISE);
 	assert_true(jd.noisy);
@@ -175,7 +175,7 @@ PLUMB_TEST(rule_gap_within_the_noise_is_not_a_difference)
 
 	in.hot = STATS_HOT_IDENTICAL;
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	assert_int_equal(jd.reason, STATS_REASON_HOT_IDENTICAL);
 	assert_int_equal(jd.direction, STATS_DIR_FASTER);
 	assert_false(jd.noisy);
@@ -194,22 +194,22 @@ PLUMB_TEST(rule_identical_hot_code_is_placement)
 
 	side_set(&b, base, 4, 10, 0.001);
 	side_set(&c, cand, 4, 10, 0.001);
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	input(&in, &b, &c, NULL, STATS_HOT_CHANGED);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_int_equal(jd.verdict, VERDICT_SLOWER);
 	assert_int_equal(jd.reason, STATS_REASON_APART);
 	in.hot = STATS_HOT_IDENTICAL;
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	assert_int_equal(jd.reason, STATS_REASON_HOT_IDENTICAL);
 	in.hot = STATS_HOT_SAME_CODE;
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	assert_int_equal(jd.reason, STATS_REASON_HOT_SAME_CODE);
 	stats_rule_overlap(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_int_equal(jd.verdict, VERDICT_SLOWER);
 }
 
 /* The range is the union of the pads' intervals, not the medians'. */
@@ -226,15 +226,15 @@ PLUMB_TEST(rule_range_is_the_union_of_pad_intervals)
 	side_set(&b, base, 4, 10, 0.01);
 	side_set(&c, cand, 4, 10, 0.01);
 	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
 	assert_true(jd.base.lo < jd.base.s.min && jd.base.hi > jd.base.s.max);
 	assert_true(jd.base.lo == 100 * (1 - 3.5 * 0.01));
 	assert_true(jd.base.hi == 103 * (1 + 3.5 * 0.01));
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	stats_rule_overlap(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_int_equal(jd.verdict, VERDICT_SLOWER);
 	assert_true(jd.base.lo == 100 && jd.base.hi == 103);
 }
 
@@ -252,15 +252,15 @@ PLUMB_TEST(rule_one_pad_is_never_noisy_by_itself)
 	side_set(&c, other, 1, 10, 0.001);
 	side_set(&k, one, 1, 10, 0.001);
 	input(&in, &b, &c, &k, STATS_HOT_UNKNOWN);
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	assert_false(jd.noisy);
 	/* Far apart with one pad: unswept, with the direction. */
 	static const double far[] = { 150 };
 	side_set(&c, far, 1, 10, 0.001);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(jd.verdict, VERDICT_UNSWEPT);
 	assert_int_equal(jd.direction, STATS_DIR_SLOWER);
 	assert_false(jd.noisy);
 }
@@ -278,9 +278,9 @@ PLUMB_TEST(rule_too_few_pads_for_the_confidence_is_unswept)
 	side_set(&b, base, 3, 10, 0.001);
 	side_set(&c, cand, 3, 10, 0.001);
 	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(jd.verdict, VERDICT_UNSWEPT);
 	assert_int_equal(jd.reason, STATS_REASON_ONE_PAD);
 	/* Four and four: 2 / 70 < 5%, called. */
 	static const double base4[] = { 100, 101, 102, 103 };
@@ -289,11 +289,11 @@ PLUMB_TEST(rule_too_few_pads_for_the_confidence_is_unswept)
 	side_set(&c, cand4, 4, 10, 0.001);
 	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_int_equal(jd.verdict, VERDICT_SLOWER);
 	/* At 99% four and four are too few. */
 	rule.confidence = 0.99;
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(jd.verdict, VERDICT_UNSWEPT);
 }
 
 /* The detectable change, by hand: ranges relative to the centers. */
@@ -312,7 +312,7 @@ PLUMB_TEST(rule_detectable_change_by_hand)
 	side_set(&c, cand, 4, 3, 0);
 	side_set(&k, ctl, 1, 3, 0);
 	input(&in, &b, &c, &k, STATS_HOT_UNKNOWN);
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
 	/* No round noise; the control is 2% off: the noise is 2%. */
 	assert_true(jd.noise_rounds == 0);
@@ -334,7 +334,7 @@ PLUMB_TEST(rule_detectable_change_by_hand)
 		side_set(&c2, moved, 4, 3, 0);
 		input(&in, &b, &c2, &k, STATS_HOT_UNKNOWN);
 		assert_int_equal(stats_judge(&rule, &in, &j2), 0);
-		assert_int_equal(j2.verdict, side ? STATS_VERDICT_SLOWER : STATS_VERDICT_NOISY);
+		assert_int_equal(j2.verdict, side ? VERDICT_SLOWER : VERDICT_NOISY);
 	}
 }
 
@@ -356,9 +356,9 @@ PLUMB_TEST(rule_seed000_interpreter_power)
 	side_set(&b, base, 16, 5, 0.001);
 	side_set(&c, cand, 16, 5, 0.001);
 	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	assert_true(jd.has_detectable);
 	assert_true(jd.detect_slower > 0.33);
 	assert_true(jd.ratio == 1);
@@ -380,13 +380,13 @@ PLUMB_TEST(rule_ratio_interval_is_seeded)
 	side_set(&b, base, 8, 10, 0.002);
 	side_set(&c, cand, 8, 10, 0.002);
 	input(&in, &b, &c, NULL, STATS_HOT_UNKNOWN);
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	assert_int_equal(stats_judge(&rule, &in, &j1), 0);
 	assert_int_equal(stats_judge(&rule, &in, &j2), 0);
 	assert_true(j1.ratio_lo == j2.ratio_lo && j1.ratio_hi == j2.ratio_hi);
 	assert_true(j1.ratio_lo < 1.10 && j1.ratio_hi > 1.10);
 	assert_true(j1.ratio_lo > 1.0);
-	assert_int_equal(j1.verdict, STATS_VERDICT_SLOWER);
+	assert_int_equal(j1.verdict, VERDICT_SLOWER);
 	rule.seed = 2;
 	assert_int_equal(stats_judge(&rule, &in, &j3), 0);
 	assert_true(j3.ratio_lo != j1.ratio_lo || j3.ratio_hi != j1.ratio_hi);
@@ -399,7 +399,7 @@ PLUMB_TEST(rule_never_a_call_within_the_noise)
 	unsigned long long s = 12345;
 	struct stats_rule rule;
 
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	rule.resamples = 100;
 	for (int t = 0; t < 300; t++) {
 		double base[4], cand[4], ctl[1];
@@ -418,12 +418,12 @@ PLUMB_TEST(rule_never_a_call_within_the_noise)
 		side_set(&k, ctl, 1, 5, 0.001);
 		input(&in, &b, &c, &k, STATS_HOT_UNKNOWN);
 		assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-		if (jd.verdict == STATS_VERDICT_SLOWER || jd.verdict == STATS_VERDICT_FASTER) {
+		if (jd.verdict == VERDICT_SLOWER || jd.verdict == VERDICT_FASTER) {
 			assert_true(jd.gap > jd.margin);
 			assert_false(jd.noisy);
 		}
 		if (jd.noisy)
-			assert_int_equal(jd.verdict, STATS_VERDICT_NOISY);
+			assert_int_equal(jd.verdict, VERDICT_NOISY);
 	}
 }
 
@@ -439,7 +439,7 @@ PLUMB_TEST(rule_select_and_check)
 	assert_int_equal(r.kind, STATS_RULE_MARGIN);
 	assert_int_equal(stats_rule_select("margin", 1, &r), -1);
 	assert_int_equal(stats_rule_select("median", 0, &r), -1);
-	stats_rule_default(&r);
+	stats_rule_margin(&r);
 	assert_int_equal(stats_rule_check(&r, &why), 0);
 	r.confidence = 1;
 	assert_int_equal(stats_rule_check(&r, &why), -1);
@@ -459,7 +459,7 @@ PLUMB_TEST(rule_deterministic_metric_needs_one_round_once_checked)
 	struct stats_judgement jd;
 	struct stats_rule rule;
 
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	side_set(&b, bc, 4, 1, 0);
 	side_set(&c, cc, 4, 1, 0);
 	/* pad 0 of each side ran twice, the same both times */
@@ -469,20 +469,20 @@ PLUMB_TEST(rule_deterministic_metric_needs_one_round_once_checked)
 	c.pads[0].n = 2;
 	input(&in, &b, &c, NULL, STATS_HOT_CHANGED);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);   /* not claimed */
+	assert_int_equal(jd.verdict, VERDICT_INSUFFICIENT);   /* not claimed */
 	in.deterministic = 1;
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_int_equal(jd.verdict, VERDICT_SLOWER);
 	assert_true(jd.noise_rounds == 0);
 	/* the layout spread still counts: pads that overlap are placement */
 	c.v[1][0] = 990;
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	c.v[1][0] = 1010;
 	/* the two runs differ: the claim does not hold */
 	c.v[0][1] = 1011;
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(jd.verdict, VERDICT_INSUFFICIENT);
 	assert_int_equal(jd.reason, STATS_REASON_FEW_ROUNDS);
 	assert_non_null(strstr(jd.why, "did not repeat exactly"));
 	/* never checked: no pad ran twice */
@@ -490,7 +490,7 @@ PLUMB_TEST(rule_deterministic_metric_needs_one_round_once_checked)
 	b.pads[0].n = 1;
 	c.pads[0].n = 1;
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(jd.verdict, VERDICT_INSUFFICIENT);
 }
 
 /* The adaptive sweep's question: which judgements more pads and rounds could change. */
@@ -506,32 +506,32 @@ PLUMB_TEST(rule_undecided_names_what_more_pads_could_change)
 	struct stats_rule rule;
 	struct stats_judgement jd;
 
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	/* Apart by far more than the noise: slower, decided. */
 	side_set(&b, b4, 4, 10, 0.0005);
 	side_set(&c, c4, 4, 10, 0.0005);
 	side_set(&k, ctl1, 1, 10, 0.0005);
 	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_SLOWER);
+	assert_int_equal(jd.verdict, VERDICT_SLOWER);
 	assert_null(stats_undecided(&jd));
 	/* The same at confidence 0.999: 4 + 4 pads are too few. */
 	rule.confidence = 0.999;
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(jd.verdict, VERDICT_UNSWEPT);
 	assert_string_equal(stats_undecided(&jd), "too few pads for the confidence level");
 	rule.confidence = 0.95;
 	/* Hot code identical: placement, decided (more pads cannot change it). */
 	input(&in, &b, &c, &k, STATS_HOT_IDENTICAL);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	assert_null(stats_undecided(&jd));
 	/* Apart by less than the control's distance: noisy, undecided. */
 	side_set(&c, near, 4, 10, 0.0005);
 	side_set(&k, ctl_far, 1, 10, 0.0005);
 	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_NOISY);
+	assert_int_equal(jd.verdict, VERDICT_NOISY);
 	assert_string_equal(stats_undecided(&jd), "ranges apart by no more than the noise");
 	/* Pad medians apart, intervals overlapping: too wide, undecided. */
 	side_set(&b, b4, 4, 10, 0.004);
@@ -539,25 +539,25 @@ PLUMB_TEST(rule_undecided_names_what_more_pads_could_change)
 	side_set(&k, ctl1, 1, 10, 0.004);
 	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	assert_true(jd.base.s.max < jd.candidate.s.min);
 	assert_string_equal(stats_undecided(&jd), "pad intervals too wide (the pad medians are apart)");
 	/* Pad medians that overlap: placement, decided. */
 	side_set(&c, mixed, 4, 10, 0.004);
 	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(jd.verdict, VERDICT_PLACEMENT);
 	assert_null(stats_undecided(&jd));
 	/* Two rounds: insufficient, more rounds decide; a missing side does not. */
 	side_set(&b, b4, 4, 2, 0.0005);
 	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(jd.verdict, VERDICT_INSUFFICIENT);
 	assert_string_equal(stats_undecided(&jd), "a pad has too few rounds");
 	c.npads = 0;
 	input(&in, &b, &c, &k, STATS_HOT_CHANGED);
 	assert_int_equal(stats_judge(&rule, &in, &jd), 0);
-	assert_int_equal(jd.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(jd.verdict, VERDICT_INSUFFICIENT);
 	assert_null(stats_undecided(&jd));
 }
 
@@ -660,7 +660,7 @@ PLUMB_TEST(rule_bootstrap_is_the_resampled_median_bit_for_bit)
 	uint64_t s = 12345;
 	int compared = 0;
 
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	for (int t = 0; t < 60; t++) {
 		struct stats_judge_in in;
 		struct stats_judgement jd;
@@ -723,7 +723,7 @@ static int paths_against_reference(void)
 	uint64_t s = 777;
 	int compared = 0;
 
-	stats_rule_default(&rule);
+	stats_rule_margin(&rule);
 	for (size_t t = 0; t < 3 * sizeof(path_rounds) / sizeof(path_rounds[0]); t++) {
 		size_t n = path_rounds[t % (sizeof(path_rounds) / sizeof(path_rounds[0]))];
 		/* Fewer pads and replicates on big pads: the reference copies and selects. */

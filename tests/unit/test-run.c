@@ -364,7 +364,7 @@ PLUMB_TEST(results_text_and_json)
 	b->candidate.min = 104e6;
 	b->candidate.max = 111e6;
 	b->ratio = 107.5 / 105;
-	b->verdict = MANIFEST_VERDICT_PLACEMENT;
+	b->verdict = VERDICT_PLACEMENT;
 	b->checksum.present = 1;
 	b->checksum.consistent = 1;
 	b->checksum.base = strdup("aa");

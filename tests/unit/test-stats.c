@@ -414,58 +414,58 @@ PLUMB_TEST(verdict_alloc_table)
 	/* main, one build at 0.975: inside 0.974..1.003, placement. */
 	side_of((const double[]){ 0.975 }, 1, 10, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(v.verdict, VERDICT_PLACEMENT);
 	assert_int_equal(v.direction, STATS_DIR_NONE);
 	assert_true(v.has_ratio && v.ratio == 0.975 / 0.9775);
 
 	/* One build at 0.950: below the range, but one build is unswept. */
 	side_of((const double[]){ 0.950 }, 1, 10, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(v.verdict, VERDICT_UNSWEPT);
 	assert_int_equal(v.direction, STATS_DIR_FASTER);
 	assert_string_equal(stats_direction_name(v.direction), "faster");
 
 	/* ... and above it. */
 	side_of((const double[]){ 1.050 }, 1, 10, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(v.verdict, VERDICT_UNSWEPT);
 	assert_int_equal(v.direction, STATS_DIR_SLOWER);
 
 	/* Four pads wholly above: slower; wholly below: faster. */
 	side_of((const double[]){ 1.010, 1.030, 1.004, 1.020 }, 4, 10, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_SLOWER);
-	assert_string_equal(stats_verdict_name(v.verdict), "slower");
+	assert_int_equal(v.verdict, VERDICT_SLOWER);
+	assert_string_equal(verdict_name(v.verdict), "slower");
 	side_of((const double[]){ 0.950, 0.960, 0.940, 0.973 }, 4, 10, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_FASTER);
+	assert_int_equal(v.verdict, VERDICT_FASTER);
 
 	/* Ranges touching at one value overlap: placement, at either end. */
 	side_of((const double[]){ 1.003, 1.030, 1.010, 1.020 }, 4, 10, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(v.verdict, VERDICT_PLACEMENT);
 	side_of((const double[]){ 0.950, 0.960, 0.940, 0.974 }, 4, 10, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(v.verdict, VERDICT_PLACEMENT);
 	side_of((const double[]){ 0.974 }, 1, 10, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_PLACEMENT);
+	assert_int_equal(v.verdict, VERDICT_PLACEMENT);
 
 	/* A pad with fewer than 3 rounds: insufficient, whatever the ranges say. */
 	side_of((const double[]){ 1.010, 1.030, 1.004, 1.020 }, 4, 2, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(v.verdict, VERDICT_INSUFFICIENT);
 	assert_int_equal(v.direction, STATS_DIR_NONE);
 	side_of(alloc_base, 4, 2, &base);
 	side_of((const double[]){ 1.010, 1.030, 1.004, 1.020 }, 4, 3, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_INSUFFICIENT);
+	assert_int_equal(v.verdict, VERDICT_INSUFFICIENT);
 
 	/* A one-pad base is unswept too. */
 	side_of((const double[]){ 1.000 }, 1, 10, &base);
 	side_of((const double[]){ 1.010, 1.030, 1.004, 1.020 }, 4, 10, &cand);
 	stats_verdict_judge(&base, &cand, &v);
-	assert_int_equal(v.verdict, STATS_VERDICT_UNSWEPT);
+	assert_int_equal(v.verdict, VERDICT_UNSWEPT);
 	assert_int_equal(v.direction, STATS_DIR_SLOWER);
 
 	/* Control 1.000 vs pad 0 1.003: 0.31% noise, under half the 2.97% spread. */
