@@ -199,7 +199,9 @@ static int numbers(const struct report *r, const struct report_bench *b,
 		rc |= raw_html(out, raw);
 		rc |= buf_printf(out, " (ratio %s)</dd>", x);
 	}
-	if (!isnan(b->ratio_lo) && b->has_shift && b->shift_level < b->rule.confidence) {
+	if (!isnan(b->ratio_lo) && b->has_shift && !(b->shift_level > 0)) {
+		/* One pad a side: no interval to show. */
+	} else if (!isnan(b->ratio_lo) && b->has_shift && b->shift_level < b->rule.confidence) {
 		units_percent(b->shift_level, x);
 		rc |= buf_printf(out, "<dt>%s interval</dt><dd>", x);
 		rc |= phrase_interval(b, raw);

@@ -301,6 +301,9 @@ int phrase_shift_detail(const struct report_bench *b, struct buf *out)
 		rc |= buf_printf(out, "%s interval ", c);
 		rc |= phrase_interval(b, out);
 		rc |= buf_printf(out, " (exact coverage %s)", lv);
+	} else if (!(b->shift_level > 0)) {
+		rc |= buf_printf(out, "no interval at %zu and %zu pads", b->old->n_pads,
+				 b->new->n_pads);
 	} else {
 		/* Unswept: the widest interval these pads have falls short. */
 		rc |= buf_printf(out, "%s interval ", lv);
@@ -318,7 +321,8 @@ int phrase_interval(const struct report_bench *b, struct buf *out)
 {
 	char lo[SIGNED_MAX], hi[SIGNED_MAX];
 
-	if (isnan(b->ratio_lo) || isnan(b->ratio_hi))
+	/* No interval at all (one pad a side covers nothing): nothing to say. */
+	if (isnan(b->ratio_lo) || isnan(b->ratio_hi) || (b->has_shift && !(b->shift_level > 0)))
 		return 0;
 	signed_change(b->ratio_lo, lo);
 	signed_change(b->ratio_hi, hi);
