@@ -375,12 +375,12 @@ static int bench_notes(struct report *r, struct report_bench *b,
 			rc = report_add_note(b, err, "unswept: a side was built at one pad only; the "
 				      "difference points %s, but placement cannot be ruled out "
 				      "without a sweep",
-				      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
+				      render_direction(b));
 		else
 			rc = report_add_note(b, err, "unswept: %zu and %zu pads are too few to rule out "
 				      "placement at %.0f%% confidence; the difference points %s",
 				      b->old->n_pads, b->new->n_pads, b->rule.confidence * 100,
-				      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
+				      render_direction(b));
 	} else if (b->verdict == VERDICT_INSUFFICIENT) {
 		long long lo = b->old->rounds >= 0 && (b->new->rounds < 0 ||
 			b->old->rounds < b->new->rounds) ? b->old->rounds : b->new->rounds;
@@ -398,7 +398,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		units_percent(b->noise, y);
 		rc = report_add_note(b, err, "too noisy to tell: the ranges are %s apart (%s), within "
 			      "the noise %s the run measured (round to round %s%s%s)", x,
-			      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower", y,
+			      render_direction(b), y,
 			      (units_percent(b->noise_rounds, z), z),
 			      isnan(b->noise_control) ? "" : ", control ",
 			      isnan(b->noise_control) ? "" : (units_percent(b->noise_control, names), names));
@@ -959,6 +959,12 @@ size_t report_failing(const struct report *r, enum report_fail_on fail_on,
 size_t report_failed(const struct report *r, struct buf *names)
 {
 	return collect(r, keep_failed, 0, names);
+}
+
+const char *render_direction(const struct report_bench *b)
+{
+	return manifest_direction_name(b->direction == MANIFEST_DIRECTION_FASTER ?
+				       MANIFEST_DIRECTION_FASTER : MANIFEST_DIRECTION_SLOWER);
 }
 
 const char *render_verdict_word(const struct report_bench *b)

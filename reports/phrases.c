@@ -529,7 +529,7 @@ int phrase_explain(const struct report *r, const struct report_bench *b, struct 
 		rc |= buf_printf(out, "The ranges do not overlap (the %s is %s), but with %zu pad%s "
 				 "on the %s and %zu on the %s placement was not swept, so the "
 				 "difference could be placement; run with more pads.",
-				 n, b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower",
+				 n, render_direction(b),
 				 po, po == 1 ? "" : "s", o, pn, n);
 		break;
 	}

@@ -200,5 +200,8 @@ json_t *report_vg_json(const struct report_bench *b);
 
 /* The words a verdict is shown with ("slower", "withheld", "failed", ...). */
 const char *render_verdict_word(const struct report_bench *b);
+/* Which way an unswept or noisy difference points: the manifest's direction
+ * name, "slower" when none was recorded. */
+const char *render_direction(const struct report_bench *b);
 
 #endif
