@@ -204,7 +204,8 @@ static int report_exec(int argc, char **argv)
 	buf_init(&notes, 1 << 20);
 	/* GitHub Actions: the step summary and the annotations too. */
 	if (rc == 0 && cli_github_on())
-		rc = report_github_render(&bs, opt_baseline ? &ls : NULL, o.force, &md, &notes, &err);
+		rc = report_github_render(&bs, opt_baseline ? &ls : NULL, o.force, o.fail_on, &md,
+					  &notes, &err);
 	report_source_release(&bundle);
 	report_source_release(&baseline);
 	if (rc < 0) {

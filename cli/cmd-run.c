@@ -213,7 +213,7 @@ static int github_bundle(const char *bundle)
 	plumb_err_clear(&err);
 	buf_init(&md, REPORT_OUTPUT_MAX);
 	buf_init(&notes, 1 << 20);
-	if (runview_github_bundle(bundle, &md, &notes, &err) < 0)
+	if (runview_github_bundle(bundle, o.gate, &md, &notes, &err) < 0)
 		status = cli_fail(&err);
 	else
 		status = cli_github_emit(&md, &notes, o.json);

@@ -7,10 +7,10 @@
 #include "common/verdict.h"
 #include "common/banned.h"
 
-#define ROW_(id, name_, colour_, fails_, decided_, words_) \
-	[VERDICT_##id] = { name_, VERDICT_##colour_, fails_, decided_, words_ },
+#define ROW_(id, name_, colour_, fails_, decided_, directed_, words_) \
+	[VERDICT_##id] = { name_, VERDICT_##colour_, fails_, decided_, directed_, words_ },
 const struct verdict_def verdict_table[VERDICT_COUNT] = {
-	[VERDICT_UNSET] = { "", VERDICT_PLAIN, 0, false, "" },
+	[VERDICT_UNSET] = { "", VERDICT_PLAIN, 0, false, false, "" },
 	VERDICT_TABLE(ROW_)
 };
 #undef ROW_
@@ -39,4 +39,9 @@ enum verdict verdict_from_name(const char *name)
 bool verdict_fails(enum verdict v, unsigned mode)
 {
 	return v > VERDICT_UNSET && v < VERDICT_COUNT && (verdict_table[v].fails & mode) != 0;
+}
+
+bool verdict_directed(enum verdict v)
+{
+	return v > VERDICT_UNSET && v < VERDICT_COUNT && verdict_table[v].directed;
 }

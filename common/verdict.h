@@ -11,9 +11,11 @@
  *      docs/verdict.md);
  *   3. its name in formats/bundle-v1.md's benches[].verdict and in
  *      docs/plumb.1's VERDICTS;
- *   4. its sentence in reports/compare.c's explanation (-Wswitch names a
- *      forgotten case there).
- * tests/unit/test-metric.c checks every row's name against both documents.
+ *   4. its sentence in reports/phrases.c's phrase_explain() and in
+ *      views/analyze.c (-Wswitch names a forgotten case in both).
+ * Its words reach the reports' glossary and `plumb run`'s summary from
+ * here.  tests/unit/test-metric.c checks every row's name against both
+ * documents; tests/unit/test-reports.c the glossary against the words.
  *
  * Ownership: the table is static and read-only.
  */
@@ -37,29 +39,37 @@ enum verdict_colour {
 #define VERDICT_FAILS_NOISY 4u    /* --fail-on noisy */
 
 /*
- * X(ID, name, colour, fails, decided, words)
+ * X(ID, name, colour, fails, decided, directed, words)
  *   name     in the manifest, JSON, CSV, the HTML classes (v-<name>)
  *   colour   enum verdict_colour, without the prefix
  *   fails    VERDICT_FAILS_* bits: the --fail-on modes it trips
  *   decided  1: the evidence answered the question (a change, or none
  *            larger than the minimum effect); 0: it could not
- *   words    what it means, for people (the glossary)
+ *   directed 1: the verdict records which way the difference points
+ *            (benches[].direction: "unswept (slower)")
+ *   words    what it means, for people (the glossary, `plumb run`'s
+ *            summary); they cover every rule that gives the verdict
  */
 #define VERDICT_TABLE(X) \
-	X(SLOWER, "slower", RED, VERDICT_FAILS_SLOWER | VERDICT_FAILS_ANY | VERDICT_FAILS_NOISY, 1, \
-	  "the candidate is slower: the change lies wholly above the minimum effect") \
-	X(FASTER, "faster", GREEN, VERDICT_FAILS_ANY, 1, \
-	  "the candidate is faster: the change lies wholly below minus the minimum effect") \
-	X(UNCHANGED, "unchanged", GREY, 0, 1, \
-	  "no change larger than the minimum effect: the change's interval lies wholly inside it") \
-	X(PLACEMENT, "placement", GREY, 0, 0, \
-	  "a difference that cannot be told from where the code sits: the change's interval " \
-	  "reaches across an edge of the minimum effect (or the hot code and the work are the same)") \
-	X(UNSWEPT, "unswept", AMBER, 0, 0, \
-	  "too few pads on a side to tell a change from placement at the rule's confidence") \
-	X(INSUFFICIENT, "insufficient", AMBER, 0, 0, \
+	X(SLOWER, "slower", RED, VERDICT_FAILS_SLOWER | VERDICT_FAILS_ANY | VERDICT_FAILS_NOISY, 1, 0, \
+	  "the candidate is slower: the shift's interval lies wholly above the minimum effect " \
+	  "(margin and overlap rules: the candidate's range lies wholly above the base's)") \
+	X(FASTER, "faster", GREEN, VERDICT_FAILS_ANY, 1, 0, \
+	  "the candidate is faster: the shift's interval lies wholly below minus the minimum " \
+	  "effect (margin and overlap rules: the candidate's range lies wholly below the base's)") \
+	X(UNCHANGED, "unchanged", GREY, 0, 1, 0, \
+	  "no change larger than the minimum effect: the shift's interval lies wholly inside " \
+	  "it (shift rule)") \
+	X(PLACEMENT, "placement", GREY, 0, 0, 0, \
+	  "a difference that cannot be told from where the code sits: the shift's interval " \
+	  "reaches across an edge of the minimum effect (margin and overlap rules: the ranges " \
+	  "overlap), or the hot code is identical and the work the same") \
+	X(UNSWEPT, "unswept", AMBER, 0, 0, 1, \
+	  "too few pads on a side to tell a change from placement at the rule's confidence " \
+	  "(4+4 pads reach 97% at most)") \
+	X(INSUFFICIENT, "insufficient", AMBER, 0, 0, 0, \
 	  "too few rounds, or a side without samples") \
-	X(NOISY, "noisy", AMBER, VERDICT_FAILS_NOISY, 0, \
+	X(NOISY, "noisy", AMBER, VERDICT_FAILS_NOISY, 0, 1, \
 	  "margin rule: the ranges are apart, but by no more than the noise")
 
 #define VERDICT_ENUM_ROW_(id, ...) VERDICT_##id,
@@ -75,6 +85,7 @@ struct verdict_def {
 	enum verdict_colour colour;
 	unsigned fails;
 	bool decided;
+	bool directed;
 	const char *words;
 };
 
@@ -92,5 +103,8 @@ enum verdict verdict_from_name(const char *name);
 
 /* Whether v trips a gate of mode bits VERDICT_FAILS_*. */
 bool verdict_fails(enum verdict v, unsigned mode);
+
+/* Whether v records a direction (unswept, noisy); false for UNSET. */
+bool verdict_directed(enum verdict v);
 
 #endif

@@ -384,8 +384,7 @@ static int judge_bench(struct bundle_check *c, const char *bname, size_t bi, con
 				      cv, stats_rule_name(rule.kind), rule.version), err)) < 0)
 		return rc;
 	rv = manifest_direction_name(b->direction);
-	cv = jd.verdict == VERDICT_UNSWEPT || jd.verdict == VERDICT_NOISY ?
-		stats_direction_name(jd.direction) : NULL;
+	cv = verdict_directed(jd.verdict) ? stats_direction_name(jd.direction) : NULL;
 	if (((rv == NULL) != (cv == NULL) || (rv && strcmp(rv, cv) != 0)) &&
 	    (rc = bundle_check_differ(c, plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: "
 				      "benches[%zu].direction: '%s' recorded, but samples.tsv gives "

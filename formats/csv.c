@@ -17,13 +17,28 @@ void csv_row_init(struct csv_row *r)
 	r->value = r->center = r->min = r->max = r->spread = NAN;
 	r->ratio = r->ratio_low = r->ratio_high = NAN;
 	r->detectable_slower = r->detectable_faster = NAN;
+	r->shift = r->shift_low = r->shift_high = r->shift_level = NAN;
+	r->p = r->p_adjusted = r->min_effect = NAN;
+	r->pads = -1;
+}
+
+void csv_row_shift(struct csv_row *r, double shift, double lo, double hi, double level,
+		   double p, double min_effect)
+{
+	r->shift = shift;
+	r->shift_low = lo;
+	r->shift_high = hi;
+	r->shift_level = level;
+	r->p = p;
+	r->min_effect = min_effect;
 }
 
 int csv_header(struct buf *out)
 {
 	return buf_addstr(out, "bench,mode,metric,unit,side,pad,rounds,value,center,min,max,"
 			  "spread,ratio,ratio_low,ratio_high,detectable_slower,"
-			  "detectable_faster,verdict,direction\n");
+			  "detectable_faster,shift,shift_low,shift_high,shift_level,p,"
+			  "p_adjusted,min_effect,pads,verdict,direction\n");
 }
 
 /* ",<number>" or "," for an unknown one. */
@@ -60,6 +75,9 @@ int csv_put(struct buf *out, const struct csv_row *r)
 	    num(out, r->max) || num(out, r->spread) || num(out, r->ratio) ||
 	    num(out, r->ratio_low) || num(out, r->ratio_high) ||
 	    num(out, r->detectable_slower) || num(out, r->detectable_faster) ||
+	    num(out, r->shift) || num(out, r->shift_low) || num(out, r->shift_high) ||
+	    num(out, r->shift_level) || num(out, r->p) || num(out, r->p_adjusted) ||
+	    num(out, r->min_effect) || whole(out, r->pads) ||
 	    text(out, r->verdict, 0) || text(out, r->direction, 0) ||
 	    buf_addch(out, '\n'))
 		return -1;

@@ -7,6 +7,7 @@
  *
  *   bench,mode,metric,unit,side,pad,rounds,value,center,min,max,spread,
  *   ratio,ratio_low,ratio_high,detectable_slower,detectable_faster,
+ *   shift,shift_low,shift_high,shift_level,p,p_adjusted,min_effect,pads,
  *   verdict,direction
  *
  * Text fields are RFC 4180 fields in double quotes (common/escape.h
@@ -33,11 +34,20 @@ struct csv_row {
 	double center, min, max, spread;   /* the side's reduction */
 	double ratio, ratio_low, ratio_high;  /* the benchmark's, candidate / base */
 	double detectable_slower, detectable_faster;
+	/* The shift rule's: the shift and its interval (relative), the
+	 * interval's coverage, p, p adjusted by Holm over the report's
+	 * benchmarks, the rule's minimum effect. */
+	double shift, shift_low, shift_high, shift_level, p, p_adjusted, min_effect;
+	int64_t pads;              /* the row's side's pads; -1: unknown */
 	const char *verdict, *direction;
 };
 
 /* A row of NULLs, NANs and -1s, to fill in. */
 void csv_row_init(struct csv_row *r);
+
+/* The shift rule's columns of r but p_adjusted (a report's alone). */
+void csv_row_shift(struct csv_row *r, double shift, double lo, double hi, double level,
+		   double p, double min_effect);
 
 /* Append the header line; 0, or -1 when out is full. */
 int csv_header(struct buf *out);

@@ -107,7 +107,7 @@ int manifest_record_judgement(struct manifest_bench *mb, const struct stats_judg
 
 	mb->verdict = jd->verdict;
 	mb->direction = MANIFEST_DIRECTION_UNSET;
-	if (mb->verdict == VERDICT_UNSWEPT || mb->verdict == VERDICT_NOISY)
+	if (verdict_directed(mb->verdict))
 		mb->direction = jd->direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
 								  : MANIFEST_DIRECTION_SLOWER;
 	mb->ratio = jd->has_ratio ? jd->ratio : NAN;

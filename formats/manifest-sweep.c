@@ -43,10 +43,7 @@ static int get_str(const json_t *o, const char *path, const char *key, int requi
 
 static int is_verdict(const char *s)
 {
-	for (size_t i = 1; verdict_names[i]; i++)
-		if (strcmp(s, verdict_names[i]) == 0)
-			return 1;
-	return 0;
+	return verdict_from_name(s) != VERDICT_UNSET;
 }
 
 /* An array of per-benchmark states; with_flag: each has "undecided" (bool). */

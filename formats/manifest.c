@@ -793,17 +793,16 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 		return PLUMB_EINPUT;
 	if (!finite_or_absent(b->ratio))
 		return bad(err, "benches[%zu].ratio: not a finite number", i);
-	if ((int)b->verdict < 0 || b->verdict > VERDICT_NOISY)
+	if ((int)b->verdict < 0 || b->verdict >= VERDICT_COUNT)
 		return bad(err, "benches[%zu].verdict: not a verdict", i);
 	if ((int)b->direction < 0 || b->direction > MANIFEST_DIRECTION_FASTER)
 		return bad(err, "benches[%zu].direction: not a direction", i);
-	if ((b->verdict == VERDICT_UNSWEPT || b->verdict == VERDICT_NOISY) &&
-	    b->direction == MANIFEST_DIRECTION_UNSET)
+	if (verdict_directed(b->verdict) && b->direction == MANIFEST_DIRECTION_UNSET)
 		return bad(err, "benches[%zu].direction: missing required field (verdict is %s)", i,
 			   verdict_name(b->verdict));
-	if (b->verdict != VERDICT_UNSWEPT && b->verdict != VERDICT_NOISY &&
-	    b->direction != MANIFEST_DIRECTION_UNSET)
-		return bad(err, "benches[%zu].direction: only an unswept or noisy verdict has a direction", i);
+	if (!verdict_directed(b->verdict) && b->direction != MANIFEST_DIRECTION_UNSET)
+		return bad(err, "benches[%zu].direction: a verdict '%s' has no direction", i,
+			   b->verdict == VERDICT_UNSET ? "(none)" : verdict_name(b->verdict));
 	if (b->rule.present) {
 		if (!b->rule.name)
 			return bad(err, "benches[%zu].rule.name: missing required field", i);

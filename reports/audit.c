@@ -170,9 +170,8 @@ static void compare_verdicts(struct audit *a)
 		if (!ab->judged)
 			continue;
 		tv = verdict_name(ab->today.verdict);
-		td = ab->today.verdict == VERDICT_UNSWEPT ||
-		     ab->today.verdict == VERDICT_NOISY ?
-			stats_direction_name(ab->today.direction) : NULL;
+		td = verdict_directed(ab->today.verdict) ? stats_direction_name(ab->today.direction)
+							    : NULL;
 		ab->differs = !rv || strcmp(rv, tv) != 0 || (rd == NULL) != (td == NULL) ||
 			      (rd && strcmp(rd, td) != 0);
 		a->n_differ += ab->differs != 0;

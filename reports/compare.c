@@ -21,6 +21,7 @@
 #include "reports/render.h"
 #include "reports/report.h"
 #include "formats/manifest-rule.h"
+#include "stats/holm.h"
 #include "stats/rule.h"
 #include "stats/verdict.h"
 #include "common/banned.h"
@@ -86,8 +87,9 @@ static enum stats_hot hot_of(const struct report_bench *b)
  * bundles' recorded noise figures (noise_floor).
  */
 static int judge_recorded(const struct manifest_side_stats *o, const struct manifest_side_stats *n,
-			  const struct stats_rule *rule, enum stats_hot hot, double noise_floor,
-			  int deterministic, struct stats_judgement *jd, struct plumb_err *err)
+			  const struct stats_rule *rule, enum stats_hot hot, enum stats_work work,
+			  double noise_floor, int deterministic, struct stats_judgement *jd,
+			  struct plumb_err *err)
 {
 	struct stats_judge_in in;
 	struct stats_pad_in *po = NULL, *pn = NULL;
@@ -95,6 +97,7 @@ static int judge_recorded(const struct manifest_side_stats *o, const struct mani
 
 	memset(&in, 0, sizeof(in));
 	in.hot = hot;
+	in.work = work;
 	in.deterministic = deterministic;
 	in.noise_floor = isnan(noise_floor) ? 0 : noise_floor;
 	if (recorded_side(o, &po, &in.base) < 0 || recorded_side(n, &pn, &in.candidate) < 0 ||
@@ -107,7 +110,7 @@ static int judge_recorded(const struct manifest_side_stats *o, const struct mani
 
 static enum manifest_direction direction_of(const struct stats_judgement *jd)
 {
-	if (jd->verdict != VERDICT_UNSWEPT && jd->verdict != VERDICT_NOISY)
+	if (!verdict_directed(jd->verdict))
 		return MANIFEST_DIRECTION_UNSET;
 	return jd->direction == STATS_DIR_FASTER ? MANIFEST_DIRECTION_FASTER
 						 : MANIFEST_DIRECTION_SLOWER;
@@ -122,6 +125,18 @@ static void take_judgement(struct report_bench *b, const struct stats_judgement 
 	b->reason = jd->why[0] ? NULL : stats_reason_name(jd->reason);
 	if (b->reason && !b->reason[0])
 		b->reason = NULL;
+	snprintf(b->why, sizeof(b->why), "%s", jd->why);
+	b->hot_decided = jd->reason == STATS_REASON_HOT_IDENTICAL ||
+			 jd->reason == STATS_REASON_HOT_SAME_CODE;
+	if (jd->has_shift) {
+		b->has_shift = 1;
+		b->shift = jd->shift;
+		b->shift_lo = jd->shift_lo;
+		b->shift_hi = jd->shift_hi;
+		b->shift_level = jd->shift_level;
+		b->p = jd->p;
+		b->p_min = jd->p_min;
+	}
 	b->ratio_lo = jd->has_interval ? jd->ratio_lo : NAN;
 	b->ratio_hi = jd->has_interval ? jd->ratio_hi : NAN;
 	b->detect_slower = jd->has_detectable ? jd->detect_slower : NAN;
@@ -143,6 +158,20 @@ static void take_recorded(struct report_bench *b, const struct manifest_bench *m
 	b->verdict = mb->verdict;
 	b->direction = mb->direction;
 	b->reason = mb->reason;
+	b->hot_decided = b->verdict == VERDICT_PLACEMENT && mb->reason &&
+		(strcmp(mb->reason, stats_reason_name(STATS_REASON_HOT_IDENTICAL)) == 0 ||
+		 strcmp(mb->reason, stats_reason_name(STATS_REASON_HOT_SAME_CODE)) == 0);
+	if (mb->shift.present) {
+		b->has_shift = 1;
+		b->shift = mb->shift.estimate;
+		b->shift_lo = mb->shift.lo;
+		b->shift_hi = mb->shift.hi;
+		b->shift_level = mb->shift.level;
+		b->p = mb->shift.p;
+		b->p_min = mb->shift.p_min;
+		if (verdict_directed(b->verdict) || b->verdict == VERDICT_INSUFFICIENT)
+			snprintf(b->why, sizeof(b->why), "%s", mb->reason ? mb->reason : "");
+	}
 	if (mb->interval.present) {
 		b->ratio_lo = mb->interval.lo;
 		b->ratio_hi = mb->interval.hi;
@@ -158,6 +187,11 @@ static void take_recorded(struct report_bench *b, const struct manifest_bench *m
 		b->margin = mb->noise_basis.margin;
 		b->gap = mb->noise_basis.gap;
 		b->noisy = mb->verdict == VERDICT_NOISY;
+	} else if (mb->noise.present && b->rule.kind == STATS_RULE_SHIFT) {
+		/* Under shift the control is a remark: tooNoisy records that it
+		 * sits outside the base's pads, not a verdict on the host. */
+		b->noise = mb->noise.relative;
+		b->control_outside = mb->noise.too_noisy;
 	} else if (mb->noise.present) {
 		b->noise = mb->noise.relative;
 		b->noisy = mb->noise.too_noisy;
@@ -341,12 +375,12 @@ static int bench_notes(struct report *r, struct report_bench *b,
 			rc = report_add_note(b, err, "unswept: a side was built at one pad only; the "
 				      "difference points %s, but placement cannot be ruled out "
 				      "without a sweep",
-				      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
+				      render_direction(b));
 		else
 			rc = report_add_note(b, err, "unswept: %zu and %zu pads are too few to rule out "
 				      "placement at %.0f%% confidence; the difference points %s",
 				      b->old->n_pads, b->new->n_pads, b->rule.confidence * 100,
-				      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower");
+				      render_direction(b));
 	} else if (b->verdict == VERDICT_INSUFFICIENT) {
 		long long lo = b->old->rounds >= 0 && (b->new->rounds < 0 ||
 			b->old->rounds < b->new->rounds) ? b->old->rounds : b->new->rounds;
@@ -364,7 +398,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		units_percent(b->noise, y);
 		rc = report_add_note(b, err, "too noisy to tell: the ranges are %s apart (%s), within "
 			      "the noise %s the run measured (round to round %s%s%s)", x,
-			      b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower", y,
+			      render_direction(b), y,
 			      (units_percent(b->noise_rounds, z), z),
 			      isnan(b->noise_control) ? "" : ", control ",
 			      isnan(b->noise_control) ? "" : (units_percent(b->noise_control, names), names));
@@ -377,7 +411,30 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	}
 	if (rc < 0)
 		return rc;
-	if (!b->withheld && b->verdict != VERDICT_INSUFFICIENT &&
+	if (!b->withheld && b->control_outside) {
+		units_percent(b->noise, x);
+		rc = report_add_note(b, err, "control outside the %s's pads: base pad 0 built again "
+				     "measured %s away from base pad 0, beyond the %s's pad medians: "
+				     "the build may not be reproducible, or the host drifted (a remark: "
+				     "the shift's interval holds the placement and round noise)",
+				     old_role, x, old_role);
+		if (rc < 0)
+			return rc;
+	}
+	if (!b->withheld && b->verdict != VERDICT_INSUFFICIENT && b->has_shift) {
+		struct buf t;
+		buf_init(&t, NOTE_MAX);
+		phrase_shift_detail(b, &t);
+		if (!isnan(b->detect_slower)) {
+			buf_addstr(&t, "; smallest detectable change ");
+			phrase_detectable(b, &t);
+			buf_printf(&t, " (%zu and %zu pads, placement)", b->old->n_pads, b->new->n_pads);
+		}
+		rc = report_add_note(b, err, "%s", buf_cstr(&t));
+		buf_release(&t);
+		if (rc < 0)
+			return rc;
+	} else if (!b->withheld && b->verdict != VERDICT_INSUFFICIENT &&
 	    (!isnan(b->ratio_lo) || !isnan(b->detect_slower))) {
 		struct buf t;
 		buf_init(&t, NOTE_MAX);
@@ -401,7 +458,16 @@ static int bench_notes(struct report *r, struct report_bench *b,
 			return rc;
 	}
 
-	if (b->hot_identical == 1) {
+	if ((b->hot_identical == 1 || b->hot_identical == 2) && b->has_shift) {
+		/* Under shift identity decides only with the same work shown. */
+		hot_names(b, 1, names, sizeof(names));
+		rc = report_add_note(b, err, "hot code identical%s%s%s%s: %s",
+			      b->hot_identical == 2 ? " except the addresses of moved data" : "",
+			      names[0] ? " (" : "", names, names[0] ? ")" : "",
+			      b->hot_decided ? "the run showed the same work, so a difference is "
+			      "placement" : "a remark; the same work was not shown, so the timing "
+			      "decides");
+	} else if (b->hot_identical == 1) {
 		hot_names(b, 1, names, sizeof(names));
 		rc = report_add_note(b, err, "hot code identical%s%s%s: a difference is placement",
 			      names[0] ? " (" : "", names, names[0] ? ")" : "");
@@ -503,13 +569,17 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	}
 
 	/* A bundle against its own base: check the recorded verdict where the
-	 * recorded pad medians suffice (the overlap rule; the margin rule needs
-	 * the rounds of samples.tsv, which bundle verification re-judges). */
+	 * recorded pad medians suffice (the overlap and shift rules; the margin
+	 * rule needs the rounds of samples.tsv, which bundle verification
+	 * re-judges). */
 	if (r->kind == REPORT_SELF && b->verdict != VERDICT_UNSET && !b->withheld &&
-	    b->rule.kind == STATS_RULE_OVERLAP) {
+	    (b->rule.kind == STATS_RULE_OVERLAP || b->rule.kind == STATS_RULE_SHIFT)) {
 		struct stats_judgement jd;
 		enum verdict v;
-		if (judge_recorded(b->old, b->new, &b->rule, STATS_HOT_UNKNOWN, 0,
+		int shift = b->rule.kind == STATS_RULE_SHIFT;
+		if (judge_recorded(b->old, b->new, &b->rule,
+				   shift ? manifest_bench_hot(mb) : STATS_HOT_UNKNOWN,
+				   shift ? manifest_bench_work(mb) : STATS_WORK_UNKNOWN, 0,
 				   report_vg_deterministic(mb, NULL), &jd, err) < 0)
 			return err->code;
 		v = jd.verdict;
@@ -606,7 +676,7 @@ static int fill_bench(struct report *r, struct report_bench *b,
 			floor = mb->noise_basis.figure;
 		if (ob->noise_basis.present && !(ob->noise_basis.figure <= floor))
 			floor = ob->noise_basis.figure;
-		if (judge_recorded(b->old, b->new, &b->rule, hot_of(b), floor,
+		if (judge_recorded(b->old, b->new, &b->rule, hot_of(b), STATS_WORK_UNKNOWN, floor,
 				   report_vg_deterministic(mb, ob), &jd, err) < 0)
 			return err->code;
 		take_judgement(b, &jd);
@@ -617,6 +687,10 @@ static int fill_bench(struct report *r, struct report_bench *b,
 			}
 			if (ob->noise.present && ob->noise.too_noisy)
 				b->noisy = 1;
+		} else if (b->rule.kind == STATS_RULE_SHIFT && mb->noise.present) {
+			/* The new job's control, a remark (take_recorded()). */
+			b->noise = mb->noise.relative;
+			b->control_outside = mb->noise.too_noisy;
 		}
 		b->ck_old = checksum_of(ob, os);
 		b->ck_new = checksum_of(mb, MANIFEST_SIDE_CANDIDATE);
@@ -640,6 +714,77 @@ static int fill_bench(struct report *r, struct report_bench *b,
 	if (r->kind == REPORT_SELF)
 		b->dist_control = report_dist_find(r->new.dist, b->name, MANIFEST_SIDE_CONTROL);
 	return bench_notes(r, b, mb, ob, err);
+}
+
+/* Shown: compared, with a verdict, not withheld. */
+static int shown(const struct report_bench *b)
+{
+	return !b->withheld && !b->failure && !b->missing && !b->old_failure &&
+	       b->verdict != VERDICT_UNSET;
+}
+
+/* b's verdict trips fail_on, whatever its p. */
+static int verdict_trips(const struct report_bench *b, enum report_fail_on fail_on)
+{
+	static const unsigned modes[] = {
+		[REPORT_FAIL_SLOWER] = VERDICT_FAILS_SLOWER,
+		[REPORT_FAIL_ANY] = VERDICT_FAILS_ANY,
+		[REPORT_FAIL_NOISY] = VERDICT_FAILS_NOISY,
+	};
+
+	return (unsigned)fail_on < sizeof(modes) / sizeof(modes[0]) &&
+	       verdict_fails(b->verdict, modes[fail_on]) && shown(b);
+}
+
+/* b's Holm-adjusted p clears its rule's level (a verdict without a p always does). */
+static int holm_passes(const struct report_bench *b)
+{
+	return !b->has_shift || isnan(b->p_holm) || b->p_holm <= 1 - b->rule.confidence;
+}
+
+int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on)
+{
+	return verdict_trips(b, fail_on) && holm_passes(b);
+}
+
+int report_bench_held(const struct report_bench *b, enum report_fail_on fail_on)
+{
+	return verdict_trips(b, fail_on) && !holm_passes(b);
+}
+
+/*
+ * Holm's family: every benchmark shown with a p (the shift rule's), but
+ * an insufficient one (its p judges nothing); their p_holm adjusted over
+ * r->holm_n of them, the others' NAN.
+ */
+static int holm(struct report *r, struct plumb_err *err)
+{
+	double *p;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_benches; i++)
+		r->benches[i].p_holm = NAN;
+	p = malloc((r->n_benches ? r->n_benches : 1) * sizeof(*p));
+	if (!p)
+		return plumb_err_oom(err, "report gate");
+	for (size_t i = 0; i < r->n_benches; i++) {
+		const struct report_bench *b = &r->benches[i];
+		if (shown(b) && b->has_shift && !isnan(b->p) && b->verdict != VERDICT_INSUFFICIENT)
+			p[n++] = b->p;
+	}
+	if (stats_holm(p, n, p) < 0) {
+		free(p);
+		return plumb_err_oom(err, "report gate");
+	}
+	r->holm_n = n;
+	n = 0;
+	for (size_t i = 0; i < r->n_benches; i++) {
+		struct report_bench *b = &r->benches[i];
+		if (shown(b) && b->has_shift && !isnan(b->p) && b->verdict != VERDICT_INSUFFICIENT)
+			b->p_holm = p[n++];
+	}
+	free(p);
+	return 0;
 }
 
 static void count(struct report *r, const struct report_bench *b)
@@ -749,6 +894,8 @@ int report_compare(struct report *r, enum report_kind kind,
 		b->missing = "not in this bundle";
 		count(r, b);
 	}
+	if ((rc = holm(r, err)) < 0)
+		goto fail;
 	return 0;
 fail:
 	report_release(r);
@@ -768,19 +915,6 @@ void report_release(struct report *r)
 	hostdiff_release(&r->host);
 	memset(r, 0, sizeof(*r));
 	hostdiff_init(&r->host);
-}
-
-int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on)
-{
-	static const unsigned modes[] = {
-		[REPORT_FAIL_SLOWER] = VERDICT_FAILS_SLOWER,
-		[REPORT_FAIL_ANY] = VERDICT_FAILS_ANY,
-		[REPORT_FAIL_NOISY] = VERDICT_FAILS_NOISY,
-	};
-	int hit = (unsigned)fail_on < sizeof(modes) / sizeof(modes[0]) &&
-		  verdict_fails(b->verdict, modes[fail_on]);
-
-	return hit && !b->withheld && !b->failure && !b->missing && !b->old_failure;
 }
 
 /* Count the benchmarks keep() takes, naming the first ten in names. */
@@ -825,6 +959,12 @@ size_t report_failing(const struct report *r, enum report_fail_on fail_on,
 size_t report_failed(const struct report *r, struct buf *names)
 {
 	return collect(r, keep_failed, 0, names);
+}
+
+const char *render_direction(const struct report_bench *b)
+{
+	return manifest_direction_name(b->direction == MANIFEST_DIRECTION_FASTER ?
+				       MANIFEST_DIRECTION_FASTER : MANIFEST_DIRECTION_SLOWER);
 }
 
 const char *render_verdict_word(const struct report_bench *b)

@@ -42,6 +42,7 @@ static int csv_side(struct buf *out, const struct report_bench *b, const char *r
 	if (!s || !s->present)
 		return 0;
 	r.side = role;
+	r.pads = (int64_t)s->n_pads;
 	r.rounds = s->rounds >= 0 ? s->rounds : -1;
 	r.center = s->center;
 	r.min = s->min;
@@ -62,6 +63,7 @@ static int csv_side(struct buf *out, const struct report_bench *b, const char *r
 		if (m == b->metric || isnan(s->counters.value[k]))
 			continue;
 		c.side = role;
+		c.pads = (int64_t)s->n_pads;
 		c.metric = metric_name(m);
 		c.unit = metric_unit(m);
 		c.value = s->counters.value[k];
@@ -91,6 +93,11 @@ int report_csv(const struct report *r, struct buf *out, struct plumb_err *err)
 			c.ratio_high = b->ratio_hi;
 			c.detectable_slower = b->detect_slower;
 			c.detectable_faster = b->detect_faster;
+		}
+		if (shown && b->has_shift) {
+			csv_row_shift(&c, b->shift, b->shift_lo, b->shift_hi, b->shift_level, b->p,
+				      b->rule.min_effect);
+			c.p_adjusted = b->p_holm;
 		}
 		c.verdict = verdict_field(b, &c.direction);
 		if ((!b->old || !b->old->present) && (!b->new || !b->new->present)) {
@@ -160,6 +167,17 @@ int report_bmf(const struct report *r, struct buf *out, struct plumb_err *err)
 				continue;
 			bad |= json_object_set_new(bench, bmf_measure(m),
 						   bmf_metric(s->counters.value[k], NAN, NAN));
+		}
+		/* The shift rule's verdict figures, as measures of their own
+		 * (docs/bmf.md): the shift with its interval, p, pads, minEffect. */
+		if (!bad && b->has_shift && !b->withheld && b->old) {
+			bad |= json_object_set_new(bench, "shift",
+						   bmf_metric(b->shift, b->shift_lo, b->shift_hi));
+			bad |= json_object_set_new(bench, "p-value", bmf_metric(b->p, NAN, NAN));
+			bad |= json_object_set_new(bench, "pads",
+						   bmf_metric((double)s->n_pads, NAN, NAN));
+			bad |= json_object_set_new(bench, "min-effect",
+						   bmf_metric(b->rule.min_effect, NAN, NAN));
 		}
 	}
 	if (bad) {

@@ -1,7 +1,9 @@
 /*
  * reports/github.c: GitHub Actions workflow commands for a compared model:
- * an ::error line per slower or failed benchmark, a ::warning line per
- * noisy one (report_github()).
+ * an ::error line per failed benchmark and per one that fails a --fail-on
+ * slower gate, a ::warning line per one that Holm's adjustment holds back
+ * from it and per noisy one (report_github()).  Each says the effect as
+ * every other format does.
  *
  * Escaping follows GitHub's rules for workflow commands: in the message,
  * % CR LF become %25 %0D %0A; in a property value (title=...) also : and ,
@@ -67,22 +69,33 @@ int report_github(const struct report *r, struct buf *out, struct plumb_err *err
 
 	for (size_t i = 0; i < r->n_benches && rc == 0; i++) {
 		const struct report_bench *b = &r->benches[i];
+		const char *word = verdict_name(b->verdict);
 		char ratio[UNITS_MAX];
 		struct buf msg;
+		int slower = report_bench_fails(b, REPORT_FAIL_SLOWER);
+		int held = report_bench_held(b, REPORT_FAIL_SLOWER);
 
 		buf_init(&msg, 1 << 14);
 		units_ratio(b->ratio, ratio);
 		if (b->failure) {
 			rc |= buf_printf(&msg, "%s failed: %s", b->name, b->failure);
 			rc |= command(out, "error", b->name, "failed", buf_cstr(&msg));
-		} else if (!b->withheld && b->verdict == VERDICT_SLOWER) {
-			rc |= buf_printf(&msg, "%s is slower: the %s of the candidate is %s of the %s's",
-					 b->name, metric_name(b->metric), ratio, r->old_role);
-			rc |= command(out, "error", b->name, "slower", buf_cstr(&msg));
-		} else if (!b->withheld && b->verdict == VERDICT_NOISY) {
+		} else if ((slower || held) && b->has_shift) {
+			rc |= buf_printf(&msg, "%s is %s: ", b->name, word);
+			rc |= phrase_effect(r, b, &msg);
+			if (held)
+				rc |= buf_printf(&msg, "; held back from the gate by Holm's adjustment "
+						 "over %zu benchmarks (adjusted p %.2g)", r->holm_n,
+						 b->p_holm);
+			rc |= command(out, held ? "warning" : "error", b->name, word, buf_cstr(&msg));
+		} else if (slower) {
+			rc |= buf_printf(&msg, "%s is %s: the %s of the candidate is %s of the %s's",
+					 b->name, word, metric_name(b->metric), ratio, r->old_role);
+			rc |= command(out, "error", b->name, word, buf_cstr(&msg));
+		} else if (report_bench_fails(b, REPORT_FAIL_NOISY)) {
 			rc |= buf_printf(&msg, "%s is too noisy to tell: ratio %s, within the noise",
 					 b->name, ratio);
-			rc |= command(out, "warning", b->name, "noisy", buf_cstr(&msg));
+			rc |= command(out, "warning", b->name, word, buf_cstr(&msg));
 		}
 		buf_release(&msg);
 	}
@@ -90,7 +103,8 @@ int report_github(const struct report *r, struct buf *out, struct plumb_err *err
 }
 
 int report_github_render(const struct report_side *bundle, const struct report_side *baseline,
-			 int force, struct buf *md, struct buf *notes, struct plumb_err *err)
+			 int force, enum report_fail_on fail_on, struct buf *md, struct buf *notes,
+			 struct plumb_err *err)
 {
 	struct report r;
 	int rc;
@@ -99,6 +113,7 @@ int report_github_render(const struct report_side *bundle, const struct report_s
 			    baseline ? baseline : bundle, bundle, force, err);
 	if (rc < 0)
 		return rc;
+	r.fail_on = fail_on;
 	rc = report_markdown(&r, md, err);
 	if (rc == 0)
 		rc = report_github(&r, notes, err);

@@ -132,6 +132,12 @@ static int overview(const struct report *r, struct buf *out, struct buf *raw)
 	rc |= phrase_summary(r, raw);
 	rc |= raw_html(out, raw);
 	rc |= buf_addstr(out, "</strong></p>\n");
+	rc |= phrase_gate(r, raw);
+	if (raw->len) {
+		rc |= buf_addstr(out, "<p class=\"gate\">");
+		rc |= raw_html(out, raw);
+		rc |= buf_addstr(out, "</p>\n");
+	}
 	if (r->n_benches == 0)
 		return buf_addstr(out, "</section>\n") | rc;
 	/* Benchmark, change and verdict first: what a phone shows without scrolling. */
@@ -193,11 +199,29 @@ static int numbers(const struct report *r, const struct report_bench *b,
 		rc |= raw_html(out, raw);
 		rc |= buf_printf(out, " (ratio %s)</dd>", x);
 	}
-	if (!isnan(b->ratio_lo)) {
+	if (!isnan(b->ratio_lo) && b->has_shift && !(b->shift_level > 0)) {
+		/* One pad a side: no interval to show. */
+	} else if (!isnan(b->ratio_lo) && b->has_shift && b->shift_level < b->rule.confidence) {
+		units_percent(b->shift_level, x);
+		rc |= buf_printf(out, "<dt>%s interval</dt><dd>", x);
+		rc |= phrase_interval(b, raw);
+		rc |= raw_html(out, raw);
+		rc |= buf_printf(out, " (the most these pads allow, short of %g%%)</dd>",
+				 b->rule.confidence * 100);
+	} else if (!isnan(b->ratio_lo)) {
 		rc |= buf_printf(out, "<dt>%.0f%% interval</dt><dd>", b->rule.confidence * 100);
 		rc |= phrase_interval(b, raw);
 		rc |= raw_html(out, raw);
 		rc |= buf_addstr(out, "</dd>");
+	}
+	if (b->has_shift && !b->withheld) {
+		rc |= buf_printf(out, "<dt>p</dt><dd>%.2g (the least these pads allow: %.2g)", b->p,
+				 b->p_min);
+		if (!isnan(b->p_holm) && r->holm_n > 1)
+			rc |= buf_printf(out, "; Holm-adjusted over %zu benchmarks %.2g", r->holm_n,
+					 b->p_holm);
+		rc |= buf_printf(out, "</dd><dt>minimum effect</dt><dd>\u00b1%g%%</dd>",
+				 b->rule.min_effect * 100);
 	}
 	if (!isnan(b->detect_slower)) {
 		rc |= buf_addstr(out, "<dt>detectable change</dt><dd>");

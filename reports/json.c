@@ -159,7 +159,58 @@ static json_t *pair_json(const char *k1, double v1, const char *k2, double v2)
 	return e;
 }
 
-static json_t *bench_json(const struct report_bench *b)
+/* The shift rule's figures (null without them), with p adjusted by Holm. */
+static json_t *shift_json(const struct report_bench *b)
+{
+	json_t *e = json_object();
+	int bad = !e;
+
+	if (bad)
+		return NULL;
+	bad |= put(e, "estimate", num(b->shift));
+	bad |= put(e, "lo", num(b->shift_lo));
+	bad |= put(e, "hi", num(b->shift_hi));
+	bad |= put(e, "level", num(b->shift_level));
+	bad |= put(e, "p", num(b->p));
+	bad |= put(e, "pMin", num(b->p_min));
+	bad |= put(e, "pAdjusted", num(b->p_holm));
+	if (bad) {
+		json_decref(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* {"old": pads, "new": pads}: how many pads each side compared. */
+static json_t *pads_json(const struct report_bench *b)
+{
+	json_t *e = json_object();
+
+	if (e && (put(e, "old", json_integer((json_int_t)b->old->n_pads)) |
+		  put(e, "new", json_integer((json_int_t)b->new->n_pads)))) {
+		json_decref(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* The explanation sentence of every format (phrases.c), raw. */
+static json_t *explanation_json(const struct report *r, const struct report_bench *b)
+{
+	struct buf t;
+	json_t *s;
+
+	buf_init(&t, 1 << 16);
+	if (phrase_explain(r, b, &t) < 0) {
+		buf_release(&t);
+		return NULL;
+	}
+	s = json_string(buf_cstr(&t));
+	buf_release(&t);
+	return s;
+}
+
+static json_t *bench_json(const struct report *r, const struct report_bench *b)
 {
 	json_t *o = json_object(), *e, *a;
 	int bad = !o;
@@ -181,6 +232,7 @@ static json_t *bench_json(const struct report_bench *b)
 	bad |= put(o, "verdict", str(shown ? verdict_name(b->verdict) : NULL));
 	bad |= put(o, "direction", str(shown ? manifest_direction_name(b->direction) : NULL));
 	bad |= put(o, "withheld", json_boolean(b->withheld));
+	bad |= put(o, "explanation", explanation_json(r, b));
 
 	if (!isnan(b->noise)) {
 		e = json_object();
@@ -200,11 +252,15 @@ static json_t *bench_json(const struct report_bench *b)
 			bad |= put(e, "name", json_string(stats_rule_name(b->rule.kind)));
 			bad |= put(e, "version", json_integer(b->rule.version));
 			bad |= put(e, "confidence", num(b->rule.confidence));
+			bad |= put(e, "minEffect", b->rule.kind == STATS_RULE_SHIFT ?
+				   num(b->rule.min_effect) : json_null());
 		}
 		bad |= put(o, "rule", e);
 	} else {
 		bad |= put(o, "rule", json_null());
 	}
+	bad |= put(o, "shift", shown && b->has_shift ? shift_json(b) : json_null());
+	bad |= put(o, "pads", b->old && b->new ? pads_json(b) : json_null());
 	bad |= put(o, "reason", str(shown ? b->reason : NULL));
 	bad |= put(o, "interval", shown && !isnan(b->ratio_lo) ?
 		   pair_json("lo", b->ratio_lo, "hi", b->ratio_hi) : json_null());
@@ -318,6 +374,35 @@ static json_t *summary_json(const struct report *r)
 	return o;
 }
 
+/* The gate's family-wise adjustment: null when no benchmark has a p. */
+static json_t *adjustment_json(const struct report *r, enum report_fail_on fail_on)
+{
+	json_t *o, *held;
+	int bad;
+
+	if (r->holm_n == 0 || r->withheld)
+		return json_null();
+	o = json_object();
+	held = json_array();
+	bad = !o || !held;
+	for (size_t i = 0; !bad && i < r->n_benches; i++)
+		if (report_bench_held(&r->benches[i], fail_on))
+			bad |= json_array_append_new(held, json_string(r->benches[i].name));
+	if (bad) {
+		json_decref(o);
+		json_decref(held);
+		return NULL;
+	}
+	bad |= put(o, "method", json_string("holm"));
+	bad |= put(o, "benchmarks", json_integer((json_int_t)r->holm_n));
+	bad |= put(o, "held", held);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 int report_json(const struct report *r, const struct report_opts *opts,
 		struct buf *out, struct plumb_err *err)
 {
@@ -325,7 +410,7 @@ int report_json(const struct report *r, const struct report_opts *opts,
 	int bad = !o || !benches || !failing, rc;
 
 	for (size_t i = 0; !bad && i < r->n_benches; i++)
-		bad |= json_array_append_new(benches, bench_json(&r->benches[i]));
+		bad |= json_array_append_new(benches, bench_json(r, &r->benches[i]));
 	for (size_t i = 0; !bad && i < r->n_benches; i++) {
 		const struct report_bench *b = &r->benches[i];
 		if (report_bench_fails(b, opts->fail_on))
@@ -348,6 +433,7 @@ int report_json(const struct report *r, const struct report_opts *opts,
 	bad |= put(o, "failOn", report_fail_on_name(opts->fail_on) ?
 		   json_string(report_fail_on_name(opts->fail_on)) : json_null());
 	bad |= put(o, "failing", failing);
+	bad |= put(o, "adjustment", adjustment_json(r, opts->fail_on));
 	if (bad) {
 		json_decref(o);
 		return plumb_err_oom(err, "json report");

@@ -37,7 +37,8 @@ static const char *verdict_md(const struct report_bench *b)
 {
 	if (b->failure || b->old_failure || b->withheld || b->missing)
 		return NULL;
-	if (b->verdict == VERDICT_SLOWER || b->verdict == VERDICT_FASTER)
+	/* A change called either way (common/verdict.h: it trips --fail-on any). */
+	if (verdict_fails(b->verdict, VERDICT_FAILS_ANY))
 		return "**";
 	return NULL;
 }
@@ -290,7 +291,7 @@ static int glossary(struct buf *out)
 int report_markdown(const struct report *r, struct buf *out, struct plumb_err *err)
 {
 	struct buf raw;
-	int rc = 0, counters = 0, noise = 0;
+	int rc = 0, counters = 0, noise = 0, shifts = 0;
 
 	buf_init(&raw, 1 << 20);
 	rc |= buf_printf(out, "## plumb report: %s against %s", r->new_role, r->old_role);
@@ -353,6 +354,7 @@ int report_markdown(const struct report *r, struct buf *out, struct plumb_err *e
 			counters = 1;
 		if (!isnan(r->benches[i].noise))
 			noise = 1;
+		shifts |= r->benches[i].has_shift;
 	}
 	/* One table per unit, so the unit is in the header and a cell is a number. */
 	for (size_t i = 0; i < r->n_benches; i++) {
@@ -369,6 +371,8 @@ int report_markdown(const struct report *r, struct buf *out, struct plumb_err *e
 			 "over rounds; the range runs from the smallest to the largest pad median; "
 			 "the spread is the range's width over the center; the change is the "
 			 "candidate's center over the base's, minus one");
+	rc |= buf_addstr(out, shifts ? " (under the shift rule, the Hodges-Lehmann shift of "
+			 "the pad medians, with its exact interval at the rule's confidence)" : "");
 	rc |= buf_addstr(out, counters ? "; instr and cycles are the candidate's counts over "
 			 "the base's" : "");
 	rc |= buf_addstr(out, noise ? "; noise is what the run measured between two builds "
@@ -408,6 +412,13 @@ int report_markdown(const struct report *r, struct buf *out, struct plumb_err *e
 	rc |= phrase_summary(r, &raw);
 	rc |= esc_md(out, buf_cstr(&raw));
 	rc |= buf_addstr(out, "**\n");
+	buf_reset(&raw);
+	rc |= phrase_gate(r, &raw);
+	if (raw.len) {
+		rc |= buf_addch(out, '\n');
+		rc |= esc_md(out, buf_cstr(&raw));
+		rc |= buf_addch(out, '\n');
+	}
 	buf_release(&raw);
 	if (rc)
 		return buf_err(err, "markdown report");

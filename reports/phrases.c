@@ -17,6 +17,7 @@
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "stats/shift.h"
 #include "common/banned.h"
 
 int phrase_side(const struct report_bench *b, const struct manifest_side_stats *s,
@@ -120,6 +121,12 @@ int phrase_commit(const struct manifest_commit *c, struct buf *out)
 	return rc ? -1 : 0;
 }
 
+/* "99%", "1%", "0.5%": a rule's parameter as people write it. */
+static void param_percent(double v, char out[UNITS_MAX])
+{
+	snprintf(out, UNITS_MAX, "%g%%", v * 100);
+}
+
 int phrase_summary(const struct report *r, struct buf *out)
 {
 	const struct report_counts *c = &r->counts;
@@ -150,6 +157,50 @@ int phrase_summary(const struct report *r, struct buf *out)
 	return rc ? -1 : 0;
 }
 
+int phrase_gate(const struct report *r, struct buf *out)
+{
+	const char *mode = report_fail_on_name(r->fail_on);
+	double alpha = NAN;
+	size_t fails = 0, held = 0;
+	int mixed = 0, rc = 0;
+
+	if (!mode || r->withheld || r->holm_n == 0)
+		return 0;
+	for (size_t i = 0; i < r->n_benches; i++) {
+		const struct report_bench *b = &r->benches[i];
+		fails += report_bench_fails(b, r->fail_on) != 0;
+		held += report_bench_held(b, r->fail_on) != 0;
+		if (!b->has_shift || isnan(b->p_holm))
+			continue;
+		if (isnan(alpha))
+			alpha = 1 - b->rule.confidence;
+		else if (alpha != 1 - b->rule.confidence)
+			mixed = 1;
+	}
+	rc |= buf_printf(out, "--fail-on %s: Holm over %zu benchmark%s", mode, r->holm_n,
+			 r->holm_n == 1 ? "" : "s");
+	if (mixed) {
+		rc |= buf_addstr(out, " at each one's 1 \u2212 confidence");
+	} else {
+		char a[UNITS_MAX];
+		param_percent(alpha, a);
+		rc |= buf_printf(out, " at %s", a);
+	}
+	rc |= buf_printf(out, ": %zu fail%s the gate", fails, fails == 1 ? "s" : "");
+	if (held) {
+		const char *sep = "";
+		rc |= buf_addstr(out, "; held back by the adjustment: ");
+		for (size_t i = 0; i < r->n_benches; i++) {
+			const struct report_bench *b = &r->benches[i];
+			if (!report_bench_held(b, r->fail_on))
+				continue;
+			rc |= buf_printf(out, "%s%s (adjusted p %.2g)", sep, b->name, b->p_holm);
+			sep = ", ";
+		}
+	}
+	return rc ? -1 : 0;
+}
+
 int phrase_source(const struct report_side *s, struct buf *out)
 {
 	int rc = 0;
@@ -175,33 +226,103 @@ static void signed_change(double ratio, char out[SIGNED_MAX])
 	snprintf(out, SIGNED_MAX, "%s%s", ratio < 1 ? "\u2212" : "+", p);
 }
 
+/* The change a report leads with, as a ratio: the shift's (shift rule), else the centers'. */
+static double effect_ratio(const struct report_bench *b)
+{
+	return b->has_shift ? 1 + b->shift : b->ratio;
+}
+
 int phrase_change(const struct report_bench *b, struct buf *out)
 {
 	char p[UNITS_MAX];
+	double ratio = effect_ratio(b);
 
-	if (isnan(b->ratio))
+	if (isnan(ratio))
 		return 0;
-	if (b->ratio == 1)
+	if (ratio == 1)
 		return buf_addstr(out, "no change");
-	units_percent(fabs(b->ratio - 1), p);
-	return buf_printf(out, "%s %s", p, b->ratio > 1 ? "slower" : "faster");
+	units_percent(fabs(ratio - 1), p);
+	return buf_printf(out, "%s %s", p, ratio > 1 ? "slower" : "faster");
 }
 
 int phrase_change_signed(const struct report_bench *b, struct buf *out)
 {
 	char p[SIGNED_MAX];
+	double ratio = effect_ratio(b);
 
-	if (isnan(b->ratio))
+	if (isnan(ratio))
 		return 0;
-	signed_change(b->ratio, p);
+	signed_change(ratio, p);
 	return buf_addstr(out, p);
+}
+
+int phrase_pad_count(const struct report *r, const struct report_bench *b, struct buf *out)
+{
+	size_t po = b->old ? b->old->n_pads : 0, pn = b->new ? b->new->n_pads : 0;
+
+	if (po == pn)
+		return buf_printf(out, "%zu pad%s a side", po, po == 1 ? "" : "s");
+	return buf_printf(out, "%zu pad%s on the %s, %zu on the %s", po, po == 1 ? "" : "s",
+			  r->old_role, pn, r->new_role);
+}
+
+int phrase_effect(const struct report *r, const struct report_bench *b, struct buf *out)
+{
+	char c[UNITS_MAX];
+	int rc = 0;
+
+	if (!b->has_shift || !b->old || !b->new)
+		return 0;
+	rc |= phrase_change_signed(b, out);
+	if (b->verdict == VERDICT_SLOWER || b->verdict == VERDICT_FASTER)
+		rc |= buf_printf(out, " %s", verdict_name(b->verdict));
+	param_percent(b->rule.confidence, c);
+	rc |= buf_printf(out, ", %s interval ", c);
+	rc |= phrase_interval(b, out);
+	rc |= buf_addstr(out, ", ");
+	rc |= phrase_pad_count(r, b, out);
+	return rc ? -1 : 0;
+}
+
+int phrase_shift_detail(const struct report_bench *b, struct buf *out)
+{
+	char c[UNITS_MAX], lv[UNITS_MAX], m[UNITS_MAX];
+	int rc = 0;
+
+	if (!b->has_shift || !b->old || !b->new)
+		return 0;
+	param_percent(b->rule.confidence, c);
+	param_percent(b->rule.min_effect, m);
+	units_percent(b->shift_level, lv);
+	rc |= buf_addstr(out, "shift ");
+	rc |= phrase_change_signed(b, out);
+	rc |= buf_addstr(out, " (Hodges-Lehmann, of the pad medians), ");
+	if (b->shift_level >= b->rule.confidence) {
+		rc |= buf_printf(out, "%s interval ", c);
+		rc |= phrase_interval(b, out);
+		rc |= buf_printf(out, " (exact coverage %s)", lv);
+	} else if (!(b->shift_level > 0)) {
+		rc |= buf_printf(out, "no interval at %zu and %zu pads", b->old->n_pads,
+				 b->new->n_pads);
+	} else {
+		/* Unswept: the widest interval these pads have falls short. */
+		rc |= buf_printf(out, "%s interval ", lv);
+		rc |= phrase_interval(b, out);
+		rc |= buf_printf(out, " (the most %zu and %zu pads allow, short of %s)",
+				 b->old->n_pads, b->new->n_pads, c);
+	}
+	rc |= buf_printf(out, ", p = %.2g (the least %zu and %zu pads allow: %.2g)", b->p,
+			 b->old->n_pads, b->new->n_pads, b->p_min);
+	rc |= buf_printf(out, "; minimum effect \u00b1%s", m);
+	return rc ? -1 : 0;
 }
 
 int phrase_interval(const struct report_bench *b, struct buf *out)
 {
 	char lo[SIGNED_MAX], hi[SIGNED_MAX];
 
-	if (isnan(b->ratio_lo) || isnan(b->ratio_hi))
+	/* No interval at all (one pad a side covers nothing): nothing to say. */
+	if (isnan(b->ratio_lo) || isnan(b->ratio_hi) || (b->has_shift && !(b->shift_level > 0)))
 		return 0;
 	signed_change(b->ratio_lo, lo);
 	signed_change(b->ratio_hi, hi);
@@ -267,6 +388,84 @@ static int apart(const struct report_bench *b, int more, struct buf *out)
 			  more ? "more than" : "no more than", n);
 }
 
+/*
+ * The shift rule's sentence: the effect first ("+14.1% slower, 99%
+ * interval +10.2% to +18.0%, 8 pads a side"), then why that is the
+ * verdict, from the same numbers.  1 when the verdict has no sentence of
+ * its own here (insufficient: the rounds say it, as under every rule).
+ */
+static int explain_shift(const struct report *r, const struct report_bench *b, struct buf *out)
+{
+	char m[UNITS_MAX], c[UNITS_MAX];
+	int hot = b->hot_identical == 1 || b->hot_identical == 2;
+	double e = b->rule.min_effect;
+	int rc = 0;
+
+	param_percent(e, m);
+	param_percent(b->rule.confidence, c);
+	switch (b->verdict) {
+	case VERDICT_SLOWER:
+	case VERDICT_FASTER: {
+		int slower = b->verdict == VERDICT_SLOWER;
+		rc |= phrase_effect(r, b, out);
+		rc |= buf_printf(out, ": the interval lies wholly %s the %s%s minimum effect "
+				 "(p = %.2g).", slower ? "above" : "below", slower ? "+" : "\u2212",
+				 m, b->p);
+		if (hot)
+			rc |= buf_addstr(out, " The hot code is identical, but the run did not show "
+					 "the same work, so the timing decides.");
+		break;
+	}
+	case VERDICT_UNCHANGED:
+		rc |= phrase_effect(r, b, out);
+		rc |= buf_printf(out, ": no change larger than \u00b1%s, %s (the interval lies "
+				 "wholly inside the minimum effect).", m, c);
+		break;
+	case VERDICT_PLACEMENT:
+		rc |= phrase_effect(r, b, out);
+		if (b->hot_decided) {
+			rc |= buf_addstr(out, ", but the hot code is identical and the run showed "
+					 "the same work: the difference is where the code sits, not "
+					 "what it does.");
+			break;
+		}
+		if (b->shift_lo < -e && b->shift_hi > e)
+			rc |= buf_printf(out, ": the interval reaches across both edges of the "
+					 "minimum effect, \u00b1%s", m);
+		else
+			rc |= buf_printf(out, ": the interval reaches across the %s%s edge of the "
+					 "minimum effect", b->shift_hi > e ? "+" : "\u2212", m);
+		rc |= buf_addstr(out, ", so the difference cannot be told from placement");
+		if (!isnan(b->detect_slower) && !isnan(b->detect_faster)) {
+			char s[UNITS_MAX], f[UNITS_MAX];
+			units_percent(b->detect_slower, s);
+			units_percent(b->detect_faster, f);
+			rc |= buf_printf(out, "; it could have detected +%s slower or \u2212%s faster "
+					 "with these pads", s, f);
+		}
+		rc |= buf_addch(out, '.');
+		break;
+	case VERDICT_UNSWEPT: {
+		size_t need = stats_shift_pads_needed(b->rule.confidence);
+		rc |= phrase_change_signed(b, out);
+		rc |= buf_addstr(out, " at ");
+		rc |= phrase_pad_count(r, b, out);
+		rc |= buf_printf(out, ", but %s: no change can be called at %s; run with more pads",
+				 b->why[0] ? b->why : "too few pads to reach the rule's confidence", c);
+		if (need)
+			rc |= buf_printf(out, " (%zu a side can reach it)", need);
+		rc |= buf_addch(out, '.');
+		break;
+	}
+	case VERDICT_INSUFFICIENT:
+	case VERDICT_NOISY:
+	case VERDICT_UNSET:
+	case VERDICT_COUNT:
+		return 1;
+	}
+	return rc ? -1 : 0;
+}
+
 int phrase_explain(const struct report *r, const struct report_bench *b, struct buf *out)
 {
 	const char *o = r->old_role, *n = r->new_role;
@@ -283,6 +482,9 @@ int phrase_explain(const struct report *r, const struct report_bench *b, struct 
 				  "(--force compares anyway).");
 	if (!b->old || !b->new)
 		return buf_addstr(out, "Not compared.");
+	if (b->has_shift && (rc = explain_shift(r, b, out)) <= 0)
+		return rc;
+	rc = 0;
 	switch (b->verdict) {
 	case VERDICT_SLOWER:
 	case VERDICT_FASTER: {
@@ -327,7 +529,7 @@ int phrase_explain(const struct report *r, const struct report_bench *b, struct 
 		rc |= buf_printf(out, "The ranges do not overlap (the %s is %s), but with %zu pad%s "
 				 "on the %s and %zu on the %s placement was not swept, so the "
 				 "difference could be placement; run with more pads.",
-				 n, b->direction == MANIFEST_DIRECTION_FASTER ? "faster" : "slower",
+				 n, render_direction(b),
 				 po, po == 1 ? "" : "s", o, pn, n);
 		break;
 	}
@@ -341,32 +543,55 @@ int phrase_explain(const struct report *r, const struct report_bench *b, struct 
 			rc |= buf_addstr(out, "A pad has fewer than the 3 valid rounds a verdict needs.");
 		break;
 	}
-	default:
+	case VERDICT_UNCHANGED:
+		/* Only the shift rule gives it, and explain_shift() says it;
+		 * a bundle that records it without the shift is said so. */
+		rc |= buf_addstr(out, "No change larger than the minimum effect was recorded, "
+				 "without the shift that shows it.");
+		break;
+	case VERDICT_UNSET:
+	case VERDICT_COUNT:
 		rc |= buf_addstr(out, "No verdict was recorded.");
+		break;
 	}
 	return rc ? -1 : 0;
 }
 
+/* The terms of the numbers, then every verdict in the words of its row of
+ * common/verdict.h. */
+#define VERDICT_TERM_(id, name, colour, fails, decided, directed, words) { name, words },
 static const struct phrase_term glossary[] = {
 	{ "pad", "the whole program rebuilt shifted by a few bytes; each pad is one "
-		 "placement of the same code in memory" },
-	{ "placement", "a difference that comes from where the code sits, not from what "
-		       "it does: the ranges over pads overlap" },
-	{ "control", "the base's pad 0 built and measured a second time: how far two "
-		     "builds of the same code differ on this host" },
+		 "draw of where the code lands in memory" },
+	{ "control", "the base's pad 0 built and measured a second time: whether two "
+		     "builds of the same code measure the same on this host (a remark, "
+		     "not a margin, under the shift rule)" },
 	{ "center", "the median over pads of each pad's median over rounds" },
 	{ "range", "the smallest to the largest pad median (under the margin rule, "
 		   "with each pad median's interval over rounds)" },
 	{ "spread", "the range's width divided by the center" },
-	{ "margin", "how far apart the ranges must be to count as a change: the noise "
-		    "the run measured (control and rounds)" },
+	{ "shift", "the change of the candidate against the base: the median of the "
+		   "changes of every candidate pad median against every base pad median "
+		   "(Hodges-Lehmann), with its exact interval at the rule's confidence "
+		   "(shift rule)" },
+	{ "minimum effect", "the smallest change worth calling (verdict.minEffect): the "
+			    "shift's interval must lie wholly beyond it to be slower or faster, "
+			    "wholly inside it to be unchanged" },
+	{ "p", "the exact two-sided Mann-Whitney p: how often pads of unchanged code, "
+	       "placed at random, would differ this much" },
+	{ "Holm", "--fail-on over many benchmarks: their p-values adjusted by Holm's "
+		  "step-down method, so that all of them together fail the gate by chance "
+		  "no more often than one would" },
+	{ "margin", "margin rule: how far apart the ranges must be to count as a change: "
+		    "the noise the run measured (control and rounds)" },
 	{ "change", "the candidate's center divided by the base's, minus one, with its "
-		    "interval over pads and rounds" },
+		    "interval (the shift's under the shift rule; over pads and rounds under "
+		    "the others)" },
 	{ "detectable change", "the smallest change the rule would call slower or faster "
 			       "on this host with these pads" },
-	{ "unswept", "only one pad on a side: a difference cannot be told from placement" },
-	{ "noisy", "the ranges are apart, but by no more than the noise" },
+	VERDICT_TABLE(VERDICT_TERM_)
 };
+#undef VERDICT_TERM_
 
 const struct phrase_term *phrase_glossary(size_t *n)
 {

@@ -81,12 +81,31 @@ int phrase_host(const json_t *facts, struct buf *out);
 int phrase_commit(const struct manifest_commit *c, struct buf *out);
 /* "3 benchmarks: 1 faster, 1 placement, 1 failed" and the host's verdict. */
 int phrase_summary(const struct report *r, struct buf *out);
+/*
+ * The adjustment --fail-on made (r->fail_on; Holm over the benchmarks with
+ * a p): "--fail-on slower: Holm over 4 benchmarks at 1%: 1 fails the gate;
+ * held back by the adjustment: b (adjusted p 0.013)"; "" when no gate was
+ * asked for, or no benchmark has a p (margin, overlap: nothing adjusted).
+ */
+int phrase_gate(const struct report *r, struct buf *out);
 /* Where a side was read from: "bundle <id> <path>". */
 int phrase_source(const struct report_side *s, struct buf *out);
-/* The ratio as a change of the metric: "11.8% slower", "3.05% faster"; "" unknown. */
+/* The change as a change of the metric: "11.8% slower", "3.05% faster"; "" unknown.
+ * Under the shift rule the Hodges-Lehmann shift, else the ratio of the centers. */
 int phrase_change(const struct report_bench *b, struct buf *out);
 /* The same signed, one number: "+11.8%", "−3.05%". */
 int phrase_change_signed(const struct report_bench *b, struct buf *out);
+/* The pads compared: "8 pads a side", "8 pads on the base, 6 on the candidate". */
+int phrase_pad_count(const struct report *r, const struct report_bench *b, struct buf *out);
+/*
+ * The effect a shift-rule report leads with: "+14.1% slower, 99% interval
+ * +10.2% to +18.0%, 8 pads a side" ("slower"/"faster" only for those
+ * verdicts); "" without a shift (margin and overlap keep their words).
+ */
+int phrase_effect(const struct report *r, const struct report_bench *b, struct buf *out);
+/* The shift's figures for a remark: estimate, interval, coverage, p, the
+ * least p, the minimum effect; "" without a shift. */
+int phrase_shift_detail(const struct report_bench *b, struct buf *out);
 /* The ratio's interval as changes: "+10.2% to +13.5%"; "" when not computed. */
 int phrase_interval(const struct report_bench *b, struct buf *out);
 /* The smallest detectable change, slower and faster: "+2.80% or −2.72%"; "" unknown. */
@@ -181,5 +200,8 @@ json_t *report_vg_json(const struct report_bench *b);
 
 /* The words a verdict is shown with ("slower", "withheld", "failed", ...). */
 const char *render_verdict_word(const struct report_bench *b);
+/* Which way an unswept or noisy difference points: the manifest's direction
+ * name, "slower" when none was recorded. */
+const char *render_direction(const struct report_bench *b);
 
 #endif

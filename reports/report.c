@@ -109,7 +109,13 @@ void report_result_of(const struct report *r, enum report_fail_on fail_on,
 	buf_reset(&names);
 	failing = report_failing(r, fail_on, &names);
 	res->failon_matched = failing;
-	if (failing && !res->message[0])
+	if (failing && !res->message[0] && r->holm_n)
+		snprintf(res->message, sizeof(res->message),
+			 "%zu benchmark%s %s (--fail-on %s, Holm over %zu benchmark%s): %s",
+			 failing, failing == 1 ? "" : "s", fail_on_words(fail_on),
+			 report_fail_on_name(fail_on), r->holm_n, r->holm_n == 1 ? "" : "s",
+			 buf_cstr(&names));
+	else if (failing && !res->message[0])
 		snprintf(res->message, sizeof(res->message),
 			 "%zu benchmark%s %s (--fail-on %s): %s",
 			 failing, failing == 1 ? "" : "s", fail_on_words(fail_on),
@@ -130,6 +136,7 @@ int report_render(const struct report_side *bundle,
 			    baseline ? baseline : bundle, bundle, o->force, err);
 	if (rc < 0)
 		return rc;
+	r.fail_on = o->fail_on;
 	switch (o->format) {
 	case REPORT_TEXT:
 		rc = report_text(&r, o->color, out, err);

@@ -116,6 +116,18 @@ struct report_bench {
 	double ratio_lo, ratio_hi;     /* the ratio's interval; NAN when unknown */
 	double detect_slower, detect_faster;  /* smallest change called; NAN unknown */
 	double noise_rounds, noise_control, margin, gap;  /* margin rule; NAN unknown */
+	/* Shift rule (has_shift): the Hodges-Lehmann shift of the pad medians,
+	 * relative, its exact interval and that interval's coverage, the exact
+	 * two-sided p and the least p these pads allow (stats/shift.h). */
+	int has_shift;
+	double shift, shift_lo, shift_hi, shift_level, p, p_min;
+	/* p adjusted by Holm's step-down method over the report's benchmarks
+	 * with a p (report_compare(); the --fail-on gate); NAN without a p. */
+	double p_holm;
+	int hot_decided;               /* placement because the hot code is identical (and,
+	                                  under shift, the same work was shown) */
+	int control_outside;           /* shift: the control's center lies outside the base's pads */
+	char why[160];                 /* why unswept or insufficient, in the rule's words; "" */
 	/* Noise: the rule's figure (margin), or the control's distance (overlap). */
 	double noise;                  /* relative; NAN when not measured */
 	int noisy;                     /* the host is too noisy for this benchmark */
@@ -170,6 +182,12 @@ struct report {
 	struct report_bench *benches;
 	size_t n_benches;
 	struct report_counts counts;
+	/* Holm's family: the benchmarks shown with a p (judged by the shift
+	 * rule); their p_holm are adjusted over this many. */
+	size_t holm_n;
+	/* The gate the report is rendered for (report_render() sets it; the
+	 * renderers state the adjustment under it); REPORT_FAIL_NEVER. */
+	enum report_fail_on fail_on;
 };
 
 /* Options of one rendering. */
@@ -191,8 +209,16 @@ int report_compare(struct report *r, enum report_kind kind,
 
 void report_release(struct report *r);
 
-/* Nonzero when b makes --fail-on fail: a swept verdict, shown, of that kind. */
+/*
+ * Nonzero when b makes --fail-on fail: a verdict, shown, that trips that
+ * mode (common/verdict.h), and, when the verdict has a p (shift rule),
+ * a Holm-adjusted p (b->p_holm) of at most 1 - its rule's confidence.
+ * Verdicts without a p (margin, overlap) gate by their verdict alone.
+ */
 int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on);
+
+/* Nonzero when b's verdict trips fail_on but Holm's adjustment holds it back. */
+int report_bench_held(const struct report_bench *b, enum report_fail_on fail_on);
 
 /* Benchmarks that make --fail-on fail: count and, in names, a "a, b" list. */
 size_t report_failing(const struct report *r, enum report_fail_on fail_on,
@@ -306,13 +332,16 @@ const char *report_fail_on_name(enum report_fail_on f);
  * GitHub Actions (reports/github.c).  report_github_escape() appends s
  * escaped as a workflow command's message (property 0) or property value
  * (property 1), after esc_text.  report_github() appends an ::error line
- * per slower or failed benchmark and a ::warning line per noisy one.
- * report_github_render() compares as report_render() does and appends the
- * Markdown report to md and the annotations to notes.
+ * per failed benchmark and per one that fails --fail-on slower (Holm's
+ * adjustment included), a ::warning line per one that the adjustment
+ * holds back and per noisy one.  report_github_render() compares as
+ * report_render() does (the gate fail_on stated in the Markdown) and
+ * appends the Markdown report to md and the annotations to notes.
  */
 int report_github_escape(struct buf *out, const char *s, int property);
 int report_github(const struct report *r, struct buf *out, struct plumb_err *err);
 int report_github_render(const struct report_side *bundle, const struct report_side *baseline,
-			 int force, struct buf *md, struct buf *notes, struct plumb_err *err);
+			 int force, enum report_fail_on fail_on, struct buf *md, struct buf *notes,
+			 struct plumb_err *err);
 
 #endif

@@ -208,9 +208,13 @@ static int replaceable(const char *dir, int *exists, struct plumb_err *err)
 
 /* ---- the pieces of the pages ---- */
 
+/* The class of an archived verdict: its name, of "unswept-faster" the
+ * verdict's ("unswept"), "failed", else "none". */
 static const char *verdict_class(const char *v)
 {
 	enum verdict k = verdict_from_name(v);
+	const char *dash = v ? strchr(v, '-') : NULL;
+	char head[32];
 
 	if (!v)
 		return "none";
@@ -218,7 +222,14 @@ static const char *verdict_class(const char *v)
 		return verdict_table[k].name;
 	if (strcmp(v, "failed") == 0)
 		return "failed";
-	return strncmp(v, "unswept", 7) == 0 ? "unswept" : "none";
+	if (dash && (size_t)(dash - v) < sizeof(head)) {
+		memcpy(head, v, (size_t)(dash - v));
+		head[dash - v] = '\0';
+		k = verdict_from_name(head);
+		if (verdict_directed(k))
+			return verdict_table[k].name;
+	}
+	return "none";
 }
 
 static enum metric_id metric_of(const char *name)

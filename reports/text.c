@@ -350,10 +350,16 @@ int report_text(const struct report *r, int color, struct buf *out,
 		}
 		rc |= pad_lines(r, b, &cell, out);
 	}
-	buf_release(&cell);
 	rc |= buf_addch(out, '\n');
 	rc |= phrase_summary(r, out);
 	rc |= buf_addch(out, '\n');
+	/* The gate's adjustment, when one was asked for and made. */
+	rc |= phrase_gate(r, &cell);
+	if (cell.len) {
+		rc |= esc_text(out, buf_cstr(&cell));
+		rc |= buf_addch(out, '\n');
+	}
+	buf_release(&cell);
 	if (rc)
 		return buf_err(err, "text report");
 	return 0;

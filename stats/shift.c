@@ -309,3 +309,16 @@ done:
 	free(t);
 	return rc;
 }
+
+size_t stats_shift_pads_needed(double confidence)
+{
+	double c = 2;   /* C(2k, k), from k = 1 */
+
+	for (size_t k = 1; k <= SHIFT_PADS_NEEDED_MAX; k++) {
+		if (2 / c <= 1 - confidence)
+			return k;
+		c = c * (double)(2 * k + 2) * (double)(2 * k + 1) /
+		    ((double)(k + 1) * (double)(k + 1));
+	}
+	return 0;
+}

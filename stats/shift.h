@@ -73,4 +73,12 @@ int stats_shift(const double *base, size_t m, const double *cand, size_t n, doub
 int stats_ranksum_counts(const double *x, size_t m, const double *y, size_t n, double *counts,
 			 double *u2);
 
+/*
+ * The fewest pads a side (the same on both, no ties) whose smallest
+ * two-sided p, 2 / C(2k, k), reaches the confidence: 4 at 95%, 5 at 99%;
+ * 0 beyond SHIFT_PADS_NEEDED_MAX.
+ */
+#define SHIFT_PADS_NEEDED_MAX 64
+size_t stats_shift_pads_needed(double confidence);
+
 #endif

@@ -753,6 +753,9 @@ static int csv_result(struct buf *out, const struct analysis_result *res)
 		c.detectable_slower = jd->detect_slower;
 		c.detectable_faster = jd->detect_faster;
 	}
+	if (jd->has_shift)
+		csv_row_shift(&c, jd->shift, jd->shift_lo, jd->shift_hi, jd->shift_level, jd->p,
+			      jd->rule.min_effect);
 	c.verdict = verdict_name(jd->verdict);
 	c.direction = stats_direction_name(jd->direction);
 	for (int s = 0; s < ANALYSIS_SIDES; s++) {
@@ -763,6 +766,7 @@ static int csv_result(struct buf *out, const struct analysis_result *res)
 		c.min = sr->summary.min;
 		c.max = sr->summary.max;
 		c.spread = sr->summary.has_spread ? sr->summary.spread : NAN;
+		c.pads = (int64_t)sr->npads;
 		for (size_t p = 0; p < sr->npads; p++) {
 			c.pad = sr->pads[p].pad;
 			c.rounds = (int64_t)sr->pads[p].nrounds;

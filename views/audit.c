@@ -474,8 +474,7 @@ static void reanalysis(struct doc *d, const struct audit *a)
 				   manifest_direction_name(b->direction),
 				   stats_rule_name(ab->recorded_rule.kind), ab->recorded_rule.version);
 		today = verdict_text(verdict_name(ab->today.verdict),
-				     ab->today.verdict == VERDICT_UNSWEPT ||
-				     ab->today.verdict == VERDICT_NOISY ?
+				     verdict_directed(ab->today.verdict) ?
 				     stats_direction_name(ab->today.direction) : NULL,
 				     stats_rule_name(a->today_rule.kind), a->today_rule.version);
 		units_ratio(ab->today.has_ratio ? ab->today.ratio : NAN, ratio);

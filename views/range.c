@@ -267,13 +267,13 @@ static const char *bench_word(const struct range_report *r, const char *name)
 	for (size_t k = 0; k < r->n; k++) {
 		const struct report_bench *vp = range_bench(&r->rows[k].vs_parent, name);
 		const char *w = vp ? render_verdict_word(vp) : "not compared";
-		if (strcmp(w, "slower") == 0)
+		if (strcmp(w, verdict_name(VERDICT_SLOWER)) == 0)
 			return w;
-		faster |= strcmp(w, "faster") == 0;
+		faster |= strcmp(w, verdict_name(VERDICT_FASTER)) == 0;
 		if (!first)
 			first = w;
 	}
-	return faster ? "faster" : first ? first : "not compared";
+	return faster ? verdict_name(VERDICT_FASTER) : first ? first : "not compared";
 }
 
 /* The chart of one benchmark: per commit (A first) its range as a bar and its center as a dot. */
@@ -313,8 +313,9 @@ static int chart(const struct range_report *r, const struct report_bench *b0, st
 		const struct manifest_side_stats *s = k ? (vb ? vb->new : NULL) : b0->old;
 		const char *commit = k ? r->rows[k - 1].src->m.repo.candidate.commit : r->base_commit;
 		double x = left + w * ((double)k + 0.5);
-		const char *colour = vb && vb->verdict == VERDICT_SLOWER ? "#c0392b" :
-				     vb && vb->verdict == VERDICT_FASTER ? "#27ae60" : "#2c3e50";
+		/* A compared commit takes its verdict's colour (the page's v-<name>
+		 * classes, common/verdict.h); A itself is drawn plain. */
+		const char *cls = vb && verdict_name(vb->verdict) ? verdict_name(vb->verdict) : "none";
 		rc |= buf_printf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"10\">", x,
 				 top + h + 16) < 0;
 		rc |= esc_html(out, k ? short_id(commit, id) : "A") < 0;
@@ -329,13 +330,15 @@ static int chart(const struct range_report *r, const struct report_bench *b0, st
 			continue;
 		double y0 = top + h * (hi - s->max) / (hi - lo), y1 = top + h * (hi - s->min) / (hi - lo);
 		double yc = top + h * (hi - s->center) / (hi - lo);
-		rc |= buf_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"%.1f\" fill=\"%s\" "
-				 "fill-opacity=\"0.35\"><title>", x - 6, y0, y1 - y0 < 1 ? 1 : y1 - y0, colour) < 0;
+		rc |= buf_printf(out, "<rect class=\"v-%s\" x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"%.1f\" "
+				 "fill=\"#2c3e50\" fill-opacity=\"0.35\"><title>", cls, x - 6, y0,
+				 y1 - y0 < 1 ? 1 : y1 - y0) < 0;
 		value(s->min, b0->metric, lab);
 		rc |= esc_html(out, lab) < 0 || buf_addstr(out, " to ") < 0;
 		value(s->max, b0->metric, lab);
 		rc |= esc_html(out, lab) < 0 || buf_addstr(out, "</title></rect>\n") < 0;
-		rc |= buf_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", x, yc, colour) < 0;
+		rc |= buf_printf(out, "<circle class=\"v-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#2c3e50\"/>\n",
+				 cls, x, yc) < 0;
 	}
 	rc |= buf_addstr(out, "</svg>\n") < 0;
 	return rc ? -1 : 0;

@@ -32,28 +32,19 @@ void results_format_value(double v, int is_time, char *out, size_t size)
 	out[n] = '\0';
 }
 
-static const char *verdict_text(const struct manifest_bench *b)
+/* "unswept, slower: <the verdict's words> (<the recorded reason>)", from the table. */
+static int verdict_text(struct buf *out, const struct manifest_bench *b)
 {
-	switch (b->verdict) {
-	case VERDICT_SLOWER:
-		return "slower: the candidate's range lies wholly above the base's, by more than the noise";
-	case VERDICT_FASTER:
-		return "faster: the candidate's range lies wholly below the base's, by more than the noise";
-	case VERDICT_NOISY:
-		return "noisy: the ranges are apart by no more than the noise the run measured; the host is too noisy to tell";
-	case VERDICT_PLACEMENT:
-		return b->reason && strncmp(b->reason, "hot code identical", 18) == 0 ?
-		       "placement: the hot code is identical, so the difference is placement" :
-		       "placement: the ranges overlap, so code placement alone can explain the difference";
-	case VERDICT_UNSWEPT:
-		return b->direction == MANIFEST_DIRECTION_SLOWER ?
-		       "unswept, slower: the ranges do not overlap, but too few pads cannot tell a change from placement" :
-		       "unswept, faster: the ranges do not overlap, but too few pads cannot tell a change from placement";
-	case VERDICT_INSUFFICIENT:
-		return "insufficient: a pad has fewer than 3 rounds";
-	default:
-		return "none";
-	}
+	const char *d = verdict_directed(b->verdict) ? manifest_direction_name(b->direction) : NULL;
+	int rc;
+
+	if (b->verdict == VERDICT_UNSET)
+		return buf_addstr(out, "none");
+	rc = buf_printf(out, "%s%s%s: %s", verdict_name(b->verdict), d ? ", " : "", d ? d : "",
+			verdict_table[b->verdict].words);
+	if (rc == 0 && b->reason)
+		rc = buf_printf(out, " (%s)", b->reason);
+	return rc;
 }
 
 static int side_line(struct buf *out, const char *name, const struct manifest_side_stats *s,
@@ -108,7 +99,7 @@ static int bench_text(struct buf *out, const struct manifest_bench *b)
 		return -1;
 	if (b->failure)
 		return buf_printf(out, ": FAILED: %s\n", b->failure);
-	if (buf_printf(out, ": %s\n", verdict_text(b)) < 0)
+	if (buf_addstr(out, ": ") < 0 || verdict_text(out, b) < 0 || buf_addch(out, '\n') < 0)
 		return -1;
 	if (side_line(out, "base", &b->base, is_time) < 0 ||
 	    side_line(out, "candidate", &b->candidate, is_time) < 0)

@@ -185,8 +185,8 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 	return rc;
 }
 
-int runview_github_bundle(const char *bundle, struct buf *md, struct buf *notes,
-			  struct plumb_err *err)
+int runview_github_bundle(const char *bundle, enum report_fail_on fail_on, struct buf *md,
+			  struct buf *notes, struct plumb_err *err)
 {
 	struct report_source src;
 	struct report_side side;
@@ -197,7 +197,7 @@ int runview_github_bundle(const char *bundle, struct buf *md, struct buf *notes,
 	rc = report_source_load(&src, bundle, err);
 	if (rc == 0) {
 		report_source_side(&src, MANIFEST_SIDE_CANDIDATE, &side);
-		rc = report_github_render(&side, NULL, 0, md, notes, err);
+		rc = report_github_render(&side, NULL, 0, fail_on, md, notes, err);
 	}
 	report_source_release(&src);
 	return rc;

@@ -53,11 +53,11 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 
 /*
  * GitHub Actions: the Markdown report of a bundle file (its candidate
- * against its own base) appended to md, its annotations to notes
- * (report_github_render()).
+ * against its own base, the gate fail_on stated) appended to md, its
+ * annotations to notes (report_github_render()).
  */
-int runview_github_bundle(const char *bundle, struct buf *md, struct buf *notes,
-			  struct plumb_err *err);
+int runview_github_bundle(const char *bundle, enum report_fail_on fail_on, struct buf *md,
+			  struct buf *notes, struct plumb_err *err);
 
 /*
  * After a successful runner_run(): what goes to standard output, appended

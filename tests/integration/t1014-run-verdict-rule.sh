@@ -13,7 +13,8 @@ test_description='plumb run: the verdict rule, recorded; moved hot code is place
 # the ranges stay apart by more than the noise even where the noise is
 # large (a loaded host; a sanitizer build, whose children are forked from a
 # large process and measured 10 ms with a 50% noise): only then is the
-# identical hot code what decides, and the reason says so.
+# identical hot code what decides, and the reason says so.  The test is
+# about the margin rule (v2), so it names it: the default is shift v3.
 test_expect_success 'set up a project' '
 	make_project proj &&
 	(
@@ -27,7 +28,7 @@ test_expect_success 'set up a project' '
 		git checkout -q main
 	) &&
 	git -C proj show outside:main.c | grep -q nanosleep &&
-	run_conf proj/plumb.conf run.pads=4
+	run_conf proj/plumb.conf run.pads=4 verdict.rule=margin
 '
 
 for seed in 1 2 3; do
@@ -62,8 +63,8 @@ test_expect_success PYTHON 'verdict.rule = overlap: the seeds rule, recorded as 
 	run_plumb -c proj/plumb.conf --candidate outside -o v1.plumb >out 2>err &&
 	manifest v1.plumb v1 &&
 	test_json v1/manifest.json "j[\"benches\"][0][\"verdict\"] == \"slower\" and j[\"benches\"][0][\"rule\"][\"name\"] == \"overlap\" and j[\"benches\"][0][\"rule\"][\"version\"] == 1" &&
-	test_json v1/manifest.json "j[\"spec\"][\"verdict\"] == {\"rule\": \"overlap\", \"confidence\": \"0.95\"}" &&
-	git config -f proj/plumb.conf --unset verdict.rule
+	test_json v1/manifest.json "j[\"spec\"][\"verdict\"] == {\"rule\": \"overlap\", \"confidence\": \"auto\", \"minEffect\": \"0.01\"}" &&
+	git config -f proj/plumb.conf verdict.rule margin
 '
 
 test_expect_success PYTHON 'bundle verify re-judges under the recorded rule and hot identity' '

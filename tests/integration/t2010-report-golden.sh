@@ -38,11 +38,12 @@ for dir in "$golden"/*/; do
 		text = open(sys.argv[2]).read()
 		assert j["format"] == "plumb-report" and j["version"] == 1
 		assert set(j) == {"format", "version", "kind", "old", "new", "host", "benches",
-		                  "summary", "failOn", "failing"}, sorted(j)
+		                  "summary", "failOn", "failing", "adjustment"}, sorted(j)
 		keys = {"name", "mode", "metric", "unit", "failure", "baselineFailure",
 		        "notCompared", "old", "new", "control", "ratio", "verdict", "direction",
-		        "withheld", "noise", "rule", "reason", "interval", "detectable", "noiseBasis",
-		        "hot", "checksum", "counters", "steadyState", "simulated", "notes"}
+		        "withheld", "explanation", "noise", "rule", "shift", "pads", "reason",
+		        "interval", "detectable", "noiseBasis", "hot", "checksum", "counters",
+		        "steadyState", "simulated", "notes"}
 		counts = {}
 		for b in j["benches"]:
 		    assert set(b) == keys, sorted(b)
@@ -52,6 +53,13 @@ for dir in "$golden"/*/; do
 		    counts[word] = counts.get(word, 0) + 1
 		    for note in b["notes"]:
 		        assert note.split("\x1b")[0][:20] in text or "?" in text, note
+		    assert b["explanation"].split("\x1b")[0][:20] in text or "?" in text, b["explanation"]
+		    if b["shift"] is not None:
+		        # the effect leads: the signed shift opens the sentence
+		        assert b["rule"]["name"] == "shift" and b["rule"]["minEffect"] is not None, b["rule"]
+		        assert b["explanation"][0] in "+\u2212", b["explanation"]
+		        assert b["shift"]["lo"] <= b["shift"]["estimate"] <= b["shift"]["hi"], b["shift"]
+		        assert b["pads"]["old"] >= 1 and b["pads"]["new"] >= 1, b["pads"]
 		    if b["withheld"]:
 		        assert b["verdict"] is None and j["host"]["withheld"]
 		s = j["summary"]
@@ -65,7 +73,7 @@ done
 
 test_expect_success 'the cases cover every verdict, withheld, failed and not compared' '
 	cat "$golden"/*/expect.json >all.json &&
-	for v in slower faster placement unswept insufficient; do
+	for v in slower faster unchanged placement unswept insufficient; do
 		grep -q "\"verdict\": \"$v\"" all.json || { echo "no $v case" >&2; return 1; }
 	done &&
 	grep -q "\"withheld\": true" all.json &&
@@ -82,6 +90,38 @@ test_expect_success 'the cases cover noise, hot code, checksums, counters, stead
 	test_grep "same instructions (×1.000), more cycles (×1.120): placement or micro-architecture, not more work" all.txt &&
 	test_grep "steady state from sample 38" all.txt &&
 	test_grep "co_p99 1.531 µs → 1.534 µs" all.txt
+'
+
+# Shift v3: the effect first, with its interval and pads, in every format;
+# unchanged states its bound, placement what the pads could have detected,
+# unswept why; --fail-on adjusts by Holm and says so.  Bundles judged by the
+# older rules keep their words.
+test_expect_success 'shift: every format leads with the effect; the gate says Holm' '
+	s="$golden/shift" &&
+	test_grep "^sort1m: +12.2% slower, 99% interval +10.1% to +14.4%, 8 pads a side: the interval lies wholly above the +1% minimum effect" "$s/expect.txt" &&
+	test_grep "^lex: +0.08%, 99% interval −0.05% to +0.21%, 8 pads a side: no change larger than ±1%, 99%" "$s/expect.txt" &&
+	test_grep "^parse: .*reaches across both edges of the minimum effect, ±1%, so the difference cannot be told from placement; it could have detected +[0-9.]*% slower or −[0-9.]*% faster with these pads" "$s/expect.txt" &&
+	test_grep "^alloc: hot code identical (run): a remark; the same work was not shown, so the timing decides$" "$s/expect.txt" &&
+	test_grep "^lex: control outside the base.s pads" "$s/expect.txt" &&
+	test_grep "^- \*\*sort1m\*\* (slower): +12.2% slower, 99% interval +10.1% to +14.4%, 8 pads a side" "$s/expect.md" &&
+	test_grep "\"explanation\": \"+12.2% slower, 99% interval +10.1% to +14.4%, 8 pads a side" "$s/expect.json" &&
+	head -1 "$s/expect.csv" >csv.head &&
+	test_grep ",shift,shift_low,shift_high,shift_level,p,p_adjusted,min_effect,pads,verdict,direction$" csv.head &&
+	test_grep "\"shift\": {" "$s/expect.bmf" && test_grep "\"p-value\": {" "$s/expect.bmf" &&
+	test_grep "^startup: +9.74% at 4 pads a side, but 4+4 pads can reach 97% at most, not 99%: no change can be called at 99%; run with more pads (5 a side can reach it)\.$" \
+		"$golden/shift-unswept/expect.txt" &&
+	g="$golden/shift-gate" &&
+	test_grep "^--fail-on slower: Holm over 4 benchmarks at 1%: 1 fails the gate; held back by the adjustment: regex (adjusted p 0.013), utf8 (adjusted p 0.017)$" "$g/expect.txt" &&
+	test_grep "^--fail-on slower: Holm over 4 benchmarks at 1%" "$g/expect.md" &&
+	test_grep "\"held\": \[" "$g/expect.json" &&
+	test_grep "^sort1m: The candidate.s range 91.00–94.00 ms lies wholly above the base.s 81.20–84.10 ms: 11.8% slower\.$" "$golden/slower/expect.txt"
+'
+
+test_expect_success PYTHON 'shift-gate: three slower, one fails the gate, two held back, exit 1' '
+	test "$(cat "$golden/shift-gate/status")" = 1 &&
+	test_json "$golden/shift-gate/expect.json" "j[\"failing\"] == [\"json\"] and j[\"adjustment\"] == {\"method\": \"holm\", \"benchmarks\": 4, \"held\": [\"regex\", \"utf8\"]} and [b[\"verdict\"] for b in j[\"benches\"]] == [\"slower\", \"slower\", \"slower\", \"unchanged\"]" &&
+	test_json "$golden/shift-gate/expect.json" "all(b[\"shift\"][\"pAdjusted\"] >= b[\"shift\"][\"p\"] for b in j[\"benches\"]) and j[\"benches\"][0][\"shift\"][\"pAdjusted\"] <= 0.01 < j[\"benches\"][1][\"shift\"][\"pAdjusted\"]" &&
+	test_grep "^plumb: 1 benchmark slower (--fail-on slower, Holm over 4 benchmarks): json$" shift-gate.txt.err
 '
 
 test_expect_success 'host warnings name old and new; governor and turbo are stated' '

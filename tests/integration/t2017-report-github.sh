@@ -21,6 +21,18 @@ test_expect_success 'report appends the Markdown report to the step summary and 
 	test "$(grep -c "^| sort1m | wall" summary.md)" = 2
 '
 
+# Shift v3: the annotation says the effect; Holm over the 4 benchmarks holds
+# two of the three slower ones back from the gate: warnings, not errors.
+test_expect_success 'shift: the effect in the annotation; the ones Holm holds back are warnings' '
+	rm -f summary.md &&
+	test_expect_code 1 gh report "$in/shift-gate" --fail-on slower >out 2>err &&
+	test_grep "^::error title=plumb%3A json slower::json is slower: +20.0%25 slower, 99%25 interval +18.1%25 to +21.9%25, 6 pads a side$" out &&
+	test_grep "^::warning title=plumb%3A regex slower::regex is slower: +16.5%25 slower, 99%25 interval +2.67%25 to +18.8%25, 6 pads a side; held back from the gate by Holm.s adjustment over 4 benchmarks (adjusted p 0.013)$" out &&
+	test_grep "^::warning title=plumb%3A utf8 slower::" out &&
+	test "$(grep -c "^::" out)" = 3 &&
+	test_grep "^--fail-on slower: Holm over 4 benchmarks at 1%: 1 fails the gate; held back by the adjustment: regex (adjusted p 0.013), utf8 (adjusted p 0.017)$" summary.md
+'
+
 test_expect_success 'without GITHUB_ACTIONS=true nothing of it' '
 	rm -f summary.md &&
 	GITHUB_STEP_SUMMARY="$TRASH/summary.md" plumb report "$in/slower" >out &&

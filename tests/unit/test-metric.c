@@ -1,7 +1,8 @@
 /*
  * tests/unit/test-metric.c: the metric table (common/metric.h) and the
  * stages that read it: plumb.conf's bench.NAME.metric, the perf events,
- * and the documents that list the metrics.
+ * and the documents that list the metrics; and the checklist of the
+ * verdict table (common/verdict.h): the documents that list the verdicts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "common/err.h"
 #include "common/fileio.h"
 #include "common/metric.h"
+#include "common/verdict.h"
 #include "formats/config.h"
 #include "runner/perf.h"
 #include "common/banned.h"
@@ -123,6 +125,52 @@ PLUMB_TEST(metric_documents_name_every_row)
 			if (!at || (end && at > end))
 				fail_msg("plumb.conf(5) bench.NAME.metric does not name %s", m->name);
 		}
+	}
+	buf_release(&spec);
+	buf_release(&page);
+}
+
+/* The text of doc from the first occurrence of from up to the next until (or the end). */
+static const char *doc_part(const char *doc, const char *from, const char *until, size_t *len)
+{
+	const char *at = strstr(doc, from), *end;
+
+	if (!at)
+		return NULL;
+	end = strstr(at + strlen(from), until);
+	*len = end ? (size_t)(end - at) : strlen(at);
+	return at;
+}
+
+/* Step 3 of common/verdict.h's checklist: every row's name is in the
+ * specification's benches[].verdict row and in plumb(1)'s VERDICTS. */
+PLUMB_TEST(verdict_documents_name_every_row)
+{
+	struct buf spec, page;
+	const char *row, *sect;
+	size_t nrow, nsect;
+
+	buf_init(&spec, 1 << 20);
+	buf_init(&page, 1 << 20);
+	read_doc("formats/bundle-v1.md", &spec);
+	read_doc("docs/plumb.1", &page);
+	row = doc_part(buf_cstr(&spec), "| `benches[i].verdict` |", "\n", &nrow);
+	sect = doc_part(buf_cstr(&page), "\n.SH VERDICTS\n", "\n.SH ", &nsect);
+	assert_non_null(row);
+	assert_non_null(sect);
+	for (int v = VERDICT_UNSET + 1; v < VERDICT_COUNT; v++) {
+		const char *name = verdict_table[v].name;
+		char word[96];
+		const char *at;
+
+		snprintf(word, sizeof(word), "`%s`", name);
+		at = strstr(row, word);
+		if (!at || at >= row + nrow)
+			fail_msg("formats/bundle-v1.md benches[].verdict does not name %s", name);
+		snprintf(word, sizeof(word), "\n.B %s\n", name);
+		at = strstr(sect, word);
+		if (!at || at >= sect + nsect)
+			fail_msg("plumb(1) VERDICTS does not name %s", name);
 	}
 	buf_release(&spec);
 	buf_release(&page);

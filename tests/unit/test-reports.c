@@ -796,6 +796,155 @@ PLUMB_TEST(reports_phrase_explains_every_verdict_from_its_numbers)
 	buf_release(&t);
 }
 
+/* A shift-rule benchmark made by hand: 8 pads a side, 99%, minimum effect 1%. */
+static void shift_bench(struct report_bench *b, struct manifest_side_stats *o,
+			struct manifest_side_stats *n, enum verdict v, double est, double lo,
+			double hi)
+{
+	bench_of(b, o, n, v);
+	stats_rule_default(&b->rule);
+	b->has_shift = 1;
+	b->shift = est;
+	b->shift_lo = lo;
+	b->shift_hi = hi;
+	b->shift_level = 0.993;
+	b->p = 0.00016;
+	b->p_min = 0.00016;
+	b->p_holm = NAN;
+	b->ratio_lo = 1 + lo;
+	b->ratio_hi = 1 + hi;
+}
+
+PLUMB_TEST(reports_phrase_leads_with_the_shift_and_explains_it)
+{
+	double po[8] = { 80e6, 81e6, 82e6, 83e6, 80.5e6, 81.5e6, 82.5e6, 83.5e6 };
+	double pn[8] = { 90e6, 91e6, 92e6, 93e6, 90.5e6, 91.5e6, 92.5e6, 93.5e6 };
+	struct manifest_side_stats o, n;
+	struct report_bench b;
+
+	side_of(&o, po, 8);
+	side_of(&n, pn, 8);
+	shift_bench(&b, &o, &n, VERDICT_SLOWER, 0.141, 0.102, 0.180);
+	assert_string_equal(explained(&b, REPORT_SELF),
+			    "+14.1% slower, 99% interval +10.2% to +18.0%, 8 pads a side: the "
+			    "interval lies wholly above the +1% minimum effect (p = 0.00016).");
+	/* Identical hot code without the same work shown: a remark, the timing decides. */
+	b.hot_identical = 1;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "(p = 0.00016). The hot code is "
+			       "identical, but the run did not show the same work, so the timing decides."));
+	b.hot_identical = -1;
+
+	shift_bench(&b, &o, &n, VERDICT_UNCHANGED, 0.0021, -0.0062, 0.0080);
+	assert_string_equal(explained(&b, REPORT_SELF),
+			    "+0.21%, 99% interval −0.62% to +0.80%, 8 pads a side: no change larger "
+			    "than ±1%, 99% (the interval lies wholly inside the minimum effect).");
+
+	/* Placement states what these pads could have detected. */
+	shift_bench(&b, &o, &n, VERDICT_PLACEMENT, 0.031, -0.005, 0.068);
+	b.detect_slower = 0.084;
+	b.detect_faster = 0.102;
+	assert_string_equal(explained(&b, REPORT_SELF),
+			    "+3.10%, 99% interval −0.50% to +6.80%, 8 pads a side: the interval "
+			    "reaches across the +1% edge of the minimum effect, so the difference "
+			    "cannot be told from placement; it could have detected +8.40% slower or "
+			    "−10.2% faster with these pads.");
+	b.shift_lo = -0.02;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "across both edges of the minimum "
+			       "effect, ±1%"));
+	/* Placement because identity decided, with the same work shown. */
+	b.hot_identical = 1;
+	b.hot_decided = 1;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "8 pads a side, but the hot code is "
+			       "identical and the run showed the same work: the difference is where "
+			       "the code sits"));
+
+	/* Unswept: the pads cannot reach 99%, and how many would. */
+	o.n_pads = n.n_pads = 4;
+	shift_bench(&b, &o, &n, VERDICT_UNSWEPT, 0.0974, 0.0824, 0.115);
+	snprintf(b.why, sizeof(b.why), "4+4 pads can reach 97%% at most, not 99%%");
+	assert_string_equal(explained(&b, REPORT_SELF),
+			    "+9.74% at 4 pads a side, but 4+4 pads can reach 97% at most, not 99%: "
+			    "no change can be called at 99%; run with more pads (5 a side can reach it).");
+	/* Unequal sides are named. */
+	n.n_pads = 6;
+	assert_non_null(strstr(explained(&b, REPORT_SELF), "at 4 pads on the base, 6 on the candidate"));
+}
+
+PLUMB_TEST(reports_gate_adjusts_by_holm_and_says_so)
+{
+	struct report_source g, sl;
+	struct report_side s;
+	struct report_opts opts = { REPORT_TEXT, 0, 0, REPORT_FAIL_SLOWER };
+	struct report_result res;
+	struct report r;
+	struct plumb_err err;
+	struct buf out;
+	double p[4];
+
+	load(&g, "shift-gate");
+	load(&sl, "slower");
+	report_source_side(&g, MANIFEST_SIDE_CANDIDATE, &s);
+	plumb_err_clear(&err);
+	/* Three slower at 6+6 pads (p 2/924, 4/924, 8/924), one unchanged: Holm over 4. */
+	assert_int_equal(report_compare(&r, REPORT_SELF, &s, &s, 0, &err), 0);
+	assert_int_equal(r.holm_n, 4);
+	for (int i = 0; i < 4; i++)
+		p[i] = r.benches[i].p;
+	assert_true(fabs(p[0] - 2.0 / 924) < 1e-12 && fabs(p[1] - 4.0 / 924) < 1e-12 &&
+		    fabs(p[2] - 8.0 / 924) < 1e-12);
+	assert_true(fabs(r.benches[0].p_holm - 4 * p[0]) < 1e-12);   /* 0.0087 <= 1% */
+	assert_true(fabs(r.benches[1].p_holm - 3 * p[1]) < 1e-12);   /* 0.013 > 1% */
+	assert_true(fabs(r.benches[2].p_holm - 2 * p[2]) < 1e-12);   /* 0.017 > 1% */
+	assert_true(r.benches[3].p_holm >= r.benches[2].p_holm);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(r.benches[i].verdict, VERDICT_SLOWER);
+	assert_true(report_bench_fails(&r.benches[0], REPORT_FAIL_SLOWER));
+	assert_false(report_bench_fails(&r.benches[1], REPORT_FAIL_SLOWER));
+	assert_true(report_bench_held(&r.benches[1], REPORT_FAIL_SLOWER));
+	assert_true(report_bench_held(&r.benches[2], REPORT_FAIL_ANY));
+	assert_false(report_bench_held(&r.benches[3], REPORT_FAIL_SLOWER));
+	report_release(&r);
+
+	buf_init(&out, 1 << 20);
+	assert_int_equal(report_render(&s, NULL, &opts, &out, &res, &err), 0);
+	assert_int_equal(res.failon_matched, 1);
+	assert_string_equal(res.message, "1 benchmark slower (--fail-on slower, Holm over 4 "
+			    "benchmarks): json");
+	assert_non_null(strstr(buf_cstr(&out), "\n--fail-on slower: Holm over 4 benchmarks at 1%: "
+			       "1 fails the gate; held back by the adjustment: regex (adjusted p "
+			       "0.013), utf8 (adjusted p 0.017)\n"));
+	/* No gate asked for: nothing said about one. */
+	buf_reset(&out);
+	opts.fail_on = REPORT_FAIL_NEVER;
+	assert_int_equal(report_render(&s, NULL, &opts, &out, &res, &err), 0);
+	assert_null(strstr(buf_cstr(&out), "Holm"));
+	/* A bundle judged by the overlap rule has no p: it gates as before, unadjusted. */
+	buf_reset(&out);
+	opts.fail_on = REPORT_FAIL_SLOWER;
+	report_source_side(&sl, MANIFEST_SIDE_CANDIDATE, &s);
+	assert_int_equal(report_render(&s, NULL, &opts, &out, &res, &err), 0);
+	assert_string_equal(res.message, "1 benchmark slower (--fail-on slower): sort1m");
+	assert_null(strstr(buf_cstr(&out), "Holm"));
+	buf_release(&out);
+	report_source_release(&g);
+	report_source_release(&sl);
+}
+
+PLUMB_TEST(reports_glossary_says_every_verdict_in_the_table_words)
+{
+	size_t n, found = 0;
+	const struct phrase_term *t = phrase_glossary(&n);
+
+	for (int v = VERDICT_UNSET + 1; v < VERDICT_COUNT; v++)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(t[i].term, verdict_table[v].name) == 0) {
+				assert_true(t[i].text == verdict_table[v].words ||
+					    strcmp(t[i].text, verdict_table[v].words) == 0);
+				found++;
+			}
+	assert_int_equal(found, VERDICT_COUNT - 1);
+}
+
 /* The width of the first <rect class="range old" ...> of an SVG. */
 static double range_width(const char *svg)
 {
