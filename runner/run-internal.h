@@ -120,12 +120,14 @@ struct bench_plan {
 struct run_sweep_bench {
 	const char *name;            /* the benchmark's, borrowed */
 	int undecided;               /* before the extension (or, for the last state, after) */
+	int rounds_too;              /* undecided for want of rounds, not of pads */
 	char why[96];                /* what left it undecided */
 	enum verdict verdict;  /* its verdict then */
 };
 struct run_sweep_step {
 	unsigned pads_before, pads_after;   /* per side */
-	unsigned rounds;             /* rounds run, every variant in each */
+	unsigned rounds;             /* rounds run */
+	int every;                   /* every variant ran in them, not only the added ones */
 	uint64_t at_ns;              /* when it started, since the first benchmark run */
 	uint64_t ns;                 /* how long it took: builds, warmup runs, rounds */
 	struct run_sweep_bench *before;   /* per benchmark: the state that asked for it */
@@ -251,9 +253,10 @@ int run_measure_job(struct run_state **sts, size_t n, struct run_job *job, struc
 
 /* After runner_build_more() added variants from vi on: give every benchmark
  * their command lines and logs, run their warmup runs, then `rounds` more
- * rounds of every variant (m->run.order and conditions grow). */
+ * rounds of the added variants, or of every variant when `every` (m->run.order
+ * and conditions grow). */
 int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsigned rounds,
-		     struct plumb_err *err);
+		     int every, struct plumb_err *err);
 
 /* st->labels for every variant ("base/0" ...), grown to st->build.nvariants. */
 int run_labels(struct run_state *st, struct plumb_err *err);
