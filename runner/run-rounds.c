@@ -584,6 +584,7 @@ void run_bench_release(struct bench_state *b, size_t nv)
 	free(b->failure);
 	free(b->failure_log);
 	free(b->vg_diff);
+	free(b->work_note);
 }
 
 /* Warmup runs of variants from..nv-1; total: the runs planned after them. */
