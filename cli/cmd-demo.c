@@ -77,11 +77,16 @@ static int demo_exec(int argc, char **argv)
 	ropts.output = out.data;
 	rc = runner_run(&cfg, &ropts, &res, &err);
 	status = cli_run_status(&view, rc, &err, &res, o.json, REPORT_FAIL_NEVER);
-	if (rc == 0)
-		fprintf(stderr, "plumb demo: the whole sweep (%u pads x 2 sides + control, %u rounds) "
+	if (rc == 0) {
+		/* The sweep may have grown: count the base's pads. */
+		unsigned pads = 0;
+		for (size_t i = 0; i < res.manifest.build.n_variants; i++)
+			pads += res.manifest.build.variants[i].side == MANIFEST_SIDE_BASE;
+		fprintf(stderr, "plumb demo: the whole sweep (%u pads x 2 sides + control, %lld rounds) "
 			"took %.1f s: builds %.1f s, measuring %.1f s; run `plumb run` in %s to measure again\n",
-			cfg.run.pads, cfg.run.rounds, (double)(clock_now_ns() - t0) / 1e9,
+			pads, (long long)res.manifest.run.rounds, (double)(clock_now_ns() - t0) / 1e9,
 			(double)res.build_ns / 1e9, (double)res.measure_ns / 1e9, dir.data);
+	}
 	runner_run_result_release(&res);
 	config_release(&cfg);
 	run_lock_release(&lock);
@@ -100,7 +105,8 @@ const struct plumb_cmd cmd_demo = {
 		"Create DIR (default: a new ./plumb-demo-XXXXXX; an existing DIR must be\n"
 		"empty) as a git repository holding the example interpreter\n"
 		"examples/interp with two commits, the second changing only code outside\n"
-		"its hot loop, and a plumb.conf that builds each at 4 pads.  Then run the\n"
+		"its hot loop, and a plumb.conf that builds each at 6 pads to start with\n"
+		"(the adaptive sweep, within a budget of 3 minutes).  Then run the\n"
 		"comparison as plumb run does, write DIR/demo.plumb and print the\n"
 		"verdict, and how long the whole sweep took.",
 	.opts = demo_opts,

@@ -257,7 +257,7 @@ static int run_all(const struct plumb_config *cfg)
 /* --range --dry-run: the commits it would measure and the builds it would do. */
 static int print_range(const struct plumb_config *cfg, const struct runner_range_commits *c)
 {
-	unsigned pads = cfg->run.pads_auto ? 4 : cfg->run.pads;
+	unsigned pads = cfg->run.pads_auto ? CONFIG_PADS_AUTO_START : cfg->run.pads;
 	unsigned per = pads + (cfg->run.control ? 1 : 0);
 
 	(void)cfg;

@@ -86,7 +86,7 @@ int manifest_sweep_check(const json_t *sweep, struct plumb_err *err)
 {
 	const char *path = "run.sweep";
 	json_int_t start, max, pads, v, at = 0, before, after, prev;
-	const json_t *ext, *stopped;
+	const json_t *ext, *stopped, *of;
 	json_t *e;
 	size_t i;
 	int known = 0;
@@ -102,6 +102,8 @@ int manifest_sweep_check(const json_t *sweep, struct plumb_err *err)
 	if (pads > max)
 		return manifest_fail(err, "%s.pads: %lld, more than maxPads %lld", path,
 				     (long long)pads, (long long)max);
+	if (json_object_get(sweep, "stepPads") && get_int(sweep, path, "stepPads", 1, &v, err) < 0)
+		return PLUMB_EINPUT;
 	stopped = json_object_get(sweep, "stopped");
 	if (!stopped)
 		return manifest_fail(err, "%s.stopped: missing required field", path);
@@ -126,6 +128,10 @@ int manifest_sweep_check(const json_t *sweep, struct plumb_err *err)
 		    get_int(e, p, "atNs", at, &at, err) < 0 ||
 		    get_int(e, p, "ns", 0, &v, err) < 0)
 			return PLUMB_EINPUT;
+		if ((of = json_object_get(e, "roundsOf")) &&
+		    (!json_is_string(of) || (strcmp(json_string_value(of), "added") != 0 &&
+					     strcmp(json_string_value(of), "every") != 0)))
+			return manifest_fail(err, "%s.roundsOf: expected one of added, every", p);
 		if (before != prev)
 			return manifest_fail(err, "%s.padsBefore: %lld, but the sweep had %lld pads then",
 					     p, (long long)before, (long long)prev);

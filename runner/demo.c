@@ -19,6 +19,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "formats/config.h"
 #include "runner/demo.h"
 #include "common/banned.h"
 
@@ -35,14 +36,19 @@ static int demo_conf(struct buf *out)
 	return buf_printf(out,
 		"# plumb.conf written by `plumb demo`: compare the two commits of this\n"
 		"# repository.  The candidate (HEAD) changes only code outside run(), the\n"
-		"# hot loop; each side is built at %d pads of 16 bytes and timed in\n"
-		"# interleaved rounds.  Edit it and run `plumb run` here to measure again.\n"
+		"# hot loop.  Each side is built at %d pads (the code moved by seeded\n"
+		"# offsets within 4 KiB) and timed in interleaved rounds; while the\n"
+		"# verdict is undecided, the sweep adds %d pads to each side, up to\n"
+		"# run.maxPads, as long as run.budget allows.  Edit it and run\n"
+		"# `plumb run` here to measure again.\n"
 		"[repo]\n"
 		"\tpath = .\n"
 		"[run]\n"
 		"\tbase = HEAD~1\n"
 		"\tcandidate = HEAD\n"
-		"\tpads = %d\n"
+		"\tpads = auto\n"
+		"\tmaxPads = 16\n"
+		"\tbudget = %s\n"
 		"\trounds = %d\n"
 		"\twarmupRuns = 1\n"
 		"[build]\n"
@@ -50,9 +56,11 @@ static int demo_conf(struct buf *out)
 		"\tartifact = interp\n"
 		"\tpad = link\n"
 		"\tpadBytes = 16\n"
+		"\tpadOffsets = spread\n"
 		"[bench \"interp\"]\n"
 		"\tcommand = {artifact} %s\n"
-		"\thot = run\n", DEMO_PADS, DEMO_PADS, DEMO_ROUNDS, DEMO_ITERATIONS);
+		"\thot = run\n", CONFIG_PADS_AUTO_START, CONFIG_PADS_AUTO_STEP, DEMO_BUDGET,
+		DEMO_ROUNDS, DEMO_ITERATIONS);
 }
 
 /* The candidate's change, a code edit outside run(). */

@@ -7,8 +7,9 @@
  * with two commits: the base, and a candidate that changes only code
  * outside run() (main's usage message moves into a function of its own),
  * so run() is the same code at another address.  It writes DIR/plumb.conf
- * for a 4-pad sweep with few rounds; the caller then runs it (runner_run)
- * and writes the bundle into DIR.
+ * for the default adaptive sweep (run.pads = auto, spread offsets) with few
+ * rounds and a budget of a few minutes; the caller then runs it
+ * (runner_run) and writes the bundle into DIR.
  *
  * The example sources are looked up, first found wins, in:
  *   $PLUMB_EXAMPLES                      (a folder holding interp/)
@@ -24,9 +25,10 @@
 struct buf;
 struct plumb_err;
 
-/* Timed rounds and the argument of interp in the demo's plumb.conf. */
+/* Timed rounds, the sweep's budget and the argument of interp in the
+ * demo's plumb.conf. */
 #define DEMO_ROUNDS 6
-#define DEMO_PADS 4
+#define DEMO_BUDGET "3m"
 #define DEMO_ITERATIONS "4000000"
 
 /* The folder holding interp/ (appended to out); PLUMB_EINPUT when none. */

@@ -105,6 +105,9 @@ struct bench_state {
 	char *vg_diff;               /* how, or NULL */
 	uint64_t vg_ns;              /* wall time of its valgrind runs */
 	unsigned vg_runs;
+	/* The same work (run-work.c): what the run showed, and how. */
+	enum stats_work work;
+	char *work_note;             /* the figures or why not shown, or NULL */
 	struct bench_hooks hooks;    /* prepare, setup, cleanup (run-hooks.c) */
 };
 
@@ -120,12 +123,14 @@ struct bench_plan {
 struct run_sweep_bench {
 	const char *name;            /* the benchmark's, borrowed */
 	int undecided;               /* before the extension (or, for the last state, after) */
+	int rounds_too;              /* undecided for want of rounds, not of pads */
 	char why[96];                /* what left it undecided */
 	enum verdict verdict;  /* its verdict then */
 };
 struct run_sweep_step {
 	unsigned pads_before, pads_after;   /* per side */
-	unsigned rounds;             /* rounds run, every variant in each */
+	unsigned rounds;             /* rounds run */
+	int every;                   /* every variant ran in them, not only the added ones */
 	uint64_t at_ns;              /* when it started, since the first benchmark run */
 	uint64_t ns;                 /* how long it took: builds, warmup runs, rounds */
 	struct run_sweep_bench *before;   /* per benchmark: the state that asked for it */
@@ -251,9 +256,10 @@ int run_measure_job(struct run_state **sts, size_t n, struct run_job *job, struc
 
 /* After runner_build_more() added variants from vi on: give every benchmark
  * their command lines and logs, run their warmup runs, then `rounds` more
- * rounds of every variant (m->run.order and conditions grow). */
+ * rounds of the added variants, or of every variant when `every` (m->run.order
+ * and conditions grow). */
 int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsigned rounds,
-		     struct plumb_err *err);
+		     int every, struct plumb_err *err);
 
 /* st->labels for every variant ("base/0" ...), grown to st->build.nvariants. */
 int run_labels(struct run_state *st, struct plumb_err *err);
@@ -291,6 +297,15 @@ void run_valgrind_plan_free(struct run_state *st);
  */
 int run_valgrind_all(struct run_state *st, struct plumb_err *err);
 
+/*
+ * The instructions of one run of bench b on variant vi under valgrind, not
+ * recorded as a row (the same work, run-work.c): *ir (per sample in samples
+ * mode), or a non-empty why when the run failed (the benchmark is not
+ * failed for it; a failed bench hook fails it, b->failure).
+ */
+int run_valgrind_instructions(struct run_state *st, struct bench_state *b, size_t vi,
+			      double *ir, char *why, size_t whysize, struct plumb_err *err);
+
 /* The manifest's run.valgrind and benches[].valgrind for bench b (mb). */
 int run_valgrind_manifest_run(struct run_state *st, struct manifest *m, struct plumb_err *err);
 struct manifest_bench;
@@ -302,6 +317,18 @@ int run_valgrind_manifest_bench(struct run_state *st, struct bench_state *b,
 /* The checksum oracle after one run; a non-empty *why on a mismatch. */
 void run_check_checksum(struct run_state *st, struct bench_state *b, size_t vi,
 			const struct measure_result *m, char *why, size_t size);
+
+/* ---- run-work.c -------------------------------------------------------- */
+
+/*
+ * After the last counted run, under the shift rule: whether each benchmark's
+ * sides did the same work (b->work, b->work_note), from the checksums, the
+ * counts recorded, or one valgrind run of pad 0 of each side where the
+ * proof would decide.
+ */
+int run_work_prove(struct run_state *st, struct plumb_err *err);
+/* "same", "different", or NULL (unknown): benches[].work. */
+const char *run_work_name(enum stats_work w);
 
 /* ---- run-sweep.c ------------------------------------------------------- */
 

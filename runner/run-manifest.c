@@ -281,6 +281,8 @@ int run_bench_judge(struct run_state *st, const struct bench_state *b,
 	mb = manifest_add_bench(&scratch, b->cb->name, err);
 	r = mb ? fill_hot(st, b, mb, err) : PLUMB_EINTERNAL;
 	if (r == 0)
+		r = run_set(&mb->work, run_work_name(b->work), err);
+	if (r == 0)
 		r = judge(st, mb, ar, jd, err);
 	manifest_release(&scratch);
 	return r;
@@ -356,6 +358,11 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		}
 	}
 	if ((r = fill_hot(st, b, mb, err)) < 0 || (r = fill_profile(b, mb, err)) < 0)
+		return r;
+	/* Whether the sides did the same work (run-work.c), which the shift
+	 * rule reads with the hot code's identity. */
+	if ((r = run_set(&mb->work, run_work_name(b->work), err)) < 0 ||
+	    (b->work_note && (r = run_manifest_note(mb, b->work_note, err)) < 0))
 		return r;
 	/* The verdict, with the hot code's identity: stats/rule.h. */
 	{

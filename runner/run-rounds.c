@@ -566,6 +566,7 @@ void run_bench_release(struct bench_state *b, size_t nv)
 	free(b->failure);
 	free(b->failure_log);
 	free(b->vg_diff);
+	free(b->work_note);
 }
 
 /* Warmup runs of variants from..nv-1; total: the runs planned after them. */
@@ -596,11 +597,13 @@ static int warmups(struct run_state *st, size_t from, uint64_t after, struct plu
 }
 
 /*
- * Rounds first..last of every variant of the n pairs sts (one pair: a
- * plain run), drawn from sched over all their variants; each pair's
- * run.order and run.conditions grow to last.
+ * Rounds first..last of the variants from `from` on of each of the n pairs
+ * sts (one pair: a plain run; from 0: every variant), drawn from sched over
+ * all their variants (those before `from` are drawn and skipped, so the
+ * draws go on as in a round of every variant); each pair's run.order and
+ * run.conditions grow to last.
  */
-static int rounds_of(struct run_state **sts, size_t n, struct schedule *sched,
+static int rounds_of(struct run_state **sts, size_t n, struct schedule *sched, size_t from,
 		     unsigned first, unsigned last, struct plumb_err *err)
 {
 	size_t total = 0, *perm = NULL, *pair = NULL, *var = NULL, *seen = NULL;
@@ -655,7 +658,7 @@ static int rounds_of(struct run_state **sts, size_t n, struct schedule *sched,
 			}
 			ord->n = 0;
 			for (size_t k = 0; k < total; k++)
-				if (pair[perm[k]] == p)
+				if (pair[perm[k]] == p && var[perm[k]] >= from)
 					ord->variants[ord->n++] = var[perm[k]];
 			m->run.n_order = round;
 			manifest_condition_init(c);
@@ -676,8 +679,11 @@ static int rounds_of(struct run_state **sts, size_t n, struct schedule *sched,
 		memset(seen, 0, n * sizeof(*seen));
 		for (size_t k = 0; k < total && r == 0; k++) {
 			struct run_state *st = sts[pair[perm[k]]];
-			size_t vi = var[perm[k]], nv = st->build.nvariants;
-			size_t at_k = seen[pair[perm[k]]]++;   /* its place among the pair's variants */
+			size_t vi = var[perm[k]], nv = st->build.nvariants - from;
+			size_t at_k;   /* its place among the pair's variants that run */
+			if (vi < from)
+				continue;
+			at_k = seen[pair[perm[k]]]++;
 			for (size_t bi = 0; bi < st->cfg->nbenches && r == 0; bi++) {
 				struct bench_state *b = &st->benches[bi];
 				if (b->failure)
@@ -707,7 +713,7 @@ static int rounds(struct run_state *st, struct manifest *m, unsigned first, unsi
 {
 	assert(m == &st->res->manifest);
 	(void)m;
-	return rounds_of(&st, 1, &st->sched, first, last, err);
+	return rounds_of(&st, 1, &st->sched, 0, first, last, err);
 }
 
 /* Warmup runs and rounds. */
@@ -761,15 +767,15 @@ int run_measure_job(struct run_state **sts, size_t n, struct run_job *job, struc
 				r = run_profile_resolve(st, &st->benches[bi], err);
 	}
 	if (r == 0)
-		r = rounds_of(sts, n, &job->sched, 1, sts[0]->cfg->run.rounds, err);
+		r = rounds_of(sts, n, &job->sched, 0, 1, sts[0]->cfg->run.rounds, err);
 	return r;
 }
 
 int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsigned nrounds,
-		     struct plumb_err *err)
+		     int every, struct plumb_err *err)
 {
 	const struct plumb_config *cfg = st->cfg;
-	size_t nv = st->build.nvariants;
+	size_t nv = st->build.nvariants, from = every ? 0 : vi;
 	unsigned first = (unsigned)m->run.n_order + 1;
 	size_t live = 0;
 	int r;
@@ -781,11 +787,11 @@ int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsign
 			return r;
 		live += st->benches[bi].failure == NULL;
 	}
-	uint64_t more = (uint64_t)(cfg->run.warmup_runs * (nv - vi) + nrounds * nv) * live;
+	uint64_t more = (uint64_t)(cfg->run.warmup_runs * (nv - vi) + nrounds * (nv - from)) * live;
 	st->total += more;
 	if (st->job)
 		st->job->total += more;
-	if ((r = warmups(st, vi, (uint64_t)nrounds * nv, err)) < 0)
+	if ((r = warmups(st, vi, (uint64_t)nrounds * (nv - from), err)) < 0)
 		return r;
-	return rounds(st, m, first, first + nrounds - 1, err);
+	return rounds_of(&st, 1, &st->sched, from, first, first + nrounds - 1, err);
 }

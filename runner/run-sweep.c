@@ -1,18 +1,37 @@
 /*
- * runner/run-sweep.c: the adaptive sweep of `plumb run` (run.pads = auto;
- * docs/verdict.md, "The adaptive sweep").
+ * runner/run-sweep.c: the adaptive sweep of `plumb run` (run.pads = auto,
+ * the default; docs/verdict.md, "The adaptive sweep").
  *
  * The run starts with CONFIG_PADS_AUTO_START pads per side and its
  * run.rounds rounds, as a fixed sweep does.  Then, while a benchmark is
- * undecided (stats_undecided(): ranges within the margin, pad intervals
- * too wide, too few pads for the confidence level, too few rounds), it
- * extends: SWEEP_STEP more pads per side (at most up to run.maxPads),
- * built as the first ones (a relink with build.reuse = relink), their
- * warmup runs, then run.rounds more rounds in which every variant, old and
- * new, runs once in the seeded shuffle.  It stops when every benchmark is
- * decided, at run.maxPads, or when the next extension, estimated from the
- * runs and builds so far, would end past run.budget (measuring time since
- * the first warmup run).
+ * undecided (stats_undecided(): under the shift rule, the shift's interval
+ * reaching across an edge of the minimum effect, or too few pads for the
+ * confidence; under the margin rule, ranges within the margin or pad
+ * intervals too wide; a pad with too few rounds), it extends, and the step
+ * rule is this simple one:
+ *
+ *   each extension adds CONFIG_PADS_AUTO_STEP pads to each side (fewer at
+ *   run.maxPads), built as the first ones (a relink with build.reuse =
+ *   relink), with their warmup runs, and measures them in run.rounds
+ *   rounds of their own, base and candidate shuffled together.
+ *
+ * Why only the added pads: under the shift rule the evidence is the pad
+ * medians, each pad one draw of placement, and the interval narrows with
+ * the number of draws; more rounds of the old pads would only make each
+ * draw more precise, which a placement-sensitive benchmark does not need,
+ * and would cost every old variant again at every step.  Every pad then
+ * has run.rounds rounds, so the draws stay alike on both sides, and an
+ * extension costs the same whenever it comes: 2 x step x (warmupRuns +
+ * rounds) runs and 2 x step relinks.  Only when a benchmark is undecided
+ * for want of rounds (a pad with too few; the margin rule's pad intervals
+ * or margin, which rounds narrow) do the rounds run every variant, old and
+ * new, once each, as that rule needs.  The start, the step and the most
+ * pads (run.maxPads) are named so that they can be measured
+ * (bench/truth.sh) and changed in one place.
+ *
+ * It stops when every benchmark is decided, at run.maxPads, or when the
+ * next extension, estimated from the runs and builds so far, would end
+ * past run.budget (measuring time since the first warmup run).
  *
  * The judgement between extensions is the one the manifest records: the
  * rows written to samples.tsv so far are read back into a fresh analysis
@@ -40,8 +59,6 @@
 #include "stats/analysis.h"
 #include "stats/rule.h"
 #include "common/banned.h"
-
-#define SWEEP_STEP 4u   /* pads added per side by one extension */
 
 static void say(struct run_state *st, const char *line)
 {
@@ -129,6 +146,10 @@ static int judge_all(struct run_state *st, struct run_sweep_bench *out, size_t *
 		why = stats_undecided(&jd);
 		if (why) {
 			out[bi].undecided = 1;
+			/* Pads decide an interval across an edge and too few pads;
+			 * everything else undecided wants rounds (see the top). */
+			out[bi].rounds_too = jd.verdict != VERDICT_UNSWEPT &&
+					     jd.reason != STATS_REASON_STRADDLES;
 			snprintf(out[bi].why, sizeof(out[bi].why), "%s", why);
 			(*nundecided)++;
 		}
@@ -142,8 +163,9 @@ static int judge_all(struct run_state *st, struct run_sweep_bench *out, size_t *
 
 /* ---- the cost of one more extension -------------------------------------------- */
 
-/* Nanoseconds the next extension of add pads per side may take. */
-static uint64_t estimate_ns(const struct run_state *st, unsigned add)
+/* Nanoseconds the next extension of add pads per side may take (every:
+ * its rounds run every variant, not only the added ones). */
+static uint64_t estimate_ns(const struct run_state *st, unsigned add, int every)
 {
 	const struct plumb_config *cfg = st->cfg;
 	const struct runner_result *br = &st->build;
@@ -164,7 +186,7 @@ static uint64_t estimate_ns(const struct run_state *st, unsigned add)
 	uint64_t done = st->job ? st->job->done : st->done;
 	per_run = done ? spent / done : 0;
 	runs = ((uint64_t)cfg->run.warmup_runs * 2 * add +
-		(uint64_t)cfg->run.rounds * (br->nvariants + 2 * add)) * live;
+		(uint64_t)cfg->run.rounds * ((every ? br->nvariants : 0) + 2 * add)) * live;
 	/* Half as much again: a relink or a run may take longer than the mean
 	 * so far, and the budget is a bound, not a target. */
 	return (2 * add * build + runs * per_run) * 3 / 2;
@@ -211,6 +233,7 @@ int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err)
 		unsigned pads = st->build.npads, add;
 		size_t nund, old_nv = st->build.nvariants;
 		uint64_t est;
+		int every = 0;
 		char what[200];
 
 		if (!state)
@@ -236,8 +259,11 @@ int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err)
 			say_state(st, state, pads, what);
 			break;
 		}
-		add = cfg->run.max_pads - pads < SWEEP_STEP ? cfg->run.max_pads - pads : SWEEP_STEP;
-		est = estimate_ns(st, add);
+		add = cfg->run.max_pads - pads < CONFIG_PADS_AUTO_STEP ? cfg->run.max_pads - pads
+								      : CONFIG_PADS_AUTO_STEP;
+		for (size_t bi = 0; bi < nb; bi++)
+			every |= state[bi].undecided && state[bi].rounds_too;
+		est = estimate_ns(st, add, every);
 		if (clock_now_ns() - st->t0 + est > budget) {
 			sw->stopped = "budget";
 			snprintf(what, sizeof(what), "stopped: one more extension (about %.0f s) would "
@@ -254,17 +280,19 @@ int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err)
 		step->pads_before = pads;
 		step->pads_after = pads + add;
 		step->rounds = cfg->run.rounds;
+		step->every = every;
 		step->at_ns = clock_now_ns() - st->t0;
 		step->before = calloc(nb, sizeof(*step->before));
 		if (!step->before)
 			return plumb_err_oom(err, "sweep");
 		memcpy(step->before, state, nb * sizeof(*state));
-		snprintf(what, sizeof(what), "adding pads %u to %u to each side and %u rounds of "
-			 "every variant", pads, pads + add - 1, cfg->run.rounds);
+		snprintf(what, sizeof(what), "adding pads %u to %u to each side, %s %u rounds",
+			 pads, pads + add - 1, every ? "and every variant runs in" : "measured in",
+			 cfg->run.rounds);
 		say_state(st, state, pads, what);
 		if ((r = runner_build_more(cfg, &bopts, &st->build, add, err)) < 0)
 			return r;
-		if ((r = run_measure_more(st, m, old_nv, cfg->run.rounds, err)) < 0)
+		if ((r = run_measure_more(st, m, old_nv, cfg->run.rounds, every, err)) < 0)
 			return r;
 	}
 	sw->spent_ns = clock_now_ns() - st->t0;
@@ -339,14 +367,13 @@ static int bench_note(struct run_state *st, struct manifest *m, size_t bi, struc
 							    : "run.maxPads reached");
 	else if (!fin->undecided)
 		snprintf(text, sizeof(text), "adaptive sweep: undecided at %u pads per side (%s); "
-			 "extended to %u pads and %lld rounds, then decided", sw->steps[first].pads_before,
-			 sw->steps[first].before[bi].why, st->build.npads, (long long)m->run.rounds);
+			 "extended to %u pads per side, then decided", sw->steps[first].pads_before,
+			 sw->steps[first].before[bi].why, st->build.npads);
 	else
 		snprintf(text, sizeof(text), "adaptive sweep: undecided at %u pads per side (%s); "
-			 "extended to %u pads and %lld rounds, still undecided (%s), stopped by %s",
+			 "extended to %u pads per side, still undecided (%s), stopped by %s",
 			 sw->steps[first].pads_before, sw->steps[first].before[bi].why, st->build.npads,
-			 (long long)m->run.rounds, fin->why,
-			 strcmp(sw->stopped, "budget") == 0 ? "run.budget" : "run.maxPads");
+			 fin->why, strcmp(sw->stopped, "budget") == 0 ? "run.budget" : "run.maxPads");
 	return run_manifest_note(mb, text, err);
 }
 
@@ -363,6 +390,7 @@ int run_sweep_record(struct run_state *st, struct manifest *m, struct plumb_err 
 	ext = json_array();
 	if (!o || !ext ||
 	    jset(o, "startPads", json_integer(CONFIG_PADS_AUTO_START)) < 0 ||
+	    jset(o, "stepPads", json_integer(CONFIG_PADS_AUTO_STEP)) < 0 ||
 	    jset(o, "maxPads", json_integer(cfg->run.max_pads)) < 0 ||
 	    jset(o, "budgetNs", json_integer((json_int_t)cfg->run.budget * 1000000000)) < 0 ||
 	    jset(o, "pads", json_integer(st->build.npads)) < 0 ||
@@ -379,6 +407,7 @@ int run_sweep_record(struct run_state *st, struct manifest *m, struct plumb_err 
 		    jset(e, "padsBefore", json_integer(s->pads_before)) < 0 ||
 		    jset(e, "padsAfter", json_integer(s->pads_after)) < 0 ||
 		    jset(e, "rounds", json_integer(s->rounds)) < 0 ||
+		    jset(e, "roundsOf", json_string(s->every ? "every" : "added")) < 0 ||
 		    jset(e, "atNs", json_integer((json_int_t)s->at_ns)) < 0 ||
 		    jset(e, "ns", json_integer((json_int_t)s->ns)) < 0 ||
 		    jset(e, "undecided", states_json(st, s->before, 0)) < 0 ||

@@ -153,29 +153,30 @@ static void say(struct run_state *st, const char *line)
 }
 
 /*
- * One run of bench b on variant vi under valgrind; round 1 or 2.  vals gets
- * the VALGRIND rows' values (by metric id), recorded too.  *failed when the
- * benchmark failed (recorded by run_bench_fail()).
+ * One run of bench b on variant vi under valgrind, said `when` ("valgrind
+ * run 1"), its output files in <run>/vg-<bench>-<id>-<tag>: the artifact's
+ * counts into c, and in samples mode *per = 1 / the samples it wrote.  m
+ * holds the run (the caller releases it).  A run that failed (its
+ * non-zero exit, its valgrind output unreadable, no samples) leaves why
+ * non-empty; a failed bench hook sets b->failure.
  */
-static int vg_run(struct run_state *st, struct bench_state *b, size_t vi, unsigned round,
-		  double vals[METRIC_COUNT], int *failed, struct plumb_err *err)
+static int vg_count(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
+		    const char *tag, struct cachegrind_counts *c, double *per,
+		    struct measure_result *m, char *why, size_t whysize, struct plumb_err *err)
 {
 	const struct plumb_config *cfg = st->cfg;
 	const struct config_bench *cb = b->cb;
 	const struct runner_variant *v = &st->build.variants[vi];
 	int samples = cb->mode == CONFIG_MODE_SAMPLES;
-	struct cachegrind_counts c;
 	struct measure_spec spec;
-	struct measure_result m;
 	struct plumb_err cerr;
-	char when[48], label[96];
 	char **argv = NULL, *dir;
-	double per = 1;
 	int r;
 
-	*failed = 0;
-	snprintf(when, sizeof(when), "valgrind run %u", round);
-	dir = buf_strdupf("%s/vg-%s-%s-%u", st->build.run_dir, cb->name, v->id, round);
+	why[0] = '\0';
+	*per = 1;
+	memset(m, 0, sizeof(*m));
+	dir = buf_strdupf("%s/vg-%s-%s-%s", st->build.run_dir, cb->name, v->id, tag);
 	if (!dir)
 		return plumb_err_oom(err, "valgrind");
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
@@ -185,25 +186,17 @@ static int vg_run(struct run_state *st, struct bench_state *b, size_t vi, unsign
 	}
 	/* As for the wall clock (run-rounds.c): the variant's artifact in
 	 * PLUMB_ARTIFACT, the same length in every variant. */
-	if ((r = envlist_set(&b->env, "PLUMB_ARTIFACT", v->artifact, err)) < 0) {
-		rmdir(dir);
-		free(dir);
-		return r;
-	}
+	if ((r = envlist_set(&b->env, "PLUMB_ARTIFACT", v->artifact, err)) < 0)
+		goto out;
 	/* bench.NAME.prepare before every counted run too, untimed, as before
 	 * every timed one (run-hooks.c): a benchmark that consumes what its
 	 * prepare makes fails without it. */
-	if ((r = run_hooks_before(st, b, vi, when, err)) < 0 || b->failure) {
-		*failed = b->failure != 0;
-		rmdir(dir);
-		free(dir);
-		return r;
-	}
+	if ((r = run_hooks_before(st, b, vi, when, err)) < 0 || b->failure)
+		goto out;
 	argv = cachegrind_argv(&st->vg, samples, dir, b->cl[vi].argv);
 	if (!argv) {
-		rmdir(dir);
-		free(dir);
-		return plumb_err_oom(err, "valgrind");
+		r = plumb_err_oom(err, "valgrind");
+		goto out;
 	}
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = argv;
@@ -215,39 +208,67 @@ static int vg_run(struct run_state *st, struct bench_state *b, size_t vi, unsign
 	spec.cpus = cfg->run.cpus;
 	spec.ncpus = cfg->run.ncpus;
 	spec.no_aslr = !cfg->run.aslr;
-	r = measure_run(&spec, &m, err);
+	r = measure_run(&spec, m, err);
 	cachegrind_argv_free(argv);
 	st->res->runs++;
 	if (r < 0) {
 		plumb_err_prefix(err, "benchmark %s, %s, %s", cb->name, st->labels[vi], when);
 		goto out;
 	}
-	st->vg_ns += m.proc.wall_ns;
+	st->vg_ns += m->proc.wall_ns;
 	st->vg_runs++;
-	b->vg_ns += m.proc.wall_ns;
+	b->vg_ns += m->proc.wall_ns;
 	b->vg_runs++;
 	plumb_err_clear(&cerr);
-	if (m.failed) {
-		*failed = 1;
-		r = run_bench_fail(st, b, vi, when, m.why, &m, err);
+	if (m->failed) {
+		snprintf(why, whysize, "%s", m->why);
+	} else if (cachegrind_collect(dir, v->artifact, c, &cerr) < 0) {
+		snprintf(why, whysize, "%s", cerr.msg);
+	} else if (samples && (m->nsamples == 0 || c->ir == 0)) {
+		snprintf(why, whysize, "%s", m->nsamples == 0 ?
+			 "wrote no samples to PLUMB_SAMPLES_FD (samples mode)" :
+			 "valgrind counted nothing: in samples mode only the timed "
+			 "iterations plumb/bench.h marks are counted (built without "
+			 "valgrind/callgrind.h?)");
+	} else if (samples) {
+		*per = 1.0 / (double)m->nsamples;
+	}
+out:
+	/* The output files are removed as they are read; anything left too. */
+	cachegrind_clean(dir);
+	rmdir(dir);
+	free(dir);
+	return r;
+}
+
+/*
+ * One run of bench b on variant vi under valgrind; round 1 or 2.  vals gets
+ * the VALGRIND rows' values (by metric id), recorded too.  *failed when the
+ * benchmark failed (recorded by run_bench_fail()).
+ */
+static int vg_run(struct run_state *st, struct bench_state *b, size_t vi, unsigned round,
+		  double vals[METRIC_COUNT], int *failed, struct plumb_err *err)
+{
+	const struct config_bench *cb = b->cb;
+	const struct runner_variant *v = &st->build.variants[vi];
+	struct cachegrind_counts c;
+	struct measure_result m;
+	char when[48], tag[16], label[96], why[PLUMB_ERR_MAX];
+	double per;
+	int r;
+
+	*failed = 0;
+	snprintf(when, sizeof(when), "valgrind run %u", round);
+	snprintf(tag, sizeof(tag), "%u", round);
+	r = vg_count(st, b, vi, when, tag, &c, &per, &m, why, sizeof(why), err);
+	if (r < 0 || b->failure) {
+		*failed = b->failure != NULL;
 		goto out;
 	}
-	if (cachegrind_collect(dir, v->artifact, &c, &cerr) < 0) {
+	if (why[0]) {
 		*failed = 1;
-		r = run_bench_fail(st, b, vi, when, cerr.msg, &m, err);
+		r = run_bench_fail(st, b, vi, when, why, &m, err);
 		goto out;
-	}
-	if (samples) {
-		if (m.nsamples == 0 || c.ir == 0) {
-			*failed = 1;
-			r = run_bench_fail(st, b, vi, when, m.nsamples == 0 ?
-					   "wrote no samples to PLUMB_SAMPLES_FD (samples mode)" :
-					   "valgrind counted nothing: in samples mode only the timed "
-					   "iterations plumb/bench.h marks are counted (built without "
-					   "valgrind/callgrind.h?)", &m, err);
-			goto out;
-		}
-		per = 1.0 / (double)m.nsamples;
 	}
 	for (int id = 0; id < METRIC_COUNT; id++) {
 		if (metric_table[id].source != METRIC_SRC_VALGRIND)
@@ -261,18 +282,39 @@ static int vg_run(struct run_state *st, struct bench_state *b, size_t vi, unsign
 	{
 		char *line = buf_strdupf("valgrind: %s, %s, run %u: %.0f instructions%s, %.1f s "
 					 "(valgrind so far %.1f s)", cb->name, label, round,
-					 vals[METRIC_VG_INSTRUCTIONS], samples ? " per sample" : "",
+					 vals[METRIC_VG_INSTRUCTIONS],
+					 cb->mode == CONFIG_MODE_SAMPLES ? " per sample" : "",
 					 (double)m.proc.wall_ns / 1e9, (double)st->vg_ns / 1e9);
 		say(st, line);
 		free(line);
 	}
-	r = 0;
 out:
 	measure_result_release(&m);
-	/* The output files are removed as they are read; anything left too. */
-	cachegrind_clean(dir);
-	rmdir(dir);
-	free(dir);
+	return r;
+}
+
+int run_valgrind_instructions(struct run_state *st, struct bench_state *b, size_t vi,
+			      double *ir, char *why, size_t whysize, struct plumb_err *err)
+{
+	struct cachegrind_counts c;
+	struct measure_result m;
+	char label[96];
+	double per;
+	int r;
+
+	r = vg_count(st, b, vi, "valgrind run (the same work)", "work", &c, &per, &m, why,
+		     whysize, err);
+	if (r == 0 && !b->failure && !why[0]) {
+		*ir = cachegrind_value(METRIC_VG_INSTRUCTIONS, &c) * per;
+		run_variant_label(st, vi, label, sizeof(label));
+		char *line = buf_strdupf("valgrind: %s, %s: %.0f instructions%s (for the same work), "
+					 "%.1f s", b->cb->name, label, *ir,
+					 b->cb->mode == CONFIG_MODE_SAMPLES ? " per sample" : "",
+					 (double)m.proc.wall_ns / 1e9);
+		say(st, line);
+		free(line);
+	}
+	measure_result_release(&m);
 	return r;
 }
 

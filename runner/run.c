@@ -362,6 +362,8 @@ int run_measure_rest(struct run_state *st, int r, struct plumb_err *err)
 		r = run_sweep(st, &st->res->manifest, err);
 	if (r == 0)
 		r = run_valgrind_all(st, err);   /* every variant, the sweep's too */
+	if (r == 0)
+		r = run_work_prove(st, err);     /* may count pad 0 of each side */
 	return run_hooks_finish(st, r, err);  /* the cleanups, after the last run */
 }
 

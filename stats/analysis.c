@@ -73,6 +73,7 @@ struct analysis {
 	unsigned magic;
 	struct analysis_opts opts;
 	int failed;
+	char finish_msg[PLUMB_ERR_MAX];   /* why analysis_finish() failed, said again */
 	int finished;
 	uint64_t rows;
 
@@ -702,7 +703,8 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 
 	assert(a->magic == ANALYSIS_MAGIC);
 	if (a->failed)
-		return plumb_err_set(err, a->failed, "analysis: finish after an earlier error");
+		return plumb_err_set(err, a->failed, "%s", a->finish_msg[0] ? a->finish_msg :
+				     "analysis: finish after an earlier error");
 	if (a->finished)
 		return 0;
 	if (a->rows == 0)
@@ -858,8 +860,10 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 	a->scratch = NULL;
 	a->scratch_cap = 0;
 out:
-	if (rc < 0)
+	if (rc < 0) {
 		a->failed = rc;
+		snprintf(a->finish_msg, sizeof(a->finish_msg), "%s", err->msg);
+	}
 	free(order);
 	free(gstart);
 	free(vals);

@@ -148,7 +148,8 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 /*
  * Compute every result.  Frees the samples as it goes, so rows can no
  * longer be added.  Fails (PLUMB_EINPUT) when no row was added, or when a
- * fixed warmup discards every sample of a round.
+ * fixed warmup discards every sample of a round.  A second call returns 0
+ * once it succeeded, else the first call's code and message again.
  */
 int analysis_finish(struct analysis *a, struct plumb_err *err);
 

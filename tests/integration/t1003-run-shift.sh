@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='plumb run: every pad must move the code by exactly K x padBytes'
+test_description='plumb run: every pad must move the code by exactly its offset (spread, or K x padBytes)'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 
@@ -13,8 +13,8 @@ test_expect_success 'make with LDFLAGS from the environment moves the code' '
 	test_grep "^shift check: ok" out
 '
 
-test_expect_success PYTHON 'build.padOffsets = spread: distinct seeded offsets within 4 KiB, each checked exactly' '
-	write_conf proj/spread.conf run.pads=4 build.padOffsets=spread &&
+test_expect_success PYTHON 'build.padOffsets = spread, the default: distinct seeded offsets within 4 KiB, each checked exactly' '
+	write_conf proj/spread.conf run.pads=4 &&
 	run_build -c proj/spread.conf --json >s1.json &&
 	run_build -c proj/spread.conf --json >s2.json &&
 	git config -f proj/spread.conf run.seed 7 &&
@@ -35,13 +35,13 @@ assert [a[(\"candidate\", k)] for k in range(4)] == base
 assert a == b, (a, b)
 assert [c[(\"base\", k)] for k in range(4)] != base
 " &&
-	write_conf proj/lin.conf run.pads=4 &&
+	write_conf proj/lin.conf run.pads=4 build.padOffsets=linear &&
 	run_build -c proj/lin.conf --json >l.json &&
 	test_json l.json "[v[\"pad_bytes\"] for v in j[\"variants\"] if v[\"side\"] == \"base\" and not v[\"control\"]] == [0, 16, 32, 48]"
 '
 
 test_expect_success 'a run reuses the pad objects an earlier run made for the same pads, else assembles them again' '
-	write_conf proj/again.conf run.pads=3 &&
+	write_conf proj/again.conf run.pads=3 build.padOffsets=linear &&
 	run_build -c proj/again.conf >/dev/null &&
 	test_grep "^bytes 32$" "$TRASH/wd/pad/02/made" &&
 	# Dated in 2001: a run that assembled it again would date it now.
@@ -66,7 +66,7 @@ test_expect_success 'a run reuses the pad objects an earlier run made for the sa
 '
 
 test_expect_success 'without hot symbols, main is checked' '
-	write_conf proj/main.conf run.pads=2 &&
+	write_conf proj/main.conf run.pads=2 build.padOffsets=linear &&
 	git config -f proj/main.conf --unset bench.b.hot &&
 	run_build -c proj/main.conf >out &&
 	test_grep "^shift check: ok: every pad K moved main by exactly K x 16 bytes" out &&
@@ -108,14 +108,15 @@ test_expect_success '{pad_ldflags} on the make command line fixes it' '
 '
 
 test_expect_success 'a pad smaller than the code alignment is refused with the reason' '
-	write_conf proj/small.conf run.base=main build.padBytes=4 "build.command=make LDFLAGS={pad_ldflags}" &&
+	write_conf proj/small.conf run.base=main build.padBytes=4 build.padOffsets=linear \
+		"build.command=make LDFLAGS={pad_ldflags}" &&
 	test_expect_code 4 run_build -c proj/small.conf 2>err &&
 	test_grep "pad 1 moved run by [0-9]* bytes, not 4" err &&
 	test_grep "make build.padBytes a multiple of that alignment" err
 '
 
 test_expect_success 'a pad of 64 bytes moves the code by 64 bytes per step' '
-	write_conf proj/big.conf run.base=main build.padBytes=64 run.pads=3 \
+	write_conf proj/big.conf run.base=main build.padBytes=64 run.pads=3 build.padOffsets=linear \
 		"build.command=make LDFLAGS={pad_ldflags}" &&
 	run_build -c proj/big.conf >out &&
 	test_grep "moved run by exactly K x 64 bytes" out
@@ -158,7 +159,7 @@ test_expect_success 'pad = env: a build that ignores PLUMB_PAD is refused' '
 '
 
 test_expect_success 'pad = env exports the variables and no LDFLAGS' '
-	write_conf proj/vars.conf run.base=main build.pad=env run.pads=2 run.control=false \
+	write_conf proj/vars.conf run.base=main build.pad=env run.pads=2 run.control=false build.padOffsets=linear \
 		"build.command=env | grep ^PLUMB_PAD >vars.txt; echo LDFLAGS=\${LDFLAGS-unset} >>vars.txt; ./pad.sh && make LDFLAGS=own_pad.o" &&
 	run_build -c proj/vars.conf --keep >out &&
 	run=$(ls -d "$TRASH"/wd/run-*) &&

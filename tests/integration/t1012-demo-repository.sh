@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='plumb demo: a repository with two commits, a 4-pad sweep, a bundle'
+test_description='plumb demo: a repository with two commits, the adaptive sweep, a bundle'
 . "$(dirname "$0")/test-lib.sh"
 
 PLUMB_EXAMPLES="$TEST_SRCDIR/examples"
@@ -37,18 +37,22 @@ test_expect_success 'the demo: two commits, only main() changes, the sweep, a bu
 	test_grep "^interp  *wall  " out &&
 	test_grep "^interp: hot code " out &&
 	test_grep "^bundle: .*/d/demo.plumb$" out &&
-	test_grep "the whole sweep (4 pads x 2 sides + control, 6 rounds) took [0-9.]* s" err &&
+	test_grep "the whole sweep ([0-9]* pads x 2 sides + control, [0-9]* rounds) took [0-9.]* s" err &&
 	plumb bundle verify d/demo.plumb >/dev/null
 '
 
-test_expect_success PYTHON 'its bundle holds the 4-pad sweep of both sides' '
+test_expect_success PYTHON 'its bundle holds the adaptive sweep of both sides, from 6 pads, spread' '
 	plumb bundle extract d/demo.plumb m >/dev/null &&
 	test_json m/manifest.json "(
-len(j[\"build\"][\"variants\"]) == 9 and
-len(j[\"benches\"][0][\"sides\"][\"base\"][\"pads\"]) == 4 and
-len(j[\"benches\"][0][\"sides\"][\"candidate\"][\"pads\"]) == 4 and
+j[\"run\"][\"sweep\"][\"startPads\"] == 6 and j[\"run\"][\"sweep\"][\"maxPads\"] == 16 and
+6 <= j[\"run\"][\"sweep\"][\"pads\"] <= 16 and
+len(j[\"build\"][\"variants\"]) == 2 * j[\"run\"][\"sweep\"][\"pads\"] + 1 and
+len(j[\"benches\"][0][\"sides\"][\"base\"][\"pads\"]) == j[\"run\"][\"sweep\"][\"pads\"] and
+len(j[\"benches\"][0][\"sides\"][\"candidate\"][\"pads\"]) == j[\"run\"][\"sweep\"][\"pads\"] and
+j[\"build\"][\"padOffsets\"] == \"spread\" and
 j[\"benches\"][0][\"checksum\"][\"base\"] == j[\"benches\"][0][\"checksum\"][\"candidate\"]
-)"
+)" &&
+	test_json m/manifest.json "j[\"benches\"][0][\"verdict\"] != \"unswept\""
 '
 
 test_expect_success PYTHON 'the demo control is byte-identical to base pad 0: reproducible' '

@@ -155,7 +155,12 @@ PLUMB_TEST(config_defaults)
 	assert_null(cfg.repo.url);
 	assert_string_equal(cfg.run.base, "v1");
 	assert_string_equal(cfg.run.candidate, "HEAD");
-	assert_int_equal(cfg.run.pads, 4);
+	/* The adaptive sweep from 6 pads, up to 16, in 15 minutes. */
+	assert_true(cfg.run.pads_auto);
+	assert_int_equal(cfg.run.pads, 6);
+	assert_int_equal(CONFIG_PADS_AUTO_START, 6);
+	assert_int_equal(cfg.run.max_pads, 16);
+	assert_int_equal(cfg.run.budget, 900);
 	assert_int_equal(cfg.run.rounds, 10);
 	assert_int_equal(cfg.run.seed, 1);
 	assert_true(cfg.run.control);
@@ -172,6 +177,7 @@ PLUMB_TEST(config_defaults)
 	assert_string_equal(cfg.build.artifact, "prog");
 	assert_int_equal(cfg.build.pad, CONFIG_PAD_LINK);
 	assert_int_equal(cfg.build.pad_bytes, 16);
+	assert_int_equal(cfg.build.pad_offsets, CONFIG_OFFSETS_SPREAD);
 	assert_int_equal(cfg.build.reuse, CONFIG_REUSE_RELINK);
 	assert_int_equal(cfg.build.timeout, 1800);
 	assert_string_equal(cfg.build.cc, "cc");
@@ -617,7 +623,8 @@ PLUMB_TEST(config_home_gitconfig_does_not_leak)
 	setenv("XDG_CONFIG_HOME", home.dir, 1);
 
 	assert_int_equal(load_text(&t, minimal, NULL, &cfg, &err), 0);
-	assert_int_equal(cfg.run.pads, 4);
+	assert_true(cfg.run.pads_auto);
+	assert_int_equal(cfg.run.pads, CONFIG_PADS_AUTO_START);
 	assert_int_equal(cfg.run.rounds, 10);
 	assert_int_equal(cfg.run.nlabels, 0);
 	assert_int_equal(cfg.nbenches, 1);
@@ -850,10 +857,10 @@ PLUMB_TEST(config_json_layout)
 	assert_non_null(dump);
 	assert_string_equal(dump,
 		"{\"repo\":{\"path\":\".\",\"url\":null},"
-		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":4,\"maxPads\":null,\"budget\":null,\"rounds\":10,\"seed\":1,"
+		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":\"auto\",\"maxPads\":16,\"budget\":900,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
 		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"lock\":null,\"project\":null},"
-		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"linear\","
+		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"spread\","
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"cacheSize\":\"4G\",\"jobs\":\"auto\"},"
 		"\"verdict\":{\"rule\":\"shift\",\"confidence\":\"auto\",\"minEffect\":\"0.01\"},"
 		"\"host\":{\"allow\":null},"
@@ -986,13 +993,13 @@ PLUMB_TEST(config_text_layout)
 	assert_string_equal(text,
 		"# plumb.conf: the effective configuration (see plumb.conf(5))\n"
 		"[repo]\n\tpath = .\n\t; url: not set\n"
-		"[run]\n\tbase = v1\n\tcandidate = HEAD\n\tpads = 4\n"
-		"\t; maxPads: pads = auto only\n\t; budget: pads = auto only\n\trounds = 10\n\tseed = 1\n"
+		"[run]\n\tbase = v1\n\tcandidate = HEAD\n\tpads = auto\n"
+		"\tmaxPads = 16\n\tbudget = 15m\n\trounds = 10\n\tseed = 1\n"
 		"\tcontrol = true\n\twarmupRuns = 1\n\t; cpu: not set (no pinning)\n\taslr = on\n"
 		"\tenv = PATH HOME LANG\n\tkeepArtifacts = pad0\n\t; label: none\n\t; setup: not set\n\t; cleanup: not set\n"
 		"\t; lock: not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)\n"
 		"\t; project: not set (the remote URL, else the first commit id)\n"
-		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n\tpadOffsets = linear\n"
+		"[build]\n\tcommand = make\n\tartifact = prog\n\tpad = link\n\tpadBytes = 16\n\tpadOffsets = spread\n"
 		"\treuse = relink\n\ttimeout = 30m\n\tcc = cc\n\tcacheSize = 4G\n\tjobs = auto\n"
 		"[verdict]\n\trule = shift\n\tconfidence = auto\n\tminEffect = 0.01\n"
 		"[host]\n\t; allow: none\n"
