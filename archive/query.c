@@ -626,7 +626,8 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	/* Newest first through the index, then reversed: --last keeps the latest. */
 	s = store_prepare(st,
 		"SELECT u.id, u.cand_ref, u.cand_commit, b.at, b.cand_center, b.cand_min,"
-		" b.cand_max, b.cand_spread, b.ratio, b.verdict, b.base_center, b.noise, b.cand_pads"
+		" b.cand_max, b.cand_spread, b.ratio, b.verdict, b.base_center, b.noise, b.cand_pads,"
+		" u.base_commit, b.base_pads"
 		" FROM benches b JOIN bundles u ON u.rid = b.bundle"
 		" WHERE b.name = ?1 AND b.host = ?2 AND b.metric IS ?3"
 		" ORDER BY b.at DESC, b.bundle DESC LIMIT ?4", err);
@@ -653,7 +654,8 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		    jset(p, "max", col_num(s, 6)) | jset(p, "spread", col_num(s, 7)) |
 		    jset(p, "ratio", col_num(s, 8)) | jset(p, "verdict", col_str(s, 9)) |
 		    jset(p, "base_center", col_num(s, 10)) | jset(p, "noise", col_num(s, 11)) |
-		    jset(p, "pads", col_json(s, 12))) {
+		    jset(p, "pads", col_json(s, 12)) | jset(p, "base_commit", col_str(s, 13)) |
+		    jset(p, "base_pads", col_json(s, 14))) {
 			r = plumb_err_oom(err, "trend");
 			goto done;
 		}
@@ -728,6 +730,7 @@ static void series_clear(struct query_series *sr)
 	for (size_t i = 0; i < sr->n; i++) {
 		free(sr->nights[i].commit);
 		free(sr->nights[i].bundle);
+		free(sr->nights[i].base_commit);
 	}
 	sr->n = 0;
 	sr->npads = 0;
@@ -797,7 +800,8 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 	}
 	s = store_prepare(st,
 		"SELECT b.name, b.metric, b.at, u.cand_commit, u.id, b.cand_center, b.cand_min,"
-		" b.cand_max, b.cand_pads FROM benches b JOIN bundles u ON u.rid = b.bundle"
+		" b.cand_max, b.cand_pads, u.base_commit, b.base_center, b.base_pads, b.ratio"
+		" FROM benches b JOIN bundles u ON u.rid = b.bundle"
 		" WHERE b.host = ?1 ORDER BY b.name, b.metric, b.at, b.bundle", err);
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
@@ -835,7 +839,11 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 		q->center = db_column_type(s, 5) == DB_NULL ? NAN : db_column_double(s, 5);
 		q->min = db_column_type(s, 6) == DB_NULL ? NAN : db_column_double(s, 6);
 		q->max = db_column_type(s, 7) == DB_NULL ? NAN : db_column_double(s, 7);
-		if (sr.npads + QUERY_PADS_MAX > pcap) {
+		q->base_commit = dup_col(s, 9, &oom);
+		q->base_center = db_column_type(s, 10) == DB_NULL ? NAN : db_column_double(s, 10);
+		q->ratio = db_column_type(s, 12) == DB_NULL ? NAN : db_column_double(s, 12);
+		/* Room for both sides' pads of this night. */
+		if (sr.npads + 2 * QUERY_PADS_MAX > pcap) {
 			size_t nc = pcap ? pcap * 2 : 4096;
 			double *g = realloc(sr.pads, nc * sizeof(*g));
 			if (!g) {
@@ -849,6 +857,9 @@ int query_each_series(struct store *st, const char *host, char *fp_out, size_t f
 		q->npads = pads_of(db_column_text(s, 8), sr.pads + sr.npads,
 				   QUERY_PADS_MAX);
 		sr.npads += q->npads;
+		q->base_pad0 = sr.npads;
+		q->base_npads = pads_of(db_column_text(s, 11), sr.pads + sr.npads, QUERY_PADS_MAX);
+		sr.npads += q->base_npads;
 		if (oom || !sr.bench) {
 			r = plumb_err_oom(err, "changes");
 			goto done;
