@@ -701,7 +701,8 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	/* Newest first through the index, then reversed: --last keeps the latest. */
 	s = store_prepare(st,
 		"SELECT u.id, u.cand_ref, u.cand_commit, b.at, b.cand_center, b.cand_min,"
-		" b.cand_max, b.cand_spread, b.ratio, b.verdict, b.base_center, b.noise, b.cand_pads"
+		" b.cand_max, b.cand_spread, b.ratio, b.verdict, b.base_center, b.noise, b.cand_pads,"
+		" u.base_commit, b.base_pads"
 		" FROM benches b JOIN bundles u ON u.rid = b.bundle"
 		" WHERE b.name = ?1 AND b.host = ?2 AND b.metric IS ?3 AND b.project IS ?5"
 		" ORDER BY b.at DESC, b.bundle DESC LIMIT ?4", err);
@@ -729,7 +730,8 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		    jset(p, "max", col_num(s, 6)) | jset(p, "spread", col_num(s, 7)) |
 		    jset(p, "ratio", col_num(s, 8)) | jset(p, "verdict", col_str(s, 9)) |
 		    jset(p, "base_center", col_num(s, 10)) | jset(p, "noise", col_num(s, 11)) |
-		    jset(p, "pads", col_json(s, 12))) {
+		    jset(p, "pads", col_json(s, 12)) | jset(p, "base_commit", col_str(s, 13)) |
+		    jset(p, "base_pads", col_json(s, 14))) {
 			r = plumb_err_oom(err, "trend");
 			goto done;
 		}
@@ -806,6 +808,7 @@ static void series_clear(struct query_series *sr)
 	for (size_t i = 0; i < sr->n; i++) {
 		free(sr->nights[i].commit);
 		free(sr->nights[i].bundle);
+		free(sr->nights[i].base_commit);
 	}
 	sr->n = 0;
 	sr->npads = 0;
@@ -876,7 +879,8 @@ int query_each_series(struct store *st, const char *host, const char *project, c
 	}
 	s = store_prepare(st,
 		"SELECT b.name, b.metric, b.at, u.cand_commit, u.id, b.cand_center, b.cand_min,"
-		" b.cand_max, b.cand_pads, coalesce(b.project, '')"
+		" b.cand_max, b.cand_pads, u.base_commit, b.base_center, b.base_pads, b.ratio,"
+		" coalesce(b.project, '')"
 		" FROM benches b JOIN bundles u ON u.rid = b.bundle"
 		" WHERE b.host = ?1 AND (?2 IS NULL OR b.project = ?2)"
 		" ORDER BY coalesce(b.project, ''), b.name, b.metric, b.at, b.bundle", err);
@@ -892,14 +896,14 @@ int query_each_series(struct store *st, const char *host, const char *project, c
 		if (!name)
 			continue;
 		if (sr.bench && (!same_str(sr.bench, name) || !same_str(sr.metric, metric) ||
-				 !same_str(sr.project, db_column_text(s, 9)))) {
+				 !same_str(sr.project, db_column_text(s, 13)))) {
 			if ((r = flush_series(&sr, each, arg)) < 0)
 				goto done;
 		}
 		if (!sr.bench) {
 			sr.bench = dup_col(s, 0, &oom);
 			sr.metric = dup_col(s, 1, &oom);
-			sr.project = dup_col(s, 9, &oom);
+			sr.project = dup_col(s, 13, &oom);
 		}
 		if (sr.n == cap) {
 			size_t nc = cap ? cap * 2 : 256;
@@ -919,7 +923,11 @@ int query_each_series(struct store *st, const char *host, const char *project, c
 		q->center = db_column_type(s, 5) == DB_NULL ? NAN : db_column_double(s, 5);
 		q->min = db_column_type(s, 6) == DB_NULL ? NAN : db_column_double(s, 6);
 		q->max = db_column_type(s, 7) == DB_NULL ? NAN : db_column_double(s, 7);
-		if (sr.npads + QUERY_PADS_MAX > pcap) {
+		q->base_commit = dup_col(s, 9, &oom);
+		q->base_center = db_column_type(s, 10) == DB_NULL ? NAN : db_column_double(s, 10);
+		q->ratio = db_column_type(s, 12) == DB_NULL ? NAN : db_column_double(s, 12);
+		/* Room for both sides' pads of this night. */
+		if (sr.npads + 2 * QUERY_PADS_MAX > pcap) {
 			size_t nc = pcap ? pcap * 2 : 4096;
 			double *g = realloc(sr.pads, nc * sizeof(*g));
 			if (!g) {
@@ -933,6 +941,9 @@ int query_each_series(struct store *st, const char *host, const char *project, c
 		q->npads = pads_of(db_column_text(s, 8), sr.pads + sr.npads,
 				   QUERY_PADS_MAX);
 		sr.npads += q->npads;
+		q->base_pad0 = sr.npads;
+		q->base_npads = pads_of(db_column_text(s, 11), sr.pads + sr.npads, QUERY_PADS_MAX);
+		sr.npads += q->base_npads;
 		if (oom || !sr.bench) {
 			r = plumb_err_oom(err, "changes");
 			goto done;

@@ -74,12 +74,16 @@ int query_parse_since(const char *s, int64_t *out);
 /* The most pad medians of one night that a series holds. */
 #define QUERY_PADS_MAX 256
 
-/* One night of a series: one bundle's candidate. */
+/* One night of a series: one bundle's candidate, and the base it was measured against. */
 struct query_night {
 	int64_t at;              /* commit time (else creation), Unix seconds */
 	char *commit, *bundle;   /* may be NULL */
 	double center, min, max; /* NAN when unknown */
 	size_t pad0, npads;      /* its pad medians: series pads[pad0 .. pad0 + npads) */
+	char *base_commit;       /* the base's commit, or NULL */
+	double base_center;      /* NAN when unknown */
+	double ratio;            /* the recorded candidate / base center, NAN when unknown */
+	size_t base_pad0, base_npads; /* the base's pad medians in the series' pads */
 };
 
 /* One benchmark's series on one host, oldest first; everything lives until each() returns. */

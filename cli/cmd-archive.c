@@ -432,8 +432,11 @@ static const struct plumb_cmd cmd_archive_trend = {
 	.usage = "archive trend BENCH [--metric M] [--host FP] [--project P] [--last N] [--json] [--archive-dir DIR]",
 	.description = "Print the candidate's center and range of BENCH in every archived bundle\n"
 		       "measured on one host class, in candidate commit time order, and the\n"
-		       "series' change points (docs/changes.md); without --host, one series per\n"
-		       "class that measured it, one after the other.",
+		       "series' change points (docs/changes.md): on each night's candidate over\n"
+		       "its base when every night measured the same base (within-night, so a\n"
+		       "drift of the host cancels), else on the candidate's level; a change\n"
+		       "with the same commit either side is the host's.  Without --host, one\n"
+		       "series per class that measured it, one after the other.",
 	.opts = trend_opts,
 	.exec = trend_exec,
 };
@@ -484,7 +487,9 @@ static const struct plumb_cmd cmd_archive_changes = {
 		       "(--host: on one) and list them, newest first: the host class (when\n"
 		       "there are several; a series never spans two), the benchmark, the\n"
 		       "direction and size with its interval, the last night before and the\n"
-		       "first night after, and the commits between them.",
+		       "first night after, the commits between them, the series (within-night\n"
+		       "or level) and the cause (commits, or host when both nights measured\n"
+		       "the same commit).",
 	.opts = changes_opts,
 	.exec = changes_exec,
 };

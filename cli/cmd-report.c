@@ -32,7 +32,8 @@ static const struct plumb_opt report_opts[] = {
 	OPT_STRING_("fail-on", 0, "WHAT",
 		    "exit 1 when a swept verdict is slower (slower), slower or faster (any), slower or noisy "
 		    "(noisy), exit 5 on a failed benchmark; with --trend, when the latest nights start a "
-		    "change point: up (slower, noisy), up or down (any, change)",
+		    "change point of the code: up (slower, noisy), up or down (any, change); a change "
+		    "of the host (the same commit either side) never",
 		    &opt_fail_on),
 	OPT_FLAG_("force", 0, "compare even when the hosts are not comparable", &opt_force),
 	OPT_FLAG_("json", 0, "print JSON for machines (the same as --format json)", &opt_json),
@@ -241,7 +242,8 @@ const struct plumb_cmd cmd_report = {
 		"marking where consecutive ranges stop overlapping and the change points of\n"
 		"the series (docs/changes.md), one series per host class when several classes\n"
 		"measured it; --fail-on then gates on whether the latest nights start a change\n"
-		"point (up for slower and noisy, either way for any and change). --archive-index\n"
+		"point of the code (up for slower and noisy, either way for any and change;\n"
+		"a change of the host, the same commit on both nights, never). --archive-index\n"
 		"writes the archive's static pages into the folder -o DIR/: an index of the\n"
 		"latest night per host class, a page per class and one per benchmark and\n"
 		"class, loading nothing (docs/archive-index.md). A folder is\n"

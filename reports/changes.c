@@ -19,21 +19,73 @@
 #include "reports/changes.h"
 #include "common/banned.h"
 
-struct cp_night changes_night(const double *pads, size_t npads, double center,
-			      double min, double max)
+const char *changes_series_name(enum changes_series s)
+{
+	return s == CHANGES_WITHIN ? "within-night" : "level";
+}
+
+/* The mean of k numbers, NAN when k is 0 or one is not finite. */
+static double mean_of(const double *v, size_t k)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		if (!isfinite(v[i]))
+			return NAN;
+		sum += v[i];
+	}
+	return k ? sum / (double)k : NAN;
+}
+
+struct cp_night changes_night(const struct changes_obs *o, enum changes_series s)
 {
 	struct cp_night x = { NAN, NAN };
+	double mc = mean_of(o->pads, o->npads), mb;
 
-	for (size_t i = 0; i < npads; i++)
-		if (!isfinite(pads[i]))
-			npads = 0;
-	if (npads)
-		return cp_night_of(pads, npads);
-	if (isfinite(center))
-		x.level = center;
-	else if (isfinite(min) && isfinite(max))
-		x.level = (min + max) / 2;
+	if (s == CHANGES_WITHIN) {
+		mb = mean_of(o->base_pads, o->nbase);
+		if (isfinite(mc) && isfinite(mb) && mb != 0) {
+			x = cp_night_of(o->pads, o->npads);
+			x.level = mc / mb;
+			x.var = x.var / (mb * mb);
+		} else if (isfinite(o->ratio)) {
+			x.level = o->ratio;
+		} else if (isfinite(o->center) && isfinite(o->base_center) && o->base_center != 0) {
+			x.level = o->center / o->base_center;
+		}
+		return x;
+	}
+	if (isfinite(mc))
+		return cp_night_of(o->pads, o->npads);
+	if (isfinite(o->center))
+		x.level = o->center;
+	else if (isfinite(o->min) && isfinite(o->max))
+		x.level = (o->min + o->max) / 2;
 	return x;
+}
+
+enum changes_series changes_series_of(const struct changes_obs *o, size_t n, const char **base)
+{
+	const char *b = NULL;
+
+	*base = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(changes_night(&o[i], CHANGES_LEVEL).level))
+			continue;
+		if (!o[i].base_commit || (b && strcmp(b, o[i].base_commit) != 0) ||
+		    !isfinite(changes_night(&o[i], CHANGES_WITHIN).level))
+			return CHANGES_LEVEL;
+		b = o[i].base_commit;
+	}
+	if (!b)
+		return CHANGES_LEVEL;
+	*base = b;
+	return CHANGES_WITHIN;
+}
+
+int changes_is_host(const struct changes_ref *before, const struct changes_ref *after)
+{
+	return before->commit && after->commit && strcmp(before->commit, after->commit) == 0;
 }
 
 int changes_find(const struct cp_night *x, size_t n, struct cp_change **out, size_t *nout,
@@ -102,7 +154,7 @@ static json_t *ref_object(const struct changes_ref *r)
 }
 
 json_t *changes_object(const struct cp_change *c, const struct changes_ref *last_before,
-		       const struct changes_ref *first_after)
+		       const struct changes_ref *first_after, enum changes_series series)
 {
 	json_t *o = json_object(), *b = ref_object(last_before), *a = ref_object(first_after);
 	char range[100];
@@ -121,6 +173,9 @@ json_t *changes_object(const struct cp_change *c, const struct changes_ref *last
 		bad |= json_object_set_new(o, "nights_before", json_integer((json_int_t)c->n_before));
 		bad |= json_object_set_new(o, "nights_after", json_integer((json_int_t)c->n_after));
 		bad |= json_object_set_new(o, "commits", json_string(range));
+		bad |= json_object_set_new(o, "series", json_string(changes_series_name(series)));
+		bad |= json_object_set_new(o, "cause", json_string(changes_is_host(last_before, first_after) ?
+								   "host" : "commits"));
 		bad |= json_object_set_new(o, "last_before", b);
 		b = NULL;
 		bad |= json_object_set_new(o, "first_after", a);
@@ -143,6 +198,7 @@ struct host_walk {
 	json_t *changes;
 	size_t series, nights;
 	struct cp_night *x;
+	struct changes_obs *obs;
 	size_t cap;
 	struct plumb_err *err;
 };
@@ -159,7 +215,9 @@ static void ref_of(const struct query_night *q, char t[MANIFEST_TIME_MAX], struc
 static int one_series(const struct query_series *s, void *arg)
 {
 	struct host_walk *w = arg;
+	enum changes_series series;
 	struct cp_change *c;
+	const char *base;
 	size_t nc;
 	double noise;
 
@@ -167,15 +225,33 @@ static int one_series(const struct query_series *s, void *arg)
 	w->nights += s->n;
 	if (s->n > w->cap) {
 		struct cp_night *g = realloc(w->x, s->n * sizeof(*g));
-		if (!g)
+		struct changes_obs *h;
+		if (g)
+			w->x = g;
+		h = g ? realloc(w->obs, s->n * sizeof(*h)) : NULL;
+		if (!h)
 			return plumb_err_oom(w->err, "changes");
-		w->x = g;
+		w->obs = h;
 		w->cap = s->n;
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		const struct query_night *q = &s->nights[i];
-		w->x[i] = changes_night(s->pads + q->pad0, q->npads, q->center, q->min, q->max);
+		struct changes_obs *o = &w->obs[i];
+		o->pads = s->pads + q->pad0;
+		o->npads = q->npads;
+		o->center = q->center;
+		o->min = q->min;
+		o->max = q->max;
+		o->base_pads = s->pads + q->base_pad0;
+		o->nbase = q->base_npads;
+		o->base_center = q->base_center;
+		o->ratio = q->ratio;
+		o->commit = q->commit;
+		o->base_commit = q->base_commit;
 	}
+	series = changes_series_of(w->obs, s->n, &base);
+	for (size_t i = 0; i < s->n; i++)
+		w->x[i] = changes_night(&w->obs[i], series);
 	if (changes_find(w->x, s->n, &c, &nc, &noise, w->err) < 0)
 		return w->err->code;
 	for (size_t i = 0; i < nc; i++) {
@@ -195,7 +271,7 @@ static int one_series(const struct query_series *s, void *arg)
 			}
 		ref_of(after, ta, &ra);
 		ref_of(before, tb, &rb);
-		o = changes_object(&c[i], &rb, &ra);
+		o = changes_object(&c[i], &rb, &ra, series);
 		if (!o || json_object_set_new(o, "bench", json_string(s->bench)) ||
 		    json_object_set_new(o, "project", *s->project ? json_string(s->project)
 								   : json_null()) ||
@@ -271,6 +347,7 @@ int changes_of_host(const struct changes_opts *o, json_t **out, struct plumb_err
 	}
 	store_close(&st);
 	free(w.x);
+	free(w.obs);
 	if (r < 0)
 		goto done;
 	n = json_array_size(w.changes);

@@ -29,12 +29,62 @@ struct changes_ref {
 };
 
 /*
- * The night of a point: the mean and variance of its pad medians, or, with
- * no pads, its center (else the middle of its range) with no variance;
- * level NAN when it has none of these.
+ * What the archive holds of one night (borrowed): the candidate's pad
+ * medians and summary, the base it was measured against in the same job,
+ * and the recorded ratio.  Unknown numbers are NAN, unknown strings NULL.
  */
-struct cp_night changes_night(const double *pads, size_t npads, double center,
-			      double min, double max);
+struct changes_obs {
+	const double *pads;           /* the candidate's pad medians */
+	size_t npads;
+	double center, min, max;      /* the candidate's */
+	const double *base_pads;      /* the base's pad medians */
+	size_t nbase;
+	double base_center;
+	double ratio;                 /* candidate / base center as recorded */
+	const char *commit, *base_commit;
+};
+
+/*
+ * Which series the change points are found on (docs/changes.md):
+ * LEVEL, each night's candidate level (the mean of its pad medians);
+ * WITHIN, each night's candidate against its base, measured interleaved
+ * in the same job (the ratio of their pad means), so that what moves the
+ * host moves both sides and cancels.  WITHIN is only meaningful when
+ * every night measured the same base.
+ */
+enum changes_series {
+	CHANGES_LEVEL,
+	CHANGES_WITHIN,
+};
+
+/* "level" or "within-night": the name the JSON and the text give a series. */
+const char *changes_series_name(enum changes_series s);
+
+/*
+ * The series of the n nights o: WITHIN when every night that has a level
+ * has a within-night one too and all name one base commit (*base, else
+ * NULL, gets it), else LEVEL.  The one place that decides.
+ */
+enum changes_series changes_series_of(const struct changes_obs *o, size_t n, const char **base);
+
+/*
+ * The night of one observation on series s.  LEVEL: the mean and
+ * variance of the candidate's pad medians, or with no pads its center
+ * (else the middle of its range) with no variance.  WITHIN: the mean of
+ * the candidate's pads over the mean of the base's, with the variance of
+ * the candidate's mean alone (the base is the same code every night: what
+ * its pads vary night to night shows in the series' own differences), or
+ * with no pads the recorded ratio.  Level NAN when it has none of these.
+ */
+struct cp_night changes_night(const struct changes_obs *o, enum changes_series s);
+
+/*
+ * Whether a change between the nights before and after moved no code:
+ * both measured the same candidate commit, so nothing lies between them
+ * but the host (its load, drift, a kernel).  Such a change is reported
+ * with cause "host" and never gates.
+ */
+int changes_is_host(const struct changes_ref *before, const struct changes_ref *after);
 
 /*
  * The change points of the n nights x (oldest first; nights with a NAN
@@ -47,10 +97,11 @@ int changes_find(const struct cp_night *x, size_t n, struct cp_change **out, siz
 /*
  * One change as JSON: {direction, ratio, low, high, z, before, after,
  * nights_before, nights_after, last_before{commit,time,bundle},
- * first_after{...}, commits "A..B"}.  NULL when memory runs out.
+ * first_after{...}, commits "A..B", series, cause ("commits" or "host",
+ * changes_is_host())}.  NULL when memory runs out.
  */
 json_t *changes_object(const struct cp_change *c, const struct changes_ref *last_before,
-		       const struct changes_ref *first_after);
+		       const struct changes_ref *first_after, enum changes_series series);
 
 struct changes_opts {
 	const char *host;         /* fingerprint or prefix; NULL: every host class */

@@ -423,6 +423,8 @@ static int class_changes(struct buf *out, const json_t *rows)
 			       jstr(json_object_get(v[i], "first_after"), "time") : "?");
 		rc |= buf_addstr(out, "</td><td class=\"key\">");
 		rc |= esc_html(out, jstr(v[i], "commits") ? jstr(v[i], "commits") : "");
+		if (jstr(v[i], "cause") && strcmp(jstr(v[i], "cause"), "host") == 0)
+			rc |= buf_addstr(out, " (the host: the same commit on both nights, never gated)");
 		rc |= buf_addstr(out, "</td></tr>\n");
 	}
 	if (n)

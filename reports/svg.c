@@ -319,7 +319,7 @@ static int same_commit(const struct trend_point *a, const struct trend_point *b)
 /*
  * What a printed trend needs besides its ranges: each change point as a
  * dashed line between the last night before and the first after, with its
- * size; and the commits printed under the axis, turned, so they read on
+ * size ("host" before it when no code changed); and the commits printed under the axis, turned, so they read on
  * paper without hovering.  Nights of one commit keep their own places (a
  * night is an x step, whatever the times say) and are joined by a bracket
  * under one label.  Labels are thinned to one per 11 units, but the
@@ -337,10 +337,11 @@ static int trend_changes_and_commits(struct buf *out, const struct trend_point *
 			continue;
 		x = (trend_x(i - 1, n, dx, left, w) + trend_x(i, n, dx, left, w)) / 2;
 		rc |= buf_printf(out, "<line class=\"changeline %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-				 "y2=\"%.1f\"/><text class=\"changelabel %s\" x=\"%.1f\" y=\"%.1f\">%s %+.1f%%</text>",
+				 "y2=\"%.1f\"/><text class=\"changelabel %s\" x=\"%.1f\" y=\"%.1f\">%s%s %+.1f%%</text>",
 				 p[i].change > 0 ? "up" : "down", x, y0 - 4, x, y1,
 				 p[i].change > 0 ? "up" : "down", x, y0 - 8,
-				 p[i].change > 0 ? "\u25b2" : "\u25bc", (p[i].change_ratio - 1) * 100);
+				 p[i].change > 0 ? "\u25b2" : "\u25bc", p[i].change_host ? " host" : "",
+				 (p[i].change_ratio - 1) * 100);
 	}
 	for (size_t i = 0; i < n;) {
 		size_t j = i, k;

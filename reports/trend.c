@@ -47,24 +47,63 @@ static enum metric_id metric_of(const char *name)
 	return METRIC_CYCLES;   /* unknown: shown as a plain count */
 }
 
-/* A point's night: its "pads" (numbers) when it has them, else its center or range. */
-static struct cp_night night_of(const json_t *e)
+/* The numbers of e's array k into v (at most QUERY_PADS_MAX); 0 unless all are numbers. */
+static size_t pads_of(const json_t *e, const char *k, double *v)
 {
-	const json_t *pads = json_object_get(e, "pads");
-	double v[QUERY_PADS_MAX];
-	size_t k = 0;
+	const json_t *pads = json_object_get(e, k);
+	size_t n = json_array_size(pads);
 
-	if (json_is_array(pads) && json_array_size(pads) <= QUERY_PADS_MAX) {
-		for (; k < json_array_size(pads); k++) {
-			const json_t *x = json_array_get(pads, k);
-			if (!json_is_number(x))
-				break;
-			v[k] = json_number_value(x);
-		}
-		if (k < json_array_size(pads))
-			k = 0;
+	if (!json_is_array(pads) || n > QUERY_PADS_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *x = json_array_get(pads, i);
+		if (!json_is_number(x))
+			return 0;
+		v[i] = json_number_value(x);
 	}
-	return changes_night(v, k, jnum(e, "center"), jnum(e, "min"), jnum(e, "max"));
+	return n;
+}
+
+/*
+ * The observations of the points pts (objects as query_trend() makes
+ * them): *obs and the pad medians they point into, *store, both malloc'd.
+ */
+static int observations(const json_t *pts, struct changes_obs **obs, double **store,
+			struct plumb_err *err)
+{
+	size_t n = json_array_size(pts), total = 0;
+	double *v;
+
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_array_get(pts, i);
+		total += json_array_size(json_object_get(e, "pads")) +
+			 json_array_size(json_object_get(e, "base_pads"));
+	}
+	*obs = calloc(n ? n : 1, sizeof(**obs));
+	*store = v = malloc((total ? total : 1) * sizeof(*v));
+	if (!*obs || !v) {
+		free(*obs);
+		free(v);
+		*obs = NULL;
+		*store = NULL;
+		return plumb_err_oom(err, "trend");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_array_get(pts, i);
+		struct changes_obs *o = &(*obs)[i];
+		o->pads = v;
+		v += o->npads = pads_of(e, "pads", v);
+		o->base_pads = v;
+		v += o->nbase = pads_of(e, "base_pads", v);
+		o->center = jnum(e, "center");
+		o->min = jnum(e, "min");
+		o->max = jnum(e, "max");
+		o->base_center = jnum(e, "base_center");
+		o->ratio = jnum(e, "ratio");
+		o->commit = jstr(e, "commit");
+		o->base_commit = jstr(e, "base_commit");
+	}
+	return 0;
 }
 
 static void ref_of(const json_t *e, struct changes_ref *r)
@@ -74,31 +113,45 @@ static void ref_of(const json_t *e, struct changes_ref *r)
 	r->bundle = jstr(e, "bundle");
 }
 
+/* What series_changes() found in a series. */
+struct series_found {
+	json_t *changes;            /* the change points, each with its "index" */
+	double noise;               /* a night's noise (NAN: too few nights) */
+	enum changes_series series; /* the series they were found on */
+	const char *base;           /* WITHIN: the base every night measured (borrowed from pts) */
+	size_t host;                /* how many of them moved no code (changes_is_host()) */
+};
+
 /*
- * The change points of the points pts (an array of objects) as a new
- * array in *changes, each with its "index"; p (NULL: not wanted) gets the
- * marks.  *noise: a night's noise (NAN: too few nights).
+ * The change points of the points pts (an array of objects) and the
+ * series they were found on, in *f; p (NULL: not wanted) gets the marks.
  */
-static int series_changes(const json_t *pts, struct trend_point *p, json_t **changes,
-			  double *noise, struct plumb_err *err)
+static int series_changes(const json_t *pts, struct trend_point *p, struct series_found *f,
+			  struct plumb_err *err)
 {
 	size_t n = json_array_size(pts), nc = 0;
+	struct changes_obs *obs = NULL;
 	struct cp_night *x = NULL;
 	struct cp_change *c = NULL;
+	double *store = NULL;
 	int r = 0;
 
-	*noise = NAN;
-	if (!(*changes = json_array()))
+	memset(f, 0, sizeof(*f));
+	f->noise = NAN;
+	if (!(f->changes = json_array()))
 		return plumb_err_oom(err, "trend");
 	if (n == 0)
 		return 0;
+	if ((r = observations(pts, &obs, &store, err)) < 0)
+		goto done;
 	if (!(x = malloc(n * sizeof(*x)))) {
 		r = plumb_err_oom(err, "trend");
 		goto done;
 	}
+	f->series = changes_series_of(obs, n, &f->base);
 	for (size_t i = 0; i < n; i++)
-		x[i] = night_of(json_array_get(pts, i));
-	if ((r = changes_find(x, n, &c, &nc, noise, err)) < 0)
+		x[i] = changes_night(&obs[i], f->series);
+	if ((r = changes_find(x, n, &c, &nc, &f->noise, err)) < 0)
 		goto done;
 	for (size_t i = 0; i < nc; i++) {
 		struct changes_ref before, after;
@@ -109,48 +162,60 @@ static int series_changes(const json_t *pts, struct trend_point *p, json_t **cha
 			;
 		ref_of(json_array_get(pts, k), &before);
 		ref_of(json_array_get(pts, c[i].at), &after);
-		o = changes_object(&c[i], &before, &after);
+		o = changes_object(&c[i], &before, &after, f->series);
 		if (!o || json_object_set_new(o, "index", json_integer((json_int_t)c[i].at)) ||
-		    json_array_append_new(*changes, o)) {
+		    json_array_append_new(f->changes, o)) {
 			r = plumb_err_oom(err, "trend");
 			goto done;
 		}
+		f->host += changes_is_host(&before, &after);
 		if (p) {
 			p[c[i].at].change = c[i].after > c[i].before ? 1 : -1;
 			p[c[i].at].change_ratio = c[i].ratio;
+			p[c[i].at].change_host = changes_is_host(&before, &after);
 		}
 	}
 done:
 	if (r < 0) {
-		json_decref(*changes);
-		*changes = NULL;
+		json_decref(f->changes);
+		f->changes = NULL;
 	}
+	free(obs);
+	free(store);
 	free(x);
 	free(c);
 	return r;
 }
 
+/* Set the members every model of a series carries: series, series_base, noise, changes. */
+static int set_found(json_t *o, const struct series_found *f)
+{
+	return json_object_set_new(o, "series", json_string(changes_series_name(f->series))) ||
+	       json_object_set_new(o, "series_base", f->base ? json_string(f->base) : json_null()) ||
+	       json_object_set_new(o, "noise", isnan(f->noise) ? json_null() : json_real(f->noise)) ||
+	       json_object_set(o, "changes", f->changes);
+}
+
 int trend_add_changes(json_t *model, struct plumb_err *err)
 {
-	json_t *pts = json_object_get(model, "points"), *changes;
-	double noise;
+	json_t *pts = json_object_get(model, "points");
+	struct series_found f;
 	int r;
 
 	if (!json_is_object(model) || !json_is_array(pts))
 		return plumb_err_set(err, PLUMB_EINPUT, "trend: expected an object with a points array");
-	if ((r = series_changes(pts, NULL, &changes, &noise, err)) < 0)
+	if ((r = series_changes(pts, NULL, &f, err)) < 0)
 		return r;
-	for (size_t i = 0; i < json_array_size(changes); i++) {
-		const json_t *c = json_array_get(changes, i);
+	for (size_t i = 0; i < json_array_size(f.changes); i++) {
+		const json_t *c = json_array_get(f.changes, i);
 		json_t *e = json_array_get(pts, (size_t)json_integer_value(json_object_get(c, "index")));
 		if (json_object_set(e, "change", json_object_get(c, "direction")))
 			r = -1;
 	}
-	if (r < 0 || json_object_set_new(model, "noise", isnan(noise) ? json_null() : json_real(noise)) ||
-	    json_object_set_new(model, "changes", changes)) {
-		return plumb_err_oom(err, "trend");
-	}
-	return 0;
+	if (r < 0 || set_found(model, &f))
+		r = plumb_err_oom(err, "trend");
+	json_decref(f.changes);
+	return r;
 }
 
 int trend_fail_on_parse(const char *s, enum report_fail_on *out)
@@ -275,6 +340,9 @@ struct change_row {
 	int (*esc)(struct buf *out, const char *s);
 };
 
+/* After the commits of a change that moved no code (changes_is_host()). */
+#define HOST_WORDS "; the host: the same commit on both nights, no code changed (never gated)"
+
 /* Every change point as one row of f. */
 static int change_rows(const json_t *changes, const struct change_row *f, struct buf *out)
 {
@@ -291,26 +359,48 @@ static int change_rows(const json_t *changes, const struct change_row *f, struct
 		rc |= f->esc(out, change_time(c, "first_after"));
 		rc |= buf_addstr(out, f->commits);
 		rc |= f->esc(out, commits);
+		if (jstr(c, "cause") && strcmp(jstr(c, "cause"), "host") == 0)
+			rc |= f->esc(out, HOST_WORDS);
 		rc |= buf_addstr(out, f->end);
 	}
 	return rc;
 }
 
+/* Which series the change points were found on, as a sentence escaped by esc. */
+static int series_sentence(const struct series_found *f, struct buf *out,
+			   int (*esc)(struct buf *out, const char *s))
+{
+	char base[16];
+	int rc = 0;
+
+	if (f->series == CHANGES_LEVEL)
+		return esc(out, "Change points on the candidate's level (the nights were not all "
+			   "measured against one base: a drift of the host moves the series too).");
+	snprintf(base, sizeof(base), "%.12s", f->base ? f->base : "?");
+	utf8_cut(base);
+	rc |= esc(out, "Change points on the within-night ratio: each night's candidate over its base ");
+	rc |= esc(out, base);
+	rc |= esc(out, " (the same every night, measured in the same job), so a drift of the host "
+		  "cancels.");
+	return rc;
+}
+
 /* The change point lines of the text view. */
-static int text_changes(const json_t *changes, struct buf *out)
+static int text_changes(const struct series_found *f, struct buf *out)
 {
 	static const struct change_row row = { "  %-4s %s  between ", " and ", ", commits ", "\n",
 					       esc_text };
-	size_t nc = json_array_size(changes);
+	size_t nc = json_array_size(f->changes);
 	int rc = 0;
 
-	rc |= buf_printf(out, "%zu change point%s%s\n", nc, nc == 1 ? "" : "s", nc ? ":" : "");
-	rc |= change_rows(changes, &row, out);
+	rc |= series_sentence(f, out, esc_text);
+	rc |= buf_printf(out, "\n%zu change point%s%s\n", nc, nc == 1 ? "" : "s", nc ? ":" : "");
+	rc |= change_rows(f->changes, &row, out);
 	return rc;
 }
 
 static int text(const json_t *model, const struct trend_point *p, size_t n,
-		enum metric_id m, const json_t *changes, struct buf *out)
+		enum metric_id m, const struct series_found *f, struct buf *out)
 {
 	static const char *const head[] = { "time", "commit", "ref", "center", "range",
 					    "spread", "verdict", "shift" };
@@ -373,12 +463,12 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 				 p[i].shift > 0 ? "up" : "down");
 	}
 	rc |= buf_addstr(out, "\n");
-	rc |= text_changes(changes, out);
+	rc |= text_changes(f, out);
 	return rc ? -1 : 0;
 }
 
 static int markdown(const json_t *model, const struct trend_point *p, size_t n,
-		    enum metric_id m, const json_t *changes, struct buf *out)
+		    enum metric_id m, const struct series_found *f, struct buf *out)
 {
 	static const struct change_row md_row = { "| %s | %s | ", " | ", " | ", " |\n", esc_md };
 	char c[UNITS_MAX], r[256], s[UNITS_MAX];
@@ -414,12 +504,14 @@ static int markdown(const json_t *model, const struct trend_point *p, size_t n,
 				 p[i].shift < 0 ? "**\u25bc down**" : "",
 				 p[i].change > 0 ? " change \u2191" : p[i].change < 0 ? " change \u2193" : "");
 	}
-	rc |= buf_printf(out, "\n### Change points\n\n%zu change point%s (docs/changes.md).\n",
-			 json_array_size(changes), json_array_size(changes) == 1 ? "" : "s");
-	if (json_array_size(changes))
+	rc |= buf_addstr(out, "\n### Change points\n\n");
+	rc |= series_sentence(f, out, esc_md);
+	rc |= buf_printf(out, "\n\n%zu change point%s (docs/changes.md).\n",
+			 json_array_size(f->changes), json_array_size(f->changes) == 1 ? "" : "s");
+	if (json_array_size(f->changes))
 		rc |= buf_addstr(out, "\n| direction | size [95%] | last night before | first night after | commits |\n"
 				 "|---|---:|---|---|---|\n");
-	rc |= change_rows(changes, &md_row, out);
+	rc |= change_rows(f->changes, &md_row, out);
 	return rc ? -1 : 0;
 }
 
@@ -435,7 +527,7 @@ static json_t *js(const char *s)
 
 /* The JSON trend object (docs/report-json.md); NULL when memory ran out. */
 static json_t *json_model(const json_t *model, const struct trend_point *p, size_t n,
-			  const json_t *changes, double noise)
+			  const struct series_found *f)
 {
 	json_t *o = json_object(), *a = json_array();
 	int bad = !o || !a;
@@ -470,8 +562,7 @@ static json_t *json_model(const json_t *model, const struct trend_point *p, size
 		bad |= json_object_set_new(o, "shifts", json_integer((json_int_t)count_shifts(p, n)));
 		bad |= json_object_set_new(o, "points", a);
 		a = NULL;
-		bad |= json_object_set_new(o, "noise", jnum_or_null(noise));
-		bad |= json_object_set(o, "changes", (json_t *)changes);
+		bad |= set_found(o, f);
 	}
 	json_decref(a);
 	if (bad) {
@@ -490,7 +581,7 @@ struct html_part {
 };
 
 static int html(const json_t *model, const struct trend_point *p, size_t n,
-		enum metric_id m, const json_t *changes, const struct html_part *part,
+		enum metric_id m, const struct series_found *f, const struct html_part *part,
 		struct buf *out)
 {
 	static const struct change_row html_row = {
@@ -542,14 +633,16 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 	rc |= buf_addstr(out, "</table></div></section>\n");
 	rc |= buf_printf(out, "<section class=\"changes\"><h2>Change points</h2>\n<p>%zu change point%s "
 			 "(docs/changes.md): where the nights' levels, their pads' whole range counted, "
-			 "move by more than the series' noise.</p>\n", json_array_size(changes),
-			 json_array_size(changes) == 1 ? "" : "s");
-	if (json_array_size(changes))
+			 "move by more than the series' noise.  ", json_array_size(f->changes),
+			 json_array_size(f->changes) == 1 ? "" : "s");
+	rc |= series_sentence(f, out, esc_html);
+	rc |= buf_addstr(out, "</p>\n");
+	if (json_array_size(f->changes))
 		rc |= buf_addstr(out, "<div class=\"scroll\"><table class=\"benches\">\n<tr><th>direction</th>"
 				 "<th>size [95%]</th><th>last night before</th><th>first night after</th>"
 				 "<th>commits</th></tr>\n");
-	rc |= change_rows(changes, &html_row, out);
-	if (json_array_size(changes))
+	rc |= change_rows(f->changes, &html_row, out);
+	if (json_array_size(f->changes))
 		rc |= buf_addstr(out, "</table></div>\n");
 	rc |= buf_addstr(out, "</section>\n");
 	if (part->page)
@@ -567,7 +660,7 @@ int trend_gate(const struct trend_point *p, size_t n, enum report_fail_on fail_o
 	if (!n || fail_on == REPORT_FAIL_NEVER)
 		return 0;
 	for (size_t i = n > CHANGES_LATEST ? n - CHANGES_LATEST : 0; i < n; i++) {
-		if (!p[i].change || (p[i].change < 0 && !either))
+		if (!p[i].change || p[i].change_host || (p[i].change < 0 && !either))
 			continue;
 		snprintf(commit, sizeof(commit), "%.12s", p[i].commit ? p[i].commit : "?");
 		utf8_cut(commit);
@@ -590,44 +683,46 @@ static int render_one(const json_t *model, enum report_format format, enum repor
 		      const struct html_part *part, struct buf *out, json_t **jout,
 		      struct report_result *rr, struct plumb_err *err)
 {
+	struct series_found f;
 	struct trend_point *p;
-	json_t *changes, *j;
 	enum metric_id m;
-	double noise;
+	json_t *j;
 	size_t n;
 	int rc;
 
 	memset(rr, 0, sizeof(*rr));
 	if ((rc = points_of(model, &p, &n, err)) < 0)
 		return rc;
-	if ((rc = series_changes(json_object_get(model, "points"), p, &changes, &noise, err)) < 0) {
+	if ((rc = series_changes(json_object_get(model, "points"), p, &f, err)) < 0) {
 		free(p);
 		return rc;
 	}
 	rr->failon_matched = (size_t)trend_gate(p, n, fail_on, rr->message, sizeof(rr->message));
-	snprintf(rr->summary, sizeof(rr->summary), "%zu point%s, %zu shift%s, %zu change point%s", n,
-		 n == 1 ? "" : "s", count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s",
-		 json_array_size(changes), json_array_size(changes) == 1 ? "" : "s");
+	snprintf(rr->summary, sizeof(rr->summary), "%zu point%s, %zu shift%s, %zu change point%s%s "
+		 "(on the %s series)", n, n == 1 ? "" : "s", count_shifts(p, n),
+		 count_shifts(p, n) == 1 ? "" : "s", json_array_size(f.changes),
+		 json_array_size(f.changes) == 1 ? "" : "s", f.host ? ", of the host not gated" : "",
+		 changes_series_name(f.series));
 	if (!jstr(model, "bench")) {
 		free(p);
-		json_decref(changes);
+		json_decref(f.changes);
 		return plumb_err_set(err, PLUMB_EINPUT, "trend: bench: expected a string");
 	}
 	m = metric_of(jstr(model, "metric"));
 	switch (format) {
 	case REPORT_TEXT:
-		rc = text(model, p, n, m, changes, out);
+		rc = text(model, p, n, m, &f, out);
 		break;
 	case REPORT_MARKDOWN:
-		rc = markdown(model, p, n, m, changes, out);
+		rc = markdown(model, p, n, m, &f, out);
 		break;
 	case REPORT_HTML:
-		rc = html(model, p, n, m, changes, part, out);
+		rc = html(model, p, n, m, &f, part, out);
 		break;
 	case REPORT_JSON:
-		j = json_model(model, p, n, changes, noise);
+		j = json_model(model, p, n, &f);
 		free(p);
-		json_decref(changes);
+		json_decref(f.changes);
 		if (!j)
 			return plumb_err_oom(err, "trend");
 		if (jout) {
@@ -640,12 +735,12 @@ static int render_one(const json_t *model, enum report_format format, enum repor
 	case REPORT_CSV:
 	case REPORT_BMF:
 		free(p);
-		json_decref(changes);
+		json_decref(f.changes);
 		return plumb_err_set(err, PLUMB_EARG, "trend: --format %s exports a bundle's report, "
 				     "not a trend", report_format_name(format));
 	}
 	free(p);
-	json_decref(changes);
+	json_decref(f.changes);
 	if (rc)
 		return buf_err(err, "trend");
 	return 0;

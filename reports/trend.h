@@ -28,6 +28,7 @@ struct trend_point {
 	int shift;        /* +1: range wholly above the previous point's; -1 below; 0 */
 	int change;       /* +1: the first point after a change point up; -1 down; 0 */
 	double change_ratio; /* that change's size (after / before); 0 without one */
+	int change_host;  /* that change moved no code: the same commit either side (never gates) */
 };
 
 struct trend_opts {
@@ -65,7 +66,9 @@ int trend_query_classes(struct store *st, const struct query_trend *q, json_t **
  * The gate of a series: nonzero when one of its latest CHANGES_LATEST
  * points is the first after a change point (the latest nights start a
  * change) in a direction fail_on asks for: up for slower and noisy, up or
- * down for any and change.  The shift of the latest point alone (its range
+ * down for any and change.  A change that moved no code (change_host: the
+ * nights either side measured the same commit) is the host's and never
+ * gates.  The shift of the latest point alone (its range
  * apart from the previous night's) never gates: on a series with 5%
  * placement noise it fires on about one night in twelve with no change at
  * all.  The one place that decides.  why gets the words.
@@ -81,8 +84,10 @@ int trend_fail_on_parse(const char *s, enum report_fail_on *out);
 
 /*
  * Find the change points of a model query_trend() returned and add them:
- * "changes" (docs/changes.md, oldest first), "noise", and each first
- * point after one its "change" ("up" or "down").
+ * "changes" (docs/changes.md, oldest first), "noise", "series" (the
+ * series they were found on, "within-night" or "level"), "series_base"
+ * (the base of a within-night series, else null), and each first point
+ * after one its "change" ("up" or "down").
  */
 int trend_add_changes(json_t *model, struct plumb_err *err);
 

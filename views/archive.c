@@ -297,6 +297,20 @@ void view_trend(const json_t *t, FILE *out)
 		}
 		fputc('\n', out);
 	}
+	if (json_is_string(json_object_get(t, "series"))) {
+		char base[13];
+
+		fputs("change points on the ", out);
+		put_str(out, t, "series", "-", 0);
+		if (json_is_string(json_object_get(t, "series_base"))) {
+			fputs(" series: candidate / base ", out);
+			put(out, short12(t, "series_base", base), 0);
+			fputs(" of the same job, so a drift of the host cancels\n", out);
+		} else {
+			fputs(" series: the candidate's level (the nights were not all measured against "
+			      "one base)\n", out);
+		}
+	}
 	view_change_lines(json_object_get(t, "changes"), 0, out);
 }
 
@@ -313,7 +327,8 @@ void view_change_lines(const json_t *changes, int with, FILE *out)
 		fprintf(out, "%-16s  ", "HOST");
 	if (with & VIEW_CHANGE_BENCH)
 		fprintf(out, "%-20s  ", "BENCH");
-	fprintf(out, "%-4s  %-26s  %-20s  %s\n", "DIR", "SIZE [95%]", "LAST NIGHT BEFORE", "COMMITS");
+	fprintf(out, "%-4s  %-26s  %-20s  %-26s  %-12s  %s\n", "DIR", "SIZE [95%]", "LAST NIGHT BEFORE",
+		"COMMITS", "SERIES", "CAUSE");
 	json_array_foreach(changes, i, c) {
 		const json_t *a = json_object_get(c, "first_after"), *b = json_object_get(c, "last_before");
 		char size[96], ca[13], cb[13];
@@ -333,9 +348,16 @@ void view_change_lines(const json_t *changes, int with, FILE *out)
 		fprintf(out, "  %-26s  ", size);
 		put_str(out, b, "time", "-", 20);
 		fputs("  ", out);
-		put(out, short12(b, "commit", cb), 0);
+		put(out, short12(b, "commit", cb), 12);
 		fputs("..", out);
-		put(out, short12(a, "commit", ca), 0);
+		put(out, short12(a, "commit", ca), 12);
+		fputs("  ", out);
+		put_str(out, c, "series", "-", 12);
+		fputs("  ", out);
+		if (str(c, "cause", NULL) && strcmp(str(c, "cause", ""), "host") == 0)
+			fputs("host: the same commit either side, no code changed (never gated)", out);
+		else
+			put_str(out, c, "cause", "-", 0);
 		fputc('\n', out);
 	}
 }

@@ -116,6 +116,10 @@ static int gate_of(const char *found, const char *command, enum report_fail_on f
 			p[1].min = 10.5, p[1].max = 11.5, p[1].change = 1;
 		else if (strcmp(found, "change-down") == 0)
 			p[1].min = 9.5, p[1].max = 10.5, p[1].change = -1;
+		else if (strcmp(found, "host-up") == 0)
+			p[1].min = 10.5, p[1].max = 11.5, p[1].change = 1, p[1].change_host = 1;
+		else if (strcmp(found, "host-down") == 0)
+			p[1].min = 9.5, p[1].max = 10.5, p[1].change = -1, p[1].change_host = 1;
 		else
 			return -1;
 		memset(&rr, 0, sizeof(rr));

@@ -577,7 +577,8 @@ PLUMB_TEST(reports_trend_marks_ranges_that_stop_overlapping)
 /*
  * --fail-on with --trend gates on the latest nights starting a change point
  * (trend_gate()): up for slower and noisy, either way for any and change; a
- * shift of the latest night alone gates nothing, nor does an older change.
+ * shift of the latest night alone gates nothing, nor does an older change,
+ * nor a change of the host.
  */
 PLUMB_TEST(reports_trend_gate_is_a_latest_change)
 {
@@ -608,6 +609,14 @@ PLUMB_TEST(reports_trend_gate_is_a_latest_change)
 	assert_int_equal(trend_gate(p, 6, REPORT_FAIL_ANY, why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "change point down"));
 	assert_int_equal(trend_gate(p, 6, REPORT_FAIL_CHANGE, why, sizeof(why)), 1);
+	/* A change of the host (the same commit either side) gates nothing, either way. */
+	p[4].change_host = 1;
+	for (size_t f = 0; f < 4; f++)
+		assert_int_equal(trend_gate(p, 6, all[f], why, sizeof(why)), 0);
+	p[4].change = 1;
+	for (size_t f = 0; f < 4; f++)
+		assert_int_equal(trend_gate(p, 6, all[f], why, sizeof(why)), 0);
+	p[4].change_host = 0;
 	p[4].change = 0;
 	p[2].change = 1;        /* the first night after it is the 4th latest */
 	for (size_t f = 0; f < 4; f++)
