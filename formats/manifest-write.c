@@ -571,6 +571,8 @@ static int64_t minor_needed(const struct manifest *m)
 		    (b->rule.present && b->rule.name && strcmp(b->rule.name, "shift") == 0))
 			return 3;
 	}
+	if (m->run.project)
+		return 3;
 	return m->source ? 2 : 1;
 }
 
