@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli/cmd.h"
+#include "cli/trust.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/config.h"
@@ -21,7 +22,7 @@
 static struct {
 	struct strlist keys;
 	const char *format, *output;
-	int remeasure, json;
+	int remeasure, json, trust_commands;
 	const char *repo, *bundle;
 } o;
 
@@ -39,6 +40,9 @@ static const struct plumb_opt audit_opts[] = {
 		    &o.repo),
 	OPT_STRING_("bundle", 0, "FILE", "with --remeasure: where the new bundle goes (default: plumb run's name, here)",
 		    &o.bundle),
+	OPT_FLAG_("trust-commands", 0,
+		  "with --remeasure: run the commands the bundle records although no trusted key signed it",
+		  &o.trust_commands),
 	OPT_END_()
 };
 
@@ -51,17 +55,27 @@ static void log_line(void *ctx, const char *line)
 /*
  * --remeasure: the recorded configuration run again, then compared.  An
  * error of the run itself (a build that fails, a missing repository) is
- * returned as the run would exit.
+ * returned as the run would exit.  Without trust in the bundle's commands
+ * nothing runs: *refused is the exit status after the commands were
+ * printed (cli/trust.h).
  */
-static int remeasure(struct audit *a, struct plumb_err *err)
+static int remeasure(struct audit *a, int json, int *refused, struct plumb_err *err)
 {
+	struct config_from from = { .repo = o.repo };
 	struct plumb_config cfg;
 	struct runner_run_opts ro;
 	struct runner_run_result res;
 	int rc;
 
-	if ((rc = config_load_bundle(&cfg, a->path, o.repo, NULL, err)) < 0)
+	/* The keys the audit checked the signature with. */
+	from.keys = a->keys.keys;
+	from.n_keys = a->keys.n;
+	if ((rc = config_load_bundle(&cfg, a->path, &from, err)) < 0)
 		return rc;
+	if ((*refused = cli_from_trust(&cfg, &from, &a->keys, o.trust_commands, json)) != PLUMB_EXIT_OK) {
+		config_release(&cfg);
+		return 0;
+	}
 	memset(&ro, 0, sizeof(ro));
 	memset(&res, 0, sizeof(res));
 	ro.output = o.bundle;
@@ -81,7 +95,7 @@ static int audit_exec(int argc, char **argv)
 	struct plumb_err err;
 	struct audit a;
 	struct buf out;
-	int rc, failed, status = PLUMB_EXIT_OK;
+	int rc, failed, refused = PLUMB_EXIT_OK, status = PLUMB_EXIT_OK;
 
 	if (opt_json_alias("audit", o.json, &o.format) < 0)
 		return PLUMB_EXIT_USAGE;
@@ -89,8 +103,8 @@ static int audit_exec(int argc, char **argv)
 		fprintf(stderr, "plumb audit: --format takes text, md, html or json\n");
 		return PLUMB_EXIT_USAGE;
 	}
-	if ((o.repo || o.bundle) && !o.remeasure) {
-		fprintf(stderr, "plumb audit: --repo and --bundle go with --remeasure\n");
+	if ((o.repo || o.bundle || o.trust_commands) && !o.remeasure) {
+		fprintf(stderr, "plumb audit: --repo, --bundle and --trust-commands go with --remeasure\n");
 		return PLUMB_EXIT_USAGE;
 	}
 	if (argc != 1) {
@@ -107,10 +121,11 @@ static int audit_exec(int argc, char **argv)
 	rc = audit_run(&ao, &a, &err);
 	/* Only a bundle that verifies and agrees with itself is measured again. */
 	if (rc == 0 && o.remeasure && !audit_failed(&a))
-		rc = remeasure(&a, &err);
-	if (rc == 0)
+		rc = remeasure(&a, f == VIEW_AUDIT_JSON, &refused, &err);
+	/* Refused for want of trust: the commands were printed instead. */
+	if (rc == 0 && refused == PLUMB_EXIT_OK)
 		rc = view_audit(&a, f, &out, &err);
-	if (rc == 0)
+	if (rc == 0 && refused == PLUMB_EXIT_OK)
 		rc = report_write(&out, o.output, &err);
 	failed = audit_failed(&a);
 	/* 0 reproduced, 1 not reproduced, 3 not comparable or not verifiable. */
@@ -122,6 +137,8 @@ static int audit_exec(int argc, char **argv)
 	strlist_release(&o.keys);
 	if (rc < 0)
 		return cli_fail(&err);
+	if (refused != PLUMB_EXIT_OK)
+		return refused;
 	/* A bundle that fails its integrity or consistency check is bad input. */
 	return failed ? cli_exit_status(PLUMB_EINPUT) : status;
 }
@@ -130,7 +147,8 @@ const struct plumb_cmd cmd_audit = {
 	.name = "audit",
 	.summary = "verify, explain and re-analyse an old bundle",
 	.usage = "audit BUNDLE|DIR [-p KEY.pub]... [--format FORMAT] [-o FILE]\n"
-		 "audit BUNDLE|DIR --remeasure [--repo PATH] [--bundle FILE] [-p KEY.pub]... [--format FORMAT] [-o FILE]",
+		 "audit BUNDLE|DIR --remeasure [--repo PATH] [--bundle FILE] [--trust-commands] [-p KEY.pub]... "
+		 "[--format FORMAT] [-o FILE]",
 	.description =
 		"One report an auditor can attach, in four parts, each with a pass/fail line.\n"
 		"Integrity: every member against SHA256SUMS, the bundle id, the signature\n"
@@ -143,6 +161,8 @@ const struct plumb_cmd cmd_audit = {
 		"unverified. Exits 0 when integrity and consistency pass, 3 when either fails.\n"
 		"--remeasure runs the recorded configuration again on this host (the commits\n"
 		"out of --repo PATH or the recorded repository; plumb run --from BUNDLE),\n"
+		"at the recorded commits and only when a trusted key signed the bundle or\n"
+		"with --trust-commands (else its commands are printed and it exits 3),\n"
 		"writes a new bundle and says per benchmark whether the new center lies in\n"
 		"the recorded range and the verdict is the same, and whether the hosts are\n"
 		"comparable: exit 0 reproduced, 1 not reproduced, 3 not comparable or not\n"

@@ -20,10 +20,12 @@
 #include "common/buf.h"
 #include "cli/runlock.h"
 #include "cli/runstatus.h"
+#include "cli/trust.h"
 #include "common/err.h"
 #include "common/escape.h"
 #include "common/url.h"
 #include "formats/config.h"
+#include "formats/keyring.h"
 #include "reports/report.h"
 #include "runner/build.h"
 #include "runner/host.h"
@@ -45,6 +47,8 @@ static struct {
 	int quiet;
 	const char *wait, *prune;
 	const char *from;
+	struct strlist keys;
+	int trust_commands;
 	const char *range;
 	long step;
 } o;
@@ -82,6 +86,11 @@ static const struct plumb_opt run_opts[] = {
 	OPT_INT_("step", 0, "N", "with --range: every Nth commit from A, and B", &o.step, 1, 1000000),
 	OPT_STRING_("from", 0, "BUNDLE", "run the configuration a bundle recorded (its spec) instead of a plumb.conf",
 		    &o.from),
+	OPT_LIST_("public-key", 'p', "KEY.pub",
+		  "with --from: a key whose signature lets the bundle's commands run (repeatable; default: the *.pub of $XDG_CONFIG_HOME/plumb/trusted)",
+		  &o.keys),
+	OPT_FLAG_("trust-commands", 0, "with --from: run the commands the bundle records although no trusted key signed it",
+		  &o.trust_commands),
 	OPT_END_()
 };
 
@@ -95,33 +104,6 @@ static void print_progress(void *ctx, const char *line)
 	if (localtime_r(&now, &tm))
 		strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
 	fprintf(stderr, "plumb: %s %s\n", stamp, line);
-}
-
-static int print_config(const struct plumb_config *cfg)
-{
-	struct plumb_err err;
-	struct buf out;
-	int r;
-
-	plumb_err_clear(&err);
-	if (o.json) {
-		json_t *j = config_to_json(cfg);
-		r = cli_print_json(j, "configuration");
-		json_decref(j);
-		return r;
-	}
-	buf_init(&out, 1 << 24);
-	if (config_to_text(cfg, &out, &err) < 0) {
-		buf_release(&out);
-		return cli_fail(&err);
-	}
-	if (runner_commands_text(cfg, &out, &err) < 0) {
-		buf_release(&out);
-		return cli_fail(&err);
-	}
-	fputs(buf_cstr(&out), stdout);
-	buf_release(&out);
-	return PLUMB_EXIT_OK;
 }
 
 static int print_result(const struct plumb_config *cfg, const struct runner_result *res)
@@ -359,6 +341,8 @@ static int run_exec(int argc, char **argv)
 	struct runner_opts ropts;
 	struct plumb_err err;
 	struct run_lock lock = { -1, NULL, 0 };
+	struct config_from from;
+	struct keyring keys;
 	struct runner_range_commits commits;
 	char range_id[16] = "", range_label[32];
 	char *range_a = NULL;
@@ -366,6 +350,8 @@ static int run_exec(int argc, char **argv)
 	int status;
 
 	memset(&commits, 0, sizeof(commits));
+	memset(&from, 0, sizeof(from));
+	keyring_init(&keys);
 
 	(void)argv;
 	plumb_err_clear(&err);
@@ -472,7 +458,21 @@ static int run_exec(int argc, char **argv)
 		status = PLUMB_EXIT_USAGE;
 		goto out_opts;
 	}
-	if (o.from ? config_load_bundle(&cfg, o.from, NULL, &ov, &err) < 0 :
+	if (!o.from && (o.keys.n || o.trust_commands)) {
+		fprintf(stderr, "plumb run: %s goes with --from\n", o.keys.n ? "-p" : "--trust-commands");
+		status = PLUMB_EXIT_USAGE;
+		goto out_opts;
+	}
+	/* The trusted keys, for a bundle whose commands are to run. */
+	if (o.from && !o.dry_run &&
+	    keyring_load(&keys, (const char *const *)o.keys.v, o.keys.n, NULL, &err) < 0) {
+		status = cli_fail(&err);
+		goto out_opts;
+	}
+	from.ov = &ov;
+	from.keys = keys.keys;
+	from.n_keys = keys.n;
+	if (o.from ? config_load_bundle(&cfg, o.from, &from, &err) < 0 :
 	    config_load(&cfg, o.config ? o.config : "plumb.conf", &ov, &err) < 0) {
 		status = cli_fail(&err);
 		goto out_opts;
@@ -493,11 +493,14 @@ static int run_exec(int argc, char **argv)
 		goto out_cfg;
 	}
 	if (o.dry_run) {
-		status = print_config(&cfg);
+		status = cli_print_plan(&cfg, o.json);
 		if (status == PLUMB_EXIT_OK && o.range && !o.json)
 			status = print_range(&cfg, &commits);
 		goto out_cfg;
 	}
+	/* A bundle is data: what it records runs only with trust. */
+	if (o.from && (status = cli_from_trust(&cfg, &from, &keys, o.trust_commands, o.json)) != PLUMB_EXIT_OK)
+		goto out_cfg;
 	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK ||
 	    (status = cli_run_prune(&cfg, o.prune, o.quiet)) != PLUMB_EXIT_OK)
 		goto out_cfg;
@@ -525,6 +528,8 @@ out_cfg:
 	run_lock_release(&lock);
 	config_release(&cfg);
 out_opts:
+	keyring_release(&keys);
+	strlist_release(&o.keys);
 	runner_range_commits_release(&commits);
 	free(range_a);
 	free(range_labels);
@@ -540,7 +545,7 @@ const struct plumb_cmd cmd_run = {
 		 "[--bench NAME]... [-o FILE.plumb] [--archive] [--label K=V]... "
 		 "[--build-only] [--dry-run] [--workdir DIR] [--keep] [--keep-going] [--no-cache] "
 		 "[--report FILE.html] [--json] [--fail-on slower|any|noisy] [--quiet] [--wait[=DURATION]] [--prune[=AGE]] "
-		 "[--from BUNDLE] [--range A..B [--step N]]",
+		 "[--from BUNDLE [-p KEY.pub]... [--trust-commands]] [--range A..B [--step N]]",
 	.description =
 		"Check out the base and candidate revisions of plumb.conf, build each at\n"
 		"every pad variant (the code shifted by K x build.padBytes), prove that\n"
@@ -559,7 +564,10 @@ const struct plumb_cmd cmd_run = {
 		"or waits with --wait.  --prune removes kept run folders and the logs of\n"
 		"failures older than AGE first.  --from BUNDLE runs the configuration a\n"
 		"bundle recorded instead of a plumb.conf (with --dry-run: prints it as\n"
-		"plumb.conf).  --range A..B measures every commit of A..B (first parents,\n"
+		"plumb.conf), at the commits it recorded; its commands run only when a\n"
+		"trusted key signed it (-p, or $XDG_CONFIG_HOME/plumb/trusted/*.pub) or\n"
+		"with --trust-commands, else they are printed and the run exits 3.\n"
+		"--range A..B measures every commit of A..B (first parents,\n"
 		"oldest first; --step N every Nth from A, and B) against A in one job:\n"
 		"every variant of every commit in the same rounds, one bundle per commit\n"
 		"(-o: their folder), labelled range=<id>, then the range report (plumb\n"

@@ -399,6 +399,37 @@ int atomic_file_commit(struct atomic_file *af, struct plumb_err *err)
 	return r;
 }
 
+int atomic_file_commit_new(struct atomic_file *af, struct plumb_err *err)
+{
+	char proc[64];
+	char *path = strdup(af->path);
+	int r, e;
+
+	if (!path) {
+		atomic_file_abort(af);
+		return plumb_err_oom(err, "file");
+	}
+	if (fsync(af->fd) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, af->tmp_path, "fsync");
+		atomic_file_abort(af);
+		free(path);
+		return r;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", af->fd);
+	/* link(), unlike rename(), never replaces what is there. */
+	r = af->unnamed ? linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW)
+			: link(af->tmp_path, path);
+	e = errno;
+	/* The file keeps the name it was linked to; the temporary one goes. */
+	atomic_file_abort(af);
+	if (r < 0)
+		r = e == EEXIST ? 0 : plumb_err_errno(err, PLUMB_EIO, e, path, "link");
+	else if ((r = fsync_parent(path, err)) == 0)
+		r = 1;
+	free(path);
+	return r;
+}
+
 void atomic_file_abort(struct atomic_file *af)
 {
 	if (af->fd >= 0)

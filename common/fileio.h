@@ -46,6 +46,13 @@ int atomic_file_write(struct atomic_file *af, const void *data, size_t len,
 /* fsync, close, rename over path, fsync the folder.  On failure: aborted. */
 int atomic_file_commit(struct atomic_file *af, struct plumb_err *err);
 
+/*
+ * fsync, close, link to path, fsync the folder, unless path exists: then
+ * it is left as it is.  1 when path was made, 0 when it existed (af is
+ * finished either way), or an error.
+ */
+int atomic_file_commit_new(struct atomic_file *af, struct plumb_err *err);
+
 /* Close and remove the temporary file; path is untouched. */
 void atomic_file_abort(struct atomic_file *af);
 

@@ -277,7 +277,7 @@ static int check_sig(const char *bname, struct verify_state *vs,
 		for (size_t i = 0; i < opts->n_pubkeys; i++)
 			if (memcmp(opts->pubkeys[i].keyid, s.keyid, SIGN_KEYID_BYTES) == 0)
 				key = &opts->pubkeys[i], info->sig_key = (int)i;
-		if (!key)
+		if (!key && !opts->other_keys_ok)
 			return plumb_err_set(err, PLUMB_EINPUT, "%s: SHA256SUMS.sig: signed with key "
 					     "%s, which is none of the %zu trusted key%s", bname,
 					     info->sig_keyid, opts->n_pubkeys,

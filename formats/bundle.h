@@ -140,9 +140,12 @@ struct bundle_read_opts {
 	int require_signature;                   /* a good signature or PLUMB_EINPUT */
 	struct bundle_diffs *diffs;              /* NULL: a difference is refused */
 	/* Keys to choose from by the signature's key id (beside pubkey): a
-	 * signature by none of them is PLUMB_EINPUT naming its key id. */
+	 * signature by none of them is PLUMB_EINPUT naming its key id, unless
+	 * other_keys_ok: then info->sig is BUNDLE_SIG_UNCHECKED (a signature by
+	 * one of them that does not check is refused either way). */
 	const struct sign_public_key *pubkeys;
 	size_t n_pubkeys;
+	int other_keys_ok;
 };
 
 /*

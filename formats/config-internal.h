@@ -46,6 +46,9 @@ enum key_id {
 };
 #define K_BENCH_FIRST K_BENCH_COMMAND
 
+/* run.lock, build.cacheSize, archive.url: this machine's, never a spec's (config.c). */
+bool config_key_local(enum key_id id);
+
 #define PAD_BYTES_MAX      65536
 #define WARMUP_RUNS_MAX    1000
 #define SAMPLES_MAX        UINT64_C(1000000000)

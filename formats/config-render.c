@@ -1,7 +1,8 @@
 /*
  * formats/config-render.c: the effective configuration rendered back, as
- * plumb.conf text (plumb run --dry-run) and as JSON (the bundle's spec).
- * Both walk config_keys[] and write each key by the kind of its value
+ * plumb.conf text (plumb run --dry-run) and as JSON (the bundle's spec,
+ * without this machine's lock, cache and archive).  Both walk
+ * config_keys[] and write each key by the kind of its value
  * (config_key_value()), so a new key renders without an edit here.
  */
 #include <inttypes.h>
@@ -267,11 +268,21 @@ static void json_section(struct jb *jb, const struct plumb_config *cfg,
 	struct key_value v;
 
 	for (size_t i = 0; i < N_OF(config_keys) && !jb->failed; i++) {
-		if (strcmp(config_keys[i].pub.section, sec) != 0)
+		/* This machine's lock, cache and archive are not how it measured. */
+		if (strcmp(config_keys[i].pub.section, sec) != 0 || config_key_local(config_keys[i].id))
 			continue;
 		config_key_value(cfg, b, config_keys[i].id, &v);
 		jb_set(jb, obj, config_keys[i].pub.name, json_key(jb, &v));
 	}
+}
+
+/* A section with a key the spec records (not only this machine's). */
+static bool section_recorded(const char *sec)
+{
+	for (size_t i = 0; i < N_OF(config_keys); i++)
+		if (strcmp(config_keys[i].pub.section, sec) == 0 && !config_key_local(config_keys[i].id))
+			return true;
+	return false;
 }
 
 json_t *config_to_json(const struct plumb_config *cfg)
@@ -282,7 +293,7 @@ json_t *config_to_json(const struct plumb_config *cfg)
 
 	for (size_t i = 0; i < CONFIG_NSECTIONS && !jb.failed; i++) {
 		/* Where the bundle goes is not how it was measured (nor a password to record). */
-		if (strcmp(config_sections[i], "archive") == 0)
+		if (!section_recorded(config_sections[i]))
 			continue;
 		if (strcmp(config_sections[i], "bench") == 0) {
 			benches = jb_child(&jb, root, "bench", json_array());

@@ -6,9 +6,14 @@
  * Every recorded key goes through config_set(), as if read from a
  * plumb.conf, so the same checks and messages apply; its origin in
  * messages is "BUNDLE: spec".  A key this plumb does not know is an error
- * naming it: a configuration that cannot be applied whole is not run.
+ * naming it: a configuration that cannot be applied whole is not run.  A
+ * bundle is data: the keys of this machine's lock, cache and archive are
+ * refused (config_spec_key_check()), its signature is checked against the
+ * trusted keys for the caller to decide whether its commands may run, and
+ * the commits it recorded are pinned for the checkout.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -66,10 +71,10 @@ static int set_one(struct plumb_config *cfg, const char *name, const json_t *v,
 	if (rc < 0)
 		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: %s: not a value plumb.conf can hold",
 				   origin, name);
-	else if (rc == 0)
+	else if (rc == 0 && (rc = config_spec_key_check(name, buf_cstr(&t), origin, err)) == 0)
 		rc = config_set(cfg, name, buf_cstr(&t), origin, err);
-	else
-		rc = 0;
+	else if (rc > 0)
+		rc = 0;   /* null: not set */
 	buf_release(&t);
 	return rc;
 }
@@ -181,20 +186,52 @@ static const char *recorded_remote(const struct manifest *m, const char *repo)
 	return remote;
 }
 
-int config_load_bundle(struct plumb_config *cfg, const char *bundle, const char *repo,
+/* The signature against the trusted keys, as config_load_bundle() reports it. */
+static void note_trust(const struct bundle_info *info, struct config_from *from)
+{
+	from->unverified = info->unverified;
+	from->trusted = info->sig == BUNDLE_SIG_GOOD;
+	from->signed_by_other = info->sig == BUNDLE_SIG_UNCHECKED;
+	snprintf(from->keyid, sizeof(from->keyid), "%s",
+		 info->sig == BUNDLE_SIG_NONE ? "" : info->sig_keyid);
+}
+
+/* The commits the bundle recorded, pinned unless a flag replaced the revision. */
+static int pin_commits(struct plumb_config *cfg, const char *bundle, const struct manifest *m,
 		       const struct config_overrides *ov, struct plumb_err *err)
 {
+	const char *commit[2] = { m->repo.base.commit, m->repo.candidate.commit };
+	const char *flag[2] = { ov ? ov->base : NULL, ov ? ov->candidate : NULL };
+
+	if (!(cfg->from.bundle = strdup(bundle)))
+		return plumb_err_oom(err, "configuration");
+	for (int s = 0; s < 2; s++)
+		if (commit[s] && !flag[s] && !(cfg->from.commit[s] = strdup(commit[s])))
+			return plumb_err_oom(err, "configuration");
+	return 0;
+}
+
+int config_load_bundle(struct plumb_config *cfg, const char *bundle, struct config_from *from,
+		       struct plumb_err *err)
+{
+	struct bundle_read_opts ro = { .limits = NULL };
 	struct bundle_info info;
 	char *origin = buf_strdupf("%s: spec", bundle);
-	const char *path, *remote = NULL;
+	const char *path, *remote = NULL, *repo = from->repo;
 	int rc;
 
 	bundle_info_init(&info);
 	if (!origin)
 		return plumb_err_oom(err, "configuration");
+	/* A signature by a trusted key is checked; one by another key is only noted. */
+	ro.pubkeys = from->keys;
+	ro.n_pubkeys = from->n_keys;
+	ro.other_keys_ok = 1;
 	rc = config_init(cfg, err);
 	if (rc == 0)
-		rc = bundle_verify_any(bundle, NULL, NULL, NULL, &info, err);
+		rc = bundle_verify_any(bundle, from->n_keys ? &ro : NULL, NULL, NULL, &info, err);
+	if (rc == 0)
+		note_trust(&info, from);
 	if (rc == 0 && (remote = recorded_remote(&info.manifest, repo))) {
 		/* The recorded folder is gone: its remote, as recorded. */
 		json_t *spec = json_deep_copy(info.manifest.spec);
@@ -220,7 +257,9 @@ int config_load_bundle(struct plumb_config *cfg, const char *bundle, const char 
 							      cfg->repo.path[0] != '/')))
 		rc = config_set(cfg, "repo.path", path, repo ? "--repo" : origin, err);
 	if (rc == 0)
-		rc = config_apply_overrides(cfg, ov, err);
+		rc = pin_commits(cfg, bundle, &info.manifest, from->ov, err);
+	if (rc == 0)
+		rc = config_apply_overrides(cfg, from->ov, err);
 	if (rc == 0)
 		rc = config_check(cfg, err);
 	bundle_info_release(&info);

@@ -970,6 +970,48 @@ int config_set(struct plumb_config *cfg, const char *name, const char *value,
 	return set_named(cfg, name, value, origin, false, err);
 }
 
+/* ---- a spec read from a bundle ---------------------------------------- */
+
+/*
+ * Where this machine keeps things (its lock, its build cache, its
+ * archive), never how a run measured: not recorded in a bundle's spec, and
+ * a spec read from a bundle may not set them, or a bundle could make plumb
+ * write to a file or server of its choosing.
+ */
+static const enum key_id local_keys[] = { K_RUN_LOCK, K_BUILD_CACHE_SIZE, K_ARCHIVE_URL };
+
+bool config_key_local(enum key_id id)
+{
+	for (size_t i = 0; i < N_OF(local_keys); i++)
+		if (local_keys[i] == id)
+			return true;
+	return false;
+}
+
+int config_spec_key_check(const char *name, const char *value, const char *origin,
+			  struct plumb_err *err)
+{
+	const struct key_def *kd;
+	char *sec, *sub, *key;
+
+	if (!value)
+		return 0;
+	if (split_name(name, &sec, &sub, &key) < 0)
+		return config_oom(err);
+	kd = sub ? NULL : key_find(sec, key);
+	free(sec);
+	free(sub);
+	free(key);
+	/* Unknown keys are config_set()'s to refuse.  A default changes nothing
+	 * (older bundles record build.cacheSize = 4G in every spec). */
+	if (!kd || !config_key_local(kd->id) || (kd->pub.def && strcmp(value, kd->pub.def) == 0))
+		return 0;
+	return plumb_err_set(err, PLUMB_EINPUT,
+			     "%s: %s.%s = '%s': refused: a bundle may not choose this machine's lock, "
+			     "build cache or archive (formats/bundle-v1.md, \"The spec read back\")",
+			     origin, kd->pub.section, kd->pub.name, SHOW(value));
+}
+
 /* ---- init, release ---------------------------------------------------- */
 
 int config_init(struct plumb_config *cfg, struct plumb_err *err)
@@ -1013,6 +1055,9 @@ void config_release(struct plumb_config *cfg)
 		bench_release(&cfg->benches[i]);
 	free(cfg->benches);
 	free(cfg->workdir);
+	free(cfg->from.bundle);
+	free(cfg->from.commit[0]);
+	free(cfg->from.commit[1]);
 	for (size_t i = 0; i < cfg->nwarnings; i++)
 		free(cfg->warnings[i]);
 	free(cfg->warnings);

@@ -34,6 +34,7 @@
 #include <jansson.h>
 
 #include "common/metric.h"
+#include "formats/sign.h"
 
 struct buf;
 struct plumb_err;
@@ -189,6 +190,14 @@ struct plumb_config {
 
 	/* From the command line only; not part of the spec, not rendered. */
 	char *workdir;     /* NULL: the default ($XDG_CACHE_HOME/plumb/runs) */
+	/* run --from, audit --remeasure: the bundle read (NULL: a plumb.conf)
+	 * and the commits it recorded for base and candidate, which the
+	 * checkout holds the revisions to (NULL: not pinned, as when --base or
+	 * --candidate replaced the recorded revision). */
+	struct {
+		char *bundle;
+		char *commit[2];
+	} from;
 	bool keep;
 	bool keep_going;
 	bool no_cache;     /* --no-cache: neither restore from nor store in the build cache */
@@ -310,14 +319,41 @@ int config_from_spec(struct plumb_config *cfg, const json_t *spec, const char *o
 int config_value_text(const json_t *v, struct buf *out);
 
 /*
- * `plumb run --from BUNDLE`: config_init, then the spec of the bundle (a
- * file or folder, verified first), the repository (repo, else the folder
- * the bundle recorded when its spec names one relative to its plumb.conf,
- * else, that folder gone, the remote URL it recorded as repo.url),
- * the overrides, config_check.  On error cfg is released.
+ * Keys that say where this machine keeps things, not how a run measured
+ * (run.lock, build.cacheSize, archive.url): a bundle's spec leaves them
+ * out, and a spec read from a bundle may not set them (formats/bundle-v1.md,
+ * "The spec read back").  name is "section.key"; value is the spec's value
+ * as plumb.conf text (NULL: not set).  PLUMB_EINPUT naming origin and the
+ * key when a spec sets one to other than its default.
  */
-int config_load_bundle(struct plumb_config *cfg, const char *bundle, const char *repo,
-		       const struct config_overrides *ov, struct plumb_err *err);
+int config_spec_key_check(const char *name, const char *value, const char *origin,
+			  struct plumb_err *err);
+
+/* How config_load_bundle() reads a bundle, and what it found about its signature. */
+struct config_from {
+	const char *repo;                   /* --repo PATH, or NULL */
+	const struct config_overrides *ov;  /* or NULL */
+	const struct sign_public_key *keys; /* the trusted keys (formats/keyring.h), or NULL */
+	size_t n_keys;
+	/* Out: the commands it records run only when trusted (or the user says so). */
+	int trusted;                        /* a good signature by one of keys */
+	int signed_by_other;                /* signed, by none of keys (or no key to check) */
+	int unverified;                     /* a folder without SHA256SUMS: never trusted */
+	char keyid[SIGN_KEYID_HEX];         /* signed: the signing key's id, else "" */
+};
+
+/*
+ * `plumb run --from BUNDLE`: config_init, then the spec of the bundle (a
+ * file or folder, verified first; a signature by one of from->keys
+ * checked, by another key recorded), the repository (from->repo, else the
+ * folder the bundle recorded when its spec names one relative to its
+ * plumb.conf, else, that folder gone, the remote URL it recorded as
+ * repo.url), the recorded commits as cfg->from.commit, the overrides,
+ * config_check.  A spec that sets a key config_spec_key_check() refuses
+ * is PLUMB_EINPUT.  On error cfg is released.
+ */
+int config_load_bundle(struct plumb_config *cfg, const char *bundle, struct config_from *from,
+		       struct plumb_err *err);
 
 /*
  * The effective configuration as a new JSON object (caller json_decref()s

@@ -5,7 +5,6 @@
  * judges the same reductions again under today's rule, in the same pass
  * over samples.tsv.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,10 +14,8 @@
 
 #include "common/buf.h"
 #include "common/err.h"
-#include "common/path.h"
 #include "formats/bundle.h"
 #include "formats/manifest-rule.h"
-#include "formats/sign.h"
 #include "reports/audit.h"
 #include "stats/analysis.h"
 #include "common/banned.h"
@@ -34,10 +31,7 @@ void audit_init(struct audit *a)
 void audit_release(struct audit *a)
 {
 	free(a->path);
-	for (size_t i = 0; i < a->n_keys; i++)
-		free(a->key_paths[i]);
-	free(a->key_paths);
-	free(a->trusted_dir);
+	keyring_release(&a->keys);
 	bundle_info_release(&a->info);
 	bundle_diffs_release(&a->diffs);
 	free(a->benches);
@@ -61,67 +55,6 @@ const char *audit_state_name(enum audit_state s)
 int audit_failed(const struct audit *a)
 {
 	return a->integrity == AUDIT_FAIL || a->consistency == AUDIT_FAIL;
-}
-
-static int add_key_path(struct audit *a, const char *path, struct plumb_err *err)
-{
-	char **v = realloc(a->key_paths, (a->n_keys + 1) * sizeof(*v));
-
-	if (!v)
-		return plumb_err_oom(err, "audit keys");
-	a->key_paths = v;
-	if (!(v[a->n_keys] = strdup(path)))
-		return plumb_err_oom(err, "audit keys");
-	a->n_keys++;
-	return 0;
-}
-
-static int cmp_str(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-/* The trusted-keys folder: $XDG_CONFIG_HOME/plumb/trusted, else ~/.config/... */
-static char *trusted_folder(void)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-
-	/* The XDG base directory spec ignores a relative XDG_CONFIG_HOME. */
-	if (xdg && xdg[0] == '/')
-		return buf_strdupf("%s/plumb/trusted", xdg);
-	if (home && home[0] == '/')
-		return buf_strdupf("%s/.config/plumb/trusted", home);
-	return NULL;
-}
-
-/* Every *.pub of the trusted folder, sorted; a missing folder holds none. */
-static int trusted_keys(struct audit *a, const char *dir, struct plumb_err *err)
-{
-	DIR *d;
-	struct dirent *de;
-	size_t first = a->n_keys;
-	int rc = 0;
-
-	if (!(a->trusted_dir = strdup(dir)))
-		return plumb_err_oom(err, "audit keys");
-	if (!(d = opendir(dir)))
-		return errno == ENOENT ? 0 : plumb_err_errno(err, PLUMB_EINPUT, errno, dir,
-							     "open folder");
-	while (rc == 0 && (de = readdir(d)) != NULL) {
-		size_t n = strlen(de->d_name);
-		char *p;
-		if (n < 5 || strcmp(de->d_name + n - 4, ".pub") != 0 || de->d_name[0] == '.')
-			continue;
-		if (!(p = path_join(dir, de->d_name)))
-			rc = plumb_err_oom(err, "audit keys");
-		else
-			rc = add_key_path(a, p, err);
-		free(p);
-	}
-	closedir(d);
-	qsort(a->key_paths + first, a->n_keys - first, sizeof(*a->key_paths), cmp_str);
-	a->keys_trusted = a->n_keys > first;
-	return rc;
 }
 
 /* Each benchmark's reduction, judged again under today's rule. */
@@ -178,34 +111,9 @@ static void compare_verdicts(struct audit *a)
 	}
 }
 
-static int load_keys(const struct audit_opts *o, struct audit *a,
-		     struct sign_public_key **ring, struct plumb_err *err)
-{
-	char *dir = NULL;
-	int rc = 0;
-
-	for (size_t i = 0; rc == 0 && i < o->n_keys; i++)
-		rc = add_key_path(a, o->keys[i], err);
-	if (rc == 0 && o->n_keys == 0) {
-		dir = o->trusted_dir ? strdup(o->trusted_dir) : trusted_folder();
-		if (dir)
-			rc = trusted_keys(a, dir, err);
-		free(dir);
-	}
-	if (rc < 0 || a->n_keys == 0)
-		return rc;
-	if (!(*ring = calloc(a->n_keys, sizeof(**ring))))
-		return plumb_err_oom(err, "audit keys");
-	for (size_t i = 0; i < a->n_keys; i++)
-		if ((rc = sign_public_key_load(&(*ring)[i], a->key_paths[i], err)) < 0)
-			return rc;
-	return 0;
-}
-
 int audit_run(const struct audit_opts *o, struct audit *a, struct plumb_err *err)
 {
 	struct bundle_read_opts ro = { .limits = NULL };
-	struct sign_public_key *ring = NULL;
 	struct plumb_err verr;
 	struct stat st;
 	int rc;
@@ -215,12 +123,10 @@ int audit_run(const struct audit_opts *o, struct audit *a, struct plumb_err *err
 	if (stat(o->path, &st) != 0)
 		return plumb_err_errno(err, PLUMB_EINPUT, errno, o->path, "open");
 	a->folder = S_ISDIR(st.st_mode);
-	if ((rc = load_keys(o, a, &ring, err)) < 0) {
-		free(ring);
+	if ((rc = keyring_load(&a->keys, o->keys, o->n_keys, o->trusted_dir, err)) < 0)
 		return rc;
-	}
-	ro.pubkeys = ring;
-	ro.n_pubkeys = a->n_keys;
+	ro.pubkeys = a->keys.keys;
+	ro.n_pubkeys = a->keys.n;
 	/* Keys named on the command line ask for a signature; trusted ones only check one. */
 	ro.require_signature = o->n_keys > 0;
 	ro.diffs = &a->diffs;
@@ -228,7 +134,6 @@ int audit_run(const struct audit_opts *o, struct audit *a, struct plumb_err *err
 	a->diffs.ctx = a;
 	plumb_err_clear(&verr);
 	rc = bundle_verify_any(o->path, &ro, NULL, NULL, &a->info, &verr);
-	free(ring);
 	if (rc < 0 && rc != PLUMB_EINPUT) {
 		*err = verr;
 		return rc;

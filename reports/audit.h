@@ -33,7 +33,7 @@
 
 #include "common/err.h"
 #include "formats/bundle.h"
-#include "formats/sign.h"
+#include "formats/keyring.h"
 #include "reports/hostdiff.h"
 #include "stats/rule.h"
 
@@ -86,10 +86,7 @@ struct audit {
 	enum audit_state integrity;
 	char integrity_error[PLUMB_ERR_MAX];
 	struct bundle_info info;          /* valid unless integrity is AUDIT_FAIL */
-	char **key_paths;                 /* the keys offered, in order */
-	size_t n_keys;
-	int keys_trusted;                 /* they came from the trusted-keys folder */
-	char *trusted_dir;                /* that folder (NULL: none looked at) */
+	struct keyring keys;              /* the keys offered (-p, else the trusted-keys folder) */
 	/* consistency */
 	enum audit_state consistency;
 	struct bundle_diffs diffs;

@@ -264,6 +264,26 @@ out:
 
 /* ---- the stage ------------------------------------------------------------- */
 
+/*
+ * run --from: the revision must name the commit the bundle recorded.  A
+ * branch moved since, or another repository under the same path, would
+ * build code nobody vouched for with the commands the bundle's signer did.
+ */
+static int check_pinned(const struct plumb_config *cfg, int s, const struct checkout_side *side,
+			const char *where, struct plumb_err *err)
+{
+	const char *pin = cfg->from.commit[s];
+
+	if (!pin || strcmp(side->commit, pin) == 0)
+		return 0;
+	return plumb_err_set(err, PLUMB_EINPUT,
+			     "%s: '%s' is commit %s in %s, but %s recorded %s: refused (the recorded "
+			     "commits are pinned; --%s %s measures the recorded one)",
+			     s == 0 ? "run.base" : "run.candidate", side->ref,
+			     side->commit[0] ? side->commit : "(none)", where, cfg->from.bundle, pin,
+			     s == 0 ? "base" : "candidate", pin);
+}
+
 static int make_run_folder(const struct plumb_config *cfg, struct runner_result *res,
 			   struct plumb_err *err)
 {
@@ -886,6 +906,8 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		} else {
 			r = checkout_export(&repo, s == 0 ? cfg->run.base : cfg->run.candidate, dest,
 					    s == 0 ? "run.base" : "run.candidate", &res->side[s], err);
+			if (r == 0)
+				r = check_pinned(cfg, s, &res->side[s], repo.where, err);
 			if (r == 0)
 				progress(opts, "%s: %s is %.12s%s (%zu files)", s == 0 ? "base" : "candidate",
 					 res->side[s].ref, res->side[s].commit[0] ? res->side[s].commit : "(no commit)",

@@ -24,6 +24,9 @@
 
 #define HOLDER_MAX 400
 #define POLL_NS (200 * 1000 * 1000)
+/* The first line of every lock file plumb makes; the holder line follows. */
+#define LOCK_MAGIC "# plumb lock\n"
+#define MAGIC_LEN (sizeof(LOCK_MAGIC) - 1)
 
 /* This process's command line, arguments joined by spaces, cut to size. */
 static void own_command(char *out, size_t size)
@@ -54,7 +57,7 @@ static void own_command(char *out, size_t size)
 static void read_holder(int fd, char *out, size_t size)
 {
 	char held[HOLDER_MAX];
-	ssize_t got = pread(fd, held, sizeof(held) - 1, 0);
+	ssize_t got = pread(fd, held, sizeof(held) - 1, MAGIC_LEN);
 	struct buf b;
 
 	out[0] = '\0';
@@ -89,7 +92,7 @@ static int write_holder(int fd, const char *path, struct plumb_err *err)
 		n = (int)sizeof(line) - 1;
 		line[n - 1] = '\n';
 	}
-	if (ftruncate(fd, 0) < 0 || pwrite(fd, line, (size_t)n, 0) < 0)
+	if (pwrite(fd, line, (size_t)n, MAGIC_LEN) != n || ftruncate(fd, (off_t)(MAGIC_LEN + (size_t)n)) < 0)
 		return plumb_err_errno(err, PLUMB_EIO, errno, path, "write lock");
 	return 0;
 }
@@ -104,26 +107,83 @@ static void say(const struct lock_wait *w, const char *fmt, const char *a, const
 	w->say(w->ctx, line);
 }
 
+/*
+ * Make the lock file at path, born whole with its magic line: written
+ * beside it and linked into place, which never replaces a file (another
+ * run's, or anyone's).  0 whether made here or found there.
+ */
+static int create_lock(const char *path, int shared, struct plumb_err *err)
+{
+	struct atomic_file af;
+	int r;
+
+	/* Whoever comes next, of whichever user, can take it (umask aside). */
+	if ((r = atomic_file_open(&af, path, shared ? 0666 : 0644, err)) < 0)
+		return r;
+	if ((r = atomic_file_write(&af, LOCK_MAGIC, MAGIC_LEN, err)) < 0) {
+		atomic_file_abort(&af);
+		return r;
+	}
+	r = atomic_file_commit_new(&af, err);
+	return r < 0 ? r : 0;
+}
+
+/* What a path that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" :
+	       S_ISLNK(mode) ? "a symbolic link" : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" :
+	       "not a regular file";
+}
+
+/*
+ * Open the lock file at path, made by plumb if missing.  A file that is
+ * there must be a regular file that starts with plumb's magic line: plumb
+ * writes to no other (it never truncates, widens or shows a file it did
+ * not make).  Opened without blocking, so a FIFO cannot hang the open.
+ */
 static int open_lock(const char *path, int shared, int *writable, struct plumb_err *err)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, shared ? 0666 : 0644);
+	const int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
+	char head[MAGIC_LEN];
 	struct stat st;
+	int fd = -1, r;
 
-	*writable = fd >= 0;
-	/* A machine-wide lock file another user made: flock works read-only too. */
-	if (fd < 0 && shared && errno == EACCES)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return plumb_err_errno(err, errno == ENOENT || errno == EACCES || errno == ENOTDIR ?
-				       PLUMB_EINPUT : PLUMB_EIO, errno, path, "open lock");
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: the lock is not a regular file", path);
+	for (int tries = 0; tries < 2 && fd < 0; tries++) {
+		fd = open(path, O_RDWR | flags);
+		*writable = fd >= 0;
+		/* A machine-wide lock file another user made: flock works read-only too. */
+		if (fd < 0 && shared && errno == EACCES)
+			fd = open(path, O_RDONLY | flags);
+		if (fd >= 0 || errno != ENOENT || tries > 0)
+			break;
+		if ((r = create_lock(path, shared, err)) < 0)
+			return r;
 	}
-	/* Whoever comes next, of whichever user, can take it (umask aside). */
-	if (shared && *writable && st.st_uid == geteuid() && (st.st_mode & 0777) != 0666 &&
-	    fchmod(fd, 0666) < 0) {
-		/* a file we cannot widen still locks */
+	if (fd < 0) {
+		int e = errno;
+		if ((e == ELOOP || e == EISDIR || e == ENXIO) && lstat(path, &st) == 0)
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: the lock is %s, not a regular file",
+					     path, file_kind(st.st_mode));
+		return plumb_err_errno(err, e == ENOENT || e == EACCES || e == ENOTDIR ?
+				       PLUMB_EINPUT : PLUMB_EIO, e, path, "open lock");
+	}
+	if (fstat(fd, &st) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, path, "stat lock");
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: the lock is %s, not a regular file", path,
+				     file_kind(st.st_mode));
+	}
+	if (pread(fd, head, MAGIC_LEN, 0) != (ssize_t)MAGIC_LEN || memcmp(head, LOCK_MAGIC, MAGIC_LEN) != 0) {
+		close(fd);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: not a lock file plumb made (its first line is "
+				     "not '%.*s'): plumb writes no file it did not make; remove it or "
+				     "choose another lock (run.lock, PLUMB_LOCK)", path,
+				     (int)MAGIC_LEN - 1, LOCK_MAGIC);
 	}
 	return fd;
 }
@@ -245,7 +305,7 @@ void run_lock_release(struct run_lock *lock)
 {
 	if (lock->fd >= 0) {
 		/* Leave no stale holder text behind for the next reader. */
-		if (lock->writable && ftruncate(lock->fd, 0) < 0) {
+		if (lock->writable && ftruncate(lock->fd, (off_t)MAGIC_LEN) < 0) {
 			/* nothing to do: the flock goes away with the descriptor */
 		}
 		close(lock->fd);

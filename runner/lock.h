@@ -10,6 +10,14 @@
  * Two runs building in one work folder would also measure each other, which
  * is why one lock covers the whole folder.
  *
+ * A lock file is plumb's own: made whole with its first line "# plumb
+ * lock" (written beside it and linked into place, which never replaces a
+ * file), or found starting with that line.  Any other path is refused with
+ * PLUMB_EINPUT naming it, before anything is written, truncated, widened
+ * or shown: a file that does not start with the line (a lock path may come
+ * from run.lock or PLUMB_LOCK), a folder, a FIFO, a socket, a device, a
+ * symbolic link.
+ *
  * The machine-wide lock (machine_lock_*) is the same kind of file in a
  * folder every user shares (/run/lock/plumb, else /var/lock/plumb, else
  * $XDG_RUNTIME_DIR/plumb.lock; run.lock or PLUMB_LOCK instead), so that no

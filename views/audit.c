@@ -153,12 +153,12 @@ static void integrity(struct doc *d, const struct audit *a)
 	switch (in->sig) {
 	case BUNDLE_SIG_GOOD:
 		item(d, items, "signature", "good, key %s (%s%s)", in->sig_keyid,
-		     a->keys_trusted ? "trusted key " : "", a->key_paths[in->sig_key]);
+		     a->keys.from_folder ? "trusted key " : "", a->keys.paths[in->sig_key]);
 		item(d, items, "trusted comment", "%s", in->sig_comment);
 		break;
 	case BUNDLE_SIG_UNCHECKED:
 		item(d, items, "signature", "present, key %s, not checked: no trusted key (-p, or "
-		     "*.pub in %s)", in->sig_keyid, a->trusted_dir ? a->trusted_dir : "the trusted-keys folder");
+		     "*.pub in %s)", in->sig_keyid, a->keys.folder ? a->keys.folder : "the trusted-keys folder");
 		item(d, items, "trusted comment", "%s", in->sig_comment);
 		break;
 	default:

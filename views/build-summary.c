@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -239,6 +240,18 @@ static int command_line(struct buf *raw, const char *key, const char *tmpl,
 	return r < 0 ? buf_err(err, key) : 0;
 }
 
+/* A hook of bench b ("prepare", ...), when set. */
+static int bench_hook(struct buf *raw, const struct config_bench *b, const char *hook,
+		      const char *tmpl, const struct cmdline_var *vars, struct plumb_err *err)
+{
+	char key[128];
+
+	if (!tmpl)
+		return 0;
+	snprintf(key, sizeof(key), "bench.%.64s.%s", b->name, hook);
+	return command_line(raw, key, tmpl, vars, 1, err);
+}
+
 int runner_commands_text(const struct plumb_config *cfg, struct buf *out, struct plumb_err *err)
 {
 	static const struct cmdline_var build_vars[] = {
@@ -247,16 +260,32 @@ int runner_commands_text(const struct plumb_config *cfg, struct buf *out, struct
 	};
 	static const struct cmdline_var bench_vars[] = { { "artifact", "{artifact}" } };
 	struct buf raw;
-	char key[128];
 	int r = 0;
 
 	buf_init(&raw, out->max);
-	if (cfg->build.command)
-		r = command_line(&raw, "build.command", cfg->build.command, build_vars, 4, err);
-	for (size_t i = 0; i < cfg->nbenches && r == 0; i++) {
-		snprintf(key, sizeof(key), "bench.%.64s.command", cfg->benches[i].name);
-		r = command_line(&raw, key, cfg->benches[i].command, bench_vars, 1, err);
+	/* In the order they run: the fetch, the pad object, the builds, then
+	 * the job's hooks around every benchmark's. */
+	if (cfg->repo.url && buf_printf(&raw, "# repo.url is fetched (libgit2, no command): %s\n",
+					cfg->repo.url) < 0)
+		r = buf_err(err, "commands");
+	if (r == 0 && cfg->build.pad == CONFIG_PAD_LINK && cfg->build.cc) {
+		char *cc = buf_strdupf("%s -c plumb_pad.s -o plumb_pad.o", cfg->build.cc);
+		r = cc ? command_line(&raw, "build.cc", cc, NULL, 0, err) : buf_err(err, "build.cc");
+		free(cc);
 	}
+	if (r == 0 && cfg->build.command)
+		r = command_line(&raw, "build.command", cfg->build.command, build_vars, 4, err);
+	if (r == 0 && cfg->run.setup)
+		r = command_line(&raw, "run.setup", cfg->run.setup, NULL, 0, err);
+	for (size_t i = 0; i < cfg->nbenches && r == 0; i++) {
+		const struct config_bench *b = &cfg->benches[i];
+		if ((r = bench_hook(&raw, b, "setup", b->setup, bench_vars, err)) == 0 &&
+		    (r = bench_hook(&raw, b, "prepare", b->prepare, bench_vars, err)) == 0 &&
+		    (r = bench_hook(&raw, b, "command", b->command, bench_vars, err)) == 0)
+			r = bench_hook(&raw, b, "cleanup", b->cleanup, bench_vars, err);
+	}
+	if (r == 0 && cfg->run.cleanup)
+		r = command_line(&raw, "run.cleanup", cfg->run.cleanup, NULL, 0, err);
 	if (r == 0 && raw.len && esc_text_lines(out, buf_cstr(&raw)) < 0)
 		r = buf_err(err, "commands");
 	buf_release(&raw);

@@ -26,9 +26,11 @@ int runner_summary_text(const struct plumb_config *cfg, const struct runner_resu
 json_t *runner_summary_json(const struct plumb_config *cfg, const struct runner_result *res);
 
 /*
- * For --dry-run: build.command and every bench command as they will be
- * split, one comment line each ("# build.command runs 4 words: [make]
- * [lua] ..."; placeholders stay as written), escaped.
+ * For --dry-run: every command the configuration runs (build.cc's for the
+ * pad object, build.command, run.setup, each benchmark's setup, prepare,
+ * command and cleanup, run.cleanup) as it will be split, one comment line
+ * each ("# build.command runs 4 words: [make] [lua] ..."; placeholders
+ * stay as written), and the repo.url it fetches, escaped.
  */
 int runner_commands_text(const struct plumb_config *cfg, struct buf *out, struct plumb_err *err);
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='plumb audit --remeasure: the recorded configuration runs again; reproduced (0), not reproduced after a planted slowdown (1), not verifiable (3)'
+test_description='plumb audit --remeasure: the recorded configuration of a bundle signed by a trusted key runs again; reproduced (0), not reproduced with a slower toolchain (1), not verifiable or moved refs (3)'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
@@ -14,6 +14,10 @@ test_expect_success 'a bundle of a small run' '
 	git -C proj remote add origin "$TRASH/remote.git" &&
 	run_conf proj/plumb.conf run.rounds=5 bench.b.metric=cpu verdict.rule=margin &&
 	run_plumb -c proj/plumb.conf -o one.plumb >/dev/null 2>&1 &&
+	plumb bundle keygen -o k >/dev/null &&
+	plumb bundle sign one.plumb -k k.key >/dev/null &&
+	mkdir -p "$HOME/.config/plumb/trusted" &&
+	cp k.pub "$HOME/.config/plumb/trusted/" &&
 	plumb audit one.plumb >/dev/null
 '
 
@@ -45,17 +49,40 @@ test_expect_success PYTHON 'the JSON says so too' '
 		j[\"parts\"][4][\"state\"] in (\"reproduced\", \"not reproduced\"))"
 '
 
-test_expect_success 'a slowdown committed under the same ref name in a copy: not reproduced, exit 1' '
+# The toolchain of this host differs: CC names a wrapper that compiles
+# work.c with its loop run 300 times as long (the recorded commits, the
+# recorded commands, another compiler).
+test_expect_success 'a slower toolchain on this host: not reproduced, exit 1' '
+	cat >slowcc <<-\EOF &&
+	#!/bin/sh
+	for a do
+		shift
+		if test "$a" = work.c; then
+			sed -e "s/i < n;/i < n * 300;/" work.c >slow-work.c && a=slow-work.c
+		fi
+		set -- "$@" "$a"
+	done
+	exec cc "$@"
+	EOF
+	chmod +x slowcc &&
+	CC="$TRASH/slowcc" test_expect_code 1 plumb audit one.plumb --remeasure --bundle slow.plumb >out 2>err &&
+	test_grep "^Re-measurement on this host: not reproduced (0 of 1 benchmarks reproduced)$" out &&
+	test_grep "^  commits  *the refs name the recorded commits$" out &&
+	test_grep "^  bench b  *base .*, candidate .* outside .*: not reproduced$" out
+'
+
+test_expect_success 'a slowdown committed under the same ref name in a copy: refused, naming both commits, exit 3' '
 	cp -R proj slow &&
 	(
 		cd slow &&
 		sed -e "s/i < n;/i < n * 300;/" work.c >work.c.new && mv work.c.new work.c &&
 		git commit -q -a -m "candidate: plant a slowdown under the same ref"
 	) &&
-	test_expect_code 1 plumb audit one.plumb --remeasure --repo slow --bundle slow.plumb >out 2>err &&
-	test_grep "^Re-measurement on this host: not reproduced (0 of 1 benchmarks reproduced)$" out &&
-	test_grep "^  commits  *the refs name other commits than the recorded ones$" out &&
-	test_grep "^  bench b  *base .*, candidate .* outside .*: not reproduced$" out
+	recorded=$(git -C proj rev-parse main) &&
+	moved=$(git -C slow rev-parse main) &&
+	test_expect_code 3 plumb audit one.plumb --remeasure --repo slow --bundle moved.plumb >out 2>err &&
+	test_grep "run.candidate: .main. is commit $moved in .*slow, but one.plumb recorded $recorded: refused" err &&
+	! test -e moved.plumb
 '
 
 test_expect_success 'the recorded folder gone: the commits come out of the recorded remote URL' '

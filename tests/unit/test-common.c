@@ -156,6 +156,40 @@ PLUMB_TEST(atomic_file_commit_and_abort)
 	rmdir(dir);
 }
 
+/* commit_new makes a file that is not there and leaves one that is, byte for byte. */
+PLUMB_TEST(atomic_file_commit_new_never_replaces)
+{
+	char dir[] = "/tmp/plumb-unit-XXXXXX";
+	char path[256];
+	struct atomic_file af;
+	struct plumb_err err;
+	struct buf b;
+	struct stat st;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/new.lock", dir);
+	plumb_err_clear(&err);
+	assert_int_equal(atomic_file_open(&af, path, 0666, &err), 0);
+	assert_int_equal(atomic_file_write(&af, "first\n", 6, &err), 0);
+	assert_int_equal(atomic_file_commit_new(&af, &err), 1);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0666);
+
+	assert_int_equal(atomic_file_open(&af, path, 0644, &err), 0);
+	assert_int_equal(atomic_file_write(&af, "second\n", 7, &err), 0);
+	assert_int_equal(atomic_file_commit_new(&af, &err), 0);
+	buf_init(&b, 100);
+	assert_int_equal(file_read(path, 100, &b, &err), 0);
+	assert_string_equal(buf_cstr(&b), "first\n");
+	buf_release(&b);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0666);
+	assert_int_equal(count_prefix(dir, ".new.lock.tmp."), 0);
+
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* A pid that is no process now: a child that has been reaped. */
 static pid_t dead_pid(void)
 {

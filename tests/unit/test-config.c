@@ -845,9 +845,9 @@ PLUMB_TEST(config_json_layout)
 	json_keys(json_object_get(j, "repo"), keys, sizeof(keys));
 	assert_string_equal(keys, "path url");
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
-	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env keepArtifacts label setup cleanup lock project");
+	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env keepArtifacts label setup cleanup project");
 	json_keys(json_object_get(j, "build"), keys, sizeof(keys));
-	assert_string_equal(keys, "command artifact pad padBytes padOffsets reuse timeout cc cacheSize jobs");
+	assert_string_equal(keys, "command artifact pad padBytes padOffsets reuse timeout cc jobs");
 	b = json_object_get(j, "bench");
 	assert_int_equal(json_array_size(b), 2);
 	json_keys(json_array_get(b, 0), keys, sizeof(keys));
@@ -859,9 +859,9 @@ PLUMB_TEST(config_json_layout)
 		"{\"repo\":{\"path\":\".\",\"url\":null},"
 		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":\"auto\",\"maxPads\":16,\"budget\":900,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
-		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"lock\":null,\"project\":null},"
+		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"project\":null},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"spread\","
-		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"cacheSize\":\"4G\",\"jobs\":\"auto\"},"
+		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"jobs\":\"auto\"},"
 		"\"verdict\":{\"rule\":\"shift\",\"confidence\":\"auto\",\"minEffect\":\"0.01\"},"
 		"\"host\":{\"allow\":null},"
 		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
@@ -883,10 +883,15 @@ PLUMB_TEST(config_json_has_every_key)
 	load_ok(NULL, NULL, &cfg);
 	j = config_to_json(&cfg);
 	assert_non_null(j);
-	/* Where a bundle goes is not part of its spec (nor is a password). */
+	/* Where a bundle goes is not part of its spec (nor is a password), nor
+	 * this machine's lock and cache. */
 	assert_null(json_object_get(j, "archive"));
+	assert_null(json_object_get(json_object_get(j, "run"), "lock"));
+	assert_null(json_object_get(json_object_get(j, "build"), "cacheSize"));
 	for (size_t i = 0; (k = config_key_at(i)); i++) {
-		if (strcmp(k->section, "archive") == 0)
+		if (strcmp(k->section, "archive") == 0 ||
+		    (strcmp(k->section, "run") == 0 && strcmp(k->name, "lock") == 0) ||
+		    (strcmp(k->section, "build") == 0 && strcmp(k->name, "cacheSize") == 0))
 			continue;
 		json_t *sec = strcmp(k->section, "bench") == 0
 			? json_array_get(json_object_get(j, "bench"), 0)
@@ -898,6 +903,35 @@ PLUMB_TEST(config_json_has_every_key)
 	}
 	json_decref(j);
 	config_release(&cfg);
+}
+
+/* A bundle's spec may not set this machine's lock, cache or archive; nothing else is refused. */
+PLUMB_TEST(config_spec_keys_of_this_machine_are_refused)
+{
+	static const char *const refused[] = { "run.lock", "build.cacheSize", "archive.url", "RUN.LOCK" };
+	const struct config_key *k;
+	struct plumb_err err;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		plumb_err_clear(&err);
+		assert_int_equal(config_spec_key_check(refused[i], "/tmp/elsewhere", "b.plumb: spec", &err),
+				 PLUMB_EINPUT);
+		assert_non_null(strstr(err.msg, "b.plumb: spec: "));
+		assert_non_null(strstr(err.msg, "refused"));
+		/* Not set, or the default: nothing is chosen. */
+		assert_int_equal(config_spec_key_check(refused[i], NULL, "b.plumb: spec", &err), 0);
+	}
+	assert_int_equal(config_spec_key_check("build.cacheSize", "4G", "b.plumb: spec", &err), 0);
+	for (size_t i = 0; (k = config_key_at(i)); i++) {
+		char name[128];
+		int local = strcmp(k->section, "archive") == 0 ||
+			    (strcmp(k->section, "run") == 0 && strcmp(k->name, "lock") == 0) ||
+			    (strcmp(k->section, "build") == 0 && strcmp(k->name, "cacheSize") == 0);
+		snprintf(name, sizeof(name), strcmp(k->section, "bench") == 0 ? "%s.b.%s" : "%s.%s",
+			 k->section, k->name);
+		assert_int_equal(config_spec_key_check(name, "/tmp/elsewhere", "s", &err),
+				 local ? PLUMB_EINPUT : 0);
+	}
 }
 
 /* Render, read back, render again: same text, same JSON. */
