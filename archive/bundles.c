@@ -51,10 +51,10 @@ int store_hash_file(const char *path, char *hex, int64_t *size,
 	int64_t total = 0;
 	int fd, r = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A store's files are its own regular files: a link or a FIFO is refused unread. */
+	fd = file_open_regular(path, O_NOFOLLOW, NULL, err);
 	if (fd < 0)
-		return plumb_err_errno(err, errno == ENOENT ? PLUMB_EINPUT : PLUMB_EIO,
-				       errno, path, "open");
+		return fd;
 	chunk = malloc(COPY_CHUNK);
 	if (!chunk) {
 		close(fd);
@@ -371,6 +371,17 @@ int store_add(struct store *st, const char *path, struct store_added *out,
 int store_add_key(struct store *st, const char *path, const struct sign_public_key *pubkey,
 		  struct store_added *out, struct plumb_err *err)
 {
+	struct store_add_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.pubkey = pubkey;
+	return store_add_with(st, path, &o, out, err);
+}
+
+int store_add_with(struct store *st, const char *path, const struct store_add_opts *o,
+		   struct store_added *out, struct plumb_err *err)
+{
+	const char *name = o->name ? o->name : path;
 	struct stored_sig old;
 	struct ingest_record rec;
 	struct stat before;
@@ -381,22 +392,22 @@ int store_add_key(struct store *st, const char *path, const struct sign_public_k
 	memset(out, 0, sizeof(*out));
 	ingest_record_init(&rec);
 	/* Hold the file open so the bytes copied are the bytes verified. */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = file_open_regular(path, o->nofollow ? O_NOFOLLOW : 0, NULL, err);
 	if (fd < 0)
-		return plumb_err_errno(err, errno == ENOENT || errno == EACCES ||
-				       errno == ENOTDIR ? PLUMB_EINPUT : PLUMB_EIO,
-				       errno, path, "open");
+		return fd;
 	if (fstat(fd, &before) < 0) {
-		r = plumb_err_errno(err, PLUMB_EIO, errno, path, "stat");
-		goto out;
-	}
-	if (!S_ISREG(before.st_mode)) {
-		r = plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file", path);
+		r = plumb_err_errno(err, PLUMB_EIO, errno, name, "stat");
 		goto out;
 	}
 	/* Verify the very file that will be copied: same descriptor. */
-	if ((r = ingest_read_bundle_fd_key(fd, path, pubkey, &rec, err)) < 0)
+	if ((r = ingest_read_bundle_fd_key(fd, name, o->pubkey, &rec, err)) < 0)
 		goto out;
+	/* A file that is not the bundle it was fetched as: nothing of it is indexed. */
+	if (o->expect_id && strcmp(rec.id, o->expect_id) != 0) {
+		r = plumb_err_set(err, PLUMB_EINPUT, "%s: holds bundle %s, not %s", name, rec.id,
+				  o->expect_id);
+		goto out;
+	}
 	memcpy(out->id, rec.id, sizeof(out->id));
 	dest = store_bundle_path(st, rec.id);
 	if (!dest) {
@@ -426,7 +437,7 @@ int store_add_key(struct store *st, const char *path, const struct sign_public_k
 	}
 	/* Written to the store (and, on a remote, verified there) before its row. */
 	if ((r = store_make_parent(dest, err)) < 0 ||
-	    (r = copy_checked(fd, path, dest, &before, rec.file_sha256, &rec.size, err)) < 0 ||
+	    (r = copy_checked(fd, name, dest, &before, rec.file_sha256, &rec.size, err)) < 0 ||
 	    (st->remote && (r = upload(st, dest, &rec, err)) < 0))
 		goto rollback;
 	copied = !found;
@@ -537,29 +548,52 @@ rollback:
 	return r;
 }
 
-int store_fetch(struct store *from, const char *id, char **path, struct plumb_err *err)
+int store_fetch(struct store *from, const char *id, char **path, char **name,
+		struct plumb_err *err)
 {
 	const char *tmp = getenv("TMPDIR");
-	char name[4096];
+	char local[4096], rel[96];
+	struct buf where;
 	int fd, r;
 
 	*path = NULL;
+	if (name)
+		*name = NULL;
 	if (!from->remote) {
-		if (!(*path = store_bundle_path(from, id)))
+		if (!(*path = store_bundle_path(from, id)) || (name && !(*name = strdup(*path)))) {
+			free(*path);
+			*path = NULL;
 			return plumb_err_oom(err, "bundle path");
+		}
 		return 0;
 	}
-	snprintf(name, sizeof(name), "%s/plumb-pull.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if ((fd = mkstemp(name)) < 0)
-		return plumb_err_errno(err, PLUMB_EIO, errno, name, "create");
-	close(fd);
-	if ((r = remote_get(from->remote, id, name, err)) < 0) {
-		(void)unlink(name);
-		return r;
-	}
-	if (!(*path = strdup(name))) {
-		(void)unlink(name);
+	buf_init(&where, 8192);
+	remote_rel(id, rel, sizeof(rel));
+	if (name && (buf_printf(&where, "%s/%s", from->remote->name, rel) < 0 ||
+		     !(*name = buf_detach(&where, NULL)))) {
+		buf_release(&where);
 		return plumb_err_oom(err, "bundle path");
 	}
+	snprintf(local, sizeof(local), "%s/plumb-pull.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if ((fd = mkstemp(local)) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, local, "create");
+		goto fail;
+	}
+	close(fd);
+	if ((r = remote_get(from->remote, id, local, err)) < 0) {
+		(void)unlink(local);
+		goto fail;
+	}
+	if (!(*path = strdup(local))) {
+		(void)unlink(local);
+		r = plumb_err_oom(err, "bundle path");
+		goto fail;
+	}
 	return 0;
+fail:
+	if (name) {
+		free(*name);
+		*name = NULL;
+	}
+	return r;
 }

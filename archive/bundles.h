@@ -51,6 +51,21 @@ struct sign_public_key;
 int store_add_key(struct store *st, const char *path, const struct sign_public_key *pubkey,
 		  struct store_added *out, struct plumb_err *err);
 
+/* What store_add_with() is told besides the file (zero: store_add()). */
+struct store_add_opts {
+	const struct sign_public_key *pubkey; /* as store_add_key(), or NULL */
+	const char *name;       /* what messages call the file (NULL: its path), such as
+				 * the remote path of a downloaded copy */
+	const char *expect_id;  /* NULL, or the id the file must hold: another bundle is
+				 * PLUMB_EINPUT "<name>: holds bundle X, not Y" before
+				 * anything is copied or indexed */
+	int nofollow;           /* a symbolic link at path is refused (a store's own file) */
+};
+
+/* store_add_key() with the options above: `archive push` and `pull`. */
+int store_add_with(struct store *st, const char *path, const struct store_add_opts *o,
+		   struct store_added *out, struct plumb_err *err);
+
 /*
  * Remove a bundle (full id or unique prefix): its rows, then its file.
  * A bundle that a baseline names is refused (PLUMB_EINPUT naming the
@@ -73,9 +88,14 @@ int store_copy_file(int fd, const char *src, const char *dest, char *hex,
 /*
  * Where bundle id's file can be read (*path, malloc'd): in the store's
  * folder, or for a remote store a copy downloaded into a temporary file of
- * $TMPDIR, which the caller removes (st->remote set) when done.
+ * $TMPDIR, which the caller removes (st->remote set) when done.  *name
+ * (malloc'd; not asked when name is NULL) is what messages call it: the
+ * path in the folder, or the file's place on the remote, never the
+ * temporary copy.  A remote file rclone cannot download (missing, a link
+ * the remote does not follow) is PLUMB_EINPUT naming that place.
  */
-int store_fetch(struct store *st, const char *id, char **path, struct plumb_err *err);
+int store_fetch(struct store *st, const char *id, char **path, char **name,
+		struct plumb_err *err);
 
 /* The folder part of path, created if missing. */
 int store_make_parent(const char *path, struct plumb_err *err);

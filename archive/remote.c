@@ -19,6 +19,11 @@
 /* rclone's exit statuses for "directory not found" and "file not found". */
 #define RCLONE_NO_DIR 3
 #define RCLONE_NO_FILE 4
+/* ... and for failures that are the remote's, not one file's: a temporary
+ * error, a fatal one (the account), the transfer limit. */
+#define RCLONE_RETRY 5
+#define RCLONE_FATAL 7
+#define RCLONE_LIMIT 8
 
 static remote_exec_fn exec_fn;
 
@@ -306,6 +311,16 @@ int remote_get(const struct remote *r, const char *id, const char *local,
 		rc = rclone(&out, &status, err, "copyto", "--", buf_cstr(&t), local, (char *)NULL);
 	buf_release(&t);
 	buf_release(&out);
+	if (rc < 0 && status > 0) {
+		/* rclone ran and refused this one file (missing, a link it does not
+		 * follow, unreadable): the file is bad, the remote may be fine. */
+		if (status != RCLONE_RETRY && status != RCLONE_FATAL && status != RCLONE_LIMIT) {
+			rc = PLUMB_EINPUT;
+			if (err)
+				err->code = rc;
+		}
+		plumb_err_prefix(err, "%s/%s", r->name, rel);
+	}
 	return rc;
 }
 

@@ -69,7 +69,13 @@ void remote_rel(const char *id, char *rel, size_t size);
 int remote_put(const struct remote *r, const char *local, const char *id, const char *sha,
 	       struct plumb_err *err);
 
-/* Download a bundle's file to local (created or replaced). */
+/*
+ * Download a bundle's file to local (created or replaced).  When rclone
+ * ran and failed on that one file (missing, a symbolic link it does not
+ * follow...), PLUMB_EINPUT naming the file's place on the remote; when it
+ * could not run, was killed, or failed for the remote as a whole
+ * (rclone's exit statuses 5, 7, 8), PLUMB_EIO.
+ */
 int remote_get(const struct remote *r, const char *id, const char *local,
 	       struct plumb_err *err);
 

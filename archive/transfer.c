@@ -64,6 +64,38 @@ static int holds(struct store *to, const char *id, int *found, struct plumb_err 
 	return 0;
 }
 
+/*
+ * Fetch bundle id from from and add it to to, as that id and nothing else.
+ * *status is what became of it; a bundle that is not whole, not there or
+ * not that id is TRANSFER_REFUSED with why (0 returned); a failure that
+ * stops the transfer (I/O, the lock, a damaged index) is returned.
+ */
+static int send_one(struct store *from, struct store *to, const char *id,
+		    enum transfer_status *status, struct plumb_err *why)
+{
+	struct store_add_opts ao;
+	struct store_added added;
+	char *path = NULL, *name = NULL;
+	int r;
+
+	*status = TRANSFER_REFUSED;
+	if ((r = store_fetch(from, id, &path, &name, why)) == 0) {
+		memset(&ao, 0, sizeof(ao));
+		ao.name = name;
+		ao.expect_id = id;
+		ao.nofollow = !from->remote;
+		r = store_add_with(to, path, &ao, &added, why);
+		if (from->remote)
+			(void)unlink(path);
+		if (r == 0)
+			*status = added.status == STORE_PRESENT ? TRANSFER_PRESENT : TRANSFER_SENT;
+	}
+	free(path);
+	free(name);
+	/* Bad input is this bundle's: refused, and the transfer goes on. */
+	return r == PLUMB_EINPUT ? 0 : r;
+}
+
 /* Append id (and a refusal's reason) to the model's list for status. */
 static int record(json_t *model, const char *id, enum transfer_status status,
 		  const char *reason)
@@ -100,42 +132,23 @@ int transfer_bundles(struct store *from, struct store *to,
 	/* query_list() gives the newest first: send the oldest first. */
 	for (i = 0; i < n && !stop; i++) {
 		const char *id = json_string_value(json_object_get(json_array_get(list, n - 1 - i), "id"));
-		enum transfer_status status;
+		enum transfer_status status = TRANSFER_REFUSED;
 		struct plumb_err why;
-		struct store_added added;
-		char *path;
 		int found;
 
-		if (!id || !store_is_id(id)) {
-			r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: a bundle row without an id", from->dir);
-			break;
-		}
-		if ((r = holds(to, id, &found, err)) < 0)
-			break;
 		plumb_err_clear(&why);
-		if (found) {
+		if (!id || !store_is_id(id)) {
+			/* A damaged or hostile row: refused by name, the others go on. */
+			plumb_err_set(&why, PLUMB_EINPUT, "%s: the bundle row of id '%.80s' is malformed "
+				      "(an id is 64 lower-case hex digits)", from->db_path, id ? id : "");
+			id = id ? id : "";
+		} else if ((r = holds(to, id, &found, err)) < 0) {
+			break;
+		} else if (found) {
 			status = TRANSFER_PRESENT;
-		} else {
-			if ((r = store_fetch(from, id, &path, err)) < 0)
-				break;
-			r = store_add(to, path, &added, &why);
-			if (from->remote)
-				(void)unlink(path);
-			free(path);
-			if (r == PLUMB_EINPUT) {
-				status = TRANSFER_REFUSED;
-				r = 0;
-			} else if (r < 0) {
-				*err = why;
-				break;
-			} else if (strcmp(added.id, id) != 0) {
-				/* The source's file is another bundle than its row says. */
-				plumb_err_set(&why, PLUMB_EINPUT, "the file stored as %s is bundle %s",
-					      id, added.id);
-				status = TRANSFER_REFUSED;
-			} else {
-				status = added.status == STORE_PRESENT ? TRANSFER_PRESENT : TRANSFER_SENT;
-			}
+		} else if ((r = send_one(from, to, id, &status, &why)) < 0) {
+			*err = why;
+			break;
 		}
 		if (record(model, id, status, why.msg) < 0) {
 			r = plumb_err_oom(err, "transfer summary");

@@ -13,7 +13,11 @@
  * is sent again, and a file published without its row is adopted by the
  * same add (or by `archive gc`).  A bundle that does not verify is
  * "refused" with the reason, never indexed, and the transfer goes on with
- * the rest; any other failure (I/O, a lock held too long) stops it.
+ * the rest; so is a file that holds another bundle than its id (checked
+ * before anything is indexed), one that is not a regular file (a FIFO in
+ * the store is never opened for reading), one a remote store cannot give,
+ * and a row whose id is malformed.  Any other failure (I/O, rclone not
+ * running, a lock held too long) stops it.
  *
  * Ownership: the json_t result belongs to the caller; the options only
  * borrow their strings.

@@ -151,8 +151,10 @@ const struct plumb_cmd cmd_archive_push = {
 	.description =
 		"Send every bundle of this host's archive that the shared archive (--to,\n"
 		"else $PLUMB_SHARED_ARCHIVE) does not hold, by id.  Each is verified on\n"
-		"arrival as 'archive add' verifies it; one that fails is refused with the\n"
-		"reason, never indexed, and the push goes on (exit 3 at the end, naming it).\n"
+		"arrival as 'archive add' verifies it, and must be the id it is stored\n"
+		"under; one that fails (or is no regular file, or cannot be downloaded)\n"
+		"is refused with the reason, never indexed, and the push goes on (exit 3\n"
+		"at the end, naming it).\n"
 		"Idempotent: a push stopped at any point and run again completes it.",
 	.opts = push_opts,
 	.exec = push_exec,

@@ -439,15 +439,61 @@ void atomic_file_abort(struct atomic_file *af)
 	atomic_file_release(af);
 }
 
+/* What a file of mode m is, for "not a regular file (a FIFO)". */
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a folder" :
+	       S_ISLNK(m) ? "a symbolic link" : "not a file";
+}
+
+int file_open_regular(const char *path, int flags, uint64_t *size,
+		      struct plumb_err *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags), e;
+
+	if (fd < 0) {
+		e = errno;
+		/* A socket cannot be opened (ENXIO), a link under O_NOFOLLOW is ELOOP. */
+		if ((e == ENXIO || e == ELOOP) && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file (%s)", path,
+					     file_kind(st.st_mode));
+		/* What the caller named wrongly is bad input; a failing disk is I/O. */
+		return plumb_err_errno(err, e == ENOENT || e == EACCES || e == ENOTDIR || e == ELOOP ||
+				       e == ENAMETOOLONG || e == ENXIO || e == EISDIR || e == EPERM ?
+				       PLUMB_EINPUT : PLUMB_EIO, e, path, "open");
+	}
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		close(fd);
+		return plumb_err_errno(err, PLUMB_EIO, e, path, "stat");
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file (%s)", path,
+				     file_kind(st.st_mode));
+	}
+	/* Reads of a regular file never block anyway; callers get a plain descriptor. */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		e = errno;
+		close(fd);
+		return plumb_err_errno(err, PLUMB_EIO, e, path, "fcntl");
+	}
+	if (size)
+		*size = (uint64_t)st.st_size;
+	return fd;
+}
+
 int file_read(const char *path, size_t max, struct buf *out,
 	      struct plumb_err *err)
 {
 	char chunk[65536];
 	size_t total = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = file_open_regular(path, 0, NULL, err);
 
 	if (fd < 0)
-		return plumb_err_errno(err, PLUMB_EINPUT, errno, path, "open");
+		return fd;
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 		if (n < 0) {

@@ -22,6 +22,7 @@
 #define PLUMB_COMMON_FILEIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct buf;
@@ -80,9 +81,25 @@ int write_all(int fd, const void *data, size_t len, const char *path,
 int fsync_parent(const char *path, struct plumb_err *err);
 
 /*
- * Read a whole regular file into out (appended, NUL-terminated).  A file
- * larger than max bytes is PLUMB_EINPUT "<path>: larger than <max> bytes";
- * a missing or unreadable one is PLUMB_EINPUT naming the path and errno.
+ * Open a file that came from outside (a bundle, an imported file, a
+ * store's file) for reading, never blocking on it: it is opened with
+ * O_NONBLOCK (a FIFO without a writer, a device), then anything but a
+ * regular file is closed unread and refused, PLUMB_EINPUT "<path>: not a
+ * regular file (a FIFO)".  flags are added to the open(2) flags: O_NOFOLLOW
+ * where a symbolic link is not allowed (refused the same way).  Returns
+ * the descriptor (blocking again, close-on-exec) and, when size is not
+ * NULL, the file's size; or a negative code naming the path: missing,
+ * unreadable or not a regular file PLUMB_EINPUT, anything else PLUMB_EIO.
+ * Every reader of outside files opens them here.
+ */
+int file_open_regular(const char *path, int flags, uint64_t *size,
+		      struct plumb_err *err);
+
+/*
+ * Read a whole regular file (file_open_regular()) into out (appended,
+ * NUL-terminated).  A file larger than max bytes is PLUMB_EINPUT
+ * "<path>: larger than <max> bytes"; a missing, unreadable or
+ * non-regular one is PLUMB_EINPUT naming the path.
  */
 int file_read(const char *path, size_t max, struct buf *out,
 	      struct plumb_err *err);

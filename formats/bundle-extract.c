@@ -318,7 +318,7 @@ int bundle_extract(const char *path, const char *dir, int force,
 	} else if (errno != ENOENT) {
 		return plumb_err_errno(err, PLUMB_EIO, errno, dir, NULL);
 	}
-	fd = bundle_open_input(path, err);
+	fd = file_open_regular(path, 0, NULL, err);
 	if (fd < 0)
 		return fd;
 	/* Step 1. */

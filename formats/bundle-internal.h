@@ -279,17 +279,6 @@ int bundle_sums_parse(const char *text, size_t len, struct bundle_sum **out,
 		      size_t *n, struct plumb_err *err);
 void bundle_sums_free(struct bundle_sum *s, size_t n);
 
-/*
- * Open a regular file for reading with the extra open(2) flags given: the
- * fd and, when size is not NULL, its size; or an error naming the path
- * (missing, unreadable or not a regular file: PLUMB_EINPUT; else PLUMB_EIO).
- */
-int bundle_open_regular(const char *path, int flags, uint64_t *size,
-			struct plumb_err *err);
-
-/* Open a bundle file for reading: the fd, or an error (missing: PLUMB_EINPUT). */
-int bundle_open_input(const char *path, struct plumb_err *err);
-
 /* Find "bundle:<id>" in a trusted comment: 0 found (id copied), -1 absent. */
 int bundle_comment_id(const char *comment, char id[BUNDLE_ID_HEX]);
 

@@ -19,6 +19,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/fileio.h"
 #include "formats/bundle.h"
 #include "formats/bundle-internal.h"
 #include "formats/digest.h"
@@ -194,7 +195,7 @@ int bundle_sign(const char *path, const struct sign_secret_key *key,
 	struct bundle_info first;
 	int fd, rc;
 
-	fd = bundle_open_input(path, err);
+	fd = file_open_regular(path, 0, NULL, err);
 	if (fd < 0)
 		return fd;
 	bundle_info_init(&first);

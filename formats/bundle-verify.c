@@ -22,6 +22,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/fileio.h"
 #include "common/path.h"
 #include "formats/bundle.h"
 #include "formats/bundle-internal.h"
@@ -460,9 +461,9 @@ static int verify_opened(struct bundle_reader *r, int rc, const struct bundle_re
 	return rc;
 }
 
-static int verify_fd(int fd, const char *name, const struct bundle_read_opts *opts,
-		     samples_row_fn on_sample, void *sample_ctx,
-		     struct bundle_info *info, struct plumb_err *err)
+int bundle_verify_fd_samples(int fd, const char *name, const struct bundle_read_opts *opts,
+			     samples_row_fn on_sample, void *sample_ctx,
+			     struct bundle_info *info, struct plumb_err *err)
 {
 	struct bundle_reader r;
 	int rc = verify_begin(opts, info, err);
@@ -476,7 +477,7 @@ static int verify_fd(int fd, const char *name, const struct bundle_read_opts *op
 int bundle_verify_fd(int fd, const char *name, const struct bundle_read_opts *opts,
 		     struct bundle_info *info, struct plumb_err *err)
 {
-	return verify_fd(fd, name, opts, NULL, NULL, info, err);
+	return bundle_verify_fd_samples(fd, name, opts, NULL, NULL, info, err);
 }
 
 int bundle_verify_mem(const void *data, size_t len, const char *name,
@@ -492,41 +493,10 @@ int bundle_verify_mem(const void *data, size_t len, const char *name,
 	return verify_opened(&r, rc, opts, NULL, NULL, info, err);
 }
 
-int bundle_open_regular(const char *path, int flags, uint64_t *size,
-			struct plumb_err *err)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
-
-	/* What the caller named wrongly is bad input; a failing disk is I/O. */
-	if (fd < 0)
-		return plumb_err_errno(err, errno == ENOENT || errno == EACCES ||
-				       errno == ENOTDIR || errno == ELOOP ||
-				       errno == ENAMETOOLONG ? PLUMB_EINPUT : PLUMB_EIO,
-				       errno, path, "open");
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-		close(fd);
-		return plumb_err_errno(err, PLUMB_EIO, e, path, "stat");
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file", path);
-	}
-	if (size)
-		*size = (uint64_t)st.st_size;
-	return fd;
-}
-
-int bundle_open_input(const char *path, struct plumb_err *err)
-{
-	return bundle_open_regular(path, 0, NULL, err);
-}
-
 int bundle_verify_path(const char *path, const struct bundle_read_opts *opts,
 		       struct bundle_info *info, struct plumb_err *err)
 {
-	int fd = bundle_open_input(path, err);
+	int fd = file_open_regular(path, 0, NULL, err);
 	int rc;
 
 	if (fd < 0)
@@ -540,12 +510,12 @@ int bundle_verify_path_samples(const char *path, const struct bundle_read_opts *
 			       samples_row_fn on_sample, void *sample_ctx,
 			       struct bundle_info *info, struct plumb_err *err)
 {
-	int fd = bundle_open_input(path, err);
+	int fd = file_open_regular(path, 0, NULL, err);
 	int rc;
 
 	if (fd < 0)
 		return fd;
-	rc = verify_fd(fd, path, opts, on_sample, sample_ctx, info, err);
+	rc = bundle_verify_fd_samples(fd, path, opts, on_sample, sample_ctx, info, err);
 	close(fd);
 	return rc;
 }
@@ -670,7 +640,7 @@ static int dir_member(const char *dir, const char *name, struct verify_state *vs
 		free(path);
 		return rc;
 	}
-	rc = bundle_open_regular(path, O_NOFOLLOW, &e.size, err);
+	rc = file_open_regular(path, O_NOFOLLOW, &e.size, err);
 	if (rc < 0) {
 		free(path);
 		return rc;

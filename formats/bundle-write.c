@@ -479,7 +479,7 @@ static int file_pass(struct wmember *m, struct bundle_writer *w, int spool,
 	int check_tsv = m->is_samples && !w;
 	int to_tail = spool >= 0;
 
-	fd = bundle_open_regular(m->path, O_NOFOLLOW, &size, err);
+	fd = file_open_regular(m->path, O_NOFOLLOW, &size, err);
 	if (fd < 0)
 		return fd;
 	if (!w) {

@@ -173,6 +173,10 @@ int bundle_verify_mem(const void *data, size_t len, const char *name,
 int bundle_verify_path_samples(const char *path, const struct bundle_read_opts *opts,
 			       samples_row_fn on_sample, void *sample_ctx,
 			       struct bundle_info *info, struct plumb_err *err);
+/* The same from an open file (read from its offset), named name in messages. */
+int bundle_verify_fd_samples(int fd, const char *name, const struct bundle_read_opts *opts,
+			     samples_row_fn on_sample, void *sample_ctx,
+			     struct bundle_info *info, struct plumb_err *err);
 
 /*
  * Verify an unpacked bundle: the folder dir holding manifest.json,

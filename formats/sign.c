@@ -664,20 +664,12 @@ out:
 /* Read a small file into buf[cap]; its length, or -1 with err set. */
 static long read_small(const char *path, char *data, size_t cap, struct plumb_err *err)
 {
-	struct stat st;
 	size_t total = 0;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = file_open_regular(path, 0, NULL, err);
 
-	if (fd < 0) {
-		plumb_err_errno(err, PLUMB_EINPUT, errno, path, "open");
+	if (fd < 0)
 		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		plumb_err_set(err, PLUMB_EINPUT, "%s: not a regular file", path);
-		return -1;
-	}
 	while (total < cap) {
 		n = read(fd, data + total, cap - total);
 		if (n < 0 && errno == EINTR)

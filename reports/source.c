@@ -103,16 +103,27 @@ static int load_manifest(struct report_source *s, const char *path,
 	return rc;
 }
 
-/* A bundle file or folder, verified; its manifest moves into s. */
-static int load_verified(struct report_source *s, const char *path, struct plumb_err *err)
+/*
+ * A bundle file or folder, verified; its manifest moves into s.  name (NULL:
+ * path) is what messages call a file: an archived bundle's place in its
+ * store rather than a temporary copy.
+ */
+static int load_verified(struct report_source *s, const char *path, const char *name,
+			 struct plumb_err *err)
 {
 	struct bundle_info info;
-	int rc;
+	int rc, fd;
 
 	if (s->want_dist && !(s->dist = report_dist_new()))
 		return plumb_err_oom(err, "report source");
 	bundle_info_init(&info);
-	rc = bundle_verify_any(path, NULL, s->dist ? dist_row : NULL, s->dist, &info, err);
+	if (!name) {
+		rc = bundle_verify_any(path, NULL, s->dist ? dist_row : NULL, s->dist, &info, err);
+	} else if ((rc = fd = file_open_regular(path, 0, NULL, err)) >= 0) {
+		rc = bundle_verify_fd_samples(fd, name, NULL, s->dist ? dist_row : NULL, s->dist,
+					      &info, err);
+		close(fd);
+	}
 	if (rc == 0) {
 		manifest_release(&s->m);
 		s->m = info.manifest;
@@ -141,7 +152,7 @@ static int load_folder(struct report_source *s, const char *dir, struct plumb_er
 		s->unverified = 1;
 		rc = load_manifest(s, mpath, err);
 	} else {
-		rc = load_verified(s, dir, err);
+		rc = load_verified(s, dir, NULL, err);
 	}
 	free(sums);
 	free(spath);
@@ -152,16 +163,18 @@ static int load_folder(struct report_source *s, const char *dir, struct plumb_er
 /* A bundle file, verified. */
 static int load_bundle(struct report_source *s, const char *path, struct plumb_err *err)
 {
-	return load_verified(s, path, err);
+	return load_verified(s, path, NULL, err);
 }
 
 /* Is the file at path JSON (a bare manifest) rather than a bundle? */
 static int looks_like_json(const char *path)
 {
 	char head[64];
+	struct plumb_err ignored;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = file_open_regular(path, 0, NULL, &ignored);
 
+	/* Not readable, not a regular file: the bundle reader says why. */
 	if (fd < 0)
 		return 0;
 	n = read(fd, head, sizeof(head));
@@ -197,15 +210,16 @@ int report_source_load(struct report_source *s, const char *path,
 static int load_archived(struct report_source *s, struct store *st, const char *id,
 			 struct plumb_err *err)
 {
-	char *path;
+	char *path, *name;
 	int rc;
 
-	if ((rc = store_fetch(st, id, &path, err)) < 0)
+	if ((rc = store_fetch(st, id, &path, &name, err)) < 0)
 		return rc;
-	rc = load_bundle(s, path, err);
+	rc = load_verified(s, path, name, err);
 	if (st->remote)
 		(void)unlink(path);
 	free(path);
+	free(name);
 	if (rc == 0) {
 		free(s->bundle);
 		free(s->origin);

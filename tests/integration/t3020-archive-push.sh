@@ -135,4 +135,60 @@ test_expect_success CRAFT '--quiet prints the refusals only, and nothing when al
 	! test -s out && ! test -s err
 '
 
+# A shared store as a hostile or broken host leaves it: a FIFO where a
+# bundle's file should be, another bundle's file under an id, a row whose
+# id is not an id.  Each is a refusal of that one bundle, named; the rest
+# goes across; nothing foreign is indexed.  (timeout: a hang fails.)
+test_expect_success SQLITE3 'a shared archive of the four bundles, and what its rows say' '
+	plumb archive push --archive-dir L --to G --quiet &&
+	sqlite3 G/archive.db "SELECT id FROM bundles ORDER BY id" >gids.txt &&
+	test "$(count G)" = "4 4"
+'
+
+test_expect_success SQLITE3 'a FIFO in the store folder: pull and verify finish, refuse that one and go on' '
+	rm -rf F Q1 && cp -a G F &&
+	id=$(head -n 1 gids.txt) && f=$(stored_path F "$id") &&
+	chmod u+w "$(dirname "$f")" && rm -f "$f" && mkfifo "$f" &&
+	test_expect_code 3 timeout 20 "$PLUMB" archive pull --archive-dir Q1 --from F --json >out.json 2>err &&
+	test_json out.json "[r[\"id\"] for r in j[\"refused\"]] == [\"$id\"] and len(j[\"sent\"]) == 3" &&
+	test_grep "^pull: [0-9]/4 $id refused: .*$id.plumb: not a regular file (a FIFO)$" err &&
+	test "$(count Q1)" = "3 3" &&
+	test_expect_code 3 timeout 20 "$PLUMB" archive verify --archive-dir F >out 2>err &&
+	test_grep "^$id: .*$id.plumb: not a regular file (a FIFO)$" out &&
+	test_grep "4 bundles and 4 files checked" out
+'
+
+test_expect_success SQLITE3 'push from a store with a FIFO: the same' '
+	rm -rf F2 S3 && cp -a G F2 &&
+	id=$(head -n 1 gids.txt) && f=$(stored_path F2 "$id") &&
+	chmod u+w "$(dirname "$f")" && rm -f "$f" && mkfifo "$f" &&
+	test_expect_code 3 timeout 20 "$PLUMB" archive push --archive-dir F2 --to S3 >out 2>err &&
+	test_grep "^pushed to S3: 3 sent, 0 already there, 1 refused$" out &&
+	test_grep "$id refused: .*not a regular file (a FIFO)$" err
+'
+
+test_expect_success SQLITE3 'a foreign bundle planted under another id: refused before anything is indexed' '
+	rm -rf F3 Q3 && cp -a G F3 &&
+	make_bundle 9 foreign.plumb && FOREIGN=$(bundle_id foreign.plumb) &&
+	id=$(head -n 1 gids.txt) && f=$(stored_path F3 "$id") &&
+	chmod u+w "$(dirname "$f")" "$f" && cp foreign.plumb "$f" &&
+	test_expect_code 3 plumb archive pull --archive-dir Q3 --from F3 --json >out.json 2>err &&
+	test_json out.json "[r[\"id\"] for r in j[\"refused\"]] == [\"$id\"] and len(j[\"sent\"]) == 3" &&
+	test_grep "$id refused: .*$id.plumb: holds bundle $FOREIGN, not $id$" err &&
+	test "$(sqlite3 Q3/archive.db "SELECT count(*) FROM bundles WHERE id = '\''$FOREIGN'\''")" = 0 &&
+	! test -e "$(stored_path Q3 "$FOREIGN")" &&
+	test "$(count Q3)" = "3 3" && rows_have_files Q3 &&
+	plumb archive verify --archive-dir Q3 >/dev/null
+'
+
+test_expect_success SQLITE3 'a malformed index row: refused by name, the rest goes across' '
+	rm -rf F4 Q4 && cp -a G F4 &&
+	id=$(head -n 1 gids.txt) && ID=$(echo "$id" | tr a-f A-F) &&
+	sqlite3 F4/archive.db "UPDATE bundles SET id = upper(id) WHERE id = '\''$id'\''" &&
+	test_expect_code 3 plumb archive pull --archive-dir Q4 --from F4 >out 2>err &&
+	test_grep "^pulled from F4: 3 sent, 0 already there, 1 refused$" out &&
+	test_grep "$ID refused: F4/archive.db: the bundle row of id .$ID. is malformed" err &&
+	test "$(count Q4)" = "3 3"
+'
+
 test_done

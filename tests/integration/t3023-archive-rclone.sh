@@ -170,4 +170,28 @@ test_expect_success RCLONE 'archive.conf errors name the file and line; a missin
 	test_grep "is rclone installed" err
 '
 
+# One bad object on the remote is a refusal of that bundle, named by its
+# place on the remote (never the temporary copy of the download), and the
+# pull goes on, as it does for the folder store (t3020).
+test_expect_success RCLONE,SQLITE3 'pull with one object missing, one a symbolic link, one cut short: those refused by their remote path, the rest comes' '
+	rm -rf S4 P4 "$TRASH/R4" && mkdir S4 &&
+	printf "store = rclone:fleet:%s\n" "$TRASH/R4" >S4/archive.conf &&
+	plumb archive push --archive-dir L --to S4 --quiet &&
+	sqlite3 S4/archive.db "SELECT id FROM bundles ORDER BY id" >s4.txt &&
+	test "$(wc -l <s4.txt)" = 4 &&
+	R4="$TRASH/R4" && gone=$(sed -n 1p s4.txt) && link=$(sed -n 2p s4.txt) && cut=$(sed -n 3p s4.txt) &&
+	place() { echo "$R4/$(printf %.2s "$1")/$1.plumb"; } &&
+	rm "$(place "$gone")" &&
+	mv "$(place "$link")" linked.plumb && ln -s "$TRASH/linked.plumb" "$(place "$link")" &&
+	f=$(place "$cut") && chmod u+w "$f" && head -c 300 "$f" >cut.part && cat cut.part >"$f" &&
+	test_expect_code 3 plumb archive pull --archive-dir P4 --from S4 --json >out.json 2>err &&
+	test_json out.json "len(j[\"sent\"]) == 1 and sorted(r[\"id\"] for r in j[\"refused\"]) == sorted([\"$gone\", \"$link\", \"$cut\"]) and not j[\"stopped\"]" &&
+	for id in $gone $link $cut; do
+		test_grep "$id refused: rclone:fleet:$(place "$id"): " err || return 1
+	done &&
+	test_grep_not "plumb-pull" err &&
+	test "$(count P4)" = "1 1" &&
+	plumb archive verify --archive-dir P4 >/dev/null
+'
+
 test_done
