@@ -18,6 +18,8 @@ struct db {
 	void *pg;            /* PGconn * */
 	char *msg;           /* PostgreSQL: the last error, malloc'd */
 	int64_t changes;     /* PostgreSQL: rows of the last command */
+	int busy_ms;         /* SQLite: how long a lock is waited for */
+	uint64_t busy_since; /* SQLite: when the current wait began (clock_now_ns) */
 };
 
 struct db_stmt {

@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
 #include "archive/db-impl.h"
+#include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/banned.h"
 
 _Static_assert(DB_OK == SQLITE_OK && DB_ERROR == SQLITE_ERROR && DB_INTERNAL == SQLITE_INTERNAL &&
@@ -24,6 +27,27 @@ _Static_assert(DB_INTEGER == SQLITE_INTEGER && DB_FLOAT == SQLITE_FLOAT &&
 
 #define LITE(db) ((sqlite3 *)(db)->lite)
 #define LSTMT(s) ((sqlite3_stmt *)(s)->lite)
+
+/*
+ * SQLite's wait for a lock another connection holds: steps of at most
+ * 10 ms for up to busy_ms, given up at once when plumb is asked to stop
+ * (SIGINT, SIGTERM), so that a command waiting on the archive exits as
+ * promptly as any other (sqlite3_busy_timeout() would sleep on).
+ */
+static int busy_wait(void *ctx, int count)
+{
+	struct db *db = ctx;
+	uint64_t now = clock_now_ns();
+	struct timespec ts = { 0, 0 };
+
+	if (count == 0)
+		db->busy_since = now;
+	if (cleanup_signal_pending() || now - db->busy_since >= (uint64_t)db->busy_ms * 1000000ull)
+		return 0;
+	ts.tv_nsec = (long)(count < 9 ? count + 1 : 10) * 1000000L;
+	nanosleep(&ts, NULL);
+	return 1;
+}
 
 int db_open_sqlite(struct db **out, const char *path, int flags, int busy_ms)
 {
@@ -58,7 +82,8 @@ int db_open_sqlite(struct db **out, const char *path, int flags, int busy_ms)
 	db->lite = h;
 	if (h) {
 		sqlite3_extended_result_codes(h, 1);
-		sqlite3_busy_timeout(h, busy_ms);
+		db->busy_ms = busy_ms;
+		sqlite3_busy_handler(h, busy_wait, db);
 	}
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "archive/db.h"
+#include "common/cleanup.h"
 #include "common/err.h"
 #include "archive/sqlerr.h"
 #include "common/banned.h"
@@ -27,6 +28,11 @@ int sqlerr_set(struct db *db, const char *path, int rc, const char *what,
 		break;
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
+		/* The wait was given up for a signal (db.c): that is what happened. */
+		if (cleanup_signal_pending())
+			return plumb_err_set(err, PLUMB_EINTERNAL, "%s: %s: stopped by signal %d while "
+					     "waiting for another process's lock", path, what,
+					     cleanup_signal_pending());
 		return plumb_err_set(err, PLUMB_ELOCKED,
 				     "%s: %s: another process held the archive for more than %d s (%s)",
 				     path, what, SQLERR_BUSY_MS / 1000, msg);

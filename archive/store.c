@@ -21,6 +21,7 @@
 #include "archive/sqlerr.h"
 #include "archive/store.h"
 #include "common/buf.h"
+#include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/err.h"
 #include "common/path.h"
@@ -111,7 +112,7 @@ static int exec_locking(struct store *st, const char *sql, int write,
 	for (;;) {
 		rc = sql ? db_exec(st->db, sql) :
 		     write ? dialect_begin_write(st->db) : dialect_begin_read(st->db);
-		if ((rc & 0xff) != DB_BUSY || clock_now_ms() >= deadline)
+		if ((rc & 0xff) != DB_BUSY || clock_now_ms() >= deadline || cleanup_signal_pending())
 			break;
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);

@@ -60,6 +60,35 @@ test_expect_success 'unknown names and ids exit 3, naming them' '
 
 # A nightly series: one bundle a night, candidate commit time one day apart;
 # the candidate moves up on night 5 (a shift) and back down on night 8.
+# A process that holds the archive locked (an exclusive SQLite lock, as a
+# long write or a broken tool may): report waits for it, and a SIGTERM
+# ends the wait at once, said (not after the 10 s of the last resort).
+command -v sqlite3 >/dev/null 2>&1 && test_set_prereq SQLITE3
+
+# stop_waiting_report: with the lock taken (fd 9 feeds its holder, which
+# waits for the checks that it holds it), start a report, SIGTERM it once
+# it has the archive open; its exit status in $st.
+stop_waiting_report() {
+	printf ".timeout 20000\nPRAGMA locking_mode = EXCLUSIVE;\nBEGIN EXCLUSIVE;\nINSERT INTO labels (bundle, key, value) VALUES (1, \"lock\", \"held\");\n" >&9 &&
+	wait_for sh -c "! sqlite3 \"$A/archive.db\" \"SELECT count(*) FROM bundles\" >/dev/null 2>&1" &&
+	{ "$PLUMB" report bu.plumb --baseline release-2.3 --archive-dir "$A" >out 2>err & } &&
+	pid=$! &&
+	wait_for sh -c "ls -l /proc/$pid/fd 2>/dev/null | grep -q archive.db" &&
+	kill -TERM $pid &&
+	{ wait $pid; st=$?; }
+}
+
+test_expect_success SQLITE3 'report waiting for a locked archive stops at SIGTERM, saying so' '
+	mkfifo hold &&
+	{ sqlite3 "$A/archive.db" <hold >holder.out 2>&1 & } &&
+	exec 9>hold &&
+	{ stop_waiting_report; r=$?; exec 9>&-; test $r = 0; } &&
+	test $st = 143 &&
+	test_grep "archive.db: .*stopped by signal 15 while waiting for another process.s lock" err &&
+	wait_for sh -c "sqlite3 \"$A/archive.db\" \"SELECT count(*) FROM bundles\" >/dev/null 2>&1" &&
+	plumb report bu.plumb --baseline release-2.3 --archive-dir "$A" >/dev/null
+'
+
 test_expect_success PYTHON 'a series of nightly bundles in the archive' '
 	python3 - "$golden/inputs/slower/manifest.json" <<-\PY &&
 	import json, os, sys
