@@ -144,9 +144,14 @@ int baseline_set(struct store *st, const char *name, const char *bundle,
 		goto fail;
 	}
 	db_bind_text(s, 1, name);
-	if (db_step(s) == DB_ROW)
+	rc = db_step(s);
+	if (rc == DB_ROW)
 		snprintf(prev, sizeof(prev), "%s", db_column_text(s, 0));
 	db_finalize(s);
+	if (rc != DB_ROW && rc != DB_DONE) {
+		r = store_db_err(st, rc, "read baseline", err);
+		goto fail;
+	}
 	s = store_prepare(st, "INSERT INTO baselines (name, bundle, side, set_at, note)"
 			  " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE SET"
 			  " bundle = excluded.bundle, side = excluded.side,"
@@ -226,9 +231,10 @@ static struct db_stmt *baseline_row(struct store *st, const char *name, struct p
 	rc = db_step(s);
 	if (rc == DB_ROW)
 		return s;
-	if (rc == DB_DONE)
-		plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
-	else
+	if (rc == DB_DONE) {
+		if (store_check_miss(st, err) == 0)
+			plumb_err_set(err, PLUMB_EINPUT, "no baseline '%s' in the archive", name);
+	} else
 		store_db_err(st, rc, "read baseline", err);
 	db_finalize(s);
 	return NULL;

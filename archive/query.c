@@ -673,9 +673,12 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 			return err ? err->code : PLUMB_EINTERNAL;
 		}
 		db_bind_int64(h, 1, host);
-		if (db_step(h) == DB_ROW)
+		rc = db_step(h);
+		if (rc == DB_ROW)
 			snprintf(fp, sizeof(fp), "%s", db_column_text(h, 0));
 		db_finalize(h);
+		if (rc != DB_ROW && rc != DB_DONE)
+			return store_db_err(st, rc, "read host", err);
 	}
 	if (q->metric) {
 		metric = strdup(q->metric);

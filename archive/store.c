@@ -68,6 +68,8 @@ int store_locate(const char *dir, char **out, struct plumb_err *err)
 int store_db_err(struct store *st, int rc, const char *what,
 		 struct plumb_err *err)
 {
+	if ((rc & 0xff) == DB_CORRUPT || (rc & 0xff) == DB_NOTADB)
+		st->damaged = 1;
 	return sqlerr_set(st->db, st->db_path, rc, what, err);
 }
 
@@ -147,8 +149,10 @@ int store_quick_check(struct store *st, struct plumb_err *err)
 	char first[200] = "";
 	int rc, bad = 0;
 
-	if (db_backend(st->db) == DB_POSTGRES)
+	if (db_backend(st->db) == DB_POSTGRES) {
+		st->checked = 1;
 		return 0;   /* the server checks its own pages */
+	}
 	if (!(s = store_prepare(st, "PRAGMA quick_check", err)))
 		return err ? err->code : PLUMB_EINTERNAL;
 	while ((rc = db_step(s)) == DB_ROW) {
@@ -163,11 +167,19 @@ int store_quick_check(struct store *st, struct plumb_err *err)
 	db_finalize(s);
 	if (rc != DB_DONE)
 		return store_db_err(st, rc, "PRAGMA quick_check", err);
-	if (bad)
+	st->checked = !bad;
+	if (bad) {
+		st->damaged = 1;
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: the archive database is damaged "
 				     "(quick_check: %s); nothing was changed; %s", st->db_path,
 				     first, STORE_RECOVER_HINT);
+	}
 	return 0;
+}
+
+int store_check_miss(struct store *st, struct plumb_err *err)
+{
+	return st->checked ? 0 : store_quick_check(st, err);
 }
 
 /*
@@ -386,9 +398,17 @@ int store_open(struct store *st, const char *dir, int flags,
 	 * WAL: readers never block the writer; FULL: a commit reported to
 	 * the user survives a power cut (the bundle file was synced before).
 	 */
-	/* Nothing may touch a database this program does not understand. */
-	if (((flags & STORE_CHECK) && (r = store_quick_check(st, err)) < 0) ||
-	    (r = schema_check(st->db, st->db_path, err)) < 0 ||
+	/*
+	 * Nothing may touch a database this program does not understand, nor
+	 * one that is damaged: a writer checks the whole file once per open
+	 * (quick_check, linear in its size: bench/archive.sh measures it),
+	 * before its first write: here when the schema is to be upgraded,
+	 * else at its first store_begin().  A command that finds nothing to
+	 * write (an add of a bundle already there) reads as a reader does.
+	 */
+	if ((r = schema_check(st->db, st->db_path, err)) < 0 ||
+	    (schema_current(st->db, st->db_path, NULL) < 0 &&
+	     (r = store_quick_check(st, err)) < 0) ||
 	    (r = exec_locking(st, "PRAGMA journal_mode = WAL", 1, err)) < 0 ||
 	    (r = exec_simple(st, "PRAGMA synchronous = FULL", err)) < 0 ||
 	    (r = exec_simple(st, "PRAGMA foreign_keys = ON", err)) < 0 ||
@@ -438,6 +458,9 @@ int store_begin(struct store *st, struct plumb_err *err)
 
 	if (st->magic != STORE_MAGIC || st->in_txn)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "store_begin: bad handle or nested transaction");
+	/* A writer's first transaction: is the file whole (store_open())? */
+	if (!st->readonly && !st->checked && (r = store_quick_check(st, err)) < 0)
+		return r;
 	/* Read-only: one consistent snapshot; there is no write lock to take. */
 	if ((r = exec_locking(st, NULL, !st->readonly, err)) < 0)
 		return r;
@@ -512,7 +535,7 @@ int store_resolve(struct store *st, const char *prefix, char *id_out,
 	if (!r && rc != DB_DONE && rc != DB_ROW)
 		r = store_db_err(st, rc, "look up bundle id", err);
 	db_finalize(stmt);
-	if (!r && found == 0)
+	if (!r && found == 0 && (r = store_check_miss(st, err)) == 0)
 		r = plumb_err_set(err, PLUMB_EINPUT, "no bundle %s in the archive", lo);
 	if (!r && found > 1)
 		r = plumb_err_set(err, PLUMB_EINPUT,

@@ -43,14 +43,16 @@ struct store {
 	struct db *db;
 	int in_txn;         /* inside store_begin() .. store_commit()/rollback() */
 	int readonly;       /* opened with STORE_READONLY */
+	int damaged;        /* the index answered that it is damaged (SQLITE_CORRUPT,
+			       SQLITE_NOTADB, or quick_check): nothing it says is trusted */
+	int checked;        /* store_quick_check() found it whole */
 };
 
 enum store_open_flags {
 	STORE_CREATE = 1,   /* create the folder and an empty archive if missing */
-	STORE_READONLY = 2, /* read only: SQLITE_OPEN_READONLY, and `immutable` when
+	STORE_READONLY = 2  /* read only: SQLITE_OPEN_READONLY, and `immutable` when
 	                       the folder is not writable (a read-only mount, another
 	                       user's archive); nothing is migrated or written */
-	STORE_CHECK = 4     /* PRAGMA quick_check before anything is written (gc) */
 };
 
 /*
@@ -65,7 +67,12 @@ int store_locate(const char *dir, char **out, struct plumb_err *err);
  * Open (and with STORE_CREATE create) the archive in dir: WAL, foreign
  * keys, busy timeout, and the schema migrated forward (archive/schema.h).
  * A missing archive without STORE_CREATE is PLUMB_EINPUT naming dir; an
- * archive newer than this program is PLUMB_EINPUT.
+ * archive newer than this program is PLUMB_EINPUT.  A store opened for
+ * writing runs PRAGMA quick_check (store_quick_check()) once, before its
+ * first write (the schema's upgrade here, else its first store_begin()):
+ * a damaged archive.db is PLUMB_EINPUT before anything is written.  A
+ * read-only open does not; its statements refuse the first page SQLite
+ * finds damaged (store_db_err(), st->damaged).
  *
  * dir may be a postgresql:// URL: the index is that database (created
  * tables in it with STORE_CREATE; a database without them is "no archive"
@@ -78,6 +85,14 @@ int store_locate(const char *dir, char **out, struct plumb_err *err);
 
 /* PRAGMA quick_check: 0, or PLUMB_EINPUT saying how to recover. */
 int store_quick_check(struct store *st, struct plumb_err *err);
+
+/*
+ * Before a look-up of a named thing (a baseline, a bundle id) that found
+ * nothing says so: a damaged index page can hide a row without SQLite
+ * noticing, so the index is checked once per open (store_quick_check(),
+ * skipped when done already).  0 when it is whole.
+ */
+int store_check_miss(struct store *st, struct plumb_err *err);
 
 int store_open(struct store *st, const char *dir, int flags,
 	       struct plumb_err *err);
@@ -93,7 +108,8 @@ int store_is_id(const char *s);
 
 /*
  * Take the write lock (BEGIN IMMEDIATE), waiting up to STORE_BUSY_MS for
- * other writers; PLUMB_ELOCKED after that.  Every change to archive.db or
+ * other writers; PLUMB_ELOCKED after that.  The first of a store opened for
+ * writing checks the file first (store_open()).  Every change to archive.db or
  * to files under bundles/ happens between store_begin() and store_commit().
  */
 int store_begin(struct store *st, struct plumb_err *err);

@@ -92,8 +92,8 @@ static int send_one(struct store *from, struct store *to, const char *id,
 	}
 	free(path);
 	free(name);
-	/* Bad input is this bundle's: refused, and the transfer goes on. */
-	return r == PLUMB_EINPUT ? 0 : r;
+	/* Bad input is this bundle's, unless an index answered that it is damaged. */
+	return r == PLUMB_EINPUT && !from->damaged && !to->damaged ? 0 : r;
 }
 
 /* Append id (and a refusal's reason) to the model's list for status. */

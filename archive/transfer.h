@@ -17,7 +17,7 @@
  * before anything is indexed), one that is not a regular file (a FIFO in
  * the store is never opened for reading), one a remote store cannot give,
  * and a row whose id is malformed.  Any other failure (I/O, rclone not
- * running, a lock held too long) stops it.
+ * running, a lock held too long, a damaged index) stops it.
  *
  * Ownership: the json_t result belongs to the caller; the options only
  * borrow their strings.

@@ -651,7 +651,7 @@ static int gc_exec(int argc, char **argv)
 	(void)argv;
 	if (argc > 0)
 		return usage_error("gc", "takes no arguments");
-	if ((r = open_archive(&st, STORE_CHECK)) != 0)
+	if ((r = open_archive(&st, 0)) != 0)
 		return r;
 	scrub_report_init(&rep);
 	plumb_err_clear(&err);

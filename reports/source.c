@@ -272,7 +272,7 @@ int report_source_find(struct report_source *s, const char *what,
 			store_close(&st);
 			return rc;
 		}
-		if (rc != PLUMB_EINPUT) {
+		if (rc != PLUMB_EINPUT || st.damaged) {
 			store_close(&st);
 			return plumb_err_set(err, rc, "%s", e2.msg);
 		}
@@ -283,7 +283,7 @@ int report_source_find(struct report_source *s, const char *what,
 		rc = store_resolve(&st, what, id, &rid, &e2);
 		if (rc == 0)
 			rc = load_archived(s, &st, id, err);
-		else if (rc != PLUMB_EINPUT)
+		else if (rc != PLUMB_EINPUT || st.damaged)
 			rc = plumb_err_set(err, rc, "%s", e2.msg);
 		else
 			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: %s", what, e2.msg);

@@ -81,6 +81,46 @@ test_expect_success SQLITE3 'garbage in archive.db: gc refuses it (exit 3) and w
 	cmp before.db g/archive.db
 '
 
+# damaged DIR INDEX: a copy of the archive in DIR whose index INDEX has a
+# damaged page (the tables still read: only a check finds it).
+damaged() {
+	rm -rf "$1" && cp -R "$A" "$1" &&
+	python3 "$TEST_SRCDIR/tests/integration/damage-index.py" "$1/archive.db" "$2" &&
+	cp "$1/archive.db" "$1.before"
+}
+
+# refused_damaged DIR COMMAND...: exit 3, saying the database is damaged
+# and what recovers it, and archive.db unchanged.
+refused_damaged() {
+	d=$1
+	shift
+	test_expect_code 3 "$@" >out 2>err &&
+	test_grep "$d/archive.db: .*the archive database is damaged" err &&
+	test_grep "plumb archive verify" err && test_grep "plumb archive reindex" err &&
+	cmp "$d.before" "$d/archive.db"
+}
+
+test_expect_success PYTHON,SQLITE3 'a damaged index: every writer checks before it writes (add, baseline set, rm, gc): exit 3, nothing written' '
+	damaged d1 benches_trend &&
+	plumb bundle pack "$FIXTURES/reports/inputs/faster" -o f.plumb >/dev/null &&
+	refused_damaged d1 plumb archive add f.plumb --archive-dir d1 &&
+	refused_damaged d1 plumb archive baseline set other "$(cat id)" --archive-dir d1 &&
+	refused_damaged d1 plumb archive rm "$(cat id)" --archive-dir d1 &&
+	refused_damaged d1 plumb archive gc --archive-dir d1 &&
+	test_grep "quick_check" err
+'
+
+test_expect_success PYTHON,SQLITE3 'a damaged index: readers refuse the first damaged page they meet (list, baseline show, report)' '
+	damaged d2 bundles_created &&
+	refused_damaged d2 plumb archive list --archive-dir d2 &&
+	damaged d3 sqlite_autoindex_baselines_1 &&
+	refused_damaged d3 plumb archive baseline show nightly --archive-dir d3 &&
+	test_grep_not "no baseline" err &&
+	refused_damaged d3 plumb report "$RO/s.plumb" --baseline nightly --archive-dir d3 &&
+	test_grep_not "no such file" err &&
+	plumb archive baseline show nightly --archive-dir "$A" >/dev/null
+'
+
 test_expect_success 'a 0-byte archive.db is refused (exit 3), not taken for a new archive' '
 	cp -R "$A" z && : >z/archive.db &&
 	test_expect_code 3 plumb archive list --archive-dir z 2>err &&
