@@ -18,6 +18,7 @@
 #include <openssl/crypto.h>
 #include <sodium.h>
 #include <sqlite3.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include "cli/cmd.h"
@@ -120,6 +121,7 @@ static void print_version(void)
 	       ssl >> 28 >= 3 ? ssl >> 4 & 0xff : ssl >> 12 & 0xff);
 	printf("sqlite %s\n", sqlite3_libversion());
 	printf("zstd %s\n", ZSTD_versionString());
+	printf("zlib %s\n", zlibVersion());
 	printf("jansson %s\n", jansson_version_str());
 	printf("libsodium %s\n", sodium_version_string());
 	printf("libelf 0.%d\n", _ELFUTILS_VERSION);

@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <archive.h>
-#include <archive_entry.h>
+#include <zlib.h>
 
 #include "common/buf.h"
 #include "common/err.h"
@@ -293,56 +292,65 @@ int import_parse(const char *name, const char *data, size_t len,
 	return rc;
 }
 
-/* The bytes of a gzip stream, unpacked, at most IMPORT_MAX_BYTES. */
+/*
+ * The bytes of a gzip file, unpacked, at most IMPORT_MAX_BYTES, through
+ * zlib, whose checks are the format's own: the header, the deflate data,
+ * every member's CRC-32 and length (ISIZE).  Members may follow one
+ * another (as `gzip -c a b` writes them); anything else after the last
+ * trailer is refused, as is a file that ends before it.
+ */
 static int gunzip(const char *name, const struct buf *in, struct buf *out,
 		  struct plumb_err *err)
 {
-	struct archive *a;
-	struct archive_entry *entry;
-	int rc = 0;
+	unsigned char chunk[64 * 1024];
+	z_stream z;
+	int zr, rc = 0;
 
-	a = archive_read_new();
-	entry = archive_entry_new();
-	if (!a || !entry) {
-		if (a)
-			archive_read_free(a);
-		if (entry)
-			archive_entry_free(entry);
+	memset(&z, 0, sizeof(z));
+	/* 16 + MAX_WBITS: a gzip wrapper, checked, not zlib's or raw deflate. */
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
 		return plumb_err_oom(err, "gzip");
-	}
-	if (archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
-	    archive_read_support_format_raw(a) != ARCHIVE_OK ||
-	    archive_read_open_memory(a, in->data, in->len) != ARCHIVE_OK ||
-	    archive_read_next_header2(a, entry) != ARCHIVE_OK) {
-		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: not a readable gzip stream: %s", name,
-				   archive_error_string(a) ? archive_error_string(a) : "unknown error");
-		goto out;
-	}
+	z.next_in = (unsigned char *)in->data;
+	z.avail_in = (uInt)in->len;   /* at most IMPORT_MAX_BYTES: file_read's limit */
 	for (;;) {
-		const void *p;
-		size_t n;
-		int64_t off;
-		int r = archive_read_data_block(a, &p, &n, &off);
-		if (r == ARCHIVE_EOF)
-			break;
-		if (r != ARCHIVE_OK) {
-			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: damaged gzip stream: %s", name,
-					   archive_error_string(a) ? archive_error_string(a) : "unknown error");
-			goto out;
-		}
-		if (out->len + n > IMPORT_MAX_BYTES) {
+		size_t got;
+		z.next_out = chunk;
+		z.avail_out = sizeof(chunk);
+		zr = inflate(&z, Z_NO_FLUSH);
+		got = sizeof(chunk) - z.avail_out;
+		if (out->len + got > IMPORT_MAX_BYTES) {
 			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: unpacks to more than %zu bytes "
 					   "(the limit of an imported file)", name, IMPORT_MAX_BYTES);
-			goto out;
+			break;
 		}
-		if (buf_add(out, p, n) < 0) {
+		if (got && buf_add(out, chunk, got) < 0) {
 			rc = buf_err(err, name);
-			goto out;
+			break;
 		}
+		if (zr == Z_STREAM_END) {
+			if (z.avail_in == 0)
+				break;
+			if (z.avail_in >= 2 && z.next_in[0] == 0x1f && z.next_in[1] == 0x8b &&
+			    inflateReset(&z) == Z_OK)
+				continue;
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: damaged gzip stream: %u bytes after "
+					   "the end of its data (the trailer)", name, z.avail_in);
+			break;
+		}
+		if (zr == Z_OK)
+			continue;
+		if (zr == Z_MEM_ERROR)
+			rc = plumb_err_oom(err, name);
+		else if (zr == Z_BUF_ERROR && z.avail_in == 0)
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: not a readable gzip stream: truncated "
+					   "gzip input (it ends before its trailer)", name);
+		else
+			/* "incorrect data check" (CRC-32), "incorrect length check" (ISIZE), ... */
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: damaged gzip stream: %s", name,
+					   z.msg ? z.msg : "invalid data");
+		break;
 	}
-out:
-	archive_entry_free(entry);
-	archive_read_free(a);
+	inflateEnd(&z);
 	return rc;
 }
 

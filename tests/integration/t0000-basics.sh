@@ -5,7 +5,7 @@ test_description='global options, help, unknown commands and exit statuses'
 test_expect_success 'plumb --version names plumb and the version of each library' '
 	plumb --version >out &&
 	test_grep "^plumb [0-9]" out &&
-	for lib in libgit2 libarchive capstone libpq libcrypto sqlite zstd jansson libsodium libelf; do
+	for lib in libgit2 libarchive capstone libpq libcrypto sqlite zstd zlib jansson libsodium libelf; do
 		test_grep "^$lib [0-9][0-9.]*$" out || return 1
 	done
 '
@@ -14,7 +14,7 @@ command -v ldd >/dev/null 2>&1 && test_set_prereq LDD
 
 test_expect_success LDD 'plumb links its libraries: ldd lists every one' '
 	ldd "$PLUMB" >libs &&
-	for lib in libgit2 libarchive libcapstone libpq libcrypto libsqlite3 libzstd libjansson libsodium libelf; do
+	for lib in libgit2 libarchive libcapstone libpq libcrypto libsqlite3 libzstd libz libjansson libsodium libelf; do
 		test_grep "^[[:space:]]*$lib\.so" libs || return 1
 	done
 '

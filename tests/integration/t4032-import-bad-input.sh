@@ -103,6 +103,40 @@ test_expect_success 'the limits docs/import.md states are the ones the messages 
 	plumb import bomb.json.gz -o out.plumb 2>err; test_grep "unpacks to more than $bytes bytes" err
 '
 
+# gzip's own checks, through zlib: a byte changed in the data (stored, so
+# the deflate stream stays valid: only the CRC-32 finds it), in the CRC,
+# in the length, bytes after the trailer.  Two members one after the
+# other are one file, as gzip -d reads them.
+test_expect_success PYTHON 'a gzip file whose CRC-32, length or end is wrong exits 3 naming it' '
+	python3 - hyperfine-base.json <<-\PY &&
+	import gzip, sys
+	raw = open(sys.argv[1], "rb").read()
+	z = bytearray(gzip.compress(raw, compresslevel=0, mtime=0))
+	open("good.json.gz", "wb").write(z)
+	i = z.index(b"0.0", 20)
+	flip = bytearray(z); flip[i] = ord("9")
+	open("digit.json.gz", "wb").write(flip)
+	crc = bytearray(z); crc[-8] ^= 0x01
+	open("crc.json.gz", "wb").write(crc)
+	isize = bytearray(z); isize[-2] ^= 0x01
+	open("isize.json.gz", "wb").write(isize)
+	open("tail.json.gz", "wb").write(z + b"\0\0\0")
+	half = len(raw) // 2
+	open("two.json.gz", "wb").write(gzip.compress(raw[:half], mtime=0) + gzip.compress(raw[half:], mtime=0))
+	PY
+	plumb import good.json.gz hyperfine-candidate.json -o good.plumb >/dev/null &&
+	plumb import two.json.gz hyperfine-candidate.json -o two.plumb >/dev/null &&
+	for f in digit crc; do
+		test_expect_code 3 plumb import $f.json.gz hyperfine-candidate.json -o out.plumb 2>err &&
+		test_grep "^plumb: $f.json.gz: damaged gzip stream: incorrect data check$" err || return 1
+	done &&
+	test_expect_code 3 plumb import isize.json.gz hyperfine-candidate.json -o out.plumb 2>err &&
+	test_grep "^plumb: isize.json.gz: damaged gzip stream: incorrect length check$" err &&
+	test_expect_code 3 plumb import tail.json.gz hyperfine-candidate.json -o out.plumb 2>err &&
+	test_grep "^plumb: tail.json.gz: damaged gzip stream: 3 bytes after the end of its data" err &&
+	nothing_left
+'
+
 test_expect_success 'Google Benchmark with aggregates only is refused, saying how to rerun' '
 	test_expect_code 3 plumb import gbench-aggregates.json -o out.plumb 2>err &&
 	test_grep "aggregates only (run it without --benchmark_report_aggregates_only)" err
