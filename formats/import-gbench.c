@@ -42,10 +42,10 @@ static double unit_ns(const char *u)
 
 /* The facts plumb's host.start shape takes from the context (no CPU model in it). */
 static const struct import_fact facts_map[] = {
-	{ "hostname", "host_name", JSON_STRING },
-	{ "cpu.model", NULL, JSON_STRING },
-	{ "cpu.logical", "num_cpus", JSON_INTEGER },
-	{ "cpu.mhz", "mhz_per_cpu", JSON_REAL },
+	{ "hostname", "host_name", JSON_STRING, 0 },
+	{ "cpu.model", NULL, JSON_STRING, 0 },
+	{ "cpu.logical", "num_cpus", JSON_INTEGER, 1 },
+	{ "cpu.mhz", "mhz_per_cpu", JSON_REAL, 0 },
 };
 
 /* Per entry while reading: what was left out. */
@@ -59,8 +59,10 @@ static int read_context(struct import_walk *w, const json_t *ctx)
 	const char *build = json_string_value(json_object_get(ctx, "library_build_type"));
 	const json_t *scaling = json_object_get(ctx, "cpu_scaling_enabled");
 	const char *version = json_string_value(json_object_get(ctx, "library_version"));
-	int rc = 0;
+	int rc = import_check_facts(w, ctx, facts_map, sizeof(facts_map) / sizeof(facts_map[0]));
 
+	if (rc < 0)
+		return rc;
 	if (!(w->f->facts = json_deep_copy(ctx)) || !(w->f->hostfacts = import_host_facts(ctx, facts_map, sizeof(facts_map) / sizeof(facts_map[0]))))
 		return plumb_err_oom(w->err, "import");
 	if (version && !(w->f->tool_version = strdup(version)))
@@ -78,13 +80,13 @@ static int read_context(struct import_walk *w, const json_t *ctx)
 static int read_bench(struct import_walk *w, const json_t *b, struct gb_count **counts)
 {
 	const char *name, *run_name, *run_type, *unit;
-	double real, cpu, rep = -1, k;
+	double real, cpu, rep = 0, k;
 	struct import_entry *e = NULL;
 	struct import_series *s;
 	struct gb_count *c;
 	uint32_t round;
 	size_t i;
-	int rc;
+	int rc, has_rep;
 
 	if (!json_is_object(b))
 		return import_fail(w, "expected object");
@@ -94,6 +96,13 @@ static int read_bench(struct import_walk *w, const json_t *b, struct gb_count **
 	    (rc = import_string(w, b, "time_unit", 0, &unit)) < 0 ||
 	    (rc = import_number(w, b, "repetition_index", 0, &rep)) < 0)
 		return rc;
+	has_rep = rc == 0;
+	if (has_rep && (rep < 0 || rep != floor(rep) || rep >= 999999)) {
+		size_t old = jsonio_path_key(&w->path, "repetition_index");
+		rc = import_fail(w, "expected a whole number from 0 to 999998, not %g", rep);
+		jsonio_path_restore(&w->path, old);
+		return rc;
+	}
 	if (!run_name)
 		run_name = name;
 	for (i = 0; i < w->f->n_entries; i++)
@@ -126,9 +135,7 @@ static int read_bench(struct import_walk *w, const json_t *b, struct gb_count **
 		jsonio_path_restore(&w->path, old);
 		return rc;
 	}
-	if (rep >= 0 && (rep != floor(rep) || rep >= 999999))
-		return import_fail(w, "repetition_index: expected a whole number below 999999");
-	round = rep >= 0 ? (uint32_t)rep + 1 : ++c->next;
+	round = has_rep ? (uint32_t)rep + 1 : ++c->next;
 	if (!(s = import_series_of(w, e, METRIC_WALL)))
 		return PLUMB_EINTERNAL;
 	if (s->n && s->round[s->n - 1] >= round)

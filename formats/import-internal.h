@@ -55,8 +55,18 @@ int import_line(struct import_walk *w, char ***v, size_t *n, const char *fmt, ..
 struct import_fact {
 	const char *path;
 	const char *src;
-	json_type type;       /* JSON_REAL: any number */
+	json_type type;       /* JSON_REAL: any finite number */
+	double min;           /* numbers: the least value allowed */
 };
+
+/*
+ * Check the facts of map that src (an object at w's path, or NULL) holds:
+ * each of its type and, a number, finite and at least its min; else
+ * PLUMB_EINPUT naming the file and the member's JSON path.  An absent or
+ * null member is fine (unknown).
+ */
+int import_check_facts(struct import_walk *w, const json_t *src, const struct import_fact *map,
+		       size_t n);
 
 /* The facts of map from src, in host.start's shape; NULL when memory runs out. */
 json_t *import_host_facts(const json_t *src, const struct import_fact *map, size_t n);

@@ -23,11 +23,12 @@
 
 /* The facts plumb's host.start shape takes from pyperf's metadata. */
 static const struct import_fact facts_map[] = {
-	{ "hostname", "hostname", JSON_STRING },
-	{ "cpu.model", "cpu_model_name", JSON_STRING },
-	{ "cpu.logical", "cpu_count", JSON_INTEGER },
-	{ "os.name", "platform", JSON_STRING },
+	{ "hostname", "hostname", JSON_STRING, 0 },
+	{ "cpu.model", "cpu_model_name", JSON_STRING, 0 },
+	{ "cpu.logical", "cpu_count", JSON_INTEGER, 1 },
+	{ "os.name", "platform", JSON_STRING, 0 },
 };
+#define N_FACTS (sizeof(facts_map) / sizeof(facts_map[0]))
 
 /* common metadata overridden by the benchmark's own (scalars only). */
 static json_t *merged(const json_t *common, const json_t *own)
@@ -114,6 +115,11 @@ int import_read_pyperf(struct import_walk *w, const json_t *root)
 	if ((rc = import_object(w, root, "metadata", 0, &common)) < 0 ||
 	    (rc = import_array(w, root, "benchmarks", 1, &benches)) < 0)
 		return rc;
+	old = jsonio_path_key(&w->path, "metadata");
+	rc = import_check_facts(w, common, facts_map, N_FACTS);
+	jsonio_path_restore(&w->path, old);
+	if (rc < 0)
+		return rc;
 	old = jsonio_path_key(&w->path, "benchmarks");
 	json_array_foreach(benches, i, b) {
 		size_t o2 = jsonio_path_index(&w->path, i);
@@ -130,13 +136,20 @@ int import_read_pyperf(struct import_walk *w, const json_t *root)
 		if ((rc = import_object(w, b, "metadata", 0, &own)) < 0 ||
 		    (rc = import_array(w, b, "runs", 1, &runs)) < 0)
 			goto next;
+		{
+			size_t o3 = jsonio_path_key(&w->path, "metadata");
+			rc = import_check_facts(w, own, facts_map, N_FACTS);
+			jsonio_path_restore(&w->path, o3);
+			if (rc < 0)
+				goto next;
+		}
 		if (!(md = merged(common, own))) {
 			rc = plumb_err_oom(w->err, "import");
 			goto next;
 		}
 		if (!w->f->facts) {
 			w->f->facts = json_incref(md);
-			w->f->hostfacts = import_host_facts(md, facts_map, sizeof(facts_map) / sizeof(facts_map[0]));
+			w->f->hostfacts = import_host_facts(md, facts_map, N_FACTS);
 			if (json_is_string(json_object_get(md, "perf_version")) &&
 			    !(w->f->tool_version = strdup(json_string_value(json_object_get(md, "perf_version")))))
 				rc = plumb_err_oom(w->err, "import");

@@ -103,6 +103,43 @@ int import_object(struct import_walk *w, const json_t *o, const char *key, int r
 	return member(w, o, key, required, JSON_OBJECT, "object", out);
 }
 
+int import_check_facts(struct import_walk *w, const json_t *src, const struct import_fact *map,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const json_t *v = map[i].src ? json_object_get(src, map[i].src) : NULL;
+		const char *want = NULL;
+		size_t old;
+		int rc;
+
+		if (!v || json_is_null(v))
+			continue;
+		if (map[i].type == JSON_STRING && !json_is_string(v))
+			want = "a string";
+		else if (map[i].type == JSON_INTEGER &&
+			 (!json_is_integer(v) || (double)json_integer_value(v) < map[i].min))
+			want = "a whole number";
+		else if (map[i].type == JSON_REAL &&
+			 (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+			  json_number_value(v) < map[i].min))
+			want = "a finite number";
+		if (!want)
+			continue;
+		old = jsonio_path_key(&w->path, map[i].src);
+		if (map[i].type == JSON_STRING)
+			rc = import_fail(w, "expected %s, found %s", want, jsonio_type_name(v));
+		else if (json_is_number(v))
+			rc = import_fail(w, "expected %s of at least %g, not %g", want, map[i].min,
+					 json_number_value(v));
+		else
+			rc = import_fail(w, "expected %s of at least %g, found %s", want, map[i].min,
+					 jsonio_type_name(v));
+		jsonio_path_restore(&w->path, old);
+		return rc;
+	}
+	return 0;
+}
+
 json_t *import_host_facts(const json_t *src, const struct import_fact *map, size_t n)
 {
 	json_t *h = json_object();

@@ -492,3 +492,18 @@ size_t jsonio_values(const char *text, size_t len, size_t stop)
 	}
 	return values;
 }
+
+const char *jsonio_type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "object";
+	case JSON_ARRAY: return "array";
+	case JSON_STRING: return "string";
+	case JSON_INTEGER: return "integer";
+	case JSON_REAL: return "number with a fraction";
+	case JSON_TRUE:
+	case JSON_FALSE: return "boolean";
+	case JSON_NULL: return "null";
+	}
+	return "unknown";
+}

@@ -85,4 +85,7 @@ size_t jsonio_values(const char *text, size_t len, size_t stop);
 /* A deep copy of v whose objects have their keys in byte order (NULL: OOM). */
 json_t *jsonio_sorted_copy(const json_t *v);
 
+/* What v is, for "expected X, found Y": "object", "integer", "boolean"... */
+const char *jsonio_type_name(const json_t *v);
+
 #endif

@@ -52,21 +52,6 @@ static int fail(struct rd *r, const char *fmt, ...)
 	return manifest_fail(r->err, "%s: %s", jsonio_path_str(&r->path), msg);
 }
 
-static const char *type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "object";
-	case JSON_ARRAY: return "array";
-	case JSON_STRING: return "string";
-	case JSON_INTEGER: return "integer";
-	case JSON_REAL: return "number with a fraction";
-	case JSON_TRUE:
-	case JSON_FALSE: return "boolean";
-	case JSON_NULL: return "null";
-	}
-	return "unknown";
-}
-
 /* What kind of value a member must hold. */
 enum want {
 	W_OBJECT, W_ARRAY, W_STRING, W_INTEGER, W_NUMBER, W_BOOLEAN
@@ -98,7 +83,7 @@ static int type_ok(const json_t *v, enum want w)
 static int expect(struct rd *r, const json_t *v, enum want w)
 {
 	if (!type_ok(v, w))
-		return fail(r, "expected %s, found %s", want_name(w), type_name(v));
+		return fail(r, "expected %s, found %s", want_name(w), jsonio_type_name(v));
 	return 0;
 }
 

@@ -137,6 +137,39 @@ test_expect_success PYTHON 'a gzip file whose CRC-32, length or end is wrong exi
 	nothing_left
 '
 
+# Numbers of the sources' facts are typed and bounded, named by JSON path.
+test_expect_success PYTHON 'Google Benchmark repetition_index and num_cpus, pyperf cpu_count: bounded and typed' '
+	python3 - <<-\PY &&
+	import json
+	g = json.load(open("gbench-base.json"))
+	g["benchmarks"][1]["repetition_index"] = -1
+	json.dump(g, open("rep.json", "w"))
+	g = json.load(open("gbench-base.json"))
+	g["benchmarks"][0]["repetition_index"] = 1.5
+	json.dump(g, open("rep2.json", "w"))
+	g = json.load(open("gbench-base.json"))
+	g["context"]["num_cpus"] = -7
+	json.dump(g, open("cpus.json", "w"))
+	p = json.load(open("pyperf-mult_list_py37.json"))
+	p.setdefault("metadata", {})["cpu_count"] = "lots"
+	json.dump(p, open("lots.json", "w"))
+	p = json.load(open("pyperf-mult_list_py37.json"))
+	p["benchmarks"][0].setdefault("metadata", {})["cpu_count"] = 0
+	json.dump(p, open("zero.json", "w"))
+	PY
+	test_expect_code 3 plumb import rep.json gbench-candidate.json -o out.plumb 2>err &&
+	test_grep "^plumb: rep.json: benchmarks\[1\].repetition_index: expected a whole number from 0 to 999998, not -1$" err &&
+	test_expect_code 3 plumb import rep2.json gbench-candidate.json -o out.plumb 2>err &&
+	test_grep "^plumb: rep2.json: benchmarks\[0\].repetition_index: expected a whole number" err &&
+	test_expect_code 3 plumb import cpus.json gbench-candidate.json -o out.plumb 2>err &&
+	test_grep "^plumb: cpus.json: context.num_cpus: expected a whole number of at least 1, not -7$" err &&
+	test_expect_code 3 plumb import lots.json pyperf-mult_list_py38.json -o out.plumb 2>err &&
+	test_grep "^plumb: lots.json: metadata.cpu_count: expected a whole number of at least 1, found string$" err &&
+	test_expect_code 3 plumb import zero.json pyperf-mult_list_py38.json -o out.plumb 2>err &&
+	test_grep "^plumb: zero.json: benchmarks\[0\].metadata.cpu_count: expected a whole number of at least 1, not 0$" err &&
+	nothing_left
+'
+
 test_expect_success 'Google Benchmark with aggregates only is refused, saying how to rerun' '
 	test_expect_code 3 plumb import gbench-aggregates.json -o out.plumb 2>err &&
 	test_grep "aggregates only (run it without --benchmark_report_aggregates_only)" err
