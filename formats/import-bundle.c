@@ -614,8 +614,10 @@ int import_bundle(const struct import_file *files, size_t n, const char *out,
 	for (size_t i = 0; i < p.n; i++)
 		if ((rc = fill_bench(&m, &p.v[i], a, metric, err)) < 0)
 			goto out;
-	if ((rc = manifest_write(&m, &json, err)) < 0)
+	if ((rc = manifest_write(&m, &json, err)) < 0) {
+		plumb_err_prefix(err, "%s: manifest.json", out);
 		goto out;
+	}
 	{
 		struct bundle_write_spec spec;
 		memset(&spec, 0, sizeof(spec));

@@ -146,8 +146,10 @@ static int write_bundle(struct run_state *st, const struct manifest *m, const ch
 		logs[nlogs].path = run_hooks_log(st);
 		nlogs++;
 	}
-	if ((r = manifest_write(m, &json, err)) < 0)
+	if ((r = manifest_write(m, &json, err)) < 0) {
+		plumb_err_prefix(err, "%s: manifest.json", output);
 		goto out;
+	}
 	nart = run_artifact_logs(st, m, logs + nlogs);
 	memset(&spec, 0, sizeof(spec));
 	spec.manifest_json = json.data;

@@ -184,8 +184,10 @@ int view_bundle_json(const char *path, const struct bundle_info *info, struct bu
 		goto done;
 	}
 	rc = manifest_write(&info->manifest, &mtext, err);
-	if (rc < 0)
+	if (rc < 0) {
+		plumb_err_prefix(err, "%s: manifest.json", path);
 		goto done;
+	}
 	man = json_loadb(mtext.data, mtext.len, 0, NULL);
 	if (!man) {
 		rc = plumb_err_set(err, PLUMB_EINTERNAL, "manifest: cannot read back");

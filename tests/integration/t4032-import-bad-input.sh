@@ -170,6 +170,15 @@ test_expect_success PYTHON 'Google Benchmark repetition_index and num_cpus, pype
 	nothing_left
 '
 
+# A figure that cannot be written (the ratio of a base of 5e-324 s) is
+# named with the bundle it would have gone into.
+test_expect_success PYTHON 'a value the bundle cannot hold names the bundle' '
+	python3 -c "import json; d=json.load(open(\"hyperfine-base.json\")); [r.update(times=[5e-324] * len(r[\"times\"])) for r in d[\"results\"]]; json.dump(d, open(\"tiny.json\", \"w\"))" &&
+	test_expect_code 3 plumb import tiny.json hyperfine-candidate.json -o out.plumb 2>err &&
+	test_grep "^plumb: out.plumb: manifest.json: benches\[0\].ratio: not a finite number$" err &&
+	nothing_left
+'
+
 test_expect_success 'Google Benchmark with aggregates only is refused, saying how to rerun' '
 	test_expect_code 3 plumb import gbench-aggregates.json -o out.plumb 2>err &&
 	test_grep "aggregates only (run it without --benchmark_report_aggregates_only)" err
