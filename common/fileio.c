@@ -361,12 +361,41 @@ static int link_unnamed(struct atomic_file *af)
 	return -1;
 }
 
+/*
+ * The name was given: the folder's entry must reach the disk too.  When
+ * that fsync fails, the file is taken back (removed, if the name still
+ * holds it): a caller told "failed" finds nothing at the path, never a
+ * file a crash could lose.  (A file it replaced is gone either way.)
+ */
+static int sync_published(struct atomic_file *af, const struct stat *mine,
+			  struct plumb_err *err)
+{
+	char why[PLUMB_ERR_MAX];
+	struct stat there;
+	int r = fsync_parent(af->path, err);
+
+	if (r < 0 && lstat(af->path, &there) == 0 && there.st_dev == mine->st_dev &&
+	    there.st_ino == mine->st_ino && unlink(af->path) == 0) {
+		snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+		plumb_err_set(err, r, "%s: removed again: written, but its folder could not be "
+			      "synced (%s)", af->path, why);
+	}
+	return r;
+}
+
 int atomic_file_commit(struct atomic_file *af, struct plumb_err *err)
 {
+	struct stat mine;
 	int r;
 
 	if (fsync(af->fd) < 0) {
 		r = plumb_err_errno(err, PLUMB_EIO, errno, af->tmp_path, "fsync");
+		atomic_file_abort(af);
+		return r;
+	}
+	/* Which file is ours, to take back should the folder not sync. */
+	if (fstat(af->fd, &mine) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, af->tmp_path, "stat");
 		atomic_file_abort(af);
 		return r;
 	}
@@ -378,7 +407,7 @@ int atomic_file_commit(struct atomic_file *af, struct plumb_err *err)
 		}
 		close(af->fd);
 		af->fd = -1;
-		r = fsync_parent(af->path, err);
+		r = sync_published(af, &mine, err);
 		atomic_file_release(af);
 		return r;
 	}
@@ -394,7 +423,7 @@ int atomic_file_commit(struct atomic_file *af, struct plumb_err *err)
 		atomic_file_abort(af);
 		return r;
 	}
-	r = fsync_parent(af->path, err);
+	r = sync_published(af, &mine, err);
 	atomic_file_release(af);
 	return r;
 }

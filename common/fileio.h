@@ -44,7 +44,12 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode,
 int atomic_file_write(struct atomic_file *af, const void *data, size_t len,
 		      struct plumb_err *err);
 
-/* fsync, close, rename over path, fsync the folder.  On failure: aborted. */
+/*
+ * fsync, close, rename over path, fsync the folder.  On failure: aborted,
+ * and nothing new at path: a file whose folder could not be synced after
+ * it got its name is removed again ("<path>: removed again: written, but
+ * its folder could not be synced (...)"), since a crash could lose it.
+ */
 int atomic_file_commit(struct atomic_file *af, struct plumb_err *err);
 
 /*

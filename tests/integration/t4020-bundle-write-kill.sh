@@ -92,6 +92,36 @@ test_expect_success STRACE 'a full disk on the spool (the first write): exit 74 
 	test -z "$(temps out)"
 '
 
+# A failed fsync, of the file or, once it has its name, of its folder: the
+# write fails (74, naming the path) and leaves no new bundle at -o, never
+# one a crash could still lose (docs/plumb.1, FILES WRITTEN): the old file
+# stays when the failure comes before the rename, and goes with the new
+# one after it.
+test_expect_success STRACE 'every fsync failing in turn: exit 74 and no new bundle at -o, over nothing or over an old file' '
+	echo old >old.txt &&
+	for over in new old; do
+		n=1 fails=0
+		while test $n -le 20; do
+			rm -f out/f.plumb && test $over = new || cp old.txt out/f.plumb
+			under_strace -f -o /dev/null -e trace=fsync -e inject=fsync:error=EIO:when=$n \
+				"$PLUMB" bundle pack run -o out/f.plumb >/dev/null 2>err
+			st=$?
+			test $st = 0 && break
+			test $st = 74 || { echo "fsync #$n: exit $st" >&2; cat err >&2; return 1; }
+			fails=$((fails + 1))
+			test_grep "out/f.plumb" err &&
+			{ ! test -e out/f.plumb || cmp -s old.txt out/f.plumb; } &&
+			test -z "$(temps out)" || { echo "fsync #$n ($over)" >&2; return 1; }
+			n=$((n + 1))
+		done
+		test $fails -ge 2 || return 1
+	done &&
+	under_strace -f -o /dev/null -e trace=fsync -e inject=fsync:error=EIO:when=2 \
+		"$PLUMB" bundle pack run -o out/f.plumb >/dev/null 2>err
+	test $? = 74 &&
+	test_grep "^plumb: out/f.plumb: removed again: written, but its folder could not be synced (out: fsync: Input/output error)$" err
+'
+
 test_expect_success 'a temporary name of a dead writer goes, a live writer'"'"'s stays' '
 	sh -c "exit 0" & dead=$! && wait $dead &&
 	: >out/.x.plumb.tmp.$dead.AbCdEf &&
