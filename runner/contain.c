@@ -55,7 +55,9 @@ static struct {
 	int procs_fd;              /* cgroup2: its cgroup.procs, for the children */
 	int dir_fd;                /* cgroup2: the folder, for clone3's CLONE_INTO_CGROUP */
 	int events_fd;             /* cgroup2: its cgroup.events */
-} C = { .procs_fd = -1, .events_fd = -1, .dir_fd = -1 };
+	int oom_fd;                /* cgroup2: a memory.events (contain_oom_kills()) */
+	int oom_tried;             /* ... looked for once */
+} C = { .procs_fd = -1, .events_fd = -1, .dir_fd = -1, .oom_fd = -1 };
 
 /* ---- small readers ------------------------------------------------------- */
 
@@ -599,6 +601,10 @@ void contain_release(void)
 		subreaper_kill(0);
 	}
 	reap_zombies();
+	if (C.oom_fd >= 0)
+		close(C.oom_fd);
+	C.oom_fd = -1;
+	C.oom_tried = 0;
 	if (C.method == CONTAIN_CGROUP) {
 		if (C.procs_fd >= 0)
 			close(C.procs_fd);
@@ -744,4 +750,52 @@ unsigned contain_settle(pid_t child, int alone)
 	}
 	reap_zombies();
 	return n;
+}
+
+/* ---- out-of-memory kills ------------------------------------------------- */
+
+int contain_parse_oom_kills(const char *text, uint64_t *count)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		uint64_t v = 0;
+		const char *q = p + 9;
+		if (strncmp(p, "oom_kill ", 9) != 0)
+			continue;
+		if (*q < '0' || *q > '9')
+			return -1;
+		while (*q >= '0' && *q <= '9')
+			v = v * 10 + (uint64_t)(*q++ - '0');
+		*count = v;
+		return 0;
+	}
+	return -1;
+}
+
+int contain_oom_kills(uint64_t *count)
+{
+	char text[1024];
+	ssize_t n;
+
+	if (contain_method() != CONTAIN_CGROUP || !C.dir[0])
+		return -1;
+	if (!C.oom_tried) {
+		/* The container's own counter when the memory controller is enabled
+		 * for it, else the one of the cgroup plumb runs in (which holds it). */
+		char parent[PATH_MAX];
+		char *slash;
+		C.oom_tried = 1;
+		C.oom_fd = open_in(C.dir, "memory.events", O_RDONLY);
+		snprintf(parent, sizeof(parent), "%s", C.dir);
+		if (C.oom_fd < 0 && (slash = strrchr(parent, '/')) != NULL) {
+			*slash = '\0';
+			C.oom_fd = open_in(parent, "memory.events", O_RDONLY);
+		}
+	}
+	if (C.oom_fd < 0)
+		return -1;
+	n = pread(C.oom_fd, text, sizeof(text) - 1, 0);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	return contain_parse_oom_kills(text, count);
 }

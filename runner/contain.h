@@ -121,6 +121,19 @@ pid_t contain_self_pid(void);
 void contain_release(void);
 
 /*
+ * How many processes the kernel's out-of-memory killer has killed in the
+ * container (cgroup2 memory.events "oom_kill", the container's own when
+ * the memory controller is enabled for it, else that of the cgroup plumb
+ * runs in): 0 and *count, or -1 when no such counter can be read (the
+ * subreaper method, no memory controller on the cgroup2 hierarchy).
+ * proc_run() reads it around each child to name an OOM kill as such.
+ */
+int contain_oom_kills(uint64_t *count);
+
+/* The "oom_kill N" line of a memory.events text: 0 and *count, else -1. */
+int contain_parse_oom_kills(const char *text, uint64_t *count);
+
+/*
  * Parse the text of /proc/self/mountinfo and /proc/self/cgroup: the folder
  * of plumb's own cgroup in the cgroup2 hierarchy, into out.  0, or -1 with
  * why filled.  For the unit tests and contain_init().

@@ -1317,7 +1317,8 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	     struct plumb_err *err)
 {
 	struct run_state st;
-	int r;
+	uint64_t oom_before = 0, oom_after = 0;
+	int r, oom_known;
 
 	memset(res, 0, sizeof(*res));
 	buf_init(&res->out_mem, 0);
@@ -1335,11 +1336,14 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 
 	if ((r = contain_init(err)) < 0)
 		return r;
+	oom_known = contain_oom_kills(&oom_before) == 0;
 	run_state_init(&st);
 	r = run_setup(spec, res, &st, err);
 	if (r == 0) {
 		r = run_loop(spec, res, &st, err);
 		run_reap(spec, res, &st);
+		if (oom_known && contain_oom_kills(&oom_after) == 0 && oom_after > oom_before)
+			res->oom_kills = (unsigned)(oom_after - oom_before);
 		if (r == 0 && st.stopping)
 			r = plumb_err_set(err, PLUMB_EINTERNAL, "%s: stopped by signal %d",
 					  spec->argv[0], cleanup_signal_pending());
@@ -1359,11 +1363,17 @@ void proc_describe(const struct proc_result *res, uint64_t timeout_ns,
 	else if (res->timed_out)
 		snprintf(out, size, "timed out after %.1f s%s", (double)timeout_ns / 1e9,
 			 res->killed ? " (killed after the grace period)" : "");
+	else if (res->oom_kills && !res->exited && res->signo == SIGKILL)
+		snprintf(out, size, "killed by SIGKILL: out of memory? (the kernel's OOM killer "
+			 "killed %u process%s of the run)", res->oom_kills,
+			 res->oom_kills == 1 ? "" : "es");
 	else if (res->exited)
-		snprintf(out, size, "exit status %d", res->status);
+		snprintf(out, size, "exit status %d%s", res->status, res->oom_kills ?
+			 " (out of memory? the kernel's OOM killer killed a process of the run)" : "");
 	else
-		snprintf(out, size, "killed by signal %d (%s)", res->signo,
-			 strsignal(res->signo));
+		snprintf(out, size, "killed by signal %d (%s)%s", res->signo,
+			 strsignal(res->signo), res->oom_kills ?
+			 " (out of memory? the kernel's OOM killer killed a process of the run)" : "");
 }
 
 int proc_log_tail(const char *path, unsigned nlines, const char *indent,

@@ -99,6 +99,9 @@ struct proc_result {
 	int out_truncated, err_truncated;            /* the cap dropped bytes */
 	unsigned left_behind;  /* processes still running when the child ended,
 				* killed then (runner/contain.h) */
+	unsigned oom_kills;    /* processes the out-of-memory killer killed in the
+				* container during the run (contain_oom_kills();
+				* 0 also when that cannot be known) */
 	struct buf out_mem, err_mem;                 /* MEM sinks */
 };
 
@@ -118,7 +121,13 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 
 void proc_result_release(struct proc_result *res);
 
-/* "exit status 2", "killed by SIGSEGV", "timed out after 3.0 s" ... */
+/*
+ * "exit status 2", "killed by signal 11 (Segmentation fault)", "timed out
+ * after 3.0 s" ...; a SIGKILL while the out-of-memory killer counted a
+ * kill is "killed by SIGKILL: out of memory? (...)", and any other end
+ * with such a kill says so after it (exit status 137 of a shell whose
+ * child it killed).
+ */
 void proc_describe(const struct proc_result *res, uint64_t timeout_ns,
 		   char *out, size_t size);
 

@@ -919,3 +919,43 @@ PLUMB_TEST(contain_cgroup_folder_from_mountinfo)
 					       why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "/proc/self/cgroup"));
 }
+
+/* The oom_kill counter of a cgroup2 memory.events text. */
+PLUMB_TEST(contain_parse_oom_kills_of_memory_events)
+{
+	uint64_t n = 99;
+
+	assert_int_equal(contain_parse_oom_kills("low 0\nhigh 0\nmax 12\noom 3\noom_kill 2\n"
+						 "oom_group_kill 0\n", &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(contain_parse_oom_kills("oom_kill 18446744073709551615", &n), 0);
+	assert_true(n == UINT64_MAX);
+	/* oom_group_kill is another counter; none, or no number: unknown. */
+	assert_int_equal(contain_parse_oom_kills("oom_group_kill 4\n", &n), -1);
+	assert_int_equal(contain_parse_oom_kills("", &n), -1);
+	assert_int_equal(contain_parse_oom_kills("oom_kill x\n", &n), -1);
+}
+
+/* A kill the OOM killer counted is named so, whoever was killed. */
+PLUMB_TEST(proc_describe_names_out_of_memory_kills)
+{
+	struct proc_result res;
+	char what[256];
+
+	memset(&res, 0, sizeof(res));
+	res.signo = SIGKILL;
+	proc_describe(&res, 0, what, sizeof(what));
+	assert_non_null(strstr(what, "killed by signal 9"));
+	assert_null(strstr(what, "out of memory"));
+	res.oom_kills = 1;
+	proc_describe(&res, 0, what, sizeof(what));
+	assert_true(strncmp(what, "killed by SIGKILL: out of memory?", 33) == 0);
+	/* A shell whose child the OOM killer took exits 137. */
+	res.exited = 1;
+	res.status = 137;
+	proc_describe(&res, 0, what, sizeof(what));
+	assert_true(strncmp(what, "exit status 137 (out of memory?", 31) == 0);
+	res.oom_kills = 0;
+	proc_describe(&res, 0, what, sizeof(what));
+	assert_string_equal(what, "exit status 137");
+}
