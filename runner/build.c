@@ -545,7 +545,7 @@ static int cache_restore(struct build_ctx *c, struct buildcache *bc, struct runn
 {
 	struct buildcache_meta meta;
 	int whole = v->pad == 0 && !v->control, r;
-	char note[600], from[128];
+	char note[2048], from[128];
 
 	if (!whole) {
 		struct runner_variant *p0 = build_find_variant(c->res, v->side, 0);
@@ -567,7 +567,8 @@ static int cache_restore(struct build_ctx *c, struct buildcache *bc, struct runn
 		return r;
 	if (r == 0) {
 		if (note[0])
-			progress(c->opts, "%s: %s: a miss", v->id, note);
+			progress(c->opts, "warning: %s: %s; the entry is evicted and %s built instead",
+				 v->id, note, v->id);
 		return whole ? 0 : workdir_remove_tree(v->dir, err);
 	}
 	if (v->control) {
@@ -668,6 +669,24 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 	return 0;
 }
 
+/* Open a store of built variants: 1, or 0 with a warning when the folder
+ * is refused (another's, or writable by others: the run goes without). */
+static int open_store(struct build_ctx *c, struct buildcache *bc, const char *dir, uint64_t limit,
+		      struct plumb_err *err)
+{
+	struct plumb_err e;
+
+	plumb_err_clear(&e);
+	if (buildcache_open(bc, dir, limit, &e) == 0)
+		return 1;
+	if (e.code != PLUMB_EINPUT) {
+		*err = e;
+		return e.code;
+	}
+	progress(c->opts, "warning: %s", e.msg);
+	return 0;
+}
+
 /* Open the build cache for c unless the run goes without (--no-cache, size
  * 0), and a bisect's controls when it is given them. */
 static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct buildcache *controls,
@@ -679,15 +698,18 @@ static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct 
 
 	/* The sweep's added pads (controls NULL) have no control among them. */
 	if (kc && controls && c->cfg->run.control) {
-		if ((r = buildcache_open(controls, kc->dir, 0, err)) < 0)
+		if ((r = open_store(c, controls, kc->dir, 0, err)) < 0)
 			return r;
-		c->controls = controls;
-		c->kept = kc;
+		if (r > 0) {
+			c->controls = controls;
+			c->kept = kc;
+		}
 	}
 	if (!c->cfg->no_cache && c->cfg->build.cache_size != 0) {
-		if ((r = buildcache_open(cache, NULL, c->cfg->build.cache_size, err)) < 0)
+		if ((r = open_store(c, cache, NULL, c->cfg->build.cache_size, err)) < 0)
 			return r;
-		c->cache = cache;
+		if (r > 0)
+			c->cache = cache;
 	}
 	if (!c->cache && !c->controls)
 		return 0;
