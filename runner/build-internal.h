@@ -36,8 +36,9 @@ struct buf;
  * the compiler and the linker, the steering environment (appended to out). */
 int build_key_toolchain(const struct plumb_config *cfg, struct buf *out, struct plumb_err *err);
 
-/* v's whole key material: toolchain, then the tree, folder, command (v->command
- * set), pad and reuse; object is v's pad object or NULL. */
+/* v's whole key material: toolchain, then the tree, command (v->command set,
+ * the work folder in it written as {workdir}), pad and reuse; object is v's
+ * pad object or NULL. */
 int build_key_material(const struct plumb_config *cfg, const struct runner_result *res,
 		       const struct runner_variant *v, const char *toolchain,
 		       const char *object, struct buf *out, struct plumb_err *err);

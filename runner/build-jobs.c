@@ -3,11 +3,12 @@
  * see build-internal.h for the interface.
  *
  * Which variants may build at once: those of different build folders.
- * Every variant of a side builds in the side's one folder (build/b,
- * build/c, the identical-path rule of build.c), and its relinks start from
+ * Every variant of a side builds in its tree's one folder (build/<tree
+ * id>, the identical-path rule of build.c), and its relinks start from
  * the side's pad 0, so a side's variants build one after another, in
- * order, and the sides build side by side: one track per folder.  An A/A
- * candidate pad waits for the base pad it copies.
+ * order, and the sides (two trees, two folders) build side by side: one
+ * track per side.  An A/A candidate pad (one tree) is no build: it waits
+ * for the base pad it copies.
  *
  * How: each variant builds in a worker, a fork of plumb that makes the
  * variant exactly as the one-at-a-time path does (the callback) and sends

@@ -15,18 +15,22 @@
  *      two full builds, not three);
  *   5. read the artifacts: the shift check, the reproducibility check, the
  *      hot-code comparison (build-verify.c).
- * Every variant of a side, the control included, is built in the side's one
- * folder (<workdir>/build/b or /c, the same path in every run) and then
- * moved to its own folder (v/b00, v/c03, v/k00: all of the same length),
- * where it runs: a path that leaks into the binary (debug info, __FILE__)
- * is the same in base pad 0 and the control, so the byte comparison says
- * whether the build is reproducible, not where it ran, and the variants
- * differ in the pad and in nothing a path can move.  Base and candidate
- * have a folder each (same length): the two sides never share one, so
- * after the shift proof their builds overlap, up to build.jobs at once,
- * each in a worker with a container of its own (runner/build-jobs.c).
- * When base and candidate are the same tree (A/A), the candidate's
- * variants are copies of the base's: one tree is built once.
+ * Every variant of a side, the control included, is built in its tree's
+ * one folder (<workdir>/build/<tree id>, the same path in every run,
+ * whichever side the tree is on) and then moved to its own folder (v/b00,
+ * v/c03, v/k00: all of the same length), where it runs: a path that leaks
+ * into the binary (debug info, __FILE__) is the same in base pad 0 and
+ * the control, so the byte comparison says whether the build is
+ * reproducible, not where it ran, and the variants differ in the pad and
+ * in nothing a path can move.  A tree restored from the build cache is
+ * relinked in the folder it was built in, whichever side it was on then
+ * (CMake's and Meson's build folders record their own path and refuse
+ * another).  Base and candidate have a folder each (same length, two
+ * trees): the two sides never share one, so after the shift proof their
+ * builds overlap, up to build.jobs at once, each in a worker with a
+ * container of its own (runner/build-jobs.c).  When base and candidate
+ * are the same tree (A/A), the candidate's variants are copies of the
+ * base's: one tree is built once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -319,20 +323,16 @@ static int make_run_folder(const struct plumb_config *cfg, struct runner_result 
 		goto out;
 	if ((r = workdir_sweep(real, err)) < 0)
 		goto out;
-	/* Every variant of a side is built in the side's one folder, the same
-	 * path run after run (what a build compiles in is then the same in
-	 * every variant, the control and a cached build); left over by a killed
-	 * run, it is removed here, under the lock. */
-	for (int s = 0; s < 2; s++) {
+	/* Every variant of a commit is built in one folder named by its tree
+	 * (build/<tree id>, set once the trees are known), the same path run
+	 * after run: what a build compiles in is then the same in every
+	 * variant, the control and a cached build.  Left over by a killed run,
+	 * build/ is emptied here, under the lock. */
+	{
 		char *p = buf_strdupf("%s/build", real);
-		res->build_dir[s] = buf_strdupf("%s/build/%c", real, s == 0 ? 'b' : 'c');
-		if (!p || !res->build_dir[s]) {
-			free(p);
-			r = plumb_err_oom(err, "build folder");
-			goto out;
-		}
-		r = mkdir(p, 0755) < 0 && errno != EEXIST ? plumb_err_errno(err, PLUMB_EIO, errno, p, "mkdir")
-							  : workdir_remove_tree(res->build_dir[s], err);
+		r = p ? workdir_remove_tree(p, err) : plumb_err_oom(err, "build folder");
+		if (r == 0 && mkdir(p, 0755) < 0)
+			r = plumb_err_errno(err, PLUMB_EIO, errno, p, "mkdir");
 		free(p);
 		if (r < 0)
 			goto out;
@@ -454,7 +454,7 @@ static int export_needed_after(const struct build_ctx *c, struct runner_variant 
 }
 
 /*
- * Fill the side's build folder for v: a copy of the side's built pad 0 with
+ * Fill the build folder for v (its tree's): a copy of the side's built pad 0 with
  * the artifact removed (relink), else the exported tree (moved there when
  * no later variant builds from it, copied otherwise).
  */
@@ -605,7 +605,7 @@ static void cache_store(struct build_ctx *c, struct buildcache *bc, struct runne
 		progress(c->opts, "warning: %s: not kept in the build cache: %s", v->id, e.msg);
 }
 
-/* Make v: copy it (A/A), or build it in its side's folder and move it to v->dir. */
+/* Make v: copy it (A/A), or build it in its tree's folder and move it to v->dir. */
 static int realize(struct build_ctx *c, struct runner_variant *v, int keep_export,
 		   struct plumb_err *err)
 {
@@ -651,7 +651,7 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 	v->prepare_ns = clock_now_ns() - t0;
 	progress(c->opts, "%s: building%s", name, v->relinked ? " (relink from pad 0)" : "");
 	r = run_build(c->cfg, c->res, v, dir, c->objects ? c->objects[v->pad] : NULL, err);
-	/* Built in the side's one folder, run from its own. */
+	/* Built in its tree's one folder, run from its own. */
 	if (r == 0 && rename(dir, v->dir) < 0)
 		r = plumb_err_errno(err, PLUMB_EIO, errno, v->dir, "rename");
 	if (r == 0)
@@ -950,6 +950,12 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	res->checkout_ns = clock_now_ns() - t1;
 	if (r < 0)
 		goto out;
+	/* Each tree builds in its own folder, whichever side it is on. */
+	for (int s = 0; s < 2; s++)
+		if (!(res->build_dir[s] = buf_strdupf("%s/build/%s", res->workdir, res->side[s].tree))) {
+			r = plumb_err_oom(err, "build folder");
+			goto out;
+		}
 	c.same_tree = strcmp(res->side[0].tree, res->side[1].tree) == 0;
 	if (c.same_tree)
 		progress(opts, "base and candidate are the same tree (%.12s): built once",

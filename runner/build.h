@@ -78,7 +78,7 @@ struct runner_hot {
 
 struct runner_result {
 	char *workdir;       /* the work folder (absolute) */
-	char *build_dir[2];  /* <workdir>/build/b and /c: where each side's variants build */
+	char *build_dir[2];  /* <workdir>/build/<tree id>: where each side's variants build */
 	char *run_dir;       /* <workdir>/run-<UTC time>-<pid> */
 	int keep;            /* keep the run folder at release */
 	struct run_lock lock;

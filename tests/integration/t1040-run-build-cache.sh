@@ -72,6 +72,20 @@ test_expect_success 'the nightly case: a new candidate misses, the unchanged bas
 	test_grep_not "c0[0-2]: restored" night.err
 '
 
+test_expect_success 'the key holds no path: the cache moved (XDG_CACHE_HOME), another work folder and repo.url for repo.path restore every variant' '
+	write_conf proj/moved.conf &&
+	run_build -c proj/moved.conf >/dev/null 2>&1 &&
+	mkdir -p moved/plumb &&
+	cp -a "$XDG_CACHE_HOME/plumb/builds" moved/plumb/ &&
+	git config -f proj/moved.conf repo.url "file://$TRASH/proj" &&
+	XDG_CACHE_HOME="$TRASH/moved" plumb run --build-only --workdir "$TRASH/wd-moved" \
+		-c proj/moved.conf >/dev/null 2>moved.err &&
+	test_grep "fetching file://" moved.err &&
+	test "$(grep -c ": restored from the build cache" moved.err)" = 4 &&
+	test_grep_not "warning" moved.err &&
+	test_grep_not "pad [0-9] (.0[0-9]): building" moved.err
+'
+
 test_expect_success 'a changed command misses' '
 	write_conf proj/cmd.conf run.pads=2 "build.command=make CFLAGS=\"-O2 -g\"" &&
 	run_build -c proj/cmd.conf 2>cmd.err >/dev/null &&

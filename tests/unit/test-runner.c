@@ -2,7 +2,7 @@
  * tests/unit/test-runner.c: the pieces of runner/ below runner_build():
  * hot-code comparison (x86-64 and aarch64 byte sequences), ELF symbols,
  * tree copies and removal, the work-folder lock, pad sources, the build
- * cache's entries' manifests.
+ * cache's key material and its entries' manifests.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -487,6 +487,40 @@ PLUMB_TEST(build_key_toolchain_asks_the_compiler_once_per_file)
 	free(log);
 	free(cc);
 	free(root);
+}
+
+/* runner/build-key.c: the key holds no path of the work folder, so a run in
+ * another --workdir (or XDG_CACHE_HOME) finds the same entries. */
+PLUMB_TEST(build_key_material_holds_no_work_folder)
+{
+	struct plumb_config cfg;
+	struct runner_result res;
+	struct runner_variant v;
+	struct plumb_err err;
+	struct buf a, b;
+
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&res, 0, sizeof(res));
+	memset(&v, 0, sizeof(v));
+	cfg.build.artifact = (char *)"bench";
+	snprintf(res.side[0].tree, sizeof(res.side[0].tree), "%040d", 7);
+	v.pad = 1;
+	v.pad_bytes = 16;
+	buf_init(&a, 1 << 20);
+	buf_init(&b, 1 << 20);
+	res.workdir = (char *)"/home/u/.cache/plumb/runs";
+	res.build_dir[0] = (char *)"/home/u/.cache/plumb/runs/build/0000000000000000000000000000000000000007";
+	v.command = (char *)"make LDFLAGS=/home/u/.cache/plumb/runs/pad/01/plumb_pad.o";
+	assert_int_equal(build_key_material(&cfg, &res, &v, "tc\n", NULL, &a, &err), 0);
+	res.workdir = (char *)"/elsewhere/wd";
+	res.build_dir[0] = (char *)"/elsewhere/wd/build/0000000000000000000000000000000000000007";
+	v.command = (char *)"make LDFLAGS=/elsewhere/wd/pad/01/plumb_pad.o";
+	assert_int_equal(build_key_material(&cfg, &res, &v, "tc\n", NULL, &b, &err), 0);
+	assert_string_equal(a.data, b.data);
+	assert_non_null(strstr(a.data, "command make LDFLAGS={workdir}/pad/01/plumb_pad.o\n"));
+	assert_null(strstr(a.data, "/home/u"));
+	buf_release(&a);
+	buf_release(&b);
 }
 
 /* runner/buildcache-tree.c: a tree listed, written as manifest lines, read
