@@ -190,7 +190,8 @@ const struct plumb_cmd cmd_cache = {
 		"decides its bytes, and restores it instead of building it again once it\n"
 		"has proved the entry: the folder and the entry yours and nobody else's to\n"
 		"write, no links, and every file the size, mode and SHA-256 its manifest\n"
-		"lists.  An entry that fails is evicted and built again, with a warning\n"
-		"naming it.  See BUILD CACHE in plumb(1).",
+		"lists.  An entry that fails, then or at a later check of the run, is\n"
+		"evicted and built again, with a warning naming it.  See BUILD CACHE in\n"
+		"plumb(1).",
 	.subs = cache_subs,
 };

@@ -59,6 +59,7 @@ struct build_jobs {
 	void *ctx;
 	const struct runner_opts *opts;    /* plumb's progress */
 	char *tail;                        /* internal: a failed build's log tail */
+	struct runner_variant *failed;     /* out: the variant whose build failed first, or NULL */
 };
 
 /* build.jobs = auto: the CPUs plumb may run on. */

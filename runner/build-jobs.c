@@ -64,6 +64,7 @@ struct outcome {
 	uint64_t prepare_ns, build_ns, size;
 	unsigned left_behind;
 	char sha256[65];
+	char cache_key[65];
 };
 
 struct slot {
@@ -145,6 +146,7 @@ worker(const struct build_jobs *J, struct runner_variant *v, int keep, struct sl
 	o.size = v->size;
 	o.left_behind = v->left_behind;
 	memcpy(o.sha256, v->sha256, sizeof(o.sha256));
+	memcpy(o.cache_key, v->cache_key, sizeof(o.cache_key));
 	send_str('C', v->command);
 	if (o.r < 0)
 		send_str('T', J->res->log_tail);
@@ -276,6 +278,8 @@ static int finish(const struct build_jobs *J, struct slot *s, struct plumb_err *
 	v->left_behind = s->out.left_behind;
 	memcpy(v->sha256, s->out.sha256, sizeof(v->sha256));
 	v->sha256[sizeof(v->sha256) - 1] = '\0';
+	memcpy(v->cache_key, s->out.cache_key, sizeof(v->cache_key));
+	v->cache_key[sizeof(v->cache_key) - 1] = '\0';
 	r = s->out.r;
 	if (r < 0)
 		*err = s->out.err;
@@ -377,6 +381,7 @@ int build_jobs_run(struct build_jobs *J, struct plumb_err *err)
 				/* The first failure is the run's; the others stop. */
 				*err = e;
 				r = fr;
+				J->failed = J->order[s->at];
 				free(J->res->log_tail);
 				J->res->log_tail = J->tail;
 				J->tail = NULL;

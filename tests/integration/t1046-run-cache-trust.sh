@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='plumb run: the build cache proves what it restores (owner, modes, every file hashed, no links); an entry that fails is evicted, named, built again'
+test_description='plumb run: the build cache proves what it restores (owner, modes, every file hashed, no links); an entry that fails a check then or later is evicted, named, built again from clean'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
@@ -12,6 +12,22 @@ entry() {
 	f=$(grep -l "^what $1 of tree" "$CACHE"/*/entry) &&
 	test "$(echo "$f" | wc -l)" = 1 &&
 	dirname "$f"
+}
+
+# forge ENTRY PATH [artifact]: make ENTRY's manifest and entry file agree
+# with its tree/PATH as it is now (what only someone with this user's
+# rights can do); with "artifact" also its recorded artifact hash and size.
+forge() {
+	size=$(wc -c <"$1/tree/$2" | tr -d " ") &&
+	sha=$(sha256sum "$1/tree/$2" | cut -d" " -f1) &&
+	mode=$(printf %04o "0$(stat -c %a "$1/tree/$2")") &&
+	sed -i "s|^file [0-7]* [0-9]* [0-9a-f]* $2\$|file $mode $size $sha $2|" "$1/manifest" &&
+	grep -q "^file $mode $size $sha $2\$" "$1/manifest" &&
+	msha=$(sha256sum "$1/manifest" | cut -d" " -f1) &&
+	sed -i "1,/^material\$/ s/^manifest .*/manifest $msha/" "$1/entry" &&
+	if test "${3:-}" = artifact; then
+		sed -i "1,/^material\$/ { s/^sha256 .*/sha256 $sha/; s/^size .*/size $size/; }" "$1/entry"
+	fi
 }
 
 # same_result JSON: every variant has the bytes of a clean build (ref.json).
@@ -142,6 +158,45 @@ test_expect_success ROOT,PYTHON 'a cache folder owned by another user is not use
 	test_grep_not "restored" err &&
 	chown root "$CACHE" &&
 	clean_run
+'
+
+test_expect_success PYTHON 'an entry that passes every check but fails the shift proof is evicted and every variant built again from clean' '
+	e=$(entry "base pad 1") &&
+	cp "$(entry "base pad 0")/tree/bench" "$e/tree/bench" &&
+	forge "$e" bench artifact &&
+	run_build -c proj/plumb.conf --json >out.json 2>err &&
+	test_grep "b01: restored from the build cache" err &&
+	test_grep "warning: build cache entry $e (restored as b01) failed a later check: pad 1 did not move the code" err &&
+	test_grep "it and the other entries this run restored (2 in all) are evicted, and the variants are built again from clean" err &&
+	test_grep "base pad 0 (b00): building" err &&
+	test_grep "candidate pad 1 (c01): building" err &&
+	same_result out.json &&
+	clean_run
+'
+
+test_expect_success PYTHON 'a restored tree whose build fails is built again from clean; a measured run exits 0' '
+	e=$(entry "base pad 0") &&
+	printf "bench:\n\techo broken on purpose; exit 1\n" >"$e/tree/Makefile" &&
+	forge "$e" Makefile &&
+	run_conf proj/run.conf &&
+	run_plumb -c proj/run.conf -o r.plumb >out 2>err &&
+	test_grep "b00: restored from the build cache" err &&
+	test_grep "warning: build cache entry $e (restored as b00) failed a later check: the control, base pad 0 built again (k00): the build failed" err &&
+	test_grep "base pad 0 (b00): building" err &&
+	manifest r.plumb r &&
+	test_json r/manifest.json "not any(v.get(\"cached\") for v in j[\"build\"][\"variants\"])" &&
+	clean_run
+'
+
+test_expect_success 'when the build from clean fails too, the run fails (exit 4) and the message names the cache entry' '
+	printf "test ! -e \"%s/fail-now\" || { echo failing on purpose; exit 1; }\nexec make\n" "$TRASH" >build.sh &&
+	write_conf proj/fail.conf "build.command=sh $TRASH/build.sh" &&
+	run_build -c proj/fail.conf >/dev/null 2>&1 &&
+	touch fail-now &&
+	test_expect_code 4 run_build -c proj/fail.conf >/dev/null 2>err &&
+	test_grep "warning: build cache entry $CACHE/[0-9a-f]* (restored as b00) failed a later check: the control, base pad 0 built again (k00): the build failed" err &&
+	test_grep "plumb: base pad 0 (b00): the build failed: exit status 1; .* (built from clean, after a build with build cache entry $CACHE/[0-9a-f]\{12\} failed first)" err &&
+	rm fail-now
 '
 
 test_done
