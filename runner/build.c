@@ -577,12 +577,15 @@ static int cache_restore(struct build_ctx *c, struct buildcache *bc, struct runn
 	if (v->control)
 		snprintf(from, sizeof(from), "the control built at comparison %u of this bisect",
 			 c->kept->built_at);
-	r = buildcache_restore(bc, key, v->dir, c->cfg->build.artifact, whole, v->log,
-			       v->control ? from : NULL, &meta, note, sizeof(note), err);
+	r = buildcache_restore(bc, key, v->dir, c->cfg->build.artifact, whole,
+			       c->res->build_dir[v->side], v->log, v->control ? from : NULL, &meta,
+			       note, sizeof(note), err);
 	if (r < 0)
 		return r;
-	if (r == 0) {
-		if (note[0])
+	if (r == 0 || r == 2) {
+		if (r == 2)
+			progress(c->opts, "%s: %s: built here, and kept for this folder", v->id, note);
+		else if (note[0])
 			progress(c->opts, "warning: %s: %s; the entry is evicted and %s built instead",
 				 v->id, note, v->id);
 		return whole ? 0 : workdir_remove_tree(v->dir, err);
@@ -617,6 +620,7 @@ static void cache_store(struct build_ctx *c, struct buildcache *bc, struct runne
 	meta.size = v->size;
 	meta.build_ns = v->build_ns;
 	meta.material = material;
+	meta.folder = c->res->build_dir[v->side];
 	if (buildcache_store(bc, v->dir, c->cfg->build.artifact, v->pad == 0 && !v->control, v->log,
 			     &meta, &e) < 0)
 		progress(c->opts, "warning: %s: not kept in the build cache: %s", v->id, e.msg);

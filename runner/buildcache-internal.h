@@ -62,6 +62,12 @@ void cachetree_release(struct cachetree *t);
  * (a newline or backslash in a path written \n, \\). */
 int cachetree_write(const struct cachetree *t, struct buf *out);
 
+/* A path as one line: a newline or backslash in it written \n, \\, then a
+ * newline; cachetree_unescape() undoes the escapes in place (-1 on a stray
+ * backslash). */
+int cachetree_put_path(struct buf *out, const char *path);
+int cachetree_unescape(char *s);
+
 /* Add the item of one manifest line (line is changed); -1 when it is not one. */
 int cachetree_parse_line(struct cachetree *t, char *line);
 

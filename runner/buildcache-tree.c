@@ -287,8 +287,7 @@ int cachetree_scan(const char *root, const char *sub, const char *label, unsigne
 	return r;
 }
 
-/* A path written on one line: newline and backslash escaped. */
-static int put_path(struct buf *out, const char *p)
+int cachetree_put_path(struct buf *out, const char *p)
 {
 	for (; *p; p++)
 		if ((*p == '\n' ? buf_addstr(out, "\\n") : *p == '\\' ? buf_addstr(out, "\\\\")
@@ -303,14 +302,13 @@ int cachetree_write(const struct cachetree *t, struct buf *out)
 		const struct cachetree_item *it = &t->v[i];
 		int r = it->dir ? buf_printf(out, "dir %04o ", it->mode)
 				: buf_printf(out, "file %04o %" PRIu64 " %s ", it->mode, it->size, it->sha256);
-		if (r < 0 || put_path(out, it->path) < 0)
+		if (r < 0 || cachetree_put_path(out, it->path) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* Undo put_path() in place; -1 on a stray backslash. */
-static int unescape(char *s)
+int cachetree_unescape(char *s)
 {
 	char *w = s;
 
@@ -356,14 +354,14 @@ int cachetree_parse_line(struct cachetree *t, char *line)
 		return -1;
 	plumb_err_clear(&ignored);
 	if (strcmp(kind, "dir") == 0)
-		return *p && unescape(p) == 0 ? add(t, p, 1, (unsigned)m, 0, NULL, &ignored) : -1;
+		return *p && cachetree_unescape(p) == 0 ? add(t, p, 1, (unsigned)m, 0, NULL, &ignored) : -1;
 	if (strcmp(kind, "file") == 0) {
 		char *size = field(&p), *sha = size ? field(&p) : NULL;
 		unsigned long long n;
 		if (!sha || strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64 || !*p)
 			return -1;
 		n = strtoull(size, &end, 10);
-		if (*end || end == size || unescape(p) < 0)
+		if (*end || end == size || cachetree_unescape(p) < 0)
 			return -1;
 		return add(t, p, 0, (unsigned)m, (uint64_t)n, sha, &ignored);
 	}

@@ -109,11 +109,12 @@ static int is_key(const char *s)
 
 /*
  * Parse <dir>/<key>/entry into m, and when material is given a copy of
- * its key material into *material (free it); 0, or -1 when it is not a
- * complete entry of this plumb.
+ * its key material into *material and of the folder it was built in into
+ * *folder (free both); 0, or -1 when it is not a complete entry of this
+ * plumb.
  */
 static int read_entry(const struct buildcache *bc, const char *key, struct buildcache_meta *m,
-		      char **material)
+		      char **material, char **folder)
 {
 	char *path = buf_strdupf("%s/%s/entry", bc->dir, key);
 	struct plumb_err ignored;
@@ -166,12 +167,16 @@ static int read_entry(const struct buildcache *bc, const char *key, struct build
 			m->whole = strcmp(sp, "1") == 0;
 		else if (strcmp(line, "manifest") == 0 && strlen(sp) == 64)
 			snprintf(m->manifest, sizeof(m->manifest), "%s", sp);
+		else if (strcmp(line, "folder") == 0 && folder && !*folder &&
+			 (cachetree_unescape(sp) < 0 || !(*folder = strdup(sp))))
+			goto out;
 	}
-	r = magic && sha && m->manifest[0] && (!material || *material) ? 0 : -1;
+	r = magic && sha && m->manifest[0] && (!material || (*material && *folder)) ? 0 : -1;
 out:
 	if (r < 0 && material) {
 		free(*material);
-		*material = NULL;
+		free(*folder);
+		*material = *folder = NULL;
 	}
 	buf_release(&text);
 	free(path);
@@ -285,10 +290,11 @@ static const char *const entry_names[] = { "entry", "manifest", "log", "tree" };
  * entry, manifest and log (regular files) and tree/; the entry's key
  * material hashes to key; the manifest is the one the entry records; and
  * tree/ holds what the manifest lists (kinds, modes, sizes: the contents
- * are hashed once restored).  0 (meta and want filled), or -1 and why.
+ * are hashed once restored).  0 (meta, want and *folder, the folder it was
+ * built in, filled; free it), or -1 and why.
  */
 static int check_entry(const struct buildcache *bc, const char *key, int whole,
-		       struct buildcache_meta *meta, struct cachetree *want,
+		       struct buildcache_meta *meta, struct cachetree *want, char **folder,
 		       char *why, size_t why_size)
 {
 	struct cachetree got = { 0 };
@@ -335,7 +341,7 @@ static int check_entry(const struct buildcache *bc, const char *key, int whole,
 		}
 		seen |= 1u << k;
 	}
-	if (!(seen & 1) || read_entry(bc, key, meta, &material) < 0) {
+	if (!(seen & 1) || read_entry(bc, key, meta, &material, folder) < 0) {
 		snprintf(why, why_size, "no readable entry file");
 		goto out;
 	}
@@ -361,8 +367,11 @@ static int check_entry(const struct buildcache *bc, const char *key, int whole,
 out:
 	if (d)
 		closedir(d);
-	if (r < 0)
+	if (r < 0) {
 		cachetree_release(want);
+		free(*folder);
+		*folder = NULL;
+	}
 	cachetree_release(&got);
 	free(material);
 	free(dir);
@@ -371,11 +380,12 @@ out:
 }
 
 int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
-		       const char *rel, int whole, const char *log, const char *origin,
-		       struct buildcache_meta *meta,
+		       const char *rel, int whole, const char *folder, const char *log,
+		       const char *origin, struct buildcache_meta *meta,
 		       char *note, size_t note_size, struct plumb_err *err)
 {
 	struct cachetree want = { 0 }, got = { 0 };
+	char *built_in = NULL;
 	struct plumb_err e;
 	struct buf from, to, art;
 	char sha[65], why[PLUMB_ERR_MAX + 400] = "";
@@ -398,13 +408,22 @@ int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
 			goto out;
 		}
 	}
-	if (check_entry(bc, key, whole, meta, &want, why, sizeof(why)) < 0) {
+	if (check_entry(bc, key, whole, meta, &want, &built_in, why, sizeof(why)) < 0) {
 		/* Stopped while checking: the entry is not at fault. */
 		if (cleanup_signal_pending()) {
 			r = plumb_err_set(err, PLUMB_EINTERNAL, "stopped by signal %d", cleanup_signal_pending());
 			goto out;
 		}
 		goto refuse;
+	}
+	/* Built in another folder: its paths are not the ones a build here
+	 * embeds (the variants of a side differ in the pad alone, and the
+	 * control is compared byte for byte), so it is built again here. */
+	if (strcmp(built_in, folder) != 0) {
+		snprintf(note, note_size, "the build cache entry %.12s was built in %s, not in %s",
+			 key, built_in, folder);
+		r = 2;
+		goto out;
 	}
 	if (whole)
 		r = buf_printf(&from, "%s/%s/tree", bc->dir, key) < 0 || buf_addstr(&to, dest) < 0;
@@ -460,6 +479,7 @@ refuse:
 	drop(bc, key, &e);
 	r = 0;
 out:
+	free(built_in);
 	cachetree_release(&want);
 	cachetree_release(&got);
 	buf_release(&from);
@@ -568,10 +588,11 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 	meta->whole = whole;
 	buf_reset(&text);
 	if (buf_printf(&text, "%s\nwhat %s\nsha256 %s\nsize %" PRIu64 "\nbytes %" PRIu64
-		       "\nbuildNs %" PRIu64 "\ncreated %" PRId64 "\nwhole %d\nmanifest %s\nmaterial\n%s",
+		       "\nbuildNs %" PRIu64 "\ncreated %" PRId64 "\nwhole %d\nmanifest %s\nfolder ",
 		       ENTRY_MAGIC, meta->what, meta->sha256, meta->size, meta->bytes,
-		       meta->build_ns, meta->created, meta->whole, meta->manifest,
-		       meta->material ? meta->material : "") < 0) {
+		       meta->build_ns, meta->created, meta->whole, meta->manifest) < 0 ||
+	    cachetree_put_path(&text, meta->folder ? meta->folder : "") < 0 ||
+	    buf_printf(&text, "material\n%s", meta->material ? meta->material : "") < 0) {
 		r = buf_err(err, "build cache");
 		goto fail;
 	}
@@ -588,12 +609,23 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 		goto fail;
 	}
 	if (rename(tmp.data, p.data) < 0) {
+		struct buildcache_meta there;
+		char *material = NULL, *folder = NULL;
 		if (errno != EEXIST && errno != ENOTEMPTY) {
 			r = plumb_err_errno(err, PLUMB_EIO, errno, p.data, "rename");
 			goto fail;
 		}
-		/* Another run stored the same key first: keep its entry. */
-		workdir_remove_tree(tmp.data, err);
+		/* Another run stored the same key first: keep its entry, unless
+		 * it was built in another folder (a run in another work folder):
+		 * then this one, which a run here can restore, takes its place. */
+		if (read_entry(bc, meta->key, &there, &material, &folder) == 0 &&
+		    strcmp(folder, meta->folder ? meta->folder : "") != 0 &&
+		    drop(bc, meta->key, err) == 0 && rename(tmp.data, p.data) == 0)
+			tmp.len = 0;
+		free(material);
+		free(folder);
+		if (tmp.len)
+			workdir_remove_tree(tmp.data, err);
 	}
 	if (bc->limit && bc->counted && bc->total + meta->bytes <= bc->limit) {
 		bc->total += meta->bytes;
@@ -652,7 +684,7 @@ int buildcache_list(struct buildcache *bc, struct buildcache_meta **out, size_t 
 		return errno == ENOENT ? 0 : plumb_err_errno(err, PLUMB_EIO, errno, bc->dir, "read folder");
 	while ((e = readdir(d)) != NULL) {
 		struct buildcache_meta m;
-		if (!is_key(e->d_name) || read_entry(bc, e->d_name, &m, NULL) < 0)
+		if (!is_key(e->d_name) || read_entry(bc, e->d_name, &m, NULL, NULL) < 0)
 			continue;
 		if (*n == cap) {
 			size_t nc = cap ? 2 * cap : 16;
@@ -697,7 +729,7 @@ int buildcache_prune(struct buildcache *bc, uint64_t limit, size_t *removed,
 			struct plumb_err ignored;
 			plumb_err_clear(&ignored);
 			if (stale_tmp(e->d_name) ||
-			    (is_key(e->d_name) && read_entry(bc, e->d_name, &m, NULL) < 0))
+			    (is_key(e->d_name) && read_entry(bc, e->d_name, &m, NULL, NULL) < 0))
 				drop(bc, e->d_name, &ignored);
 		}
 		closedir(d);

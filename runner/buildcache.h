@@ -9,8 +9,9 @@
  *   <key>/manifest  every file and folder of tree/: path, mode, and for a
  *                   file its size and SHA-256 (runner/buildcache-tree.c)
  *   <key>/log       the build log of the build that made it
- *   <key>/entry     what the entry is, the manifest's SHA-256 and the key
- *                   material (text, written last: see below)
+ *   <key>/entry     what the entry is, the folder it was built in, the
+ *                   manifest's SHA-256 and the key material (text, written
+ *                   last: see below)
  *
  * An entry is made in a folder "tmp-<pid>-<n>" beside the others and
  * renamed to its key once complete, so a run killed while storing leaves
@@ -34,7 +35,11 @@
  * later check of the run is evicted by the caller (buildcache_evict()).
  *
  * What the key is made of is the caller's (runner/build.c): the cache only
- * stores the text it is given ("material") and lists it.
+ * stores the text it is given ("material") and lists it.  The key names no
+ * folder, but an entry is restored only into a build folder of the same
+ * path as the one it was built in (a build embeds its folder in debug
+ * information and __FILE__): one built in another work folder is a miss
+ * there, and the build made instead takes its place.
  *
  * Ownership: struct buildcache is caller-owned storage, buildcache_open()
  * fills it and buildcache_close() frees it; buildcache_list() returns a
@@ -70,6 +75,7 @@ struct buildcache_meta {
 	int whole;            /* tree/ is the whole variant folder, else only the artifact */
 	char manifest[65];    /* the SHA-256 of its manifest file (set by store and restore) */
 	const char *material; /* store: the key's text; NULL in listings */
+	const char *folder;   /* store: the folder it was built in; NULL in listings */
 };
 
 /* Open (make) dir, or the default folder when dir is NULL: PLUMB_EINPUT,
@@ -89,12 +95,14 @@ void buildcache_key(const char *material, char key[65]);
  * have the digest recorded.  1 restored (meta filled), 0 a miss (note
  * says why when the entry was there but refused, naming its folder:
  * "build cache entry DIR/KEY: tree/Makefile: its SHA-256 is not ..."; it
- * is evicted), negative only when plumb is asked to stop.  On a miss dest
- * is as it was, or removed when it was made.
+ * is evicted), 2 a miss because the entry was built in another folder
+ * than folder (note says which; it stays until a store replaces it),
+ * negative only when plumb is asked to stop.  On a miss dest is as it
+ * was, or removed when it was made.
  */
 int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
-		       const char *rel, int whole, const char *log, const char *from,
-		       struct buildcache_meta *meta,
+		       const char *rel, int whole, const char *folder, const char *log,
+		       const char *from, struct buildcache_meta *meta,
 		       char *note, size_t note_size, struct plumb_err *err);
 
 /*
@@ -104,7 +112,8 @@ int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
  * read them again only when that passes the limit (what other processes
  * store meanwhile is seen at their prune or the next full one: a handle
  * copied into build workers is pruned in full once they are done, see
- * runner/build.c).  An entry stored meanwhile by another run wins.
+ * runner/build.c).  An entry stored meanwhile by another run wins, unless
+ * it was built in another folder than meta->folder: then it is replaced.
  */
 int buildcache_store(struct buildcache *bc, const char *src, const char *rel, int whole,
 		     const char *log, struct buildcache_meta *meta, struct plumb_err *err);

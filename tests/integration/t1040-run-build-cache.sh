@@ -72,18 +72,28 @@ test_expect_success 'the nightly case: a new candidate misses, the unchanged bas
 	test_grep_not "c0[0-2]: restored" night.err
 '
 
-test_expect_success 'the key holds no path: the cache moved (XDG_CACHE_HOME), another work folder and repo.url for repo.path restore every variant' '
+test_expect_success 'the key holds no path: the cache copied under another XDG_CACHE_HOME, with repo.url for repo.path, restores every variant' '
 	write_conf proj/moved.conf &&
 	run_build -c proj/moved.conf >/dev/null 2>&1 &&
 	mkdir -p moved/plumb &&
 	cp -a "$XDG_CACHE_HOME/plumb/builds" moved/plumb/ &&
 	git config -f proj/moved.conf repo.url "file://$TRASH/proj" &&
-	XDG_CACHE_HOME="$TRASH/moved" plumb run --build-only --workdir "$TRASH/wd-moved" \
-		-c proj/moved.conf >/dev/null 2>moved.err &&
+	XDG_CACHE_HOME="$TRASH/moved" run_build -c proj/moved.conf >/dev/null 2>moved.err &&
 	test_grep "fetching file://" moved.err &&
 	test "$(grep -c ": restored from the build cache" moved.err)" = 4 &&
 	test_grep_not "warning" moved.err &&
 	test_grep_not "pad [0-9] (.0[0-9]): building" moved.err
+'
+
+test_expect_success 'a run in another work folder builds each variant there once (its paths differ), reproducibly, then restores it' '
+	plumb run --build-only --workdir "$TRASH/wd-other" -c proj/moved.conf >other.out 2>other.err &&
+	test_grep "b00: the build cache entry [0-9a-f]\{12\} was built in $TRASH/wd/build/[0-9a-f]*, not in $TRASH/wd-other/build/[0-9a-f]*: built here, and kept for this folder" other.err &&
+	test_grep "base pad 0 (b00): building" other.err &&
+	test_grep_not "restored" other.err &&
+	test_grep_not "warning" other.err &&
+	test_grep "^reproducible: yes" other.out &&
+	plumb run --build-only --workdir "$TRASH/wd-other" -c proj/moved.conf >/dev/null 2>again.err &&
+	test "$(grep -c ": restored from the build cache" again.err)" = 4
 '
 
 test_expect_success 'a changed command misses' '
