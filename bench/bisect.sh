@@ -62,7 +62,7 @@ echo "config: metric $METRIC, run.pads = $PADS, run.rounds = $ROUNDS; load $(cut
 # (the bisect assembles its own pad objects).
 CLEAN=${CLEAN:-5}
 # A bisect's step builds one new commit, its pads one after another in the
-# side's one folder: the yardstick builds its two commits one after the
+# commit's one folder: the yardstick builds its two commits one after the
 # other too (CLEAN_JOBS=1), not side by side, which would halve to less
 # than one commit's clean build on two cores (CLEAN_JOBS=2 shows that one).
 CLEAN_JOBS=${CLEAN_JOBS:-1}

@@ -88,7 +88,8 @@ static const struct plumb_cmd cmd_cache_list = {
 	.description =
 		"Print every entry of the build cache: its key (the SHA-256 of what decides\n"
 		"the build's bytes), when it was last used and built, its size, how long its\n"
-		"build took, and which variant of which tree it is.",
+		"build took, and which variant of which tree it is.  A cache folder that is\n"
+		"not yours, or that others may write, is refused (exit 3).",
 	.opts = list_opts,
 	.exec = list_exec,
 };
@@ -166,7 +167,8 @@ static const struct plumb_cmd cmd_cache_prune = {
 		"Remove the least recently used entries until the others fit in --size\n"
 		"(default 4G; plumb run does the same with build.cacheSize after every\n"
 		"build it keeps), or every entry with --all; also what runs that were\n"
-		"killed while storing left behind.",
+		"killed while storing left behind.  A cache folder that is not yours, or\n"
+		"that others may write, is refused (exit 3) and left as it is.",
 	.opts = prune_opts,
 	.exec = prune_exec,
 };
@@ -185,7 +187,11 @@ const struct plumb_cmd cmd_cache = {
 	.description =
 		"plumb run keeps every variant it builds (not the control) in the build\n"
 		"cache, $XDG_CACHE_HOME/plumb/builds, under the key of everything that\n"
-		"decides its bytes, and restores it instead of building it again.  See\n"
-		"BUILD CACHE in plumb(1).",
+		"decides its bytes, and restores it instead of building it again once it\n"
+		"has proved the entry: the folder and the entry yours and nobody else's to\n"
+		"write, no links, and every file the size, mode and SHA-256 its manifest\n"
+		"lists.  An entry that fails, then or at a later check of the run, is\n"
+		"evicted and built again, with a warning naming it.  See BUILD CACHE in\n"
+		"plumb(1).",
 	.subs = cache_subs,
 };

@@ -36,8 +36,9 @@ struct buf;
  * the compiler and the linker, the steering environment (appended to out). */
 int build_key_toolchain(const struct plumb_config *cfg, struct buf *out, struct plumb_err *err);
 
-/* v's whole key material: toolchain, then the tree, folder, command (v->command
- * set), pad and reuse; object is v's pad object or NULL. */
+/* v's whole key material: toolchain, then the tree, command (v->command set,
+ * the work folder in it written as {workdir}), pad and reuse; object is v's
+ * pad object or NULL. */
 int build_key_material(const struct plumb_config *cfg, const struct runner_result *res,
 		       const struct runner_variant *v, const char *toolchain,
 		       const char *object, struct buf *out, struct plumb_err *err);
@@ -58,6 +59,7 @@ struct build_jobs {
 	void *ctx;
 	const struct runner_opts *opts;    /* plumb's progress */
 	char *tail;                        /* internal: a failed build's log tail */
+	struct runner_variant *failed;     /* out: the variant whose build failed first, or NULL */
 };
 
 /* build.jobs = auto: the CPUs plumb may run on. */

@@ -3,11 +3,12 @@
  * see build-internal.h for the interface.
  *
  * Which variants may build at once: those of different build folders.
- * Every variant of a side builds in the side's one folder (build/b,
- * build/c, the identical-path rule of build.c), and its relinks start from
+ * Every variant of a side builds in its tree's one folder (build/<tree
+ * id>, the identical-path rule of build.c), and its relinks start from
  * the side's pad 0, so a side's variants build one after another, in
- * order, and the sides build side by side: one track per folder.  An A/A
- * candidate pad waits for the base pad it copies.
+ * order, and the sides (two trees, two folders) build side by side: one
+ * track per side.  An A/A candidate pad (one tree) is no build: it waits
+ * for the base pad it copies.
  *
  * How: each variant builds in a worker, a fork of plumb that makes the
  * variant exactly as the one-at-a-time path does (the callback) and sends
@@ -63,6 +64,7 @@ struct outcome {
 	uint64_t prepare_ns, build_ns, size;
 	unsigned left_behind;
 	char sha256[65];
+	char cache_key[65];
 };
 
 struct slot {
@@ -144,6 +146,7 @@ worker(const struct build_jobs *J, struct runner_variant *v, int keep, struct sl
 	o.size = v->size;
 	o.left_behind = v->left_behind;
 	memcpy(o.sha256, v->sha256, sizeof(o.sha256));
+	memcpy(o.cache_key, v->cache_key, sizeof(o.cache_key));
 	send_str('C', v->command);
 	if (o.r < 0)
 		send_str('T', J->res->log_tail);
@@ -275,6 +278,8 @@ static int finish(const struct build_jobs *J, struct slot *s, struct plumb_err *
 	v->left_behind = s->out.left_behind;
 	memcpy(v->sha256, s->out.sha256, sizeof(v->sha256));
 	v->sha256[sizeof(v->sha256) - 1] = '\0';
+	memcpy(v->cache_key, s->out.cache_key, sizeof(v->cache_key));
+	v->cache_key[sizeof(v->cache_key) - 1] = '\0';
 	r = s->out.r;
 	if (r < 0)
 		*err = s->out.err;
@@ -376,6 +381,7 @@ int build_jobs_run(struct build_jobs *J, struct plumb_err *err)
 				/* The first failure is the run's; the others stop. */
 				*err = e;
 				r = fr;
+				J->failed = J->order[s->at];
 				free(J->res->log_tail);
 				J->res->log_tail = J->tail;
 				J->tail = NULL;

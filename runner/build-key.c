@@ -1,13 +1,17 @@
 /*
  * runner/build-key.c: what decides a variant's bytes, written out as the
- * build cache's key material (runner/buildcache.h): the tree, the folder
- * it is built in, the build command as expanded, the pad (method, bytes,
- * the pad object's own bytes and plumb's pad object format), the reuse
- * mode, the compiler and the linker (each: the program found in PATH, its
- * SHA-256 and the first line of its --version), and the values of the
- * environment variables that steer a build (the list below, and every
- * $NAME the command names).  Separate from build.c: this decides what a
- * cache hit may stand for, and nothing else.
+ * build cache's key material (runner/buildcache.h): the tree, the build
+ * command as expanded (the work folder in it written as {workdir}), the
+ * pad (method, bytes, the pad object's own bytes and plumb's pad object
+ * format), the reuse mode, the compiler and the linker (each: the program
+ * found in PATH, its SHA-256 and the first line of its --version), and the
+ * values of the environment variables that steer a build (the list below,
+ * and every $NAME the command names).  Nothing in it names where the work
+ * folder, the cache or the repository is, so none of them moving (another
+ * --workdir or XDG_CACHE_HOME, repo.url for repo.path) misses: a commit's
+ * variants build in a folder named by its tree (runner/build.c), the same
+ * in every run of a work folder.  Separate from build.c: this decides what
+ * a cache hit may stand for, and nothing else.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +32,7 @@
 #include "runner/proc.h"
 #include "common/banned.h"
 
-#define KEY_FORMAT "plumb build cache key 1"
+#define KEY_FORMAT "plumb build cache key 2"
 #define VERSION_TIMEOUT_NS (30ull * 1000000000ull)
 
 /* The variables of a build's environment that may change its bytes. */
@@ -245,21 +249,21 @@ int build_key_material(const struct plumb_config *cfg, const struct runner_resul
 	snprintf(n, sizeof(n), "%d", PAD_OBJECT_FORMAT);
 	r |= add_line(out, "padObjectFormat", n) < 0;
 	r |= add_line(out, "tree", res->side[v->side].tree) < 0;
-	{
-		/* The side's folder, <workdir>/build/b or /c, without its letter:
-		 * one commit built as either side is the same build (the two
-		 * paths differ in one byte, never in length, so nothing moves),
-		 * and a bisect reuses a midpoint built as the candidate when it
-		 * becomes the base of a later comparison. */
-		const char *dir = res->build_dir[v->side], *slash = strrchr(dir, '/');
-		struct buf folder;
-		buf_init(&folder, 1 << 14);
-		r |= buf_printf(&folder, "%.*s/?", slash ? (int)(slash - dir) : 0, dir) < 0 ||
-		     add_line(out, "folder", folder.data) < 0;
-		buf_release(&folder);
-	}
 	r |= add_line(out, "artifact", cfg->build.artifact) < 0;
-	r |= add_line(out, "command", v->command) < 0;
+	{
+		/* The pad objects' paths are in the work folder: the key holds
+		 * their bytes (padObject), not where they are. */
+		struct buf cmd;
+		const char *p = v->command, *at;
+		size_t wl = res->workdir ? strlen(res->workdir) : 0;
+		buf_init(&cmd, 1 << 20);
+		while (wl && (at = strstr(p, res->workdir)) != NULL) {
+			r |= buf_add(&cmd, p, (size_t)(at - p)) < 0 || buf_addstr(&cmd, "{workdir}") < 0;
+			p = at + wl;
+		}
+		r |= buf_addstr(&cmd, p) < 0 || add_line(out, "command", buf_cstr(&cmd)) < 0;
+		buf_release(&cmd);
+	}
 	r |= add_line(out, "shell", v->shell ? "yes" : "no") < 0;
 	r |= add_line(out, "pad", config_pad_name(cfg->build.pad)) < 0;
 	snprintf(n, sizeof(n), "%u", v->pad);

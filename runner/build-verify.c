@@ -346,6 +346,7 @@ static int read_addresses(const struct plumb_config *cfg, struct runner_result *
 					  "build.artifact: %s defines no 'main' (stripped?); name the hot code with bench.NAME.hot",
 					  b0->artifact);
 		}
+		memcpy(res->suspect, b0->id, sizeof(res->suspect));
 		goto out;
 	}
 	if (b0->addr) {
@@ -373,6 +374,7 @@ static int read_addresses(const struct plumb_config *cfg, struct runner_result *
 		}
 		if ((r = elf_image_open(v->elf, &img, err)) < 0) {
 			plumb_err_prefix(err, "%s", name);
+			memcpy(res->suspect, v->id, sizeof(res->suspect));
 			break;
 		}
 		if (v == b0)
@@ -392,6 +394,7 @@ static int read_addresses(const struct plumb_config *cfg, struct runner_result *
 				r = plumb_err_set(err, PLUMB_EINPUT,
 						  "%s: '%s' is not a function in %s (%s): not defined, inlined, or stripped%s",
 						  key, res->symbols[k], v->elf, name, hint);
+				memcpy(res->suspect, v->id, sizeof(res->suspect));
 			} else {
 				v->addr[k] = sym.addr;
 			}
@@ -444,6 +447,8 @@ int build_check_shift(const struct plumb_config *cfg, struct runner_result *res,
 				bad = k;
 			}
 		}
+		if (!moved || (!exact && cfg->build.pad == CONFIG_PAD_LINK))
+			memcpy(res->suspect, v->id, sizeof(res->suspect));
 		if (!moved) {
 			/* A relinked artifact equal to pad 0's was not linked again at all. */
 			const char *stale = v->relinked && strcmp(v->sha256, p0->sha256) == 0 ?

@@ -15,18 +15,27 @@
  *      two full builds, not three);
  *   5. read the artifacts: the shift check, the reproducibility check, the
  *      hot-code comparison (build-verify.c).
- * Every variant of a side, the control included, is built in the side's one
- * folder (<workdir>/build/b or /c, the same path in every run) and then
- * moved to its own folder (v/b00, v/c03, v/k00: all of the same length),
- * where it runs: a path that leaks into the binary (debug info, __FILE__)
- * is the same in base pad 0 and the control, so the byte comparison says
- * whether the build is reproducible, not where it ran, and the variants
- * differ in the pad and in nothing a path can move.  Base and candidate
- * have a folder each (same length): the two sides never share one, so
- * after the shift proof their builds overlap, up to build.jobs at once,
- * each in a worker with a container of its own (runner/build-jobs.c).
- * When base and candidate are the same tree (A/A), the candidate's
- * variants are copies of the base's: one tree is built once.
+ * Every variant of a side, the control included, is built in its tree's
+ * one folder (<workdir>/build/<tree id>, the same path in every run,
+ * whichever side the tree is on) and then moved to its own folder (v/b00,
+ * v/c03, v/k00: all of the same length), where it runs: a path that leaks
+ * into the binary (debug info, __FILE__) is the same in base pad 0 and
+ * the control, so the byte comparison says whether the build is
+ * reproducible, not where it ran, and the variants differ in the pad and
+ * in nothing a path can move.  A tree restored from the build cache is
+ * relinked in the folder it was built in, whichever side it was on then
+ * (CMake's and Meson's build folders record their own path and refuse
+ * another).  Base and candidate have a folder each (same length, two
+ * trees): the two sides never share one, so after the shift proof their
+ * builds overlap, up to build.jobs at once, each in a worker with a
+ * container of its own (runner/build-jobs.c).  When base and candidate
+ * are the same tree (A/A), the candidate's variants are copies of the
+ * base's: one tree is built once.
+ *
+ * A run whose build or checks fail where a variant restored from the
+ * build cache is involved evicts the entries it restored and builds
+ * everything again from clean, once, with a warning naming the entry,
+ * before it fails: a cache entry never makes a run fail.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +51,7 @@
 #include <sodium.h>
 
 #include "common/buf.h"
+#include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/err.h"
 #include "common/fileio.h"
@@ -284,6 +294,40 @@ static int check_pinned(const struct plumb_config *cfg, int s, const struct chec
 			     s == 0 ? "base" : "candidate", pin);
 }
 
+/* Make res->run_dir with its kept marker (--keep) and its v/ and log/;
+ * a folder it could not make is not the run's (res->run_dir NULL). */
+static int make_run_dir(struct runner_result *res, struct plumb_err *err)
+{
+	int r = 0;
+
+	if (mkdir(res->run_dir, 0755) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, res->run_dir, "mkdir");
+		free(res->run_dir);
+		res->run_dir = NULL;
+		return r;
+	}
+	if (res->keep) {
+		/* Marks the folder as wanted, should this run be killed. */
+		char *kept = buf_strdupf("%s/kept", res->run_dir);
+		int fd = kept ? open(kept, O_WRONLY | O_CREAT | O_CLOEXEC, 0644) : -1;
+		if (fd >= 0)
+			close(fd);
+		free(kept);
+	}
+	{
+		const char *subs[] = { "v", "log" };
+		for (size_t i = 0; i < 2 && r == 0; i++) {
+			char *p = buf_strdupf("%s/%s", res->run_dir, subs[i]);
+			if (!p)
+				r = plumb_err_oom(err, "run folder");
+			else if (mkdir(p, 0755) < 0)
+				r = plumb_err_errno(err, PLUMB_EIO, errno, p, "mkdir");
+			free(p);
+		}
+	}
+	return r;
+}
+
 static int make_run_folder(const struct plumb_config *cfg, struct runner_result *res,
 			   struct plumb_err *err)
 {
@@ -319,20 +363,16 @@ static int make_run_folder(const struct plumb_config *cfg, struct runner_result 
 		goto out;
 	if ((r = workdir_sweep(real, err)) < 0)
 		goto out;
-	/* Every variant of a side is built in the side's one folder, the same
-	 * path run after run (what a build compiles in is then the same in
-	 * every variant, the control and a cached build); left over by a killed
-	 * run, it is removed here, under the lock. */
-	for (int s = 0; s < 2; s++) {
+	/* Every variant of a commit is built in one folder named by its tree
+	 * (build/<tree id>, set once the trees are known), the same path run
+	 * after run: what a build compiles in is then the same in every
+	 * variant, the control and a cached build.  Left over by a killed run,
+	 * build/ is emptied here, under the lock. */
+	{
 		char *p = buf_strdupf("%s/build", real);
-		res->build_dir[s] = buf_strdupf("%s/build/%c", real, s == 0 ? 'b' : 'c');
-		if (!p || !res->build_dir[s]) {
-			free(p);
-			r = plumb_err_oom(err, "build folder");
-			goto out;
-		}
-		r = mkdir(p, 0755) < 0 && errno != EEXIST ? plumb_err_errno(err, PLUMB_EIO, errno, p, "mkdir")
-							  : workdir_remove_tree(res->build_dir[s], err);
+		r = p ? workdir_remove_tree(p, err) : plumb_err_oom(err, "build folder");
+		if (r == 0 && mkdir(p, 0755) < 0)
+			r = plumb_err_errno(err, PLUMB_EIO, errno, p, "mkdir");
 		free(p);
 		if (r < 0)
 			goto out;
@@ -344,32 +384,7 @@ static int make_run_folder(const struct plumb_config *cfg, struct runner_result 
 		r = plumb_err_oom(err, "run folder");
 		goto out;
 	}
-	if (mkdir(res->run_dir, 0755) < 0) {
-		r = plumb_err_errno(err, PLUMB_EIO, errno, res->run_dir, "mkdir");
-		free(res->run_dir);
-		res->run_dir = NULL;
-		goto out;
-	}
-	if (res->keep) {
-		/* Marks the folder as wanted, should this run be killed. */
-		char *kept = buf_strdupf("%s/kept", res->run_dir);
-		int fd = kept ? open(kept, O_WRONLY | O_CREAT | O_CLOEXEC, 0644) : -1;
-		if (fd >= 0)
-			close(fd);
-		free(kept);
-	}
-	r = 0;
-	{
-		const char *subs[] = { "v", "log" };
-		for (size_t i = 0; i < 2 && r == 0; i++) {
-			char *p = buf_strdupf("%s/%s", res->run_dir, subs[i]);
-			if (!p)
-				r = plumb_err_oom(err, "run folder");
-			else if (mkdir(p, 0755) < 0)
-				r = plumb_err_errno(err, PLUMB_EIO, errno, p, "mkdir");
-			free(p);
-		}
-	}
+	r = make_run_dir(res, err);
 out:
 	buf_release(&wd);
 	buf_release(&lockp);
@@ -435,6 +450,7 @@ struct build_ctx {
 	struct buildcache *controls;    /* a bisect's kept controls (runner_opts.controls), or NULL */
 	const struct runner_controls *kept;  /* what the bisect says of them */
 	char *toolchain;                /* the key material every variant shares */
+	int lookups;                    /* restore from the caches (else build, and store) */
 };
 
 /* Whether a variant after order[at] still builds from the side's exported tree. */
@@ -454,7 +470,7 @@ static int export_needed_after(const struct build_ctx *c, struct runner_variant 
 }
 
 /*
- * Fill the side's build folder for v: a copy of the side's built pad 0 with
+ * Fill the build folder for v (its tree's): a copy of the side's built pad 0 with
  * the artifact removed (relink), else the exported tree (moved there when
  * no later variant builds from it, copied otherwise).
  */
@@ -545,7 +561,7 @@ static int cache_restore(struct build_ctx *c, struct buildcache *bc, struct runn
 {
 	struct buildcache_meta meta;
 	int whole = v->pad == 0 && !v->control, r;
-	char note[600], from[128];
+	char note[2048], from[128];
 
 	if (!whole) {
 		struct runner_variant *p0 = build_find_variant(c->res, v->side, 0);
@@ -561,15 +577,20 @@ static int cache_restore(struct build_ctx *c, struct buildcache *bc, struct runn
 	if (v->control)
 		snprintf(from, sizeof(from), "the control built at comparison %u of this bisect",
 			 c->kept->built_at);
-	r = buildcache_restore(bc, key, v->dir, c->cfg->build.artifact, whole, v->log,
-			       v->control ? from : NULL, &meta, note, sizeof(note), err);
+	r = buildcache_restore(bc, key, v->dir, c->cfg->build.artifact, whole,
+			       c->res->build_dir[v->side], v->log, v->control ? from : NULL, &meta,
+			       note, sizeof(note), err);
 	if (r < 0)
 		return r;
-	if (r == 0) {
-		if (note[0])
-			progress(c->opts, "%s: %s: a miss", v->id, note);
+	if (r == 0 || r == 2) {
+		if (r == 2)
+			progress(c->opts, "%s: %s: built here, and kept for this folder", v->id, note);
+		else if (note[0])
+			progress(c->opts, "warning: %s: %s; the entry is evicted and %s built instead",
+				 v->id, note, v->id);
 		return whole ? 0 : workdir_remove_tree(v->dir, err);
 	}
+	memcpy(v->cache_key, key, sizeof(v->cache_key));
 	if (v->control) {
 		v->reused = c->kept->built_at;
 		progress(c->opts, "%s: the control built at comparison %u of this bisect, reused "
@@ -599,12 +620,13 @@ static void cache_store(struct build_ctx *c, struct buildcache *bc, struct runne
 	meta.size = v->size;
 	meta.build_ns = v->build_ns;
 	meta.material = material;
+	meta.folder = c->res->build_dir[v->side];
 	if (buildcache_store(bc, v->dir, c->cfg->build.artifact, v->pad == 0 && !v->control, v->log,
 			     &meta, &e) < 0)
 		progress(c->opts, "warning: %s: not kept in the build cache: %s", v->id, e.msg);
 }
 
-/* Make v: copy it (A/A), or build it in its side's folder and move it to v->dir. */
+/* Make v: copy it (A/A), or build it in its tree's folder and move it to v->dir. */
 static int realize(struct build_ctx *c, struct runner_variant *v, int keep_export,
 		   struct plumb_err *err)
 {
@@ -632,7 +654,8 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 	if (bc) {
 		buf_init(&material, 1 << 20);
 		if ((r = cache_key(c, v, key, &material, err)) == 0)
-			r = v->control && !c->kept->built_at ? 0 : cache_restore(c, bc, v, key, err);
+			r = !c->lookups || (v->control && !c->kept->built_at) ? 0
+									      : cache_restore(c, bc, v, key, err);
 		if (r != 0) {
 			buf_release(&material);
 			if (r < 0)
@@ -650,7 +673,7 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 	v->prepare_ns = clock_now_ns() - t0;
 	progress(c->opts, "%s: building%s", name, v->relinked ? " (relink from pad 0)" : "");
 	r = run_build(c->cfg, c->res, v, dir, c->objects ? c->objects[v->pad] : NULL, err);
-	/* Built in the side's one folder, run from its own. */
+	/* Built in its tree's one folder, run from its own. */
 	if (r == 0 && rename(dir, v->dir) < 0)
 		r = plumb_err_errno(err, PLUMB_EIO, errno, v->dir, "rename");
 	if (r == 0)
@@ -668,6 +691,24 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 	return 0;
 }
 
+/* Open a store of built variants: 1, or 0 with a warning when the folder
+ * is refused (another's, or writable by others: the run goes without). */
+static int open_store(struct build_ctx *c, struct buildcache *bc, const char *dir, uint64_t limit,
+		      struct plumb_err *err)
+{
+	struct plumb_err e;
+
+	plumb_err_clear(&e);
+	if (buildcache_open(bc, dir, limit, &e) == 0)
+		return 1;
+	if (e.code != PLUMB_EINPUT) {
+		*err = e;
+		return e.code;
+	}
+	progress(c->opts, "warning: %s", e.msg);
+	return 0;
+}
+
 /* Open the build cache for c unless the run goes without (--no-cache, size
  * 0), and a bisect's controls when it is given them. */
 static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct buildcache *controls,
@@ -679,15 +720,18 @@ static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct 
 
 	/* The sweep's added pads (controls NULL) have no control among them. */
 	if (kc && controls && c->cfg->run.control) {
-		if ((r = buildcache_open(controls, kc->dir, 0, err)) < 0)
+		if ((r = open_store(c, controls, kc->dir, 0, err)) < 0)
 			return r;
-		c->controls = controls;
-		c->kept = kc;
+		if (r > 0) {
+			c->controls = controls;
+			c->kept = kc;
+		}
 	}
 	if (!c->cfg->no_cache && c->cfg->build.cache_size != 0) {
-		if ((r = buildcache_open(cache, NULL, c->cfg->build.cache_size, err)) < 0)
+		if ((r = open_store(c, cache, NULL, c->cfg->build.cache_size, err)) < 0)
 			return r;
-		c->cache = cache;
+		if (r > 0)
+			c->cache = cache;
 	}
 	if (!c->cache && !c->controls)
 		return 0;
@@ -698,21 +742,29 @@ static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct 
 	return r;
 }
 
-/* Free what c holds (objects has npads slots). */
-static void ctx_release(struct build_ctx *c, unsigned npads)
+/* Free what one attempt at the builds made in c (objects has npads slots). */
+static void ctx_release_attempt(struct build_ctx *c, unsigned npads)
 {
 	if (c->objects)
 		for (unsigned k = 0; k < npads; k++)
 			free(c->objects[k]);
 	free(c->objects);
+	c->objects = NULL;
 	free(c->src[0]);
 	free(c->src[1]);
+	c->src[0] = c->src[1] = NULL;
+	workdir_links_release(&c->links);
+}
+
+/* Free what c holds (objects has npads slots). */
+static void ctx_release(struct build_ctx *c, unsigned npads)
+{
+	ctx_release_attempt(c, npads);
 	free(c->toolchain);
 	if (c->cache)
 		buildcache_close(c->cache);
 	if (c->controls)
 		buildcache_close(c->controls);
-	workdir_links_release(&c->links);
 }
 
 /* Assemble the pad objects of pads from..to-1 into objects[from..to), in
@@ -782,7 +834,8 @@ static int build_rest(struct build_ctx *c, struct runner_variant **order, size_t
 		keep[i] = (unsigned char)export_needed_after(c, order, n, i);
 	if (jobs <= 1 || n == 1) {
 		for (size_t i = 0; i < n && r == 0; i++)
-			r = realize(c, order[i], keep[i], err);
+			if ((r = realize(c, order[i], keep[i], err)) < 0)
+				memcpy(c->res->suspect, order[i]->id, sizeof(c->res->suspect));
 		free(keep);
 		return r;
 	}
@@ -809,6 +862,8 @@ static int build_rest(struct build_ctx *c, struct runner_variant **order, size_t
 	J.ctx = c;
 	J.opts = c->opts;
 	r = build_jobs_run(&J, err);
+	if (r < 0 && J.failed)
+		memcpy(c->res->suspect, J.failed->id, sizeof(c->res->suspect));
 	free(keep);
 	if (r == 0 && c->cache && c->cache->limit) {
 		struct plumb_err e;
@@ -845,7 +900,8 @@ static int build_all(struct build_ctx *c, int *machine, struct plumb_err *err)
 		order[i] = &res->variants[i];
 	for (i = 0; i < n && r == 0 && !proved; i++) {
 		struct runner_variant *v = order[i];
-		r = realize(c, v, export_needed_after(c, order, n, i), err);
+		if ((r = realize(c, v, export_needed_after(c, order, n, i), err)) < 0)
+			memcpy(res->suspect, v->id, sizeof(res->suspect));
 		/* A hot symbol the first build does not define stops the run now. */
 		if (r == 0 && i == 0)
 			r = build_check_names(c->cfg, res, v, err);
@@ -862,39 +918,26 @@ static int build_all(struct build_ctx *c, int *machine, struct plumb_err *err)
 	return r;
 }
 
-int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
-		 struct runner_result *res, struct plumb_err *err)
+/*
+ * One attempt at the builds: check out both trees into the run folder, make
+ * the pad objects, build every variant (restoring what c->lookups allows),
+ * and read what the artifacts say.
+ */
+static int build_attempt(struct build_ctx *c, struct plumb_err *err)
 {
+	const struct plumb_config *cfg = c->cfg;
+	const struct runner_opts *opts = c->opts;
+	struct runner_result *res = c->res;
 	struct checkout_repo repo;
-	struct buildcache cache, controls;
-	struct build_ctx c;
-	uint64_t t0 = clock_now_ns(), t1;
+	uint64_t t1 = clock_now_ns();
 	int machine = 0, r;
 
-	memset(res, 0, sizeof(*res));
-	memset(&c, 0, sizeof(c));
-	c.cfg = cfg;
-	c.opts = opts;
-	c.res = res;
-	res->lock.fd = -1;
-	res->keep = cfg->keep;
-	memset(&repo, 0, sizeof(repo));
-	if (cfg->run.pads < 1 || cfg->run.pads > PADS_MAX || !cfg->run.base || !cfg->run.candidate ||
-	    !cfg->build.command || !cfg->build.artifact)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "runner_build: configuration not checked");
-	if (sodium_init() < 0)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "libsodium: cannot initialize");
-	if ((r = make_run_folder(cfg, res, err)) < 0)
-		goto out;
-	progress(opts, "run folder %s", res->run_dir);
-
 	/* The repository and the two trees. */
-	t1 = clock_now_ns();
+	memset(&repo, 0, sizeof(repo));
 	if (cfg->repo.url)
 		progress(opts, "fetching %s", cfg->repo.url);
-	r = checkout_open_config(&repo, cfg, err);
-	if (r < 0)
-		goto out;
+	if ((r = checkout_open_config(&repo, cfg, err)) < 0)
+		return r;
 	res->repo = strdup(repo.where);
 	res->repo_cache = repo.cache ? strdup(repo.cache) : NULL;
 	for (int s = 0; s < 2 && r == 0; s++) {
@@ -914,9 +957,9 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 					 res->side[s].dirty ? ", with uncommitted changes" : "",
 					 res->side[s].files);
 			if (r == 0)
-				r = workdir_links_collect(dest, &c.links, err);
+				r = workdir_links_collect(dest, &c->links, err);
 		}
-		c.src[s] = dest;
+		c->src[s] = dest;
 		free(srcdir);
 	}
 	if (r == 0 && cfg->run.project && !(res->project = strdup(cfg->run.project)))
@@ -927,49 +970,256 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	checkout_close(&repo);
 	res->checkout_ns = clock_now_ns() - t1;
 	if (r < 0)
-		goto out;
-	c.same_tree = strcmp(res->side[0].tree, res->side[1].tree) == 0;
-	if (c.same_tree)
+		return r;
+	/* Each tree builds in its own folder, whichever side it is on. */
+	for (int s = 0; s < 2; s++)
+		if (!(res->build_dir[s] = buf_strdupf("%s/build/%s", res->workdir, res->side[s].tree)))
+			return plumb_err_oom(err, "build folder");
+	c->same_tree = strcmp(res->side[0].tree, res->side[1].tree) == 0;
+	if (c->same_tree)
 		progress(opts, "base and candidate are the same tree (%.12s): built once",
 			 res->side[0].tree);
 	if ((r = build_collect_symbols(cfg, res, err)) < 0)
-		goto out;
+		return r;
 
 	/* Pad objects, one per pad, shared by both sides (and the control), in
 	 * the work folder: the same paths run after run. */
 	if (cfg->build.pad != CONFIG_PAD_NONE) {
-		c.objects = calloc(cfg->run.pads, sizeof(*c.objects));
-		if (!c.objects) {
-			r = plumb_err_oom(err, "pad objects");
-			goto out;
-		}
-		if ((r = make_pad_objects(cfg, res, 0, cfg->run.pads, c.objects, err)) < 0)
-			goto out;
+		if (!(c->objects = calloc(cfg->run.pads, sizeof(*c->objects))))
+			return plumb_err_oom(err, "pad objects");
+		if ((r = make_pad_objects(cfg, res, 0, cfg->run.pads, c->objects, err)) < 0)
+			return r;
 	}
-	if ((r = plan_variants(cfg, res, err)) < 0)
-		goto out;
-	if ((r = ctx_open_cache(&c, &cache, &controls, err)) < 0)
-		goto out;
-	if ((r = build_all(&c, &machine, err)) < 0)
-		goto out;
+	if ((r = plan_variants(cfg, res, err)) < 0 || (r = build_all(c, &machine, err)) < 0)
+		return r;
 
 	/* What the artifacts say. */
 	if ((r = build_read_addresses(cfg, res, &machine, err)) < 0)
-		goto out;
-	if (res->variants[0].elf) {
-		if ((r = build_check_shift(cfg, res, err)) < 0)
-			goto out;
-	}
+		return r;
+	if (res->variants[0].elf && (r = build_check_shift(cfg, res, err)) < 0)
+		return r;
 	res->control = cfg->run.control;
 	if ((r = build_check_control(res, err)) < 0)
+		return r;
+	return build_check_hot(res, machine, err);
+}
+
+/*
+ * The variant whose restored entry a failure may come from, or NULL: the
+ * variant the failure is about (res->suspect: a build, a symbol, the
+ * shift proof) when it was restored, else its side's pad 0 when that was
+ * (the tree it relinked, the addresses it is compared with); with no
+ * variant named, the first restored one.  Only variants from.. count, and
+ * only build and input failures (not a signal, a full disk or a bug).
+ */
+static const struct runner_variant *cache_blame(const struct build_ctx *c, size_t from,
+						const struct plumb_err *err)
+{
+	struct runner_result *res = c->res;
+	const struct runner_variant *v = NULL, *p0;
+
+	if (cleanup_signal_pending() || (err->code != PLUMB_EBUILD && err->code != PLUMB_EINPUT))
+		return NULL;
+	for (size_t i = from; i < res->nvariants && !v; i++)
+		if (strcmp(res->variants[i].id, res->suspect) == 0)
+			v = &res->variants[i];
+	if (v) {
+		if (v->cache_key[0])
+			return v;
+		p0 = build_find_variant(res, v->side, 0);
+		return p0 && (size_t)(p0 - res->variants) >= from && p0->cache_key[0] ? p0 : NULL;
+	}
+	if (res->suspect[0])
+		return NULL;
+	for (size_t i = from; i < res->nvariants; i++)
+		if (res->variants[i].cache_key[0])
+			return &res->variants[i];
+	return NULL;
+}
+
+/* Say why the builds go again from clean, and evict every entry variants
+ * from.. were restored from. */
+static void evict_restored(struct build_ctx *c, size_t from, const struct runner_variant *blamed,
+			   const struct plumb_err *why)
+{
+	struct runner_result *res = c->res;
+	const struct buildcache *bb = blamed->control ? c->controls : c->cache;
+	size_t n = 0;
+
+	for (size_t i = from; i < res->nvariants; i++)
+		n += res->variants[i].cache_key[0] != '\0';
+	progress(c->opts, "warning: build cache entry %s/%s (restored as %s) failed a later check: %s; "
+		 "it and the other entries this run restored (%zu in all) are evicted, and the "
+		 "variants are built again from clean", bb ? bb->dir : "?", blamed->cache_key, blamed->id,
+		 why->msg, n);
+	for (size_t i = from; i < res->nvariants; i++) {
+		struct runner_variant *v = &res->variants[i];
+		struct buildcache *bc = v->control ? c->controls : c->cache;
+		struct plumb_err e;
+		plumb_err_clear(&e);
+		if (v->cache_key[0] && bc && buildcache_evict(bc, v->cache_key, &e) < 0)
+			progress(c->opts, "warning: %s: %s", v->id, e.msg);
+	}
+}
+
+/* The failure of the builds from clean, saying that they went again. */
+static int failed_again(const struct buildcache *bc, const char *key, struct plumb_err *err)
+{
+	char was[PLUMB_ERR_MAX];
+
+	snprintf(was, sizeof(was), "%s", err->msg);
+	return plumb_err_set(err, err->code, "%s (built from clean, after a build with build cache "
+			     "entry %s/%.12s failed first)", was, bc ? bc->dir : "?", key);
+}
+
+/* The builds, checkouts and variants of res, freed; the work folder, its
+ * lock and the run folder stay. */
+static void release_builds(struct runner_result *res)
+{
+	for (int s = 0; s < 2; s++) {
+		struct plumb_err ignored;
+		plumb_err_clear(&ignored);
+		if (res->build_dir[s] && workdir_remove_tree(res->build_dir[s], &ignored) < 0)
+			fprintf(stderr, "plumb: warning: cannot remove %s: %s\n", res->build_dir[s], ignored.msg);
+		free(res->build_dir[s]);
+		res->build_dir[s] = NULL;
+		checkout_side_release(&res->side[s]);
+	}
+	for (size_t i = 0; i < res->nvariants; i++) {
+		struct runner_variant *v = &res->variants[i];
+		free(v->dir);
+		free(v->artifact);
+		free(v->elf);
+		free(v->log);
+		free(v->command);
+		free(v->addr);
+	}
+	free(res->variants);
+	for (size_t i = 0; i < res->nsymbols; i++)
+		free(res->symbols[i]);
+	free(res->symbols);
+	for (size_t i = 0; i < res->nhot; i++)
+		free(res->hot[i].symbol);
+	free(res->hot);
+	free(res->log_tail);
+	free(res->repo);
+	free(res->project);
+	free(res->repo_cache);
+}
+
+/* Undo a failed attempt: res as make_run_folder() left it, the run folder empty. */
+static int clear_attempt(struct runner_result *res, struct plumb_err *err)
+{
+	struct runner_result keep = *res;
+
+	release_builds(res);
+	memset(res, 0, sizeof(*res));
+	res->workdir = keep.workdir;
+	res->run_dir = keep.run_dir;
+	res->keep = keep.keep;
+	res->lock = keep.lock;
+	res->total_ns = keep.total_ns;
+	if (workdir_remove_tree(res->run_dir, err) < 0)
+		return err->code;
+	return make_run_dir(res, err);
+}
+
+int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
+		 struct runner_result *res, struct plumb_err *err)
+{
+	struct buildcache cache, controls;
+	const struct runner_variant *blamed;
+	struct build_ctx c;
+	uint64_t t0 = clock_now_ns();
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	memset(&c, 0, sizeof(c));
+	c.cfg = cfg;
+	c.opts = opts;
+	c.res = res;
+	c.lookups = 1;
+	res->lock.fd = -1;
+	res->keep = cfg->keep;
+	if (cfg->run.pads < 1 || cfg->run.pads > PADS_MAX || !cfg->run.base || !cfg->run.candidate ||
+	    !cfg->build.command || !cfg->build.artifact)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "runner_build: configuration not checked");
+	if (sodium_init() < 0)
+		return plumb_err_set(err, PLUMB_EINTERNAL, "libsodium: cannot initialize");
+	if ((r = make_run_folder(cfg, res, err)) < 0)
 		goto out;
-	if ((r = build_check_hot(res, machine, err)) < 0)
+	progress(opts, "run folder %s", res->run_dir);
+	if ((r = ctx_open_cache(&c, &cache, &controls, err)) < 0)
 		goto out;
-	r = 0;
+	r = build_attempt(&c, err);
+	/* Failed with something restored: once more, from clean. */
+	if (r < 0 && (blamed = cache_blame(&c, 0, err)) != NULL) {
+		const struct buildcache *bc = blamed->control ? c.controls : c.cache;
+		char key[65];
+		struct plumb_err e;
+		memcpy(key, blamed->cache_key, sizeof(key));
+		evict_restored(&c, 0, blamed, err);
+		ctx_release_attempt(&c, cfg->run.pads);
+		plumb_err_clear(&e);
+		if ((r = clear_attempt(res, &e)) < 0) {
+			*err = e;
+			goto out;
+		}
+		c.lookups = 0;
+		plumb_err_clear(err);
+		if ((r = build_attempt(&c, err)) < 0)
+			failed_again(bc, key, err);
+	}
 out:
 	ctx_release(&c, cfg->run.pads);
 	res->total_ns = clock_now_ns() - t0;
 	return r;
+}
+
+/* Build the pads res->variants[old..] and check that they move the code
+ * as the first ones did. */
+static int build_added(struct build_ctx *c, size_t old, struct plumb_err *err)
+{
+	struct runner_result *res = c->res;
+	struct runner_variant **order = calloc(res->nvariants - old, sizeof(*order));
+	int machine, r;
+
+	if (!order)
+		return plumb_err_oom(err, "variants");
+	/* Base pads first: an A/A candidate pad is a copy of the base's. */
+	for (size_t i = old; i < res->nvariants; i++)
+		order[i - old] = &res->variants[i];
+	r = build_rest(c, order, res->nvariants - old, err);
+	free(order);
+	if (r == 0 && res->variants[0].elf)
+		r = build_read_addresses(c->cfg, res, &machine, err);
+	if (r == 0 && res->variants[0].elf)
+		r = build_check_shift(c->cfg, res, err);
+	return r;
+}
+
+/* v as init_variant() left it, its folder and log gone. */
+static void variant_reset(struct runner_variant *v)
+{
+	struct runner_variant keep = *v;
+	struct plumb_err ignored;
+
+	plumb_err_clear(&ignored);
+	workdir_remove_tree(v->dir, &ignored);
+	unlink(v->log);
+	free(v->elf);
+	free(v->command);
+	free(v->addr);
+	memset(v, 0, sizeof(*v));
+	memcpy(v->id, keep.id, sizeof(v->id));
+	v->side = keep.side;
+	v->control = keep.control;
+	v->pad = keep.pad;
+	v->pad_bytes = keep.pad_bytes;
+	v->dir = keep.dir;
+	v->artifact = keep.artifact;
+	v->log = keep.log;
+	v->relinked = keep.relinked;
 }
 
 int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *opts,
@@ -977,11 +1227,12 @@ int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *
 {
 	unsigned from = res->npads, to = res->npads + add;
 	size_t old = res->nvariants;
+	const struct runner_variant *blamed;
 	struct runner_variant *nv;
 	struct buildcache cache;
 	struct build_ctx c;
 	uint64_t t0 = clock_now_ns();
-	int machine, r = 0;
+	int r = 0;
 
 	if (add == 0 || to > PADS_MAX || old == 0)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "runner_build_more: %u pads after %u", add, from);
@@ -1003,6 +1254,7 @@ int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *
 	c.cfg = cfg;
 	c.opts = opts;
 	c.res = res;
+	c.lookups = 1;
 	c.same_tree = strcmp(res->side[0].tree, res->side[1].tree) == 0;
 	for (int s = 0; s < 2 && r == 0; s++) {
 		struct stat st;
@@ -1021,23 +1273,21 @@ int runner_build_more(const struct plumb_config *cfg, const struct runner_opts *
 	}
 	if (r == 0)
 		r = ctx_open_cache(&c, &cache, NULL, err);
-	/* Base pads first: an A/A candidate pad is a copy of the base's. */
-	if (r == 0) {
-		struct runner_variant **order = calloc(res->nvariants - old, sizeof(*order));
-		if (!order) {
-			r = plumb_err_oom(err, "variants");
-		} else {
-			for (size_t i = old; i < res->nvariants; i++)
-				order[i - old] = &res->variants[i];
-			r = build_rest(&c, order, res->nvariants - old, err);
-			free(order);
-		}
+	if (r == 0)
+		r = build_added(&c, old, err);
+	/* A new pad restored and failing: those pads once more, from clean. */
+	if (r < 0 && (blamed = cache_blame(&c, old, err)) != NULL) {
+		char key[65];
+		memcpy(key, blamed->cache_key, sizeof(key));
+		evict_restored(&c, old, blamed, err);
+		for (size_t i = old; i < res->nvariants; i++)
+			variant_reset(&res->variants[i]);
+		c.lookups = 0;
+		res->suspect[0] = '\0';
+		plumb_err_clear(err);
+		if ((r = build_added(&c, old, err)) < 0)
+			failed_again(c.cache, key, err);
 	}
-	/* The new pads must move the code as the first ones did. */
-	if (r == 0 && res->variants[0].elf)
-		r = build_read_addresses(cfg, res, &machine, err);
-	if (r == 0 && res->variants[0].elf)
-		r = build_check_shift(cfg, res, err);
 	ctx_release(&c, to);
 	res->total_ns += clock_now_ns() - t0;
 	return r;
@@ -1051,40 +1301,10 @@ void runner_result_release(struct runner_result *res)
 		if (workdir_remove_tree(res->run_dir, &ignored) < 0)
 			fprintf(stderr, "plumb: warning: cannot remove %s: %s\n", res->run_dir, ignored.msg);
 	}
-	for (int s = 0; s < 2; s++) {
-		struct plumb_err ignored;
-		plumb_err_clear(&ignored);
-		if (res->build_dir[s] && workdir_remove_tree(res->build_dir[s], &ignored) < 0)
-			fprintf(stderr, "plumb: warning: cannot remove %s: %s\n", res->build_dir[s], ignored.msg);
-	}
+	release_builds(res);
 	run_lock_release(&res->lock);
-	for (int s = 0; s < 2; s++)
-		checkout_side_release(&res->side[s]);
-	for (size_t i = 0; i < res->nvariants; i++) {
-		struct runner_variant *v = &res->variants[i];
-		free(v->dir);
-		free(v->artifact);
-		free(v->elf);
-		free(v->log);
-		free(v->command);
-		free(v->addr);
-	}
-	free(res->variants);
-	for (size_t i = 0; i < res->nsymbols; i++)
-		free(res->symbols[i]);
-	free(res->symbols);
-	for (size_t i = 0; i < res->nhot; i++)
-		free(res->hot[i].symbol);
-	free(res->hot);
-	free(res->log_tail);
 	free(res->workdir);
-	free(res->build_dir[0]);
-	free(res->build_dir[1]);
 	free(res->run_dir);
-	free(res->repo);
-	free(res->project);
-	free(res->repo_cache);
 	memset(res, 0, sizeof(*res));
 	res->lock.fd = -1;
 }
-

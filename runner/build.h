@@ -51,6 +51,8 @@ struct runner_variant {
 	int relinked;        /* built from a copy of the side's built pad 0 */
 	int built;           /* the build finished and made the artifact (or it was restored) */
 	int cached;          /* restored from the build cache, not built */
+	char cache_key[65];  /* the entry it was restored from (the build cache's, or for
+	                        a reused control the bisect's store), or "" when built */
 	unsigned reused;     /* the control: reused from this comparison of the bisect
 	                        (runner_opts.controls), not built; 0 when built */
 	char same_as[4];     /* A/A: the base variant copied (same tree), or "" */
@@ -78,7 +80,7 @@ struct runner_hot {
 
 struct runner_result {
 	char *workdir;       /* the work folder (absolute) */
-	char *build_dir[2];  /* <workdir>/build/b and /c: where each side's variants build */
+	char *build_dir[2];  /* <workdir>/build/<tree id>: where each side's variants build */
 	char *run_dir;       /* <workdir>/run-<UTC time>-<pid> */
 	int keep;            /* keep the run folder at release */
 	struct run_lock lock;
@@ -108,6 +110,7 @@ struct runner_result {
 	size_t nhot;
 
 	char *log_tail;      /* after a failed build: the last lines of its log */
+	char suspect[4];     /* after a failed build or check: the variant it is about, or "" */
 	uint64_t total_ns;
 	uint64_t checkout_ns;  /* the repository opened and both trees exported */
 };

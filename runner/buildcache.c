@@ -25,18 +25,42 @@
 #include "common/fileio.h"
 #include "runner/build-internal.h"
 #include "runner/buildcache.h"
+#include "runner/buildcache-internal.h"
 #include "runner/workdir.h"
 #include "common/banned.h"
 
-#define ENTRY_MAGIC "plumb-build-cache 1"
+#define ENTRY_MAGIC "plumb-build-cache 2"
 #define ENTRY_MAX (1 << 20)
+#define MANIFEST_MAGIC "plumb-build-cache-manifest 1"
+#define MANIFEST_MAX ((size_t)256 << 20)   /* CACHETREE_ITEMS_MAX lines */
 #define LOG_MAX (8 << 20)
+
+/* Whether the folder dir is this user's and not group- or world-writable,
+ * as ssh's StrictModes asks of ~/.ssh: anyone else who may write there
+ * could plant what a later run restores. */
+static int check_folder(const char *dir, struct plumb_err *err)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, dir, "stat");
+	if (!S_ISDIR(st.st_mode))
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: not a folder", dir);
+	if (cachetree_owned(&st, dir, err) < 0) {
+		char why[PLUMB_ERR_MAX];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: not used (make it yours and writable "
+				     "by you alone, or remove it)", why);
+	}
+	return 0;
+}
 
 int buildcache_open(struct buildcache *bc, const char *dir, uint64_t limit,
 		    struct plumb_err *err)
 {
+	struct stat st;
 	struct buf p;
-	int r;
+	int r, made;
 
 	memset(bc, 0, sizeof(*bc));
 	bc->limit = limit;
@@ -45,8 +69,15 @@ int buildcache_open(struct buildcache *bc, const char *dir, uint64_t limit,
 		r = buf_addstr(&p, dir) < 0 ? buf_err(err, "build cache") : 0;
 	else
 		r = workdir_cache_path("builds", &p, err);
+	made = r == 0 && stat(p.data, &st) < 0 && errno == ENOENT;
 	if (r == 0)
 		r = mkdir_p(p.data, err);
+	/* A folder plumb makes is nobody else's to write, whatever the umask. */
+	if (r == 0 && made && stat(p.data, &st) == 0 && (st.st_mode & 022) &&
+	    chmod(p.data, st.st_mode & 0755) < 0)
+		r = plumb_err_errno(err, PLUMB_EIO, errno, p.data, "chmod");
+	if (r == 0)
+		r = check_folder(p.data, err);
 	if (r == 0 && !(bc->dir = buf_detach(&p, NULL)))
 		r = plumb_err_oom(err, "build cache");
 	buf_release(&p);
@@ -76,8 +107,14 @@ static int is_key(const char *s)
 	return n == 64;
 }
 
-/* Parse <dir>/<key>/entry into m; 0, or -1 when it is not a complete entry. */
-static int read_entry(const struct buildcache *bc, const char *key, struct buildcache_meta *m)
+/*
+ * Parse <dir>/<key>/entry into m, and when material is given a copy of
+ * its key material into *material and of the folder it was built in into
+ * *folder (free both); 0, or -1 when it is not a complete entry of this
+ * plumb.
+ */
+static int read_entry(const struct buildcache *bc, const char *key, struct buildcache_meta *m,
+		      char **material, char **folder)
 {
 	char *path = buf_strdupf("%s/%s/entry", bc->dir, key);
 	struct plumb_err ignored;
@@ -88,7 +125,9 @@ static int read_entry(const struct buildcache *bc, const char *key, struct build
 
 	memset(m, 0, sizeof(*m));
 	buf_init(&text, ENTRY_MAX);
-	if (!path || stat(path, &st) < 0 || file_read(path, ENTRY_MAX, &text, &ignored) < 0)
+	plumb_err_clear(&ignored);
+	if (!path || lstat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    file_read(path, ENTRY_MAX, &text, &ignored) < 0 || !text.data)
 		goto out;
 	snprintf(m->key, sizeof(m->key), "%s", key);
 	m->used = (int64_t)st.st_mtim.tv_sec;
@@ -103,8 +142,11 @@ static int read_entry(const struct buildcache *bc, const char *key, struct build
 			magic = 1;
 			continue;
 		}
-		if (strcmp(line, "material") == 0)
+		if (strcmp(line, "material") == 0) {
+			if (material && !(*material = strdup(next ? next : "")))
+				goto out;
 			break;
+		}
 		sp = strchr(line, ' ');
 		if (!sp)
 			goto out;
@@ -123,9 +165,58 @@ static int read_entry(const struct buildcache *bc, const char *key, struct build
 			m->created = strtoll(sp, NULL, 10);
 		else if (strcmp(line, "whole") == 0)
 			m->whole = strcmp(sp, "1") == 0;
+		else if (strcmp(line, "manifest") == 0 && strlen(sp) == 64)
+			snprintf(m->manifest, sizeof(m->manifest), "%s", sp);
+		else if (strcmp(line, "folder") == 0 && folder && !*folder &&
+			 (cachetree_unescape(sp) < 0 || !(*folder = strdup(sp))))
+			goto out;
 	}
-	r = magic && sha ? 0 : -1;
+	r = magic && sha && m->manifest[0] && (!material || (*material && *folder)) ? 0 : -1;
 out:
+	if (r < 0 && material) {
+		free(*material);
+		free(*folder);
+		*material = *folder = NULL;
+	}
+	buf_release(&text);
+	free(path);
+	return r;
+}
+
+/* <dir>/<key>/manifest into tree (one line per file and folder of tree/),
+ * when its SHA-256 is sha256. */
+static int read_manifest(const struct buildcache *bc, const char *key, const char *sha256,
+			 struct cachetree *tree)
+{
+	char hex[65];
+	char *path = buf_strdupf("%s/%s/manifest", bc->dir, key);
+	struct plumb_err ignored;
+	struct buf text;
+	char *line, *next;
+	int r = -1;
+
+	buf_init(&text, MANIFEST_MAX);
+	plumb_err_clear(&ignored);
+	if (!path || file_read(path, MANIFEST_MAX, &text, &ignored) < 0)
+		goto out;
+	if (!text.data || strncmp(text.data, MANIFEST_MAGIC "\n", strlen(MANIFEST_MAGIC) + 1) != 0)
+		goto out;
+	/* The one the entry records: the entry's hash list is its root. */
+	digest_buffer_hex(text.data, text.len, hex);
+	if (strcmp(hex, sha256) != 0)
+		goto out;
+	for (line = text.data + strlen(MANIFEST_MAGIC) + 1; *line; line = next) {
+		next = strchr(line, '\n');
+		if (!next)
+			goto out;   /* cut short */
+		*next++ = '\0';
+		if (cachetree_parse_line(tree, line) < 0)
+			goto out;
+	}
+	r = 0;
+out:
+	if (r < 0)
+		cachetree_release(tree);
 	buf_release(&text);
 	free(path);
 	return r;
@@ -177,18 +268,132 @@ static int drop(const struct buildcache *bc, const char *name, struct plumb_err 
 	return r;
 }
 
+/* Take group and world write and the set-id bits off path (plumb's own file). */
+static int seal(const char *path, struct plumb_err *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, path, "stat");
+	if ((st.st_mode & 07022) && chmod(path, st.st_mode & 0755) < 0)
+		return plumb_err_errno(err, PLUMB_EIO, errno, path, "chmod");
+	return 0;
+}
+
+/* The names an entry folder holds: nothing else may be there. */
+static const char *const entry_names[] = { "entry", "manifest", "log", "tree" };
+
+/*
+ * Check entry <dir>/<key> before anything of it is used: it and all it
+ * holds are this user's and not group- or world-writable (else anyone who
+ * could write there could plant what a run restores); it holds only
+ * entry, manifest and log (regular files) and tree/; the entry's key
+ * material hashes to key; the manifest is the one the entry records; and
+ * tree/ holds what the manifest lists (kinds, modes, sizes: the contents
+ * are hashed once restored).  0 (meta, want and *folder, the folder it was
+ * built in, filled; free it), or -1 and why.
+ */
+static int check_entry(const struct buildcache *bc, const char *key, int whole,
+		       struct buildcache_meta *meta, struct cachetree *want, char **folder,
+		       char *why, size_t why_size)
+{
+	struct cachetree got = { 0 };
+	struct plumb_err e;
+	struct dirent *de;
+	struct stat st;
+	char *dir = buf_strdupf("%s/%s", bc->dir, key), *tree = buf_strdupf("%s/%s/tree", bc->dir, key);
+	char *material = NULL, hex[65];
+	unsigned seen = 0;
+	DIR *d = NULL;
+	int r = -1;
+
+	plumb_err_clear(&e);
+	if (!dir || !tree) {
+		snprintf(why, why_size, "out of memory");
+		goto out;
+	}
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, why_size, "not a folder");
+		goto out;
+	}
+	if (cachetree_owned(&st, "its folder", &e) < 0 || !(d = opendir(dir))) {
+		snprintf(why, why_size, "%s", e.msg[0] ? e.msg : "cannot be read");
+		goto out;
+	}
+	while ((de = readdir(d)) != NULL) {
+		unsigned k = 0;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		while (k < 4 && strcmp(de->d_name, entry_names[k]) != 0)
+			k++;
+		if (k == 4) {
+			snprintf(why, why_size, "%.200s: not part of an entry", de->d_name);
+			goto out;
+		}
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    (k == 3 ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))) {
+			snprintf(why, why_size, "%s: not a %s", de->d_name, k == 3 ? "folder" : "regular file");
+			goto out;
+		}
+		if (cachetree_owned(&st, de->d_name, &e) < 0) {
+			snprintf(why, why_size, "%s", e.msg);
+			goto out;
+		}
+		seen |= 1u << k;
+	}
+	if (!(seen & 1) || read_entry(bc, key, meta, &material, folder) < 0) {
+		snprintf(why, why_size, "no readable entry file");
+		goto out;
+	}
+	buildcache_key(material, hex);
+	if (strcmp(hex, key) != 0) {
+		snprintf(why, why_size, "its name is not the SHA-256 of the key it records");
+		goto out;
+	}
+	if (meta->whole != whole) {
+		snprintf(why, why_size, "not the kind of entry its key says");
+		goto out;
+	}
+	if (seen != 0xf || read_manifest(bc, key, meta->manifest, want) < 0) {
+		snprintf(why, why_size, "%s", seen != 0xf ? "incomplete (entry, manifest, log and tree/ are its parts)"
+							 : "no manifest, or not the one its entry records");
+		goto out;
+	}
+	if (cachetree_scan(tree, NULL, "tree", CACHETREE_OWNED, &got, &e) < 0) {
+		snprintf(why, why_size, "%s", e.msg);
+		goto out;
+	}
+	r = cachetree_compare(want, NULL, &got, 0, "tree", why, why_size);
+out:
+	if (d)
+		closedir(d);
+	if (r < 0) {
+		cachetree_release(want);
+		free(*folder);
+		*folder = NULL;
+	}
+	cachetree_release(&got);
+	free(material);
+	free(dir);
+	free(tree);
+	return r;
+}
+
 int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
-		       const char *rel, int whole, const char *log, const char *origin,
-		       struct buildcache_meta *meta,
+		       const char *rel, int whole, const char *folder, const char *log,
+		       const char *origin, struct buildcache_meta *meta,
 		       char *note, size_t note_size, struct plumb_err *err)
 {
+	struct cachetree want = { 0 }, got = { 0 };
+	char *built_in = NULL;
 	struct plumb_err e;
 	struct buf from, to, art;
-	char sha[65];
+	char sha[65], why[PLUMB_ERR_MAX + 400] = "";
 	uint64_t size = 0;
-	int r;
+	int r, copied = 0;
 
 	note[0] = '\0';
+	memset(meta, 0, sizeof(*meta));
 	plumb_err_clear(&e);
 	buf_init(&from, 1 << 16);
 	buf_init(&to, 1 << 16);
@@ -196,18 +401,29 @@ int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
 	{
 		char *dirp = buf_strdupf("%s/%s", bc->dir, key);
 		struct stat st;
-		int there = dirp && stat(dirp, &st) == 0;
+		int there = dirp && lstat(dirp, &st) == 0;
 		free(dirp);
 		if (!there) {
 			r = 0;
 			goto out;
 		}
 	}
-	if (read_entry(bc, key, meta) < 0 || meta->whole != whole) {
-		snprintf(note, note_size, "the cache entry %.12s is damaged (%s)", key,
-			 meta->sha256[0] ? "not the kind of entry its key says" : "no readable entry file");
-		r = 0;
-		goto drop;
+	if (check_entry(bc, key, whole, meta, &want, &built_in, why, sizeof(why)) < 0) {
+		/* Stopped while checking: the entry is not at fault. */
+		if (cleanup_signal_pending()) {
+			r = plumb_err_set(err, PLUMB_EINTERNAL, "stopped by signal %d", cleanup_signal_pending());
+			goto out;
+		}
+		goto refuse;
+	}
+	/* Built in another folder: its paths are not the ones a build here
+	 * embeds (the variants of a side differ in the pad alone, and the
+	 * control is compared byte for byte), so it is built again here. */
+	if (strcmp(built_in, folder) != 0) {
+		snprintf(note, note_size, "the build cache entry %.12s was built in %s, not in %s",
+			 key, built_in, folder);
+		r = 2;
+		goto out;
 	}
 	if (whole)
 		r = buf_printf(&from, "%s/%s/tree", bc->dir, key) < 0 || buf_addstr(&to, dest) < 0;
@@ -219,6 +435,7 @@ int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
 		goto out;
 	}
 	r = whole ? workdir_copy_tree(from.data, to.data, &e) : workdir_copy_path(from.data, to.data, &e);
+	copied = 1;
 	if (r == 0) {
 		char *lp = buf_strdupf("%s/%s/log", bc->dir, key);
 		char head[512];
@@ -227,36 +444,75 @@ int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
 		r = lp ? copy_log(lp, log, head, &e) : plumb_err_oom(&e, "build cache");
 		free(lp);
 	}
+	/* What was restored is what the manifest lists, file for file. */
+	if (r == 0 && (r = cachetree_scan(dest, whole ? NULL : rel, "tree", CACHETREE_HASH, &got, &e)) == 0 &&
+	    cachetree_compare(&want, whole ? NULL : rel, &got, 1, "tree", why, sizeof(why)) < 0)
+		goto refuse;
 	if (cleanup_signal_pending()) {
 		r = plumb_err_set(err, PLUMB_EINTERNAL, "stopped by signal %d", cleanup_signal_pending());
 		goto out;
 	}
 	if (r < 0) {
-		snprintf(note, note_size, "the cache entry %.12s could not be restored (%s)", key, e.msg);
-	} else if (build_artifact_digest(art.data, sha, &size, &e) < 0 || strcmp(sha, meta->sha256) != 0) {
-		snprintf(note, note_size, "the cache entry %.12s is damaged (its artifact's SHA-256 differs from the one recorded)", key);
-		r = -1;
+		snprintf(why, sizeof(why), "could not be restored (%s)", e.msg);
+		goto refuse;
 	}
-	if (r == 0) {
-		/* Used now: the last to be evicted. */
+	if (build_artifact_digest(art.data, sha, &size, &e) < 0 || strcmp(sha, meta->sha256) != 0) {
+		snprintf(why, sizeof(why), "tree/%s: its SHA-256 is not the artifact's the entry records", rel);
+		goto refuse;
+	}
+	/* Used now: the last to be evicted. */
+	{
 		char *ep = buf_strdupf("%s/%s/entry", bc->dir, key);
 		if (ep)
 			utimensat(AT_FDCWD, ep, NULL, 0);
 		free(ep);
-		r = 1;
-		goto out;
 	}
-	/* Unusable: undo what was copied and drop the entry. */
+	r = 1;
+	goto out;
+refuse:
+	/* Unusable: undo what was copied and evict the entry. */
+	snprintf(note, note_size, "build cache entry %s/%s: %s", bc->dir, key, why);
 	plumb_err_clear(&e);
-	workdir_remove_tree(to.data, &e);
-	r = 0;
-drop:
+	if (copied)
+		workdir_remove_tree(to.data, &e);
 	plumb_err_clear(&e);
 	drop(bc, key, &e);
+	r = 0;
 out:
+	free(built_in);
+	cachetree_release(&want);
+	cachetree_release(&got);
 	buf_release(&from);
 	buf_release(&to);
 	buf_release(&art);
+	return r;
+}
+
+int buildcache_evict(struct buildcache *bc, const char *key, struct plumb_err *err)
+{
+	if (!is_key(key))
+		return plumb_err_set(err, PLUMB_EINTERNAL, "build cache: '%s' is not a key", key);
+	return drop(bc, key, err);
+}
+
+/* Write text to the new file dir/name, sealed. */
+static int write_new(const char *dir, const char *name, const struct buf *text, struct plumb_err *err)
+{
+	char *path = buf_strdupf("%s/%s", dir, name);
+	int fd, r;
+
+	if (!path)
+		return plumb_err_oom(err, "build cache");
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
+		r = plumb_err_errno(err, PLUMB_EIO, errno, path, "create");
+	} else {
+		r = write_all(fd, text->data ? text->data : "", text->len, path, err);
+		if (close(fd) < 0 && r == 0)
+			r = plumb_err_errno(err, PLUMB_EIO, errno, path, "close");
+		if (r == 0)
+			r = seal(path, err);
+	}
+	free(path);
 	return r;
 }
 
@@ -264,13 +520,14 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 		     const char *log, struct buildcache_meta *meta, struct plumb_err *err)
 {
 	static unsigned seq;
+	struct cachetree list = { 0 };
 	struct buf tmp, p, text;
 	uint64_t bytes = 0;
-	int r, fd;
+	int r;
 
 	buf_init(&tmp, 1 << 16);
 	buf_init(&p, 1 << 16);
-	buf_init(&text, ENTRY_MAX);
+	buf_init(&text, MANIFEST_MAX);
 	if (buf_printf(&tmp, "%s/tmp-%ld-%u", bc->dir, (long)getpid(), seq++) < 0) {
 		r = buf_err(err, "build cache");
 		goto out;
@@ -279,6 +536,8 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 		r = plumb_err_errno(err, PLUMB_EIO, errno, tmp.data, "mkdir");
 		goto out;
 	}
+	if ((r = seal(tmp.data, err)) < 0)
+		goto fail;
 	if (buf_printf(&p, "%s/tree", tmp.data) < 0) {
 		r = buf_err(err, "build cache");
 		goto fail;
@@ -300,10 +559,25 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 		free(from);
 		free(to);
 	}
+	/* The manifest: every file's hash, each item nobody else's to write;
+	 * a link or a special file in the tree keeps it out of the cache. */
+	if (r == 0 && (r = seal(p.data, err)) == 0)
+		r = cachetree_scan(p.data, NULL, "tree", CACHETREE_HASH | CACHETREE_SEAL, &list, err);
+	if (r == 0 && (buf_addstr(&text, MANIFEST_MAGIC "\n") < 0 || cachetree_write(&list, &text) < 0))
+		r = buf_err(err, "build cache manifest");
+	if (r == 0)
+		r = write_new(tmp.data, "manifest", &text, err);
+	if (r == 0)
+		digest_buffer_hex(text.data, text.len, meta->manifest);
 	if (r == 0 && log) {
 		buf_reset(&p);
 		r = buf_printf(&p, "%s/log", tmp.data) < 0 ? buf_err(err, "build cache")
 							    : copy_log(log, p.data, NULL, err);
+		if (r == 0)
+			r = seal(p.data, err);
+	} else if (r == 0) {
+		buf_reset(&text);
+		r = write_new(tmp.data, "log", &text, err);
 	}
 	if (r == 0)
 		r = workdir_tree_size(tmp.data, &bytes, err);
@@ -312,32 +586,22 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 	meta->bytes = bytes;
 	meta->created = (int64_t)time(NULL);
 	meta->whole = whole;
+	buf_reset(&text);
 	if (buf_printf(&text, "%s\nwhat %s\nsha256 %s\nsize %" PRIu64 "\nbytes %" PRIu64
-		       "\nbuildNs %" PRIu64 "\ncreated %" PRId64 "\nwhole %d\nmaterial\n%s",
+		       "\nbuildNs %" PRIu64 "\ncreated %" PRId64 "\nwhole %d\nmanifest %s\nfolder ",
 		       ENTRY_MAGIC, meta->what, meta->sha256, meta->size, meta->bytes,
-		       meta->build_ns, meta->created, meta->whole,
-		       meta->material ? meta->material : "") < 0) {
-		r = buf_err(err, "build cache");
-		goto fail;
-	}
-	buf_reset(&p);
-	if (buf_printf(&p, "%s/entry", tmp.data) < 0) {
+		       meta->build_ns, meta->created, meta->whole, meta->manifest) < 0 ||
+	    cachetree_put_path(&text, meta->folder ? meta->folder : "") < 0 ||
+	    buf_printf(&text, "material\n%s", meta->material ? meta->material : "") < 0) {
 		r = buf_err(err, "build cache");
 		goto fail;
 	}
 	/* The entry file last: a folder without it is never restored.  Not
 	 * synced (nothing in the entry is): the folder's rename is what makes
 	 * it whole for a run killed meanwhile, and what a power failure tears
-	 * is a miss, an entry file unreadable or an artifact whose SHA-256 is
-	 * not the recorded one. */
-	if ((fd = open(p.data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
-		r = plumb_err_errno(err, PLUMB_EIO, errno, p.data, "create");
-		goto fail;
-	}
-	r = write_all(fd, text.data, text.len, p.data, err);
-	if (close(fd) < 0 && r == 0)
-		r = plumb_err_errno(err, PLUMB_EIO, errno, p.data, "close");
-	if (r < 0)
+	 * is refused at restore: an entry file unreadable, or a file that is
+	 * not what the manifest lists. */
+	if ((r = write_new(tmp.data, "entry", &text, err)) < 0)
 		goto fail;
 	buf_reset(&p);
 	if (buf_printf(&p, "%s/%s", bc->dir, meta->key) < 0) {
@@ -345,12 +609,23 @@ int buildcache_store(struct buildcache *bc, const char *src, const char *rel, in
 		goto fail;
 	}
 	if (rename(tmp.data, p.data) < 0) {
+		struct buildcache_meta there;
+		char *material = NULL, *folder = NULL;
 		if (errno != EEXIST && errno != ENOTEMPTY) {
 			r = plumb_err_errno(err, PLUMB_EIO, errno, p.data, "rename");
 			goto fail;
 		}
-		/* Another run stored the same key first: keep its entry. */
-		workdir_remove_tree(tmp.data, err);
+		/* Another run stored the same key first: keep its entry, unless
+		 * it was built in another folder (a run in another work folder):
+		 * then this one, which a run here can restore, takes its place. */
+		if (read_entry(bc, meta->key, &there, &material, &folder) == 0 &&
+		    strcmp(folder, meta->folder ? meta->folder : "") != 0 &&
+		    drop(bc, meta->key, err) == 0 && rename(tmp.data, p.data) == 0)
+			tmp.len = 0;
+		free(material);
+		free(folder);
+		if (tmp.len)
+			workdir_remove_tree(tmp.data, err);
 	}
 	if (bc->limit && bc->counted && bc->total + meta->bytes <= bc->limit) {
 		bc->total += meta->bytes;
@@ -366,6 +641,7 @@ fail:
 		workdir_remove_tree(tmp.data, &ignored);
 	}
 out:
+	cachetree_release(&list);
 	buf_release(&tmp);
 	buf_release(&p);
 	buf_release(&text);
@@ -408,7 +684,7 @@ int buildcache_list(struct buildcache *bc, struct buildcache_meta **out, size_t 
 		return errno == ENOENT ? 0 : plumb_err_errno(err, PLUMB_EIO, errno, bc->dir, "read folder");
 	while ((e = readdir(d)) != NULL) {
 		struct buildcache_meta m;
-		if (!is_key(e->d_name) || read_entry(bc, e->d_name, &m) < 0)
+		if (!is_key(e->d_name) || read_entry(bc, e->d_name, &m, NULL, NULL) < 0)
 			continue;
 		if (*n == cap) {
 			size_t nc = cap ? 2 * cap : 16;
@@ -453,7 +729,7 @@ int buildcache_prune(struct buildcache *bc, uint64_t limit, size_t *removed,
 			struct plumb_err ignored;
 			plumb_err_clear(&ignored);
 			if (stale_tmp(e->d_name) ||
-			    (is_key(e->d_name) && read_entry(bc, e->d_name, &m) < 0))
+			    (is_key(e->d_name) && read_entry(bc, e->d_name, &m, NULL, NULL) < 0))
 				drop(bc, e->d_name, &ignored);
 		}
 		closedir(d);

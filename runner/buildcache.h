@@ -5,21 +5,41 @@
  * The cache is a folder ($XDG_CACHE_HOME/plumb/builds, else
  * ~/.cache/plumb/builds) of entries, one folder per key (64 hex digits):
  *
- *   <key>/entry   what the entry is (text, written last: see below)
- *   <key>/log     the build log of the build that made it
- *   <key>/tree/   the variant's folder, or only its artifact
+ *   <key>/tree/     the variant's folder, or only its artifact
+ *   <key>/manifest  every file and folder of tree/: path, mode, and for a
+ *                   file its size and SHA-256 (runner/buildcache-tree.c)
+ *   <key>/log       the build log of the build that made it
+ *   <key>/entry     what the entry is, the folder it was built in, the
+ *                   manifest's SHA-256 and the key material (text, written
+ *                   last: see below)
  *
  * An entry is made in a folder "tmp-<pid>-<n>" beside the others and
  * renamed to its key once complete, so a run killed while storing leaves
  * no entry that could be restored (the tmp- folders of dead processes are
- * removed by the next prune).  Restoring copies the tree out and checks
- * the artifact's SHA-256 against the one recorded: an entry that fails
- * (damaged, half gone, or removed by a prune meanwhile) is a miss, said in
- * the note, and removed.  Using an entry touches <key>/entry: the least
- * recently used entries go first when the cache is pruned to its size.
+ * removed by the next prune).  An entry holds regular files and folders
+ * only, none writable by group or world: a tree with a symbolic link or a
+ * special file is not stored.
+ *
+ * What the cache proves before it restores: the folder is this user's and
+ * not group- or world-writable (else it is not used at all, as ssh's
+ * StrictModes refuses a ~/.ssh others may write); the entry and all it
+ * holds are too, and it holds nothing but its four parts; its name is the
+ * SHA-256 of the key material its entry file records; its manifest is
+ * the one the entry records; tree/ holds exactly what the manifest lists;
+ * and once copied out, every restored file has the size, mode and SHA-256
+ * the manifest lists.  An entry that fails (tampered with, damaged, half
+ * gone, or removed by a prune meanwhile) is refused, said in the note
+ * with its path and the first thing that failed, and evicted.  Using an
+ * entry touches <key>/entry: the least recently used entries go first
+ * when the cache is pruned to its size.  A restored variant that fails a
+ * later check of the run is evicted by the caller (buildcache_evict()).
  *
  * What the key is made of is the caller's (runner/build.c): the cache only
- * stores the text it is given ("material") and lists it.
+ * stores the text it is given ("material") and lists it.  The key names no
+ * folder, but an entry is restored only into a build folder of the same
+ * path as the one it was built in (a build embeds its folder in debug
+ * information and __FILE__): one built in another work folder is a miss
+ * there, and the build made instead takes its place.
  *
  * Ownership: struct buildcache is caller-owned storage, buildcache_open()
  * fills it and buildcache_close() frees it; buildcache_list() returns a
@@ -53,10 +73,13 @@ struct buildcache_meta {
 	int64_t created;      /* unix time */
 	int64_t used;         /* last restored (unix time) */
 	int whole;            /* tree/ is the whole variant folder, else only the artifact */
+	char manifest[65];    /* the SHA-256 of its manifest file (set by store and restore) */
 	const char *material; /* store: the key's text; NULL in listings */
+	const char *folder;   /* store: the folder it was built in; NULL in listings */
 };
 
-/* Open (make) dir, or the default folder when dir is NULL. */
+/* Open (make) dir, or the default folder when dir is NULL: PLUMB_EINPUT,
+ * naming it, when it is not this user's or others may write it. */
 int buildcache_open(struct buildcache *bc, const char *dir, uint64_t limit,
 		    struct plumb_err *err);
 void buildcache_close(struct buildcache *bc);
@@ -68,14 +91,18 @@ void buildcache_key(const char *material, char key[65]);
  * Restore entry key: its tree into dest (whole: dest is made; else the
  * artifact, at rel, is copied into the existing folder dest), its log to
  * log after a line saying where it came from ("from" names it; NULL: the
- * build cache); the artifact dest/rel must have the digest recorded.
- * 1 restored (meta filled), 0 a miss (note says why when the entry was
- * there but unusable, else ""), negative only when plumb is asked to stop.
- * On a miss dest is as it was, or removed when it was made.
+ * build cache), after the checks above; the artifact dest/rel must also
+ * have the digest recorded.  1 restored (meta filled), 0 a miss (note
+ * says why when the entry was there but refused, naming its folder:
+ * "build cache entry DIR/KEY: tree/Makefile: its SHA-256 is not ..."; it
+ * is evicted), 2 a miss because the entry was built in another folder
+ * than folder (note says which; it stays until a store replaces it),
+ * negative only when plumb is asked to stop.  On a miss dest is as it
+ * was, or removed when it was made.
  */
 int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
-		       const char *rel, int whole, const char *log, const char *from,
-		       struct buildcache_meta *meta,
+		       const char *rel, int whole, const char *folder, const char *log,
+		       const char *from, struct buildcache_meta *meta,
 		       char *note, size_t note_size, struct plumb_err *err);
 
 /*
@@ -85,10 +112,14 @@ int buildcache_restore(struct buildcache *bc, const char *key, const char *dest,
  * read them again only when that passes the limit (what other processes
  * store meanwhile is seen at their prune or the next full one: a handle
  * copied into build workers is pruned in full once they are done, see
- * runner/build.c).  An entry stored meanwhile by another run wins.
+ * runner/build.c).  An entry stored meanwhile by another run wins, unless
+ * it was built in another folder than meta->folder: then it is replaced.
  */
 int buildcache_store(struct buildcache *bc, const char *src, const char *rel, int whole,
 		     const char *log, struct buildcache_meta *meta, struct plumb_err *err);
+
+/* Remove entry key at once (a restored variant failed a later check). */
+int buildcache_evict(struct buildcache *bc, const char *key, struct plumb_err *err);
 
 /* Every complete entry, most recently used first. */
 int buildcache_list(struct buildcache *bc, struct buildcache_meta **out, size_t *n,

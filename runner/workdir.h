@@ -6,7 +6,8 @@
  * lock file, the run folders, named run-<UTC time>-<pid>, and what every
  * run uses at the same path:
  *
- *   build/b  build/c   where the base's and the candidate's variants build
+ *   build/<tree id>    where each commit's variants build (base, candidate,
+ *                      whichever side it is on: runner/build.c)
  *   pad/00 ... pad/NN  the pad objects
  *
  * Inside a run folder every variant has a folder of the same path length

@@ -72,6 +72,30 @@ test_expect_success 'the nightly case: a new candidate misses, the unchanged bas
 	test_grep_not "c0[0-2]: restored" night.err
 '
 
+test_expect_success 'the key holds no path: the cache copied under another XDG_CACHE_HOME, with repo.url for repo.path, restores every variant' '
+	write_conf proj/moved.conf &&
+	run_build -c proj/moved.conf >/dev/null 2>&1 &&
+	mkdir -p moved/plumb &&
+	cp -a "$XDG_CACHE_HOME/plumb/builds" moved/plumb/ &&
+	git config -f proj/moved.conf repo.url "file://$TRASH/proj" &&
+	XDG_CACHE_HOME="$TRASH/moved" run_build -c proj/moved.conf >/dev/null 2>moved.err &&
+	test_grep "fetching file://" moved.err &&
+	test "$(grep -c ": restored from the build cache" moved.err)" = 4 &&
+	test_grep_not "warning" moved.err &&
+	test_grep_not "pad [0-9] (.0[0-9]): building" moved.err
+'
+
+test_expect_success 'a run in another work folder builds each variant there once (its paths differ), reproducibly, then restores it' '
+	plumb run --build-only --workdir "$TRASH/wd-other" -c proj/moved.conf >other.out 2>other.err &&
+	test_grep "b00: the build cache entry [0-9a-f]\{12\} was built in $TRASH/wd/build/[0-9a-f]*, not in $TRASH/wd-other/build/[0-9a-f]*: built here, and kept for this folder" other.err &&
+	test_grep "base pad 0 (b00): building" other.err &&
+	test_grep_not "restored" other.err &&
+	test_grep_not "warning" other.err &&
+	test_grep "^reproducible: yes" other.out &&
+	plumb run --build-only --workdir "$TRASH/wd-other" -c proj/moved.conf >/dev/null 2>again.err &&
+	test "$(grep -c ": restored from the build cache" again.err)" = 4
+'
+
 test_expect_success 'a changed command misses' '
 	write_conf proj/cmd.conf run.pads=2 "build.command=make CFLAGS=\"-O2 -g\"" &&
 	run_build -c proj/cmd.conf 2>cmd.err >/dev/null &&
@@ -106,13 +130,13 @@ test_expect_success '--no-cache builds every variant and keeps none' '
 	test "$(wc -l <before.list)" = "$(wc -l <after.list)"
 '
 
-test_expect_success 'a damaged entry is a miss, said so, and built again' '
+test_expect_success 'a damaged entry is refused, said so naming it, evicted and built again' '
 	run_build -c proj/env.conf 2>/dev/null >/dev/null &&
 	for f in "$XDG_CACHE_HOME"/plumb/builds/*/tree/bench; do
 		printf x >>"$f" || return 1
 	done &&
 	run_build -c proj/env.conf 2>dmg.err >dmg.out &&
-	test_grep "the cache entry [0-9a-f]* is damaged (its artifact.s SHA-256 differs from the one recorded): a miss" dmg.err &&
+	test_grep "warning: b00: build cache entry $XDG_CACHE_HOME/plumb/builds/[0-9a-f]\{64\}: tree/bench: [0-9]* bytes, the manifest says [0-9]*; the entry is evicted and b00 built instead" dmg.err &&
 	test_grep "base pad 0 (b00): building" dmg.err &&
 	test_grep "^shift check: ok" dmg.out &&
 	run_build -c proj/env.conf 2>again.err >/dev/null &&
@@ -131,7 +155,7 @@ test_expect_success 'an entry a killed run left half-stored is never restored, a
 	! test -e "$dir/tmp-999999-0" &&
 	mkdir "$dir/$key" &&
 	run_build -c proj/env.conf 2>half.err >/dev/null &&
-	test_grep "b00: the cache entry $short is damaged (no readable entry file): a miss" half.err &&
+	test_grep "warning: b00: build cache entry $dir/$key: no readable entry file; the entry is evicted" half.err &&
 	test_grep "base pad 0 (b00): building" half.err
 '
 

@@ -7,15 +7,21 @@ test_description='plumb run: after the shift proof the sides build side by side 
 LEFTOVER=33
 . "$TEST_SRCDIR/tests/integration/lib-contain.sh"
 
-# build.sh: make, between two stamps "start|end SIDE PAD NS" (SIDE: the
-# build folder's name, b or c).  With SLOW=1 each build takes 0.5 s more;
+# build.sh: make, between two stamps "start|end SIDE PAD NS" (SIDE: b or
+# c, from the build folder's name, the tree id of v1 or main).  With SLOW=1 each build takes 0.5 s more;
 # LEAVE=b leaves a daemon behind from base pad 2's build; HANG=b makes base
 # pad 2's build never end (and leave a daemon); FAIL=c fails the
 # candidate's pad 0 after a second.
 test_expect_success 'set up a project and a build that stamps its start and end' '
 	make_project proj &&
+	base_tree=$(git -C proj rev-parse "v1^{tree}") &&
+	cand_tree=$(git -C proj rev-parse "main^{tree}") &&
 	cat >build.sh <<-EOF &&
-	side=\$(basename "\$PWD")
+	case "\$(basename "\$PWD")" in
+	$base_tree) side=b ;;
+	$cand_tree) side=c ;;
+	*) side="\$(basename "\$PWD")" ;;
+	esac
 	echo "start \$side \$PLUMB_PAD \$(date +%s%N)" >>"$TRASH/stamps"
 	if test "\${HANG:-}" = "\$side" && test "\$PLUMB_PAD" = 2; then
 		setsid sleep 3301.$MARK >/dev/null 2>&1 &

@@ -1,7 +1,8 @@
 /*
  * tests/unit/test-runner.c: the pieces of runner/ below runner_build():
  * hot-code comparison (x86-64 and aarch64 byte sequences), ELF symbols,
- * tree copies and removal, the work-folder lock, pad sources.
+ * tree copies and removal, the work-folder lock, pad sources, the build
+ * cache's key material and its entries' manifests.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include "common/fileio.h"
 #include "formats/config.h"
 #include "runner/build-internal.h"
+#include "runner/buildcache-internal.h"
 #include "runner/elfsym.h"
 #include "runner/hotcode.h"
 #include "runner/failed.h"
@@ -484,5 +486,133 @@ PLUMB_TEST(build_key_toolchain_asks_the_compiler_once_per_file)
 	free(script);
 	free(log);
 	free(cc);
+	free(root);
+}
+
+/* runner/build-key.c: the key holds no path of the work folder, so a run in
+ * another --workdir (or XDG_CACHE_HOME) finds the same entries. */
+PLUMB_TEST(build_key_material_holds_no_work_folder)
+{
+	struct plumb_config cfg;
+	struct runner_result res;
+	struct runner_variant v;
+	struct plumb_err err;
+	struct buf a, b;
+
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&res, 0, sizeof(res));
+	memset(&v, 0, sizeof(v));
+	cfg.build.artifact = (char *)"bench";
+	snprintf(res.side[0].tree, sizeof(res.side[0].tree), "%040d", 7);
+	v.pad = 1;
+	v.pad_bytes = 16;
+	buf_init(&a, 1 << 20);
+	buf_init(&b, 1 << 20);
+	res.workdir = (char *)"/home/u/.cache/plumb/runs";
+	res.build_dir[0] = (char *)"/home/u/.cache/plumb/runs/build/0000000000000000000000000000000000000007";
+	v.command = (char *)"make LDFLAGS=/home/u/.cache/plumb/runs/pad/01/plumb_pad.o";
+	assert_int_equal(build_key_material(&cfg, &res, &v, "tc\n", NULL, &a, &err), 0);
+	res.workdir = (char *)"/elsewhere/wd";
+	res.build_dir[0] = (char *)"/elsewhere/wd/build/0000000000000000000000000000000000000007";
+	v.command = (char *)"make LDFLAGS=/elsewhere/wd/pad/01/plumb_pad.o";
+	assert_int_equal(build_key_material(&cfg, &res, &v, "tc\n", NULL, &b, &err), 0);
+	assert_string_equal(a.data, b.data);
+	assert_non_null(strstr(a.data, "command make LDFLAGS={workdir}/pad/01/plumb_pad.o\n"));
+	assert_null(strstr(a.data, "/home/u"));
+	buf_release(&a);
+	buf_release(&b);
+}
+
+/* runner/buildcache-tree.c: a tree listed, written as manifest lines, read
+ * back and compared; a change of any kind is named. */
+PLUMB_TEST(buildcache_manifest_lists_every_file_and_names_a_change)
+{
+	char *root = tmpdir(), *p;
+	struct cachetree t = { 0 }, back = { 0 }, again = { 0 };
+	struct plumb_err err;
+	struct buf text;
+	char why[512], *line, *next;
+
+	p = buf_strdupf("%s/sub", root);
+	assert_int_equal(mkdir(p, 0775), 0);
+	chmod(p, 0775);
+	free(p);
+	p = buf_strdupf("%s/sub/odd\nname\\x", root);
+	write_text(p, "one\n", 0664);
+	free(p);
+	p = buf_strdupf("%s/bench", root);
+	write_text(p, "#!/bin/sh\n", 0755);
+	free(p);
+	/* Sealing takes group write off, and the list is in walk order. */
+	assert_int_equal(cachetree_scan(root, NULL, "tree", CACHETREE_HASH | CACHETREE_SEAL, &t, &err), 0);
+	assert_int_equal(t.n, 3);
+	assert_string_equal(t.v[0].path, "bench");
+	assert_string_equal(t.v[1].path, "sub");
+	assert_int_equal(t.v[1].mode, 0755);
+	assert_string_equal(t.v[2].path, "sub/odd\nname\\x");
+	assert_int_equal(t.v[2].mode, 0644);
+	assert_int_equal(t.v[2].size, 4);
+	/* sha256("one\n") */
+	assert_string_equal(t.v[2].sha256, "2c8b08da5ce60398e1f19af0e5dccc744df274b826abe585eaba68c525434806");
+	buf_init(&text, 1 << 20);
+	assert_int_equal(cachetree_write(&t, &text), 0);
+	assert_non_null(strstr(text.data, "file 0644 4 2c8b08da5ce60398e1f19af0e5dccc744df274b826abe585eaba68c525434806 sub/odd\\nname\\\\x\n"));
+	for (line = text.data; *line; line = next) {
+		next = strchr(line, '\n');
+		*next++ = '\0';
+		assert_int_equal(cachetree_parse_line(&back, line), 0);
+	}
+	assert_int_equal(cachetree_compare(&t, NULL, &back, 1, "tree", why, sizeof(why)), 0);
+	/* Only what is at or below sub counts. */
+	assert_int_equal(cachetree_scan(root, "sub", "tree", CACHETREE_HASH, &again, &err), 0);
+	assert_int_equal(cachetree_compare(&back, "sub", &again, 1, "tree", why, sizeof(why)), 0);
+	cachetree_release(&again);
+	/* A file planted, a file changed, a link. */
+	p = buf_strdupf("%s/sub/Makefile", root);
+	write_text(p, "x", 0644);
+	assert_int_equal(cachetree_scan(root, NULL, "tree", CACHETREE_HASH, &again, &err), 0);
+	assert_int_equal(cachetree_compare(&back, NULL, &again, 1, "tree", why, sizeof(why)), -1);
+	assert_string_equal(why, "tree/sub/Makefile: not in the entry's manifest");
+	cachetree_release(&again);
+	unlink(p);
+	free(p);
+	p = buf_strdupf("%s/bench", root);
+	write_text(p, "#!/bin/sH\n", 0755);
+	assert_int_equal(cachetree_scan(root, NULL, "tree", CACHETREE_HASH, &again, &err), 0);
+	assert_int_equal(cachetree_compare(&back, NULL, &again, 1, "tree", why, sizeof(why)), -1);
+	assert_string_equal(why, "tree/bench: its SHA-256 is not the one the manifest records");
+	/* Without hashes (the check before the copy) the same size passes. */
+	assert_int_equal(cachetree_compare(&back, NULL, &again, 0, "tree", why, sizeof(why)), 0);
+	cachetree_release(&again);
+	unlink(p);
+	assert_int_equal(symlink("/bin/sh", p), 0);
+	assert_int_equal(cachetree_scan(root, NULL, "tree", 0, &again, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "tree/bench: a symbolic link"));
+	cachetree_release(&again);
+	unlink(p);
+	assert_int_equal(cachetree_scan(root, NULL, "tree", 0, &again, &err), 0);
+	assert_int_equal(cachetree_compare(&back, NULL, &again, 0, "tree", why, sizeof(why)), -1);
+	assert_string_equal(why, "tree/bench: in the entry's manifest, missing");
+	cachetree_release(&again);
+	free(p);
+	/* Others may write: refused when the items must be this user's alone. */
+	p = buf_strdupf("%s/sub", root);
+	chmod(p, 0775);
+	assert_int_equal(cachetree_scan(root, NULL, "tree", CACHETREE_OWNED, &again, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "tree/sub: group-writable (mode 0775)"));
+	cachetree_release(&again);
+	free(p);
+	/* Lines that are not manifest lines. */
+	{
+		char bad1[] = "file 0644 4 zz sub/x", bad2[] = "link 0777 x", bad3[] = "dir 0755 a\\q";
+		assert_int_equal(cachetree_parse_line(&again, bad1), -1);
+		assert_int_equal(cachetree_parse_line(&again, bad2), -1);
+		assert_int_equal(cachetree_parse_line(&again, bad3), -1);
+		assert_int_equal(again.n, 0);
+	}
+	buf_release(&text);
+	cachetree_release(&t);
+	cachetree_release(&back);
+	assert_int_equal(workdir_remove_tree(root, &err), 0);
 	free(root);
 }
