@@ -26,7 +26,7 @@
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "formats/jsonio.h"
-#include "runner/proc.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 void cli_print_main_help(FILE *out);

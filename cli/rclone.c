@@ -1,6 +1,6 @@
 /*
  * cli/rclone.c: how an archive's rclone store (archive/remote.h) starts
- * rclone: through the runner's process harness (runner/proc.h), like every
+ * rclone: through the runner's process harness (sys/proc.h), like every
  * child of plumb: its own process group, no shell, stdin from /dev/null,
  * plumb's environment (RCLONE_CONFIG and the remote's credentials come
  * from there), a timeout, stdout and stderr captured under caps, reaped
@@ -15,7 +15,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/escape.h"
-#include "runner/proc.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 extern char **environ;

@@ -31,7 +31,7 @@ test_expect_success STRACE 'set up a project and trace runs of 20 and 60 rounds'
 	test -f t.plumb
 '
 
-# A sanitizer build forks every child (runner/proc.c): the cloned path is
+# A sanitizer build forks every child (sys/proc.c): the cloned path is
 # what these tests look at.
 objdump -T "$PLUMB" 2>/dev/null | grep -q __asan_init || test_set_prereq CLONED
 
@@ -69,7 +69,7 @@ test_expect_success STRACE,CLONED 'the pid is asked of the kernel a bounded numb
 '
 
 # The calls of plumb's own process per measured run, each one the
-# measurement needs (runner/proc.c): the two sigprocmasks around the
+# measurement needs (sys/proc.c): the two sigprocmasks around the
 # clone, the clone, one poll (woken by the child's exit), the read of that
 # SIGCHLD from the signalfd, wait4 of the child and one that finds no
 # child left (so no read of cgroup.events), one read of the stderr pipe

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test-proc.c: the process harness (runner/proc.c) and command
+ * tests/unit/test-proc.c: the process harness (sys/proc.c) and command
  * lines (runner/cmdline.c), with real child processes.
  */
 #include <dirent.h>
@@ -21,8 +21,8 @@
 #include "common/fileio.h"
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
-#include "runner/contain.h"
-#include "runner/proc.h"
+#include "sys/contain.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 static char *const test_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", NULL };
@@ -324,7 +324,7 @@ static void stderr_pipe(char *const *argv, char *out, size_t size)
 
 /*
  * A child's pipes are kept for the next child when it left nothing behind
- * (runner/proc.c): the next finds them empty, whatever the first wrote,
+ * (sys/proc.c): the next finds them empty, whatever the first wrote,
  * and a pipe a leftover still held is never handed on.
  */
 PLUMB_TEST(proc_pipes_kept_for_the_next_child_carry_nothing_over)

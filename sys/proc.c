@@ -1,5 +1,5 @@
 /*
- * runner/proc.c: starting, watching, capping and reaping one child process;
+ * sys/proc.c: starting, watching, capping and reaping one child process;
  * see proc.h for the rules every child runs under.
  *
  * clone/fork + execve rather than posix_spawn: the child must wait at a
@@ -48,8 +48,8 @@
 #include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/err.h"
-#include "runner/contain.h"
-#include "runner/proc.h"
+#include "sys/contain.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -298,7 +298,7 @@ struct child_plan {
 	int report_wr;        /* forked child: the report pipe; -1 with report_mem */
 	struct child_report *report_mem;   /* cloned child: the report, in plumb's memory */
 	int blocking[3];      /* pipe write ends to make blocking again (-1: none) */
-	int join_fd;          /* >= 0: join the container (runner/contain.h) first */
+	int join_fd;          /* >= 0: join the container (sys/contain.h) first */
 	int *started;         /* shared clone: set as the child starts, in plumb's memory */
 	uint64_t *join_ns;    /* shared clone only: how long the join took, in plumb's memory */
 	int pin, cpu, no_aslr;
@@ -1125,11 +1125,11 @@ static int run_loop(const struct proc_spec *spec, struct proc_result *res,
 			if (!drain_until) {
 				/*
 				 * Whatever the child left running goes now, in its
-				 * group or out of it (runner/contain.h), before the
+				 * group or out of it (sys/contain.h), before the
 				 * drain: a daemon holding the pipes would keep them
 				 * open.  The child is reaped at once, and plumb asks
 				 * whether it has any child left.  plumb is the
-				 * subreaper of every descendant (runner/contain.c): an
+				 * subreaper of every descendant (sys/contain.c): an
 				 * orphan comes to plumb, a zombie too, so none at all
 				 * (ECHILD) means nothing the child started still runs,
 				 * and that answer costs no read of the container

@@ -1,5 +1,5 @@
 /*
- * runner/contain.h: the container every child of plumb runs in, so that
+ * sys/contain.h: the container every child of plumb runs in, so that
  * whatever it starts (a daemon that calls setsid, a double fork, a
  * grandchild holding its pipes) is counted and killed at the end of its run
  * (DESIGN §3: no child outlives plumb).
@@ -33,8 +33,8 @@
  * Ownership: the container is process-wide state of this module; the
  * strings returned point into it and live until exit.
  */
-#ifndef PLUMB_RUNNER_CONTAIN_H
-#define PLUMB_RUNNER_CONTAIN_H
+#ifndef PLUMB_SYS_CONTAIN_H
+#define PLUMB_SYS_CONTAIN_H
 
 #include <stddef.h>
 #include <stdint.h>

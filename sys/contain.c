@@ -1,5 +1,5 @@
 /*
- * runner/contain.c: the container of plumb's children (cgroup v2 of its
+ * sys/contain.c: the container of plumb's children (cgroup v2 of its
  * own, else a subreaper's sweep); see contain.h for the guarantees.
  *
  * Separate from proc.c because it is process-wide state (one cgroup per
@@ -36,7 +36,7 @@
 #include "common/clock.h"
 #include "common/err.h"
 #include "common/fileio.h"
-#include "runner/contain.h"
+#include "sys/contain.h"
 #include "common/banned.h"
 
 #define CG_PREFIX "plumb."
@@ -372,7 +372,7 @@ static void sweep_stale(const char *parent, const char *mine)
 
 /*
  * The probe child created in the cgroup (dir_fd) by clone3's
- * CLONE_INTO_CGROUP, as the benchmarks' children will be (runner/proc.c):
+ * CLONE_INTO_CGROUP, as the benchmarks' children will be (sys/proc.c):
  * the kernel checks the same permissions as for a join, without the move
  * of a running process, whose wait for an RCU grace period (10 to 20 ms
  * here) every containment paid once, every build worker's included.  A

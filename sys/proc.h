@@ -1,5 +1,5 @@
 /*
- * runner/proc.h: the process harness: run one child under plumb's rules.
+ * sys/proc.h: the process harness: run one child under plumb's rules.
  *
  * Every build, pad assembly and benchmark process is started here (DESIGN
  * §3, §5.3): fork + execve of an argument vector (a shell only when
@@ -12,7 +12,7 @@
  * the last bytes are kept, a marker says how much was dropped between),
  * wall time on CLOCK_MONOTONIC and rusage from wait4.  When the child exits,
  * whatever it left running, in its group or not, is killed (the child
- * runs in plumb's container, runner/contain.h; left_behind counts them),
+ * runs in plumb's container, sys/contain.h; left_behind counts them),
  * and all are reaped before proc_run() returns: no child outlives the
  * call.  Should plumb itself be killed with SIGKILL (no handler runs), the
  * kernel kills the child too (PR_SET_PDEATHSIG); contain.h says what
@@ -29,8 +29,8 @@
  * caller-owned storage filled by proc_run(); proc_result_release() frees
  * its captured buffers.
  */
-#ifndef PLUMB_RUNNER_PROC_H
-#define PLUMB_RUNNER_PROC_H
+#ifndef PLUMB_SYS_PROC_H
+#define PLUMB_SYS_PROC_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -98,7 +98,7 @@ struct proc_result {
 	uint64_t out_bytes, err_bytes, extra_bytes;  /* what the child wrote */
 	int out_truncated, err_truncated;            /* the cap dropped bytes */
 	unsigned left_behind;  /* processes still running when the child ended,
-				* killed then (runner/contain.h) */
+				* killed then (sys/contain.h) */
 	struct buf out_mem, err_mem;                 /* MEM sinks */
 };
 
