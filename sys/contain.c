@@ -1,9 +1,10 @@
 /*
  * sys/contain.c: the container of plumb's children (a cgroup v2 of its
- * own, else a subreaper's sweep); see contain.h for the guarantees.
+ * own, else a subreaper's sweep) and its watcher; see contain.h for the
+ * guarantees.
  *
- * Separate from proc.c because it is process-wide state (one cgroup per
- * plumb process, made once, removed at exit) where proc.c
+ * Separate from proc.c because it is process-wide state (one cgroup and
+ * one watcher per plumb process, made once, removed at exit) where proc.c
  * is one child's life, and because what dead plumbs left is cleaned here
  * before the first child of a new one starts.
  *
@@ -13,7 +14,9 @@
  * and cgroup.kill kills it whole, new forks included.  Why plumb is a
  * subreaper in both methods: what it kills becomes its zombie to reap,
  * not init's, and without a cgroup it is the only way to find the
- * descendants at all.
+ * descendants at all.  Why a watcher process rather than
+ * PR_SET_PDEATHSIG alone: that signal reaches only the direct child, and
+ * a grandchild (`sh -c 'sleep 300 & wait'`) would run on.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -31,6 +35,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/err.h"
 #include "common/fileio.h"
@@ -41,6 +46,13 @@
 #define KILL_ROUNDS_NS (5ull * 1000000000ull)   /* bound of a subreaper's kill loop */
 #define SETTLE_NS (2ull * 1000000000ull)        /* bound of waiting for an empty cgroup */
 #define MAX_KIDS 4096
+#define WATCH_SLOTS 64                          /* process groups the watcher kills */
+
+/* The process groups of the running children, in memory shared with the
+ * watcher (the one thing it must learn after it was forked). */
+struct watch_list {
+	volatile pid_t group[WATCH_SLOTS];
+};
 
 static struct {
 	int done;                  /* contain_init() ran in this process */
@@ -52,7 +64,10 @@ static struct {
 	char dir[PATH_MAX];        /* cgroup2: plumb's own cgroup folder */
 	int procs_fd;              /* cgroup2: its cgroup.procs, for the children */
 	int events_fd;             /* cgroup2: its cgroup.events */
-} C = { .procs_fd = -1, .events_fd = -1 };
+	pid_t watcher;             /* the watcher's pid, 0 when none */
+	int watch_fd;              /* the write end of its pipe: held by plumb alone */
+	struct watch_list *watch;  /* shared with the watcher; NULL when none */
+} C = { .procs_fd = -1, .events_fd = -1, .watch_fd = -1 };
 
 /* ---- small readers ------------------------------------------------------- */
 
@@ -310,7 +325,8 @@ static void cgroup_remove(const char *dir, int events_fd)
 }
 
 /*
- * What plumbs killed outright left under parent: every "plumb.<pid>.<start>" whose process
+ * What plumbs killed outright and whose watcher could not clean up (it was
+ * killed too) left under parent: every "plumb.<pid>.<start>" whose process
  * is gone (or is another process now) is killed and removed.
  */
 static void sweep_stale(const char *parent, const char *mine)
@@ -463,8 +479,8 @@ static ssize_t list_children(pid_t *v, size_t max)
 	return (ssize_t)(n < max ? n : max);
 }
 
-/* Kill plumb's children, round after round, until none is left; how many
- * there were. */
+/* Kill plumb's children but the watcher, round after round, until none is
+ * left; how many there were. */
 static unsigned subreaper_kill(void)
 {
 	static pid_t seen[MAX_KIDS];
@@ -477,6 +493,8 @@ static unsigned subreaper_kill(void)
 		int others = 0;
 		for (ssize_t i = 0; i < n; i++) {
 			size_t j;
+			if (kids[i] == C.watcher)
+				continue;
 			if (waitpid(kids[i], NULL, WNOHANG) == kids[i])
 				continue;   /* a zombie, reaped now */
 			others = 1;
@@ -497,6 +515,102 @@ static unsigned subreaper_kill(void)
 	return (unsigned)nseen;
 }
 
+/* ---- the watcher ------------------------------------------------------- */
+
+/* Kill every process group of a running child. */
+static void kill_tracked(void)
+{
+	for (int i = 0; C.watch && i < WATCH_SLOTS; i++)
+		if (C.watch->group[i] > 0)
+			kill(-C.watch->group[i], SIGKILL);
+}
+
+/*
+ * The watcher's life: out of plumb's session (a signal to plumb's group
+ * or terminal does not reach it), holding nothing of plumb's but the
+ * pipe's read end and /dev/null, it waits for the end of the pipe, which
+ * comes when plumb's process ends however it ends, then kills what plumb
+ * left (nothing after a normal exit) and exits.
+ */
+static void __attribute__((noreturn)) watch(int rd)
+{
+	sigset_t none;
+	char c;
+	int fd, nul;
+
+	setsid();
+	prctl(PR_SET_NAME, "plumb-watcher");
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (chdir("/") < 0) {
+		/* Only so as not to keep plumb's folder busy. */
+	}
+	fd = fcntl(rd, F_DUPFD, 3);
+	nul = open("/dev/null", O_RDWR);
+	if (fd < 0 || nul < 0)
+		_exit(1);
+	dup2(nul, 0);
+	dup2(nul, 1);
+	dup2(nul, 2);
+	if (fd != 3 && dup2(fd, 3) < 0)
+		_exit(1);
+	closefrom(4);
+	while (read(3, &c, 1) < 0 && errno == EINTR)
+		;
+	kill_tracked();
+	if (C.method == CONTAIN_CGROUP && C.dir[0])
+		cgroup_remove(C.dir, -1);
+	_exit(0);
+}
+
+/* Map the shared list and fork the watcher; 0, or a negative code. */
+static int start_watcher(struct plumb_err *err)
+{
+	int p[2];
+	pid_t pid;
+	void *m = mmap(NULL, sizeof(struct watch_list), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return plumb_err_errno(err, PLUMB_EINTERNAL, errno, "the watcher's list", "mmap");
+	C.watch = m;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return plumb_err_errno(err, PLUMB_EINTERNAL, errno, "the watcher's pipe", "create");
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return plumb_err_errno(err, PLUMB_EINTERNAL, e, "the watcher", "fork");
+	}
+	if (pid == 0) {
+		close(p[1]);
+		watch(p[0]);
+	}
+	close(p[0]);
+	C.watcher = pid;
+	C.watch_fd = p[1];
+	return 0;
+}
+
+/* End the watcher (it sees the pipe's end, has nothing left to do) and reap it. */
+static void stop_watcher(void)
+{
+	if (C.watch_fd >= 0)
+		close(C.watch_fd);
+	C.watch_fd = -1;
+	if (C.watcher > 0)
+		while (waitpid(C.watcher, NULL, 0) < 0 && errno == EINTR)
+			;
+	C.watcher = 0;
+	if (C.watch)
+		munmap((void *)C.watch, sizeof(struct watch_list));
+	C.watch = NULL;
+}
+
 /* ---- the interface ------------------------------------------------------- */
 
 void contain_release(void)
@@ -507,6 +621,7 @@ void contain_release(void)
 		cgroup_remove(C.dir, C.events_fd);
 	else if (C.rc == 0 && C.method == CONTAIN_SUBREAPER)
 		subreaper_kill();
+	stop_watcher();
 	reap_zombies();
 	cgroup_close();
 	C.dir[0] = '\0';
@@ -520,11 +635,19 @@ static void contain_exit(void)
 
 /*
  * A fork of plumb (a build worker) inherited its parent's container: the
- * descriptors are closed, the cgroup left to its owner.
+ * descriptors are closed and the list unmapped, the cgroup and the watcher
+ * left to their owner.
  */
 static void forget_inherited(void)
 {
 	cgroup_close();
+	if (C.watch_fd >= 0)
+		close(C.watch_fd);
+	if (C.watch)
+		munmap((void *)C.watch, sizeof(struct watch_list));
+	C.watch_fd = -1;
+	C.watch = NULL;
+	C.watcher = 0;
 }
 
 int contain_init(struct plumb_err *err)
@@ -543,7 +666,7 @@ int contain_init(struct plumb_err *err)
 		forget_inherited();
 	want = getenv("PLUMB_CONTAIN");
 	memset(&C, 0, sizeof(C));
-	C.procs_fd = C.events_fd = -1;
+	C.procs_fd = C.events_fd = C.watch_fd = -1;
 	C.done = 1;
 	C.owner = getpid();
 	plumb_err_clear(&C.err);
@@ -580,6 +703,12 @@ int contain_init(struct plumb_err *err)
 				     "/proc/self/task/%ld/children cannot be read (a kernel "
 				     "without CONFIG_PROC_CHILDREN?)%s%s", (long)getpid(),
 				     why[0] ? "; no cgroup2: " : "", why);
+		goto out;
+	}
+	if ((C.rc = start_watcher(&C.err)) < 0) {
+		if (C.method == CONTAIN_CGROUP)
+			cgroup_remove(C.dir, C.events_fd);
+		cgroup_close();
 		goto out;
 	}
 	if (!registered && atexit(contain_exit) == 0)
@@ -620,6 +749,34 @@ int contain_child_join(int fd)
 		return 0;
 	/* "0" is the writer itself; lseek is meaningless on cgroup.procs. */
 	return write(fd, "0", 1) == 1 ? 0 : errno;
+}
+
+int contain_track(pid_t pgid)
+{
+	int i;
+
+	if (child_group_register(pgid) < 0)
+		return -1;
+	if (!C.watch || contain_method() == CONTAIN_NONE)
+		return 0;
+	for (i = 0; i < WATCH_SLOTS && C.watch->group[i] != 0; i++)
+		;
+	if (i == WATCH_SLOTS) {
+		child_group_forget(pgid);
+		return -1;
+	}
+	C.watch->group[i] = pgid;
+	return 0;
+}
+
+void contain_untrack(pid_t pgid)
+{
+	child_group_forget(pgid);
+	if (!C.watch || contain_method() == CONTAIN_NONE)
+		return;
+	for (int i = 0; i < WATCH_SLOTS; i++)
+		if (C.watch->group[i] == pgid)
+			C.watch->group[i] = 0;
 }
 
 unsigned contain_sweep(void)

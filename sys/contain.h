@@ -24,12 +24,17 @@
  * (contain_reason(), in the bundle); cgroup is an error when it cannot;
  * subreaper forces the portable path (the test suite runs it too).
  *
- * If plumb is killed outright (SIGKILL), the direct child dies with it
- * (PR_SET_PDEATHSIG, set by sys/proc.c); under cgroup2 the rest stays in
- * plumb's cgroup until the next plumb that runs a child in the same parent
- * cgroup kills it and removes the cgroup (contain_init(), for every
- * "plumb.<pid>.<start>" whose process is gone); under subreaper nothing
- * can find the descendants any more (they are reparented to init).
+ * When plumb is killed outright (SIGKILL: no handler, no atexit), a
+ * watcher takes over: a small process that contain_init() forks, out of
+ * plumb's session and container, that waits for plumb's end on a pipe
+ * only plumb holds, then kills what plumb could not: the cgroup whole
+ * (cgroup.kill), and every process group of a child that was running
+ * (contain_track()), then exits.  At a normal exit plumb cleans up itself
+ * (contain_release()) and the watcher just ends.  The direct child also
+ * dies with plumb at once (PR_SET_PDEATHSIG, set by sys/proc.c).  What the
+ * watcher cannot reach under subreaper: a descendant that left its
+ * process group (setsid) after plumb died (the kernel hands it to init);
+ * under cgroup2 nothing escapes.
  *
  * Ownership: the container is process-wide state of this module, of the
  * process that called contain_init() (a fork of plumb makes its own); the
@@ -47,8 +52,9 @@ enum contain_method { CONTAIN_NONE = 0, CONTAIN_CGROUP, CONTAIN_SUBREAPER };
 
 /*
  * Set up the container of this process once (later calls return what the
- * first one did), after killing and removing what dead plumbs left.
- * PLUMB_EINPUT for a bad PLUMB_CONTAIN, or cgroup asked and impossible.
+ * first one did), after killing and removing what dead plumbs left, and
+ * start its watcher.  PLUMB_EINPUT for a bad PLUMB_CONTAIN, or cgroup
+ * asked and impossible; PLUMB_EINTERNAL when the watcher cannot start.
  */
 int contain_init(struct plumb_err *err);
 
@@ -71,6 +77,14 @@ int contain_join_fd(void);
 int contain_child_join(int fd);
 
 /*
+ * A child's process group, for the signal handlers (common/cleanup.h) and
+ * for the watcher, which kills it should plumb die: 0, or -1 when the
+ * registries are full.  contain_untrack() once the group is gone.
+ */
+int contain_track(pid_t pgid);
+void contain_untrack(pid_t pgid);
+
+/*
  * The direct child was reaped: kill all that is still running in the
  * container, wait (bounded) until it is empty and reap every zombie that
  * was reparented to plumb.  Returns how many processes were running.
@@ -79,7 +93,7 @@ unsigned contain_sweep(void);
 
 /*
  * What plumb does at exit, now: kill what is left in this process's
- * container, reap it, remove the cgroup.  For a worker
+ * container, reap it, remove the cgroup, stop the watcher.  For a worker
  * process that leaves with _exit() (runner/build-jobs.c); nothing once
  * the container is not this process's.
  */

@@ -545,7 +545,7 @@ static int run_setup(const struct proc_spec *spec, struct proc_result *res,
 	/* The group exists before plumb may signal it, whichever of the two
 	 * runs first (a vforked child has made it already: EACCES). */
 	setpgid(st->pid, st->pid);
-	if (child_group_register(st->pid) < 0) {
+	if (contain_track(st->pid) < 0) {
 		run_abort(st, plumb_err_set(&st->cb_err, PLUMB_EINTERNAL,
 					    "too many child process groups"));
 		goto out;
@@ -767,7 +767,7 @@ static void run_finish(const struct proc_spec *spec, struct proc_result *res,
 	if (!st->end)
 		st->end = clock_now_ns();
 	res->left_behind = contain_sweep();
-	child_group_forget(st->pid);
+	contain_untrack(st->pid);
 	run_drain(res, st);
 	run_report(spec, res, st, &start);
 	res->wall_ns = st->end > start ? st->end - start : 0;

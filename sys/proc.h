@@ -16,8 +16,8 @@
  * runs in plumb's container, sys/contain.h; left_behind counts them), and
  * all are reaped before proc_run() returns: no child outlives the call.
  * Should plumb itself be killed with SIGKILL (no handler runs), the kernel
- * kills the child too (PR_SET_PDEATHSIG); sys/contain.h says what becomes
- * of the rest.
+ * kills the child too (PR_SET_PDEATHSIG), and the container's watcher the
+ * rest (sys/contain.h).
  *
  * A child that cannot be started (program not found, folder missing) is
  * reported as exit status 127 with spawn_error set and the reason written
