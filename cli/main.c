@@ -21,7 +21,6 @@
 #include <zstd.h>
 
 #include "cli/cmd.h"
-#include "cli/rclone.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"
@@ -242,7 +241,6 @@ int main(int argc, char **argv)
 		return PLUMB_EXIT_USAGE;
 	}
 	cleanup_install_handlers();
-	cli_rclone_setup();
 	status = dispatch(argc - 1, argv + 1);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (stdout_reader_gone()) {

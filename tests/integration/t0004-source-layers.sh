@@ -43,6 +43,7 @@ test_expect_success 'the check sees the views layer and would see an arrow back 
 	grep "^cli .* views$" arrows >/dev/null &&
 	grep "^views " arrows >/dev/null &&
 	grep "^runner .* sys$" arrows >/dev/null &&
+	grep "^archive .* sys$" arrows >/dev/null &&
 	case " $(allowed stats) " in *" views "*) false ;; *) true ;; esac
 '
 
