@@ -1,6 +1,11 @@
 /*
- * archive/remote.c: the rclone store (remote.h): archive.conf, and the
- * argument vectors of copyto, moveto, hashsum, deletefile.
+ * archive/remote.c: the rclone store (remote.h): archive.conf, the
+ * argument vectors of copyto, moveto, hashsum, deletefile, and rclone run
+ * through the process harness (sys/proc.h) like every child of plumb: its
+ * own process group, no shell, stdin from /dev/null, plumb's environment
+ * (RCLONE_CONFIG and the remote's credentials come from there), a
+ * timeout, stdout and stderr captured under caps, reaped before the call
+ * returns.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,8 +18,12 @@
 #include "archive/remote.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/escape.h"
 #include "common/path.h"
+#include "sys/proc.h"
 #include "common/banned.h"
+
+extern char **environ;
 
 /* rclone's exit statuses for "directory not found" and "file not found". */
 #define RCLONE_NO_DIR 3
@@ -25,12 +34,10 @@
 #define RCLONE_FATAL 7
 #define RCLONE_LIMIT 8
 
-static remote_exec_fn exec_fn;
-
-void remote_set_exec(remote_exec_fn fn)
-{
-	exec_fn = fn;
-}
+/* One transfer of a bundle, or one listing: generous, but never forever. */
+#define RCLONE_TIMEOUT_NS (30ull * 60 * 1000000000ull)
+#define RCLONE_OUT_CAP ((size_t)256 << 20)
+#define RCLONE_ERR_CAP ((size_t)64 << 10)
 
 void remote_free(struct remote *r)
 {
@@ -153,6 +160,77 @@ static int target(const struct remote *r, const char *rel, struct buf *b,
 	return 0;
 }
 
+/* The last non-empty line of text, escaped, into b. */
+static void last_line(const struct buf *text, struct buf *b)
+{
+	const char *s = text->len ? buf_cstr(text) : "";
+	const char *end = s + strlen(s), *start;
+	char *line;
+
+	while (end > s && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	start = end;
+	while (start > s && start[-1] != '\n')
+		start--;
+	line = strndup(start, (size_t)(end - start));
+	if (line)
+		(void)esc_text(b, line);
+	free(line);
+}
+
+/*
+ * Run argv (argv[0] is "rclone", found in PATH) to its end, its stdout
+ * into out (capped).  0 when it exited 0; otherwise a PLUMB_E* code with
+ * err saying how it ended and its last stderr line (escaped); *status
+ * receives its exit status (-1 when killed or not started) in both cases.
+ */
+static int run_rclone(char *const argv[], struct buf *out, int *status, struct plumb_err *err)
+{
+	struct proc_spec spec;
+	struct proc_result pr;
+	char how[128];
+	struct buf tail;
+	int r;
+
+	*status = -1;
+	memset(&pr, 0, sizeof(pr));
+	proc_spec_init(&spec);
+	spec.argv = argv;
+	spec.env = environ;
+	spec.timeout_ns = RCLONE_TIMEOUT_NS;
+	spec.out.kind = PROC_SINK_MEM;
+	spec.out.cap = RCLONE_OUT_CAP;
+	spec.err.kind = PROC_SINK_MEM;
+	spec.err.cap = RCLONE_ERR_CAP;
+	if ((r = proc_run(&spec, &pr, err)) < 0)
+		return r;
+	if (pr.exited)
+		*status = pr.status;
+	if (pr.exited && pr.status == 0 && !pr.out_truncated) {
+		buf_reset(out);
+		r = pr.out_mem.len && buf_add(out, pr.out_mem.data, pr.out_mem.len) < 0 ?
+		    buf_err(err, "rclone output") : 0;
+		proc_result_release(&pr);
+		return r;
+	}
+	proc_describe(&pr, RCLONE_TIMEOUT_NS, how, sizeof(how));
+	buf_init(&tail, 4096);
+	if (pr.spawn_errno)
+		(void)buf_printf(&tail, "%s (is rclone installed? Debian's package is rclone)",
+				 pr.spawn_error);
+	else if (pr.out_truncated)
+		(void)buf_printf(&tail, "its output was over %zu bytes", RCLONE_OUT_CAP);
+	else
+		last_line(&pr.err_mem, &tail);
+	/* argv: rclone --retries=1 SUBCOMMAND ... */
+	r = plumb_err_set(err, PLUMB_EIO, "rclone %s: %s%s%s", argv[1] && argv[2] ? argv[2] : "",
+			  pr.spawn_errno ? "not started" : how, tail.len ? ": " : "",
+			  tail.len ? buf_cstr(&tail) : "");
+	buf_release(&tail);
+	proc_result_release(&pr);
+	return r;
+}
+
 /* Run rclone with the given arguments (NULL-terminated), stdout into out. */
 static int rclone(struct buf *out, int *status, struct plumb_err *err, ...)
 {
@@ -160,8 +238,6 @@ static int rclone(struct buf *out, int *status, struct plumb_err *err, ...)
 	va_list ap;
 	int n = 0;
 
-	if (!exec_fn)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "rclone store: no process runner set");
 	argv[n++] = (char *)"rclone";
 	/* A failure is reported at once (plumb's caller retries a whole bundle). */
 	argv[n++] = (char *)"--retries=1";
@@ -170,7 +246,7 @@ static int rclone(struct buf *out, int *status, struct plumb_err *err, ...)
 		n++;
 	va_end(ap);
 	argv[n] = NULL;
-	return exec_fn(argv, out, status, err);
+	return run_rclone(argv, out, status, err);
 }
 
 /* The SHA-256 of PATH/rel, *found 0 when there is no such file. */

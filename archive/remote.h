@@ -6,11 +6,9 @@
  * rclone reaches (S3, SFTP, a WebDAV share...), under the same layout as
  * the local store: PATH/ab/<id>.plumb.  The index stays where it is.
  *
- * rclone runs as a child process, never through a shell; this file builds
- * its argument vectors and reads its output, and the process itself is
- * started by the function given to remote_set_exec() (the program sets
- * the runner's harness there: own process group, timeout, capped output,
- * reaped), since archive/ starts no process of its own.
+ * rclone runs as a child process, never through a shell, under plumb's
+ * process harness (sys/proc.h: own process group, timeout, capped output,
+ * reaped); this file builds its argument vectors and reads its output.
  *
  * An upload goes to a temporary name beside its final one
  * (ab/.<id>.plumb.tmp.<pid>), is renamed with `rclone moveto --immutable`
@@ -31,18 +29,6 @@
 
 struct buf;
 struct plumb_err;
-
-/*
- * Run argv (argv[0] is "rclone", found in PATH) to its end, its stdout
- * into out (capped by the runner).  Returns 0 when it exited 0; otherwise
- * a PLUMB_E* code with err saying how it ended and its last stderr line
- * (escaped); *status receives its exit status (-1 when killed or not
- * started) in both cases.
- */
-typedef int (*remote_exec_fn)(char *const argv[], struct buf *out, int *status,
-			      struct plumb_err *err);
-
-void remote_set_exec(remote_exec_fn fn);
 
 struct remote {
 	char *where;   /* "REMOTE:PATH" as rclone takes it, without a trailing '/' */

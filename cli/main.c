@@ -22,12 +22,10 @@
 #include <zstd.h>
 
 #include "cli/cmd.h"
-#include "cli/rclone.h"
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "formats/jsonio.h"
-#include "runner/proc.h"
 #include "common/banned.h"
 
 void cli_print_main_help(FILE *out);
@@ -245,8 +243,6 @@ int main(int argc, char **argv)
 		return PLUMB_EXIT_USAGE;
 	}
 	cleanup_install_handlers();
-	proc_sigchld_setup();
-	cli_rclone_setup();
 	status = dispatch(argc - 1, argv + 1);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (stdout_reader_gone()) {

@@ -13,7 +13,7 @@
  * How: each variant builds in a worker, a fork of plumb that makes the
  * variant exactly as the one-at-a-time path does (the callback) and sends
  * back what it changed in the variant.  A worker is a process of its own
- * so that it has a container of its own (runner/contain.h: its own cgroup,
+ * so that it has a container of its own (sys/contain.h: its own cgroup,
  * or its own subreaper sweep): what a finished build leaves running is
  * killed without touching a sibling build, and a worker reaps only its own
  * children.  The worker is its own process group, registered with
@@ -47,7 +47,7 @@
 #include "common/err.h"
 #include "common/fileio.h"
 #include "runner/build-internal.h"
-#include "runner/contain.h"
+#include "sys/contain.h"
 #include "common/banned.h"
 
 struct head {

@@ -29,7 +29,7 @@
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
 #include "runner/pad.h"
-#include "runner/proc.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 #define KEY_FORMAT "plumb build cache key 2"

@@ -27,7 +27,7 @@
 #include "runner/build-internal.h"
 #include "runner/pad.h"
 #include "runner/elfsym.h"
-#include "runner/proc.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 /* ---- artifact digests ----------------------------------------------------- */

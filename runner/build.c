@@ -63,8 +63,8 @@
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
 #include "runner/pad.h"
-#include "runner/proc.h"
 #include "runner/workdir.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 #define BUILD_LOG_CAP ((size_t)2 << 20)

@@ -16,7 +16,7 @@
 #include "common/err.h"
 #include "common/fileio.h"
 #include "runner/cachegrind.h"
-#include "runner/proc.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 static const char install_hint[] =

@@ -1,7 +1,7 @@
 /*
  * runner/host-probe.c: facts learnt by trying: perf_event_open on a cycles
  * counter (runner/perf.c's probe), and the first line of `$CC --version`
- * from a child run by runner/proc.c with a timeout and an allowlisted
+ * from a child run by sys/proc.c with a timeout and an allowlisted
  * environment.  Only used for the live machine (the cycles probe) or
  * always (the compiler, which a fake PLUMB_SYSROOT tree cannot describe).
  */
@@ -15,7 +15,7 @@
 #include "runner/host-parse.h"
 #include "runner/host-probe.h"
 #include "runner/perf.h"
-#include "runner/proc.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 #define CC_MAX_ARGS 32

@@ -20,7 +20,7 @@ const char *host_probe_perf_cycles(void);
 
 /*
  * Run `<cc> --version` (cc is split on blanks; "cc" when NULL or empty)
- * through runner/proc.h, with stdin and stderr on /dev/null and an
+ * through sys/proc.h, with stdin and stderr on /dev/null and an
  * environment of only PATH, HOME, TMPDIR, LANG, LC_ALL, LC_MESSAGES,
  * GCC_EXEC_PREFIX and COMPILER_PATH (plumb's values), and keep the first
  * line of its output.  Returns 0 with *version set, 1 when the

@@ -18,7 +18,7 @@
 #include "common/err.h"
 #include "runner/measure.h"
 #include "runner/perf.h"
-#include "runner/proc.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 /* A line assembled from pieces; long lines are flagged, not kept. */

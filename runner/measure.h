@@ -1,7 +1,7 @@
 /*
  * runner/measure.h: one measured run of a benchmark command (DESIGN §5.5).
  *
- * The command runs under the process harness (runner/proc.h: own process
+ * The command runs under the process harness (sys/proc.h: own process
  * group, stdin /dev/null, fds 0-2 and the samples fd only, the explicit
  * environment, a timeout, CPU pinning and ASLR as configured).  What a run
  * yields:
@@ -37,7 +37,7 @@
 #include "common/err.h"
 #include "runner/perf.h"
 #include "runner/profile.h"
-#include "runner/proc.h"
+#include "sys/proc.h"
 
 struct buf;
 struct plumb_err;

@@ -16,7 +16,7 @@
 #include "runner/envlist.h"
 #include "runner/pad.h"
 #include "runner/schedule.h"
-#include "runner/proc.h"
+#include "sys/proc.h"
 #include "common/banned.h"
 
 #define PAD_TIMEOUT_NS (120ull * 1000000000ull)

@@ -8,7 +8,7 @@
  * the counters (no PMU in a VM: ENOENT; perf_event_paranoid too high:
  * EACCES), perf_probe() says so once, with the reason, and the run records
  * "unavailable" instead of a number.  Counting is attached while the child
- * waits at the harness's gate (runner/proc.h on_start) with enable_on_exec,
+ * waits at the harness's gate (sys/proc.h on_start) with enable_on_exec,
  * so plumb's own fork and set-up are not counted.
  *
  * Counters the kernel multiplexed (ran less than the whole time) are

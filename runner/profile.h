@@ -3,7 +3,7 @@
  * sampling (hot = auto, DESIGN §6).
  *
  * profile_attach() opens a PERF_COUNT_SW_CPU_CLOCK sampling event on the
- * child waiting at the harness's gate (runner/proc.h on_start), user
+ * child waiting at the harness's gate (sys/proc.h on_start), user
  * space only, enabled on exec and inherited by the processes it starts
  * (so the program a `sh -c` command starts is profiled, not only the
  * shell), one sample per PROFILE_PERIOD_NS of CPU time, recording the

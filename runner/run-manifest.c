@@ -18,7 +18,6 @@
 #include "formats/digest.h"
 #include "formats/manifest.h"
 #include "formats/manifest-rule.h"
-#include "runner/contain.h"
 #include "runner/elfsym.h"
 #include "runner/host.h"
 #include "runner/perf.h"
@@ -27,6 +26,7 @@
 #include "stats/analysis.h"
 #include "stats/rule.h"
 #include "stats/quantile.h"
+#include "sys/contain.h"
 #include "common/banned.h"
 
 /* ---- the manifest ------------------------------------------------------------ */

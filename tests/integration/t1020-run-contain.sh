@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='plumb run: daemons, double forks and grandchildren of builds and benchmarks are killed at the end of their run, under cgroup2 and under the subreaper fallback, and a SIGKILLed plumb leaves nothing running after the next run'
+test_description='plumb run: daemons, double forks and grandchildren of builds and benchmarks are killed at the end of their run, under cgroup2 and under the subreaper fallback, and a SIGKILLed plumb leaves nothing running within seconds (its watcher), or after the next run when the watcher was killed too'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
@@ -79,47 +79,130 @@ test_expect_success 'a daemon started by a failing benchmark is killed too' '
 	leftovers
 '
 
-# kill9 CONF MARKER [ARGS]: start plumb run, wait for the marker sleep,
-# SIGKILL plumb (no handler runs).
+# Under cgroup2 the runs below start in a cgroup of this test's own, so
+# that plumb's cgroup is made there and no other plumb on this machine
+# (which removes the cgroups of dead plumbs beside its own) cleans up for
+# the watcher.
+cg_test="$cg_mount$cg_own/t1020.$MARK"
+
+# kill9 MODE CONF MARKER [ARGS]: start plumb run under PLUMB_CONTAIN=MODE
+# (in $cg_test under cgroup), wait for the marker sleep, SIGKILL plumb (no
+# handler runs); $killed_at is when, in ns.
 kill9() {
 	rm -rf wd9 && rm -f status round2 &&
-	conf=$1 marker=$2 && shift 2 || return 1
-	("$PLUMB" run --workdir "$TRASH/wd9" -c "$conf" "$@" >run9.out 2>run9.err; echo $? >status) &
-	wait_for pgrep -f "sleep $marker\.$MARK([^0-9]|$)" &&
+	mode=$1 conf=$2 marker=$3 && shift 3 || return 1
+	if test "$mode" = cgroup; then into=$cg_test; else into=-; fi
+	(sh -c 'test "$1" = - || echo $$ >"$1/cgroup.procs" || exit 99; shift; exec "$@"' - "$into" \
+		env PLUMB_CONTAIN=$mode "$PLUMB" run --workdir "$TRASH/wd9" -c "$conf" "$@" \
+		>run9.out 2>run9.err; echo $? >status) &
+	wait_for pgrep -f "sleep $marker\.$MARK([^0-9]|$)" >/dev/null &&
 	pid=$(sed -n "s/^pid \([0-9]*\) .*/\1/p" wd9/lock) &&
 	test -n "$pid" &&
+	killed_at=$(date +%s%N) &&
 	kill -KILL "$pid" &&
 	wait_for test -s status &&
 	test "$(cat status)" = 137
 }
 
-# The documented clean-up: the next plumb that runs a child in the same
-# cgroup kills and removes what a dead plumb's cgroup still holds.
-next_run() {
-	run_build -c proj/plain.conf >next.out 2>next.err
+# gone_soon MARKER...: every marker sleep, plumb's watcher (whose command
+# line is plumb's) and plumb's cgroup in $cg_test end within 5 s of the
+# kill, with no other plumb run; the time it took is noted.
+gone_soon() {
+	i=0
+	for marker in "$@" -; do
+		while { test "$marker" != - && pgrep -f "sleep $marker\.$MARK([^0-9]|$)" >/dev/null; } ||
+		      pgrep -f -- "--workdir $TRASH/wd9 " >/dev/null ||
+		      ls -d "$cg_test"/plumb.* >/dev/null 2>&1; do
+			i=$((i + 1))
+			test $i -le 100 || {
+				leftovers
+				pgrep -a -f -- "--workdir $TRASH/wd9 " >&2
+				ls -d "$cg_test"/plumb.* >&2
+				return 1
+			}
+			sleep 0.05
+		done
+	done
+	echo "gone $(( ($(date +%s%N) - killed_at) / 1000000 )) ms after the kill" >>"$TRASH/gone.times"
 }
 
-test_expect_success CGROUP2 'plumb SIGKILLed during a build (sleep | cat): nothing runs after the next plumb run' '
+# A build's grandchild that stays in its process group (sh -c 'sleep &
+# wait'), and under cgroup2 a daemon that left it (setsid): both gone,
+# with plumb's cgroup, seconds after plumb was killed.  The same while
+# measuring (round 2), and in a build worker (build.jobs): under both
+# containments.  (Under subreaper a daemon that left the group outlives a
+# SIGKILLed plumb, as plumb(1) says: those runs start none.)
+test_expect_success 'set up builds and benchmarks that hang with a grandchild' '
+	if test_have_prereq CGROUP2; then mkdir "$cg_test"; fi &&
 	write_conf proj/plain.conf run.pads=1 run.control=false &&
-	write_conf proj/k9b.conf "build.command=sleep 3205.$MARK | cat; make" &&
-	kill9 proj/k9b.conf 3205 --build-only &&
-	next_run &&
+	for d in daemon none; do
+		if test $d = daemon; then
+			b="setsid sleep 3208.$MARK >/dev/null 2>&1 & " m="setsid sleep 3209.$MARK >/dev/null 2>&1 & "
+			w="setsid sleep 3210.$MARK >/dev/null 2>&1 &"
+		else
+			b= m= w=:
+		fi &&
+		write_conf proj/k9b-$d.conf "build.command=sh -c \"${b}sleep 3205.$MARK & wait\"; make" &&
+		run_conf proj/k9m-$d.conf \
+			"bench.b.command=if test -e $TRASH/round2; then ${m}sleep 3206.$MARK & wait; fi; touch $TRASH/round2; {artifact}" &&
+		cat >build-$d.sh <<-EOF &&
+		if test "\$(basename "\$PWD")" = b && test "\$PLUMB_PAD" = 2; then
+			$w
+			sleep 3211.$MARK &
+			wait
+		fi
+		make
+		EOF
+		run_conf proj/k9w-$d.conf run.pads=3 build.jobs=2 "build.command=sh $TRASH/build-$d.sh" ||
+		return 1
+	done
+'
+
+for mode in cgroup subreaper; do
+	if test $mode = cgroup; then pre=CGROUP2 d=daemon b=3208 m=3209 w=3210
+	else pre= d=none b= m= w=; fi
+	test_expect_success $pre "plumb SIGKILLed during a build: its grandchild is gone within seconds ($mode)" '
+		kill9 '$mode' proj/k9b-'$d'.conf 3205 --build-only &&
+		gone_soon 3205 '$b'
+	'
+	test_expect_success $pre "plumb SIGKILLed while measuring: the benchmark's grandchild is gone within seconds ($mode)" '
+		kill9 '$mode' proj/k9m-'$d'.conf 3206 -o out/k9.plumb &&
+		gone_soon 3206 '$m' &&
+		! test -e out/k9.plumb
+	'
+	test_expect_success $pre "plumb SIGKILLed during a worker's build (build.jobs): its grandchild is gone within seconds ($mode)" '
+		kill9 '$mode' proj/k9w-'$d'.conf 3211 --build-only --no-cache &&
+		gone_soon 3211 '$w'
+	'
+done
+
+# The documented last resort: should the watcher be killed with plumb, the
+# next plumb that runs a child in the same cgroup kills and removes what a
+# dead plumb's cgroup still holds.  (Any plumb: one of another test on
+# this machine may come first.)
+test_expect_success CGROUP2 'plumb and its watcher SIGKILLed during a build: nothing runs after the next plumb run' '
+	write_conf proj/k9x.conf "build.command=setsid sleep 3212.$MARK >/dev/null 2>&1 & exec sleep 3213.$MARK" &&
+	rm -rf wd9 && rm -f status &&
+	(PLUMB_CONTAIN=cgroup "$PLUMB" run --workdir "$TRASH/wd9" -c proj/k9x.conf --build-only \
+		>run9.out 2>run9.err; echo $? >status) &
+	wait_for pgrep -f "^sleep 3212\.$MARK([^0-9]|$)" >/dev/null &&
+	pid=$(sed -n "s/^pid \([0-9]*\) .*/\1/p" wd9/lock) &&
+	watcher=$(pgrep -P "$pid" -x plumb-watcher) &&
+	test -n "$watcher" &&
+	kill -KILL "$watcher" "$pid" &&
+	wait_for test -s status &&
+	run_build -c proj/plain.conf >next.out 2>next.err &&
 	leftovers
 '
 
-test_expect_success CGROUP2 'plumb SIGKILLed while measuring (sleep | cat): nothing runs after the next plumb run' '
-	run_conf proj/k9m.conf \
-		"bench.b.command=if test -e round2; then sleep 3206.$MARK | cat; fi; touch round2; {artifact}" &&
-	kill9 proj/k9m.conf 3206 -o out/k9.plumb &&
-	next_run &&
-	leftovers &&
-	! test -e out/k9.plumb
+test_expect_success CGROUP2 'the direct child goes with plumb at once (PR_SET_PDEATHSIG)' '
+	write_conf proj/k9d.conf "build.command=sleep 3207.$MARK" &&
+	kill9 cgroup proj/k9d.conf 3207 --build-only &&
+	gone_soon 3207
 '
 
-test_expect_success CGROUP2 'the direct child goes with plumb at once (PR_SET_PDEATHSIG), before any clean-up' '
-	write_conf proj/k9d.conf "build.command=sleep 3207.$MARK" &&
-	kill9 proj/k9d.conf 3207 --build-only &&
-	wait_for sh -c "! pgrep -f \"sleep 3207\\.$MARK([^0-9]|\$)\" >/dev/null"
+test_expect_success CGROUP2 'the test'"'"'s cgroup is left empty' '
+	rmdir "$cg_test"
 '
 
 test_done

@@ -1,22 +1,23 @@
 /*
- * runner/proc.h: the process harness: run one child under plumb's rules.
+ * sys/proc.h: the process harness: run one child under plumb's rules.
  *
- * Every build, pad assembly and benchmark process is started here (DESIGN
- * §3, §5.3): fork + execve of an argument vector (a shell only when
- * runner/cmdline.c decided the line needs one), in its own process group
- * registered with common/cleanup.h so SIGINT/SIGTERM reach it, stdin from
- * /dev/null, no open file descriptor but 0, 1, 2 and one optional extra
- * pipe (the samples fd of benchmarks), the caller's explicit environment
- * and working directory, a timeout (SIGTERM to the group, SIGKILL after a
- * grace period), stdout and stderr captured under a size cap (the first and
- * the last bytes are kept, a marker says how much was dropped between),
- * wall time on CLOCK_MONOTONIC and rusage from wait4.  When the child exits,
+ * Every build, pad assembly, benchmark, compiler probe and rclone transfer
+ * is started here (DESIGN §3, §5.3): an argument vector executed (a shell
+ * only when runner/cmdline.c decided the line needs one), in its own
+ * process group registered with common/cleanup.h so SIGINT/SIGTERM reach
+ * it, stdin from /dev/null, no open file descriptor but 0, 1, 2 and one
+ * optional extra pipe (the samples fd of benchmarks), the caller's
+ * explicit environment and working directory, a timeout (SIGTERM to the
+ * group, SIGKILL after a grace period), stdout and stderr captured under a
+ * size cap (the first and the last bytes are kept, a marker says how much
+ * was dropped between), wall time on CLOCK_MONOTONIC from the child's
+ * execve to its exit, and rusage from wait4.  When the child exits,
  * whatever it left running, in its group or not, is killed (the child
- * runs in plumb's container, runner/contain.h; left_behind counts them),
- * and all are reaped before proc_run() returns: no child outlives the
- * call.  Should plumb itself be killed with SIGKILL (no handler runs), the
- * kernel kills the child too (PR_SET_PDEATHSIG); contain.h says what
- * becomes of the rest.
+ * runs in plumb's container, sys/contain.h; left_behind counts them), and
+ * all are reaped before proc_run() returns: no child outlives the call.
+ * Should plumb itself be killed with SIGKILL (no handler runs), the kernel
+ * kills the child too (PR_SET_PDEATHSIG), and the container's watcher the
+ * rest (sys/contain.h).
  *
  * A child that cannot be started (program not found, folder missing) is
  * reported as exit status 127 with spawn_error set and the reason written
@@ -29,8 +30,8 @@
  * caller-owned storage filled by proc_run(); proc_result_release() frees
  * its captured buffers.
  */
-#ifndef PLUMB_RUNNER_PROC_H
-#define PLUMB_RUNNER_PROC_H
+#ifndef PLUMB_SYS_PROC_H
+#define PLUMB_SYS_PROC_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -79,7 +80,8 @@ struct proc_spec {
 	size_t ncpus;
 	int no_aslr;          /* nonzero: personality(ADDR_NO_RANDOMIZE) */
 	/* Called in plumb once the child exists and before it executes
-	 * (perf counters attach here); a negative return stops the child. */
+	 * (perf counters attach here: the child waits at a gate meanwhile);
+	 * a negative return stops the child. */
 	int (*on_start)(void *ctx, pid_t pid, struct plumb_err *err);
 	void *start_ctx;
 };
@@ -92,13 +94,13 @@ struct proc_result {
 	int killed;            /* the group needed SIGKILL */
 	int spawn_errno;       /* nonzero when the child could not be started */
 	char spawn_error[256]; /* why, "" otherwise */
-	uint64_t wall_ns;      /* start (gate release) to exit, CLOCK_MONOTONIC */
+	uint64_t wall_ns;      /* the child's execve to its exit, CLOCK_MONOTONIC */
 	uint64_t user_ns, sys_ns;
 	long maxrss_kb;
 	uint64_t out_bytes, err_bytes, extra_bytes;  /* what the child wrote */
 	int out_truncated, err_truncated;            /* the cap dropped bytes */
 	unsigned left_behind;  /* processes still running when the child ended,
-				* killed then (runner/contain.h) */
+				* killed then (sys/contain.h) */
 	unsigned oom_kills;    /* processes the out-of-memory killer killed in the
 				* container during the run (contain_oom_kills();
 				* 0 also when that cannot be known) */
@@ -106,16 +108,6 @@ struct proc_result {
 };
 
 /* Run spec to completion; see the header comment for what fails. */
-/*
- * Block SIGCHLD in the calling thread (and every thread it makes from
- * then on), its disposition the default: proc_run() then learns of each
- * child's exit from the pending signal (a signalfd), not a pidfd per
- * child.  Called by the CLI before it does anything else; a process that
- * does not call it gets the pidfd.  proc_run()'s children start with an
- * empty mask either way.
- */
-void proc_sigchld_setup(void);
-
 int proc_run(const struct proc_spec *spec, struct proc_result *res,
 	     struct plumb_err *err);
 

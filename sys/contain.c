@@ -1,11 +1,12 @@
 /*
- * runner/contain.c: the container of plumb's children (cgroup v2 of its
- * own, else a subreaper's sweep); see contain.h for the guarantees.
+ * sys/contain.c: the container of plumb's children (a cgroup v2 of its
+ * own, else a subreaper's sweep) and its watcher; see contain.h for the
+ * guarantees.
  *
- * Separate from proc.c because it is process-wide state (one cgroup per
- * plumb process, made once, removed at exit) where proc.c is one child's
- * life, and because what dead plumbs left is cleaned here before the
- * first child of a new one starts.
+ * Separate from proc.c because it is process-wide state (one cgroup and
+ * one watcher per plumb process, made once, removed at exit) where proc.c
+ * is one child's life, and because what dead plumbs left is cleaned here
+ * before the first child of a new one starts.
  *
  * Why a cgroup rather than the process group proc.c already makes: a
  * daemon calls setsid() and leaves both the group and the session; a
@@ -13,36 +14,45 @@
  * and cgroup.kill kills it whole, new forks included.  Why plumb is a
  * subreaper in both methods: what it kills becomes its zombie to reap,
  * not init's, and without a cgroup it is the only way to find the
- * descendants at all.
+ * descendants at all.  Why a watcher process rather than
+ * PR_SET_PDEATHSIG alone: that signal reaches only the direct child, and
+ * a grandchild (`sh -c 'sleep 300 & wait'`) would run on.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/err.h"
 #include "common/fileio.h"
-#include "runner/contain.h"
+#include "sys/contain.h"
 #include "common/banned.h"
 
 #define CG_PREFIX "plumb."
-#define KILL_ROUNDS_NS (5ull * 1000000000ull)   /* bound of a kill loop */
-#define SETTLE_NS (2ull * 1000000000ull)        /* bound of waiting for empty */
+#define KILL_ROUNDS_NS (5ull * 1000000000ull)   /* bound of a subreaper's kill loop */
+#define SETTLE_NS (2ull * 1000000000ull)        /* bound of waiting for an empty cgroup */
 #define MAX_KIDS 4096
+#define WATCH_SLOTS 64                          /* process groups the watcher kills */
+
+/* The process groups of the running children, in memory shared with the
+ * watcher (the one thing it must learn after it was forked). */
+struct watch_list {
+	volatile pid_t group[WATCH_SLOTS];
+};
 
 static struct {
 	int done;                  /* contain_init() ran in this process */
@@ -53,11 +63,13 @@ static struct {
 	char reason[PLUMB_ERR_MAX];
 	char dir[PATH_MAX];        /* cgroup2: plumb's own cgroup folder */
 	int procs_fd;              /* cgroup2: its cgroup.procs, for the children */
-	int dir_fd;                /* cgroup2: the folder, for clone3's CLONE_INTO_CGROUP */
 	int events_fd;             /* cgroup2: its cgroup.events */
+	pid_t watcher;             /* the watcher's pid, 0 when none */
+	int watch_fd;              /* the write end of its pipe: held by plumb alone */
+	struct watch_list *watch;  /* shared with the watcher; NULL when none */
 	int oom_fd;                /* cgroup2: a memory.events (contain_oom_kills()) */
 	int oom_tried;             /* ... looked for once */
-} C = { .procs_fd = -1, .events_fd = -1, .dir_fd = -1, .oom_fd = -1 };
+} C = { .procs_fd = -1, .events_fd = -1, .watch_fd = -1, .oom_fd = -1 };
 
 /* ---- small readers ------------------------------------------------------- */
 
@@ -108,7 +120,7 @@ static unsigned long long start_time(pid_t pid)
 	return v;
 }
 
-/* The pids of a cgroup.procs text into v (at most max); how many there are. */
+/* The pids of a cgroup.procs or children text into v (at most max); how many there are. */
 static size_t parse_pids(const char *text, pid_t *v, size_t max)
 {
 	size_t n = 0;
@@ -129,6 +141,13 @@ static size_t parse_pids(const char *text, pid_t *v, size_t max)
 			text++;
 	}
 	return n;
+}
+
+/* Reap every zombie child there is now. */
+static void reap_zombies(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
 }
 
 /* ---- cgroup2 ----------------------------------------------------------- */
@@ -236,16 +255,16 @@ static int open_in(const char *dir, const char *name, int flags)
 	return open(path, flags | O_CLOEXEC);
 }
 
-/* The pids in the cgroup folder dir (count returned, at most max kept). */
-static size_t cgroup_pids(const char *dir, pid_t *v, size_t max)
+/* How many processes the cgroup folder dir holds. */
+static size_t cgroup_count(const char *dir)
 {
-	char path[PATH_MAX + 32];
 	static char text[65536];
+	char path[PATH_MAX + 32];
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	if (read_small(path, text, sizeof(text)) < 0)
 		return 0;
-	return parse_pids(text, v, max);
+	return parse_pids(text, NULL, 0);
 }
 
 /* Nonzero when cgroup.events says populated 1 (events_fd, or dir's own). */
@@ -266,76 +285,51 @@ static int cgroup_populated(const char *dir, int events_fd)
 	return strstr(text, "populated 1") != NULL;
 }
 
-/*
- * Kill everything in the cgroup at dir: cgroup.kill (Linux 5.14), else
- * SIGKILL to each pid it lists, round after round.  Returns how many
- * processes it held at the start.
- */
-static unsigned cgroup_kill(const char *dir)
+/* Kill everything in the cgroup at dir (cgroup.kill, Linux 5.14). */
+static void cgroup_kill(const char *dir)
 {
-	pid_t v[256];
-	size_t n = cgroup_pids(dir, v, 256);
-	unsigned first = (unsigned)n;
-	uint64_t until = clock_now_ns() + KILL_ROUNDS_NS;
-	int fd;
+	int fd = open_in(dir, "cgroup.kill", O_WRONLY);
 
-	if (n == 0)
-		return 0;
-	fd = open_in(dir, "cgroup.kill", O_WRONLY);
-	if (fd >= 0) {
-		ssize_t w = write(fd, "1", 1);
-		close(fd);
-		if (w == 1)
-			return first;
+	if (fd < 0)
+		return;
+	if (write(fd, "1", 1) < 0) {
+		/* The folder went away meanwhile: nothing to kill. */
 	}
-	while (n > 0 && clock_now_ns() < until) {
-		struct timespec ts = { 0, 1000000 };
-		for (size_t i = 0; i < n && i < 256; i++)
-			kill(v[i], SIGKILL);
-		nanosleep(&ts, NULL);
-		n = cgroup_pids(dir, v, 256);
-	}
-	return first;
+	close(fd);
 }
 
-/*
- * Wait until the cgroup is empty (poll on cgroup.events), at most bound ns;
- * nonzero when it was empty from the first look (one read).
- */
-static int cgroup_wait_empty(const char *dir, int events_fd, uint64_t bound)
+/* Wait until the cgroup is empty (poll on cgroup.events), at most bound ns. */
+static void cgroup_wait_empty(const char *dir, int events_fd, uint64_t bound)
 {
 	uint64_t until = clock_now_ns() + bound;
-	int first = 1;
+	int fd = events_fd >= 0 ? events_fd : open_in(dir, "cgroup.events", O_RDONLY);
 
-	while (cgroup_populated(dir, events_fd)) {
+	while (fd >= 0 && cgroup_populated(dir, fd)) {
 		uint64_t now = clock_now_ns();
-		first = 0;
+		/* cgroup.events signals a change as POLLPRI. */
+		struct pollfd p = { fd, POLLPRI, 0 };
+		int ms = (int)((until - now) / 1000000) + 1;
 		if (now >= until)
-			return 0;
-		if (events_fd >= 0) {
-			/* cgroup.events signals a change as POLLPRI. */
-			struct pollfd p = { events_fd, POLLPRI, 0 };
-			int ms = (int)((until - now) / 1000000) + 1;
-			if (poll(&p, 1, ms > 10 ? 10 : ms) < 0 && errno != EINTR)
-				return 0;
-		} else {
-			struct timespec ts = { 0, 1000000 };
-			nanosleep(&ts, NULL);
-		}
+			break;
+		if (poll(&p, 1, ms > 10 ? 10 : ms) < 0 && errno != EINTR)
+			break;
 	}
-	return first;
+	if (fd >= 0 && fd != events_fd)
+		close(fd);
 }
 
-/* Reap every zombie child there is now; only once plumb's own child is reaped. */
-static void reap_zombies(void)
+/* Kill what the cgroup at dir holds, wait until it is empty, remove it. */
+static void cgroup_remove(const char *dir, int events_fd)
 {
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
+	cgroup_kill(dir);
+	cgroup_wait_empty(dir, events_fd, SETTLE_NS);
+	rmdir(dir);
 }
 
 /*
- * What plumbs killed outright left under parent: every "plumb.<pid>.<start>"
- * whose process is gone (or is another process now) is killed and removed.
+ * What plumbs killed outright and whose watcher could not clean up (it was
+ * killed too) left under parent: every "plumb.<pid>.<start>" whose process
+ * is gone (or is another process now) is killed and removed.
  */
 static void sweep_stale(const char *parent, const char *mine)
 {
@@ -364,61 +358,32 @@ static void sweep_stale(const char *parent, const char *mine)
 			continue;   /* that plumb still runs */
 		if (snprintf(path, sizeof(path), "%s/%s", parent, e->d_name) >= (int)sizeof(path))
 			continue;
-		cgroup_kill(path);
-		cgroup_wait_empty(path, -1, SETTLE_NS);
-		rmdir(path);
+		cgroup_remove(path, -1);
 	}
 	closedir(d);
 	reap_zombies();
 }
 
-/*
- * The probe child created in the cgroup (dir_fd) by clone3's
- * CLONE_INTO_CGROUP, as the benchmarks' children will be (runner/proc.c):
- * the kernel checks the same permissions as for a join, without the move
- * of a running process, whose wait for an RCU grace period (10 to 20 ms
- * here) every containment paid once, every build worker's included.  A
- * fork-like clone3 (no shared memory), so the child may return from the
- * system call in C; it only exits.  Its pid once reaped (status set), -1
- * when it cannot be reaped, 0 when this probe gives no answer (clone3
- * refused for any reason: ENOSYS, E2BIG before Linux 5.7, a seccomp
- * filter, a permission; or the child killed at birth): probe by a join.
- */
-static pid_t probe_born_in(int dir_fd, int *status)
+/* Close what the cgroup method holds open. */
+static void cgroup_close(void)
 {
-#ifdef SYS_clone3
-	struct contain_clone_args a;
-	long r;
-
-	if (dir_fd < 0)
-		return 0;
-	memset(&a, 0, sizeof(a));
-	a.flags = CLONE_INTO_CGROUP;
-	a.exit_signal = SIGCHLD;
-	a.cgroup = (uint64_t)dir_fd;
-	r = syscall(SYS_clone3, &a, sizeof(a));
-	if (r == 0)
-		_exit(0);
-	if (r < 0)
-		return 0;
-	while (waitpid((pid_t)r, status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	/* Killed at birth (see spawn_child() in proc.c): not an answer. */
-	return WIFEXITED(*status) ? (pid_t)r : 0;
-#else
-	(void)dir_fd;
-	(void)status;
-	return 0;
-#endif
+	if (C.procs_fd >= 0)
+		close(C.procs_fd);
+	if (C.events_fd >= 0)
+		close(C.events_fd);
+	if (C.oom_fd >= 0)
+		close(C.oom_fd);
+	C.procs_fd = C.events_fd = C.oom_fd = -1;
+	C.oom_tried = 0;
 }
 
+/* Make plumb's cgroup and try a child in it; 0, or -1 with why filled. */
 static int try_cgroup(char *why, size_t why_size)
 {
 	struct buf mi, cg;
 	struct plumb_err ferr;
 	char parent[PATH_MAX], name[96];
-	int r, status = 0;
+	int r, status = 0, kill_fd;
 	pid_t pid;
 
 	buf_init(&mi, 4 << 20);
@@ -450,35 +415,38 @@ static int try_cgroup(char *why, size_t why_size)
 		return -1;
 	}
 	C.procs_fd = open_in(C.dir, "cgroup.procs", O_WRONLY);
-	C.dir_fd = open(C.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	C.events_fd = open_in(C.dir, "cgroup.events", O_RDONLY);
-	if (C.procs_fd < 0) {
-		snprintf(why, why_size, "%.900s/cgroup.procs: open: %s", C.dir, strerror(errno));
+	if (C.procs_fd < 0 || C.events_fd < 0) {
+		snprintf(why, why_size, "%.900s/cgroup.%s: open: %s", C.dir,
+			 C.procs_fd < 0 ? "procs" : "events", strerror(errno));
 		goto fail;
 	}
+	/* Everything left is killed through cgroup.kill (Linux 5.14). */
+	kill_fd = open_in(C.dir, "cgroup.kill", O_WRONLY);
+	if (kill_fd < 0) {
+		snprintf(why, why_size, "%.900s/cgroup.kill: open: %s (Linux 5.14 or later)",
+			 C.dir, strerror(errno));
+		goto fail;
+	}
+	close(kill_fd);
 	/* Joining can still be refused (a delegation that does not reach
 	 * plumb's own cgroup): try it with a child that only joins. */
-	pid = probe_born_in(C.dir_fd, &status);
-	if (pid == 0) {
-		pid = fork();
-		if (pid == 0)
-			_exit(contain_child_join(C.procs_fd) ? 1 : 0);
-		if (pid > 0 && waitpid(pid, &status, 0) != pid)
-			pid = -1;
-	}
+	pid = fork();
+	if (pid == 0)
+		_exit(contain_child_join(C.procs_fd) ? 1 : 0);
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR) {
+				pid = -1;
+				break;
+			}
 	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		snprintf(why, why_size, "%.900s/cgroup.procs: a child cannot join it", C.dir);
 		goto fail;
 	}
 	return 0;
 fail:
-	if (C.procs_fd >= 0)
-		close(C.procs_fd);
-	if (C.events_fd >= 0)
-		close(C.events_fd);
-	if (C.dir_fd >= 0)
-		close(C.dir_fd);
-	C.procs_fd = C.events_fd = C.dir_fd = -1;
+	cgroup_close();
 	rmdir(C.dir);
 	C.dir[0] = '\0';
 	return -1;
@@ -487,54 +455,38 @@ fail:
 /* ---- subreaper ------------------------------------------------------------ */
 
 /*
- * plumb's children now: /proc/self/task/TID/children of every thread, or
- * (a kernel without CONFIG_PROC_CHILDREN) a scan of /proc for the ppid.
+ * plumb's children now, from /proc/self/task/TID/children of every thread
+ * (CONFIG_PROC_CHILDREN, checked by contain_init()); -1 when unreadable.
  */
-static size_t list_children(pid_t *v, size_t max)
+static ssize_t list_children(pid_t *v, size_t max)
 {
-	char path[320];
 	static char text[65536];
+	char path[320];
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
 	size_t n = 0;
 	int have = 0;
-	pid_t me = getpid();
 
-	if (d) {
-		while ((e = readdir(d)) != NULL) {
-			if (e->d_name[0] < '0' || e->d_name[0] > '9')
-				continue;
-			snprintf(path, sizeof(path), "/proc/self/task/%s/children", e->d_name);
-			if (read_small(path, text, sizeof(text)) < 0)
-				continue;
-			have = 1;
-			n += parse_pids(text, n < max ? v + n : NULL, n < max ? max - n : 0);
-		}
-		closedir(d);
-	}
-	if (have)
-		return n < max ? n : max;
-	d = opendir("/proc");
 	if (!d)
-		return 0;
-	while ((e = readdir(d)) != NULL && n < max) {
-		char stat[1024], *p;
-		long ppid;
+		return -1;
+	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		if (read_small(path, stat, sizeof(stat)) <= 0 || !(p = strrchr(stat, ')')))
+		snprintf(path, sizeof(path), "/proc/self/task/%s/children", e->d_name);
+		if (read_small(path, text, sizeof(text)) < 0)
 			continue;
-		/* ") S PPID ..." */
-		if (sscanf(p + 1, " %*c %ld", &ppid) == 1 && ppid == (long)me)
-			v[n++] = (pid_t)strtol(e->d_name, NULL, 10);
+		have = 1;
+		n += parse_pids(text, n < max ? v + n : NULL, n < max ? max - n : 0);
 	}
 	closedir(d);
-	return n;
+	if (!have)
+		return -1;
+	return (ssize_t)(n < max ? n : max);
 }
 
-/* Kill plumb's children but child, round after round, until none is left. */
-static unsigned subreaper_kill(pid_t child)
+/* Kill plumb's children but the watcher, round after round, until none is
+ * left; how many there were. */
+static unsigned subreaper_kill(void)
 {
 	static pid_t seen[MAX_KIDS];
 	pid_t kids[MAX_KIDS];
@@ -542,11 +494,11 @@ static unsigned subreaper_kill(pid_t child)
 	uint64_t until = clock_now_ns() + KILL_ROUNDS_NS;
 
 	for (;;) {
-		size_t n = list_children(kids, MAX_KIDS);
+		ssize_t n = list_children(kids, MAX_KIDS);
 		int others = 0;
-		for (size_t i = 0; i < n; i++) {
+		for (ssize_t i = 0; i < n; i++) {
 			size_t j;
-			if (kids[i] == child)
+			if (kids[i] == C.watcher)
 				continue;
 			if (waitpid(kids[i], NULL, WNOHANG) == kids[i])
 				continue;   /* a zombie, reaped now */
@@ -568,53 +520,117 @@ static unsigned subreaper_kill(pid_t child)
 	return (unsigned)nseen;
 }
 
+/* ---- the watcher ------------------------------------------------------- */
+
+/* Kill every process group of a running child. */
+static void kill_tracked(void)
+{
+	for (int i = 0; C.watch && i < WATCH_SLOTS; i++)
+		if (C.watch->group[i] > 0)
+			kill(-C.watch->group[i], SIGKILL);
+}
+
+/*
+ * The watcher's life: out of plumb's session (a signal to plumb's group
+ * or terminal does not reach it), holding nothing of plumb's but the
+ * pipe's read end and /dev/null, it waits for the end of the pipe, which
+ * comes when plumb's process ends however it ends, then kills what plumb
+ * left (nothing after a normal exit) and exits.
+ */
+static void __attribute__((noreturn)) watch(int rd)
+{
+	sigset_t none;
+	char c;
+	int fd, nul;
+
+	setsid();
+	prctl(PR_SET_NAME, "plumb-watcher");
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (chdir("/") < 0) {
+		/* Only so as not to keep plumb's folder busy. */
+	}
+	fd = fcntl(rd, F_DUPFD, 3);
+	nul = open("/dev/null", O_RDWR);
+	if (fd < 0 || nul < 0)
+		_exit(1);
+	dup2(nul, 0);
+	dup2(nul, 1);
+	dup2(nul, 2);
+	if (fd != 3 && dup2(fd, 3) < 0)
+		_exit(1);
+	closefrom(4);
+	while (read(3, &c, 1) < 0 && errno == EINTR)
+		;
+	kill_tracked();
+	if (C.method == CONTAIN_CGROUP && C.dir[0])
+		cgroup_remove(C.dir, -1);
+	_exit(0);
+}
+
+/* Map the shared list and fork the watcher; 0, or a negative code. */
+static int start_watcher(struct plumb_err *err)
+{
+	int p[2];
+	pid_t pid;
+	void *m = mmap(NULL, sizeof(struct watch_list), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return plumb_err_errno(err, PLUMB_EINTERNAL, errno, "the watcher's list", "mmap");
+	C.watch = m;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return plumb_err_errno(err, PLUMB_EINTERNAL, errno, "the watcher's pipe", "create");
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return plumb_err_errno(err, PLUMB_EINTERNAL, e, "the watcher", "fork");
+	}
+	if (pid == 0) {
+		close(p[1]);
+		watch(p[0]);
+	}
+	close(p[0]);
+	C.watcher = pid;
+	C.watch_fd = p[1];
+	return 0;
+}
+
+/* End the watcher (it sees the pipe's end, has nothing left to do) and reap it. */
+static void stop_watcher(void)
+{
+	if (C.watch_fd >= 0)
+		close(C.watch_fd);
+	C.watch_fd = -1;
+	if (C.watcher > 0)
+		while (waitpid(C.watcher, NULL, 0) < 0 && errno == EINTR)
+			;
+	C.watcher = 0;
+	if (C.watch)
+		munmap((void *)C.watch, sizeof(struct watch_list));
+	C.watch = NULL;
+}
+
 /* ---- the interface ------------------------------------------------------- */
-
-/* The cache of contain_self_pid(); reset in a forked child. */
-static pid_t self_pid;
-
-static void self_forget(void)
-{
-	self_pid = 0;
-}
-
-pid_t contain_self_pid(void)
-{
-	static int registered;
-
-	if (!registered && pthread_atfork(NULL, NULL, self_forget) == 0)
-		registered = 1;
-	if (!self_pid || !registered)
-		self_pid = getpid();
-	return self_pid;
-}
 
 void contain_release(void)
 {
-	if (!C.done || C.owner != contain_self_pid())
+	if (!C.done || C.owner != getpid())
 		return;
-	if (C.method == CONTAIN_CGROUP && C.dir[0]) {
-		cgroup_kill(C.dir);
-		cgroup_wait_empty(C.dir, C.events_fd, SETTLE_NS);
-		rmdir(C.dir);
-	} else if (C.method == CONTAIN_SUBREAPER) {
-		subreaper_kill(0);
-	}
+	if (C.rc == 0 && C.method == CONTAIN_CGROUP && C.dir[0])
+		cgroup_remove(C.dir, C.events_fd);
+	else if (C.rc == 0 && C.method == CONTAIN_SUBREAPER)
+		subreaper_kill();
+	stop_watcher();
 	reap_zombies();
-	if (C.oom_fd >= 0)
-		close(C.oom_fd);
-	C.oom_fd = -1;
-	C.oom_tried = 0;
-	if (C.method == CONTAIN_CGROUP) {
-		if (C.procs_fd >= 0)
-			close(C.procs_fd);
-		if (C.events_fd >= 0)
-			close(C.events_fd);
-		if (C.dir_fd >= 0)
-			close(C.dir_fd);
-		C.procs_fd = C.events_fd = C.dir_fd = -1;
-		C.dir[0] = '\0';
-	}
+	cgroup_close();
+	C.dir[0] = '\0';
+	C.done = 0;
 }
 
 static void contain_exit(void)
@@ -622,23 +638,42 @@ static void contain_exit(void)
 	contain_release();
 }
 
+/*
+ * A fork of plumb (a build worker) inherited its parent's container: the
+ * descriptors are closed and the list unmapped, the cgroup and the watcher
+ * left to their owner.
+ */
+static void forget_inherited(void)
+{
+	cgroup_close();
+	if (C.watch_fd >= 0)
+		close(C.watch_fd);
+	if (C.watch)
+		munmap((void *)C.watch, sizeof(struct watch_list));
+	C.watch_fd = -1;
+	C.watch = NULL;
+	C.watcher = 0;
+}
+
 int contain_init(struct plumb_err *err)
 {
 	const char *want;
 	char why[PLUMB_ERR_MAX];
+	pid_t kids[1];
 	static int registered;
 
-	if (C.done && C.owner == contain_self_pid()) {
+	if (C.done && C.owner == getpid()) {
 		if (C.rc < 0 && err)
 			*err = C.err;
 		return C.rc;
 	}
-	/* Read once per process, here: proc_run() calls this for every run. */
+	if (C.done)
+		forget_inherited();
 	want = getenv("PLUMB_CONTAIN");
 	memset(&C, 0, sizeof(C));
-	C.procs_fd = C.events_fd = C.dir_fd = -1;
+	C.procs_fd = C.events_fd = C.watch_fd = -1;
 	C.done = 1;
-	C.owner = contain_self_pid();
+	C.owner = getpid();
 	plumb_err_clear(&C.err);
 	if (want && *want && strcmp(want, "auto") != 0 && strcmp(want, "cgroup") != 0 &&
 	    strcmp(want, "subreaper") != 0) {
@@ -646,6 +681,9 @@ int contain_init(struct plumb_err *err)
 				     "auto, cgroup or subreaper", want);
 		goto out;
 	}
+	/* An inherited SIG_IGN would have the kernel reap every child itself,
+	 * and wait4 would find no child (and no rusage). */
+	signal(SIGCHLD, SIG_DFL);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
 		C.rc = plumb_err_errno(&C.err, PLUMB_EINTERNAL, errno, "PR_SET_CHILD_SUBREAPER",
 				       "prctl");
@@ -664,6 +702,20 @@ int contain_init(struct plumb_err *err)
 		C.method = CONTAIN_SUBREAPER;
 		snprintf(C.reason, sizeof(C.reason), "%s", why);
 	}
+	/* The subreaper finds its children in /proc (CONFIG_PROC_CHILDREN). */
+	if (C.method == CONTAIN_SUBREAPER && list_children(kids, 1) < 0) {
+		C.rc = plumb_err_set(&C.err, PLUMB_EINTERNAL, "no container for plumb's children: "
+				     "/proc/self/task/%ld/children cannot be read (a kernel "
+				     "without CONFIG_PROC_CHILDREN?)%s%s", (long)getpid(),
+				     why[0] ? "; no cgroup2: " : "", why);
+		goto out;
+	}
+	if ((C.rc = start_watcher(&C.err)) < 0) {
+		if (C.method == CONTAIN_CGROUP)
+			cgroup_remove(C.dir, C.events_fd);
+		cgroup_close();
+		goto out;
+	}
 	if (!registered && atexit(contain_exit) == 0)
 		registered = 1;
 out:
@@ -674,7 +726,7 @@ out:
 
 enum contain_method contain_method(void)
 {
-	return C.done && C.owner == contain_self_pid() && C.rc == 0 ? C.method : CONTAIN_NONE;
+	return C.done && C.owner == getpid() && C.rc == 0 ? C.method : CONTAIN_NONE;
 }
 
 const char *contain_method_name(void)
@@ -696,11 +748,6 @@ int contain_join_fd(void)
 	return contain_method() == CONTAIN_CGROUP ? C.procs_fd : -1;
 }
 
-int contain_cgroup_fd(void)
-{
-	return contain_method() == CONTAIN_CGROUP ? C.dir_fd : -1;
-}
-
 int contain_child_join(int fd)
 {
 	if (fd < 0)
@@ -709,44 +756,53 @@ int contain_child_join(int fd)
 	return write(fd, "0", 1) == 1 ? 0 : errno;
 }
 
-unsigned contain_kill(pid_t child, int *alone)
+int contain_track(pid_t pgid)
 {
-	int dummy;
+	int i;
 
-	if (!alone)
-		alone = &dummy;
-	*alone = 0;
+	if (child_group_register(pgid) < 0)
+		return -1;
+	if (!C.watch || contain_method() == CONTAIN_NONE)
+		return 0;
+	for (i = 0; i < WATCH_SLOTS && C.watch->group[i] != 0; i++)
+		;
+	if (i == WATCH_SLOTS) {
+		child_group_forget(pgid);
+		return -1;
+	}
+	C.watch->group[i] = pgid;
+	return 0;
+}
+
+void contain_untrack(pid_t pgid)
+{
+	child_group_forget(pgid);
+	if (!C.watch || contain_method() == CONTAIN_NONE)
+		return;
+	for (int i = 0; i < WATCH_SLOTS; i++)
+		if (C.watch->group[i] == pgid)
+			C.watch->group[i] = 0;
+}
+
+unsigned contain_sweep(void)
+{
+	unsigned n = 0;
+
 	switch (contain_method()) {
 	case CONTAIN_CGROUP:
 		/* Most children leave nothing: one read of cgroup.events says
 		 * so (the exited child itself is no member any more). */
-		if (cgroup_populated(C.dir, C.events_fd))
-			return cgroup_kill(C.dir);
-		*alone = 1;
-		return 0;
-	case CONTAIN_SUBREAPER:
-		return subreaper_kill(child);
-	default:
-		return 0;
-	}
-}
-
-unsigned contain_settle(pid_t child, int alone)
-{
-	unsigned n = 0;
-
-	/* Empty at the child's exit (alone): nothing could start anything
-	 * since, and there is nothing to wait for; a descendant that had
-	 * exited before is still a zombie of plumb's to reap. */
-	if (!alone && contain_method() == CONTAIN_CGROUP) {
-		/* cgroup.kill is asynchronous: what contain_kill() killed may
-		 * still be listed for a moment, and must not count twice. */
-		if (!cgroup_wait_empty(C.dir, C.events_fd, 100000000ull)) {
-			n = cgroup_kill(C.dir);
+		if (cgroup_populated(C.dir, C.events_fd)) {
+			n = (unsigned)cgroup_count(C.dir);
+			cgroup_kill(C.dir);
 			cgroup_wait_empty(C.dir, C.events_fd, SETTLE_NS);
 		}
-	} else if (!alone) {
-		n = contain_kill(child, NULL);
+		break;
+	case CONTAIN_SUBREAPER:
+		n = subreaper_kill();
+		break;
+	default:
+		break;
 	}
 	reap_zombies();
 	return n;
@@ -757,14 +813,17 @@ unsigned contain_settle(pid_t child, int alone)
 int contain_parse_oom_kills(const char *text, uint64_t *count)
 {
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		uint64_t v = 0;
-		const char *q = p + 9;
+		char *end;
+		unsigned long long v;
+
 		if (strncmp(p, "oom_kill ", 9) != 0)
 			continue;
-		if (*q < '0' || *q > '9')
+		if (p[9] < '0' || p[9] > '9')
 			return -1;
-		while (*q >= '0' && *q <= '9')
-			v = v * 10 + (uint64_t)(*q++ - '0');
+		errno = 0;
+		v = strtoull(p + 9, &end, 10);
+		if (errno || (*end && *end != '\n'))
+			return -1;
 		*count = v;
 		return 0;
 	}
@@ -783,6 +842,7 @@ int contain_oom_kills(uint64_t *count)
 		 * for it, else the one of the cgroup plumb runs in (which holds it). */
 		char parent[PATH_MAX];
 		char *slash;
+
 		C.oom_tried = 1;
 		C.oom_fd = open_in(C.dir, "memory.events", O_RDONLY);
 		snprintf(parent, sizeof(parent), "%s", C.dir);
