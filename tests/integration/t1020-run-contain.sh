@@ -146,7 +146,7 @@ test_expect_success 'set up builds and benchmarks that hang with a grandchild' '
 		run_conf proj/k9m-$d.conf \
 			"bench.b.command=if test -e $TRASH/round2; then ${m}sleep 3206.$MARK & wait; fi; touch $TRASH/round2; {artifact}" &&
 		cat >build-$d.sh <<-EOF &&
-		if test "\$(basename "\$PWD")" = b && test "\$PLUMB_PAD" = 2; then
+		if test "\$PLUMB_PAD" = 2 && mkdir "$TRASH/hung-$d" 2>/dev/null; then
 			$w
 			sleep 3211.$MARK &
 			wait
