@@ -542,6 +542,19 @@ static int cache_key(struct build_ctx *c, struct runner_variant *v, char key[65]
 	struct buf ldf;
 	int r;
 
+	/* The toolchain's part, once, when the first key is needed: after the
+	 * checkout, so that no recorded command (build.cc) runs before the
+	 * commits are known to be the pinned ones. */
+	if (!c->toolchain) {
+		struct buf tc;
+		buf_init(&tc, 1 << 20);
+		if ((r = build_key_toolchain(c->cfg, &tc, err)) == 0 &&
+		    !(c->toolchain = buf_detach(&tc, NULL)))
+			r = plumb_err_oom(err, "build cache");
+		buf_release(&tc);
+		if (r < 0)
+			return r;
+	}
 	buf_init(&ldf, 1 << 16);
 	r = plan_command(c->cfg, v, object, &cl, &ldf, err);
 	cmdline_release(&cl);
@@ -715,7 +728,6 @@ static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct 
 			  struct plumb_err *err)
 {
 	const struct runner_controls *kc = c->opts ? c->opts->controls : NULL;
-	struct buf tc;
 	int r;
 
 	/* The sweep's added pads (controls NULL) have no control among them. */
@@ -733,13 +745,7 @@ static int ctx_open_cache(struct build_ctx *c, struct buildcache *cache, struct 
 		if (r > 0)
 			c->cache = cache;
 	}
-	if (!c->cache && !c->controls)
-		return 0;
-	buf_init(&tc, 1 << 20);
-	if ((r = build_key_toolchain(c->cfg, &tc, err)) == 0 && !(c->toolchain = buf_detach(&tc, NULL)))
-		r = plumb_err_oom(err, "build cache");
-	buf_release(&tc);
-	return r;
+	return 0;
 }
 
 /* Free what one attempt at the builds made in c (objects has npads slots). */
