@@ -30,6 +30,9 @@ NO_COLOR=1
 export LC_ALL TZ NO_COLOR
 unset PLUMB_SYSROOT PLUMB_ARCHIVE XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME XDG_CONFIG_HOME \
 	GITHUB_ACTIONS GITHUB_STEP_SUMMARY 2>/dev/null || true
+# The makes a test runs (examples, generated projects, plumb's builds) do
+# not inherit the suite's own flags: `make -s check` silenced their logs.
+unset MAKEFLAGS MFLAGS MAKELEVEL GNUMAKEFLAGS 2>/dev/null || true
 
 TRASH="$TEST_BUILDDIR/tests/integration/trash.$this_test"
 rm -rf "$TRASH"
