@@ -140,7 +140,8 @@ static const char *file_kind(mode_t mode)
  * Open the lock file at path, made by plumb if missing.  A file that is
  * there must be a regular file that starts with plumb's magic line: plumb
  * writes to no other (it never truncates, widens or shows a file it did
- * not make).  Opened without blocking, so a FIFO cannot hang the open.
+ * not make).  An empty regular file is locked as it is, never written
+ * (*writable 0).  Opened without blocking, so a FIFO cannot hang the open.
  */
 static int open_lock(const char *path, int shared, int *writable, struct plumb_err *err)
 {
@@ -177,6 +178,12 @@ static int open_lock(const char *path, int shared, int *writable, struct plumb_e
 		close(fd);
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: the lock is %s, not a regular file", path,
 				     file_kind(st.st_mode));
+	}
+	/* An empty file is what an older plumb left at the machine-wide lock's
+	 * path after every run: flock() on it, writing nothing to it. */
+	if (st.st_size == 0) {
+		*writable = 0;
+		return fd;
 	}
 	if (pread(fd, head, MAGIC_LEN, 0) != (ssize_t)MAGIC_LEN || memcmp(head, LOCK_MAGIC, MAGIC_LEN) != 0) {
 		close(fd);

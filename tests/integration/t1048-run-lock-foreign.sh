@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='plumb run: a lock path that is not a lock file plumb made (a foreign file, an empty one, a link, a FIFO, a folder) is refused, exit 3, and left as it was'
+test_description='plumb run: a lock path that is not a lock file plumb made (a foreign file, a link, a FIFO, a folder) is refused, exit 3, and left as it was; an empty one is locked unwritten'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRCDIR/tests/integration/lib-project.sh"
 . "$TEST_SRCDIR/tests/integration/lib-run.sh"
@@ -37,13 +37,21 @@ test_expect_success 'PLUMB_LOCK naming a foreign file: the same, with --wait too
 	! test -e b.plumb
 '
 
-test_expect_success 'an empty file is no lock plumb made either; it stays empty' '
+test_expect_success 'an empty file (an older plumb lock) is locked as it is: nothing written, its mode kept' '
 	: >empty && chmod 600 empty &&
-	test_expect_code 3 env PLUMB_LOCK="$TRASH/empty" "$PLUMB" run -c proj/quick.conf \
-		--workdir "$TRASH/wd-c" >out 2>err &&
-	test_grep "^plumb: $TRASH/empty: not a lock file plumb made" err &&
+	env PLUMB_LOCK="$TRASH/empty" "$PLUMB" run -c proj/quick.conf \
+		--workdir "$TRASH/wd-c" -o c.plumb >out 2>err &&
+	test -s c.plumb &&
 	! test -s empty &&
 	test "$(stat -c %a empty)" = 600
+'
+
+test_expect_success 'an empty lock is exclusive all the same: a second run finds it held, exit 75' '
+	: >empty2 &&
+	(flock -x 9 && test_expect_code 75 env PLUMB_LOCK="$TRASH/empty2" "$PLUMB" run -c proj/quick.conf \
+		--workdir "$TRASH/wd-c2" >out 2>err) 9<empty2 &&
+	test_grep "another run holds the lock" err &&
+	! test -s empty2
 '
 
 test_expect_success 'a symbolic link to a foreign file: refused, the file kept' '
