@@ -41,7 +41,7 @@ const struct key_def config_keys[] = {
 	{ { "run", "base", NULL, true, false, "a revision" }, K_RUN_BASE },
 	{ { "run", "candidate", "HEAD", false, false, "a revision, or WORKTREE" }, K_RUN_CANDIDATE },
 	{ { "run", "pads", "auto", false, false, "1 to 64, or auto" }, K_RUN_PADS },
-	{ { "run", "maxPads", "16", false, false, "6 to 64 (pads = auto only)" }, K_RUN_MAX_PADS },
+	{ { "run", "maxPads", "18", false, false, "6 to 64 (pads = auto only)" }, K_RUN_MAX_PADS },
 	{ { "run", "budget", "15m", false, false, "a duration: 90, 90s, 30m, 2h (pads = auto only)" }, K_RUN_BUDGET },
 	{ { "run", "rounds", "10", false, false, "1 to 100000" }, K_RUN_ROUNDS },
 	{ { "run", "seed", "1", false, false, "0 to 9223372036854775807" }, K_RUN_SEED },
@@ -1560,6 +1560,15 @@ int config_load(struct plumb_config *cfg, const char *path,
 		return rc;
 	}
 	return 0;
+}
+
+unsigned config_sweep_looks(const struct plumb_config *cfg)
+{
+	unsigned start = CONFIG_PADS_AUTO_START, step = CONFIG_PADS_AUTO_STEP;
+
+	if (!cfg->run.pads_auto || cfg->run.max_pads <= start)
+		return 1;
+	return 1 + (cfg->run.max_pads - start + step - 1) / step;
 }
 
 int config_repo_dir(const struct plumb_config *cfg, struct buf *out,

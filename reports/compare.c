@@ -378,7 +378,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 				      render_direction(b));
 		else
 			rc = report_add_note(b, err, "unswept: %zu and %zu pads are too few to rule out "
-				      "placement at %.0f%% confidence; the difference points %s",
+				      "placement at %g%% confidence; the difference points %s",
 				      b->old->n_pads, b->new->n_pads, b->rule.confidence * 100,
 				      render_direction(b));
 	} else if (b->verdict == VERDICT_INSUFFICIENT) {
@@ -441,7 +441,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		if (!isnan(b->ratio_lo)) {
 			buf_addstr(&t, "change ");
 			phrase_change_signed(b, &t);
-			buf_printf(&t, ", %.0f%% interval over %s ", b->rule.confidence * 100,
+			buf_printf(&t, ", %g%% interval over %s ", b->rule.confidence * 100,
 				   r->kind == REPORT_SELF ? "pads and rounds" : "pads");
 			phrase_interval(b, &t);
 		}

@@ -209,7 +209,7 @@ static int numbers(const struct report *r, const struct report_bench *b,
 		rc |= buf_printf(out, " (the most these pads allow, short of %g%%)</dd>",
 				 b->rule.confidence * 100);
 	} else if (!isnan(b->ratio_lo)) {
-		rc |= buf_printf(out, "<dt>%.0f%% interval</dt><dd>", b->rule.confidence * 100);
+		rc |= buf_printf(out, "<dt>%g%% interval</dt><dd>", b->rule.confidence * 100);
 		rc |= phrase_interval(b, raw);
 		rc |= raw_html(out, raw);
 		rc |= buf_addstr(out, "</dd>");

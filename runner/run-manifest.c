@@ -261,6 +261,12 @@ static int judge(struct run_state *st, const struct manifest_bench *mb,
 		return plumb_err_set(err, PLUMB_EINTERNAL, "verdict.rule: %s", st->cfg->verdict.rule);
 	if (st->cfg->verdict.confidence > 0)
 		rule.confidence = st->cfg->verdict.confidence;
+	/* The sweep judges after every step and stops at the first verdict: each
+	 * look gets an even share of 1 - confidence (Bonferroni), so that a false
+	 * call over the whole sweep stays within it.  The level used is the one
+	 * the bundle records, and every re-judgement uses it. */
+	if (rule.kind == STATS_RULE_SHIFT)   /* to six decimals: 0.9975, not 0.99749999... */
+		rule.confidence = round((1 - (1 - rule.confidence) / config_sweep_looks(st->cfg)) * 1e6) / 1e6;
 	rule.min_effect = st->cfg->verdict.min_effect;
 	if (analysis_judge(ar, &rule, manifest_bench_hot(mb), manifest_bench_work(mb), jd) < 0)
 		return errno == ENOMEM ? plumb_err_oom(err, "verdict")

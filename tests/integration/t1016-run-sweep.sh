@@ -37,8 +37,9 @@ test_expect_success PYTHON 'undecided at 6 pads: extended to 10, then decided; e
 	git config -f proj/plumb.conf verdict.confidence 0.999 &&
 	run_plumb -c proj/plumb.conf -o x.plumb >out 2>err &&
 	manifest x.plumb x &&
-	test_json x/manifest.json "$sweep[\"startPads\"] == 6 and $sweep[\"stepPads\"] == 4 and $sweep[\"maxPads\"] == 16 and $sweep[\"pads\"] == 10 and $sweep[\"stopped\"] == \"decided\"" &&
+	test_json x/manifest.json "$sweep[\"startPads\"] == 6 and $sweep[\"stepPads\"] == 4 and $sweep[\"maxPads\"] == 18 and $sweep[\"pads\"] == 10 and $sweep[\"stopped\"] == \"decided\"" &&
 	test_json x/manifest.json "len($sweep[\"extensions\"]) == 1" &&
+	test_json x/manifest.json "j[\"benches\"][0][\"rule\"][\"confidence\"] == 0.99975" &&
 	test_json x/manifest.json "$sweep[\"extensions\"][0][\"padsBefore\"] == 6 and $sweep[\"extensions\"][0][\"padsAfter\"] == 10 and $sweep[\"extensions\"][0][\"rounds\"] == 3 and $sweep[\"extensions\"][0][\"roundsOf\"] == \"added\"" &&
 	test_json x/manifest.json "$sweep[\"extensions\"][0][\"undecided\"] == [{\"bench\": \"b\", \"verdict\": \"unswept\", \"why\": \"too few pads for the confidence level\"}]" &&
 	test_json x/manifest.json "$sweep[\"extensions\"][0][\"after\"] == [{\"bench\": \"b\", \"verdict\": \"slower\", \"undecided\": False}] == $sweep[\"final\"]" &&
@@ -52,11 +53,11 @@ test_expect_success PYTHON 'undecided at 6 pads: extended to 10, then decided; e
 	test_grep "sweep: every benchmark decided at 10 pads per side" err
 '
 
-test_expect_success PYTHON 'the defaults: pads = auto from 6, up to 16, spread offsets' '
+test_expect_success PYTHON 'the defaults: pads = auto from 6, up to 18, spread offsets' '
 	git config -f proj/plumb.conf --unset run.pads &&
 	run_plumb -c proj/plumb.conf --dry-run >dry &&
 	test_grep "^	pads = auto$" dry &&
-	test_grep "^	maxPads = 16$" dry &&
+	test_grep "^	maxPads = 18$" dry &&
 	test_grep "^	padOffsets = spread$" dry &&
 	test_json x/manifest.json "j[\"build\"][\"padOffsets\"] == \"spread\" and j[\"build\"][\"variants\"][0][\"padOffset\"] == 0" &&
 	test_json x/manifest.json "len(set(v[\"padOffset\"] for v in j[\"build\"][\"variants\"] if v[\"side\"] == \"base\")) == 10" &&
@@ -92,6 +93,7 @@ test_expect_success PYTHON 'decided at 6 pads: nothing added, said so' '
 	test_json d/manifest.json "$sweep[\"pads\"] == 6 and $sweep[\"extensions\"] == [] and $sweep[\"stopped\"] == \"decided\"" &&
 	test_json d/manifest.json "len(j[\"build\"][\"variants\"]) == 13 and j[\"run\"][\"rounds\"] == 3 and j[\"benches\"][0][\"verdict\"] == \"slower\"" &&
 	test_json d/manifest.json "not any(n.startswith(\"adaptive sweep\") for n in j[\"benches\"][0].get(\"notes\", []))" &&
+	test_json d/manifest.json "j[\"benches\"][0][\"rule\"][\"confidence\"] == 0.9975" &&
 	test_grep "sweep: every benchmark decided at 6 pads per side" err
 '
 
@@ -103,6 +105,7 @@ test_expect_success PYTHON 'run.maxPads is respected: 6 pads, still undecided, n
 	test_json m/manifest.json "$sweep[\"pads\"] == 6 and $sweep[\"stopped\"] == \"maxPads\" and $sweep[\"extensions\"] == []" &&
 	test_json m/manifest.json "$sweep[\"final\"] == [{\"bench\": \"b\", \"verdict\": \"unswept\", \"undecided\": True, \"why\": \"too few pads for the confidence level\"}]" &&
 	test_json m/manifest.json "len(j[\"build\"][\"variants\"]) == 13 and j[\"benches\"][0][\"verdict\"] == \"unswept\"" &&
+	test_json m/manifest.json "j[\"benches\"][0][\"rule\"][\"confidence\"] == 0.999" &&
 	test_json m/manifest.json "any(\"not extended: run.maxPads reached\" in n for n in j[\"benches\"][0][\"notes\"])" &&
 	test_grep "stopped at run.maxPads = 6" err &&
 	plumb bundle verify m.plumb

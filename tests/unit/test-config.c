@@ -155,11 +155,12 @@ PLUMB_TEST(config_defaults)
 	assert_null(cfg.repo.url);
 	assert_string_equal(cfg.run.base, "v1");
 	assert_string_equal(cfg.run.candidate, "HEAD");
-	/* The adaptive sweep from 6 pads, up to 16, in 15 minutes. */
+	/* The adaptive sweep from 6 pads, up to 18, in 15 minutes: 4 looks. */
 	assert_true(cfg.run.pads_auto);
 	assert_int_equal(cfg.run.pads, 6);
 	assert_int_equal(CONFIG_PADS_AUTO_START, 6);
-	assert_int_equal(cfg.run.max_pads, 16);
+	assert_int_equal(cfg.run.max_pads, 18);
+	assert_int_equal(config_sweep_looks(&cfg), 4);
 	assert_int_equal(cfg.run.budget, 900);
 	assert_int_equal(cfg.run.rounds, 10);
 	assert_int_equal(cfg.run.seed, 1);
@@ -204,6 +205,29 @@ PLUMB_TEST(config_defaults)
  * The key table's default text and config_init() agree: setting every
  * key to its documented default changes nothing.
  */
+/* The looks of the sweep: the first sweep and every extension run.maxPads
+ * allows (the last one shorter); a fixed run.pads looks once. */
+PLUMB_TEST(config_sweep_looks_counts_every_step)
+{
+	static const struct { const char *max; unsigned looks; } cases[] = {
+		{ "6", 1 }, { "7", 2 }, { "10", 2 }, { "11", 3 }, { "16", 4 }, { "18", 4 },
+		{ "19", 5 }, { "64", 16 },
+	};
+	struct plumb_config cfg;
+	struct plumb_err err;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		load_ok(NULL, NULL, &cfg);
+		assert_int_equal(config_set(&cfg, "run.maxPads", cases[i].max, "t", &err), 0);
+		assert_int_equal(config_sweep_looks(&cfg), cases[i].looks);
+		config_release(&cfg);
+	}
+	load_ok(NULL, NULL, &cfg);
+	assert_int_equal(config_set(&cfg, "run.pads", "8", "t", &err), 0);
+	assert_int_equal(config_sweep_looks(&cfg), 1);
+	config_release(&cfg);
+}
+
 PLUMB_TEST(config_table_defaults_match_init)
 {
 	struct plumb_config a, b;
@@ -857,7 +881,7 @@ PLUMB_TEST(config_json_layout)
 	assert_non_null(dump);
 	assert_string_equal(dump,
 		"{\"repo\":{\"path\":\".\",\"url\":null},"
-		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":\"auto\",\"maxPads\":16,\"budget\":900,\"rounds\":10,\"seed\":1,"
+		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":\"auto\",\"maxPads\":18,\"budget\":900,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
 		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"project\":null},"
 		"\"build\":{\"command\":\"make\",\"artifact\":\"prog\",\"pad\":\"link\",\"padBytes\":16,\"padOffsets\":\"spread\","
@@ -1028,7 +1052,7 @@ PLUMB_TEST(config_text_layout)
 		"# plumb.conf: the effective configuration (see plumb.conf(5))\n"
 		"[repo]\n\tpath = .\n\t; url: not set\n"
 		"[run]\n\tbase = v1\n\tcandidate = HEAD\n\tpads = auto\n"
-		"\tmaxPads = 16\n\tbudget = 15m\n\trounds = 10\n\tseed = 1\n"
+		"\tmaxPads = 18\n\tbudget = 15m\n\trounds = 10\n\tseed = 1\n"
 		"\tcontrol = true\n\twarmupRuns = 1\n\t; cpu: not set (no pinning)\n\taslr = on\n"
 		"\tenv = PATH HOME LANG\n\tkeepArtifacts = pad0\n\t; label: none\n\t; setup: not set\n\t; cleanup: not set\n"
 		"\t; lock: not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)\n"
