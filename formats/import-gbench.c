@@ -45,6 +45,37 @@ static double unit_ns(const char *u)
 	return 0;
 }
 
+/* An argument part of a Google Benchmark name: 8, -3, n:8, threads:2, real_time. */
+static int is_arg(const char *s, size_t len)
+{
+	static const char *const words[] = { "real_time", "process_time", "manual_time" };
+	size_t i = s[0] == '-' ? 1 : 0;
+
+	if (memchr(s, ':', len))
+		return 1;
+	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (strlen(words[k]) == len && memcmp(words[k], s, len) == 0)
+			return 1;
+	if (i == len)
+		return 0;
+	for (; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+size_t import_gbench_family_len(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (;;) {
+		const char *slash = memrchr(name, '/', len);
+		if (!slash || slash == name || !is_arg(slash + 1, len - (size_t)(slash + 1 - name)))
+			return len;
+		len = (size_t)(slash - name);
+	}
+}
+
 /* The facts plumb's host.start shape takes from the context (no CPU model in it). */
 static const struct import_fact facts_map[] = {
 	{ "hostname", "host_name", JSON_STRING, 0 },

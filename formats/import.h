@@ -127,6 +127,15 @@ int import_parse_gbench(const char *name, const char *data, size_t len,
 
 void import_file_release(struct import_file *f);
 
+/*
+ * The length of a Google Benchmark name's family: the name without the
+ * arguments its registration added at the end (/8, /-3, /n:8,
+ * /threads:2, /repeats:3, /real_time, /process_time, /manual_time), so
+ * BM_Copy/8 and BM_Copy/64 are of BM_Copy, Fixture/Test/2 of Fixture/Test,
+ * BM_T<int> of itself.
+ */
+size_t import_gbench_family_len(const char *name);
+
 struct import_opts {
 	const char *base;        /* --base NAME: the entry that is the base side, or NULL */
 	const char *candidate;   /* --candidate NAME */

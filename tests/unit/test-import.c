@@ -281,6 +281,27 @@ PLUMB_TEST(import_parse_gbench_reads_one_run_of_a_binary)
 	import_file_release(&f);
 }
 
+/* A family is the name without the arguments its registration added. */
+PLUMB_TEST(import_gbench_family_is_the_name_without_arguments)
+{
+	static const struct { const char *name, *family; } cases[] = {
+		{ "BM_Copy/8", "BM_Copy" }, { "BM_Copy/64", "BM_Copy" },
+		{ "BM_Copy/8/512", "BM_Copy" }, { "BM_Neg/-3", "BM_Neg" },
+		{ "BM_Named/n:8/m:2", "BM_Named" }, { "BM_Par/threads:2", "BM_Par" },
+		{ "BM_Rt/8/real_time", "BM_Rt" }, { "BM_Rep/repeats:3", "BM_Rep" },
+		{ "Fixture/Test/2", "Fixture/Test" }, { "Fixture/Test", "Fixture/Test" },
+		{ "BM_T<int, 5>", "BM_T<int, 5>" }, { "BM_Capture/my case", "BM_Capture/my case" },
+		{ "BM_x/8x", "BM_x/8x" }, { "/8", "/8" }, { "BM_x/-", "BM_x/-" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = import_gbench_family_len(cases[i].name);
+		if (len != strlen(cases[i].family) || strncmp(cases[i].name, cases[i].family, len) != 0)
+			fail_msg("%s: family '%.*s', want '%s'", cases[i].name, (int)len,
+				 cases[i].name, cases[i].family);
+	}
+}
+
 PLUMB_TEST(import_detects_by_content_and_names_what_it_expected)
 {
 	struct import_file f;
