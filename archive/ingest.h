@@ -33,7 +33,7 @@ struct ingest_side {
 
 struct ingest_bench {
 	char *name;
-	char *mode;      /* process | samples, or NULL */
+	char *mode;      /* process | samples | gbench, or NULL */
 	char *metric;    /* wall | cpu | cycles | instructions | ..., or NULL */
 	char *verdict;   /* slower | faster | placement | unswept ... | insufficient, or NULL */
 	struct ingest_side base, cand;

@@ -233,6 +233,15 @@ static int bisect_exec(int argc, char **argv)
 		status = PLUMB_EXIT_USAGE;
 		goto out_cfg;
 	}
+	if (cfg.benches[0].mode == CONFIG_MODE_GBENCH) {
+		/* Its benchmarks are known only once a binary is built. */
+		fprintf(stderr, "plumb bisect: bench.%s.mode = gbench: a Google Benchmark binary "
+			"is several benchmarks, and bisect follows one; bisect a process-mode "
+			"benchmark that runs the one you want "
+			"({artifact} --benchmark_filter=...)\n", cfg.benches[0].name);
+		status = PLUMB_EXIT_USAGE;
+		goto out_cfg;
+	}
 	make_id(rec.id);
 	snprintf(label, sizeof(label), "bisect=%s", rec.id);
 	if (config_set(&cfg, "run.label", label, "plumb bisect", &err) < 0) {

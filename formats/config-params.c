@@ -418,7 +418,12 @@ void config_bench_file_id(const char *name, char out[CONFIG_BENCH_FILE_ID_MAX + 
 		case '=': out[o++] = '-'; break;
 		case ',': out[o++] = '_'; break;
 		case '+': out[o++] = '.'; break;
-		default: out[o++] = name[i]; break;
+		default:
+			/* Anything else a Google Benchmark name may hold ("BM_t<int>"). */
+			out[o++] = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+				   (name[i] >= '0' && name[i] <= '9') || name[i] == '.' || name[i] == '_' ||
+				   name[i] == '-' ? name[i] : '_';
+			break;
 		}
 	}
 	out[o] = '\0';

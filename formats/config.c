@@ -74,7 +74,8 @@ const struct key_def config_keys[] = {
 	{ { "host", "allow", NULL, false, false, "check ids, comma-separated: virt,isolation" }, K_HOST_ALLOW },
 	{ { "archive", "url", NULL, false, false, "a folder, or postgresql://USER:PASSWORD@HOST/DB" }, K_ARCHIVE_URL },
 	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
-	{ { "bench", "mode", "process", false, false, "process | samples" }, K_BENCH_MODE },
+	{ { "bench", "mode", "process", false, false, "process | samples | gbench" }, K_BENCH_MODE },
+	{ { "bench", "filter", NULL, false, false, "a Google Benchmark regular expression (mode = gbench only)" }, K_BENCH_FILTER },
 	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
 	{ { "bench", "metric", "wall", false, false, NULL /* from the metric table */ }, K_BENCH_METRIC },
 	{ { "bench", "hot", NULL, false, false, "symbol names, space-separated" }, K_BENCH_HOT },
@@ -98,7 +99,7 @@ _Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
 static const char *const pad_names[] = { "link", "env", "none" };
 static const char *const reuse_names[] = { "relink", "none" };
 static const char *const offsets_names[] = { "linear", "spread" };
-static const char *const mode_names[] = { "process", "samples" };
+static const char *const mode_names[] = { "process", "samples", "gbench" };
 static const char *const checksum_names[] = { "auto", "required", "off" };
 static const char *const aslr_names[] = { "on", "off" };
 static const char *const keep_names[] = { "none", "pad0", "all" };
@@ -195,6 +196,8 @@ static void bench_release(struct config_bench *b)
 {
 	free(b->name);
 	free(b->command);
+	free(b->filter);
+	free(b->gbench);
 	free(b->params);
 	free(b->prepare);
 	free(b->setup);
@@ -473,6 +476,10 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		if (rc == 0)
 			b->mode = (enum config_mode)choice;
 		return rc;
+	case K_BENCH_FILTER:
+		if ((rc = config_params_leftover(where, v, err)) < 0)
+			return rc;
+		return config_parse_text(where, v, &b->filter, err);
 	case K_BENCH_WARMUP:
 		if (strcasecmp(v, "auto") == 0) {
 			b->warmup = CONFIG_WARMUP_AUTO;
@@ -712,6 +719,12 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_BENCH_MODE:
 		value_str(v, config_mode_name(b->mode), NULL);
+		return;
+	case K_BENCH_FILTER:
+		if (b->mode != CONFIG_MODE_GBENCH)
+			v->note = "mode = gbench only";
+		else
+			value_str(v, b->filter, "not set (every benchmark of the binary)");
 		return;
 	case K_BENCH_WARMUP:
 		if (!samples)
@@ -1503,6 +1516,30 @@ int config_apply_overrides(struct plumb_config *cfg,
 	return 0;
 }
 
+/*
+ * A mode gbench section: the binary's own times are the values (wall is its
+ * real_time, cpu its cpu_time), and its standard output is its JSON, so no
+ * counter, no valgrind round and no checksum= line on stdout.
+ */
+static int gbench_check(const char *f, const struct config_bench *b, struct plumb_err *err)
+{
+	if (b->metric != METRIC_WALL && b->metric != METRIC_CPU)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: bench.%s.metric: '%s' does not apply to mode = gbench "
+				     "(wall is Google Benchmark's real_time, cpu its cpu_time)",
+				     f, b->name, metric_name(b->metric));
+	if (b->counter != CONFIG_COUNTER_AUTO)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: bench.%s.counter: '%s' does not apply to mode = gbench "
+				     "(its times are the binary's own: nothing is counted)",
+				     f, b->name, config_counter_name(b->counter));
+	if (b->checksum == CONFIG_CHECKSUM_REQUIRED)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: bench.%s.checksum: 'required' does not apply to mode = gbench "
+				     "(its standard output is Google Benchmark's JSON)", f, b->name);
+	return 0;
+}
+
 int config_check(const struct plumb_config *cfg, struct plumb_err *err)
 {
 	const char *f = cfg->file ? cfg->file : "plumb.conf";
@@ -1527,20 +1564,29 @@ int config_check(const struct plumb_config *cfg, struct plumb_err *err)
 		if (!b->command)
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: bench.%s.command: missing (required)", f, b->name);
-		if (b->mode == CONFIG_MODE_PROCESS) {
+		if (b->mode != CONFIG_MODE_SAMPLES) {
 			if (is_explicit(cfg, b, K_BENCH_WARMUP))
 				return plumb_err_set(err, PLUMB_EINPUT,
 						     "%s: bench.%s.warmup: applies to mode = samples only "
-						     "(use run.warmupRuns for process mode)", f, b->name);
+						     "(use run.warmupRuns for %s mode)", f, b->name,
+						     config_mode_name(b->mode));
 			if (is_explicit(cfg, b, K_BENCH_MAX_SAMPLES))
 				return plumb_err_set(err, PLUMB_EINPUT,
 						     "%s: bench.%s.maxSamples: applies to mode = samples only",
 						     f, b->name);
-		} else if (b->metric != METRIC_WALL) {
+		}
+		if (b->mode == CONFIG_MODE_SAMPLES && b->metric != METRIC_WALL)
 			return plumb_err_set(err, PLUMB_EINPUT,
 					     "%s: bench.%s.metric: '%s' applies to mode = process only "
 					     "(samples are the benchmark's own durations)",
 					     f, b->name, metric_name(b->metric));
+		if (b->mode != CONFIG_MODE_GBENCH && b->filter)
+			return plumb_err_set(err, PLUMB_EINPUT,
+					     "%s: bench.%s.filter: applies to mode = gbench only", f, b->name);
+		if (b->mode == CONFIG_MODE_GBENCH) {
+			int rc = gbench_check(f, b, err);
+			if (rc < 0)
+				return rc;
 		}
 	}
 	return 0;

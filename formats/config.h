@@ -67,7 +67,9 @@ enum config_reuse { CONFIG_REUSE_RELINK, CONFIG_REUSE_NONE };
 /* run.keepArtifacts: none, base and candidate pad 0, or every variant (not the control) */
 enum config_keep { CONFIG_KEEP_NONE, CONFIG_KEEP_PAD0, CONFIG_KEEP_ALL };
 enum config_offsets { CONFIG_OFFSETS_LINEAR, CONFIG_OFFSETS_SPREAD };   /* build.padOffsets */
-enum config_mode { CONFIG_MODE_PROCESS, CONFIG_MODE_SAMPLES };
+/* bench.NAME.mode: one process per round; samples streamed by the benchmark;
+ * each benchmark of a Google Benchmark binary a benchmark (runner/run-gbench.c). */
+enum config_mode { CONFIG_MODE_PROCESS, CONFIG_MODE_SAMPLES, CONFIG_MODE_GBENCH };
 enum config_warmup {
 	CONFIG_WARMUP_AUTO,   /* steady-state detection (seed 001) */
 	CONFIG_WARMUP_COUNT,  /* drop the first warmup_count samples of a round */
@@ -99,6 +101,11 @@ struct config_bench {
 	char *name;                    /* the subsection, case kept */
 	char *command;                 /* may hold {artifact} */
 	enum config_mode mode;
+	char *filter;                  /* bench.NAME.filter: mode gbench, a --benchmark_filter
+	                                  regular expression, or NULL (every benchmark) */
+	char *gbench;                  /* not a key: in the runner's expansion of a mode gbench
+	                                  section (runner/run-gbench.c), the Google Benchmark
+	                                  benchmark this one runs; NULL in a configuration read */
 	enum config_warmup warmup;
 	uint64_t warmup_count;         /* CONFIG_WARMUP_COUNT only, >= 1 */
 	enum metric_id metric;
@@ -245,7 +252,8 @@ struct config_key {
 /*
  * A benchmark's name as a file name component of [A-Za-z0-9._-] (a
  * bundle's member names): an expanded name NAME/a=1,b=x+y is
- * NAME--a-1_b-x.y.  Plain names are unchanged.
+ * NAME--a-1_b-x.y, any other byte becomes _ (a Google Benchmark name,
+ * NAME/BM_t<int>/8 is NAME--BM_t_int_--8).  Plain names are unchanged.
  */
 #define CONFIG_BENCH_FILE_ID_MAX (2 * CONFIG_BENCH_FULL_NAME_MAX)
 void config_bench_file_id(const char *name, char out[CONFIG_BENCH_FILE_ID_MAX + 1]);

@@ -15,7 +15,12 @@
  * RMS) are left out and counted: plumb computes its own from the
  * repetitions; a benchmark with aggregates only
  * (--benchmark_report_aggregates_only) is left out with a warning.  A
- * repetition with error_occurred is left out and said.
+ * repetition with error_occurred (SkipWithError) or skipped
+ * (SkipWithMessage, Google Benchmark 1.8) is left out and said, with its
+ * message; a benchmark left with no repetition is in f->left with why.
+ *
+ * `plumb import` and `plumb run` (bench.NAME.mode = gbench, one run's
+ * --benchmark_format=json output: runner/run-gbench.c) read through here.
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +45,37 @@ static double unit_ns(const char *u)
 	return 0;
 }
 
+/* An argument part of a Google Benchmark name: 8, -3, n:8, threads:2, real_time. */
+static int is_arg(const char *s, size_t len)
+{
+	static const char *const words[] = { "real_time", "process_time", "manual_time" };
+	size_t i = s[0] == '-' ? 1 : 0;
+
+	if (memchr(s, ':', len))
+		return 1;
+	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (strlen(words[k]) == len && memcmp(words[k], s, len) == 0)
+			return 1;
+	if (i == len)
+		return 0;
+	for (; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+size_t import_gbench_family_len(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (;;) {
+		const char *slash = memrchr(name, '/', len);
+		if (!slash || slash == name || !is_arg(slash + 1, len - (size_t)(slash + 1 - name)))
+			return len;
+		len = (size_t)(slash - name);
+	}
+}
+
 /* The facts plumb's host.start shape takes from the context (no CPU model in it). */
 static const struct import_fact facts_map[] = {
 	{ "hostname", "host_name", JSON_STRING, 0 },
@@ -50,9 +86,26 @@ static const struct import_fact facts_map[] = {
 
 /* Per entry while reading: what was left out. */
 struct gb_count {
-	size_t aggregates, errors, reps;
+	size_t aggregates, errors, skips, reps;
 	uint32_t next;          /* the round a repetition without repetition_index takes */
+	char message[IMPORT_MESSAGE_MAX + 1];  /* the first error_message or skip_message */
 };
+
+/* The first message of a left-out repetition, kept printable: a benchmark's
+ * own text, untrusted (control characters become spaces, cut to size). */
+static void keep_message(struct gb_count *c, const char *msg)
+{
+	size_t i;
+
+	if (c->message[0] || !msg)
+		return;
+	for (i = 0; msg[i] && i < IMPORT_MESSAGE_MAX; i++)
+		c->message[i] = (unsigned char)msg[i] < 0x20 || msg[i] == 0x7f ? ' ' : msg[i];
+	/* Not in the middle of a UTF-8 sequence. */
+	while (i > 0 && msg[i] && ((unsigned char)msg[i] & 0xc0) == 0x80)
+		i--;
+	c->message[i] = '\0';
+}
 
 static int read_context(struct import_walk *w, const json_t *ctx)
 {
@@ -124,6 +177,12 @@ static int read_bench(struct import_walk *w, const json_t *b, struct gb_count **
 	}
 	if (json_is_true(json_object_get(b, "error_occurred"))) {
 		c->errors++;
+		keep_message(c, json_string_value(json_object_get(b, "error_message")));
+		return 0;
+	}
+	if (json_is_true(json_object_get(b, "skipped"))) {
+		c->skips++;
+		keep_message(c, json_string_value(json_object_get(b, "skip_message")));
 		return 0;
 	}
 	if ((rc = import_number(w, b, "real_time", 1, &real)) < 0 ||
@@ -149,6 +208,34 @@ static int read_bench(struct import_walk *w, const json_t *b, struct gb_count **
 	return import_value(w, s, round, cpu * k);
 }
 
+/* A benchmark with no repetition left: why, as a warning and in f->left. */
+static int left_out(struct import_walk *w, const char *name, const struct gb_count *c)
+{
+	struct import_left *grown;
+	char why[IMPORT_MESSAGE_MAX + 96];
+
+	if (c->errors)
+		snprintf(why, sizeof(why), "every repetition had error_occurred (error_message: %s)",
+			 c->message[0] ? c->message : "none");
+	else if (c->skips)
+		snprintf(why, sizeof(why), "every repetition was skipped (skip_message: %s)",
+			 c->message[0] ? c->message : "none");
+	else
+		snprintf(why, sizeof(why), "aggregates only (run it without "
+			 "--benchmark_report_aggregates_only)");
+	grown = realloc(w->f->left, (w->f->n_left + 1) * sizeof(*grown));
+	if (!grown)
+		return plumb_err_oom(w->err, "import");
+	w->f->left = grown;
+	grown[w->f->n_left].name = strdup(name);
+	grown[w->f->n_left].why = strdup(why);
+	w->f->n_left++;
+	if (!grown[w->f->n_left - 1].name || !grown[w->f->n_left - 1].why)
+		return plumb_err_oom(w->err, "import");
+	return import_line(w, &w->f->warnings, &w->f->n_warnings, "%s: benchmark '%s' left out: %s",
+			   w->name, name, why);
+}
+
 int import_read_gbench(struct import_walk *w, const json_t *root)
 {
 	const json_t *benches = json_object_get(root, "benchmarks"), *b;
@@ -170,15 +257,12 @@ int import_read_gbench(struct import_walk *w, const json_t *root)
 			goto out;
 	}
 	jsonio_path_restore(&w->path, old);
-	/* Entries with no repetition left: said, and dropped. */
+	/* Entries with no repetition left: said, kept in f->left, and dropped. */
 	for (i = 0, kept = 0; i < w->f->n_entries; i++) {
 		struct import_entry *e = &w->f->entries[i];
 		struct gb_count *c = &counts[i];
 		if (rc == 0 && c->reps == 0)
-			rc = import_line(w, &w->f->warnings, &w->f->n_warnings, "%s: benchmark '%s' "
-					 "left out: %s", w->name, e->name, c->errors ? "every repetition "
-					 "had error_occurred" : "aggregates only (run it without "
-					 "--benchmark_report_aggregates_only)");
+			rc = left_out(w, e->name, c);
 		if (c->reps == 0) {
 			free(e->name);
 			for (size_t k = 0; k < e->n_series; k++) {
@@ -200,6 +284,9 @@ int import_read_gbench(struct import_walk *w, const json_t *root)
 		if (rc == 0 && c->errors)
 			rc = import_line(w, &e->notes, &e->n_notes, "google-benchmark: %zu repetition%s "
 					 "with error_occurred left out", c->errors, c->errors == 1 ? "" : "s");
+		if (rc == 0 && c->skips)
+			rc = import_line(w, &e->notes, &e->n_notes, "google-benchmark: %zu skipped "
+					 "repetition%s left out", c->skips, c->skips == 1 ? "" : "s");
 	}
 out:
 	free(counts);

@@ -270,6 +270,11 @@ void import_file_release(struct import_file *f)
 		free_lines(e->notes, e->n_notes);
 	}
 	free(f->entries);
+	for (size_t i = 0; i < f->n_left; i++) {
+		free(f->left[i].name);
+		free(f->left[i].why);
+	}
+	free(f->left);
 	free_lines(f->warnings, f->n_warnings);
 	free(f->path);
 	free(f->tool_version);
@@ -283,19 +288,13 @@ static const char expected[] =
 	"({\"results\": [...]}), pyperf JSON ({\"version\": \"1.0\", \"benchmarks\": [...]}) "
 	"or Google Benchmark --benchmark_out JSON ({\"context\": {...}, \"benchmarks\": [...]})";
 
-int import_parse(const char *name, const char *data, size_t len,
-		 struct import_file *f, struct plumb_err *err)
+/* The top-level object of a result file, parsed under the budgets, into *root. */
+static int load_root(const char *name, const char *data, size_t len, json_t **root,
+		     struct plumb_err *err)
 {
-	struct import_walk w;
-	json_t *root = NULL;
 	size_t i = 0;
-	int rc;
 
-	memset(&w, 0, sizeof(w));
-	w.name = name;
-	w.f = f;
-	w.err = err;
-	jsonio_path_init(&w.path);
+	*root = NULL;
 	while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
 		i++;
 	if (i == len || data[i] != '{')
@@ -303,14 +302,42 @@ int import_parse(const char *name, const char *data, size_t len,
 	if (jsonio_values(data, len, IMPORT_MAX_JSON) > IMPORT_MAX_JSON)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: more than %zu JSON values (the limit "
 				     "of an imported file)", name, IMPORT_MAX_JSON);
-	rc = jsonio_load(data, len, IMPORT_MAX_BYTES, IMPORT_MAX_DEPTH, &root, err);
-	if (rc < 0)
+	if (jsonio_load(data, len, IMPORT_MAX_BYTES, IMPORT_MAX_DEPTH, root, err) < 0)
 		return plumb_err_prefix(err, "%s", name);
+	return 0;
+}
+
+static void walk_init(struct import_walk *w, const char *name, struct import_file *f,
+		      struct plumb_err *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->name = name;
+	w->f = f;
+	w->err = err;
+	jsonio_path_init(&w->path);
+}
+
+/* Google Benchmark's shape: an array "benchmarks" and an object "context". */
+static int is_gbench(const json_t *root)
+{
+	return json_is_array(json_object_get(root, "benchmarks")) &&
+	       json_is_object(json_object_get(root, "context"));
+}
+
+int import_parse(const char *name, const char *data, size_t len,
+		 struct import_file *f, struct plumb_err *err)
+{
+	struct import_walk w;
+	json_t *root;
+	int rc;
+
+	walk_init(&w, name, f, err);
+	if ((rc = load_root(name, data, len, &root, err)) < 0)
+		return rc;
 	if (json_is_array(json_object_get(root, "results"))) {
 		f->tool = IMPORT_HYPERFINE;
 		rc = import_read_hyperfine(&w, root);
-	} else if (json_is_array(json_object_get(root, "benchmarks")) &&
-		   json_is_object(json_object_get(root, "context"))) {
+	} else if (is_gbench(root)) {
 		f->tool = IMPORT_GBENCH;
 		rc = import_read_gbench(&w, root);
 	} else if (json_is_array(json_object_get(root, "benchmarks")) &&
@@ -326,6 +353,27 @@ int import_parse(const char *name, const char *data, size_t len,
 	else if (rc == 0 && f->n_entries == 0)
 		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: %s file with no benchmark to import",
 				   name, import_tool_name(f->tool));
+	return rc;
+}
+
+int import_parse_gbench(const char *name, const char *data, size_t len,
+			struct import_file *f, struct plumb_err *err)
+{
+	struct import_walk w;
+	json_t *root;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	f->tool = IMPORT_GBENCH;
+	walk_init(&w, name, f, err);
+	if ((rc = load_root(name, data, len, &root, err)) < 0)
+		return rc;
+	if (is_gbench(root))
+		rc = import_read_gbench(&w, root);
+	else
+		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: not Google Benchmark JSON (expected "
+				   "{\"context\": {...}, \"benchmarks\": [...]})", name);
+	json_decref(root);
 	return rc;
 }
 

@@ -52,6 +52,7 @@ struct sign_secret_key;
 #define IMPORT_MAX_JSON    ((size_t)2000000)    /* JSON values of one file */
 #define IMPORT_MAX_VALUES  ((size_t)1000000)    /* sample values of one file */
 #define IMPORT_MAX_METRICS 2                    /* series per entry (wall, cpu) */
+#define IMPORT_MESSAGE_MAX 200                  /* bytes kept of a Google Benchmark message */
 
 enum import_tool {
 	IMPORT_HYPERFINE,
@@ -78,6 +79,14 @@ struct import_entry {
 	size_t n_notes;
 };
 
+/* A Google Benchmark benchmark with no repetition left, and why: "every
+ * repetition had error_occurred (error_message: ...)", "every repetition
+ * was skipped (skip_message: ...)" or "aggregates only (...)". */
+struct import_left {
+	char *name;
+	char *why;
+};
+
 struct import_file {
 	char *path;
 	enum import_tool tool;
@@ -88,6 +97,8 @@ struct import_file {
 	size_t n_entries;
 	char **warnings;      /* said on stderr and kept in the bundle (source.warnings) */
 	size_t n_warnings;
+	struct import_left *left;   /* Google Benchmark: benchmarks left out (also warned) */
+	size_t n_left;
 	char sha256[DIGEST_HEX];
 	int gzip;             /* the file was a gzip stream */
 };
@@ -103,7 +114,27 @@ int import_load(const char *path, struct import_file *f, struct plumb_err *err);
 int import_parse(const char *name, const char *data, size_t len,
 		 struct import_file *f, struct plumb_err *err);
 
+/*
+ * One run's output of a Google Benchmark binary (--benchmark_format=json:
+ * `plumb run`, bench.NAME.mode = gbench) read by the reader import_load()
+ * uses: the same entries, units and limits, a benchmark with no
+ * repetition left in f->left.  No entry at all is not an error here (the
+ * runner names the benchmark it missed); text that is not Google
+ * Benchmark JSON is PLUMB_EINPUT naming name.  Release f in every case.
+ */
+int import_parse_gbench(const char *name, const char *data, size_t len,
+			struct import_file *f, struct plumb_err *err);
+
 void import_file_release(struct import_file *f);
+
+/*
+ * The length of a Google Benchmark name's family: the name without the
+ * arguments its registration added at the end (/8, /-3, /n:8,
+ * /threads:2, /repeats:3, /real_time, /process_time, /manual_time), so
+ * BM_Copy/8 and BM_Copy/64 are of BM_Copy, Fixture/Test/2 of Fixture/Test,
+ * BM_T<int> of itself.
+ */
+size_t import_gbench_family_len(const char *name);
 
 struct import_opts {
 	const char *base;        /* --base NAME: the entry that is the base side, or NULL */

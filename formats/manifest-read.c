@@ -936,6 +936,28 @@ static int read_bench_extras(struct rd *r, const json_t *o, struct manifest_benc
 	return rc;
 }
 
+/* benches[].gbench: which Google Benchmark benchmark of a binary (mode gbench). */
+static int read_gbench(struct rd *r, const json_t *o, struct manifest_gbench *g)
+{
+	json_t *v;
+	size_t old;
+	int rc = member(r, o, "gbench", 0, W_OBJECT, &v, &old);
+
+	if (rc < 0)
+		return rc;
+	if (!v) {
+		jsonio_path_restore(&r->path, old);
+		return 0;
+	}
+	g->present = 1;
+	if ((rc = get_str(r, v, "section", 1, &g->section)) < 0 ||
+	    (rc = get_str(r, v, "name", 1, &g->name)) < 0 ||
+	    (rc = get_str(r, v, "family", 1, &g->family)) < 0)
+		return rc;
+	jsonio_path_restore(&r->path, old);
+	return 0;
+}
+
 static int read_bench(struct rd *r, const json_t *o, struct manifest_bench *b)
 {
 	json_t *sides;
@@ -949,6 +971,8 @@ static int read_bench(struct rd *r, const json_t *o, struct manifest_bench *b)
 		rc = get_enum(r, o, "mode", 1, manifest_mode_names, &mode);
 	if (rc == 0)
 		rc = get_enum(r, o, "metric", 1, metric_bench_names, &metric);
+	if (rc == 0)
+		rc = read_gbench(r, o, &b->gbench);
 	if (rc == 0)
 		rc = get_str(r, o, "failure", 0, &b->failure);
 	if (rc == 0)

@@ -418,6 +418,16 @@ static void write_bench(struct wr *w, json_t *arr, size_t i, const struct manife
 	put_str(w, o, "name", b->name);
 	put_str(w, o, "mode", manifest_mode_name(b->mode));
 	put_str(w, o, "metric", metric_name(b->metric));
+	if (b->gbench.present) {
+		old2 = enter(w, "gbench", 0);
+		g = put_obj(w, o, "gbench");
+		if (g) {
+			put_str(w, g, "section", b->gbench.section);
+			put_str(w, g, "name", b->gbench.name);
+			put_str(w, g, "family", b->gbench.family);
+		}
+		jsonio_path_restore(&w->path, old2);
+	}
 	put_str(w, o, "failure", b->failure);
 	put_str(w, o, "failureLog", b->failure_log);
 	put_str(w, o, "warmup", b->warmup);
@@ -561,19 +571,23 @@ out:
 
 /*
  * The lowest minor version whose readers understand m: a reader of 1.1
- * still reads every bundle that uses nothing of 1.2 or 1.3.
+ * still reads every bundle that uses nothing of 1.2, 1.3 or 1.4.
  */
 static int64_t minor_needed(const struct manifest *m)
 {
+	int64_t need = m->source ? MANIFEST_VERSION_MINOR_SOURCE : 1;
+
+	if (m->run.project)
+		need = MANIFEST_VERSION_MINOR_SHIFT;
 	for (size_t i = 0; i < m->n_benches; i++) {
 		const struct manifest_bench *b = &m->benches[i];
+		if (b->mode == MANIFEST_MODE_GBENCH)
+			return MANIFEST_VERSION_MINOR;
 		if (b->shift.present || b->work || b->verdict == VERDICT_UNCHANGED ||
 		    (b->rule.present && b->rule.name && strcmp(b->rule.name, "shift") == 0))
-			return 3;
+			need = MANIFEST_VERSION_MINOR_SHIFT;
 	}
-	if (m->run.project)
-		return 3;
-	return m->source ? 2 : 1;
+	return need;
 }
 
 /* The whole tree, or NULL with err set. */

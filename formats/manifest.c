@@ -21,7 +21,7 @@
 /* Enum name tables: the index is the enum value. */
 const char *const manifest_side_names[] = { "base", "candidate", "control", NULL };
 const char *const manifest_method_names[] = { "link", "env", "none", NULL };
-const char *const manifest_mode_names[] = { "process", "samples", NULL };
+const char *const manifest_mode_names[] = { "process", "samples", "gbench", NULL };
 const char *const manifest_direction_names[] = { "", "slower", "faster", NULL };
 
 static void commit_init(struct manifest_commit *c)
@@ -114,6 +114,9 @@ static void bench_release(struct manifest_bench *b)
 	size_t i;
 
 	free(b->name);
+	free(b->gbench.section);
+	free(b->gbench.name);
+	free(b->gbench.family);
 	free(b->failure);
 	free(b->failure_log);
 	free(b->warmup);
@@ -770,8 +773,17 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 
 	if (!b->name || !*b->name)
 		return bad(err, "benches[%zu].name: missing required field", i);
-	if ((int)b->mode < 0 || b->mode > MANIFEST_MODE_SAMPLES)
+	if ((int)b->mode < 0 || b->mode > MANIFEST_MODE_GBENCH)
 		return bad(err, "benches[%zu].mode: not a mode", i);
+	if ((b->mode == MANIFEST_MODE_GBENCH) != (b->gbench.present != 0))
+		return bad(err, "benches[%zu].gbench: %s", i, b->gbench.present ?
+			   "only in mode gbench" : "missing required field (mode gbench)");
+	if (b->gbench.present && (!b->gbench.section || !*b->gbench.section))
+		return bad(err, "benches[%zu].gbench.section: missing required field", i);
+	if (b->gbench.present && (!b->gbench.name || !*b->gbench.name))
+		return bad(err, "benches[%zu].gbench.name: missing required field", i);
+	if (b->gbench.present && (!b->gbench.family || !*b->gbench.family))
+		return bad(err, "benches[%zu].gbench.family: missing required field", i);
 	if ((unsigned)b->metric >= METRIC_COUNT || !metric_table[b->metric].bench)
 		return bad(err, "benches[%zu].metric: not a metric", i);
 	if (b->warmup && !manifest_is_warmup_policy(b->warmup))

@@ -57,7 +57,8 @@ struct plumb_err;
 
 #define MANIFEST_FORMAT "plumb-bundle"
 #define MANIFEST_VERSION_MAJOR 1
-#define MANIFEST_VERSION_MINOR 3   /* 1.3: the shift rule, unchanged, benches[].shift */
+#define MANIFEST_VERSION_MINOR 4   /* 1.4: mode gbench, benches[].gbench */
+#define MANIFEST_VERSION_MINOR_SHIFT 3   /* 1.3: the shift rule, unchanged, benches[].shift */
 #define MANIFEST_VERSION_MINOR_SOURCE 2  /* 1.2: source, an imported bundle */
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)  /* manifest.json read limit */
 #define MANIFEST_MAX_DEPTH 32                  /* nesting limit, top level = 1 */
@@ -80,7 +81,8 @@ enum manifest_method {          /* build.method, DESIGN §5.2 */
 
 enum manifest_mode {            /* benches[].mode */
 	MANIFEST_MODE_PROCESS,
-	MANIFEST_MODE_SAMPLES
+	MANIFEST_MODE_SAMPLES,
+	MANIFEST_MODE_GBENCH       /* one Google Benchmark benchmark of a binary (1.4) */
 };
 
 enum manifest_direction {       /* benches[].direction, only for unswept and noisy */
@@ -325,6 +327,14 @@ struct manifest_checksum {
 	char *candidate;        /* .candidate, optional: candidate's value */
 };
 
+/* benches[].gbench: mode gbench, which benchmark of the binary this is (1.4). */
+struct manifest_gbench {
+	int present;
+	char *section;          /* .section, required: the [bench "NAME"] that ran the binary */
+	char *name;             /* .name, required: the Google Benchmark name ("BM_x/8") */
+	char *family;           /* .family, required: its family, the name before the first '/' */
+};
+
 /* benches[].steadyState: the warmup detector (samples mode, warmup auto). */
 struct manifest_steady {
 	int present;
@@ -338,6 +348,7 @@ struct manifest_bench {
 	char *name;                       /* .name, required, unique */
 	enum manifest_mode mode;          /* .mode, required */
 	enum metric_id metric;      /* .metric, required */
+	struct manifest_gbench gbench;    /* .gbench, required in mode gbench, else absent */
 	char *failure;                    /* .failure, optional: why it failed (--keep-going) */
 	char *failure_log;                /* .failureLog, optional: the logs/ member of the failed run */
 	char *warmup;                     /* .warmup, optional: samples-mode warmup policy of

@@ -292,3 +292,39 @@ fail:
 	cmdline_release(cl);
 	return r;
 }
+
+int cmdline_append(struct cmdline *cl, const char *word, const char *key, struct plumb_err *err)
+{
+	struct buf text;
+	size_t n = 0;
+	char *line;
+
+	buf_init(&text, CMDLINE_MAX);
+	if (buf_addstr(&text, cl->text) < 0 || buf_addch(&text, ' ') < 0 ||
+	    cmdline_quote(&text, word) < 0) {
+		buf_release(&text);
+		return buf_err(err, key);
+	}
+	if (!(line = buf_detach(&text, NULL)))
+		return plumb_err_oom(err, key);
+	if (cl->shell) {
+		/* The shell reads the line: argv[2] is the text. */
+		char *copy = strdup(line);
+		if (!copy) {
+			free(line);
+			return plumb_err_oom(err, key);
+		}
+		free(cl->argv[2]);
+		cl->argv[2] = copy;
+	} else {
+		while (cl->argv[n])
+			n++;
+		if (push_word(&cl->argv, &n, strdup(word)) < 0) {
+			free(line);
+			return plumb_err_oom(err, key);
+		}
+	}
+	free(cl->text);
+	cl->text = line;
+	return 0;
+}

@@ -41,6 +41,14 @@ int cmdline_expand(struct cmdline *cl, const char *tmpl,
 		   const struct cmdline_var *vars, size_t nvars,
 		   const char *key, struct plumb_err *err);
 
+/*
+ * Append one word to an expanded command line, as its last argument: a
+ * word of argv, or quoted for the shell at the end of the text it runs
+ * (after the line's last command).  Messages name key.
+ */
+int cmdline_append(struct cmdline *cl, const char *word, const char *key,
+		   struct plumb_err *err);
+
 /* Free what cl holds; cl is empty after. */
 void cmdline_release(struct cmdline *cl);
 

@@ -338,7 +338,10 @@ int measure_run(const struct measure_spec *spec, struct measure_result *res,
 	ps.cpus = spec->cpus;
 	ps.ncpus = spec->ncpus;
 	ps.no_aslr = spec->no_aslr;
-	if (spec->checksum) {
+	if (spec->out_cap) {
+		ps.out.kind = PROC_SINK_MEM;
+		ps.out.cap = spec->out_cap;
+	} else if (spec->checksum) {
 		ps.out.kind = PROC_SINK_CALLBACK;
 		ps.out.on_data = on_stdout;
 		ps.out.ctx = &ctx;
@@ -393,6 +396,10 @@ int measure_run(const struct measure_spec *spec, struct measure_result *res,
 	if (!(res->proc.exited && res->proc.status == 0)) {
 		res->failed = 1;
 		proc_describe(&res->proc, spec->timeout_ns, res->why, sizeof(res->why));
+	} else if (spec->out_cap && res->proc.out_truncated) {
+		res->failed = 1;
+		snprintf(res->why, sizeof(res->why), "wrote %llu bytes to standard output, more than "
+			 "the %zu kept", (unsigned long long)res->proc.out_bytes, spec->out_cap);
 	}
 	return 0;
 }

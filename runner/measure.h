@@ -16,6 +16,9 @@
  *   - a checksum: a line "checksum=<hex>" (1 to MEASURE_CHECKSUM_MAX hex
  *     digits, kept in lower case; blanks around it allowed) on the samples
  *     fd or on stdout.  Two different checksums in one run are a conflict.
+ *   - or, when asked (out_cap), standard output itself, for the caller to
+ *     read (a Google Benchmark binary's JSON, runner/run-gbench.c);
+ *     more than out_cap bytes of it is a failure.
  *   - standard error, capped (its first and last bytes kept).
  *
  * A benchmark that misbehaves (non-zero exit, signal, timeout, a
@@ -60,6 +63,8 @@ struct measure_spec {
 	const struct perf_event_desc *events;   /* nevents 0: no counters */
 	size_t nevents;
 	size_t stderr_cap;        /* 0: MEASURE_STDERR_CAP */
+	size_t out_cap;           /* > 0: stdout kept in proc.out_mem (at most this many
+	                             bytes) instead of scanned for checksum= lines */
 	struct profile *profile;  /* non-NULL: sample the run (runner/profile.h); the
 	                             caller collects and closes it afterwards */
 };

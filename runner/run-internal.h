@@ -2,12 +2,14 @@
  * runner/run-internal.h: the state of one `plumb run` that its files
  * share: run.c (the stage, in order), run-rounds.c (warmup runs, rounds,
  * recording every value), run-checksum.c (the checksum oracle),
- * run-manifest.c (the manifest record) and run-capacity.c (whether the
- * run fits a bundle).  Nothing outside runner/run*.c includes it.
+ * run-manifest.c (the manifest record), run-capacity.c (whether the
+ * run fits a bundle) and run-gbench.c (Google Benchmark binaries).
+ * Nothing outside runner/run*.c includes it.
  *
  * Ownership: struct run_state lives on runner_run()'s stack and borrows
- * cfg, opts and res; it owns benches, labels, the samples file and its
- * path, released at the end of runner_run().  struct bench_state owns its
+ * the given configuration, opts and res; it owns benches, labels, the
+ * samples file and its path, and the gbench expansion cfg may point to,
+ * released at the end of runner_run().  struct bench_state owns its
  * command lines, environment, analysis, logs and failure text
  * (run_bench_release()).
  */
@@ -19,6 +21,7 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "formats/config.h"
 #include "formats/samples.h"
 #include "runner/build.h"
 #include "runner/cachegrind.h"
@@ -40,6 +43,7 @@ struct runner_run_result;
 #define SAMPLES_FD 3
 #define TAIL_LINES 10
 #define BENCH_LOG_BUDGET ((uint64_t)1 << 20)   /* bytes of stderr kept per bench and variant */
+#define RUN_GBENCH_OUT_MAX ((size_t)1 << 20)   /* bytes of a Google Benchmark binary's stdout */
 
 /* ---- per-benchmark state --------------------------------------------------- */
 
@@ -109,6 +113,7 @@ struct bench_state {
 	enum stats_work work;
 	char *work_note;             /* the figures or why not shown, or NULL */
 	struct bench_hooks hooks;    /* prepare, setup, cleanup (run-hooks.c) */
+	char *gbench_note;           /* mode gbench: what its binary said (run-gbench.c), or NULL */
 };
 
 /* Per benchmark, decided before the builds (run_valgrind_plan()). */
@@ -150,8 +155,18 @@ struct run_job {
 	struct schedule sched;       /* the job's rounds: every variant of every pair */
 };
 
+/* bench.NAME.mode = gbench (run-gbench.c): the given configuration with each
+ * such section replaced by the benchmarks its binary lists. */
+struct run_gbench {
+	struct plumb_config cfg;     /* a copy borrowing all but benches and their new names */
+	char **missing;              /* per bench of cfg: why it cannot run (listed by one
+	                                side only), or NULL; NULL when nothing was expanded */
+};
+
 struct run_state {
-	const struct plumb_config *cfg;
+	const struct plumb_config *cfg;     /* the configuration run: given, or gb.cfg */
+	const struct plumb_config *given;   /* as given: the spec the bundle records */
+	struct run_gbench gb;
 	struct run_job *job;         /* the range job this pair is part of, or NULL */
 	const char *commit;          /* in a range job: the candidate commit (short), for progress */
 	const struct runner_run_opts *opts;
@@ -329,6 +344,8 @@ void run_check_checksum(struct run_state *st, struct bench_state *b, size_t vi,
 int run_work_prove(struct run_state *st, struct plumb_err *err);
 /* "same", "different", or NULL (unknown): benches[].work. */
 const char *run_work_name(enum stats_work w);
+/* The index of side's pad 0 (not the control) among the variants. */
+size_t run_pad0(const struct run_state *st, enum runner_side side);
 
 /* ---- run-sweep.c ------------------------------------------------------- */
 
@@ -383,6 +400,33 @@ const struct analysis_result *run_find_result(const struct analysis *a, const ch
 int run_manifest_record(struct run_state *st, struct manifest *m,
 			struct host_facts *start, struct host_facts *end,
 			struct plumb_err *err);
+
+/* ---- run-gbench.c ------------------------------------------------------ */
+
+/*
+ * After the builds: each mode gbench section's binary lists its benchmarks
+ * (base and candidate pad 0), and st->cfg becomes the configuration in
+ * which they replace it (st->plan follows).  PLUMB_EBENCH naming the
+ * section and the variant when a listing fails or is empty, or, without
+ * --keep-going, naming a benchmark one side alone lists.
+ */
+int run_gbench_expand(struct run_state *st, struct plumb_err *err);
+/* After the benchmarks' set-up, --keep-going: those one side lacks, failed. */
+int run_gbench_missing(struct run_state *st, struct plumb_err *err);
+/* The words a run of expanded benchmark cb appends to its command line (none for others). */
+struct cmdline;
+int run_gbench_args(const struct config_bench *cb, struct cmdline *cl, const char *key,
+		    struct plumb_err *err);
+/*
+ * After a run of gbench benchmark b on variant vi that exited 0: its wall
+ * (real_time) and cpu (cpu_time) from the JSON on m's standard output,
+ * recorded as rows of round (none for a warmup run, round 0); a non-empty
+ * why when the output holds no value for it (the benchmark fails with it).
+ */
+int run_gbench_take(struct run_state *st, struct bench_state *b, size_t vi, unsigned round,
+		    const struct measure_result *m, char *why, size_t size, struct plumb_err *err);
+/* The expansion (st->cfg is the given configuration again). */
+void run_gbench_release(struct run_state *st);
 
 /* ---- run-capacity.c ---------------------------------------------------- */
 

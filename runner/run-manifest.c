@@ -16,6 +16,7 @@
 #include "formats/bundle.h"
 #include "formats/config.h"
 #include "formats/digest.h"
+#include "formats/import.h"
 #include "formats/manifest.h"
 #include "formats/manifest-rule.h"
 #include "runner/elfsym.h"
@@ -307,6 +308,17 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 		return PLUMB_EINTERNAL;
 	mb->mode = samples ? MANIFEST_MODE_SAMPLES : MANIFEST_MODE_PROCESS;
 	mb->metric = b->metric;
+	if (cb->gbench) {
+		size_t section = strlen(cb->name) - strlen(cb->gbench) - 1;
+		mb->mode = MANIFEST_MODE_GBENCH;
+		mb->gbench.present = 1;
+		if (!(mb->gbench.section = strndup(cb->name, section)) ||
+		    !(mb->gbench.name = strdup(cb->gbench)) ||
+		    !(mb->gbench.family = strndup(cb->gbench, import_gbench_family_len(cb->gbench))))
+			return plumb_err_oom(err, "manifest");
+	}
+	if (b->gbench_note && (r = run_manifest_note(mb, b->gbench_note, err)) < 0)
+		return r;
 	if (samples) {
 		/* Recorded per benchmark when it is not run.warmup.policy's. */
 		char mine[32], first[32];
@@ -488,7 +500,7 @@ int run_manifest_record(struct run_state *st, struct manifest *m,
 	     (contain_reason()[0] &&
 	      (r = run_set(&m->run.containment_reason, contain_reason(), err)) < 0)))
 		return r;
-	m->spec = config_to_json(cfg);
+	m->spec = config_to_json(st->given);   /* as given: a gbench section, not its expansion */
 	if (!m->spec) {
 		r = plumb_err_oom(err, "manifest");
 		return r;

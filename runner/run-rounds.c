@@ -191,9 +191,11 @@ int run_bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
 		return PLUMB_EBENCH;
 	}
 	b->failure = text;
-	if (b->logs[vi].used)
-		b->failure_log = buf_strdupf("logs/bench-%s-%s.log", b->cb->name,
-					     st->build.variants[vi].id);
+	if (b->logs[vi].used) {
+		char fid[CONFIG_BENCH_FILE_ID_MAX + 1];
+		config_bench_file_id(b->cb->name, fid);
+		b->failure_log = buf_strdupf("logs/bench-%s-%s.log", fid, st->build.variants[vi].id);
+	}
 	st->res->failures++;
 	if (st->opts->log) {
 		char *line = buf_strdupf("benchmark %s: %s; recorded, going on (--keep-going)%s%s",
@@ -303,7 +305,9 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 	spec.timeout_ns = (uint64_t)cb->timeout * 1000000000ull;
 	spec.samples_fd = cb->mode == CONFIG_MODE_SAMPLES ? SAMPLES_FD : -1;
 	spec.max_samples = cb->max_samples;
-	spec.checksum = cb->checksum != CONFIG_CHECKSUM_OFF;
+	/* A Google Benchmark binary's standard output is its JSON, read whole. */
+	spec.checksum = cb->checksum != CONFIG_CHECKSUM_OFF && !cb->gbench;
+	spec.out_cap = cb->gbench ? RUN_GBENCH_OUT_MAX : 0;
 	spec.cpus = cfg->run.cpus;
 	spec.ncpus = cfg->run.ncpus;
 	spec.no_aslr = !cfg->run.aslr;
@@ -343,6 +347,13 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 	}
 	if (cb->mode == CONFIG_MODE_SAMPLES && m.nsamples == 0) {
 		r = run_bench_fail(st, b, vi, when, "wrote no samples to PLUMB_SAMPLES_FD (samples mode)", &m, err);
+		goto out;
+	}
+	if (cb->gbench) {
+		/* Its values are the binary's own (no counters, no checksum= lines). */
+		r = run_gbench_take(st, b, vi, round, &m, why, sizeof(why), err);
+		if (r == 0 && why[0])
+			r = run_bench_fail(st, b, vi, when, why, &m, err);
 		goto out;
 	}
 	if (spec.nevents && m.counters_error[0]) {
@@ -488,7 +499,8 @@ static int bench_variants(struct run_state *st, struct bench_state *b, size_t fr
 		const struct cmdline_var vars[] = { { "artifact", v->artifact } };
 		char key[CONFIG_BENCH_FULL_NAME_MAX + 32], fid[CONFIG_BENCH_FILE_ID_MAX + 1];
 		snprintf(key, sizeof(key), "bench.%s.command", cb->name);
-		if ((r = cmdline_expand(&b->cl[i], cb->command, vars, 1, key, err)) < 0)
+		if ((r = cmdline_expand(&b->cl[i], cb->command, vars, 1, key, err)) < 0 ||
+		    (r = run_gbench_args(cb, &b->cl[i], key, err)) < 0)
 			return r;
 		config_bench_file_id(cb->name, fid);
 		b->logs[i].path = buf_strdupf("%s/log/bench-%s-%s.log", st->build.run_dir, fid, v->id);
@@ -567,6 +579,7 @@ void run_bench_release(struct bench_state *b, size_t nv)
 	free(b->failure_log);
 	free(b->vg_diff);
 	free(b->work_note);
+	free(b->gbench_note);
 }
 
 /* Warmup runs of variants from..nv-1; total: the runs planned after them. */
@@ -720,10 +733,12 @@ static int rounds(struct run_state *st, struct manifest *m, unsigned first, unsi
 int run_measure_all(struct run_state *st, struct manifest *m, struct plumb_err *err)
 {
 	const struct plumb_config *cfg = st->cfg;
-	size_t nv = st->build.nvariants, nb = cfg->nbenches;
+	size_t nv = st->build.nvariants, nb = cfg->nbenches, live = 0;
 	int r;
 
-	st->total = (uint64_t)(cfg->run.warmup_runs + cfg->run.rounds) * nv * nb;
+	for (size_t bi = 0; bi < nb; bi++)
+		live += st->benches[bi].failure == NULL;   /* a gbench one a side lacks is not */
+	st->total = (uint64_t)(cfg->run.warmup_runs + cfg->run.rounds) * nv * live;
 	st->t0 = clock_now_ns();
 	st->load1 = -1;
 	schedule_init(&st->sched, cfg->run.seed, nv);

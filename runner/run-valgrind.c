@@ -67,7 +67,8 @@ static int plan_one(struct run_state *st, const struct config_bench *cb, struct 
 	enum metric_id sim;
 
 	p->metric = cb->metric;
-	p->hw = cb->counter != CONFIG_COUNTER_VALGRIND;
+	/* Mode gbench: the binary's own times, nothing counted (formats/config.c). */
+	p->hw = cb->counter != CONFIG_COUNTER_VALGRIND && cb->mode != CONFIG_MODE_GBENCH;
 	p->vg = cb->counter == CONFIG_COUNTER_VALGRIND || cb->counter == CONFIG_COUNTER_BOTH ||
 		src == METRIC_SRC_VALGRIND;
 	if (src == METRIC_SRC_VALGRIND && cb->counter == CONFIG_COUNTER_HARDWARE)

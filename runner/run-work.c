@@ -107,8 +107,7 @@ static int not_shown(struct bench_state *b, const char *why, struct plumb_err *e
 				    "(%s): the timing decides", why), err);
 }
 
-/* The index of side's pad 0 (not the control) among the variants. */
-static size_t pad0(const struct run_state *st, enum runner_side side)
+size_t run_pad0(const struct run_state *st, enum runner_side side)
 {
 	size_t vi = 0;
 
@@ -122,7 +121,7 @@ static size_t pad0(const struct run_state *st, enum runner_side side)
 /* One counted run of pad 0 of each side under valgrind. */
 static int counted_runs(struct run_state *st, struct bench_state *b, struct plumb_err *err)
 {
-	size_t v[2] = { pad0(st, RUNNER_BASE), pad0(st, RUNNER_CANDIDATE) };
+	size_t v[2] = { run_pad0(st, RUNNER_BASE), run_pad0(st, RUNNER_CANDIDATE) };
 	double ir[2];
 	char why[PLUMB_ERR_MAX + 64];
 	int r;
@@ -181,6 +180,9 @@ static int prove(struct run_state *st, struct bench_state *b, struct plumb_err *
 		return r;
 	if (!jd.hot_remark)
 		return 0;
+	if (cb->mode == CONFIG_MODE_GBENCH)
+		return not_shown(b, "a Google Benchmark binary runs as many iterations as its clock "
+				 "asks for, so its instruction count says nothing", err);
 	if (cb->counter == CONFIG_COUNTER_HARDWARE)
 		return not_shown(b, st->counters ? "no instruction count" :
 				 "no hardware counters here, and bench.NAME.counter = hardware", err);

@@ -185,6 +185,7 @@ int run_begin(struct run_state *st, const struct plumb_config *cfg,
 	manifest_init(&res->written);
 	memset(st, 0, sizeof(*st));
 	st->cfg = cfg;
+	st->given = cfg;
 	st->opts = opts;
 	st->res = res;
 	st->build.lock.fd = -1;
@@ -250,15 +251,18 @@ int run_begin(struct run_state *st, const struct plumb_config *cfg,
 					     side == RUNNER_BASE ? "run.base" : "run.candidate",
 					     st->build.side[side].ref);
 
-	/* The benchmarks. */
+	/* The benchmarks: a Google Benchmark binary's, listed now that it is built. */
+	if ((r = run_labels(st, err)) < 0 || (r = run_gbench_expand(st, err)) < 0)
+		return r;
+	cfg = st->cfg;
 	st->benches = calloc(cfg->nbenches, sizeof(*st->benches));
 	if (!st->benches)
 		return plumb_err_oom(err, "run");
-	if ((r = run_labels(st, err)) < 0)
-		return r;
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		if ((r = run_bench_setup(st, &st->benches[i], &cfg->benches[i], err)) < 0)
 			return r;
+	if ((r = run_gbench_missing(st, err)) < 0)
+		return r;
 	st->tsv_path = buf_strdupf("%s/samples.tsv", st->build.run_dir);
 	if (!st->tsv_path)
 		return plumb_err_oom(err, "run");
@@ -356,6 +360,7 @@ void run_state_release(struct run_state *st)
 	st->nlabels = 0;
 	run_valgrind_plan_free(st);
 	runner_result_release(&st->build);
+	run_gbench_release(st);
 }
 
 int run_measure_rest(struct run_state *st, int r, struct plumb_err *err)

@@ -875,7 +875,7 @@ PLUMB_TEST(config_json_layout)
 	b = json_object_get(j, "bench");
 	assert_int_equal(json_array_size(b), 2);
 	json_keys(json_array_get(b, 0), keys, sizeof(keys));
-	assert_string_equal(keys, "name command mode warmup metric hot hotCoverage timeout maxSamples checksum counter params prepare setup cleanup");
+	assert_string_equal(keys, "name command mode filter warmup metric hot hotCoverage timeout maxSamples checksum counter params prepare setup cleanup");
 
 	dump = json_dumps(j, JSON_COMPACT);
 	assert_non_null(dump);
@@ -888,9 +888,9 @@ PLUMB_TEST(config_json_layout)
 		"\"reuse\":\"relink\",\"timeout\":1800,\"cc\":\"cc\",\"jobs\":\"auto\"},"
 		"\"verdict\":{\"rule\":\"shift\",\"confidence\":\"auto\",\"minEffect\":\"0.01\"},"
 		"\"host\":{\"allow\":null},"
-		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"warmup\":null,"
+		"\"bench\":[{\"name\":\"b\",\"command\":\"{artifact}\",\"mode\":\"process\",\"filter\":null,\"warmup\":null,"
 		"\"metric\":\"wall\",\"hot\":[],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":null,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null,\"prepare\":null,\"setup\":null,\"cleanup\":null},"
-		"{\"name\":\"s\",\"command\":\"y\",\"mode\":\"samples\",\"warmup\":7,\"metric\":\"wall\","
+		"{\"name\":\"s\",\"command\":\"y\",\"mode\":\"samples\",\"filter\":null,\"warmup\":7,\"metric\":\"wall\","
 		"\"hot\":[\"f\",\"g\"],\"hotCoverage\":\"0.95\",\"timeout\":300,\"maxSamples\":10000000,\"checksum\":\"auto\",\"counter\":\"auto\",\"params\":null,\"prepare\":null,\"setup\":null,\"cleanup\":null}]}");
 	free(dump);
 	json_decref(j);
@@ -1062,7 +1062,7 @@ PLUMB_TEST(config_text_layout)
 		"[verdict]\n\trule = shift\n\tconfidence = auto\n\tminEffect = 0.01\n"
 		"[host]\n\t; allow: none\n"
 		"[archive]\n\t; url: not set ($PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)\n"
-		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n"
+		"[bench \"b\"]\n\tcommand = {artifact}\n\tmode = process\n\t; filter: mode = gbench only\n"
 		"\t; warmup: samples mode only\n\tmetric = wall\n\t; hot: not set (main is checked)\n"
 		"\thotCoverage = 0.95\n"
 		"\ttimeout = 5m\n\t; maxSamples: samples mode only\n\tchecksum = auto\n\tcounter = auto\n"

@@ -209,6 +209,99 @@ PLUMB_TEST(import_gbench_bad_unit_and_repeated_repetition)
 	import_file_release(&f);
 }
 
+PLUMB_TEST(import_gbench_errors_and_skips_left_out_with_their_message)
+{
+	/* SkipWithError (every version) and SkipWithMessage (1.8: "skipped"):
+	 * left out, never a value of 0; the message kept, control characters
+	 * blanked and cut to size. */
+	static const char doc[] =
+		"{\"context\": {}, \"benchmarks\": ["
+		"  {\"name\": \"BM_err\", \"run_type\": \"iteration\", \"error_occurred\": true,"
+		"   \"error_message\": \"no input\\nfile\", \"real_time\": 0, \"cpu_time\": 0},"
+		"  {\"name\": \"BM_skip\", \"run_type\": \"iteration\", \"skipped\": true,"
+		"   \"skip_message\": \"needs AVX-512\", \"real_time\": 0, \"cpu_time\": 0},"
+		"  {\"name\": \"BM_ok\", \"run_type\": \"iteration\", \"repetition_index\": 0,"
+		"   \"real_time\": 4, \"cpu_time\": 4},"
+		"  {\"name\": \"BM_ok\", \"run_type\": \"iteration\", \"repetition_index\": 1,"
+		"   \"skipped\": true, \"skip_message\": \"x\", \"real_time\": 0, \"cpu_time\": 0}]}";
+	char big[1024];
+	struct import_file f;
+	struct plumb_err err;
+
+	assert_int_equal(parse(doc, &f, &err), 0);
+	assert_int_equal(f.n_entries, 1);
+	assert_string_equal(f.entries[0].name, "BM_ok");
+	assert_int_equal(series(&f.entries[0], METRIC_WALL)->n, 1);
+	assert_true(has_line(f.entries[0].notes, f.entries[0].n_notes, "1 skipped repetition left out"));
+	assert_int_equal(f.n_left, 2);
+	assert_string_equal(f.left[0].name, "BM_err");
+	assert_string_equal(f.left[0].why, "every repetition had error_occurred (error_message: no input file)");
+	assert_string_equal(f.left[1].name, "BM_skip");
+	assert_string_equal(f.left[1].why, "every repetition was skipped (skip_message: needs AVX-512)");
+	assert_true(has_line(f.warnings, f.n_warnings, "t.json: benchmark 'BM_err' left out: every "
+			     "repetition had error_occurred (error_message: no input file)"));
+	import_file_release(&f);
+
+	/* A message of any length is kept to IMPORT_MESSAGE_MAX bytes. */
+	memset(big, 'm', sizeof(big));
+	snprintf(big, sizeof(big), "{\"context\": {}, \"benchmarks\": [{\"name\": \"x\", "
+		 "\"error_occurred\": true, \"error_message\": \"%0500d\", \"real_time\": 0, "
+		 "\"cpu_time\": 0}, {\"name\": \"y\", \"real_time\": 1, \"cpu_time\": 1}]}", 7);
+	assert_int_equal(parse(big, &f, &err), 0);
+	assert_int_equal(f.n_left, 1);
+	assert_int_equal(strlen(f.left[0].why), strlen("every repetition had error_occurred "
+						     "(error_message: )") + IMPORT_MESSAGE_MAX);
+	import_file_release(&f);
+}
+
+PLUMB_TEST(import_parse_gbench_reads_one_run_of_a_binary)
+{
+	static const char err_only[] =
+		"{\"context\": {\"library_build_type\": \"release\"}, \"benchmarks\": [{\"name\": "
+		"\"BM_f\", \"run_type\": \"iteration\", \"error_occurred\": true, \"error_message\": "
+		"\"boom\", \"real_time\": 0, \"cpu_time\": 0}]}";
+	struct import_file f;
+	struct plumb_err err;
+
+	/* Nothing left but a failure: not an error here, the runner names it. */
+	plumb_err_clear(&err);
+	assert_int_equal(import_parse_gbench("out", err_only, strlen(err_only), &f, &err), 0);
+	assert_int_equal(f.tool, IMPORT_GBENCH);
+	assert_int_equal(f.n_entries, 0);
+	assert_int_equal(f.n_left, 1);
+	assert_string_equal(f.left[0].why, "every repetition had error_occurred (error_message: boom)");
+	import_file_release(&f);
+	/* Another tool's JSON, or none, is refused naming the output. */
+	assert_int_equal(import_parse_gbench("out", "{\"results\": []}", 15, &f, &err), PLUMB_EINPUT);
+	assert_string_equal(err.msg, "out: not Google Benchmark JSON (expected {\"context\": {...}, "
+			    "\"benchmarks\": [...]})");
+	import_file_release(&f);
+	assert_int_equal(import_parse_gbench("out", "BM_x 12 ns\n", 11, &f, &err), PLUMB_EINPUT);
+	assert_non_null(strstr(err.msg, "out: not a result file"));
+	import_file_release(&f);
+}
+
+/* A family is the name without the arguments its registration added. */
+PLUMB_TEST(import_gbench_family_is_the_name_without_arguments)
+{
+	static const struct { const char *name, *family; } cases[] = {
+		{ "BM_Copy/8", "BM_Copy" }, { "BM_Copy/64", "BM_Copy" },
+		{ "BM_Copy/8/512", "BM_Copy" }, { "BM_Neg/-3", "BM_Neg" },
+		{ "BM_Named/n:8/m:2", "BM_Named" }, { "BM_Par/threads:2", "BM_Par" },
+		{ "BM_Rt/8/real_time", "BM_Rt" }, { "BM_Rep/repeats:3", "BM_Rep" },
+		{ "Fixture/Test/2", "Fixture/Test" }, { "Fixture/Test", "Fixture/Test" },
+		{ "BM_T<int, 5>", "BM_T<int, 5>" }, { "BM_Capture/my case", "BM_Capture/my case" },
+		{ "BM_x/8x", "BM_x/8x" }, { "/8", "/8" }, { "BM_x/-", "BM_x/-" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = import_gbench_family_len(cases[i].name);
+		if (len != strlen(cases[i].family) || strncmp(cases[i].name, cases[i].family, len) != 0)
+			fail_msg("%s: family '%.*s', want '%s'", cases[i].name, (int)len,
+				 cases[i].name, cases[i].family);
+	}
+}
+
 PLUMB_TEST(import_detects_by_content_and_names_what_it_expected)
 {
 	struct import_file f;

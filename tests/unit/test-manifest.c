@@ -812,7 +812,54 @@ PLUMB_TEST(manifest_noisy_reads_in_minor_0_and_1)
 		free(text);
 		json_decref(j);
 	}
-	assert_int_equal(MANIFEST_VERSION_MINOR, 3);
+	assert_int_equal(MANIFEST_VERSION_MINOR_SHIFT, 3);
+}
+
+/* 1.4 added mode gbench and benches[].gbench: together or not at all, written
+ * as 1.4 (a 1.3 reader does not know the mode), each member required. */
+PLUMB_TEST(manifest_gbench_mode_round_trips_as_minor_4)
+{
+	struct manifest m;
+	struct plumb_err err;
+	struct buf out;
+	json_t *j = fixture_tree(), *g = json_object();
+	char *text;
+
+	json_object_set_new(g, "section", json_string("micro"));
+	json_object_set_new(g, "name", json_string("BM_x/8"));
+	json_object_set_new(g, "family", json_string("BM_x"));
+	json_object_set_new(bench(j, 0), "mode", json_string("gbench"));
+	json_object_set_new(bench(j, 0), "gbench", g);
+	text = json_dumps(j, JSON_PRESERVE_ORDER);
+	plumb_err_clear(&err);
+	assert_int_equal(manifest_parse(&m, text, strlen(text), &err), 0);
+	assert_int_equal(m.benches[0].mode, MANIFEST_MODE_GBENCH);
+	assert_string_equal(manifest_mode_name(m.benches[0].mode), "gbench");
+	assert_true(m.benches[0].gbench.present);
+	assert_string_equal(m.benches[0].gbench.section, "micro");
+	assert_string_equal(m.benches[0].gbench.name, "BM_x/8");
+	assert_string_equal(m.benches[0].gbench.family, "BM_x");
+	buf_init(&out, 1 << 24);
+	assert_int_equal(manifest_write(&m, &out, &err), 0);
+	assert_non_null(strstr(out.data, "\"minorVersion\": 4,"));
+	assert_non_null(strstr(out.data, "\"metric\": \"wall\",\n      \"gbench\": {\n"
+			       "        \"section\": \"micro\",\n        \"name\": \"BM_x/8\",\n"
+			       "        \"family\": \"BM_x\"\n      },"));
+	buf_release(&out);
+	manifest_release(&m);
+	free(text);
+
+	/* One without the other, or a member missing, names the path. */
+	json_object_del(json_object_get(bench(j, 0), "gbench"), "family");
+	expect_tree_error(json_deep_copy(j), "benches[0].gbench.family: missing required field");
+	json_object_del(bench(j, 0), "gbench");
+	expect_tree_error(json_deep_copy(j), "benches[0].gbench: missing required field (mode gbench)");
+	json_object_set_new(bench(j, 0), "mode", json_string("process"));
+	json_object_set_new(bench(j, 0), "gbench", json_pack("{s:s,s:s,s:s}", "section", "s",
+							     "name", "n", "family", "f"));
+	expect_tree_error(json_deep_copy(j), "benches[0].gbench: only in mode gbench");
+	json_decref(j);
+	assert_int_equal(MANIFEST_VERSION_MINOR, 4);
 }
 
 /* The member range (run --range): read back as written, every rule named. */

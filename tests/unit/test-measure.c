@@ -370,6 +370,34 @@ PLUMB_TEST(measure_checksum_too_long)
 	measure_result_release(&res);
 }
 
+/* out_cap: standard output kept whole for the caller, not scanned; more than the cap fails. */
+PLUMB_TEST(measure_stdout_kept_under_a_cap)
+{
+	char *argv[] = { "sh", "-c", "echo '{\"a\": 1}'; echo checksum=ab", NULL };
+	struct measure_spec spec;
+	struct measure_result res;
+	struct plumb_err err;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.argv = argv;
+	spec.env = test_env;
+	spec.samples_fd = -1;
+	spec.checksum = 1;
+	spec.out_cap = 64;
+	plumb_err_clear(&err);
+	assert_int_equal(measure_run(&spec, &res, &err), 0);
+	assert_false(res.failed);
+	assert_string_equal(buf_cstr(&res.proc.out_mem), "{\"a\": 1}\nchecksum=ab\n");
+	assert_string_equal(res.checksum, "");
+	measure_result_release(&res);
+
+	argv[2] = "head -c 65 /dev/zero";
+	assert_int_equal(measure_run(&spec, &res, &err), 0);
+	assert_true(res.failed);
+	assert_string_equal(res.why, "wrote 65 bytes to standard output, more than the 64 kept");
+	measure_result_release(&res);
+}
+
 PLUMB_TEST(measure_pinning_and_aslr)
 {
 	char *argv[] = { "sh", "-c", "grep Cpus_allowed_list /proc/self/status >&2; "

@@ -814,6 +814,31 @@ PLUMB_TEST(cmdline_words_and_placeholders)
 	assert_non_null(strstr(err.msg, "bench.x.command: the command is empty"));
 }
 
+/* cmdline_append(): one more last argument, a word of argv or quoted at the end of the shell's text. */
+PLUMB_TEST(cmdline_append_adds_a_last_argument)
+{
+	const struct cmdline_var vars[] = { { "artifact", "/r/b00/bench" } };
+	struct cmdline cl;
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	assert_int_equal(cmdline_expand(&cl, "{artifact} --x", vars, 1, "k", &err), 0);
+	assert_int_equal(cmdline_append(&cl, "--benchmark_filter=^BM_a/8$", "k", &err), 0);
+	assert_false(cl.shell);
+	assert_string_equal(cl.argv[2], "--benchmark_filter=^BM_a/8$");
+	assert_null(cl.argv[3]);
+	assert_string_equal(cl.text, "/r/b00/bench --x '--benchmark_filter=^BM_a/8$'");
+	cmdline_release(&cl);
+
+	assert_int_equal(cmdline_expand(&cl, "cd /tmp && {artifact}", vars, 1, "k", &err), 0);
+	assert_int_equal(cmdline_append(&cl, "it's", "k", &err), 0);
+	assert_true(cl.shell);
+	assert_string_equal(cl.argv[2], "cd /tmp && /r/b00/bench 'it'\\''s'");
+	assert_string_equal(cl.text, cl.argv[2]);
+	assert_null(cl.argv[3]);
+	cmdline_release(&cl);
+}
+
 PLUMB_TEST(cmdline_quoting_reaches_the_program_intact)
 {
 	/* A value with quotes and a dollar, in each quoting context, through sh. */
