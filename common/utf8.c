@@ -107,6 +107,38 @@ void utf8_cut(char *s)
 		s[start] = '\0';
 }
 
+/*
+ * Terminal columns of a character that may be shown: two for the East
+ * Asian wide and fullwidth blocks (Unicode's East Asian Width W and F:
+ * Hangul, CJK, kana, fullwidth forms) and the pictographic emoji blocks,
+ * none for combining marks, zero-width characters and variation
+ * selectors, one for everything else.  The blocks, not every code point:
+ * what a name in a table needs to stay aligned, not a full wcwidth().
+ */
+static size_t columns(int32_t cp)
+{
+	static const struct { int32_t lo, hi; } zero[] = {
+		{ 0x0300, 0x036F }, { 0x0483, 0x0489 }, { 0x0591, 0x05BD }, { 0x0610, 0x061A },
+		{ 0x064B, 0x065F }, { 0x1AB0, 0x1AFF }, { 0x1DC0, 0x1DFF }, { 0x200B, 0x200D },
+		{ 0x2060, 0x2064 }, { 0x20D0, 0x20FF }, { 0xFE00, 0xFE0F }, { 0xFE20, 0xFE2F },
+		{ 0xFEFF, 0xFEFF }, { 0xE0100, 0xE01EF },
+	}, wide[] = {
+		{ 0x1100, 0x115F }, { 0x2E80, 0x303E }, { 0x3041, 0x33FF }, { 0x3400, 0x4DBF },
+		{ 0x4E00, 0x9FFF }, { 0xA000, 0xA4CF }, { 0xA960, 0xA97F }, { 0xAC00, 0xD7A3 },
+		{ 0xF900, 0xFAFF }, { 0xFE10, 0xFE19 }, { 0xFE30, 0xFE6F }, { 0xFF00, 0xFF60 },
+		{ 0xFFE0, 0xFFE6 }, { 0x1F300, 0x1F64F }, { 0x1F680, 0x1F6FF }, { 0x1F900, 0x1F9FF },
+		{ 0x20000, 0x2FFFD }, { 0x30000, 0x3FFFD },
+	};
+
+	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+		if (cp >= zero[i].lo && cp <= zero[i].hi)
+			return 0;
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		if (cp >= wide[i].lo && cp <= wide[i].hi)
+			return 2;
+	return 1;
+}
+
 size_t utf8_width(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
@@ -115,7 +147,8 @@ size_t utf8_width(const char *str)
 	while (i < n) {
 		int32_t cp;
 		i += utf8_next(s + i, n - i, &cp);
-		w++;
+		/* What may not be shown is escaped as one '?' (common/escape.h). */
+		w += utf8_displayable(cp) ? columns(cp) : 1;
 	}
 	return w;
 }

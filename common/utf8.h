@@ -48,7 +48,12 @@ int utf8_displayable(int32_t cp);
 /* Drop a UTF-8 sequence cut short at the end of s (after a truncation). */
 void utf8_cut(char *s);
 
-/* The number of characters (terminal columns) of s; a malformed byte counts one. */
+/*
+ * The terminal columns s takes once escaped (common/escape.h): a wide
+ * character (CJK, Hangul, fullwidth forms, emoji) two, a combining mark or
+ * zero-width character none, a character that may not be shown (and a
+ * malformed byte) one, for the '?' that replaces it; the rest one.
+ */
 size_t utf8_width(const char *s);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/table.h"
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
@@ -24,98 +25,6 @@
 #define BOLD_RED "\033[1;31m"
 #define DIM "\033[2m"
 #define RESET "\033[0m"
-
-/* A table of escaped cells, laid out once every row is known. */
-struct table {
-	char **cells;            /* row-major, already escaped */
-	const char **colors;     /* per row: ANSI colour of the last cell, or NULL */
-	size_t n, cap, cols, rows;
-	int failed;
-};
-
-static void table_init(struct table *t, size_t cols)
-{
-	memset(t, 0, sizeof(*t));
-	t->cols = cols;
-}
-
-static void table_release(struct table *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	free(t->colors);
-}
-
-static void table_cell(struct table *t, const char *s)
-{
-	struct buf b;
-
-	if (t->failed)
-		return;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		char **c = realloc(t->cells, cap * sizeof(*c));
-		if (!c) {
-			t->failed = 1;
-			return;
-		}
-		t->cells = c;
-		t->cap = cap;
-	}
-	buf_init(&b, 1 << 20);
-	if (esc_text(&b, s) < 0 || !(t->cells[t->n] = buf_detach(&b, NULL))) {
-		buf_release(&b);
-		t->failed = 1;
-		return;
-	}
-	t->n++;
-}
-
-static void table_end_row(struct table *t, const char *color)
-{
-	const char **c;
-
-	if (t->failed)
-		return;
-	c = realloc(t->colors, (t->rows + 1) * sizeof(*c));
-	if (!c) {
-		t->failed = 1;
-		return;
-	}
-	t->colors = c;
-	c[t->rows++] = color;
-}
-
-/* Columns separated by two spaces, the last one not padded. */
-static int table_render(const struct table *t, struct buf *out)
-{
-	size_t w[16] = { 0 };
-	int rc = 0;
-
-	if (t->failed || t->cols > 16 || t->n != t->rows * t->cols)
-		return -1;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t cw = esc_width(t->cells[i]);
-		if (cw > w[i % t->cols])
-			w[i % t->cols] = cw;
-	}
-	for (size_t r = 0; r < t->rows; r++) {
-		for (size_t c = 0; c < t->cols; c++) {
-			const char *cell = t->cells[r * t->cols + c];
-			int last = c + 1 == t->cols;
-			if (last && t->colors[r])
-				rc |= buf_addstr(out, t->colors[r]);
-			rc |= buf_addstr(out, cell);
-			if (last && t->colors[r])
-				rc |= buf_addstr(out, RESET);
-			for (size_t k = esc_width(cell); !last && k < w[c] + 2; k++)
-				rc |= buf_addch(out, ' ');
-		}
-		rc |= buf_addch(out, '\n');
-	}
-	return rc ? -1 : 0;
-}
 
 static const char *verdict_color(const struct report_bench *b)
 {
@@ -267,7 +176,7 @@ int report_text(const struct report *r, int color, struct buf *out,
 	cols = 6 + (counters ? 2 : 0) + (noise ? 1 : 0);
 
 	/* The table: one row per benchmark, columns as wide as their cells. */
-	table_init(&t, cols);
+	table_init(&t, cols, NULL);
 	buf_init(&cell, 1 << 20);
 	table_cell(&t, "benchmark");
 	table_cell(&t, "metric");

@@ -16,6 +16,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/escape.h"
+#include "common/table.h"
 #include "common/units.h"
 #include "common/utf8.h"
 #include "common/metric.h"
@@ -62,87 +63,18 @@ static void oesc(struct out *o, const char *s)
 		o->failed = 1;
 }
 
-/* --- aligned text tables --- */
+/*
+ * The cells of a row are formatted into caller arrays of CELL bytes, as
+ * long as the longest of them: a percentage of any double ("%.2f%%").
+ * The table (common/table.h) copies them and cuts nothing.
+ */
+#define CELL 320
+#define MAX_COLS 13
 
-#define CELL 48
-#define MAX_COLS 14
-
-struct table {
-	size_t ncols;
-	const char *align;       /* 'l' or 'r' per column */
-	char (*cells)[CELL];
-	size_t nrows, cap;
-	int oom;
-};
-
-static void table_init(struct table *t, size_t ncols, const char *align)
+static void print_table(struct table *t, struct out *out)
 {
-	memset(t, 0, sizeof(*t));
-	t->ncols = ncols;
-	t->align = align;
-}
-
-/* Add a row of ncols strings. */
-static void table_row(struct table *t, ...)
-{
-	va_list ap;
-
-	if (t->oom)
-		return;
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		char (*c)[CELL] = realloc(t->cells, cap * t->ncols * sizeof(*c));
-		if (!c) {
-			t->oom = 1;
-			return;
-		}
-		t->cells = c;
-		t->cap = cap;
-	}
-	va_start(ap, t);
-	for (size_t i = 0; i < t->ncols; i++)
-		snprintf(t->cells[t->nrows * t->ncols + i], CELL, "%s", va_arg(ap, const char *));
-	va_end(ap);
-	t->nrows++;
-}
-
-/* Print the rows indented by `indent` spaces, columns two spaces apart. */
-static void table_print(struct table *t, struct out *out, int indent)
-{
-	size_t width[MAX_COLS] = { 0 };
-
-	if (t->oom) {
-		oprintf(out, "%*s(out of memory)\n", indent, "");
-		return;
-	}
-	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t c = 0; c < t->ncols; c++) {
-			size_t w = strlen(t->cells[r * t->ncols + c]);
-			if (w > width[c])
-				width[c] = w;
-		}
-	for (size_t r = 0; r < t->nrows; r++) {
-		size_t start = out->b->len;
-		oprintf(out, "%*s", indent, "");
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * t->ncols + c];
-			int w = (int)width[c];
-			if (t->align[c] == 'r')
-				oprintf(out, "%s%*s", c ? "  " : "", w, s);
-			else
-				oprintf(out, "%s%-*s", c ? "  " : "", w, s);
-		}
-		/* No trailing blanks from a left-aligned last column. */
-		while (out->b->len > start && out->b->data[out->b->len - 1] == ' ')
-			out->b->len--;
-		oaddch(out, '\n');
-	}
-}
-
-static void table_release(struct table *t)
-{
-	free(t->cells);
-	t->cells = NULL;
+	if (table_render(t, out->b) < 0)
+		out->failed = 1;
 }
 
 /* Small formatting helpers writing into caller cells. */
@@ -375,6 +307,7 @@ static void text_result(const struct analysis *a, const struct analysis_result *
 	if (res->mode == ANALYSIS_SAMPLES) {
 		oprintf(out, "  rounds\n");
 		table_init(&t, 13, "lrrrlrrrrrrrr");
+		t.indent = 4;
 		table_row(&t, "side", "pad", "round", "n", "steady", "start", "kept", "tolerance",
 			  "median", "p99", "max", "co_n", "co_p99");
 		for (int s = 0; s < ANALYSIS_SIDES; s++) {
@@ -401,7 +334,7 @@ static void text_result(const struct analysis *a, const struct analysis_result *
 				}
 			}
 		}
-		table_print(&t, out, 4);
+		print_table(&t, out);
 		table_release(&t);
 	}
 
@@ -409,9 +342,11 @@ static void text_result(const struct analysis *a, const struct analysis_result *
 		" (medians over rounds)" : " (median over rounds)");
 	if (res->mode == ANALYSIS_SAMPLES) {
 		table_init(&t, 6, "lrrrrr");
+		t.indent = 4;
 		table_row(&t, "side", "pad", "rounds", "median", "p99", "co_p99");
 	} else {
 		table_init(&t, 4, "lrrr");
+		t.indent = 4;
 		table_row(&t, "side", "pad", "rounds", "median");
 	}
 	for (int s = 0; s < ANALYSIS_SIDES; s++) {
@@ -424,11 +359,12 @@ static void text_result(const struct analysis *a, const struct analysis_result *
 				  num(c[5], pad->co_p99));
 		}
 	}
-	table_print(&t, out, 4);
+	print_table(&t, out);
 	table_release(&t);
 
 	oprintf(out, "  sides (over pad medians)\n");
 	table_init(&t, 8, "lrrrrrrr");
+	t.indent = 4;
 	table_row(&t, "side", "pads", "center", "min", "max", "spread", "range lo", "range hi");
 	for (int s = 0; s < ANALYSIS_SIDES; s++) {
 		const struct analysis_side_result *sr = &res->side[s];
@@ -445,7 +381,7 @@ static void text_result(const struct analysis *a, const struct analysis_result *
 			  sum->has_spread ? pct(c[5], sum->spread) : "-",
 			  js ? num(c[6], js->lo) : "-", js ? num(c[7], js->hi) : "-");
 	}
-	table_print(&t, out, 4);
+	print_table(&t, out);
 	table_release(&t);
 
 	judgement_text(out, res);

@@ -11,6 +11,7 @@
 #include "common/escape.h"
 #include "common/path.h"
 #include "common/quote.h"
+#include "common/table.h"
 #include "common/units.h"
 #include "common/utf8.h"
 #include "common/banned.h"
@@ -138,6 +139,77 @@ PLUMB_TEST(escape_to_a_stream_pads_by_columns)
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(data, "?[31mr\xc3\xa9" "d? ?|");
 	free(data);
+}
+
+/* Columns as a terminal draws them: wide characters two, combining marks none. */
+PLUMB_TEST(utf8_width_counts_terminal_columns)
+{
+	assert_int_equal(utf8_width("\xc2\xb5s \xe2\x86\x92 ok"), 7);        /* µs → ok */
+	assert_int_equal(utf8_width("\xe5\x9f\xba\xe5\x87\x86"), 4);          /* 基准 */
+	assert_int_equal(utf8_width("\xef\xbc\xa1"), 2);                      /* fullwidth A */
+	assert_int_equal(utf8_width("\xf0\x9f\x99\x82"), 2);                  /* U+1F642 */
+	assert_int_equal(utf8_width("e\xcc\x81"), 1);                         /* e, combining acute */
+	/* What the escaper replaces by one '?' counts one: a malformed byte,
+	 * a control, a bidi override. */
+	assert_int_equal(utf8_width("\x80\033\xe2\x80\xae"), 3);
+	assert_int_equal(utf8_width(NULL), 0);
+}
+
+/* Columns fit their widest cell in terminal columns; nothing is cut, every cell escaped. */
+PLUMB_TEST(table_aligns_by_columns_and_cuts_nothing)
+{
+	char longcell[301];
+	struct table t;
+	struct buf b, want;
+
+	memset(longcell, 'a', 300);
+	longcell[300] = '\0';
+	table_init(&t, 3, "lrl");
+	t.indent = 2;
+	table_row(&t, "name", "n", "note");
+	table_row(&t, "\xe5\x9f\xba\xe5\x87\x86", "12", "wide");
+	table_row(&t, "e\xcc\x81", "3", "");         /* an empty last cell is not written */
+	table_cell(&t, "\033[31mx");
+	table_cellf(&t, "%d", 100000);
+	table_cell(&t, longcell);
+	table_end_row(&t, NULL);
+	buf_init(&b, 4096);
+	buf_init(&want, 4096);
+	assert_int_equal(table_render(&t, &b), 0);
+	assert_int_equal(buf_printf(&want,
+		"  name         n  note\n"
+		"  \xe5\x9f\xba\xe5\x87\x86        12  wide\n"
+		"  e\xcc\x81            3\n"
+		"  ?[31mx  100000  %s\n", longcell), 0);
+	assert_string_equal(buf_cstr(&b), buf_cstr(&want));
+	table_release(&t);
+	buf_release(&b);
+	buf_release(&want);
+}
+
+/* Least widths, a coloured last cell, and a row of the wrong length failing the table. */
+PLUMB_TEST(table_least_widths_colour_and_failure)
+{
+	static const size_t min[] = { 6, 0 };
+	struct table t;
+	struct buf b;
+
+	table_init(&t, 2, NULL);
+	t.min = min;
+	table_row(&t, "a", "b");
+	table_cell(&t, NULL);
+	table_cell(&t, "slower");
+	table_end_row(&t, "\033[31m");
+	buf_init(&b, 1024);
+	assert_int_equal(table_render(&t, &b), 0);
+	assert_string_equal(buf_cstr(&b), "a       b\n        \033[31mslower\033[0m\n");
+	table_cell(&t, "one cell of two");
+	table_end_row(&t, NULL);
+	buf_reset(&b);
+	assert_int_equal(table_render(&t, &b), -1);
+	assert_int_equal(b.len, 0);
+	table_release(&t);
+	buf_release(&b);
 }
 
 PLUMB_TEST(quote_bytes_and_text)
