@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "common/table.h"
 #include "common/banned.h"
 
 void strlist_release(struct strlist *l)
@@ -157,15 +158,10 @@ int opts_parse(const struct plumb_opt *opts, int argc, char **argv,
 void opts_print_help(const struct plumb_opt *opts, FILE *out)
 {
 	const struct plumb_opt *o;
-	int width = 0;
+	struct table t;
 
-	for (o = opts; o && o->kind != OPT_END; o++) {
-		int w = 4 + 2 + (int)strlen(o->name) + (o->arg ? 1 + (int)strlen(o->arg) : 0) +
-			(o->kind == OPT_OPTIONAL ? 2 : 0);
-		if (w > width)
-			width = w;
-	}
-	fprintf(out, "options:\n");
+	table_init(&t, 2, NULL);
+	t.indent = 2;
 	for (o = opts; o && o->kind != OPT_END; o++) {
 		char left[128];
 		if (o->short_name)
@@ -176,9 +172,12 @@ void opts_print_help(const struct plumb_opt *opts, FILE *out)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
 				 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(out, "  %-*s  %s\n", width, left, o->help);
+		table_row(&t, left, o->help);
 	}
-	fprintf(out, "  %-*s  %s\n", width, "-h, --help", "show this help");
+	table_row(&t, "-h, --help", "show this help");
+	fprintf(out, "options:\n");
+	(void)table_write(&t, out);
+	table_release(&t);
 }
 
 int opt_json_alias(const char *cmd, int json, const char **format)

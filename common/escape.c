@@ -90,14 +90,9 @@ int esc_text_lines(struct buf *out, const char *s)
 	return rc;
 }
 
-size_t esc_width(const char *s)
-{
-	return utf8_width(s);
-}
-
 int esc_text_pad(struct buf *out, const char *s, size_t width)
 {
-	size_t w = esc_width(s);
+	size_t w = utf8_width(s);
 
 	if (esc_text(out, s) < 0)
 		return -1;

@@ -41,10 +41,10 @@ int esc_csv(struct buf *out, const char *s);
  */
 int esc_text_lines(struct buf *out, const char *s);
 
-/* The number of characters esc_text() would append (terminal columns). */
-size_t esc_width(const char *s);
-
-/* Append s escaped, then pad with spaces to width columns (text tables). */
+/*
+ * Append s escaped, then pad with spaces to width columns (utf8_width()):
+ * a fixed column.  A table whose columns fit their cells is common/table.h.
+ */
 int esc_text_pad(struct buf *out, const char *s, size_t width);
 
 /*

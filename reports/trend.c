@@ -17,6 +17,7 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/table.h"
 #include "formats/jsonio.h"
 #include "reports/changes.h"
 #include "reports/render.h"
@@ -402,10 +403,7 @@ static int text_changes(const struct series_found *f, struct buf *out)
 static int text(const json_t *model, const struct trend_point *p, size_t n,
 		enum metric_id m, const struct series_found *f, struct buf *out)
 {
-	static const char *const head[] = { "time", "commit", "ref", "center", "range",
-					    "spread", "verdict", "shift" };
-	size_t w[8] = { 0 };
-	char cell[8][256];
+	struct table t;
 	int rc = 0;
 
 	rc |= buf_addstr(out, "plumb report --trend ");
@@ -415,43 +413,31 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 	rc |= buf_addstr(out, ", host ");
 	rc |= esc_text(out, jstr(model, "host") ? jstr(model, "host") : "?");
 	rc |= buf_printf(out, ", %zu point%s\n\n", n, n == 1 ? "" : "s");
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i <= n; i++) {
-			if (i == 0) {
-				for (int c = 0; c < 8; c++)
-					snprintf(cell[c], sizeof(cell[c]), "%s", head[c]);
-			} else {
-				const struct trend_point *q = &p[i - 1];
-				snprintf(cell[0], sizeof(cell[0]), "%s", q->time ? q->time : "-");
-				snprintf(cell[1], sizeof(cell[1]), "%.12s", q->commit ? q->commit : "-");
-				snprintf(cell[2], sizeof(cell[2]), "%s", q->ref ? q->ref : "-");
-				units_value(q->center, metric_dim(m), 0, cell[3]);
-				range_text(q, m, cell[4], sizeof(cell[4]));
-				units_percent(q->spread, cell[5]);
-				snprintf(cell[6], sizeof(cell[6]), "%s", q->verdict ? q->verdict : "-");
-				snprintf(cell[7], sizeof(cell[7]), "%s%s%s", q->shift > 0 ? "up" :
-					 q->shift < 0 ? "down" : "", q->shift && q->change ? ", " : "",
-					 q->change > 0 ? "change up" : q->change < 0 ? "change down" : "");
-				for (int c = 0; c < 8; c++)
-					utf8_cut(cell[c]);
-			}
-			for (int c = 0; c < 8; c++) {
-				size_t cw = esc_width(cell[c]);
-				if (pass == 0) {
-					if (cw > w[c])
-						w[c] = cw;
-					continue;
-				}
-				if (c == 7 || (c == 6 && !*cell[7])) {
-					rc |= esc_text(out, cell[c]);
-					break;
-				}
-				rc |= esc_text_pad(out, cell[c], w[c] + 2);
-			}
-			if (pass == 1)
-				rc |= buf_addch(out, '\n');
-		}
+	table_init(&t, 8, NULL);
+	table_row(&t, "time", "commit", "ref", "center", "range", "spread", "verdict", "shift");
+	for (size_t i = 0; i < n; i++) {
+		const struct trend_point *q = &p[i];
+		char c[UNITS_MAX], r[256], s[UNITS_MAX], id[13];
+
+		snprintf(id, sizeof(id), "%s", q->commit ? q->commit : "-");
+		utf8_cut(id);
+		units_value(q->center, metric_dim(m), 0, c);
+		range_text(q, m, r, sizeof(r));
+		units_percent(q->spread, s);
+		table_cell(&t, q->time ? q->time : "-");
+		table_cell(&t, id);
+		table_cell(&t, q->ref ? q->ref : "-");
+		table_cell(&t, c);
+		table_cell(&t, r);
+		table_cell(&t, s);
+		table_cell(&t, q->verdict ? q->verdict : "-");
+		table_cellf(&t, "%s%s%s", q->shift > 0 ? "up" : q->shift < 0 ? "down" : "",
+			    q->shift && q->change ? ", " : "",
+			    q->change > 0 ? "change up" : q->change < 0 ? "change down" : "");
+		table_end_row(&t, NULL);
 	}
+	rc |= table_render(&t, out);
+	table_release(&t);
 	rc |= buf_printf(out, "\n%zu shift%s", count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s");
 	for (size_t i = 0, first = 1; i < n; i++) {
 		if (!p[i].shift)

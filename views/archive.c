@@ -3,7 +3,8 @@
  * Plain, aligned, line-oriented text that reads well in a cron mail;
  * ids are shortened to 12 digits in tables and shown whole elsewhere.
  * Every string of a model came from a bundle and is untrusted: it reaches
- * the stream only through esc_fputs() (common/escape.h).  Values print
+ * the stream only through esc_fputs() (common/escape.h) or a table
+ * (common/table.h), which escapes every cell.  Values print
  * as plumb report prints them (common/units.h): a center with its unit,
  * its range in the same unit.
  */
@@ -15,6 +16,7 @@
 
 #include "views/archive.h"
 #include "common/escape.h"
+#include "common/table.h"
 #include "common/units.h"
 #include "formats/manifest.h"
 #include "reports/trend.h"
@@ -167,10 +169,12 @@ void view_bundle(const json_t *b, FILE *out)
 	const json_t *labels = json_object_get(b, "labels");
 	const json_t *bls = json_object_get(b, "baselines");
 	const json_t *benches = json_object_get(b, "benches");
+	/* The columns as wide as they were when they had fixed widths. */
+	static const size_t bench_min[] = { 0, 12, 34, 34, 8, 0 };
 	const char *k;
 	json_t *v;
 	size_t i;
-	int width = 5;
+	struct table t;
 
 	field(out, "bundle", str(b, "id", "-"));
 	fputc('\n', out);
@@ -227,26 +231,22 @@ void view_bundle(const json_t *b, FILE *out)
 	}
 	if (json_array_size(benches) == 0)
 		return;
-	json_array_foreach(benches, i, v) {
-		int n = (int)esc_width(str(v, "name", "-"));
-		if (n > width)
-			width = n;
-	}
-	fprintf(out, "\n%-*s  %-12s  %-34s  %-34s  %8s  %s\n", width, "BENCH", "METRIC",
-		"BASE center [min, max]", "CANDIDATE center [min, max]", "RATIO", "VERDICT");
+	table_init(&t, 6, "llllrl");
+	t.min = bench_min;
+	table_row(&t, "BENCH", "METRIC", "BASE center [min, max]", "CANDIDATE center [min, max]",
+		  "RATIO", "VERDICT");
 	json_array_foreach(benches, i, v) {
 		enum units_dim dim = dim_of(str(v, "metric", NULL));
 		char base[128], cand[128], ratio[UNITS_MAX];
 
 		side_cell(json_object_get(v, "base"), dim, base, sizeof(base));
 		side_cell(json_object_get(v, "candidate"), dim, cand, sizeof(cand));
-		put_str(out, v, "name", "-", width);
-		fputs("  ", out);
-		put_str(out, v, "metric", "-", 12);
-		fprintf(out, "  %-34s  %-34s  %8s  ", base, cand, ratio_cell(v, "ratio", ratio));
-		put_str(out, v, "verdict", "-", 0);
-		fputc('\n', out);
+		table_row(&t, str(v, "name", "-"), str(v, "metric", "-"), base, cand,
+			  ratio_cell(v, "ratio", ratio), str(v, "verdict", "-"));
 	}
+	fputc('\n', out);
+	(void)table_write(&t, out);
+	table_release(&t);
 }
 
 void view_trend(const json_t *t, FILE *out)
@@ -392,35 +392,24 @@ void view_changes(const json_t *m, FILE *out)
 
 void view_baselines(const json_t *list, FILE *out)
 {
+	static const size_t min[] = { 0, 12, 9, 20, 12, 0 };
+	struct table t;
 	json_t *b;
 	size_t i;
-	int width = 4;
 
 	if (json_array_size(list) == 0)
 		return;
-	json_array_foreach(list, i, b) {
-		int n = (int)esc_width(str(b, "name", ""));
-		if (n > width)
-			width = n;
-	}
-	fprintf(out, "%-*s  %-12s  %-9s  %-20s  %-12s  %s\n", width, "NAME", "BUNDLE", "SIDE",
-		"SET AT", "COMMIT", "NOTE");
+	table_init(&t, 6, NULL);
+	t.min = min;
+	table_row(&t, "NAME", "BUNDLE", "SIDE", "SET AT", "COMMIT", "NOTE");
 	json_array_foreach(list, i, b) {
 		char id[13], commit[13];
 
-		put_str(out, b, "name", "-", width);
-		fputs("  ", out);
-		put(out, short12(b, "bundle", id), 12);
-		fputs("  ", out);
-		put_str(out, b, "side", "-", 9);
-		fputs("  ", out);
-		put_str(out, b, "set_at", "-", 20);
-		fputs("  ", out);
-		put(out, short12(b, "commit", commit), 12);
-		fputs("  ", out);
-		put_str(out, b, "note", "", 0);
-		fputc('\n', out);
+		table_row(&t, str(b, "name", "-"), short12(b, "bundle", id), str(b, "side", "-"),
+			  str(b, "set_at", "-"), short12(b, "commit", commit), str(b, "note", ""));
 	}
+	(void)table_write(&t, out);
+	table_release(&t);
 }
 
 void view_baseline(const json_t *b, FILE *out)
@@ -457,38 +446,33 @@ static const char *fact_cell(const json_t *h, const char *key, char buf[32])
 
 void view_hosts(const json_t *m, FILE *out)
 {
-	static const struct { const char *head, *key; int width; } col[] = {
-		{ "FINGERPRINT", "fingerprint", 16 }, { "CPU MODEL", "cpuModel", 9 },
-		{ "CPUS", "cpus", 4 }, { "CORES", "cores", 5 }, { "KERNEL", "kernel", 6 },
-		{ "GOVERNOR", "governor", 8 }, { "TURBO", "turbo", 5 }, { "SMT", "smt", 3 },
-		{ "BUNDLES", "bundles", 7 }, { "BENCHES", "benchmarks", 7 },
-		{ "FIRST", "first", 20 }, { "LAST", "last", 0 },
+	static const struct { const char *head, *key; } col[] = {
+		{ "FINGERPRINT", "fingerprint" }, { "CPU MODEL", "cpuModel" }, { "CPUS", "cpus" },
+		{ "CORES", "cores" }, { "KERNEL", "kernel" }, { "GOVERNOR", "governor" },
+		{ "TURBO", "turbo" }, { "SMT", "smt" }, { "BUNDLES", "bundles" },
+		{ "BENCHES", "benchmarks" }, { "FIRST", "first" }, { "LAST", "last" },
 	};
 	enum { NCOL = sizeof(col) / sizeof(col[0]) };
+	/* A fingerprint and a time keep their width when a host lacks them. */
+	static const size_t min[NCOL] = { [0] = 16, [10] = 20 };
 	const json_t *hosts = json_object_get(m, "hosts"), *h;
-	int width[NCOL];
+	struct table t;
 	char buf[32];
 	size_t i;
 
 	fprintf(out, "%zu host class%s\n", json_array_size(hosts), json_array_size(hosts) == 1 ? "" : "es");
 	if (json_array_size(hosts) == 0)
 		return;
-	for (int c = 0; c < NCOL; c++) {
-		width[c] = col[c].width;
-		json_array_foreach(hosts, i, h) {
-			int w = (int)esc_width(fact_cell(h, col[c].key, buf));
-			if (c < NCOL - 1 && w > width[c])
-				width[c] = w;
-		}
-	}
-	for (int c = 0; c < NCOL; c++) {
-		put(out, col[c].head, c < NCOL - 1 ? width[c] : 0);
-		fputs(c < NCOL - 1 ? "  " : "\n", out);
-	}
+	table_init(&t, NCOL, NULL);
+	t.min = min;
+	for (int c = 0; c < NCOL; c++)
+		table_cell(&t, col[c].head);
+	table_end_row(&t, NULL);
 	json_array_foreach(hosts, i, h) {
-		for (int c = 0; c < NCOL; c++) {
-			put(out, fact_cell(h, col[c].key, buf), c < NCOL - 1 ? width[c] : 0);
-			fputs(c < NCOL - 1 ? "  " : "\n", out);
-		}
+		for (int c = 0; c < NCOL; c++)
+			table_cell(&t, fact_cell(h, col[c].key, buf));
+		table_end_row(&t, NULL);
 	}
+	(void)table_write(&t, out);
+	table_release(&t);
 }

@@ -12,6 +12,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/escape.h"
+#include "common/table.h"
 #include "common/units.h"
 #include "formats/bundle.h"
 #include "formats/digest.h"
@@ -52,19 +53,17 @@ static int put(struct buf *out, const char *s)
 	return esc_text(out, s ? s : "?");
 }
 
-/* A value of the bundle in width columns: with its unit, or in scale sc; "-" when absent. */
-static int put_value(struct buf *out, double v, enum units_dim dim,
-		     const struct units_scale *sc, int width)
+/* A value of the bundle with its unit, or in scale sc; "-" when absent. */
+static const char *value(double v, enum units_dim dim, const struct units_scale *sc,
+			 char c[UNITS_MAX])
 {
-	char c[UNITS_MAX];
-
 	if (isnan(v))
-		snprintf(c, sizeof(c), "-");
+		snprintf(c, UNITS_MAX, "-");
 	else if (sc)
 		units_number(v, sc, c);
 	else
 		units_value(v, dim, 0, c);
-	return buf_printf(out, "%*s", width, c);
+	return c;
 }
 
 static int show_commit(struct buf *out, const char *label, const struct manifest_commit *c)
@@ -102,6 +101,7 @@ int view_bundle_text(const char *path, const struct bundle_info *info, struct bu
 		{ "kernel ", host_fact(h, "kernel", "release") },
 		{ "governor ", host_fact(h, "cpufreq", "governor") },
 	};
+	struct table t;
 	char sig[200];
 	int bad = 0;
 
@@ -133,40 +133,44 @@ int view_bundle_text(const char *path, const struct bundle_info *info, struct bu
 	bad |= buf_printf(out, "samples    %llu\n", (unsigned long long)info->samples_rows);
 	bad |= buf_addstr(out, "signature  ") | put(out, view_bundle_sig(info, sig, sizeof(sig))) |
 	       buf_addch(out, '\n');
-	if (m->n_benches > 0)
-		bad |= buf_printf(out, "\n%-20s %-8s %-7s %12s %12s %12s %12s %8s  %s\n", "bench",
-				  "mode", "metric", "base", "candidate", "cand. min", "cand. max",
-				  "ratio", "verdict");
+	table_init(&t, 9, "lllrrrrrl");
+	table_row(&t, "bench", "mode", "metric", "base", "candidate", "cand. min", "cand. max",
+		  "ratio", "verdict");
 	for (size_t i = 0; i < m->n_benches; i++) {
 		const struct manifest_bench *b = &m->benches[i];
 		const char *v = verdict_name(b->verdict);
 		const char *d = manifest_direction_name(b->direction);
 		enum units_dim dim = metric_dim(b->metric);
 		const struct manifest_side_stats *c = &b->candidate;
+		char x[4][UNITS_MAX], r[UNITS_MAX];
 		struct units_scale sc;
 
-		bad |= esc_text_pad(out, b->name, 20) |
-		       buf_printf(out, " %-8s %-7s ", manifest_mode_name(b->mode),
-				  metric_name(b->metric));
+		table_cell(&t, b->name);
+		table_cell(&t, manifest_mode_name(b->mode));
+		table_cell(&t, metric_name(b->metric));
 		if (b->failure) {
-			bad |= buf_addstr(out, "failed: ") | put(out, b->failure) | buf_addch(out, '\n');
+			for (int k = 0; k < 5; k++)
+				table_cell(&t, "-");
+			table_cellf(&t, "failed: %s", b->failure);
+			table_end_row(&t, NULL);
 			continue;
 		}
 		units_scale(c->present ? c->center : 0, dim, 0, &sc);
-		bad |= put_value(out, b->base.present ? b->base.center : NAN, dim, NULL, 12) |
-		       put_value(out, c->present ? c->center : NAN, dim, NULL, 13) |
-		       put_value(out, c->present ? c->min : NAN, dim, &sc, 13) |
-		       put_value(out, c->present ? c->max : NAN, dim, &sc, 13);
-		if (isnan(b->ratio)) {
-			bad |= buf_printf(out, " %8s", "-");
-		} else {
-			char x[UNITS_MAX];
-			units_ratio(b->ratio, x);
-			bad |= buf_printf(out, " %8s", x);
-		}
-		bad |= buf_printf(out, "  %s%s%s%s\n", v ? v : "-", d ? " (" : "", d ? d : "",
-				  d ? ")" : "");
+		table_cell(&t, value(b->base.present ? b->base.center : NAN, dim, NULL, x[0]));
+		table_cell(&t, value(c->present ? c->center : NAN, dim, NULL, x[1]));
+		table_cell(&t, value(c->present ? c->min : NAN, dim, &sc, x[2]));
+		table_cell(&t, value(c->present ? c->max : NAN, dim, &sc, x[3]));
+		if (isnan(b->ratio))
+			snprintf(r, sizeof(r), "-");
+		else
+			units_ratio(b->ratio, r);
+		table_cell(&t, r);
+		table_cellf(&t, "%s%s%s%s", v ? v : "-", d ? " (" : "", d ? d : "", d ? ")" : "");
+		table_end_row(&t, NULL);
 	}
+	if (m->n_benches > 0)
+		bad |= buf_addch(out, '\n') | table_render(&t, out);
+	table_release(&t);
 	return bad ? buf_err(err, "bundle show") : 0;
 }
 

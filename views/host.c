@@ -21,8 +21,6 @@
 #include "views/host.h"
 #include "common/banned.h"
 
-#define LABEL_WIDTH 18
-
 static int row(struct buf *out, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int row(struct buf *out, const char *label, const char *fmt, ...)
@@ -32,7 +30,8 @@ static int row(struct buf *out, const char *label, const char *fmt, ...)
 
 	struct buf text;
 
-	if (buf_printf(out, "%-*s ", LABEL_WIDTH, label) < 0)
+	/* The label in 18 columns, then the value. */
+	if (buf_printf(out, "%-18s ", label) < 0)
 		return -1;
 	buf_init(&text, out->max);
 	va_start(ap, fmt);

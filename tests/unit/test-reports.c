@@ -44,7 +44,6 @@ PLUMB_TEST(reports_escape_text_removes_what_repaints_a_terminal)
 	/* Malformed UTF-8: a lone continuation byte, an overlong form, a cut sequence. */
 	assert_string_equal(escaped(esc_text, "x\x80y\xc0\xafz\xe2\x82"), "x?y??z??");
 	assert_string_equal(escaped(esc_text, "tab\there\nnl"), "tab?here?nl");
-	assert_int_equal(esc_width("µs → ok"), 7);
 }
 
 PLUMB_TEST(reports_escape_markdown_and_html)
