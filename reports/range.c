@@ -9,6 +9,7 @@
 #include "common/err.h"
 #include "formats/manifest-range.h"
 #include "reports/range.h"
+#include "reports/render.h"
 #include "common/banned.h"
 
 const char *range_hot_word(int hot_identical)
@@ -144,4 +145,21 @@ void range_report_release(struct range_report *r)
 	}
 	free(r->rows);
 	memset(r, 0, sizeof(*r));
+}
+
+const char *range_bench_word(const struct range_report *r, const char *name)
+{
+	const char *first = NULL;
+	int faster = 0;
+
+	for (size_t k = 0; k < r->n; k++) {
+		const struct report_bench *vp = range_bench(&r->rows[k].vs_parent, name);
+		const char *w = vp ? render_verdict_word(vp) : "not compared";
+		if (strcmp(w, verdict_name(VERDICT_SLOWER)) == 0)
+			return w;
+		faster |= strcmp(w, verdict_name(VERDICT_FASTER)) == 0;
+		if (!first)
+			first = w;
+	}
+	return faster ? verdict_name(VERDICT_FASTER) : first ? first : "not compared";
 }

@@ -55,4 +55,12 @@ const char *range_hot_word(int hot_identical);
 /* The report_bench of name in r, or NULL. */
 const struct report_bench *range_bench(const struct report *r, const char *name);
 
+/*
+ * The word a benchmark's page and chart lead with: "slower" when some
+ * commit is slower than its parent, else "faster" when one is faster,
+ * else the first commit's verdict against its parent ("not compared"
+ * when there is none).
+ */
+const char *range_bench_word(const struct range_report *r, const char *name);
+
 #endif

@@ -1,9 +1,10 @@
 /*
- * reports/render.h: what the renderers of reports/ share and nothing
- * outside reports/ needs: the inline SVG charts (svg.c) and the phrases
- * of every format (phrases.c).  The HTML page itself (head, stylesheet,
- * footer, badge) is reports/html-page.h, which pages outside the report
- * use too.
+ * reports/render.h: what the renderers share: every SVG picture plumb
+ * draws (svg.c, the one SVG module: the report's charts, the trend, and
+ * for views/ the range report's chart and the bisect's path) and the
+ * phrases of every format (phrases.c).  The HTML page itself (head,
+ * stylesheet, footer, badge) is reports/html-page.h, which pages outside
+ * the report use too.
  * Escaping and numbers with units are common/escape.h and common/units.h.
  *
  * Ownership: every function appends to a caller's struct buf or writes
@@ -177,6 +178,21 @@ const struct phrase_term *phrase_glossary(size_t *n);
 struct trend_point;
 int svg_trend(struct buf *out, const char *bench, enum metric_id metric,
 	      const struct trend_point *p, size_t n, size_t index);
+
+/*
+ * svg_range: the range report's chart of one benchmark b0 (views/range.c):
+ * per commit, A first, its range over pads as a bar and its center as a
+ * dot, coloured by its verdict against A.  Nothing without a range.
+ */
+struct range_report;
+int svg_range(struct buf *out, const struct range_report *r, const struct report_bench *b0);
+/*
+ * svg_bisect: the path of a bisect (views/bisect.c), from its report
+ * document (reports/bisect.h): the commits on an axis, one row per
+ * comparison with its range shaded, its base a circle, its candidate a
+ * square coloured by the call, and the culprit marked.
+ */
+int svg_bisect(struct buf *out, const json_t *doc);
 
 struct plumb_err;
 /* Append a remark to b's notes (a printf format); 0 or PLUMB_EINTERNAL. */

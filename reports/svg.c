@@ -1,10 +1,14 @@
 /*
- * reports/svg.c: the inline SVG charts of the HTML report.
+ * reports/svg.c: every SVG picture plumb draws, inline in its HTML pages:
+ * the report's charts, the trend over commits, the range report's chart
+ * and the bisect's path.  No other file writes SVG (t0008 checks), so
+ * every string from a bundle, an archive or a repository that reaches a
+ * picture is escaped here (esc_html) and nowhere else is forgotten.
  *
- * One chart per benchmark shows the evidence the verdict rests on: each
- * side's range over pads as a bar, its pad medians as points, its center
- * as a tick, the overlap of the two ranges shaded (or the gap between
- * them marked), and the verdict as a label.  Samples-mode benchmarks get
+ * The report's chart of a benchmark shows the evidence the verdict rests
+ * on: each side's range over pads as a bar, its pad medians as points,
+ * its center as a tick, the overlap of the two ranges shaded (or the gap
+ * between them marked), and the verdict as a label.  Samples-mode benchmarks get
  * a second chart: one box per pad (p25-p75, whiskers p1-p99, median).
  *
  * The SVG carries no xmlns attribute: inside an HTML document the parser
@@ -20,6 +24,7 @@
 
 #include "common/buf.h"
 #include "reports/distribution.h"
+#include "reports/range.h"
 #include "reports/render.h"
 #include "reports/report.h"
 #include "reports/trend.h"
@@ -704,4 +709,156 @@ int svg_rounds(struct buf *out, const struct report *r, const struct report_benc
 	rc |= axis_zero_note(out, &a, W - RIGHT, H - 4, "end");
 	rc |= buf_addstr(out, "</svg>");
 	return rc ? -1 : 0;
+}
+
+/* The first 12 bytes of a commit id, "" for none. */
+static const char *short_commit(const char *commit, char out[13])
+{
+	snprintf(out, 13, "%s", commit ? commit : "");
+	return out;
+}
+
+int svg_range(struct buf *out, const struct range_report *r, const struct report_bench *b0)
+{
+	const double w = 60, left = 80, top = 20, h = 200;
+	enum units_dim dim = metric_dim(b0->metric);
+	double lo = INFINITY, hi = -INFINITY;
+	size_t n = r->n + 1;
+	char lab[UNITS_MAX], id[13];
+	int rc = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct report_bench *vb = k ? range_bench(&r->rows[k - 1].vs_base, b0->name) : NULL;
+		const struct manifest_side_stats *s = k ? (vb ? vb->new : NULL) : b0->old;
+		if (s && !isnan(s->min) && s->min < lo)
+			lo = s->min;
+		if (s && !isnan(s->max) && s->max > hi)
+			hi = s->max;
+	}
+	if (!(lo <= hi))
+		return 0;
+	if (hi - lo < 1e-12 * (fabs(hi) + 1e-300))
+		hi = lo + fabs(lo) * 0.01 + 1e-12;
+	rc |= buf_printf(out, "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %.0f %.0f\">\n",
+			 left + w * (double)n + 20, top + h + 50) < 0;
+	rc |= buf_printf(out, "<text class=\"verdictlabel\" x=\"%.0f\" y=\"%.0f\">", left + w * (double)n + 10,
+			 top - 6) < 0 || esc_html(out, range_bench_word(r, b0->name)) < 0 ||
+	      buf_addstr(out, "</text>\n") < 0;
+	units_value(hi, dim, 1, lab);
+	rc |= buf_printf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%s</text>\n", left - 6, top + 4, lab) < 0;
+	units_value(lo, dim, 1, lab);
+	rc |= buf_printf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%s</text>\n", left - 6, top + h + 4, lab) < 0;
+	rc |= buf_printf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#888\"/>\n",
+			 left, top + h, left + w * (double)n, top + h) < 0;
+	for (size_t k = 0; rc == 0 && k < n; k++) {
+		const struct report_bench *vb = k ? range_bench(&r->rows[k - 1].vs_base, b0->name) : NULL;
+		const struct manifest_side_stats *s = k ? (vb ? vb->new : NULL) : b0->old;
+		const char *commit = k ? r->rows[k - 1].src->m.repo.candidate.commit : r->base_commit;
+		double x = left + w * ((double)k + 0.5), y0, y1, yc;
+		/* A compared commit takes its verdict's colour (the page's v-<name>
+		 * classes, common/verdict.h); A itself is drawn plain. */
+		const char *cls = vb && verdict_name(vb->verdict) ? verdict_name(vb->verdict) : "none";
+
+		rc |= buf_printf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"10\">", x,
+				 top + h + 16) < 0;
+		rc |= esc_html(out, k ? short_commit(commit, id) : "A") < 0;
+		rc |= buf_addstr(out, "</text>\n") < 0;
+		if (k) {
+			rc |= buf_printf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"9\">", x,
+					 top + h + 30) < 0;
+			rc |= esc_html(out, short_commit(commit, id)) < 0;
+			rc |= buf_addstr(out, "</text>\n") < 0;
+		}
+		if (!s || isnan(s->min) || isnan(s->max) || isnan(s->center))
+			continue;
+		y0 = top + h * (hi - s->max) / (hi - lo);
+		y1 = top + h * (hi - s->min) / (hi - lo);
+		yc = top + h * (hi - s->center) / (hi - lo);
+		rc |= buf_printf(out, "<rect class=\"v-%s\" x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"%.1f\" "
+				 "fill=\"#2c3e50\" fill-opacity=\"0.35\"><title>", cls, x - 6, y0,
+				 y1 - y0 < 1 ? 1 : y1 - y0) < 0;
+		units_value(s->min, dim, 1, lab);
+		rc |= esc_html(out, lab) < 0 || buf_addstr(out, " to ") < 0;
+		units_value(s->max, dim, 1, lab);
+		rc |= esc_html(out, lab) < 0 || buf_addstr(out, "</title></rect>\n") < 0;
+		rc |= buf_printf(out, "<circle class=\"v-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#2c3e50\"/>\n",
+				 cls, x, yc) < 0;
+	}
+	rc |= buf_addstr(out, "</svg>\n") < 0;
+	return rc ? -1 : 0;
+}
+
+/* A string member of a bisect document, "" when absent. */
+static const char *doc_str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static size_t doc_index(const json_t *o, const char *k)
+{
+	return (size_t)json_integer_value(json_object_get(o, k));
+}
+
+/* The first 12 bytes of commits[i].commit, escaped. */
+static int doc_commit(struct buf *out, const json_t *doc, size_t i)
+{
+	char id[13];
+
+	return esc_html(out, short_commit(doc_str(json_array_get(json_object_get(doc, "commits"), i),
+						  "commit"), id));
+}
+
+int svg_bisect(struct buf *out, const json_t *doc)
+{
+	const json_t *steps = json_object_get(doc, "steps"), *res = json_object_get(doc, "result");
+	size_t n = json_array_size(json_object_get(doc, "commits")), rows = json_array_size(steps);
+	const double left = 150, width = 600, row = 26, top = 20;
+	double h = top + row * (double)(rows + 1) + 30;
+	int r = 0;
+
+#define X(i) (left + width * (double)(i) / (double)(n > 1 ? n - 1 : 1))
+	r |= buf_printf(out, "<svg class=\"bisect\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+			"role=\"img\" aria-label=\"the bisect's comparisons over the commits\">\n",
+			left + width + 40, h, left + width + 40, h);
+	r |= buf_addstr(out, "<title>the path of the bisect: one row per comparison, its range shaded, "
+			     "the base a circle, the candidate a square</title>\n");
+	/* The commit axis: the good end, the bad end, every commit measured. */
+	r |= buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", X(0),
+			h - 30, X(n - 1), h - 30);
+	r |= buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">0 good</text>\n", X(0), h - 12) |
+	     buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick end\">%zu bad</text>\n", X(n - 1), h - 12, n - 1);
+	for (size_t i = 0; i < rows; i++) {
+		const json_t *s = json_array_get(steps, i), *rg = json_object_get(s, "range");
+		double y = top + row * (double)i;
+		size_t lo = (size_t)json_integer_value(json_array_get(rg, 0));
+		size_t hi = (size_t)json_integer_value(json_array_get(rg, 1));
+		size_t b = doc_index(s, "base"), c = doc_index(s, "candidate");
+		const char *call = doc_str(s, "call");
+		const char *cls = strcmp(call, "slower") == 0 ? "slower" : strcmp(call, "undecided") == 0 ? "undecided" : "same";
+		r |= buf_printf(out, "<text x=\"4\" y=\"%.1f\" class=\"label\">%zu ", y + 4, doc_index(s, "n")) |
+		     esc_html(out, doc_str(s, "kind")) | buf_addstr(out, "</text>\n");
+		r |= buf_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\" class=\"range\"/>\n", X(lo),
+				y - 4, X(hi) - X(lo) > 1 ? X(hi) - X(lo) : 1);
+		r |= buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"pair %s\"/>\n", X(b),
+				y, X(c), y, cls);
+		r |= buf_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" class=\"base\"><title>base %zu ", X(b), y, b) |
+		     doc_commit(out, doc, b) | buf_addstr(out, "</title></circle>\n");
+		r |= buf_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" class=\"cand %s\"><title>candidate %zu ",
+				X(c) - 4, y - 4, cls, c) |
+		     doc_commit(out, doc, c) | buf_addstr(out, ": ") |
+		     esc_html(out, doc_str(s, "verdict")) | buf_addstr(out, "</title></rect>\n");
+		r |= buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%zu</text>\n", X(c) + 6, y + 4, c);
+	}
+	if (json_is_integer(json_object_get(res, "culprit"))) {
+		size_t c = doc_index(res, "culprit");
+		r |= buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"culprit\"/>\n", X(c), top - 10,
+				X(c), h - 30) |
+		     buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">culprit %zu</text>\n", X(c) + 4,
+				h - 12, c);
+	}
+#undef X
+	r |= buf_addstr(out, "</svg>\n");
+	return r ? -1 : 0;
 }

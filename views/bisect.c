@@ -16,6 +16,7 @@
 #include "formats/jsonio.h"
 #include "reports/bisect.h"
 #include "reports/html-page.h"
+#include "reports/render.h"
 #include "views/bisect.h"
 #include "common/banned.h"
 
@@ -163,59 +164,6 @@ static const char bisect_css[] =
 	"@media print{table.steps,table.commits{font-size:.7em}"
 	"table.steps td,table.commits td{overflow-wrap:anywhere}}";
 
-/* The path as a picture: one row per comparison over the commit axis. */
-static int render_svg(const json_t *doc, struct buf *out)
-{
-	const json_t *steps = json_object_get(doc, "steps"), *res = json_object_get(doc, "result");
-	size_t n = json_array_size(json_object_get(doc, "commits")), rows = json_array_size(steps);
-	const double left = 150, width = 600, row = 26, top = 20;
-	double h = top + row * (double)(rows + 1) + 30;
-	int r = 0;
-
-#define X(i) (left + width * (double)(i) / (double)(n > 1 ? n - 1 : 1))
-	r |= buf_printf(out, "<svg class=\"bisect\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
-			"role=\"img\" aria-label=\"the bisect's comparisons over the commits\">\n",
-			left + width + 40, h, left + width + 40, h);
-	r |= buf_addstr(out, "<title>the path of the bisect: one row per comparison, its range shaded, "
-			     "the base a circle, the candidate a square</title>\n");
-	/* The commit axis: the good end, the bad end, every commit measured. */
-	r |= buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", X(0),
-			h - 30, X(n - 1), h - 30);
-	r |= buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">0 good</text>\n", X(0), h - 12) |
-	     buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick end\">%zu bad</text>\n", X(n - 1), h - 12, n - 1);
-	for (size_t i = 0; i < rows; i++) {
-		const json_t *s = json_array_get(steps, i), *rg = json_object_get(s, "range");
-		double y = top + row * (double)i;
-		size_t lo = (size_t)json_integer_value(json_array_get(rg, 0));
-		size_t hi = (size_t)json_integer_value(json_array_get(rg, 1));
-		size_t b = iget(s, "base"), c = iget(s, "candidate");
-		const char *call = sget(s, "call");
-		const char *cls = strcmp(call, "slower") == 0 ? "slower" : strcmp(call, "undecided") == 0 ? "undecided" : "same";
-		r |= buf_printf(out, "<text x=\"4\" y=\"%.1f\" class=\"label\">%zu %s</text>\n", y + 4, iget(s, "n"),
-				sget(s, "kind"));
-		r |= buf_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\" class=\"range\"/>\n", X(lo),
-				y - 4, X(hi) - X(lo) > 1 ? X(hi) - X(lo) : 1);
-		r |= buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"pair %s\"/>\n", X(b),
-				y, X(c), y, cls);
-		r |= buf_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" class=\"base\"><title>base %zu %.12s</title></circle>\n",
-				X(b), y, b, commit_of(doc, b));
-		r |= buf_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" class=\"cand %s\"><title>candidate %zu %.12s: ",
-				X(c) - 4, y - 4, cls, c, commit_of(doc, c)) |
-		     esc_html(out, sget(s, "verdict")) | buf_addstr(out, "</title></rect>\n");
-		r |= buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%zu</text>\n", X(c) + 6, y + 4, c);
-	}
-	if (json_is_integer(json_object_get(res, "culprit"))) {
-		size_t c = iget(res, "culprit");
-		r |= buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"culprit\"/>\n", X(c), top - 10,
-				X(c), h - 30) |
-		     buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">culprit %zu</text>\n", X(c) + 4,
-				h - 12 - 0.0, c);
-	}
-#undef X
-	r |= buf_addstr(out, "</svg>\n");
-	return r ? -1 : 0;
-}
-
 static int render_html(const json_t *doc, struct buf *out)
 {
 	const json_t *steps = json_object_get(doc, "steps"), *res = json_object_get(doc, "result");
@@ -232,7 +180,7 @@ static int render_html(const json_t *doc, struct buf *out)
 	     buf_addstr(out, "</code> (") | esc_html(out, sget(doc, "metric")) | buf_addstr(out, "); ");
 	buf_reset(&t);
 	r |= totals(&t, doc) | esc_html(out, buf_cstr(&t)) | buf_addstr(out, "</p>\n");
-	r |= render_svg(doc, out);
+	r |= svg_bisect(out, doc);
 	r |= buf_addstr(out, "<div class=\"scroll\"><table class=\"steps\">\n<tr><th>#</th><th>comparison</th><th>base</th><th>candidate</th><th>range</th>"
 			     "<th>verdict</th><th>base</th><th>candidate</th><th>ratio</th><th>why</th></tr>\n");
 	for (size_t i = 0; i < json_array_size(steps); i++) {

@@ -257,93 +257,6 @@ static const char *badge_class(const char *word)
 	return strchr(word, ' ') ? "none" : word;
 }
 
-/* The benchmark's word for the page: slower when some commit is slower than its parent,
- * else faster when one is faster, else the first commit's verdict against its parent. */
-static const char *bench_word(const struct range_report *r, const char *name)
-{
-	const char *first = NULL;
-	int faster = 0;
-
-	for (size_t k = 0; k < r->n; k++) {
-		const struct report_bench *vp = range_bench(&r->rows[k].vs_parent, name);
-		const char *w = vp ? render_verdict_word(vp) : "not compared";
-		if (strcmp(w, verdict_name(VERDICT_SLOWER)) == 0)
-			return w;
-		faster |= strcmp(w, verdict_name(VERDICT_FASTER)) == 0;
-		if (!first)
-			first = w;
-	}
-	return faster ? verdict_name(VERDICT_FASTER) : first ? first : "not compared";
-}
-
-/* The chart of one benchmark: per commit (A first) its range as a bar and its center as a dot. */
-static int chart(const struct range_report *r, const struct report_bench *b0, struct buf *out)
-{
-	const double w = 60, left = 80, top = 20, h = 200;
-	double lo = INFINITY, hi = -INFINITY;
-	size_t n = r->n + 1;
-	char lab[UNITS_MAX], id[13];
-	int rc = 0;
-
-	for (size_t k = 0; k < n; k++) {
-		const struct manifest_side_stats *s = k ? range_bench(&r->rows[k - 1].vs_base, b0->name) ?
-			range_bench(&r->rows[k - 1].vs_base, b0->name)->new : NULL : b0->old;
-		if (s && !isnan(s->min) && s->min < lo)
-			lo = s->min;
-		if (s && !isnan(s->max) && s->max > hi)
-			hi = s->max;
-	}
-	if (!(lo <= hi))
-		return 0;
-	if (hi - lo < 1e-12 * (fabs(hi) + 1e-300))
-		hi = lo + fabs(lo) * 0.01 + 1e-12;
-	rc |= buf_printf(out, "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %.0f %.0f\">\n",
-			 left + w * (double)n + 20, top + h + 50) < 0;
-	rc |= buf_printf(out, "<text class=\"verdictlabel\" x=\"%.0f\" y=\"%.0f\">", left + w * (double)n + 10,
-			 top - 6) < 0 || esc_html(out, bench_word(r, b0->name)) < 0 ||
-	      buf_addstr(out, "</text>\n") < 0;
-	value(hi, b0->metric, lab);
-	rc |= buf_printf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%s</text>\n", left - 6, top + 4, lab) < 0;
-	value(lo, b0->metric, lab);
-	rc |= buf_printf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%s</text>\n", left - 6, top + h + 4, lab) < 0;
-	rc |= buf_printf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#888\"/>\n",
-			 left, top + h, left + w * (double)n, top + h) < 0;
-	for (size_t k = 0; rc == 0 && k < n; k++) {
-		const struct report_bench *vb = k ? range_bench(&r->rows[k - 1].vs_base, b0->name) : NULL;
-		const struct manifest_side_stats *s = k ? (vb ? vb->new : NULL) : b0->old;
-		const char *commit = k ? r->rows[k - 1].src->m.repo.candidate.commit : r->base_commit;
-		double x = left + w * ((double)k + 0.5);
-		/* A compared commit takes its verdict's colour (the page's v-<name>
-		 * classes, common/verdict.h); A itself is drawn plain. */
-		const char *cls = vb && verdict_name(vb->verdict) ? verdict_name(vb->verdict) : "none";
-		rc |= buf_printf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"10\">", x,
-				 top + h + 16) < 0;
-		rc |= esc_html(out, k ? short_id(commit, id) : "A") < 0;
-		rc |= buf_addstr(out, "</text>\n") < 0;
-		if (k) {
-			rc |= buf_printf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"9\">", x,
-					 top + h + 30) < 0;
-			rc |= esc_html(out, short_id(commit, id)) < 0;
-			rc |= buf_addstr(out, "</text>\n") < 0;
-		}
-		if (!s || isnan(s->min) || isnan(s->max) || isnan(s->center))
-			continue;
-		double y0 = top + h * (hi - s->max) / (hi - lo), y1 = top + h * (hi - s->min) / (hi - lo);
-		double yc = top + h * (hi - s->center) / (hi - lo);
-		rc |= buf_printf(out, "<rect class=\"v-%s\" x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"%.1f\" "
-				 "fill=\"#2c3e50\" fill-opacity=\"0.35\"><title>", cls, x - 6, y0,
-				 y1 - y0 < 1 ? 1 : y1 - y0) < 0;
-		value(s->min, b0->metric, lab);
-		rc |= esc_html(out, lab) < 0 || buf_addstr(out, " to ") < 0;
-		value(s->max, b0->metric, lab);
-		rc |= esc_html(out, lab) < 0 || buf_addstr(out, "</title></rect>\n") < 0;
-		rc |= buf_printf(out, "<circle class=\"v-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#2c3e50\"/>\n",
-				 cls, x, yc) < 0;
-	}
-	rc |= buf_addstr(out, "</svg>\n") < 0;
-	return rc ? -1 : 0;
-}
-
 int range_html(const struct range_report *r, struct buf *out, struct plumb_err *err)
 {
 	char title[128], id[13];
@@ -362,12 +275,12 @@ int range_html(const struct range_report *r, struct buf *out, struct plumb_err *
 		const struct manifest_side_stats *a = b0->old;
 		char c[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX];
 
-		const char *word = bench_word(r, b0->name);
+		const char *word = range_bench_word(r, b0->name);
 		rc |= buf_printf(out, "<section class=\"bench\" id=\"bench-%zu\">\n<h2>", i + 1) < 0 ||
 		      esc_html(out, b0->name) < 0;
 		rc |= buf_printf(out, " <span class=\"meta\">(%s)</span> ", metric_table[b0->metric].name) < 0;
 		rc |= html_badge(out, badge_class(word), word) < 0 || buf_addstr(out, "</h2>\n") < 0;
-		rc |= buf_addstr(out, "<figure>\n") < 0 || chart(r, b0, out) < 0;
+		rc |= buf_addstr(out, "<figure>\n") < 0 || svg_range(out, r, b0) < 0;
 		rc |= buf_addstr(out, "<figcaption>each commit's range over pads (bar) and center (dot), A first; "
 				 "red: slower than A, green: faster</figcaption>\n</figure>\n") < 0;
 		rc |= buf_addstr(out, "<div class=\"scroll\"><table>\n<thead><tr><th>#</th><th>commit</th><th>center</th><th>range over pads</th>"
