@@ -49,6 +49,15 @@ static const char *commit_of(const json_t *doc, size_t i)
 	return sget(json_array_get(json_object_get(doc, "commits"), i), "commit");
 }
 
+/* The first 12 bytes of a commit id of the document, escaped by esc: bisect.json is untrusted. */
+static int put_id(struct buf *out, int (*esc)(struct buf *, const char *), const char *commit)
+{
+	char id[13];
+
+	snprintf(id, sizeof(id), "%s", commit);
+	return esc(out, id);
+}
+
 /* A value of the benchmark's metric with its unit ("40.12 ms"). */
 static void value_text(const json_t *doc, const json_t *v, char out[UNITS_MAX])
 {
@@ -110,10 +119,10 @@ static int render_text(const json_t *doc, struct buf *out, int md)
 	r |= buf_addstr(out, md ? "# plumb bisect " : "plumb bisect ") | esc(out, sget(doc, "id")) |
 	     buf_addstr(out, md ? "\n\n" : "\n") | buf_addstr(out, "benchmark ") | esc(out, sget(doc, "bench")) |
 	     buf_addstr(out, " (") | esc(out, sget(doc, "metric")) | buf_addstr(out, "), good ") |
-	     esc(out, sget(good, "ref")) | buf_printf(out, " (%.12s), bad ", sget(good, "commit")) |
-	     esc(out, sget(bad, "ref")) |
-	     buf_printf(out, " (%.12s), %zu commits\n\n", sget(bad, "commit"),
-			json_array_size(json_object_get(doc, "commits")) - 1);
+	     esc(out, sget(good, "ref")) | buf_addstr(out, " (") | put_id(out, esc, sget(good, "commit")) |
+	     buf_addstr(out, "), bad ") | esc(out, sget(bad, "ref")) | buf_addstr(out, " (") |
+	     put_id(out, esc, sget(bad, "commit")) |
+	     buf_printf(out, "), %zu commits\n\n", json_array_size(json_object_get(doc, "commits")) - 1);
 	r |= buf_addstr(out, md ? "| # | comparison | base | candidate | range | verdict | base | candidate | ratio | builds |\n"
 				  "|---|---|---|---|---|---|---|---|---|---|\n"
 				: "  # comparison   base         candidate    range    verdict                 ratio   base / candidate\n");
@@ -127,8 +136,10 @@ static int render_text(const json_t *doc, struct buf *out, int md)
 		snprintf(verdict, sizeof(verdict), "%s%s", sget(s, "verdict"),
 			 strcmp(sget(s, "call"), "undecided") == 0 ? " (undecided)" : "");
 		if (md) {
-			r |= buf_printf(out, "| %zu | %s | %.12s | %.12s | %s | %s | ", iget(s, "n"), sget(s, "kind"),
-					commit_of(doc, iget(s, "base")), commit_of(doc, iget(s, "candidate")), rng, verdict);
+			r |= buf_printf(out, "| %zu | ", iget(s, "n")) | esc_md(out, sget(s, "kind")) |
+			     buf_addstr(out, " | ") | put_id(out, esc_md, commit_of(doc, iget(s, "base"))) |
+			     buf_addstr(out, " | ") | put_id(out, esc_md, commit_of(doc, iget(s, "candidate"))) |
+			     buf_printf(out, " | %s | ", rng) | esc_md(out, verdict) | buf_addstr(out, " | ");
 			buf_reset(&line);
 			r |= side_text(&line, doc, json_object_get(sides, "base")) | esc_md(out, buf_cstr(&line)) |
 			     buf_addstr(out, " | ");
@@ -137,9 +148,11 @@ static int render_text(const json_t *doc, struct buf *out, int md)
 			     buf_printf(out, " | %s | %zu built, %zu cached |\n", ratio, iget(bl, "built"),
 					iget(bl, "cached"));
 		} else {
-			r |= buf_printf(out, "%3zu %-12s %.12s %.12s %-8s %-23s %-7s ", iget(s, "n"), sget(s, "kind"),
-					commit_of(doc, iget(s, "base")), commit_of(doc, iget(s, "candidate")), rng,
-					verdict, ratio) |
+			r |= buf_printf(out, "%3zu ", iget(s, "n")) | esc_text_pad(out, sget(s, "kind"), 12) |
+			     buf_addch(out, ' ') | put_id(out, esc_text, commit_of(doc, iget(s, "base"))) |
+			     buf_addch(out, ' ') | put_id(out, esc_text, commit_of(doc, iget(s, "candidate"))) |
+			     buf_printf(out, " %-8s ", rng) | esc_text_pad(out, verdict, 23) |
+			     buf_printf(out, " %-7s ", ratio) |
 			     side_text(out, doc, json_object_get(sides, "base")) | buf_addstr(out, " / ") |
 			     side_text(out, doc, json_object_get(sides, "candidate")) | buf_addstr(out, "\n");
 			if (json_is_string(json_object_get(s, "why")))
@@ -188,10 +201,12 @@ static int render_html(const json_t *doc, struct buf *out)
 		const json_t *sides = json_object_get(s, "sides");
 		char ratio[UNITS_MAX];
 		ratio_text(s, ratio);
-		r |= buf_printf(out, "<tr><td>%zu</td><td>%s</td><td><code>%.12s</code></td><td><code>%.12s</code></td>"
-				     "<td>%zu..%zu</td><td class=\"%s\">",
-				iget(s, "n"), sget(s, "kind"), commit_of(doc, iget(s, "base")),
-				commit_of(doc, iget(s, "candidate")), (size_t)json_integer_value(json_array_get(rg, 0)),
+		r |= buf_printf(out, "<tr><td>%zu</td><td>", iget(s, "n")) | esc_html(out, sget(s, "kind")) |
+		     buf_addstr(out, "</td><td><code>") | put_id(out, esc_html, commit_of(doc, iget(s, "base"))) |
+		     buf_addstr(out, "</code></td><td><code>") |
+		     put_id(out, esc_html, commit_of(doc, iget(s, "candidate"))) |
+		     buf_printf(out, "</code></td><td>%zu..%zu</td><td class=\"%s\">",
+				(size_t)json_integer_value(json_array_get(rg, 0)),
 				(size_t)json_integer_value(json_array_get(rg, 1)),
 				strcmp(sget(s, "call"), "undecided") == 0 ? "undecided" : "decided") |
 		     esc_html(out, sget(s, "verdict")) | buf_addstr(out, "</td><td>");
@@ -207,7 +222,8 @@ static int render_html(const json_t *doc, struct buf *out)
 			     "<th>author</th></tr>\n");
 	for (size_t i = 0; i < json_array_size(commits); i++) {
 		const json_t *c = json_array_get(commits, i);
-		r |= buf_printf(out, "<tr><td>%zu</td><td><code>%.12s</code></td><td>", i, sget(c, "commit")) |
+		r |= buf_printf(out, "<tr><td>%zu</td><td><code>", i) | put_id(out, esc_html, sget(c, "commit")) |
+		     buf_addstr(out, "</code></td><td>") |
 		     esc_html(out, sget(c, "subject")) | buf_addstr(out, "</td><td>") | esc_html(out, sget(c, "author")) |
 		     buf_addstr(out, "</td></tr>\n");
 	}

@@ -172,6 +172,28 @@ test_expect_success CHECK 'bisect: commit subjects and author names that hold th
 	clean bisect.txt bisect.err bisect.md bisect.html bisect.json bis/bisect.json
 '
 
+test_expect_success CHECK 'bisect --show: a forged bisect.json whose ids and words hold them, in every format' '
+	mkdir forged &&
+	python3 - bis/bisect.json forged/bisect.json <<-\PY &&
+	import json, os, sys
+	evil = os.environ["evil"]
+	d = json.load(open(sys.argv[1]))
+	d["good"]["commit"] = "<b>" + evil
+	d["commits"][0]["commit"] = "<i>" + evil
+	d["commits"][-1]["commit"] = evil + "<s>"
+	for s in d["steps"]:
+	    s["kind"] = "<script>" + evil
+	    s["verdict"] = "<u>" + evil
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	for f in text md html json; do
+		plumb bisect --show forged --format $f >forged.$f || return 1
+	done &&
+	test_grep "&lt;script&gt;?\[31mred" forged.html &&
+	test_grep_not "<script\|<[biu]>\|<s>" forged.html &&
+	clean forged.text forged.md forged.html forged.json
+'
+
 test_expect_success CHECK 'host: a CPU model with a bidi override (valid in /proc/cpuinfo) is escaped' '
 	cp -R "$FIXTURES/hosts/intel-laptop" sysroot &&
 	sed "s/^model name\t: /&$(printf "\342\200\256")/" "$FIXTURES/hosts/intel-laptop/proc/cpuinfo" \
