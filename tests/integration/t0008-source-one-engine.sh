@@ -1,0 +1,70 @@
+#!/bin/sh
+test_description='one table engine (common/table.c) and one SVG module (reports/svg.c): no other source file lays out a table or draws SVG'
+. "$(dirname "$0")/test-lib.sh"
+
+# srcs: every C source and header of the stages, one path a line.
+srcs() {
+	for d in cli common sys stats formats archive runner reports views; do
+		test -d "$TEST_SRCDIR/$d" || continue
+		for f in "$TEST_SRCDIR/$d"/*.c "$TEST_SRCDIR/$d"/*.h; do
+			test -f "$f" && echo "$f"
+		done
+	done
+	return 0
+}
+
+# code FILE...: the lines that are not wholly comments, as FILE:LINE:text.
+code() {
+	grep -nH "" "$@" | grep -v '^[^:]*:[0-9]*:[[:space:]]*/\{0,1\}\*'
+}
+
+# table_engines FILE...: the lines that measure cells to align columns: the
+# width of text in terminal columns (utf8_width), a width chosen when the
+# program runs (printf's "%*s", "%-*d"), a column raised to a wider cell.
+table_engines() {
+	code "$@" | grep -E 'utf8_width *\(|%[-+ 0#]*\*|[A-Za-z_]+ *> *(w|width|widths)\[' |
+		grep -vE '^[^:]*/common/(table|utf8|escape)\.[ch]:'
+}
+
+# svg_writers FILE...: the lines that write an SVG element.
+svg_writers() {
+	code "$@" | grep -E '<svg|<(circle|rect|line|polyline|polygon|path|ellipse) ' |
+		grep -v '^[^:]*/reports/svg\.c:'
+}
+
+test_expect_success 'no file but common/table.c lays out an aligned table' '
+	srcs >files &&
+	grep -q "/common/table.c$" files &&
+	{ table_engines $(cat files) >hits || :; } &&
+	cat hits >&2 &&
+	! test -s hits
+'
+
+test_expect_success 'no file but reports/svg.c writes SVG' '
+	srcs >files &&
+	grep -q "/reports/svg.c$" files &&
+	{ svg_writers $(cat files) >hits || :; } &&
+	cat hits >&2 &&
+	! test -s hits
+'
+
+test_expect_success 'the checks see a second engine and a second SVG writer (they can fail)' '
+	mkdir -p planted/views &&
+	cat >planted/views/x.c <<-\EOF &&
+	/* A comment may say <svg and utf8_width() freely. */
+	static void row(FILE *out, int w, const char *s)
+	{
+		fprintf(out, "%-*s|", w, s);
+		if (n > width[c])
+			width[c] = n;
+		fputs("<svg viewBox=\"0 0 1 1\"><rect x=\"0\"/></svg>", out);
+		size_t cw = utf8_width(s);
+	}
+	EOF
+	table_engines planted/views/x.c >t-hits &&
+	test $(wc -l <t-hits) = 3 &&
+	svg_writers planted/views/x.c >s-hits &&
+	test $(wc -l <s-hits) = 1
+'
+
+test_done
