@@ -4,18 +4,27 @@
  * and writes its names, reports/ counts, colours, gates and explains by
  * it, the site and the HTML page take their classes from it.
  *
- * To add a verdict:
+ * To add a verdict (what the build and the tests demand):
  *   1. a row in VERDICT_TABLE below (its place is its place in every
  *      listing and summary line);
- *   2. where a rule gives it: stats/rule.c (and its meaning in
- *      docs/verdict.md);
- *   3. its name in formats/bundle-v1.md's benches[].verdict and in
- *      docs/plumb.1's VERDICTS;
- *   4. its sentence in reports/phrases.c's phrase_explain() and in
- *      views/analyze.c (-Wswitch names a forgotten case in both).
+ *   2. its cases in the switches -Wswitch names (a build with
+ *      --enable-werror fails without them): stats/rule.c (where a rule
+ *      gives it, and stats_undecided()), reports/phrases.c (the
+ *      explanations of phrase_explain()), views/analyze.c (the rule's
+ *      lines of plumb analyze);
+ *   3. its name in the benches[i].verdict row of formats/bundle-v1.md and
+ *      in docs/plumb.1's VERDICTS (tests/unit/test-metric.c), and the same
+ *      row in formats/manifest-fields.md (t4008 finds each of its rows,
+ *      verbatim, in the specification);
+ *   4. the goldens that list every verdict, rewritten and read: every
+ *      report's glossary and summary counts (tests/fixtures/reports/
+ *      update-expect.sh ./plumb; t2010) and the imports' reports
+ *      (tests/fixtures/import/make-expect.sh ./plumb; t4030).
  * Its words reach the reports' glossary and `plumb run`'s summary from
- * here.  tests/unit/test-metric.c checks every row's name against both
- * documents; tests/unit/test-reports.c the glossary against the words.
+ * here (tests/unit/test-reports.c checks the glossary against them), its
+ * colour the terminal and the pages.  No test reads the other lists of
+ * verdicts: docs/verdict.md (what a rule means by it), docs/csv.md,
+ * docs/analyze-json.md, docs/report-json.md and docs/range-json.md.
  *
  * Ownership: the table is static and read-only.
  */

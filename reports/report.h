@@ -19,6 +19,25 @@
  * Markdown, JSON and HTML cannot disagree.  Strings in the model are the
  * bundle's own and hostile: every renderer escapes them for its format.
  *
+ * To add a report format (`plumb report --format NAME`; what the build
+ * and the tests demand):
+ *   1. its value in enum report_format below and its name at the same
+ *      place in format_names[] (reports/report.c: nothing checks that the
+ *      two agree);
+ *   2. its renderer, reports/<name>.c, declared below beside
+ *      report_text(), and its line in reports/local.am; tables through
+ *      common/table.h, pictures through reports/svg.c (t0008);
+ *   3. its case in report_render() (reports/report.c) and in the trend's
+ *      render_one() (reports/trend.c): -Wswitch names both, and a build
+ *      with --enable-werror fails without them;
+ *   4. its golden of every case: EXT:NAME in the format lists of
+ *      t2010-report-golden.sh and tests/fixtures/reports/update-expect.sh,
+ *      whose run (update-expect.sh ./plumb) writes the
+ *      tests/fixtures/reports/<case>/expect.EXT that t2010 compares.
+ * No test reads the formats named in cli/cmd-report.c's --format help and
+ * usage message, docs/plumb.1's `plumb report` section, or the subsets
+ * --trend and --range take (cli/cmd-report.c, views/range.c).
+ *
  * Ownership: struct report is caller-owned storage; report_compare()
  * fills it and report_release() frees what it allocated.  It borrows the
  * manifests, distributions and names it was built from (struct

@@ -10,6 +10,29 @@
  * host.start and host.end: its keys are documented in docs/host-facts.md
  * and are a stable contract.
  *
+ * To add a host fact (what the build and the tests demand):
+ *   1. its member in struct host_facts below: a string also in the list
+ *      host_facts_release() frees, a number set to HOST_NA and a yes/no
+ *      to HOST_UNKNOWN by host_facts_init() (runner/host.c);
+ *   2. its reading in runner/host.c, under the root prefix: unknown when
+ *      it cannot be read, a note naming a file that cannot be parsed;
+ *   3. its key in its group of host_facts_to_json() (runner/host-json.c);
+ *   4. its row in docs/host-facts.md's table of facts (the dotted key, its
+ *      JSON type, its source), and the key's last part in docs/plumb.1's
+ *      `plumb host` section (t5003: plumb host --json has exactly the
+ *      documented keys, and plumb(1) names each);
+ *   5. its value in every assertion that compares its group whole, in
+ *      t5000 (one per fixture tree, tests/fixtures/hosts/, which
+ *      generate.sh writes: give the trees its file) and for load, memory,
+ *      thermal and compiler in t5002 (grep -n '\] == {' lists them);
+ *   6. when `plumb host` shows it (views/host.c): its line in t5000's
+ *      table of intel-laptop.
+ * A fact that decides comparability changes the fingerprint of every host
+ * (formats/fingerprint.c: a new first line, docs/host-facts.md "The
+ * fingerprint", tests/integration/fingerprint.py, t5000's fingerprints)
+ * and is compared in reports/hostdiff.c; the others are recorded and shown
+ * only.
+ *
  * Ownership: struct host_facts and struct host_check are caller-owned
  * storage; host_facts_init()/host_check_init() set them up and
  * host_facts_release()/host_check_release() free every string they hold.

@@ -48,6 +48,33 @@
  * far the candidate would have to move, keeping the shape of both ranges,
  * before the rule calls it (docs/verdict.md, "Power").
  *
+ * To add a rule version (a new version of a rule, or a new rule; what the
+ * build and the tests demand).  A bundle records the name and version that
+ * judged it and `bundle verify` judges it again by them, so every version
+ * ever written stays selectable, with its number and its behaviour:
+ *   1. its STATS_RULE_*_VERSION below (a new rule: its enum
+ *      stats_rule_kind too), and in stats/rule.c its place in
+ *      stats_rule_select() (by name and version), stats_rule_check()
+ *      (with the message naming the versions) and stats_judge(); a new
+ *      rule also in stats_rule_name() and in plumb.conf's verdict.rule
+ *      names (rule_names[], formats/config.c);
+ *   2. formats/manifest.c: the (name, version) pairs a manifest may record
+ *      and the message naming them (without it a run or an import writes
+ *      a bundle it then refuses: t0003, t4031);
+ *   3. the benches[i].rule.version row (a new rule: .name too) of
+ *      formats/bundle-v1.md and the same row of formats/manifest-fields.md
+ *      (t4008);
+ *   4. when it becomes the default (stats_rule_default()), what names
+ *      today's rule: the analyze goldens without args
+ *      (tests/fixtures/analyze/CASE.txt and .json are plumb analyze
+ *      CASE.tsv and its --json; t2000), the audit corpus's expected
+ *      outputs (tests/fixtures/audit/make-corpus.sh ./plumb --expect;
+ *      t6001), the imports' (tests/fixtures/import/make-expect.sh
+ *      ./plumb; t4030), and the tests that say it: t1006 (the rule a run
+ *      records) and t6000 (today's rule in an audit).
+ * No test reads docs/verdict.md (the rule's definition) or the versions
+ * docs/plumb.1 and docs/plumb.conf.5 name.
+ *
  * Ownership: the input is only read; stats_judge() allocates scratch
  * space and frees it before it returns.  The judgement is plain values.
  */
