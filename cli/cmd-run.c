@@ -75,7 +75,7 @@ static const struct plumb_opt run_opts[] = {
 	OPT_STRING_("fail-on", 0, "WHAT",
 		    "exit 1 on a swept slower (slower), slower or faster (any), slower or noisy (noisy); "
 		    "exit 5 on a failed benchmark", &o.fail_on),
-	OPT_FLAG_("quiet", 'q', "print only errors and the verdict line", &o.quiet),
+	OPT_FLAG_("quiet", 'q', "print nothing when the run exits 0; else its errors and the verdict line", &o.quiet),
 	OPT_OPTIONAL_("wait", "DURATION",
 		      "wait for the machine-wide lock (at most DURATION) instead of exiting 75", &o.wait),
 	OPT_OPTIONAL_("prune", "AGE",
@@ -559,7 +559,8 @@ const struct plumb_cmd cmd_run = {
 		"the builds and prints every variant and the checks.  A failed benchmark\n"
 		"exits 5 and publishes nothing, unless --keep-going.  --fail-on gates in\n"
 		"the same command as `plumb report --fail-on` does (plumb(1) GATING);\n"
-		"--quiet prints only errors and the verdict line.  One run at a time per\n"
+		"--quiet prints nothing on a run that exits 0, else the errors and the\n"
+		"verdict line.  One run at a time per\n"
 		"machine builds and measures (the machine-wide lock); another exits 75,\n"
 		"or waits with --wait.  --prune removes kept run folders and the logs of\n"
 		"failures older than AGE first.  --from BUNDLE runs the configuration a\n"

@@ -20,11 +20,11 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 	struct plumb_err e;
 	struct buf out;
 	struct report_result rr;
-	int r;
+	int r, status;
 
 	runview_finish(v);
 	if (rc < 0) {
-		int status = cli_fail(err);
+		status = cli_fail(err);
 		/* runner/failed.c: a heading, then the diagnostics or the tail. */
 		if (res->stderr_tail)
 			fprintf(stderr, "plumb: %s", res->stderr_tail);
@@ -41,7 +41,12 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 	/* Hosts not comparable, a failure or a verdict under --fail-on. */
 	if (rr.message[0])
 		fprintf(stderr, "plumb: %s\n", rr.message);
-	if (fwrite(out.data, 1, out.len, stdout) != out.len) {
+	if (res->failures && rr.failed < res->failures)
+		rr.failed = res->failures;
+	status = cli_gate_status(&rr, fail_on != REPORT_FAIL_NEVER, CLI_GATE_RUN);
+	/* --quiet: a run that exits 0 says nothing (cron mails what is printed). */
+	if ((!v->quiet || status != PLUMB_EXIT_OK) &&
+	    fwrite(out.data, 1, out.len, stdout) != out.len) {
 		buf_release(&out);
 		return cli_exit_status(PLUMB_EIO);
 	}
@@ -51,8 +56,6 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 			fprintf(stderr, "plumb: %s", res->stderr_tail);
 		fprintf(stderr, "plumb: %zu benchmark%s failed; recorded in %s\n", res->failures,
 			res->failures == 1 ? "" : "s", res->bundle ? res->bundle : "the bundle");
-		if (rr.failed < res->failures)
-			rr.failed = res->failures;
 	}
-	return cli_gate_status(&rr, fail_on != REPORT_FAIL_NEVER, CLI_GATE_RUN);
+	return status;
 }

@@ -12,7 +12,8 @@ struct runview;
 
 /*
  * After runner_run() returned rc: print the output of the run (views/run.h;
- * only the verdict line when v->quiet) or the error and the failed run's
+ * when v->quiet, nothing for a run that exits 0, else only the verdict
+ * line) or the error and the failed run's
  * stderr tail; returns the exit status (cli_gate_status() for a run under
  * fail_on, an enum report_fail_on).
  */

@@ -23,8 +23,7 @@ test_expect_success 'docs/cron.md: the crontab line is five fields and a plumb r
 	write_conf proj/plumb.conf run.pads=1 run.rounds=3 run.warmupRuns=0 run.control=false &&
 	(cd proj && eval "$cmd --workdir $TRASH/wd" >../out 2>../err; echo $? >../status) &&
 	test "$(cat status)" = 0 &&
-	test "$(wc -l <out)" = 1 &&
-	test_grep "^plumb: 1 benchmark: " out &&
+	! test -s out &&
 	! test -s err
 '
 

@@ -42,8 +42,7 @@ test_expect_success SQLITE3 'the crontab: PLUMB_SHARED_ARCHIVE, then one line of
 		export PLUMB_SHARED_ARCHIVE PLUMB_ARCHIVE &&
 		sh -c "$(echo "$cmd" | sed "s|/srv/bench/project|$TRASH/proj|")" >out 2>err
 	) &&
-	test "$(wc -l <out)" = 1 &&
-	test_grep "^plumb: 1 benchmark: " out &&
+	! test -s out &&
 	! test -s err &&
 	test "$(sqlite3 shared/archive.db "SELECT id FROM bundles")" = \
 		"$(sqlite3 local/archive.db "SELECT id FROM bundles")" &&
