@@ -69,10 +69,7 @@ int cli_run_prune(const struct plumb_config *cfg, const char *age, int quiet)
 	if (!age)
 		return PLUMB_EXIT_OK;
 	buf_init(&wd, 4096);
-	if (cfg->workdir)
-		rc = buf_addstr(&wd, cfg->workdir) < 0 ? buf_err(&err, "--workdir") : 0;
-	else
-		rc = workdir_cache_path("runs", &wd, &err);
+	rc = workdir_path(cfg->workdir, &wd, &err);
 	if (rc == 0)
 		rc = prune_runs(buf_cstr(&wd), now, secs, &removed, &bytes, &err);
 	if (rc < 0)

@@ -166,8 +166,7 @@ static int controls_open(struct controls *k, const struct plumb_config *cfg, con
 
 	memset(k, 0, sizeof(*k));
 	buf_init(&wd, 1 << 16);
-	r = cfg->workdir ? (buf_addstr(&wd, cfg->workdir) < 0 ? buf_err(err, "--workdir") : 0)
-			 : workdir_cache_path("runs", &wd, err);
+	r = workdir_path(cfg->workdir, &wd, err);
 	if (r == 0)
 		r = mkdir_p(wd.data, err);
 	if (r == 0 && (d = opendir(wd.data)) != NULL) {

@@ -339,14 +339,8 @@ static int make_run_folder(const struct plumb_config *cfg, struct runner_result 
 
 	buf_init(&wd, PATH_MAX);
 	buf_init(&lockp, PATH_MAX);
-	if (cfg->workdir) {
-		if (buf_addstr(&wd, cfg->workdir) < 0) {
-			r = buf_err(err, "--workdir");
-			goto out;
-		}
-	} else if ((r = workdir_cache_path("runs", &wd, err)) < 0) {
+	if ((r = workdir_path(cfg->workdir, &wd, err)) < 0)
 		goto out;
-	}
 	if ((r = mkdir_p(wd.data, err)) < 0)
 		goto out;
 	/* Children run elsewhere: every path handed out is absolute. */

@@ -210,10 +210,7 @@ int runner_run_range(const struct plumb_config *cfg, const struct runner_range *
 		r = plumb_err_oom(err, "range");
 		goto out;
 	}
-	if (cfg->workdir)
-		r = buf_addstr(&wd, cfg->workdir) < 0 ? buf_err(err, "--workdir") : 0;
-	else
-		r = workdir_cache_path("runs", &wd, err);
+	r = workdir_path(cfg->workdir, &wd, err);
 	for (size_t k = 0; k < n && r == 0; k++)
 		r = pair_setup(&pairs[k], cfg, rg, opts, k, wd.data, err);
 	if (r < 0)

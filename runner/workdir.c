@@ -45,6 +45,13 @@ int workdir_cache_path(const char *sub, struct buf *out, struct plumb_err *err)
 	return r < 0 ? buf_err(err, "cache path") : 0;
 }
 
+int workdir_path(const char *given, struct buf *out, struct plumb_err *err)
+{
+	if (!given)
+		return workdir_cache_path("runs", out, err);
+	return buf_addstr(out, given) < 0 ? buf_err(err, "--workdir") : 0;
+}
+
 static int stopped(struct plumb_err *err)
 {
 	int sig = cleanup_signal_pending();

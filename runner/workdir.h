@@ -37,6 +37,10 @@ struct plumb_err;
 /* $XDG_CACHE_HOME/plumb/<sub> (or ~/.cache/plumb/<sub>), appended to out. */
 int workdir_cache_path(const char *sub, struct buf *out, struct plumb_err *err);
 
+/* The work folder: given (--workdir, run.workdir) when not NULL, else
+ * workdir_cache_path("runs"); appended to out. */
+int workdir_path(const char *given, struct buf *out, struct plumb_err *err);
+
 /*
  * Copy the tree at src to dst (which must not exist): folders, regular
  * files, symbolic links, with modes and timestamps; other file types are
