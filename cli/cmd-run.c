@@ -4,10 +4,13 @@
  * out, build and verify every pad variant (--build-only, runner_build()),
  * or do the whole run and write the bundle (runner_run()).
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <sodium.h>
@@ -23,6 +26,7 @@
 #include "cli/trust.h"
 #include "common/err.h"
 #include "common/escape.h"
+#include "common/fileio.h"
 #include "common/url.h"
 #include "formats/config.h"
 #include "formats/keyring.h"
@@ -32,6 +36,7 @@
 #include "runner/lock.h"
 #include "runner/range.h"
 #include "runner/run.h"
+#include "runner/workdir.h"
 #include "views/build-summary.h"
 #include "views/range.h"
 #include "common/banned.h"
@@ -62,7 +67,7 @@ static const struct plumb_opt run_opts[] = {
 	OPT_STRING_("jobs", 'j', "N", "builds at once, or auto (build.jobs)", &o.jobs),
 	OPT_LIST_("bench", 0, "NAME", "run only this benchmark (repeatable)", &o.benches),
 	OPT_STRING_("output", 'o', "FILE.plumb", "write the result bundle here", &o.output),
-	OPT_FLAG_("archive", 0, "import the bundle into the archive", &o.archive),
+	OPT_FLAG_("archive", 0, "import the bundle into the archive (without -o, keep no other copy)", &o.archive),
 	OPT_LIST_("label", 0, "K=V", "record a label with the run (repeatable)", &o.labels),
 	OPT_FLAG_("build-only", 0, "stop after the builds and their checks", &o.build_only),
 	OPT_FLAG_("dry-run", 0, "print the effective configuration and stop", &o.dry_run),
@@ -160,7 +165,7 @@ static int archive_bundle(const struct plumb_config *cfg, const char *bundle)
 }
 
 /* --report FILE.html: the bundle's candidate against its own base. */
-static int report_bundle(const char *bundle, const char *path)
+static int report_bundle(const char *bundle, const char *origin, const char *path)
 {
 	struct report_result rr;
 	struct plumb_err err, werr;
@@ -170,7 +175,7 @@ static int report_bundle(const char *bundle, const char *path)
 	plumb_err_clear(&err);
 	plumb_err_clear(&werr);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	rc = runview_render_bundle(bundle, REPORT_HTML, 0, o.gate, &out, &rr, &err);
+	rc = runview_render_bundle(bundle, origin, REPORT_HTML, 0, o.gate, &out, &rr, &err);
 	/* Withheld verdicts still write the page. */
 	if (rc == 0 && report_write(&out, path, &werr) < 0) {
 		buf_release(&out);
@@ -186,7 +191,7 @@ static int report_bundle(const char *bundle, const char *path)
 }
 
 /* GitHub Actions: the bundle's Markdown report to the step summary, its annotations. */
-static int github_bundle(const char *bundle)
+static int github_bundle(const char *bundle, const char *origin)
 {
 	struct plumb_err err;
 	struct buf md, notes;
@@ -195,13 +200,33 @@ static int github_bundle(const char *bundle)
 	plumb_err_clear(&err);
 	buf_init(&md, REPORT_OUTPUT_MAX);
 	buf_init(&notes, 1 << 20);
-	if (runview_github_bundle(bundle, o.gate, &md, &notes, &err) < 0)
+	if (runview_github_bundle(bundle, origin, o.gate, &md, &notes, &err) < 0)
 		status = cli_fail(&err);
 	else
 		status = cli_github_emit(&md, &notes, o.json);
 	buf_release(&md);
 	buf_release(&notes);
 	return status;
+}
+
+/*
+ * --archive without -o: the bundle is written into the work folder, not
+ * the current one, and goes once the archive holds it (a nightly job
+ * would otherwise leave a copy beside the archive's every night).
+ */
+static int archive_only_output(const struct plumb_config *cfg, struct buf *out)
+{
+	struct plumb_err err;
+
+	plumb_err_clear(&err);
+	if (workdir_path(cfg->workdir, out, &err) < 0 || mkdir_p(buf_cstr(out), &err) < 0)
+		return cli_fail(&err);
+	if (buf_addch(out, '/') < 0 ||
+	    runner_default_output(cfg->run.base, cfg->run.candidate, (int64_t)time(NULL), out) < 0) {
+		buf_err(&err, "bundle name");
+		return cli_fail(&err);
+	}
+	return PLUMB_EXIT_OK;
 }
 
 /* The whole run: builds, rounds, statistics, bundle. */
@@ -211,7 +236,8 @@ static int run_all(const struct plumb_config *cfg)
 	struct runner_run_result res;
 	struct runview view;
 	struct plumb_err err;
-	int rc, status;
+	struct buf tmp;
+	int rc, status, after = PLUMB_EXIT_OK;
 
 	plumb_err_clear(&err);
 	memset(&ropts, 0, sizeof(ropts));
@@ -219,20 +245,44 @@ static int run_all(const struct plumb_config *cfg)
 	view.quiet = o.quiet;
 	runview_attach(&view, &ropts);
 	ropts.output = o.output;
-	rc = runner_run(cfg, &ropts, &res, &err);
-	status = cli_run_status(&view, rc, &err, &res, o.json, o.gate);
-	/* A bundle was published (a failed benchmark under --keep-going too). */
-	if (rc == 0 && res.bundle) {
-		int s;
-		if (cli_github_on() && (s = github_bundle(res.bundle)) != PLUMB_EXIT_OK &&
-		    status == PLUMB_EXIT_OK)
-			status = s;
-		if (o.report && (s = report_bundle(res.bundle, o.report)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
-			status = s;
-		if (o.archive && (s = archive_bundle(cfg, res.bundle)) != PLUMB_EXIT_OK && status == PLUMB_EXIT_OK)
-			status = s;
+	buf_init(&tmp, PATH_MAX);
+	if (o.archive && !o.output) {
+		if ((status = archive_only_output(cfg, &tmp)) != PLUMB_EXIT_OK) {
+			buf_release(&tmp);
+			return status;
+		}
+		ropts.output = buf_cstr(&tmp);
 	}
+	rc = runner_run(cfg, &ropts, &res, &err);
+	runview_finish(&view);
+	/* A bundle was published (a failed benchmark under --keep-going too):
+	 * archived first, so that what follows names it as it is kept. */
+	if (rc == 0 && res.bundle) {
+		const char *origin;
+		int s;
+		if (o.archive && (s = archive_bundle(cfg, res.bundle)) != PLUMB_EXIT_OK) {
+			after = s;
+			if (!o.output)
+				fprintf(stderr, "plumb: the bundle is kept in %s\n", res.bundle);
+		} else if (o.archive && !o.output) {
+			view.archived_only = 1;
+		}
+		origin = view.archived_only ? NULL : res.bundle;
+		if (cli_github_on() && (s = github_bundle(res.bundle, origin)) != PLUMB_EXIT_OK &&
+		    after == PLUMB_EXIT_OK)
+			after = s;
+		if (o.report && (s = report_bundle(res.bundle, origin, o.report)) != PLUMB_EXIT_OK &&
+		    after == PLUMB_EXIT_OK)
+			after = s;
+	}
+	status = cli_run_status(&view, rc, &err, &res, o.json, o.gate);
+	if (status == PLUMB_EXIT_OK)
+		status = after;
+	if (view.archived_only && unlink(res.bundle) < 0)
+		fprintf(stderr, "plumb: warning: %s: cannot remove the archived bundle's temporary file: %s\n",
+			res.bundle, strerror(errno));
 	runner_run_result_release(&res);
+	buf_release(&tmp);
 	return status;
 }
 
@@ -554,7 +604,8 @@ const struct plumb_cmd cmd_run = {
 		"every variant: warmup runs, then run.rounds rounds, each running every\n"
 		"variant once in an order shuffled by run.seed.  Print per benchmark the\n"
 		"centers and ranges over pads, the ratio and the verdict, and write the\n"
-		"result bundle (-o, default plumb-<base>-<candidate>-<UTC time>.plumb).\n"
+		"result bundle (-o, default plumb-<base>-<candidate>-<UTC time>.plumb;\n"
+		"with --archive and no -o, the archive's copy alone).\n"
 		"--dry-run prints the effective configuration; --build-only stops after\n"
 		"the builds and prints every variant and the checks.  A failed benchmark\n"
 		"exits 5 and publishes nothing, unless --keep-going.  --fail-on gates in\n"

@@ -32,7 +32,7 @@ int cli_run_status(struct runview *v, int rc, const struct plumb_err *err,
 	}
 	plumb_err_clear(&e);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	r = runview_output(res, json, v->quiet, cli_color(stdout), (enum report_fail_on)fail_on,
+	r = runview_output(res, v, json, cli_color(stdout), (enum report_fail_on)fail_on,
 			   &out, &rr, &e);
 	if (r < 0) {
 		buf_release(&out);

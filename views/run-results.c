@@ -157,11 +157,11 @@ int runner_results_text(const struct runner_run_result *res, struct buf *out,
 	if (rc == 0 && raw.len && esc_text_lines(out, buf_cstr(&raw)) < 0)
 		rc = buf_err(err, "summary");
 	buf_release(&raw);
-	return rc ? rc : runner_results_footer(res, out, err);
+	return rc ? rc : runner_results_footer(res, 0, out, err);
 }
 
-int runner_results_footer(const struct runner_run_result *res, struct buf *out,
-			  struct plumb_err *err)
+int runner_results_footer(const struct runner_run_result *res, int archived_only,
+			  struct buf *out, struct plumb_err *err)
 {
 	const struct manifest *m = &res->manifest;
 
@@ -169,7 +169,9 @@ int runner_results_footer(const struct runner_run_result *res, struct buf *out,
 	    buf_printf(out, "counters: unavailable: %s\n",
 		       m->run.counters_reason ? m->run.counters_reason : "unknown reason") < 0)
 		return buf_err(err, "summary");
-	if (res->bundle && buf_printf(out, "bundle: %s\nid: %s\n", res->bundle, res->id) < 0)
+	if (res->bundle && buf_printf(out, "bundle: %s\nid: %s\n",
+				      archived_only ? "in the archive only (-o FILE keeps a copy)" : res->bundle,
+				      res->id) < 0)
 		return buf_err(err, "summary");
 	return 0;
 }
@@ -285,7 +287,7 @@ static json_t *bench_json(const struct manifest_bench *b)
 	return o;
 }
 
-json_t *runner_results_json(const struct runner_run_result *res)
+json_t *runner_results_json(const struct runner_run_result *res, int archived_only)
 {
 	const struct manifest *m = &res->manifest;
 	json_t *o = json_object(), *benches = json_array();
@@ -296,7 +298,7 @@ json_t *runner_results_json(const struct runner_run_result *res)
 		json_decref(benches);
 		return NULL;
 	}
-	bad |= put(o, "bundle", str_or_null(res->bundle)) < 0;
+	bad |= put(o, "bundle", str_or_null(archived_only ? NULL : res->bundle)) < 0;
 	bad |= put(o, "id", res->id[0] ? json_string(res->id) : json_null()) < 0;
 	bad |= put(o, "runs", json_integer((json_int_t)res->runs)) < 0;
 	bad |= put(o, "buildNs", json_integer((json_int_t)res->build_ns)) < 0;

@@ -27,16 +27,17 @@ void results_format_value(double v, int is_time, char *out, size_t size);
 
 /*
  * The lines that close a run's text summary: why counters are unavailable
- * (when they are), the bundle's path and id.  runner_results_text() puts
- * them after one block per benchmark.
+ * (when they are), the bundle's path and id (archived_only: the bundle is
+ * in the archive alone, its temporary file gone, so no path).
+ * runner_results_text() puts them after one block per benchmark.
  */
-int runner_results_footer(const struct runner_run_result *res, struct buf *out,
-			  struct plumb_err *err);
+int runner_results_footer(const struct runner_run_result *res, int archived_only,
+			  struct buf *out, struct plumb_err *err);
 
 int runner_results_text(const struct runner_run_result *res, struct buf *out,
 			struct plumb_err *err);
 
-/* NULL when memory runs out. */
-json_t *runner_results_json(const struct runner_run_result *res);
+/* NULL when memory runs out; archived_only as for the footer (bundle: null). */
+json_t *runner_results_json(const struct runner_run_result *res, int archived_only);
 
 #endif

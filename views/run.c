@@ -165,8 +165,8 @@ void runview_attach(struct runview *v, struct runner_run_opts *opts)
 	opts->ctx = v;
 }
 
-int runview_render_bundle(const char *bundle, enum report_format format, int color,
-			  enum report_fail_on fail_on, struct buf *out,
+int runview_render_bundle(const char *bundle, const char *origin, enum report_format format,
+			  int color, enum report_fail_on fail_on, struct buf *out,
 			  struct report_result *rr, struct plumb_err *err)
 {
 	struct report_opts ro = { format, color, 0, fail_on };
@@ -179,14 +179,15 @@ int runview_render_bundle(const char *bundle, enum report_format format, int col
 	rc = report_source_load(&src, bundle, err);
 	if (rc == 0) {
 		report_source_side(&src, MANIFEST_SIDE_CANDIDATE, &side);
+		side.origin = origin;
 		rc = report_render(&side, NULL, &ro, out, rr, err);
 	}
 	report_source_release(&src);
 	return rc;
 }
 
-int runview_github_bundle(const char *bundle, enum report_fail_on fail_on, struct buf *md,
-			  struct buf *notes, struct plumb_err *err)
+int runview_github_bundle(const char *bundle, const char *origin, enum report_fail_on fail_on,
+			  struct buf *md, struct buf *notes, struct plumb_err *err)
 {
 	struct report_source src;
 	struct report_side side;
@@ -197,6 +198,7 @@ int runview_github_bundle(const char *bundle, enum report_fail_on fail_on, struc
 	rc = report_source_load(&src, bundle, err);
 	if (rc == 0) {
 		report_source_side(&src, MANIFEST_SIDE_CANDIDATE, &side);
+		side.origin = origin;
 		rc = report_github_render(&side, NULL, 0, fail_on, md, notes, err);
 	}
 	report_source_release(&src);
@@ -210,7 +212,7 @@ int runview_github_bundle(const char *bundle, enum report_fail_on fail_on, struc
  * verified.  That verification judged every benchmark again: about 10 us
  * per measured run, more than the rest of the harness's bookkeeping.
  */
-static int render_written(const struct runner_run_result *res, int color,
+static int render_written(const struct runner_run_result *res, const char *origin, int color,
 			  enum report_fail_on fail_on, struct buf *out,
 			  struct report_result *rr, struct plumb_err *err)
 {
@@ -218,24 +220,25 @@ static int render_written(const struct runner_run_result *res, int color,
 	struct report_side side;
 
 	if (!res->have_written)   /* dropped (a range job's): read it back */
-		return runview_render_bundle(res->bundle, REPORT_TEXT, color, fail_on, out, rr, err);
-	report_side_of(&res->written, MANIFEST_SIDE_CANDIDATE, res->id, res->bundle, &side);
+		return runview_render_bundle(res->bundle, origin, REPORT_TEXT, color, fail_on, out, rr, err);
+	report_side_of(&res->written, MANIFEST_SIDE_CANDIDATE, res->id, origin, &side);
 	return report_render(&side, NULL, &ro, out, rr, err);
 }
 
-int runview_output(const struct runner_run_result *res, int json, int quiet, int color,
-		   enum report_fail_on fail_on, struct buf *out,
+int runview_output(const struct runner_run_result *res, const struct runview *v, int json,
+		   int color, enum report_fail_on fail_on, struct buf *out,
 		   struct report_result *rr, struct plumb_err *err)
 {
+	const char *origin = v->archived_only ? NULL : res->bundle;
 	int r;
 
 	memset(rr, 0, sizeof(*rr));
-	if (json || quiet) {
+	if (json || v->quiet) {
 		json_t *j;
 		struct buf scratch;
 		/* What the report finds, for the gate and the verdict line. */
 		buf_init(&scratch, REPORT_OUTPUT_MAX);
-		r = res->bundle ? render_written(res, 0, fail_on, &scratch, rr, err) : 0;
+		r = res->bundle ? render_written(res, origin, 0, fail_on, &scratch, rr, err) : 0;
 		buf_release(&scratch);
 		if (r < 0)
 			return r;
@@ -244,7 +247,7 @@ int runview_output(const struct runner_run_result *res, int json, int quiet, int
 				return buf_err(err, "summary");
 			return 0;
 		}
-		j = runner_results_json(res);
+		j = runner_results_json(res, v->archived_only);
 		if (!j)
 			return plumb_err_oom(err, "summary");
 		r = jsonio_dump(j, out, err);
@@ -252,11 +255,11 @@ int runview_output(const struct runner_run_result *res, int json, int quiet, int
 		return r;
 	}
 	/* The report `plumb report BUNDLE` prints of the bundle written. */
-	r = res->bundle ? render_written(res, color, fail_on, out, rr, err)
+	r = res->bundle ? render_written(res, origin, color, fail_on, out, rr, err)
 			: runner_results_text(res, out, err);
 	if (r == 0 && res->bundle && buf_addch(out, '\n') < 0)
 		r = buf_err(err, "summary");
 	if (r == 0 && res->bundle)
-		r = runner_results_footer(res, out, err);
+		r = runner_results_footer(res, v->archived_only, out, err);
 	return r;
 }

@@ -30,6 +30,9 @@ struct runview {
 	int tty;            /* redraw one line in place */
 	int drawn;          /* a progress line is on the screen */
 	int quiet;          /* --quiet: no progress and no log lines at all */
+	/* run --archive without -o: the bundle went into the archive and its
+	 * temporary file goes, so it is named by its id, never by that path */
+	int archived_only;
 	int shown;          /* a progress line was written */
 	uint64_t shown_ns;  /* and when (the run's elapsed time) */
 };
@@ -45,30 +48,32 @@ void runview_finish(struct runview *v);
 /*
  * Render the report of a bundle file, its candidate against its own base
  * (what `plumb report BUNDLE --format F` prints), appended to out, with
- * what it found in *rr (report_render()).
+ * what it found in *rr (report_render()).  The report names the bundle by
+ * its id and by origin (its path as the user knows it), or by its id
+ * alone when origin is NULL.
  */
-int runview_render_bundle(const char *bundle, enum report_format format, int color,
-			  enum report_fail_on fail_on, struct buf *out,
+int runview_render_bundle(const char *bundle, const char *origin, enum report_format format,
+			  int color, enum report_fail_on fail_on, struct buf *out,
 			  struct report_result *rr, struct plumb_err *err);
 
 /*
  * GitHub Actions: the Markdown report of a bundle file (its candidate
  * against its own base, the gate fail_on stated) appended to md, its
- * annotations to notes (report_github_render()).
+ * annotations to notes (report_github_render()); origin as above.
  */
-int runview_github_bundle(const char *bundle, enum report_fail_on fail_on, struct buf *md,
-			  struct buf *notes, struct plumb_err *err);
+int runview_github_bundle(const char *bundle, const char *origin, enum report_fail_on fail_on,
+			  struct buf *md, struct buf *notes, struct plumb_err *err);
 
 /*
  * After a successful runner_run(): what goes to standard output, appended
  * to out: the run's JSON with json, else the report of the bundle (or the
- * run's summary when it wrote none) and the footer; with quiet, only the
+ * run's summary when it wrote none) and the footer; with v->quiet, only the
  * report's verdict line.  rr says what the report found under fail_on
  * (report_render(); with json the bundle's report is rendered for rr
  * alone), for the caller to show and gate on.
  */
-int runview_output(const struct runner_run_result *res, int json, int quiet, int color,
-		   enum report_fail_on fail_on, struct buf *out,
+int runview_output(const struct runner_run_result *res, const struct runview *v, int json,
+		   int color, enum report_fail_on fail_on, struct buf *out,
 		   struct report_result *rr, struct plumb_err *err);
 
 #endif

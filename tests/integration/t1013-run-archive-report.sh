@@ -44,6 +44,35 @@ test_expect_success 'a report to a folder that does not exist fails with 74 afte
 	test_grep "^plumb: no/such/dir/r.html: create its temporary file: No such file or directory" err3
 '
 
+test_expect_success '--archive without -o: the archive holds the bundle, no copy stays anywhere' '
+	mkdir night &&
+	(cd night && run_plumb -c ../proj/plumb.conf --archive --report night.html >out 2>err) &&
+	sed -n "s/^id: //p" night/out >nid &&
+	test -s nid &&
+	test -f "arch/bundles/$(cut -c1-2 nid)/$(cat nid).plumb" &&
+	test_grep "^plumb: $(cat nid) added to the archive" night/err &&
+	test_grep "^bundle: in the archive only (-o FILE keeps a copy)$" night/out &&
+	# Neither the working folder nor the work folder keeps a copy, and
+	# what was printed never names the temporary file.
+	rm night/out night/err && no_bundle night && no_bundle wd &&
+	test_grep_not "$TRASH/wd" night/night.html &&
+	test_grep "$(cut -c1-12 nid)" night/night.html &&
+	(cd night && run_plumb -c ../proj/plumb.conf --archive --json >out.json 2>/dev/null) &&
+	test_json night/out.json "j[\"bundle\"] is None and len(j[\"id\"]) == 64" &&
+	rm night/out.json && no_bundle night && no_bundle wd
+'
+
+test_expect_success 'an archive that cannot be used without -o: the bundle is kept in the work folder, named' '
+	mkdir bad && printf "%4096s" "not SQLite" >bad/archive.db &&
+	mkdir night2 &&
+	(cd night2 && PLUMB_ARCHIVE=$TRASH/bad test_expect_code 3 run_plumb -c ../proj/plumb.conf --archive -q >out 2>err) &&
+	test_grep "bad/archive.db: .*file is not a database" night2/err &&
+	kept=$(sed -n "s/^plumb: the bundle is kept in //p" night2/err) &&
+	case $kept in "$TRASH/wd/plumb-"*.plumb) ;; *) false ;; esac &&
+	plumb bundle verify "$kept" >/dev/null &&
+	rm night2/out night2/err && no_bundle night2
+'
+
 test_expect_success 'an archive that cannot be used: the bundle stays, the status names it' '
 	mkdir ro && printf "%4096s" "not SQLite" >ro/archive.db &&
 	PLUMB_ARCHIVE=$TRASH/ro && export PLUMB_ARCHIVE &&

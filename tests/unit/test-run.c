@@ -384,7 +384,7 @@ PLUMB_TEST(results_text_and_json)
 	assert_non_null(strstr(out.data, "counters: unavailable: perf_event_open(cycles)"));
 	assert_non_null(strstr(out.data, "bundle: x.plumb\n"));
 
-	j = runner_results_json(&res);
+	j = runner_results_json(&res, 0);
 	assert_non_null(j);
 	assert_string_equal(json_string_value(json_object_get(j, "bundle")), "x.plumb");
 	{
