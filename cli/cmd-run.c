@@ -60,7 +60,7 @@ static struct {
 
 static const struct plumb_opt run_opts[] = {
 	OPT_STRING_("config", 'c', "FILE", "the run's configuration (default ./plumb.conf)", &o.config),
-	OPT_STRING_("base", 0, "REF", "the base revision (run.base)", &o.base),
+	OPT_STRING_("base", 0, "REF", "the base revision, or latest-tag: the newest release before the candidate (run.base)", &o.base),
 	OPT_STRING_("candidate", 0, "REF", "the candidate revision, or WORKTREE (run.candidate)", &o.candidate),
 	OPT_STRING_("pads", 0, "N", "pad variants per side, or auto (run.pads)", &o.pads),
 	OPT_STRING_("rounds", 0, "N", "timed rounds (run.rounds)", &o.rounds),

@@ -28,7 +28,7 @@ struct plumb_err;
 
 /* Key ids; the order of keys[] is the documented and rendered order. */
 enum key_id {
-	K_REPO_PATH, K_REPO_URL,
+	K_REPO_PATH, K_REPO_URL, K_REPO_RELEASE_TAGS,
 	K_RUN_BASE, K_RUN_CANDIDATE, K_RUN_PADS, K_RUN_MAX_PADS, K_RUN_BUDGET,
 	K_RUN_ROUNDS, K_RUN_SEED,
 	K_RUN_CONTROL, K_RUN_WARMUP_RUNS, K_RUN_CPU, K_RUN_ASLR, K_RUN_ENV,

@@ -38,6 +38,8 @@
 const struct key_def config_keys[] = {
 	{ { "repo", "path", ".", false, false, "a folder (relative to plumb.conf's folder)" }, K_REPO_PATH },
 	{ { "repo", "url", NULL, false, false, "a URL git can clone" }, K_REPO_URL },
+	{ { "repo", "releaseTags", NULL, false, false,
+	    "a glob of tag names (v*): the tags run.base = latest-tag chooses from" }, K_REPO_RELEASE_TAGS },
 	{ { "run", "base", NULL, true, false, "a revision" }, K_RUN_BASE },
 	{ { "run", "candidate", "HEAD", false, false, "a revision, or WORKTREE" }, K_RUN_CANDIDATE },
 	{ { "run", "pads", "auto", false, false, "1 to 64, or auto" }, K_RUN_PADS },
@@ -322,6 +324,10 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 			cfg->repo.path = NULL;
 		}
 		return rc;
+	case K_REPO_RELEASE_TAGS:
+		if (!*v)
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: empty value (a glob: v*)", where);
+		return config_parse_text(where, v, &cfg->repo.release_tags, err);
 	case K_RUN_BASE:
 		return config_parse_rev(where, v, &cfg->run.base, err);
 	case K_RUN_CANDIDATE:
@@ -590,6 +596,9 @@ void config_key_value(const struct plumb_config *cfg, const struct config_bench 
 		return;
 	case K_REPO_URL:
 		value_str(v, cfg->repo.url, "not set");
+		return;
+	case K_REPO_RELEASE_TAGS:
+		value_str(v, cfg->repo.release_tags, "not set (every tag)");
 		return;
 	case K_RUN_BASE:
 		value_str(v, cfg->run.base, "not set (required)");
@@ -1045,6 +1054,7 @@ void config_release(struct plumb_config *cfg)
 	free(cfg->dir);
 	free(cfg->repo.path);
 	free(cfg->repo.url);
+	free(cfg->repo.release_tags);
 	free(cfg->run.base);
 	free(cfg->run.candidate);
 	free(cfg->run.cpus);
@@ -1550,6 +1560,10 @@ int config_check(const struct plumb_config *cfg, struct plumb_err *err)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: build.command: missing (required)", f);
 	if (!cfg->build.artifact)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: build.artifact: missing (required)", f);
+	if (strcmp(cfg->run.candidate, CONFIG_LATEST_TAG) == 0)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: run.candidate: " CONFIG_LATEST_TAG " chooses a base (the newest release "
+				     "before the candidate); give the candidate as a revision", f);
 	if (cfg->repo.url && (strcmp(cfg->run.base, "WORKTREE") == 0 ||
 			      strcmp(cfg->run.candidate, "WORKTREE") == 0))
 		return plumb_err_set(err, PLUMB_EINPUT,

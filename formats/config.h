@@ -39,6 +39,10 @@
 struct buf;
 struct plumb_err;
 
+/* run.base = latest-tag: the newest tag before the candidate (matching
+ * repo.releaseTags), chosen when the run checks out (runner/checkout.h). */
+#define CONFIG_LATEST_TAG "latest-tag"
+
 /* Limits, stated in docs/plumb.conf.5. */
 #define CONFIG_FILE_MAX        (1024 * 1024)  /* bytes of plumb.conf */
 #define CONFIG_ENTRIES_MAX     10000          /* key = value lines */
@@ -133,6 +137,7 @@ struct plumb_config {
 	struct {
 		char *path;    /* exactly one of path and url is set */
 		char *url;
+		char *release_tags;  /* repo.releaseTags: a glob, or NULL (every tag) */
 	} repo;
 
 	struct {

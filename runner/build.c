@@ -930,6 +930,8 @@ static int build_attempt(struct build_ctx *c, struct plumb_err *err)
 	struct runner_result *res = c->res;
 	struct checkout_repo repo;
 	uint64_t t1 = clock_now_ns();
+	const char *base = cfg->run.base;
+	char *tag = NULL;
 	int machine = 0, r;
 
 	/* The repository and the two trees. */
@@ -940,6 +942,15 @@ static int build_attempt(struct build_ctx *c, struct plumb_err *err)
 		return r;
 	res->repo = strdup(repo.where);
 	res->repo_cache = repo.cache ? strdup(repo.cache) : NULL;
+	/* The base is the newest release before the candidate, recorded by its tag. */
+	if (strcmp(base, CONFIG_LATEST_TAG) == 0) {
+		r = checkout_latest_tag(&repo, cfg->run.candidate, cfg->repo.release_tags, "run.base",
+					&tag, err);
+		if (r == 0) {
+			base = tag;
+			progress(opts, "base: " CONFIG_LATEST_TAG " is the tag %s", tag);
+		}
+	}
 	for (int s = 0; s < 2 && r == 0; s++) {
 		char *dest = buf_strdupf("%s/src/%c", res->run_dir, s == 0 ? 'b' : 'c');
 		char *srcdir = buf_strdupf("%s/src", res->run_dir);
@@ -947,7 +958,7 @@ static int build_attempt(struct build_ctx *c, struct plumb_err *err)
 			r = !dest || !srcdir ? plumb_err_oom(err, "checkout")
 					     : plumb_err_errno(err, PLUMB_EIO, errno, srcdir, "mkdir");
 		} else {
-			r = checkout_export(&repo, s == 0 ? cfg->run.base : cfg->run.candidate, dest,
+			r = checkout_export(&repo, s == 0 ? base : cfg->run.candidate, dest,
 					    s == 0 ? "run.base" : "run.candidate", &res->side[s], err);
 			if (r == 0)
 				r = check_pinned(cfg, s, &res->side[s], repo.where, err);
@@ -968,6 +979,7 @@ static int build_attempt(struct build_ctx *c, struct plumb_err *err)
 		r = checkout_project(&repo, cfg->repo.url, res->side[RUNNER_CANDIDATE].commit,
 				     &res->project, err);
 	checkout_close(&repo);
+	free(tag);
 	res->checkout_ns = clock_now_ns() - t1;
 	if (r < 0)
 		return r;

@@ -534,6 +534,115 @@ out:
 	return rc;
 }
 
+struct tag_choice {
+	char *name;
+	git_oid commit;
+	git_time_t time;
+};
+
+/* Newest commit first; of one time, the first name. */
+static int tag_choice_cmp(const void *a, const void *b)
+{
+	const struct tag_choice *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int checkout_latest_tag(struct checkout_repo *r, const char *candidate, const char *glob,
+			const char *key, char **tag, struct plumb_err *err)
+{
+	git_strarray names = { NULL, 0 };
+	struct tag_choice *v = NULL, *best = NULL;
+	git_object *obj = NULL;
+	git_commit *c = NULL;
+	git_oid cand;
+	size_t n = 0;
+	int rc = 0;
+
+	*tag = NULL;
+	if (strcmp(candidate, CHECKOUT_WORKTREE) == 0)
+		candidate = "HEAD";
+	if (git_revparse_single(&obj, r->repo, candidate) < 0 ||
+	    git_object_peel((git_object **)&c, obj, GIT_OBJECT_COMMIT) < 0) {
+		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: " CONFIG_LATEST_TAG ": the candidate '%s' is not a commit of %s: %s",
+				   key, candidate, r->where, git_msg());
+		goto out;
+	}
+	git_oid_cpy(&cand, git_commit_id(c));
+	git_commit_free(c);
+	c = NULL;
+	git_object_free(obj);
+	obj = NULL;
+	if (git_tag_list_match(&names, glob ? glob : "*", r->repo) < 0) {
+		rc = plumb_err_set(err, PLUMB_EINPUT, "%s: " CONFIG_LATEST_TAG ": cannot list the tags of %s: %s",
+				   key, r->where, git_msg());
+		goto out;
+	}
+	if (names.count && !(v = calloc(names.count, sizeof(*v)))) {
+		rc = plumb_err_oom(err, key);
+		goto out;
+	}
+	/* Every matching tag that names a commit other than the candidate's. */
+	for (size_t i = 0; i < names.count; i++) {
+		struct buf ref;
+		int found;
+
+		buf_init(&ref, EXPORT_PATH_MAX);
+		found = buf_printf(&ref, "refs/tags/%s", names.strings[i]) == 0 &&
+			git_revparse_single(&obj, r->repo, buf_cstr(&ref)) == 0 &&
+			git_object_peel((git_object **)&c, obj, GIT_OBJECT_COMMIT) == 0;
+		buf_release(&ref);
+		if (found && !git_oid_equal(git_commit_id(c), &cand)) {
+			git_oid_cpy(&v[n].commit, git_commit_id(c));
+			v[n].time = git_commit_time(c);
+			v[n].name = names.strings[i];
+			n++;
+		}
+		git_commit_free(c);
+		c = NULL;
+		git_object_free(obj);
+		obj = NULL;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), tag_choice_cmp);
+	/* The newest one in the candidate's history; of one commit time (a
+	 * script commits several a second), the one that descends from the
+	 * others. */
+	for (size_t i = 0; i < n; i++) {
+		int d;
+		if (best && v[i].time != best->time)
+			break;
+		d = git_graph_descendant_of(r->repo, &cand, &v[i].commit);
+		if (d == 1 && best)
+			d = git_graph_descendant_of(r->repo, &v[i].commit, &best->commit);
+		if (d < 0) {
+			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: " CONFIG_LATEST_TAG ": tag '%s': %s",
+					   key, v[i].name, git_msg());
+			goto out;
+		}
+		if (d == 1)
+			best = &v[i];
+	}
+	if (best && !(*tag = strdup(best->name))) {
+		rc = plumb_err_oom(err, key);
+		goto out;
+	}
+	if (!best)
+		rc = plumb_err_set(err, PLUMB_EINPUT,
+				   "%s: " CONFIG_LATEST_TAG ": no tag%s%s%s before the candidate '%s' in %s "
+				   "(repo.releaseTags chooses which tags count)",
+				   key, glob ? " matching '" : "", glob ? glob : "", glob ? "'" : "",
+				   candidate, r->where);
+out:
+	git_commit_free(c);
+	git_object_free(obj);
+	free(v);
+	git_strarray_dispose(&names);
+	return rc;
+}
+
 void checkout_sides_free(struct checkout_side *sides, size_t n)
 {
 	for (size_t i = 0; i < n && sides; i++)

@@ -80,6 +80,20 @@ int checkout_export(struct checkout_repo *r, const char *ref, const char *dest,
 void checkout_side_release(struct checkout_side *side);
 
 /*
+ * run.base = latest-tag: the newest release before candidate.  Of the
+ * tags whose name matches glob (as `git tag -l GLOB` matches; NULL: every
+ * tag) and that name a commit, those whose commit candidate's history
+ * contains, the candidate's own commit left out (a base equal to the
+ * candidate compares nothing), the one whose commit is newest by commit
+ * time; of commits of the same time, one that descends from the others;
+ * of tags on one commit, the first name in byte order.  candidate is a revision, or WORKTREE (HEAD's commit).  *tag is
+ * the tag's name without refs/tags/, the caller's to free.  No such tag
+ * is PLUMB_EINPUT naming key, the glob and the candidate.
+ */
+int checkout_latest_tag(struct checkout_repo *r, const char *candidate, const char *glob,
+			const char *key, char **tag, struct plumb_err *err);
+
+/*
  * The history from good to bad along bad's first parents, oldest first:
  * (*out)[0] is good, (*out)[*n - 1] is bad, and each commit's first parent
  * is the one before it (ref is the full commit id, tree its tree; nothing

@@ -94,6 +94,62 @@ test_expect_success PYTHON 'a clean WORKTREE is not dirty and has the tree of HE
 	test_json w.json "not j[\"candidate\"][\"dirty\"] and j[\"candidate\"][\"tree\"] == j[\"base\"][\"tree\"]"
 '
 
+# A history of releases: v1.0 and v1.1 on main, a build tag after them, a
+# newer v9.9 on a branch main never merged, and main one commit further.
+test_expect_success 'set up a history of release tags' '
+	make_project rel &&
+	(
+		cd rel &&
+		echo "/* 1.1 */" >>work.c &&
+		GIT_COMMITTER_DATE=2026-01-03T00:00:00Z git commit -q -a -m "release 1.1" &&
+		git tag -a -m "1.1" v1.1 &&
+		echo "/* build */" >>work.c &&
+		GIT_COMMITTER_DATE=2026-01-04T00:00:00Z git commit -q -a -m "a build" &&
+		git tag build-7 &&
+		git checkout -q -b side v1 &&
+		echo "/* side */" >>work.c &&
+		GIT_COMMITTER_DATE=2026-01-09T00:00:00Z git commit -q -a -m "elsewhere" &&
+		git tag v9.9 &&
+		git checkout -q main &&
+		echo "/* tip */" >>work.c &&
+		GIT_COMMITTER_DATE=2026-01-05T00:00:00Z git commit -q -a -m "tip"
+	) &&
+	write_conf rel/plumb.conf run.pads=1 run.control=false repo.releaseTags="v*"
+'
+
+test_expect_success PYTHON 'latest-tag: the newest matching tag before the candidate, recorded by its name' '
+	run_build -c rel/plumb.conf --json --base latest-tag >lt.json 2>lt.err &&
+	test_grep "base: latest-tag is the tag v1.1$" lt.err &&
+	test "$(resolved lt.json base)" = "$(git -C rel rev-parse v1.1^{commit})" &&
+	test_json lt.json "j[\"base\"][\"ref\"] == \"v1.1\"" &&
+	# Without repo.releaseTags every tag counts: the build tag is newer.
+	git config -f rel/plumb.conf --unset repo.releaseTags &&
+	git config -f rel/plumb.conf run.base latest-tag &&
+	run_build -c rel/plumb.conf --json >lt2.json 2>/dev/null &&
+	test_json lt2.json "j[\"base\"][\"ref\"] == \"build-7\"" &&
+	# The candidate'"'"'s own tag is not its base: the one before it is.
+	run_build -c rel/plumb.conf --json --candidate v1.1 >lt3.json 2>/dev/null &&
+	test_json lt3.json "j[\"base\"][\"ref\"] == \"v1\"" &&
+	# Commits of one time (the project'"'"'s first two): the later one in
+	# history wins; two tags of one commit: the first name.
+	git -C rel tag v0.9 v1 &&
+	run_build -c rel/plumb.conf --json --candidate v1.1 >lt4.json 2>/dev/null &&
+	test_json lt4.json "j[\"base\"][\"ref\"] == \"v0.9\"" &&
+	git -C rel tag v1.0.1 v1.1~1 &&
+	run_build -c rel/plumb.conf --json --candidate v1.1 >lt5.json 2>/dev/null &&
+	test_json lt5.json "j[\"base\"][\"ref\"] == \"v1.0.1\""
+'
+
+test_expect_success 'latest-tag: none before the candidate exits 3 naming the glob; never the candidate' '
+	test_expect_code 3 run_build -c rel/plumb.conf --base latest-tag --candidate v1 2>err &&
+	test_grep "run.base: latest-tag: no tag before the candidate .v1." err &&
+	git config -f rel/plumb.conf repo.releaseTags "rc-*" &&
+	test_expect_code 3 run_build -c rel/plumb.conf 2>err &&
+	test_grep "no tag matching .rc-\*. before the candidate" err &&
+	test_expect_code 3 run_build -c rel/plumb.conf --base v1 --candidate latest-tag 2>err &&
+	test_grep "run.candidate: latest-tag chooses a base" err
+'
+
 test_expect_success PYTHON 'repo.url is mirrored into the cache, then fetched again' '
 	write_conf url.conf "repo.url=file://$TRASH/proj" run.pads=1 run.control=false &&
 	run_build -c url.conf --json --candidate feature >u.json &&

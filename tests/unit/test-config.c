@@ -867,7 +867,7 @@ PLUMB_TEST(config_json_layout)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "verdict"), "rule")),
 			    "shift");
 	json_keys(json_object_get(j, "repo"), keys, sizeof(keys));
-	assert_string_equal(keys, "path url");
+	assert_string_equal(keys, "path url releaseTags");
 	json_keys(json_object_get(j, "run"), keys, sizeof(keys));
 	assert_string_equal(keys, "base candidate pads maxPads budget rounds seed control warmupRuns cpu aslr env keepArtifacts label setup cleanup project");
 	json_keys(json_object_get(j, "build"), keys, sizeof(keys));
@@ -880,7 +880,7 @@ PLUMB_TEST(config_json_layout)
 	dump = json_dumps(j, JSON_COMPACT);
 	assert_non_null(dump);
 	assert_string_equal(dump,
-		"{\"repo\":{\"path\":\".\",\"url\":null},"
+		"{\"repo\":{\"path\":\".\",\"url\":null,\"releaseTags\":null},"
 		"\"run\":{\"base\":\"v1\",\"candidate\":\"HEAD\",\"pads\":\"auto\",\"maxPads\":18,\"budget\":900,\"rounds\":10,\"seed\":1,"
 		"\"control\":true,\"warmupRuns\":1,\"cpu\":[2,3],\"aslr\":\"on\","
 		"\"env\":[\"PATH\",\"HOME\",\"LANG\"],\"keepArtifacts\":\"pad0\",\"label\":{\"host\":\"x\"},\"setup\":null,\"cleanup\":null,\"project\":null},"
@@ -1050,7 +1050,7 @@ PLUMB_TEST(config_text_layout)
 	text = render(&cfg);
 	assert_string_equal(text,
 		"# plumb.conf: the effective configuration (see plumb.conf(5))\n"
-		"[repo]\n\tpath = .\n\t; url: not set\n"
+		"[repo]\n\tpath = .\n\t; url: not set\n\t; releaseTags: not set (every tag)\n"
 		"[run]\n\tbase = v1\n\tcandidate = HEAD\n\tpads = auto\n"
 		"\tmaxPads = 18\n\tbudget = 15m\n\trounds = 10\n\tseed = 1\n"
 		"\tcontrol = true\n\twarmupRuns = 1\n\t; cpu: not set (no pinning)\n\taslr = on\n"
