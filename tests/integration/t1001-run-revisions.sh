@@ -164,6 +164,14 @@ test_expect_success PYTHON 'repo.url is mirrored into the cache, then fetched ag
 	test "$(resolved u3.json candidate)" = "$(git -C proj rev-parse main)"
 '
 
+test_expect_success 'a remote gone since the last fetch: exit 74 naming the URL, nothing built' '
+	mv proj proj.away &&
+	test_expect_code 74 run_build -c url.conf 2>err &&
+	mv proj.away proj &&
+	test_grep "^plumb: repo.url: cannot fetch .file://$TRASH/proj.: " err &&
+	test_grep_not "building" err
+'
+
 test_expect_success 'a repo.url that cannot be cloned fails cleanly' '
 	write_conf badurl.conf "repo.url=file://$TRASH/nothing-here" &&
 	test_must_fail run_build -c badurl.conf 2>err &&
