@@ -12,14 +12,19 @@ fenced() {
 }
 
 # known_options LINE: every --option of every "plumb CMD [SUB]" in LINE is
-# one its --help lists.
+# one its --help lists; LINE may chain commands (&&, ||, ;, |, braces), and
+# the options of other commands (git pull --ff-only) are not plumb's.
 known_options() {
-	echo "$1" | tr ' ' '\n' >words &&
-	kc_= && sub= &&
+	echo "$1" | sed 's/;/ ; /g' | tr ' ' '\n' >words &&
+	kc_= && sub= && seen_= &&
 	while read w; do
 		case $w in
-		plumb|*/plumb) kc_=next ;;
+		'&&'|'||'|';'|'|'|'{'|'}') kc_= sub= ;;
+		plumb|*/plumb)
+			# A command's first word (not a folder named plumb after -o).
+			test -n "$kc_" || { kc_=next; seen_=1; } ;;
 		--*)
+			test -n "$kc_" || continue
 			o=${w#--}; o=${o%%=*}
 			plumb help $kc_ $sub | grep -q -e "--$o\b" ||
 				{ echo "plumb $kc_ $sub: no --$o" >&2; return 1; } ;;
@@ -30,6 +35,5 @@ known_options() {
 			fi ;;
 		esac
 	done <words &&
-	test -n "$kc_" && test "$kc_" != next
+	test -n "$seen_" && test "$kc_" != next
 }
-
