@@ -115,7 +115,7 @@ static int analyze_exec(int argc, char **argv)
 const struct plumb_cmd cmd_analyze = {
 	.name = "analyze",
 	.summary = "verdicts for samples from any source (samples.tsv layout)",
-	.usage = "analyze FILE.tsv [--json] [--format text|json|csv] [--warmup POLICY] [--rule margin|overlap]",
+	.usage = "analyze FILE.tsv [--json] [--format text|json|csv] [--warmup POLICY] [--rule shift|margin|overlap]",
 	.description =
 		"Read a table in the samples.tsv layout (a header row, then bench, side,\n"
 		"pad, round, iter, metric, value separated by tabs; - reads standard\n"

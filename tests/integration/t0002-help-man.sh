@@ -123,4 +123,39 @@ test_expect_success PYTHON 'plumb.conf(5) lists every key --dry-run --json print
 	test_cmp expect actual
 '
 
+# The text of plumb(1)'s DESCRIPTION, its font macros dropped.
+description_text() {
+	python3 -c "
+import re, sys
+t = open(sys.argv[1]).read()
+t = t[t.index(\".SH DESCRIPTION\"):]
+t = t[len(\".SH DESCRIPTION\"):t.index(\"\\n.SH \")]
+out = []
+for l in t.split(\"\\n\"):
+    if l.startswith(\".\"):
+        l = l.split(None, 1)[1] if \" \" in l else \"\"
+        l = l.replace(\"\\\"\", \"\")
+    out.append(l)
+t = \" \".join(out)
+t = t.replace(\"\\\\(en\", \"-\").replace(\"\\\\(+-\", \"+-\").replace(\"\\\\-\", \"-\")
+print(re.sub(r\"\\s+\", \" \", t))
+" "$1"
+}
+
+test_expect_success PYTHON 'plumb(1) DESCRIPTION states the default rule, its confidence, minimum effect and verdicts' '
+	description_text "$man" >description &&
+	test_json dry.json "j[\"verdict\"][\"rule\"] == \"shift\" and j[\"verdict\"][\"minEffect\"] == \"0.01\"" &&
+	version=$(plumb analyze --help | sed -n "s/.*shift (the default, version \([0-9]*\)).*/\1/p") &&
+	test -n "$version" &&
+	test_grep "Under the default rule, shift version $version," description &&
+	test_grep "exact interval at 99%" description &&
+	test_grep "the minimum effect (+-1%)" description &&
+	for v in slower faster unchanged placement unswept; do
+		grep -q " $v " description || { echo "DESCRIPTION: no $v" >&2; return 1; }
+	done &&
+	# No word of the older rules: ranges that overlap, a margin.
+	! grep -qi "overlap" description &&
+	! grep -qi "margin" description
+'
+
 test_done
