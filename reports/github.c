@@ -3,7 +3,9 @@
  * an ::error line per failed benchmark and per one that fails a --fail-on
  * slower gate, a ::warning line per one that Holm's adjustment holds back
  * from it and per noisy one (report_github()).  Each says the effect as
- * every other format does.
+ * every other format does, its magnitude first (the shift and its interval
+ * under the shift rule, else the change of the centers, with the ratio),
+ * and names the bundle it comes from (its path as given, else its id).
  *
  * Escaping follows GitHub's rules for workflow commands: in the message,
  * % CR LF become %25 %0D %0A; in a property value (title=...) also : and ,
@@ -11,6 +13,7 @@
  * through esc_text (no control character reaches the log), so a
  * benchmark name can neither end the command nor start another.
  */
+#include <math.h>
 #include <string.h>
 
 #include "common/buf.h"
@@ -63,6 +66,38 @@ static int command(struct buf *out, const char *kind, const char *name, const ch
 	return rc ? -1 : 0;
 }
 
+/* "+50.0% wall, interval +40.0% to +60.0% (ratio 1.500), 2 pads a side": an
+ * older rule's verdict, by the change of the centers. */
+static int centers_effect(const struct report *r, const struct report_bench *b, struct buf *msg)
+{
+	char ratio[UNITS_MAX];
+	int rc = 0;
+
+	units_ratio(b->ratio, ratio);
+	rc |= phrase_change_signed(b, msg);
+	rc |= buf_printf(msg, " %s", metric_name(b->metric));
+	if (!isnan(b->ratio_lo) && !isnan(b->ratio_hi)) {
+		rc |= buf_addstr(msg, ", interval ");
+		rc |= phrase_interval(b, msg);
+	}
+	rc |= buf_printf(msg, " (ratio %s of the %s's)", ratio, r->old_role);
+	if (b->old && b->new) {
+		rc |= buf_addstr(msg, ", ");
+		rc |= phrase_pad_count(r, b, msg);
+	}
+	return rc ? -1 : 0;
+}
+
+/* "; bundle run.plumb": where the annotated result is. */
+static int bundle_named(const struct report *r, struct buf *msg)
+{
+	if (r->new.origin)
+		return buf_printf(msg, "; bundle %s", r->new.origin);
+	if (r->new.bundle)
+		return buf_printf(msg, "; bundle %s in the archive", r->new.bundle);
+	return 0;
+}
+
 int report_github(const struct report *r, struct buf *out, struct plumb_err *err)
 {
 	int rc = 0;
@@ -70,15 +105,14 @@ int report_github(const struct report *r, struct buf *out, struct plumb_err *err
 	for (size_t i = 0; i < r->n_benches && rc == 0; i++) {
 		const struct report_bench *b = &r->benches[i];
 		const char *word = verdict_name(b->verdict);
-		char ratio[UNITS_MAX];
 		struct buf msg;
 		int slower = report_bench_fails(b, REPORT_FAIL_SLOWER);
 		int held = report_bench_held(b, REPORT_FAIL_SLOWER);
 
 		buf_init(&msg, 1 << 14);
-		units_ratio(b->ratio, ratio);
 		if (b->failure) {
 			rc |= buf_printf(&msg, "%s failed: %s", b->name, b->failure);
+			rc |= bundle_named(r, &msg);
 			rc |= command(out, "error", b->name, "failed", buf_cstr(&msg));
 		} else if ((slower || held) && b->has_shift) {
 			rc |= buf_printf(&msg, "%s is %s: ", b->name, word);
@@ -87,14 +121,18 @@ int report_github(const struct report *r, struct buf *out, struct plumb_err *err
 				rc |= buf_printf(&msg, "; held back from the gate by Holm's adjustment "
 						 "over %zu benchmarks (adjusted p %.2g)", r->holm_n,
 						 b->p_holm);
+			rc |= bundle_named(r, &msg);
 			rc |= command(out, held ? "warning" : "error", b->name, word, buf_cstr(&msg));
 		} else if (slower) {
-			rc |= buf_printf(&msg, "%s is %s: the %s of the candidate is %s of the %s's",
-					 b->name, word, metric_name(b->metric), ratio, r->old_role);
+			rc |= buf_printf(&msg, "%s is %s: ", b->name, word);
+			rc |= centers_effect(r, b, &msg);
+			rc |= bundle_named(r, &msg);
 			rc |= command(out, "error", b->name, word, buf_cstr(&msg));
 		} else if (report_bench_fails(b, REPORT_FAIL_NOISY)) {
-			rc |= buf_printf(&msg, "%s is too noisy to tell: ratio %s, within the noise",
-					 b->name, ratio);
+			rc |= buf_printf(&msg, "%s is too noisy to tell: ", b->name);
+			rc |= centers_effect(r, b, &msg);
+			rc |= buf_addstr(&msg, ", within the noise");
+			rc |= bundle_named(r, &msg);
 			rc |= command(out, "warning", b->name, word, buf_cstr(&msg));
 		}
 		buf_release(&msg);

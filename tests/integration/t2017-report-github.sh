@@ -13,7 +13,7 @@ gh() {
 
 test_expect_success 'report appends the Markdown report to the step summary and annotates slower' '
 	gh report "$in/slower" >out 2>err &&
-	test_grep "^::error title=plumb%3A sort1m slower::sort1m is slower: the wall of the candidate is 1.118 of the base.s$" out &&
+	test_grep "^::error title=plumb%3A sort1m slower::sort1m is slower: +11.8%25 wall (ratio 1.118 of the base.s), 4 pads a side; bundle $in/slower$" out &&
 	test "$(grep -c "^::" out)" = 1 &&
 	test_grep "^| sort1m | wall | .* | \*\*slower\*\* |$" summary.md &&
 	test_grep "^sort1m .* slower$" out &&
@@ -26,8 +26,8 @@ test_expect_success 'report appends the Markdown report to the step summary and 
 test_expect_success 'shift: the effect in the annotation; the ones Holm holds back are warnings' '
 	rm -f summary.md &&
 	test_expect_code 1 gh report "$in/shift-gate" --fail-on slower >out 2>err &&
-	test_grep "^::error title=plumb%3A json slower::json is slower: +20.0%25 slower, 99%25 interval +18.1%25 to +21.9%25, 6 pads a side$" out &&
-	test_grep "^::warning title=plumb%3A regex slower::regex is slower: +16.5%25 slower, 99%25 interval +2.67%25 to +18.8%25, 6 pads a side; held back from the gate by Holm.s adjustment over 4 benchmarks (adjusted p 0.013)$" out &&
+	test_grep "^::error title=plumb%3A json slower::json is slower: +20.0%25 slower, 99%25 interval +18.1%25 to +21.9%25, 6 pads a side; bundle $in/shift-gate$" out &&
+	test_grep "^::warning title=plumb%3A regex slower::regex is slower: +16.5%25 slower, 99%25 interval +2.67%25 to +18.8%25, 6 pads a side; held back from the gate by Holm.s adjustment over 4 benchmarks (adjusted p 0.013); bundle $in/shift-gate$" out &&
 	test_grep "^::warning title=plumb%3A utf8 slower::" out &&
 	test "$(grep -c "^::" out)" = 3 &&
 	test_grep "^--fail-on slower: Holm over 4 benchmarks at 1%: 1 fails the gate; held back by the adjustment: regex (adjusted p 0.013), utf8 (adjusted p 0.017)$" summary.md
@@ -45,7 +45,7 @@ test_expect_success 'a failed benchmark is an ::error; with JSON on stdout the a
 	rm -f summary.md &&
 	gh report "$in/bl-bundle" --format json >out.json 2>err &&
 	test_json out.json "j[\"format\"] == \"plumb-report\"" &&
-	test_grep "^::error title=plumb%3A crash failed::crash failed: candidate/2 round 1: killed by signal 11 (SIGSEGV)$" err &&
+	test_grep "^::error title=plumb%3A crash failed::crash failed: candidate/2 round 1: killed by signal 11 (SIGSEGV); bundle $in/bl-bundle$" err &&
 	test -s summary.md
 '
 
@@ -79,9 +79,18 @@ test_expect_success 'run under GitHub Actions: the summary of the bundle and the
 	git config -f proj/slow.conf --unset bench.b.hot &&
 	rm -f summary.md &&
 	test_expect_code 1 gh run --workdir "$TRASH/wd" -c proj/slow.conf -o s.plumb --quiet --fail-on slower >out 2>err &&
-	test_grep "^::error title=plumb%3A b slower::b is slower" out &&
+	test_grep "^::error title=plumb%3A b slower::b is slower: +[0-9.]*%25 wall, interval +[0-9.]*%25 to +[0-9.]*%25 (ratio [0-9.]* of the base.s), 2 pads a side; bundle s.plumb$" out &&
 	test_grep "^plumb: 1 benchmark: 1 slower$" out &&
 	test_grep "^| b | wall | .* | \*\*slower\*\* |$" summary.md
+'
+
+test_expect_success 'run --archive without -o: the annotation names the bundle by its id in the archive' '
+	test_expect_code 1 env PLUMB_ARCHIVE="$TRASH/arch" GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$TRASH/summary.md" \
+		"$PLUMB" run --workdir "$TRASH/wd" -c proj/slow.conf --archive --quiet --fail-on slower >out 2>err &&
+	id=$(plumb archive list --archive-dir "$TRASH/arch" --json | sed -n "s/.*\"id\": \"\([0-9a-f]*\)\".*/\1/p") &&
+	test -n "$id" &&
+	test_grep "^::error title=plumb%3A b slower::b is slower: .*; bundle $id in the archive$" out &&
+	test_grep_not "$TRASH/wd" out
 '
 
 test_done

@@ -657,21 +657,36 @@ PLUMB_TEST(reports_github_annotations_escaped)
 	r.benches = b;
 	r.n_benches = 3;
 	r.old_role = "base";
+	r.new.origin = "night:1.plumb";
 	b[0].name = "n:1,2%";
 	b[0].verdict = VERDICT_NOISY;
 	b[0].ratio = 1.01;
+	b[0].ratio_lo = b[0].ratio_hi = NAN;
 	b[1].name = "s\r\nx";
 	b[1].verdict = VERDICT_SLOWER;
 	b[1].ratio = 1.5;
+	b[1].ratio_lo = 1.4;
+	b[1].ratio_hi = 1.6;
 	b[2].name = "f";
 	b[2].failure = "exit status 3";
 	plumb_err_clear(&err);
 	buf_init(&out, 1 << 16);
 	assert_int_equal(report_github(&r, &out, &err), 0);
 	assert_string_equal(buf_cstr(&out),
-		"::warning title=plumb%3A n%3A1%2C2%25 noisy::n:1,2%25 is too noisy to tell: ratio 1.010, within the noise\n"
-		"::error title=plumb%3A s??x slower::s??x is slower: the wall of the candidate is 1.500 of the base's\n"
-		"::error title=plumb%3A f failed::f failed: exit status 3\n");
+		"::warning title=plumb%3A n%3A1%2C2%25 noisy::n:1,2%25 is too noisy to tell: +1.00%25 wall "
+		"(ratio 1.010 of the base's), within the noise; bundle night:1.plumb\n"
+		"::error title=plumb%3A s??x slower::s??x is slower: +50.0%25 wall, interval +40.0%25 to "
+		"+60.0%25 (ratio 1.500 of the base's); bundle night:1.plumb\n"
+		"::error title=plumb%3A f failed::f failed: exit status 3; bundle night:1.plumb\n");
+	/* A bundle known by its id alone (run --archive without -o). */
+	r.new.origin = NULL;
+	r.new.bundle = "0123abcd";
+	r.n_benches = 1;
+	b[0] = b[2];
+	buf_reset(&out);
+	assert_int_equal(report_github(&r, &out, &err), 0);
+	assert_string_equal(buf_cstr(&out),
+		"::error title=plumb%3A f failed::f failed: exit status 3; bundle 0123abcd in the archive\n");
 	buf_reset(&out);
 	assert_int_equal(report_github_escape(&out, "50%\r\n:,", 0), 0);
 	assert_string_equal(buf_cstr(&out), "50%25??:,");
