@@ -705,7 +705,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	s = store_prepare(st,
 		"SELECT u.id, u.cand_ref, u.cand_commit, b.at, b.cand_center, b.cand_min,"
 		" b.cand_max, b.cand_spread, b.ratio, b.verdict, b.base_center, b.noise, b.cand_pads,"
-		" u.base_commit, b.base_pads"
+		" u.base_commit, b.base_pads, u.created"
 		" FROM benches b JOIN bundles u ON u.rid = b.bundle"
 		" WHERE b.name = ?1 AND b.host = ?2 AND b.metric IS ?3 AND b.project IS ?5"
 		" ORDER BY b.at DESC, b.bundle DESC LIMIT ?4", err);
@@ -734,7 +734,7 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		    jset(p, "ratio", col_num(s, 8)) | jset(p, "verdict", col_str(s, 9)) |
 		    jset(p, "base_center", col_num(s, 10)) | jset(p, "noise", col_num(s, 11)) |
 		    jset(p, "pads", col_json(s, 12)) | jset(p, "base_commit", col_str(s, 13)) |
-		    jset(p, "base_pads", col_json(s, 14))) {
+		    jset(p, "base_pads", col_json(s, 14)) | jset(p, "created", col_time(s, 15))) {
 			r = plumb_err_oom(err, "trend");
 			goto done;
 		}

@@ -304,7 +304,8 @@ static int bench_table(struct buf *out, const json_t *rows)
 		rc |= buf_addstr(out, "</td><td>");
 		rc |= esc_html(out, jstr(r, "metric") ? jstr(r, "metric") : "");
 		rc |= buf_addstr(out, "</td><td class=\"num\">");
-		rc |= esc_html(out, jstr(p, "time") ? jstr(p, "time") : "");
+		/* The night: when it ran, not when its commit was made. */
+		rc |= esc_html(out, jstr(p, "created") ? jstr(p, "created") : "");
 		rc |= buf_addstr(out, "</td><td class=\"key\">");
 		rc |= esc_html(out, id);
 		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>", c, ratio);

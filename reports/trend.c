@@ -256,6 +256,7 @@ static int points_of(const json_t *model, struct trend_point **out, size_t *n,
 		p[i].ref = jstr(e, "ref");
 		p[i].commit = jstr(e, "commit");
 		p[i].time = jstr(e, "time");
+		p[i].created = jstr(e, "created");
 		p[i].verdict = jstr(e, "verdict");
 		p[i].center = jnum(e, "center");
 		p[i].min = jnum(e, "min");
@@ -527,6 +528,7 @@ static json_t *json_model(const json_t *model, const struct trend_point *p, size
 		bad |= json_object_set_new(e, "ref", js(p[i].ref));
 		bad |= json_object_set_new(e, "commit", js(p[i].commit));
 		bad |= json_object_set_new(e, "time", js(p[i].time));
+		bad |= json_object_set_new(e, "created", js(p[i].created));
 		bad |= json_object_set_new(e, "center", jnum_or_null(p[i].center));
 		bad |= json_object_set_new(e, "min", jnum_or_null(p[i].min));
 		bad |= json_object_set_new(e, "max", jnum_or_null(p[i].max));

@@ -24,6 +24,7 @@ struct plumb_err;
 /* One point of a series: one archived bundle's candidate. */
 struct trend_point {
 	const char *bundle, *ref, *commit, *time, *verdict;  /* borrowed, may be NULL */
+	const char *created;  /* when the bundle was made (the run), borrowed, may be NULL */
 	double center, min, max, spread, ratio;              /* NAN when unknown */
 	int shift;        /* +1: range wholly above the previous point's; -1 below; 0 */
 	int change;       /* +1: the first point after a change point up; -1 down; 0 */

@@ -135,6 +135,8 @@ test_expect_success PYTHON '--trend: the series, oldest first, shifts marked' '
 	test_json t.json "[p[\"ref\"] for p in j[\"points\"]] == [\"nightly-%d\" % n for n in range(10)]" &&
 	test_json t.json "[p[\"shift\"] for p in j[\"points\"]] == [None] * 5 + [\"up\", None, None, \"down\", None]" &&
 	test_json t.json "j[\"shifts\"] == 2" &&
+	# Each night says when it ran as well as its commit'"'"'s time.
+	test_json t.json "[p[\"created\"] for p in j[\"points\"]] == [\"2026-11-%02dT03:00:00Z\" % (n + 1) for n in range(10)]" &&
 	plumb report --trend sort-nightly --archive-dir "$A" >t.txt &&
 	test_grep "^2 shifts: 2026-11-06T02:00:00Z 000000000000 (up), 2026-11-09T02:00:00Z 000000000000 (down)$" t.txt &&
 	test_grep "^2026-11-06T02:00:00Z .* slower  *up$" t.txt
