@@ -7,10 +7,12 @@
  * escapes alike.  The page is well-formed XML: every element closed,
  * attributes quoted, only the five XML entities.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "common/buf.h"
 #include "common/escape.h"
+#include "common/utf8.h"
 #include "common/verdict.h"
 #include "reports/html-page.h"
 #include "common/banned.h"
@@ -74,6 +76,8 @@ static const char css[] =
 	"ul.notes{margin:.4rem 0;padding-left:1.2rem}\n"
 	"tr.differs td{background:var(--warnbg)}tr.blocker td{background:var(--blockbg)}\n"
 	"td.key{font-family:ui-monospace,monospace;font-size:.85rem;white-space:nowrap}\n"
+	"span.id{font-family:ui-monospace,monospace;font-size:.85rem;white-space:nowrap;"
+	"text-decoration:underline dotted var(--muted)}\n"
 	"td.fact{overflow-wrap:anywhere;min-width:8rem}\n"
 	"a{color:inherit}\n"
 	"svg .ticklabel.first{text-anchor:start}svg .ticklabel.last{text-anchor:end}\n"
@@ -95,6 +99,7 @@ static const char css[] =
 	"svg .load{fill:var(--muted);fill-opacity:.5}svg .axisnote{fill:var(--warn);font-size:9.5px}\n"
 	"td.name{overflow-wrap:anywhere;min-width:5rem;max-width:16rem}"
 	".interval{color:var(--muted);font-size:.8rem}p.explain{margin:.2rem 0 .5rem}\n"
+	"td .interval{white-space:normal}\n"
 	"dl.numbers dt{font-weight:600}section.glossary dl.numbers dt{white-space:nowrap}\n"
 	"@media (max-width:40rem){body{padding:.5rem;font-size:14px}"
 	"th,td{padding:.2rem .3rem}h1{font-size:1.15rem}td.name{max-width:8.5rem}"
@@ -105,7 +110,7 @@ static const char css[] =
 	"body{max-width:none;font-size:10pt;padding:0}section.bench{break-inside:avoid;"
 	"page-break-inside:avoid}.scroll{overflow:visible}details>summary{list-style:none}"
 	"a{text-decoration:none}table{width:100%;font-size:9pt}td.num{white-space:normal}"
-	"td.key,td.fact{white-space:normal;"
+	"td.key,td.fact,span.id{white-space:normal;"
 	"overflow-wrap:anywhere}tr{break-inside:avoid}}\n";
 
 /* Each verdict's class in its table colour (common/verdict.h). */
@@ -155,6 +160,23 @@ int html_end(struct buf *out)
 	return buf_addstr(out, "<footer>Written by plumb " PACKAGE_VERSION
 			  ". This page is self-contained: it loads nothing.</footer>\n"
 			  "</body>\n</html>\n");
+}
+
+int html_commit(struct buf *out, const char *id)
+{
+	char shown[4 * HTML_ID_SHOWN + 1];
+	int rc = 0;
+
+	if (!id || !*id)
+		return buf_addstr(out, "?");
+	snprintf(shown, sizeof(shown), "%.*s", HTML_ID_SHOWN, id);
+	utf8_cut(shown);
+	rc |= buf_addstr(out, "<span class=\"id\" title=\"");
+	rc |= esc_html(out, id);
+	rc |= buf_addstr(out, "\">");
+	rc |= esc_html(out, shown);
+	rc |= buf_addstr(out, "</span>");
+	return rc ? -1 : 0;
 }
 
 int html_badge(struct buf *out, const char *cls, const char *word)

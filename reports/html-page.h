@@ -34,4 +34,12 @@ int html_end(struct buf *out);
  */
 int html_badge(struct buf *out, const char *cls, const char *word);
 
+/*
+ * A commit id as every page shows it: its first 12 characters, the whole
+ * id on hover, both escaped: <span class="id" title="ID">SHORT</span>
+ * ("?" for NULL).
+ */
+#define HTML_ID_SHOWN 12
+int html_commit(struct buf *out, const char *id);
+
 #endif

@@ -64,7 +64,9 @@ static int about(const struct report *r, struct buf *out, struct buf *raw)
 	for (int i = 0; i < 2; i++) {
 		rc |= buf_printf(out, "<tr><td>%s</td><td>", roles[i]);
 		rc |= esc_html(out, c[i]->ref ? c[i]->ref : "?");
-		rc |= buf_printf(out, "</td><td class=\"key\">%.12s</td><td>", c[i]->commit ? c[i]->commit : "?");
+		rc |= buf_addstr(out, "</td><td class=\"key\">");
+		rc |= html_commit(out, c[i]->commit);
+		rc |= buf_addstr(out, "</td><td>");
 		rc |= esc_html(out, c[i]->subject ? c[i]->subject : "");
 		if (c[i]->dirty == 1)
 			rc |= buf_addstr(out, " (dirty working copy)");
@@ -124,6 +126,32 @@ static int findings(const struct report *r, struct buf *out, struct buf *raw)
 	return rc ? -1 : 0;
 }
 
+/*
+ * A side in the overview: its center, and below it, small, the range and
+ * spread ("83.20 ms" over "(81.20–84.10, 3.49%)"), so that the table fits
+ * a desktop's width without scrolling sideways.
+ */
+static int side_cell(const struct report_bench *b, const struct manifest_side_stats *s,
+		     struct buf *out, struct buf *raw)
+{
+	char *paren;
+	int rc = 0;
+
+	if (!s)
+		return 0;
+	rc |= phrase_side(b, s, raw);
+	paren = strstr(raw->data ? raw->data : "", " (");
+	if (!paren)
+		return raw_html(out, raw) | rc;
+	*paren = '\0';
+	rc |= esc_html(out, buf_cstr(raw));
+	rc |= buf_addstr(out, "<br/><span class=\"interval\">");
+	rc |= esc_html(out, paren + 1);
+	rc |= buf_addstr(out, "</span>");
+	buf_reset(raw);
+	return rc ? -1 : 0;
+}
+
 static int overview(const struct report *r, struct buf *out, struct buf *raw)
 {
 	int rc = 0;
@@ -160,13 +188,9 @@ static int overview(const struct report *r, struct buf *out, struct buf *raw)
 		rc |= buf_addstr(out, "</td><td class=\"verdictcell\">");
 		rc |= verdict_badge(out, b);
 		rc |= buf_addstr(out, "</td><td class=\"num\">");
-		if (b->old)
-			rc |= phrase_side(b, b->old, raw);
-		rc |= raw_html(out, raw);
+		rc |= side_cell(b, b->old, out, raw);
 		rc |= buf_addstr(out, "</td><td class=\"num\">");
-		if (b->new)
-			rc |= phrase_side(b, b->new, raw);
-		rc |= raw_html(out, raw);
+		rc |= side_cell(b, b->new, out, raw);
 		rc |= buf_printf(out, "</td><td>%s</td></tr>\n", metric_name(b->metric));
 	}
 	rc |= buf_addstr(out, "</table></div>\n</section>\n");
@@ -344,7 +368,8 @@ static int host_table(const struct report *r, struct buf *out)
 	return rc ? -1 : 0;
 }
 
-/* A parameter family: a column per parameter, a row per combination. */
+/* A parameter family: a column per parameter, a row per combination; the
+ * change and the verdict right after the parameters, on a phone's screen. */
 static int family_table(void *ctx, const struct report *r, const struct phrase_family *f)
 {
 	struct buf *out = ctx, t;
@@ -361,7 +386,7 @@ static int family_table(void *ctx, const struct report *r, const struct phrase_f
 		rc |= esc_html(out, f->keys.key[k]);
 		rc |= buf_addstr(out, "</th>");
 	}
-	rc |= buf_printf(out, "<th>%s</th><th>%s</th><th>change</th><th>verdict</th></tr>\n",
+	rc |= buf_printf(out, "<th>change</th><th>verdict</th><th>%s</th><th>%s</th></tr>\n",
 			 r->old_role, r->new_role);
 	for (size_t i = 0; i < f->n; i++) {
 		const struct report_bench *b = &r->benches[f->members[i]];
@@ -372,15 +397,15 @@ static int family_table(void *ctx, const struct report *r, const struct phrase_f
 			rc |= esc_html(out, f->values[i].value[k]);
 			rc |= buf_addstr(out, "</a></td>");
 		}
-		units_value(b->old ? b->old->center : NAN, metric_dim(b->metric), 0, v);
-		rc |= buf_printf(out, "<td class=\"num\">%s</td>", b->old ? v : "");
-		units_value(b->new ? b->new->center : NAN, metric_dim(b->metric), 0, v);
-		rc |= buf_printf(out, "<td class=\"num\">%s</td><td class=\"num\">", b->new ? v : "");
+		rc |= buf_addstr(out, "<td class=\"num\">");
 		rc |= phrase_change(b, &t);
 		rc |= raw_html(out, &t);
 		rc |= buf_addstr(out, "</td><td>");
 		rc |= verdict_badge(out, b);
-		rc |= buf_addstr(out, "</td></tr>\n");
+		units_value(b->old ? b->old->center : NAN, metric_dim(b->metric), 0, v);
+		rc |= buf_printf(out, "</td><td class=\"num\">%s</td>", b->old ? v : "");
+		units_value(b->new ? b->new->center : NAN, metric_dim(b->metric), 0, v);
+		rc |= buf_printf(out, "<td class=\"num\">%s</td></tr>\n", b->new ? v : "");
 	}
 	rc |= buf_addstr(out, "</table></div>\n");
 	buf_release(&t);

@@ -281,44 +281,49 @@ static json_t *series_row(const json_t *model, const char *file)
 			 "changes", json_object_get(model, "changes"));
 }
 
+/*
+ * The benchmarks' latest nights.  The verdict comes right after the name,
+ * so that a phone shows it without scrolling the table sideways.
+ */
 static int bench_table(struct buf *out, const json_t *rows)
 {
 	int rc = 0;
 
 	rc |= buf_addstr(out, "<div class=\"scroll\"><table class=\"benches\">\n<tr><th>benchmark</th>"
-			 "<th>metric</th><th>latest night</th><th>commit</th><th>center</th>"
-			 "<th>ratio</th><th>verdict</th><th>change points</th></tr>\n");
+			 "<th>verdict</th><th>ratio</th><th>change points</th><th>latest night</th>"
+			 "<th>commit</th><th>center</th><th>metric</th></tr>\n");
 	for (size_t i = 0; i < json_array_size(rows); i++) {
 		const json_t *r = json_array_get(rows, i), *p = json_object_get(r, "latest");
 		const json_t *ch = json_object_get(r, "changes");
-		const char *v = jstr(p, "verdict"), *commit = jstr(p, "commit");
+		const char *v = jstr(p, "verdict");
 		size_t nc = json_array_size(ch);
-		char c[UNITS_MAX], ratio[UNITS_MAX], id[16];
+		char c[UNITS_MAX], ratio[UNITS_MAX];
 
 		units_value(jnum(p, "center"), metric_dim(metric_of(jstr(r, "metric"))), 0, c);
 		units_ratio(jnum(p, "ratio"), ratio);
-		snprintf(id, sizeof(id), "%.12s", commit ? commit : "");
-		utf8_cut(id);
 		rc |= buf_addstr(out, "<tr><td>");
 		rc |= a_link(out, jstr(r, "file"), jstr(r, "bench") ? jstr(r, "bench") : "?");
 		rc |= buf_addstr(out, "</td><td>");
-		rc |= esc_html(out, jstr(r, "metric") ? jstr(r, "metric") : "");
-		rc |= buf_addstr(out, "</td><td class=\"num\">");
-		/* The night: when it ran, not when its commit was made. */
-		rc |= esc_html(out, jstr(p, "created") ? jstr(p, "created") : "");
-		rc |= buf_addstr(out, "</td><td class=\"key\">");
-		rc |= esc_html(out, id);
-		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>", c, ratio);
 		rc |= html_badge(out, verdict_class(v), v ? v : "none");
-		rc |= buf_printf(out, "</td><td class=\"num\">%zu", nc);
+		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%zu", ratio, nc);
 		if (nc) {
 			const json_t *last = json_array_get(ch, nc - 1);
 			char size[96];
 			trend_change_size(last, size, sizeof(size));
-			rc |= buf_printf(out, " (latest %s ", jstr(last, "direction") ? jstr(last, "direction") : "?");
+			/* Below the count, small: the table fits a desktop's width. */
+			rc |= buf_addstr(out, "<br/><span class=\"interval\">(latest ");
+			rc |= esc_html(out, jstr(last, "direction") ? jstr(last, "direction") : "?");
+			rc |= buf_addch(out, ' ');
 			rc |= esc_html(out, size);
-			rc |= buf_addstr(out, ")");
+			rc |= buf_addstr(out, ")</span>");
 		}
+		rc |= buf_addstr(out, "</td><td class=\"num\">");
+		/* The night: when it ran, not when its commit was made. */
+		rc |= esc_html(out, jstr(p, "created") ? jstr(p, "created") : "");
+		rc |= buf_addstr(out, "</td><td class=\"key\">");
+		rc |= html_commit(out, jstr(p, "commit"));
+		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td>", c);
+		rc |= esc_html(out, jstr(r, "metric") ? jstr(r, "metric") : "");
 		rc |= buf_addstr(out, "</td></tr>\n");
 	}
 	rc |= buf_addstr(out, "</table></div>\n");
@@ -423,7 +428,9 @@ static int class_changes(struct buf *out, const json_t *rows)
 		rc |= esc_html(out, jstr(json_object_get(v[i], "first_after"), "time") ?
 			       jstr(json_object_get(v[i], "first_after"), "time") : "?");
 		rc |= buf_addstr(out, "</td><td class=\"key\">");
-		rc |= esc_html(out, jstr(v[i], "commits") ? jstr(v[i], "commits") : "");
+		rc |= html_commit(out, jstr(json_object_get(v[i], "last_before"), "commit"));
+		rc |= buf_addstr(out, "..");
+		rc |= html_commit(out, jstr(json_object_get(v[i], "first_after"), "commit"));
 		if (jstr(v[i], "cause") && strcmp(jstr(v[i], "cause"), "host") == 0)
 			rc |= buf_addstr(out, " (the host: the same commit on both nights, never gated)");
 		rc |= buf_addstr(out, "</td></tr>\n");

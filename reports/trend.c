@@ -340,6 +340,8 @@ struct change_row {
 	const char *commits;  /* before the commits */
 	const char *end;
 	int (*esc)(struct buf *out, const char *s);
+	/* A commit id shown (html_commit()), or NULL: 12 digits by esc. */
+	int (*commit)(struct buf *out, const char *id);
 };
 
 /* After the commits of a change that moved no code (changes_is_host()). */
@@ -360,7 +362,13 @@ static int change_rows(const json_t *changes, const struct change_row *f, struct
 		rc |= buf_addstr(out, f->mid);
 		rc |= f->esc(out, change_time(c, "first_after"));
 		rc |= buf_addstr(out, f->commits);
-		rc |= f->esc(out, commits);
+		if (f->commit) {
+			rc |= f->commit(out, jstr(json_object_get(c, "last_before"), "commit"));
+			rc |= buf_addstr(out, "..");
+			rc |= f->commit(out, jstr(json_object_get(c, "first_after"), "commit"));
+		} else {
+			rc |= f->esc(out, commits);
+		}
 		if (jstr(c, "cause") && strcmp(jstr(c, "cause"), "host") == 0)
 			rc |= f->esc(out, HOST_WORDS);
 		rc |= buf_addstr(out, f->end);
@@ -391,7 +399,7 @@ static int series_sentence(const struct series_found *f, struct buf *out,
 static int text_changes(const struct series_found *f, struct buf *out)
 {
 	static const struct change_row row = { "  %-4s %s  between ", " and ", ", commits ", "\n",
-					       esc_text };
+					       esc_text, NULL };
 	size_t nc = json_array_size(f->changes);
 	int rc = 0;
 
@@ -457,7 +465,7 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 static int markdown(const json_t *model, const struct trend_point *p, size_t n,
 		    enum metric_id m, const struct series_found *f, struct buf *out)
 {
-	static const struct change_row md_row = { "| %s | %s | ", " | ", " | ", " |\n", esc_md };
+	static const struct change_row md_row = { "| %s | %s | ", " | ", " | ", " |\n", esc_md, NULL };
 	char c[UNITS_MAX], r[256], s[UNITS_MAX];
 	int rc = 0;
 
@@ -574,9 +582,9 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 {
 	static const struct change_row html_row = {
 		"<tr class=\"differs\"><td>%s</td><td class=\"num\">%s</td><td class=\"num\">",
-		"</td><td class=\"num\">", "</td><td class=\"key\">", "</td></tr>\n", esc_html
+		"</td><td class=\"num\">", "</td><td class=\"key\">", "</td></tr>\n", esc_html, html_commit
 	};
-	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX], id[16];
+	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX];
 	int rc = 0;
 
 	snprintf(title, sizeof(title), "plumb trend: %s", jstr(model, "bench"));
@@ -598,25 +606,24 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 			 part->index);
 	rc |= svg_trend(out, jstr(model, "bench"), m, p, n, part->index);
 	rc |= buf_addstr(out, "</figure>\n</section>\n");
+	/* The verdict second, on a phone's first screen without scrolling. */
 	rc |= buf_addstr(out, "<section class=\"points\"><div class=\"scroll\"><table class=\"benches\">\n"
-			 "<tr><th>time</th><th>commit</th><th>ref</th><th>center</th><th>range</th>"
-			 "<th>spread</th><th>verdict</th><th>shift</th></tr>\n");
+			 "<tr><th>time</th><th>verdict</th><th>center</th><th>range</th><th>shift</th>"
+			 "<th>commit</th><th>ref</th><th>spread</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
 		units_value(p[i].center, metric_dim(m), 0, c);
 		range_text(&p[i], m, r, sizeof(r));
 		units_percent(p[i].spread, s);
 		rc |= buf_printf(out, "<tr%s><td class=\"num\">", p[i].shift ? " class=\"differs\"" : "");
 		rc |= esc_html(out, p[i].time ? p[i].time : "");
-		rc |= buf_addstr(out, "</td><td class=\"key\">");
-		snprintf(id, sizeof(id), "%.12s", p[i].commit ? p[i].commit : "");
-		utf8_cut(id);
-		rc |= esc_html(out, id);
+		rc |= buf_addstr(out, "</td><td>");
+		rc |= esc_html(out, p[i].verdict ? p[i].verdict : "");
+		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>%s</td>"
+				 "<td class=\"key\">", c, r, shift_word(p[i].shift));
+		rc |= html_commit(out, p[i].commit);
 		rc |= buf_addstr(out, "</td><td>");
 		rc |= esc_html(out, p[i].ref ? p[i].ref : "");
-		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
-				 "<td class=\"num\">%s</td><td>", c, r, s);
-		rc |= esc_html(out, p[i].verdict ? p[i].verdict : "");
-		rc |= buf_printf(out, "</td><td>%s</td></tr>\n", shift_word(p[i].shift));
+		rc |= buf_printf(out, "</td><td class=\"num\">%s</td></tr>\n", s);
 	}
 	rc |= buf_addstr(out, "</table></div></section>\n");
 	rc |= buf_printf(out, "<section class=\"changes\"><h2>Change points</h2>\n<p>%zu change point%s "

@@ -194,36 +194,36 @@ static int render_html(const json_t *doc, struct buf *out)
 	buf_reset(&t);
 	r |= totals(&t, doc) | esc_html(out, buf_cstr(&t)) | buf_addstr(out, "</p>\n");
 	r |= svg_bisect(out, doc);
-	r |= buf_addstr(out, "<div class=\"scroll\"><table class=\"steps\">\n<tr><th>#</th><th>comparison</th><th>base</th><th>candidate</th><th>range</th>"
-			     "<th>verdict</th><th>base</th><th>candidate</th><th>ratio</th><th>why</th></tr>\n");
+	/* The verdict and the ratio first, on a phone's first screen. */
+	r |= buf_addstr(out, "<div class=\"scroll\"><table class=\"steps\">\n<tr><th>#</th><th>verdict</th><th>ratio</th>"
+			     "<th>comparison</th><th>base</th><th>candidate</th><th>range</th>"
+			     "<th>base</th><th>candidate</th><th>why</th></tr>\n");
 	for (size_t i = 0; i < json_array_size(steps); i++) {
 		const json_t *s = json_array_get(steps, i), *rg = json_object_get(s, "range");
 		const json_t *sides = json_object_get(s, "sides");
 		char ratio[UNITS_MAX];
 		ratio_text(s, ratio);
-		r |= buf_printf(out, "<tr><td>%zu</td><td>", iget(s, "n")) | esc_html(out, sget(s, "kind")) |
-		     buf_addstr(out, "</td><td><code>") | put_id(out, esc_html, commit_of(doc, iget(s, "base"))) |
-		     buf_addstr(out, "</code></td><td><code>") |
-		     put_id(out, esc_html, commit_of(doc, iget(s, "candidate"))) |
-		     buf_printf(out, "</code></td><td>%zu..%zu</td><td class=\"%s\">",
-				(size_t)json_integer_value(json_array_get(rg, 0)),
-				(size_t)json_integer_value(json_array_get(rg, 1)),
+		r |= buf_printf(out, "<tr><td>%zu</td><td class=\"%s\">", iget(s, "n"),
 				strcmp(sget(s, "call"), "undecided") == 0 ? "undecided" : "decided") |
-		     esc_html(out, sget(s, "verdict")) | buf_addstr(out, "</td><td>");
+		     esc_html(out, sget(s, "verdict")) | buf_printf(out, "</td><td>%s</td><td>", ratio) |
+		     esc_html(out, sget(s, "kind")) | buf_addstr(out, "</td><td>") |
+		     html_commit(out, commit_of(doc, iget(s, "base"))) | buf_addstr(out, "</td><td>") |
+		     html_commit(out, commit_of(doc, iget(s, "candidate"))) |
+		     buf_printf(out, "</td><td>%zu..%zu</td><td>", (size_t)json_integer_value(json_array_get(rg, 0)),
+				(size_t)json_integer_value(json_array_get(rg, 1)));
 		buf_reset(&t);
 		r |= side_text(&t, doc, json_object_get(sides, "base")) | esc_html(out, buf_cstr(&t)) |
 		     buf_addstr(out, "</td><td>");
 		buf_reset(&t);
 		r |= side_text(&t, doc, json_object_get(sides, "candidate")) | esc_html(out, buf_cstr(&t)) |
-		     buf_printf(out, "</td><td>%s</td><td>", ratio) | esc_html(out, sget(s, "why")) |
-		     buf_addstr(out, "</td></tr>\n");
+		     buf_addstr(out, "</td><td>") | esc_html(out, sget(s, "why")) | buf_addstr(out, "</td></tr>\n");
 	}
 	r |= buf_addstr(out, "</table></div>\n<h2>Commits</h2>\n<div class=\"scroll\"><table class=\"commits\">\n<tr><th>#</th><th>commit</th><th>subject</th>"
 			     "<th>author</th></tr>\n");
 	for (size_t i = 0; i < json_array_size(commits); i++) {
 		const json_t *c = json_array_get(commits, i);
-		r |= buf_printf(out, "<tr><td>%zu</td><td><code>", i) | put_id(out, esc_html, sget(c, "commit")) |
-		     buf_addstr(out, "</code></td><td>") |
+		r |= buf_printf(out, "<tr><td>%zu</td><td>", i) | html_commit(out, sget(c, "commit")) |
+		     buf_addstr(out, "</td><td>") |
 		     esc_html(out, sget(c, "subject")) | buf_addstr(out, "</td><td>") | esc_html(out, sget(c, "author")) |
 		     buf_addstr(out, "</td></tr>\n");
 	}

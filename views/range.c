@@ -259,16 +259,16 @@ static const char *badge_class(const char *word)
 
 int range_html(const struct range_report *r, struct buf *out, struct plumb_err *err)
 {
-	char title[128], id[13];
+	char title[128];
 	int rc;
 
 	snprintf(title, sizeof(title), "plumb range report %s", r->id);
 	rc = html_begin_style(out, title, "svg.chart circle{stroke:var(--bg)}") < 0;
 	rc |= buf_addstr(out, "<h1>Range ") < 0 || esc_html(out, r->spec) < 0;
-	rc |= buf_printf(out, "</h1>\n<p>%zu commit%s measured of %lld (step %lld) against A = <code>",
+	rc |= buf_printf(out, "</h1>\n<p>%zu commit%s measured of %lld (step %lld) against A = ",
 			 r->n, r->n == 1 ? "" : "s", r->total, r->step) < 0;
-	rc |= esc_html(out, short_id(r->base_commit, id)) < 0;
-	rc |= buf_addstr(out, "</code>, job <code>") < 0 || esc_html(out, r->id) < 0;
+	rc |= html_commit(out, r->base_commit) < 0;
+	rc |= buf_addstr(out, ", job <code>") < 0 || esc_html(out, r->id) < 0;
 	rc |= buf_addstr(out, "</code>; every commit was measured in the same rounds.</p>\n") < 0;
 	for (size_t i = 0; rc == 0 && i < n_benches(r); i++) {
 		const struct report_bench *b0 = bench_at(r, i);
@@ -283,15 +283,18 @@ int range_html(const struct range_report *r, struct buf *out, struct plumb_err *
 		rc |= buf_addstr(out, "<figure>\n") < 0 || svg_range(out, r, b0) < 0;
 		rc |= buf_addstr(out, "<figcaption>each commit's range over pads (bar) and center (dot), A first; "
 				 "red: slower than A, green: faster</figcaption>\n</figure>\n") < 0;
-		rc |= buf_addstr(out, "<div class=\"scroll\"><table>\n<thead><tr><th>#</th><th>commit</th><th>center</th><th>range over pads</th>"
-				 "<th>vs A</th><th>vs parent</th><th>hot code vs parent</th><th>subject</th></tr></thead>\n<tbody>\n") < 0;
+		/* The verdicts first, on a phone's first screen without scrolling. */
+		rc |= buf_addstr(out, "<div class=\"scroll\"><table>\n<thead><tr><th>#</th><th>vs A</th><th>vs parent</th>"
+				 "<th>commit</th><th>center</th><th>range over pads</th><th>hot code vs parent</th>"
+				 "<th>subject</th></tr></thead>\n<tbody>\n") < 0;
 		if (a) {
 			value(a->center, b0->metric, c);
 			value(a->min, b0->metric, lo);
 			value(a->max, b0->metric, hi);
-			rc |= buf_addstr(out, "<tr><td>A</td><td><code>") < 0 || esc_html(out, short_id(r->base_commit, id)) < 0;
-			rc |= buf_printf(out, "</code></td><td class=\"num\">%s</td><td class=\"num\">[%s, %s]</td>"
-					 "<td></td><td></td><td></td><td>", c, lo, hi) < 0;
+			rc |= buf_addstr(out, "<tr><td>A</td><td></td><td></td><td class=\"key\">") < 0 ||
+			      html_commit(out, r->base_commit) < 0;
+			rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">[%s, %s]</td>"
+					 "<td></td><td>", c, lo, hi) < 0;
 			rc |= esc_html(out, r->rows[0].src->m.repo.base.subject ? r->rows[0].src->m.repo.base.subject : "") < 0;
 			rc |= buf_addstr(out, "</td></tr>\n") < 0;
 		}
@@ -305,15 +308,15 @@ int range_html(const struct range_report *r, struct buf *out, struct plumb_err *
 			value(ce.s ? ce.s->max : NAN, b0->metric, hi);
 			ratio(ce.vb ? ce.vb->ratio : NAN, rb);
 			ratio(ce.vp ? ce.vp->ratio : NAN, rp);
-			rc |= buf_printf(out, "<tr><td>%zu</td><td><code>", k + 1) < 0;
-			rc |= esc_html(out, short_id(row->src->m.repo.candidate.commit, id)) < 0;
 			const char *wb = ce.vb ? render_verdict_word(ce.vb) : "absent";
 			const char *wp = ce.vp ? render_verdict_word(ce.vp) : "absent";
-			rc |= buf_printf(out, "</code></td><td class=\"num\">%s</td><td class=\"num\">[%s, %s]</td>"
-					 "<td class=\"num\">%s ", c, lo, hi, rb) < 0;
+			rc |= buf_printf(out, "<tr><td>%zu</td><td class=\"num\">%s ", k + 1, rb) < 0;
 			rc |= html_badge(out, badge_class(wb), wb) < 0;
 			rc |= buf_printf(out, "</td><td class=\"num\">%s ", rp) < 0 || html_badge(out, badge_class(wp), wp) < 0;
-			rc |= buf_printf(out, "</td><td>%s</td><td>", range_hot_word(ce.vp ? ce.vp->hot_identical : -1)) < 0;
+			rc |= buf_addstr(out, "</td><td class=\"key\">") < 0 ||
+			      html_commit(out, row->src->m.repo.candidate.commit) < 0;
+			rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">[%s, %s]</td><td>%s</td><td>",
+					 c, lo, hi, range_hot_word(ce.vp ? ce.vp->hot_identical : -1)) < 0;
 			rc |= esc_html(out, row->src->m.repo.candidate.subject ? row->src->m.repo.candidate.subject : "") < 0;
 			rc |= buf_addstr(out, "</td></tr>\n") < 0;
 		}

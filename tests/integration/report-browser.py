@@ -7,6 +7,13 @@
 #     is allowed) and every console message (a CSP violation is one);
 #   - measures from the rendered DOM each benchmark's chart, its verdict
 #     label and its verdict badge (size, visibility, text);
+#   - lists every verdict the page shows (each badge, each cell of a table
+#     column headed "verdict", "vs A" or "vs parent") that lies outside the
+#     viewport, where a reader would have to scroll sideways to see it
+#     ("offscreen"); every shortened commit id ("ids": its text and the
+#     full id its title holds on hover), every whole 40-hex id left in
+#     the text ("longhex"), and the tables that scroll sideways in their
+#     box ("scrolling": their class names);
 #   - saves a full-page screenshot, and one of the first screenful;
 # and once more laid out for paper (the print media style sheet), also
 # printed to PDF.
@@ -64,6 +71,27 @@ MEASURE = r"""
   out.bisect_rows = document.querySelectorAll('svg.bisect rect.cand').length;
   out.findings = Array.from(document.querySelectorAll('.finding')).map(box);
   out.differs = document.querySelectorAll('tr.differs, tr.blocker').length;
+  // Every verdict shown, and those a reader must scroll sideways to see.
+  const verdicts = Array.from(document.querySelectorAll('span.verdict'));
+  document.querySelectorAll('table').forEach(t => {
+    const head = Array.from((t.querySelector('tr') || {children: []}).children);
+    head.forEach((th, k) => {
+      if (th.tagName !== 'TH' || !['verdict', 'vs A', 'vs parent'].includes(th.textContent.trim()))
+        return;
+      t.querySelectorAll('tr').forEach(tr => {
+        const c = tr.children[k];
+        if (c && c.tagName === 'TD') verdicts.push(c);
+      });
+    });
+  });
+  out.verdicts = verdicts.length;
+  out.offscreen = verdicts.map(box).filter(b => b.w > 0 &&
+    (b.x < -0.5 || b.right > window.innerWidth + 0.5)).map(b => [b.text, b.x, b.right]);
+  // The tables that scroll sideways in their box (class names).
+  out.scrolling = Array.from(document.querySelectorAll('.scroll')).filter(e =>
+    e.scrollWidth > e.clientWidth + 1).map(e => e.firstElementChild ? e.firstElementChild.className : '');
+  out.ids = Array.from(document.querySelectorAll('span.id')).map(e => ({text: e.textContent, title: e.title}));
+  out.longhex = document.body.innerText.match(/\b[0-9a-f]{40}\b/g) || [];
   return JSON.stringify(out);
 })()
 """

@@ -250,6 +250,14 @@ test_expect_success VALGRIND,CHROMIUM 'the HTML range report in real Chromium: d
 	    ch, lab = b["chart"], b["label"]
 	    assert ch and ch["w"] > 100 and ch["h"] > 40 and ch["right"] <= v["vw"] + 0.5, (view, ch)
 	    assert lab["visible"] and lab["text"] == "slower", (view, lab)
+	    if view != "print":
+	        # Both verdicts of every commit on the screen (the badges and the
+	        # vs A and vs parent columns); commits by 12 digits, the whole on hover.
+	        assert v["verdicts"] > 14, (view, v["verdicts"])
+	        assert v["offscreen"] == [], (view, v["offscreen"])
+	        assert v["longhex"] == [], (view, v["longhex"])
+	        assert v["ids"] and all(i["text"] == i["title"][:12] and len(i["title"]) == 40
+	                                for i in v["ids"]), (view, v["ids"])
 	print("ok")
 	PY
 '

@@ -94,6 +94,13 @@ test_expect_success COUNTS,CHROMIUM 'the HTML page in Chromium: the path drawn, 
 	    assert b and b["visible"] and b["w"] > 200 and b["h"] > 50, (view, b)
 	    assert b["right"] <= v["vw"] + 0.5, (view, "picture off screen", b)
 	    assert v["bisect_rows"] == rows, (view, v["bisect_rows"], rows)
+	    if view != "print":
+	        # Every comparison'"'"'s verdict on the screen; commits by 12 digits, the whole on hover.
+	        assert v["verdicts"] == rows, (view, v["verdicts"], rows)
+	        assert v["offscreen"] == [], (view, v["offscreen"])
+	        assert v["longhex"] == [], (view, v["longhex"])
+	        assert v["ids"] and all(i["text"] == i["title"][:12] and len(i["title"]) == 40
+	                                for i in v["ids"]), (view, v["ids"])
 	print("ok")
 	PY
 '
@@ -140,7 +147,7 @@ test_expect_success 'several benchmarks need --bench; an unknown one is bad inpu
 
 test_expect_success '--show reads bisect.json as untrusted input' '
 	mkdir forged &&
-	printf "{\"format\": \"plumb-bisect\", \"version\": 1, \"commits\": [{\"commit\": \"a\", \"subject\": \"s\", \"author\": \"x\"}, {\"commit\": \"b\", \"subject\": \"s\", \"author\": \"x\"}], \"steps\": [{\"base\": 0, \"candidate\": 7, \"range\": [0, 1], \"kind\": \"step\", \"call\": \"slower\"}], \"result\": {\"outcome\": \"found\", \"summary\": \"x\"}}\n" \
+	printf "{\"format\": \"plumb-bisect\", \"version\": 1, \"good\": {\"ref\": \"g\", \"commit\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}, \"bad\": {\"ref\": \"b\", \"commit\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"}, \"commits\": [{\"commit\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", \"subject\": \"s\", \"author\": \"x\"}, {\"commit\": \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\", \"subject\": \"s\", \"author\": \"x\"}], \"steps\": [{\"base\": 0, \"candidate\": 7, \"range\": [0, 1], \"kind\": \"step\", \"call\": \"slower\"}], \"result\": {\"outcome\": \"found\", \"summary\": \"x\"}}\n" \
 		>forged/bisect.json &&
 	test_expect_code 3 plumb bisect --show forged 2>forged.err &&
 	test_grep "forged/bisect.json: steps\[0\].candidate: expected an index into commits" forged.err &&

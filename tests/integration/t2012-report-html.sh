@@ -75,7 +75,7 @@ test_expect_success 'each pad over the rounds: in the order they ran, the load b
 test_expect_success 'a parameter family: a table with a column per parameter' '
 	sed -n "/<section class=\"families\">/,/<\/section>/p" f.html >fam &&
 	test_grep "<h2>zip <small>by parameter</small></h2>" fam &&
-	test_grep "<tr><th>size</th><th>level</th><th>base</th><th>candidate</th><th>change</th><th>verdict</th></tr>" fam &&
+	test_grep "<tr><th>size</th><th>level</th><th>change</th><th>verdict</th><th>base</th><th>candidate</th></tr>" fam &&
 	test "$(grep -c "^<tr><td><a href" fam)" = 4 &&
 	test_grep "<td><a href=\"#bench-3\">64M</a></td><td><a href=\"#bench-3\">9</a></td>.*slower" fam
 '

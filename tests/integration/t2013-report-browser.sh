@@ -59,4 +59,26 @@ for c in $cases; do
 	'
 done
 
+# 1280 and 390 pixels wide: every verdict on the page (badges, and the
+# cells of every verdict column) lies within the viewport, the summary
+# table fits a desktop without scrolling sideways, and commits are shown
+# by 12 digits with the whole id on hover.
+test_expect_success CHROMIUM 'layout: no verdict off-screen, the summary fits 1280 px, short ids with the whole on hover' '
+	python3 - measured.json $cases <<-\PY
+	import json, re, sys
+	m = json.load(open(sys.argv[1]))
+	for c in sys.argv[2:]:
+	    for view in ("desktop", "phone"):
+	        v = m[c + ".html"][view]
+	        assert v["verdicts"] > 0, (c, view)
+	        assert v["offscreen"] == [], (c, view, v["offscreen"])
+	        assert v["longhex"] == [], (c, view, v["longhex"])
+	        assert v["ids"], (c, view)
+	        for i in v["ids"]:
+	            assert re.fullmatch(r"[0-9a-f]{40}", i["title"]) and i["text"] == i["title"][:12], (c, view, i)
+	    assert "benches" not in m[c + ".html"]["desktop"]["scrolling"], (c, m[c + ".html"]["desktop"]["scrolling"])
+	print("ok")
+	PY
+'
+
 test_done

@@ -72,7 +72,7 @@ test_expect_success 'the index shows each class with the latest night of its ben
 	test $(grep -c "<tr><td><a href=\"bench-" c0) = 5 &&
 	grep "bench-b0-" c0 >b0.row &&
 	# The night is when it ran (night 60, 2026-03-01), not its commit'"'"'s time.
-	test_grep "<td class=\"num\">2026-03-01T00:00:00Z</td>.*v-placement.*1 (latest up +[0-9.]*%" b0.row &&
+	test_grep "v-placement.*<td class=\"num\">1<br/><span class=\"interval\">(latest up +[0-9.]*%.*<td class=\"num\">2026-03-01T00:00:00Z</td>" b0.row &&
 	test_grep_not "2026-02-28T23:00:00Z" b0.row &&
 	sed -n "/id=\"class-1\"/,/<\/section>/p" site/index.html >c1 &&
 	test_grep "Other CPU &lt;b&gt;" c1 &&
@@ -173,6 +173,19 @@ test_expect_success CHROMIUM 'every page renders in Chromium: nothing requested,
 	            ch = v["benches"][0]["chart"]
 	            assert ch and ch["w"] > 100 and ch["h"] > 40, (page, view, ch)
 	            assert ch["right"] <= v["vw"] + 0.5, (page, view, ch)
+	        if view == "print":
+	            continue
+	        # 1280 and 390 px: every verdict shown lies on the screen, not
+	        # past the right edge of a table that scrolls; commits are 12
+	        # digits with the whole id on hover, never 40 in the text.
+	        assert v["verdicts"] > 0, (page, view)
+	        assert v["offscreen"] == [], (page, view, v["offscreen"])
+	        assert v["longhex"] == [], (page, view, v["longhex"])
+	        assert v["ids"], (page, view)
+	        for i in v["ids"]:
+	            assert len(i["title"]) == 40 and i["text"] == i["title"][:12], (page, view, i)
+	        if view == "desktop" and "/bench-" not in page:
+	            assert v["scrolling"] == [], (page, v["scrolling"])
 	print("ok")
 	PY
 '

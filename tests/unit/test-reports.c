@@ -636,12 +636,38 @@ PLUMB_TEST(reports_trend_html_range_column_is_the_range)
 	plumb_err_clear(&err);
 	buf_init(&out, 1 << 20);
 	assert_int_equal(trend_render_model(model, REPORT_HTML, &out, &err), 0);
-	row = strstr(buf_cstr(&out), "<td class=\"key\">0123456789ab</td>");
+	/* The row's commit: 12 digits shown, the whole id on hover. */
+	row = strstr(buf_cstr(&out), "<span class=\"id\" title=\"0123456789abcdef\">0123456789ab</span>");
+	assert_non_null(row);
+	row = strstr(buf_cstr(&out), "<tr><td class=\"num\"></td>");
 	assert_non_null(row);
 	assert_non_null(strstr(row, "<td class=\"num\">60.00\u201363.50 ms</td>"));
-	assert_null(strstr(row + strlen("<td class=\"key\">0123456789ab</td>"), ">0123456789ab<"));
+	assert_null(strstr(strstr(row, "0123456789ab</span>") + 1, ">0123456789ab<"));
 	buf_release(&out);
 	json_decref(model);
+}
+
+/* A commit id on a page: 12 characters shown, the whole on hover, both escaped. */
+PLUMB_TEST(reports_html_commit_short_with_title)
+{
+	struct buf out;
+
+	buf_init(&out, 1 << 12);
+	assert_int_equal(html_commit(&out, "4be1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9"), 0);
+	assert_string_equal(buf_cstr(&out), "<span class=\"id\" title=\"4be1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9\">"
+			    "4be1c2d3e4f5</span>");
+	buf_reset(&out);
+	assert_int_equal(html_commit(&out, "\"><script>x</script>"), 0);
+	assert_string_equal(buf_cstr(&out), "<span class=\"id\" title=\"&quot;&gt;&lt;script&gt;x&lt;/script&gt;\">"
+			    "&quot;&gt;&lt;script&gt;x&lt;</span>");
+	buf_reset(&out);
+	/* Never half a character: 11 bytes and a 2-byte one cut to 11. */
+	assert_int_equal(html_commit(&out, "abcdefghijk\xc3\xa9z"), 0);
+	assert_non_null(strstr(buf_cstr(&out), "\">abcdefghijk</span>"));
+	buf_reset(&out);
+	assert_int_equal(html_commit(&out, NULL), 0);
+	assert_string_equal(buf_cstr(&out), "?");
+	buf_release(&out);
 }
 
 /* GitHub workflow commands: slower and failed are ::error, noisy ::warning, all escaped. */
