@@ -18,6 +18,7 @@
  * round's rows together, formats/bundle-v1.md section 7), and at most
  * BUNDLE_MAX_ROUNDS distinct rounds in all.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -254,6 +255,15 @@ static int check_row(struct bundle_check *c, const struct samples_row *row,
 	return 0;
 }
 
+int bundle_check_take(struct bundle_check *c, struct manifest *m)
+{
+	if (!c->ready)
+		return 0;
+	*m = c->early;
+	manifest_init(&c->early);
+	return 1;
+}
+
 /* Recorded and recomputed agree (to the last bits a writer's rounding may change). */
 static int same(double recorded, double computed)
 {
@@ -467,11 +477,13 @@ int bundle_check_finish(struct bundle_check *c, const char *bname, const struct 
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: samples.tsv comes before manifest.json "
 				     "(the samples are checked against the manifest as they are read)",
 				     bname);
-	(void)m;   /* the same manifest, parsed before the samples */
-	if ((rc = check_host(c, bname, &c->early, err)) < 0)
+	/* m is the manifest the rows were checked against, or the same bytes
+	 * parsed again: its benchmarks are those c->an is indexed by. */
+	assert(m->n_benches == c->n);
+	if ((rc = check_host(c, bname, m, err)) < 0)
 		return rc;
 	for (size_t i = 0; i < c->n; i++) {
-		const struct manifest_bench *b = &c->early.benches[i];
+		const struct manifest_bench *b = &m->benches[i];
 		if (b->failure && !b->base.present && !b->candidate.present)
 			continue;
 		if ((rc = check_bench(c, bname, i, b, c->an[i], err)) < 0)

@@ -80,15 +80,16 @@ int bundle_tarscan_feed(struct bundle_tarscan *s, const unsigned char *p, size_t
  * figures against those its samples give.  bundle_check_begin() takes the
  * manifest.json bytes read so far (NULL when samples.tsv came first);
  * bundle_check_row() is a samples_row_fn; bundle_check_finish() after the
- * pass, once the manifest itself was verified; bundle_check_release()
- * always.
+ * pass, once the manifest itself was verified, with that manifest (the one
+ * bundle_check_take() handed over, or another parse of the same bytes);
+ * bundle_check_release() always.
  */
 struct analysis;
 
 struct bundle_check {
 	int ready;                        /* the manifest parsed before the samples */
 	int unusable;
-	struct manifest early;            /* that manifest */
+	struct manifest early;            /* that manifest, until bundle_check_take() */
 	size_t n;                         /* its benchmarks */
 	size_t *index;                    /* benchmark indexes sorted by name */
 	size_t prev;                      /* the previous row's benchmark */
@@ -102,6 +103,12 @@ struct bundle_check {
 int bundle_check_begin(struct bundle_check *c, const char *json, size_t len,
 		       struct plumb_err *err);
 int bundle_check_row(void *ctx, const struct samples_row *row, struct plumb_err *err);
+/*
+ * Move the manifest parsed at bundle_check_begin() into m (as after
+ * manifest_init()) and return 1, or return 0 when it did not parse: the
+ * manifest is then parsed once, not twice, while the analyses are held.
+ */
+int bundle_check_take(struct bundle_check *c, struct manifest *m);
 int bundle_check_finish(struct bundle_check *c, const char *bname, const struct manifest *m,
 			struct plumb_err *err);
 /* Collect the difference err describes (0) or refuse it (rc): see bundle_diffs. */
