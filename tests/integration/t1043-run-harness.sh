@@ -102,7 +102,7 @@ test_expect_success 'set up a benchmark that looks at plumb' '
 # grew by less than 1 MB (under a kilobyte per run, the results of each
 # run included).  Not the memory in an AddressSanitizer build, which holds
 # what is freed in quarantine on purpose.
-objdump -T "$PLUMB" 2>/dev/null | grep -q __asan_init || test_set_prereq UNSANITIZED
+sanitized || test_set_prereq UNSANITIZED
 for mode in $modes; do
 	test_expect_success "many runs: plumb's descriptors do not grow, its memory is bounded ($mode)" '
 		rm -f probe.'$mode' &&

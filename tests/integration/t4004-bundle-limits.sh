@@ -47,8 +47,13 @@ test_expect_success CRAFT_TIME 'the 2 GiB window is refused with bounded memory'
 	test "$(tail -n 1 rss)" -lt 65536
 '
 
-# Under AddressSanitizer, freed blocks wait in a quarantine that is ASan's
-# memory, not the reader's: measure with it off.
+# bundle-v1.md section 11 promises 64 MB for any input: the peak RSS of
+# plumb as built.  In a sanitizer build the RSS also holds AddressSanitizer's
+# runtime, shadow memory and redzones (it starts some 14 MB higher, and every
+# allocation costs more), which the promise is not about: there the growth
+# over the same command on the small bundle is bounded instead, by the 48 MB
+# the 64 leave once plumb is loaded (16 MB as built); and freed blocks,
+# which ASan holds in quarantine, are not counted.
 test_expect_success CRAFT_TIME 'the costliest manifest the limits allow verifies in bounded memory' '
 	python3 -c "
 import json, sys
@@ -58,10 +63,12 @@ print(json.dumps(m, separators=(\",\", \":\")))" "$FIXTURES/bundle/small/manifes
 	cp -R "$FIXTURES/bundle/small" costly && chmod -R u+w costly && cp m.json costly/manifest.json &&
 	plumb bundle pack costly -o costly.plumb >/dev/null &&
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
+		/usr/bin/time -f "%M" -o rss0 "$PLUMB" bundle verify small.plumb >/dev/null &&
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
 		/usr/bin/time -f "%M" -o rss "$PLUMB" bundle verify costly.plumb >/dev/null &&
-	kb=$(tail -n 1 rss) &&
-	echo "peak RSS $kb KiB" &&
-	test "$kb" -lt 65536
+	kb0=$(tail -n 1 rss0) && kb=$(tail -n 1 rss) &&
+	echo "peak RSS $kb KiB, $kb0 KiB for the small bundle" &&
+	if sanitized; then test $((kb - kb0)) -lt 49152; else test "$kb" -lt 65536; fi
 '
 
 test_expect_success CRAFT 'at most 1024 members' '

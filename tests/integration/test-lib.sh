@@ -91,6 +91,12 @@ under_strace() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"
 }
 
+# sanitized: plumb is built with AddressSanitizer, whose resident memory
+# holds its runtime, shadow memory and quarantine besides plumb's own.
+sanitized() {
+	objdump -T "$PLUMB" 2>/dev/null | grep -q __asan_init
+}
+
 # make_pad K BYTES: padK.o (with $TEST_CC), K*BYTES bytes of nops in
 # .text.unlikely.plumb_pad (the object plumb links first for pad = link,
 # DESIGN §5.2).
