@@ -145,7 +145,8 @@ static double steady_start(const struct analysis_result *ar)
 	for (int s = 0; s < ANALYSIS_SIDES; s++)
 		for (size_t p = 0; p < ar->side[s].npads; p++)
 			for (size_t q = 0; q < ar->side[s].pads[p].nrounds; q++) {
-				const struct analysis_iter *it = ar->side[s].pads[p].rounds[q].iter;
+				const struct analysis_pad *pd = &ar->side[s].pads[p];
+				const struct analysis_iter *it = pd->iter ? &pd->iter[q] : NULL;
 				if (it && it->warm.steady)
 					v[k++] = (double)it->warm.start;
 			}

@@ -2,14 +2,18 @@
  * stats/analysis.c: grouping rows into rounds, and the per-round, per-pad,
  * per-side and per-benchmark figures; see analysis.h.
  *
- * Every round of every pad, side, bench and metric is one struct rstore,
- * found through a 64-bit key (group, side, pad, round) in an open-
- * addressing hash; the previous row's round is tried first, which is the
- * common case (rows of one round arrive together), and then the group
+ * Every round of every pad, side, bench and metric is one struct rstore
+ * of 16 bytes, found through a 64-bit key (group, side, pad, round) in an
+ * open-addressing hash; the previous row's round is tried first, which is
+ * the common case (rows of one round arrive together), and then the group
  * that last followed the previous row's (the runner's rows of a run go
- * through the metrics in one order).  analysis_finish()
- * sorts the rounds by key, which lines them up by group, side, pad and
- * round, and walks them once.
+ * through the metrics in one order).  A process-mode round holds its
+ * value; a samples-mode round holds the index of a struct sround, its
+ * samples until it is reduced.  analysis_finish() sorts the rounds by key,
+ * which lines them up by group, side, pad and round, and walks them once
+ * into the results: per pad, the round numbers and values as two arrays.
+ * A bundle's 1,000,000 rounds thus take 24 MB while they are read (16 in
+ * rounds, 8 in the hash) and at most 32 while they are sorted.
  */
 #include <assert.h>
 #include <errno.h>
@@ -48,9 +52,9 @@ struct group {
 };
 
 /*
- * One round's samples; the first one inline (cap == 0).  A round reduced
- * early (opts.consecutive) has cap 0, u.one REDUCED (no sample is
- * negative) and n the index of its figures in early[].
+ * A samples-mode round's samples; the first one inline (cap == 0).  A
+ * round reduced early (opts.consecutive) has cap 0, u.one REDUCED (no
+ * sample is negative) and n the index of its figures in early[].
  */
 #define REDUCED (-1.0)
 #define IS_REDUCED(r) ((r)->cap == 0 && (r)->u.one == REDUCED)
@@ -60,12 +64,20 @@ struct early {
 	double median;
 };
 
-struct rstore {
-	uint64_t key;
+struct sround {
 	uint32_t n, cap;
 	union {
 		double one;
 		double *v;
+	} u;
+};
+
+/* One round: the group's mode says which member of u holds it. */
+struct rstore {
+	uint64_t key;
+	union {
+		double one;      /* process mode: the round's value */
+		size_t s;        /* samples mode: its samples, sr[s] */
 	} u;
 };
 
@@ -87,6 +99,8 @@ struct analysis {
 	uint32_t *rhash;         /* rstore index + 1; 0 is empty */
 	size_t rhash_size;
 	size_t last;             /* the previous row's rstore, or NO_ROUND */
+	struct sround *sr;       /* the samples of samples-mode rounds */
+	size_t nsr, sr_cap;
 	struct early *early;     /* figures of rounds reduced early */
 	size_t nearly, early_cap;
 
@@ -94,7 +108,8 @@ struct analysis {
 	struct analysis_result *results;
 	size_t nresults;
 	struct analysis_pad *pads;
-	struct analysis_round *rounds;
+	uint32_t *round_no;      /* every pad's round numbers, then */
+	double *values;          /* their values, in the same order */
 	struct analysis_iter *iters;
 
 	double *scratch;         /* per-round work */
@@ -137,17 +152,25 @@ struct analysis *analysis_new(const struct analysis_opts *opts, struct plumb_err
 	return a;
 }
 
-static void free_samples(struct analysis *a)
+static void free_hash(struct analysis *a)
 {
-	for (size_t i = 0; i < a->nrs; i++)
-		if (a->rs[i].cap)
-			free(a->rs[i].u.v);
-	free(a->rs);
-	a->rs = NULL;
-	a->nrs = a->rs_cap = 0;
 	free(a->rhash);
 	a->rhash = NULL;
 	a->rhash_size = 0;
+}
+
+static void free_samples(struct analysis *a)
+{
+	for (size_t i = 0; i < a->nsr; i++)
+		if (a->sr[i].cap)
+			free(a->sr[i].u.v);
+	free(a->sr);
+	a->sr = NULL;
+	a->nsr = a->sr_cap = 0;
+	free(a->rs);
+	a->rs = NULL;
+	a->nrs = a->rs_cap = 0;
+	free_hash(a);
 }
 
 void analysis_free(struct analysis *a)
@@ -164,7 +187,8 @@ void analysis_free(struct analysis *a)
 	free(a->ghash);
 	free(a->results);
 	free(a->pads);
-	free(a->rounds);
+	free(a->round_no);
+	free(a->values);
 	free(a->iters);
 	free(a->early);
 	free(a->scratch);
@@ -336,12 +360,16 @@ static int rhash_rebuild(struct analysis *a, size_t size)
 	return 0;
 }
 
-/* The index of the round with this key, created empty when new; NO_ROUND after err. */
-static size_t round_find(struct analysis *a, uint64_t key, struct plumb_err *err)
+/*
+ * The index of the round with this key, created empty (*created set) when
+ * new; NO_ROUND after err.
+ */
+static size_t round_find(struct analysis *a, uint64_t key, int *created, struct plumb_err *err)
 {
 	size_t s = 0;
 	struct rstore *r;
 
+	*created = 0;
 	if (a->rhash_size) {
 		s = mix64(key) & (a->rhash_size - 1);
 		while (a->rhash[s]) {
@@ -370,8 +398,6 @@ static size_t round_find(struct analysis *a, uint64_t key, struct plumb_err *err
 	}
 	r = &a->rs[a->nrs++];
 	r->key = key;
-	r->n = 0;
-	r->cap = 0;
 	r->u.one = 0;
 	if (2 * a->nrs > a->rhash_size) {
 		if (rhash_rebuild(a, a->rhash_size ? 2 * a->rhash_size : 256) < 0) {
@@ -382,10 +408,27 @@ static size_t round_find(struct analysis *a, uint64_t key, struct plumb_err *err
 	} else {
 		a->rhash[s] = (uint32_t)a->nrs;
 	}
+	*created = 1;
 	return a->nrs - 1;
 }
 
-static int push_value(struct rstore *r, double v, struct plumb_err *err)
+/* A samples-mode round's record, empty, for the round r just created. */
+static int sround_new(struct analysis *a, struct rstore *r, struct plumb_err *err)
+{
+	if (a->nsr == a->sr_cap) {
+		size_t cap = a->sr_cap ? 2 * a->sr_cap : 64;
+		struct sround *n = realloc(a->sr, cap * sizeof(*n));
+		if (!n)
+			return plumb_err_oom(err, "analysis rounds");
+		a->sr = n;
+		a->sr_cap = cap;
+	}
+	memset(&a->sr[a->nsr], 0, sizeof(a->sr[a->nsr]));
+	r->u.s = a->nsr++;
+	return 0;
+}
+
+static int push_value(struct sround *r, double v, struct plumb_err *err)
 {
 	if (r->n == 0 && r->cap == 0) {
 		r->u.one = v;
@@ -422,17 +465,22 @@ static void where(char *out, size_t size, const struct group *g, uint64_t key)
 		 KEY_PAD(key), KEY_ROUND(key));
 }
 
-static int round_figures(struct analysis *a, const struct group *g, const struct rstore *r,
-			 struct analysis_iter *it, double *median, struct plumb_err *err);
+static int round_figures(struct analysis *a, const struct group *g, uint64_t key,
+			 const struct sround *r, struct analysis_iter *it, double *median,
+			 struct plumb_err *err);
 
 /* opts.consecutive: reduce a samples-mode round now and free its samples. */
 static int reduce_early(struct analysis *a, size_t ri, struct plumb_err *err)
 {
-	struct rstore *r = &a->rs[ri];
-	const struct group *g = &a->groups[KEY_GROUP(r->key)];
+	uint64_t key = a->rs[ri].key;
+	const struct group *g = &a->groups[KEY_GROUP(key)];
+	struct sround *r;
 	struct early *e;
 
-	if (g->mode != ANALYSIS_SAMPLES || r->n == 0 || IS_REDUCED(r))
+	if (g->mode != ANALYSIS_SAMPLES)
+		return 0;
+	r = &a->sr[a->rs[ri].u.s];
+	if (r->n == 0 || IS_REDUCED(r))
 		return 0;
 	if (a->nearly == a->early_cap) {
 		size_t cap = a->early_cap ? 2 * a->early_cap : 64;
@@ -443,7 +491,7 @@ static int reduce_early(struct analysis *a, size_t ri, struct plumb_err *err)
 		a->early_cap = cap;
 	}
 	e = &a->early[a->nearly];
-	if (round_figures(a, g, r, &e->it, &e->median, err) < 0)
+	if (round_figures(a, g, key, r, &e->it, &e->median, err) < 0)
 		return err->code;
 	if (r->cap)
 		free(r->u.v);
@@ -466,7 +514,9 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 		 struct plumb_err *err)
 {
 	struct rstore *r = NULL;
+	struct sround *sr;
 	struct group *g;
+	int created = 0;
 	char w[PLUMB_ERR_MAX / 2];
 
 	assert(a->magic == ANALYSIS_MAGIC);
@@ -476,11 +526,12 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 	 * process mode never stores a second value.)
 	 */
 	if (a->last != NO_ROUND && value >= 0 && isfinite(value)) {
-		struct rstore *l = &a->rs[a->last];
-		uint64_t lk = l->key;
-		if (iter == l->n && l->n < l->cap && KEY_ROUND(lk) == round &&
+		uint64_t lk = a->rs[a->last].key;
+		const struct group *lg = &a->groups[KEY_GROUP(lk)];
+		struct sround *l = lg->mode == ANALYSIS_SAMPLES ? &a->sr[a->rs[a->last].u.s] : NULL;
+		if (l && iter == l->n && l->n < l->cap && KEY_ROUND(lk) == round &&
 		    KEY_PAD(lk) == pad && KEY_SIDE(lk) == (unsigned)side &&
-		    group_is(&a->groups[KEY_GROUP(lk)], bench, bench_len, metric, metric_len)) {
+		    group_is(lg, bench, bench_len, metric, metric_len)) {
 			l->u.v[l->n++] = value;
 			a->rows++;
 			return 0;
@@ -527,14 +578,15 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 			if (a->last != NO_ROUND)
 				a->groups[KEY_GROUP(a->rs[a->last].key)].next = (uint32_t)gi + 1;
 		}
-		ri = round_find(a, KEY(gi, side, pad, round), err);
+		ri = round_find(a, KEY(gi, side, pad, round), &created, err);
 		if (ri == NO_ROUND)
 			return add_fail(a, err->code);
 		if (a->opts.consecutive && a->last != NO_ROUND && a->last != ri &&
 		    reduce_early(a, a->last, err) < 0)
 			return add_fail(a, err->code);
 		r = &a->rs[ri];
-		if (IS_REDUCED(r)) {
+		if (!created && a->groups[gi].mode == ANALYSIS_SAMPLES &&
+		    IS_REDUCED(&a->sr[r->u.s])) {
 			where(w, sizeof(w), &a->groups[KEY_GROUP(r->key)], r->key);
 			return add_fail(a, plumb_err_set(err, PLUMB_EINPUT, "column 'round': a row of "
 				"%s after rows of another round (the rows of a round must be "
@@ -549,25 +601,30 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 				"bench '%s' metric '%s', whose other rows are per-iteration samples",
 				g->bench, g->metric));
 		g->mode = ANALYSIS_PROCESS;
-		if (r->n > 0) {
+		if (!created) {
 			where(w, sizeof(w), g, r->key);
 			return add_fail(a, plumb_err_set(err, PLUMB_EINPUT, "column 'iter': a second "
 				"'-' row for %s (one value per round)", w));
 		}
-	} else {
-		if (g->mode == ANALYSIS_PROCESS)
-			return add_fail(a, plumb_err_set(err, PLUMB_EINPUT, "column 'iter': iteration "
-				"%llu in bench '%s' metric '%s', whose other rows have '-' (one value "
-				"per round)", (unsigned long long)iter, g->bench, g->metric));
-		g->mode = ANALYSIS_SAMPLES;
-		if (iter != r->n) {
-			where(w, sizeof(w), g, r->key);
-			return add_fail(a, plumb_err_set(err, PLUMB_EINPUT, "column 'iter': %llu out "
-				"of order for %s (expected %u: iterations are numbered 0, 1, 2, ... "
-				"in order)", (unsigned long long)iter, w, (unsigned)r->n));
-		}
+		r->u.one = value;
+		a->rows++;
+		return 0;
 	}
-	if (push_value(r, value, err) < 0)
+	if (g->mode == ANALYSIS_PROCESS)
+		return add_fail(a, plumb_err_set(err, PLUMB_EINPUT, "column 'iter': iteration "
+			"%llu in bench '%s' metric '%s', whose other rows have '-' (one value "
+			"per round)", (unsigned long long)iter, g->bench, g->metric));
+	g->mode = ANALYSIS_SAMPLES;
+	if (created && sround_new(a, r, err) < 0)
+		return add_fail(a, err->code);
+	sr = &a->sr[r->u.s];
+	if (iter != sr->n) {
+		where(w, sizeof(w), g, r->key);
+		return add_fail(a, plumb_err_set(err, PLUMB_EINPUT, "column 'iter': %llu out "
+			"of order for %s (expected %u: iterations are numbered 0, 1, 2, ... "
+			"in order)", (unsigned long long)iter, w, (unsigned)sr->n));
+	}
+	if (push_value(sr, value, err) < 0)
 		return add_fail(a, err->code);
 	a->rows++;
 	return 0;
@@ -603,9 +660,10 @@ static int scratch_need(struct analysis *a, size_t n, struct plumb_err *err)
 	return 0;
 }
 
-/* Samples mode: the figures of one round (x in time order); *median out. */
-static int round_figures(struct analysis *a, const struct group *g, const struct rstore *r,
-			 struct analysis_iter *it, double *median, struct plumb_err *err)
+/* Samples mode: the figures of the round key (x in time order); *median out. */
+static int round_figures(struct analysis *a, const struct group *g, uint64_t key,
+			 const struct sround *r, struct analysis_iter *it, double *median,
+			 struct plumb_err *err)
 {
 	const double *x = r->cap ? r->u.v : &r->u.one;
 	size_t n_raw = r->n, n, cap;
@@ -619,7 +677,7 @@ static int round_figures(struct analysis *a, const struct group *g, const struct
 	stats_warmup_apply(&a->opts.warmup, x, n_raw, a->scratch, &it->warm);
 	n = n_raw - it->warm.start;
 	if (n == 0) {
-		where(w, sizeof(w), g, r->key);
+		where(w, sizeof(w), g, key);
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: warmup %zu discards all %zu samples",
 				     w, a->opts.warmup.discard, n_raw);
 	}
@@ -653,22 +711,14 @@ int analysis_judge(const struct analysis_result *res, const struct stats_rule *r
 	struct stats_judge_in in;
 	struct stats_side_in *sides[3] = { &in.base, &in.candidate, &in.control };
 	struct stats_pad_in *pads;
-	double *vals;
-	size_t npads = 0, nvals = 0, pi = 0, vi = 0;
+	size_t npads = 0, pi = 0;
 	int rc;
 
 	for (int s = 0; s < 3; s++)
-		for (size_t p = 0; p < res->side[order[s]].npads; p++) {
-			npads++;
-			nvals += res->side[order[s]].pads[p].nrounds;
-		}
+		npads += res->side[order[s]].npads;
 	pads = calloc(npads ? npads : 1, sizeof(*pads));
-	vals = calloc(nvals ? nvals : 1, sizeof(*vals));
-	if (!pads || !vals) {
-		free(pads);
-		free(vals);
+	if (!pads)
 		return stats_judge_oom(rule, out);
-	}
 	memset(&in, 0, sizeof(in));
 	in.hot = hot;
 	in.work = work;
@@ -680,15 +730,12 @@ int analysis_judge(const struct analysis_result *res, const struct stats_rule *r
 		for (size_t p = 0; p < sr->npads; p++) {
 			struct stats_pad_in *pin = &pads[pi++];
 			pin->pad = sr->pads[p].pad;
-			pin->values = &vals[vi];
+			pin->values = sr->pads[p].value;
 			pin->n = sr->pads[p].nrounds;
-			for (size_t r = 0; r < sr->pads[p].nrounds; r++)
-				vals[vi++] = sr->pads[p].rounds[r].value;
 		}
 	}
 	rc = stats_judge(rule, &in, out);
 	free(pads);
-	free(vals);
 	return rc;
 }
 
@@ -710,10 +757,9 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 	if (a->rows == 0)
 		return plumb_err_set(err, PLUMB_EINPUT, "no samples (a header row but no data rows)");
 
+	/* The hash goes first: the sort's scratch takes as much as the rounds. */
+	free_hash(a);
 	qsort(a->rs, a->nrs, sizeof(*a->rs), cmp_rstore);
-	free(a->rhash);
-	a->rhash = NULL;
-	a->rhash_size = 0;
 	a->last = NO_ROUND;
 
 	/* Sizes: pads, the most rounds in a pad, the most pads in a side. */
@@ -743,17 +789,17 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 	gstart = malloc((a->ngroups + 1) * sizeof(*gstart));
 	a->results = calloc(a->ngroups, sizeof(*a->results));
 	a->pads = calloc(npads_total, sizeof(*a->pads));
-	a->rounds = calloc(a->nrs, sizeof(*a->rounds));
+	a->round_no = malloc(a->nrs * sizeof(*a->round_no));
+	a->values = malloc(a->nrs * sizeof(*a->values));
 	a->iters = nsamples_rounds ? calloc(nsamples_rounds, sizeof(*a->iters)) : NULL;
-	{
-		size_t m = max_rounds > max_pads ? max_rounds : max_pads;
-		vals = malloc(m * sizeof(*vals));
-		tmp = malloc(m * sizeof(*tmp));
-		p99s = malloc(m * sizeof(*p99s));
-		co99s = malloc(m * sizeof(*co99s));
+	vals = malloc(max_pads * sizeof(*vals));
+	tmp = malloc((max_rounds > max_pads ? max_rounds : max_pads) * sizeof(*tmp));
+	if (nsamples_rounds) {
+		p99s = malloc(max_rounds * sizeof(*p99s));
+		co99s = malloc(max_rounds * sizeof(*co99s));
 	}
-	if (!order || !gstart || !a->results || !a->pads || !a->rounds ||
-	    (nsamples_rounds && !a->iters) || !vals || !tmp || !p99s || !co99s) {
+	if (!order || !gstart || !a->results || !a->pads || !a->round_no || !a->values ||
+	    (nsamples_rounds && (!a->iters || !p99s || !co99s)) || !vals || !tmp) {
 		rc = plumb_err_oom(err, "analysis results");
 		goto out;
 	}
@@ -797,39 +843,39 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 				uint32_t padno = KEY_PAD(a->rs[i].key);
 
 				pad->pad = padno;
-				pad->rounds = &a->rounds[i];
+				pad->round = &a->round_no[i];
+				pad->value = &a->values[i];
+				pad->iter = res->mode == ANALYSIS_SAMPLES ? &a->iters[ii] : NULL;
 				while (i < end && KEY_SIDE(a->rs[i].key) == side &&
 				       KEY_PAD(a->rs[i].key) == padno) {
-					struct rstore *r = &a->rs[i];
-					struct analysis_round *rd = &a->rounds[i];
-					rd->round = KEY_ROUND(r->key);
+					const struct rstore *r = &a->rs[i];
+					a->round_no[i] = KEY_ROUND(r->key);
 					if (res->mode == ANALYSIS_SAMPLES) {
+						struct sround *sd = &a->sr[r->u.s];
 						struct analysis_iter *it = &a->iters[ii++];
-						if (IS_REDUCED(r)) {
-							*it = a->early[r->n].it;
-							rd->value = a->early[r->n].median;
-						} else if ((rc = round_figures(a, grp, r, it, &rd->value,
-									       err)) < 0) {
+						if (IS_REDUCED(sd)) {
+							*it = a->early[sd->n].it;
+							a->values[i] = a->early[sd->n].median;
+						} else if ((rc = round_figures(a, grp, r->key, sd, it,
+									       &a->values[i], err)) < 0) {
 							goto out;
 						}
-						rd->iter = it;
 						p99s[pad->nrounds] = it->p99;
 						co99s[pad->nrounds] = it->co_p99;
 						if (a->opts.warmup.kind == STATS_WARMUP_AUTO && !it->warm.steady)
 							res->unsteady_rounds++;
+						if (sd->cap) {
+							free(sd->u.v);
+							sd->cap = 0;
+						}
+						sd->n = 0;
 					} else {
-						assert(r->n == 1 && !IS_REDUCED(r));
-						rd->value = r->u.one;
+						a->values[i] = r->u.one;
 					}
-					vals[pad->nrounds++] = rd->value;
-					if (r->cap) {
-						free(r->u.v);
-						r->cap = 0;
-					}
-					r->n = 0;
+					pad->nrounds++;
 					i++;
 				}
-				pad->median = median_of(vals, pad->nrounds, tmp);
+				pad->median = median_of(pad->value, pad->nrounds, tmp);
 				if (res->mode == ANALYSIS_SAMPLES) {
 					pad->p99 = median_of(p99s, pad->nrounds, tmp);
 					pad->co_p99 = median_of(co99s, pad->nrounds, tmp);

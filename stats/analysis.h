@@ -21,11 +21,12 @@
  *               hot code unknown (analysis_judge() judges again with it),
  *               unless opts.judge_later.
  *
- * Storage is compact: one double per sample in a growable array per round
- * (the first sample of a round is stored inline), 24 bytes per round and a
- * hash slot; no strings per row.  A 10-million-sample input takes about
- * 100 MB; with opts.consecutive only the round being read keeps its
- * samples, so memory is bounded by the largest round.
+ * Storage is compact: 16 bytes per round and a hash slot (4 to 8 bytes);
+ * in samples mode one double per sample in a growable array per round
+ * (the first sample of a round is stored inline) and 16 bytes more; no
+ * strings per row.  A 10-million-sample input takes about 100 MB; with
+ * opts.consecutive only the round being read keeps its samples, so memory
+ * is bounded by the largest round and the number of rounds.
  *
  * Rules checked while adding (PLUMB_EINPUT, message naming the column, so
  * that the TSV reader can prefix the line): within a bench and metric all
@@ -103,16 +104,13 @@ struct analysis_iter {
 	int co_capped;                    /* the cap stopped the correction */
 };
 
-struct analysis_round {
-	uint32_t round;
-	double value;                     /* process: the value; samples: median */
-	const struct analysis_iter *iter; /* samples mode, else NULL */
-};
-
+/* A pad's rounds are three arrays of nrounds, in ascending round number. */
 struct analysis_pad {
 	uint32_t pad;
 	size_t nrounds;                   /* >= 1 */
-	const struct analysis_round *rounds;  /* ascending round number */
+	const uint32_t *round;            /* round[r]: the number of the r-th round */
+	const double *value;              /* value[r]: process: its value; samples: median */
+	const struct analysis_iter *iter; /* samples mode: iter[r], its figures; else NULL */
 	double median;                    /* median over rounds of the values */
 	double p99, co_p99;               /* samples mode: medians over rounds */
 };

@@ -315,17 +315,16 @@ static void text_result(const struct analysis *a, const struct analysis_result *
 			for (size_t p = 0; p < sr->npads; p++) {
 				const struct analysis_pad *pad = &sr->pads[p];
 				for (size_t r = 0; r < pad->nrounds; r++) {
-					const struct analysis_round *rd = &pad->rounds[r];
-					const struct analysis_iter *it = rd->iter;
+					const struct analysis_iter *it = &pad->iter[r];
 					const char *tol = "-";
 					if (it->warm.kind == STATS_WARMUP_AUTO &&
 					    it->warm.detect.status != STATS_STEADY_TOO_SHORT)
 						tol = pct(c[7], it->warm.detect.tolerance_eff);
 					table_row(&t, analysis_side_name((enum analysis_side)s),
-						  uint_s(c[1], pad->pad), uint_s(c[2], rd->round),
+						  uint_s(c[1], pad->pad), uint_s(c[2], pad->round[r]),
 						  uint_s(c[3], it->n_raw), steady_name(&it->warm),
 						  uint_s(c[5], it->warm.start), uint_s(c[6], it->n), tol,
-						  num(c[8], rd->value), num(c[9], it->p99),
+						  num(c[8], pad->value[r]), num(c[9], it->p99),
 						  num(c[10], it->max),
 						  it->co_capped ? (snprintf(c[11], CELL, "%zu (capped)",
 									    it->co_n), c[11])
@@ -486,14 +485,14 @@ static json_t *jnum_or_null(int has, double v)
 	return has ? jnum(v) : json_null();
 }
 
-static json_t *json_round(struct jb *b, const struct analysis_round *rd)
+static json_t *json_round(struct jb *b, const struct analysis_pad *pad, size_t r)
 {
-	const struct analysis_iter *it = rd->iter;
+	const struct analysis_iter *it = pad->iter ? &pad->iter[r] : NULL;
 	json_t *o = json_object();
 
-	jput(b, o, "round", juint(rd->round));
+	jput(b, o, "round", juint(pad->round[r]));
 	if (!it) {
-		jput(b, o, "value", jnum(rd->value));
+		jput(b, o, "value", jnum(pad->value[r]));
 		return o;
 	}
 	jput(b, o, "n_raw", juint(it->n_raw));
@@ -508,7 +507,7 @@ static json_t *json_round(struct jb *b, const struct analysis_round *rd)
 		jput(b, o, "window", json_null());
 		jput(b, o, "tolerance", json_null());
 	}
-	jput(b, o, "median", jnum(rd->value));
+	jput(b, o, "median", jnum(pad->value[r]));
 	jput(b, o, "p99", jnum(it->p99));
 	jput(b, o, "max", jnum(it->max));
 	jput(b, o, "co_expected", jnum(it->co_expected));
@@ -541,7 +540,7 @@ static json_t *json_side(struct jb *b, const struct analysis_side_result *sr,
 		}
 		jput(b, po, "per_round", rounds);
 		for (size_t r = 0; r < pad->nrounds; r++)
-			jappend(b, rounds, json_round(b, &pad->rounds[r]));
+			jappend(b, rounds, json_round(b, pad, r));
 	}
 	jput(b, o, "center", jnum(sr->summary.center));
 	jput(b, o, "min", jnum(sr->summary.min));

@@ -68,11 +68,10 @@ PLUMB_TEST(analysis_alloc_table_process_mode)
 		assert_int_equal(pad->pad, p);
 		assert_int_equal(pad->nrounds, 3);
 		assert_true(pad->median == base[p]);
-		for (uint32_t r = 0; r < 3; r++) {
-			assert_int_equal(pad->rounds[r].round, r);
-			assert_null(pad->rounds[r].iter);
-		}
-		assert_true(pad->rounds[0].value == base[p]);
+		for (uint32_t r = 0; r < 3; r++)
+			assert_int_equal(pad->round[r], r);
+		assert_null(pad->iter);
+		assert_true(pad->value[0] == base[p]);
 	}
 	assert_true(res->side[ANALYSIS_BASE].summary.center == 0.9775);
 	assert_true(res->side[ANALYSIS_BASE].summary.min == 0.974);
@@ -189,14 +188,14 @@ PLUMB_TEST(analysis_samples_mode_figures)
 	assert_int_equal(analysis_finish(a, &err), 0);
 	res = analysis_get(a, 0);
 	assert_int_equal(res->mode, ANALYSIS_SAMPLES);
-	it = res->side[ANALYSIS_BASE].pads[0].rounds[0].iter;
+	it = &res->side[ANALYSIS_BASE].pads[0].iter[0];
 	assert_non_null(it);
 	assert_int_equal(it->n_raw, 1000);
 	/* A flat series: steady from the second window; the stall is kept. */
 	assert_int_equal(it->warm.detect.status, STATS_STEADY_FOUND);
 	assert_int_equal(it->warm.start, 30);
 	assert_int_equal(it->n, 970);
-	assert_true(res->side[ANALYSIS_BASE].pads[0].rounds[0].value == 42);
+	assert_true(res->side[ANALYSIS_BASE].pads[0].value[0] == 42);
 	assert_true(it->p99 == 42);
 	assert_true(it->max == 4242);
 	assert_true(it->co_expected == 42);
@@ -240,7 +239,7 @@ PLUMB_TEST(analysis_samples_mode_figures)
 	a = analysis_new(&o, &err);
 	add_samples_round(a, ANALYSIS_BASE, 0, 7, 42, 42, &err);
 	assert_int_equal(analysis_finish(a, &err), 0);
-	it = analysis_get(a, 0)->side[ANALYSIS_BASE].pads[0].rounds[0].iter;
+	it = &analysis_get(a, 0)->side[ANALYSIS_BASE].pads[0].iter[0];
 	assert_int_equal(it->warm.start, 0);
 	assert_int_equal(it->n, 1000);
 	analysis_free(a);
