@@ -32,7 +32,7 @@ struct plumb_err;
 #define DIGEST_BYTES 32
 #define DIGEST_HEX 65                          /* 64 hex digits and a NUL */
 #define DIGEST_SLOTS 4
-#define DIGEST_SLOT_BYTES ((size_t)1 << 20)
+#define DIGEST_SLOT_BYTES ((size_t)256 << 10)
 
 struct digest_slot {
 	unsigned char *data;
