@@ -14,9 +14,9 @@
  * reader that computes statistics; the rest only checks structure.
  *
  * Memory stays bounded: one analysis per benchmark with rows, rounds
- * reduced as soon as the next round's rows start (a bundle keeps a
- * round's rows together, formats/bundle-v1.md section 7), and at most
- * BUNDLE_MAX_ROUNDS distinct rounds in all.
+ * reduced to their medians as soon as the next round's rows start (a
+ * bundle keeps a round's rows together, formats/bundle-v1.md section 7),
+ * and at most BUNDLE_MAX_ROUNDS distinct rounds in all.
  */
 #include <assert.h>
 #include <errno.h>
@@ -154,6 +154,7 @@ static void opts_of(const struct manifest *m, const struct manifest_bench *b,
 			o->warmup.tolerance = b->steady.tolerance;
 	}
 	o->consecutive = 1;
+	o->values_only = 1;   /* a round's median is all the check compares */
 	o->max_rounds = BUNDLE_MAX_ROUNDS;
 	o->deterministic = metric_deterministic_names;
 }

@@ -9,11 +9,13 @@
  * that last followed the previous row's (the runner's rows of a run go
  * through the metrics in one order).  A process-mode round holds its
  * value; a samples-mode round holds the index of a struct sround, its
- * samples until it is reduced.  analysis_finish() sorts the rounds by key,
- * which lines them up by group, side, pad and round, and walks them once
- * into the results: per pad, the round numbers and values as two arrays.
- * A bundle's 1,000,000 rounds thus take 24 MB while they are read (16 in
- * rounds, 8 in the hash) and at most 32 while they are sorted.
+ * samples, until it is reduced, then its figures or only its median.
+ * analysis_finish() sorts the rounds by key, which lines them up by group,
+ * side, pad and round, and walks them once into the results: per pad, the
+ * round numbers and values as two arrays.  A bundle's 1,000,000 rounds
+ * (opts.consecutive and opts.values_only, as bundle verification asks)
+ * thus take 24 MB while they are read (16 in rounds, 8 in the hash) and at
+ * most 32 while they are sorted, in either mode.
  */
 #include <assert.h>
 #include <errno.h>
@@ -51,19 +53,13 @@ struct group {
 	uint32_t next;
 };
 
-/*
- * A samples-mode round's samples; the first one inline (cap == 0).  A
- * round reduced early (opts.consecutive) has cap 0, u.one REDUCED (no
- * sample is negative) and n the index of its figures in early[].
- */
-#define REDUCED (-1.0)
-#define IS_REDUCED(r) ((r)->cap == 0 && (r)->u.one == REDUCED)
-
+/* A samples-mode round's figures, once reduced (opts.consecutive). */
 struct early {
 	struct analysis_iter it;
 	double median;
 };
 
+/* A samples-mode round's samples while it is open; the first one inline (cap == 0). */
 struct sround {
 	uint32_t n, cap;
 	union {
@@ -72,12 +68,18 @@ struct sround {
 	} u;
 };
 
-/* One round: the group's mode says which member of u holds it. */
+/*
+ * One round.  Process mode: u.one is its value.  Samples mode: u.s is
+ * its samples, sr[u.s], while it is open.  With opts.consecutive every
+ * samples-mode round but the previous row's is reduced (so at most one
+ * sround is in use, sr[0]), and then u.s is its figures, early[u.s], or
+ * with opts.values_only u.one is its median.
+ */
 struct rstore {
 	uint64_t key;
 	union {
-		double one;      /* process mode: the round's value */
-		size_t s;        /* samples mode: its samples, sr[s] */
+		double one;
+		size_t s;
 	} u;
 };
 
@@ -99,9 +101,9 @@ struct analysis {
 	uint32_t *rhash;         /* rstore index + 1; 0 is empty */
 	size_t rhash_size;
 	size_t last;             /* the previous row's rstore, or NO_ROUND */
-	struct sround *sr;       /* the samples of samples-mode rounds */
+	struct sround *sr;       /* the samples of open samples-mode rounds */
 	size_t nsr, sr_cap;
-	struct early *early;     /* figures of rounds reduced early */
+	struct early *early;     /* figures of rounds reduced early, unless values_only */
 	size_t nearly, early_cap;
 
 	/* Results, after analysis_finish(). */
@@ -469,35 +471,42 @@ static int round_figures(struct analysis *a, const struct group *g, uint64_t key
 			 const struct sround *r, struct analysis_iter *it, double *median,
 			 struct plumb_err *err);
 
-/* opts.consecutive: reduce a samples-mode round now and free its samples. */
+/*
+ * opts.consecutive: reduce the samples-mode round ri, the one open, now:
+ * keep its figures (or its median) and free its samples.
+ */
 static int reduce_early(struct analysis *a, size_t ri, struct plumb_err *err)
 {
-	uint64_t key = a->rs[ri].key;
-	const struct group *g = &a->groups[KEY_GROUP(key)];
-	struct sround *r;
+	struct rstore *rs = &a->rs[ri];
+	const struct group *g = &a->groups[KEY_GROUP(rs->key)];
+	struct analysis_iter it;
 	struct early *e;
+	double median;
 
 	if (g->mode != ANALYSIS_SAMPLES)
 		return 0;
-	r = &a->sr[a->rs[ri].u.s];
-	if (r->n == 0 || IS_REDUCED(r))
-		return 0;
-	if (a->nearly == a->early_cap) {
-		size_t cap = a->early_cap ? 2 * a->early_cap : 64;
-		e = realloc(a->early, cap * sizeof(*e));
-		if (!e)
-			return plumb_err_oom(err, "analysis rounds");
-		a->early = e;
-		a->early_cap = cap;
-	}
-	e = &a->early[a->nearly];
-	if (round_figures(a, g, key, r, &e->it, &e->median, err) < 0)
+	assert(a->nsr == 1 && rs->u.s == 0);
+	if (round_figures(a, g, rs->key, &a->sr[0], &it, &median, err) < 0)
 		return err->code;
-	if (r->cap)
-		free(r->u.v);
-	r->cap = 0;
-	r->u.one = REDUCED;
-	r->n = (uint32_t)a->nearly++;
+	if (a->opts.values_only) {
+		rs->u.one = median;
+	} else {
+		if (a->nearly == a->early_cap) {
+			size_t cap = a->early_cap ? 2 * a->early_cap : 64;
+			e = realloc(a->early, cap * sizeof(*e));
+			if (!e)
+				return plumb_err_oom(err, "analysis rounds");
+			a->early = e;
+			a->early_cap = cap;
+		}
+		e = &a->early[a->nearly];
+		e->it = it;
+		e->median = median;
+		rs->u.s = a->nearly++;
+	}
+	if (a->sr[0].cap)
+		free(a->sr[0].u.v);
+	a->nsr = 0;
 	return 0;
 }
 
@@ -585,8 +594,8 @@ int analysis_add(struct analysis *a, const char *bench, size_t bench_len,
 		    reduce_early(a, a->last, err) < 0)
 			return add_fail(a, err->code);
 		r = &a->rs[ri];
-		if (!created && a->groups[gi].mode == ANALYSIS_SAMPLES &&
-		    IS_REDUCED(&a->sr[r->u.s])) {
+		/* Not the previous row's round, so reduced already. */
+		if (!created && a->opts.consecutive && a->groups[gi].mode == ANALYSIS_SAMPLES) {
 			where(w, sizeof(w), &a->groups[KEY_GROUP(r->key)], r->key);
 			return add_fail(a, plumb_err_set(err, PLUMB_EINPUT, "column 'round': a row of "
 				"%s after rows of another round (the rows of a round must be "
@@ -697,6 +706,36 @@ static int round_figures(struct analysis *a, const struct group *g, uint64_t key
 	return 0;
 }
 
+/*
+ * A samples-mode round r's value (its median) into *value and, when it is
+ * not NULL, its figures into *it; an open round's samples are freed.
+ */
+static int samples_round(struct analysis *a, const struct group *g, const struct rstore *r,
+			 struct analysis_iter *it, double *value, struct plumb_err *err)
+{
+	struct analysis_iter scratch;
+	struct sround *sd;
+	int rc;
+
+	if (a->opts.consecutive && a->opts.values_only) {
+		*value = r->u.one;
+		return 0;
+	}
+	if (a->opts.consecutive) {
+		*value = a->early[r->u.s].median;
+		if (it)
+			*it = a->early[r->u.s].it;
+		return 0;
+	}
+	sd = &a->sr[r->u.s];
+	rc = round_figures(a, g, r->key, sd, it ? it : &scratch, value, err);
+	if (sd->cap)
+		free(sd->u.v);
+	sd->cap = 0;
+	sd->n = 0;
+	return rc;
+}
+
 /* Median of vals[0..n) using tmp (n doubles). */
 static double median_of(const double *vals, size_t n, double *tmp)
 {
@@ -757,6 +796,9 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 	if (a->rows == 0)
 		return plumb_err_set(err, PLUMB_EINPUT, "no samples (a header row but no data rows)");
 
+	/* Consecutive rounds: the last one read is reduced like the others. */
+	if (a->opts.consecutive && a->last != NO_ROUND && (rc = reduce_early(a, a->last, err)) < 0)
+		goto out;
 	/* The hash goes first: the sort's scratch takes as much as the rounds. */
 	free_hash(a);
 	qsort(a->rs, a->nrs, sizeof(*a->rs), cmp_rstore);
@@ -791,6 +833,8 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 	a->pads = calloc(npads_total, sizeof(*a->pads));
 	a->round_no = malloc(a->nrs * sizeof(*a->round_no));
 	a->values = malloc(a->nrs * sizeof(*a->values));
+	if (a->opts.values_only)
+		nsamples_rounds = 0;   /* no figures per round, nor their medians per pad */
 	a->iters = nsamples_rounds ? calloc(nsamples_rounds, sizeof(*a->iters)) : NULL;
 	vals = malloc(max_pads * sizeof(*vals));
 	tmp = malloc((max_rounds > max_pads ? max_rounds : max_pads) * sizeof(*tmp));
@@ -845,30 +889,22 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 				pad->pad = padno;
 				pad->round = &a->round_no[i];
 				pad->value = &a->values[i];
-				pad->iter = res->mode == ANALYSIS_SAMPLES ? &a->iters[ii] : NULL;
+				pad->iter = res->mode == ANALYSIS_SAMPLES && a->iters ? &a->iters[ii] : NULL;
 				while (i < end && KEY_SIDE(a->rs[i].key) == side &&
 				       KEY_PAD(a->rs[i].key) == padno) {
 					const struct rstore *r = &a->rs[i];
 					a->round_no[i] = KEY_ROUND(r->key);
 					if (res->mode == ANALYSIS_SAMPLES) {
-						struct sround *sd = &a->sr[r->u.s];
-						struct analysis_iter *it = &a->iters[ii++];
-						if (IS_REDUCED(sd)) {
-							*it = a->early[sd->n].it;
-							a->values[i] = a->early[sd->n].median;
-						} else if ((rc = round_figures(a, grp, r->key, sd, it,
-									       &a->values[i], err)) < 0) {
+						struct analysis_iter *it = pad->iter ? &a->iters[ii++] : NULL;
+						if ((rc = samples_round(a, grp, r, it, &a->values[i], err)) < 0)
 							goto out;
+						if (it) {
+							p99s[pad->nrounds] = it->p99;
+							co99s[pad->nrounds] = it->co_p99;
+							if (a->opts.warmup.kind == STATS_WARMUP_AUTO &&
+							    !it->warm.steady)
+								res->unsteady_rounds++;
 						}
-						p99s[pad->nrounds] = it->p99;
-						co99s[pad->nrounds] = it->co_p99;
-						if (a->opts.warmup.kind == STATS_WARMUP_AUTO && !it->warm.steady)
-							res->unsteady_rounds++;
-						if (sd->cap) {
-							free(sd->u.v);
-							sd->cap = 0;
-						}
-						sd->n = 0;
 					} else {
 						a->values[i] = r->u.one;
 					}
@@ -876,7 +912,7 @@ int analysis_finish(struct analysis *a, struct plumb_err *err)
 					i++;
 				}
 				pad->median = median_of(pad->value, pad->nrounds, tmp);
-				if (res->mode == ANALYSIS_SAMPLES) {
+				if (pad->iter) {
 					pad->p99 = median_of(p99s, pad->nrounds, tmp);
 					pad->co_p99 = median_of(co99s, pad->nrounds, tmp);
 				}

@@ -26,7 +26,9 @@
  * (the first sample of a round is stored inline) and 16 bytes more; no
  * strings per row.  A 10-million-sample input takes about 100 MB; with
  * opts.consecutive only the round being read keeps its samples, so memory
- * is bounded by the largest round and the number of rounds.
+ * is bounded by the largest round and the number of rounds (with its
+ * figures, some 100 bytes more per samples-mode round, unless
+ * opts.values_only).
  *
  * Rules checked while adding (PLUMB_EINPUT, message naming the column, so
  * that the TSV reader can prefix the line): within a bench and metric all
@@ -76,6 +78,10 @@ struct analysis_opts {
 	                                a round is reduced (and its samples freed) when
 	                                a row of another round arrives; a later row of
 	                                it is PLUMB_EINPUT */
+	int values_only;             /* samples mode: keep each round's median, not its
+	                                figures (analysis_pad.iter is NULL, p99 and
+	                                co_p99 0, unsteady_rounds 0): a round then
+	                                costs what a process-mode round costs */
 	struct stats_rule rule;      /* the verdict rule */
 	/* Names of the metrics that repeat exactly for one build (NULL-terminated,
 	 * or NULL: none): judged with stats_judge_in.deterministic. */
@@ -110,9 +116,11 @@ struct analysis_pad {
 	size_t nrounds;                   /* >= 1 */
 	const uint32_t *round;            /* round[r]: the number of the r-th round */
 	const double *value;              /* value[r]: process: its value; samples: median */
-	const struct analysis_iter *iter; /* samples mode: iter[r], its figures; else NULL */
+	const struct analysis_iter *iter; /* samples mode: iter[r], its figures; else
+	                                     (and with opts.values_only) NULL */
 	double median;                    /* median over rounds of the values */
-	double p99, co_p99;               /* samples mode: medians over rounds */
+	double p99, co_p99;               /* samples mode: medians over rounds (0 in
+	                                     process mode and with opts.values_only) */
 };
 
 struct analysis_side_result {
