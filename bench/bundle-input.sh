@@ -41,34 +41,5 @@ awk -v n="$n" 'BEGIN {
 # The manifest's figures are those the samples give (bundle verify
 # recomputes them), taken from plumb analyze.
 "$plumb" analyze --json "$out/samples.tsv" >"$out/.analyze.json"
-python3 - "$out/.analyze.json" >"$out/manifest.json" <<\PY
-import json, sys
-r = json.load(open(sys.argv[1]))["results"][0]
-def side(s):
-    out = {"pads": [p["median"] for p in s["pads"]], "center": s["center"],
-           "min": s["min"], "max": s["max"], "rounds": s["min_rounds"]}
-    if s.get("spread") is not None:
-        out["spread"] = s["spread"]
-    return out
-b = {"name": r["bench"], "mode": "samples", "metric": "wall",
-     "sides": {k: side(r["sides"][k]) for k in ("base", "candidate")},
-     "verdict": r["verdict"]}
-if r["ratio"] is not None:
-    b["ratio"] = r["ratio"]
-if r["verdict"] == "unswept":
-    b["direction"] = r["direction"]
-json.dump({
-  "format": "plumb-bundle", "version": 1,
-  "tool": {"name": "plumb-bench", "version": "1"},
-  "created": "2026-01-01T00:00:00Z",
-  "spec": {},
-  "repo": {
-    "base": {"ref": "v1", "commit": "1" * 40},
-    "candidate": {"ref": "HEAD", "commit": "2" * 40}},
-  "build": {"method": "link", "padBytes": 16, "variants": []},
-  "host": {"start": {}},
-  "run": {"seed": 1, "rounds": 10, "warmup": {"runs": 0, "policy": "auto"}},
-  "benches": [b]}, sys.stdout, indent=1)
-PY
-
+python3 "$(dirname "$0")/bundle-manifest.py" "$out/.analyze.json" samples 10 >"$out/manifest.json"
 rm -f "$out/.analyze.json"
