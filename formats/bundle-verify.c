@@ -150,6 +150,9 @@ static int read_member(member_data_fn data, void *src, struct verify_state *vs,
 				samples_reader_release(&vs->tsv);
 				return rc;
 			}
+			/* Parsed: the text is not needed again while the rows are read. */
+			if (vs->check.ready)
+				buf_release(&vs->manifest);
 		}
 	}
 	rc = digest_init(&d, e->size >= BUNDLE_THREADED_HASH, err);
