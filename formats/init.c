@@ -161,14 +161,14 @@ int init_render(const struct init_project *p, struct buf *out)
 	int rc = 0;
 
 	rc |= buf_printf(out,
-		"# plumb.conf: made by `plumb init` for a %s project; every key is in\n"
+		"# plumb.conf: made by `plumb init` for a project built with %s; every key is in\n"
 		"# plumb.conf(5), and `plumb run --dry-run` shows what a run would do.\n"
 		"[run]\n"
 		"\t; the two commits compared: any revision git understands\n"
 		"\tbase = HEAD~1\n"
 		"\tcandidate = HEAD\n"
 		"\t; pads = auto (the default) sweeps more pads while the verdict is open\n"
-		"[build]\n", init_build_name(p->build) ? init_build_name(p->build) : "Makefile");
+		"[build]\n", init_build_name(p->build) ? init_build_name(p->build) : "make");
 	rc |= build_section(p, out);
 	rc |= buf_printf(out,
 		"[bench \"main\"]\n"

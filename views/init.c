@@ -14,7 +14,7 @@ int initview_text(const char *path, const struct init_project *p, struct buf *ou
 
 	rc |= buf_addstr(out, "plumb init: wrote ");
 	rc |= esc_text(out, path);
-	rc |= buf_printf(out, " for a %s project", b ? b : "Makefile (nothing recognised:");
+	rc |= buf_printf(out, " for a project built with %s", b ? b : "make (nothing recognised:");
 	if (!b)
 		rc |= buf_addstr(out, " edit build.command)");
 	if (!p->artifact_found)

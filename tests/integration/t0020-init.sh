@@ -18,7 +18,7 @@ two_commits() {
 test_expect_success 'make: LDFLAGS on the command line, the artifact to set' '
 	two_commits mk "Makefile=bench: main.c" &&
 	(cd mk && plumb init >../out) &&
-	test_grep "for a make project" out &&
+	test_grep "for a project built with make" out &&
 	test_grep "set build.artifact" out &&
 	test_grep "^	command = make -j2 LDFLAGS=.{pad_ldflags}.$" mk/plumb.conf &&
 	test_grep "^	artifact = bench" mk/plumb.conf &&
@@ -30,7 +30,7 @@ test_expect_success 'make: LDFLAGS on the command line, the artifact to set' '
 test_expect_success 'cmake: both linker-flag variables, the first executable named' '
 	two_commits cm "CMakeLists.txt=project(p C) add_executable(speed main.c)" &&
 	plumb init cm >out &&
-	test_grep "for a cmake project" out &&
+	test_grep "for a project built with cmake" out &&
 	test_grep_not "set build.artifact" out &&
 	test_grep "CMAKE_EXE_LINKER_FLAGS={pad_ldflags}" cm/plumb.conf &&
 	test_grep "CMAKE_SHARED_LINKER_FLAGS={pad_ldflags}" cm/plumb.conf &&
@@ -42,7 +42,7 @@ test_expect_success 'meson: c_link_args and cpp_link_args' '
 	two_commits ms "meson.build=project(\047p\047, \047c\047)
 executable(\047fast\047, \047main.c\047)" &&
 	plumb init ms >out &&
-	test_grep "for a meson project" out &&
+	test_grep "for a project built with meson" out &&
 	test_grep "c_link_args={pad_ldflags}" ms/plumb.conf &&
 	test_grep "^	artifact = build/fast$" ms/plumb.conf &&
 	(cd ms && plumb run --dry-run >/dev/null)
@@ -51,7 +51,7 @@ executable(\047fast\047, \047main.c\047)" &&
 test_expect_success 'autotools: configure takes the pad in LDFLAGS' '
 	two_commits at "configure.ac=AC_INIT([p], [1])" "Makefile.am=bin_PROGRAMS = bench" &&
 	plumb init at >out &&
-	test_grep "for a autotools project" out &&
+	test_grep "for a project built with autotools" out &&
 	test_grep "./configure LDFLAGS=.{pad_ldflags}." at/plumb.conf &&
 	(cd at && plumb run --dry-run >/dev/null)
 '
