@@ -145,6 +145,21 @@ int cli_print_json(const json_t *j, const char *what)
 	return status;
 }
 
+int cli_print_view(struct buf *out, int rc, const char *what)
+{
+	struct plumb_err err;
+	int status = PLUMB_EXIT_OK;
+
+	plumb_err_clear(&err);
+	if (rc < 0) {
+		(void)buf_err(&err, what);
+		status = cli_fail(&err);
+	} else if (fwrite(buf_cstr(out), 1, out->len, stdout) != out->len)
+		status = PLUMB_EXIT_IO;
+	buf_release(out);
+	return status;
+}
+
 int cli_color(FILE *f)
 {
 	const char *nc = getenv("NO_COLOR");
