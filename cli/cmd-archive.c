@@ -25,6 +25,7 @@
 #include "views/archive.h"
 #include "cli/cmd.h"
 #include "common/cleanup.h"
+#include "common/buf.h"
 #include "common/err.h"
 #include "common/banned.h"
 
@@ -94,6 +95,15 @@ static int open_archive(struct store *st, int flags)
 static void print_json(const json_t *j)
 {
 	(void)cli_print_json(j, "archive JSON");
+}
+
+/* The text a view composes (views/archive.h), until print_view_of() writes and releases it. */
+static struct buf view_text = { .max = (size_t)1 << 20 };
+
+/* Write view_text (rc: the view's return, what: the command); the exit status. */
+static int print_view_of(int rc, const char *what)
+{
+	return cli_print_view(&view_text, rc, what);
 }
 
 static int usage_error(const char *who, const char *what)
@@ -170,16 +180,10 @@ static int add_exec(int argc, char **argv)
 				status = cli_exit_status(PLUMB_EINTERNAL);
 			continue;
 		}
-		if (added.status == STORE_REPLACED) {
-			printf("%s  replaced: the stored copy was %s%s, this one is signed by key %s\n",
-			       added.id, added.old_key[0] ? "signed by key " : "unsigned",
-			       added.old_key, added.new_key);
-			continue;
-		}
-		printf("%s  %s\n", added.id,
-		       added.status == STORE_ADDED ? "added" :
-		       added.status == STORE_RESTORED ? "restored (its file was missing or damaged)" :
-		       "already in the archive");
+		int shown = print_view_of(view_archive_added(&view_text, &added), "archive add");
+
+		if (shown && !status)
+			status = shown;
 	}
 	store_close(&st);
 	status = print_items(list, "bundles", status);
@@ -379,9 +383,12 @@ static int rm_exec(int argc, char **argv)
 				status = s;
 			continue;
 		}
-		if (!opt_json)
-			printf("%s  removed\n", id);
-		else if (!list || json_array_append_new(list, json_pack("{s:s, s:s}", "id", id,
+		if (!opt_json) {
+			int shown = print_view_of(view_archive_removed(&view_text, id), "archive rm");
+
+			if (shown && !status)
+				status = shown;
+		} else if (!list || json_array_append_new(list, json_pack("{s:s, s:s}", "id", id,
 								       "status", "removed")) < 0)
 			status = cli_exit_status(PLUMB_EINTERNAL);
 	}
@@ -555,12 +562,12 @@ static int parse_subset(const char *s, unsigned *n, unsigned *t)
 	return 0;
 }
 
-static void print_report(const struct scrub_report *rep)
+/* What verify found or gc did, as text (not with --json); the exit status of printing it. */
+static int print_report(const struct scrub_report *rep)
 {
 	if (opt_json)
-		return;
-	for (size_t i = 0; i < rep->nlines; i++)
-		printf("%s\n", rep->lines[i]);
+		return 0;
+	return print_view_of(view_scrub_lines(&view_text, rep), "archive scrub report");
 }
 
 /* --json of verify and gc: what the text says, as one object. */
@@ -600,21 +607,17 @@ static int verify_exec(int argc, char **argv)
 	scrub_report_init(&rep);
 	plumb_err_clear(&err);
 	if (scrub_verify(&st, n, t, &rep, &err) < 0) {
-		print_report(&rep);
+		(void)print_report(&rep);
 		r = cli_fail(&err);
 	} else if (rep.nproblems > 0) {
-		print_report(&rep);
+		(void)print_report(&rep);
 		if (!opt_json)
-			printf("FAILED: %zu bundle%s and %zu file%s checked (slice %u/%u), %zu problem%s\n",
-		       rep.nbundles, rep.nbundles == 1 ? "" : "s", rep.nfiles,
-		       rep.nfiles == 1 ? "" : "s", n, t, rep.nproblems, rep.nproblems == 1 ? "" : "s");
+			(void)print_view_of(view_scrub_verified(&view_text, &rep, n, t), "archive verify");
 		plumb_err_set(&err, PLUMB_EINPUT, "%s: %zu problem%s found (slice %u/%u)", st.dir,
 			      rep.nproblems, rep.nproblems == 1 ? "" : "s", n, t);
 		r = cli_fail(&err);
 	} else if (!opt_json) {
-		printf("ok: %zu bundle%s and %zu file%s checked (slice %u/%u), database intact\n",
-		       rep.nbundles, rep.nbundles == 1 ? "" : "s", rep.nfiles,
-		       rep.nfiles == 1 ? "" : "s", n, t);
+		r = print_view_of(view_scrub_verified(&view_text, &rep, n, t), "archive verify");
 	}
 	if (opt_json)
 		r = print_report_json(&rep, r);
@@ -656,7 +659,7 @@ static int gc_exec(int argc, char **argv)
 	scrub_report_init(&rep);
 	plumb_err_clear(&err);
 	r = scrub_gc(&st, &rep, &err);
-	print_report(&rep);
+	(void)print_report(&rep);
 	if (r < 0) {
 		r = cli_fail(&err);
 	} else if (rep.nproblems > 0) {
@@ -664,8 +667,7 @@ static int gc_exec(int argc, char **argv)
 			      st.dir, rep.nproblems, rep.nproblems == 1 ? "" : "s");
 		r = cli_fail(&err);
 	} else if (!opt_json) {
-		printf("gc: %zu file%s looked at, %zu bundle%s adopted\n", rep.nfiles,
-		       rep.nfiles == 1 ? "" : "s", rep.nbundles, rep.nbundles == 1 ? "" : "s");
+		r = print_view_of(view_scrub_gc(&view_text, &rep), "archive gc");
 	}
 	if (opt_json)
 		r = print_report_json(&rep, r);
@@ -693,7 +695,7 @@ static int reindex_exec(int argc, char **argv)
 	struct plumb_err err;
 	size_t nb = 0, nbl = 0;
 	char *dir = NULL;
-	int r;
+	int r, s = 0;
 
 	(void)argv;
 	if (argc > 0)
@@ -702,11 +704,9 @@ static int reindex_exec(int argc, char **argv)
 	if ((r = store_locate(opt_dir, &dir, &err)) == 0)
 		r = baseline_reindex(dir, &nb, &nbl, &err);
 	if (r == 0 || nb > 0)
-		printf("reindex: %zu bundle%s indexed again, %zu baseline%s restored; the old "
-		       "archive.db is archive.db.damaged\n", nb, nb == 1 ? "" : "s", nbl,
-		       nbl == 1 ? "" : "s");
+		s = print_view_of(view_reindexed(&view_text, nb, nbl), "archive reindex");
 	free(dir);
-	return r < 0 ? cli_fail(&err) : 0;
+	return r < 0 ? cli_fail(&err) : s;
 }
 
 static const struct plumb_cmd cmd_archive_reindex = {
@@ -755,11 +755,7 @@ static int baseline_set_exec(int argc, char **argv)
 		json_decref(o);
 		json_decref(res);
 	} else {
-		const char *prev = json_string_value(json_object_get(res, "previous"));
-		printf("%s  %s -> %s (%s)", argv[0], prev ? prev : "new",
-		       json_string_value(json_object_get(res, "bundle")),
-		       json_string_value(json_object_get(res, "side")));
-		printf("\n");
+		r = print_view_of(view_baseline_set(&view_text, argv[0], res), "archive baseline set");
 		json_decref(res);
 	}
 	store_close(&st);
@@ -843,7 +839,7 @@ static int baseline_rm_exec(int argc, char **argv)
 		r = cli_print_json(o, "archive JSON");
 		json_decref(o);
 	} else {
-		printf("%s  removed\n", argv[0]);
+		r = print_view_of(view_archive_removed(&view_text, argv[0]), "archive baseline rm");
 	}
 	store_close(&st);
 	return r;

@@ -3,7 +3,7 @@
  * a command family with its own table.  Each subcommand parses its options
  * and calls one function of formats/bundle.h (or formats/sign.h); the
  * output of every subcommand that names a bundle includes its id; what
- * show prints is views/bundle.c.
+ * every subcommand prints is views/bundle.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +66,7 @@ static const struct plumb_opt pack_opts[] = {
 
 static int pack_exec(int argc, char **argv)
 {
+	struct buf out;
 	struct sign_secret_key sk;
 	struct plumb_err err;
 	char id[BUNDLE_ID_HEX];
@@ -87,8 +88,9 @@ static int pack_exec(int argc, char **argv)
 	if (opt_json)
 		return print_obj(json_pack("{s:s, s:s, s:b}", "path", pack_args.out, "id", id,
 					   "signed", pack_args.key != NULL));
-	printf("%s: bundle %s%s\n", pack_args.out, id, pack_args.key ? " (signed)" : "");
-	return PLUMB_EXIT_OK;
+	buf_init(&out, 1 << 16);
+	return cli_print_view(&out, view_bundle_packed(&out, pack_args.out, id, pack_args.key != NULL),
+			      "bundle pack");
 }
 
 static const struct plumb_cmd cmd_bundle_pack = {
@@ -125,6 +127,7 @@ static const struct plumb_opt verify_opts[] = {
 
 static int verify_exec(int argc, char **argv)
 {
+	struct buf out;
 	struct sign_public_key pk;
 	struct bundle_read_opts o = { .limits = NULL };
 	struct bundle_info info;
@@ -159,15 +162,10 @@ static int verify_exec(int argc, char **argv)
 		bundle_info_release(&info);
 		return rc;
 	}
-	printf("%s: ok\n", argv[0]);
-	printf("id         %s\n", info.id);
-	printf("members    %zu\n", info.n_members);
-	printf("samples    %llu\n", (unsigned long long)info.samples_rows);
-	printf("size       %llu bytes (%llu uncompressed)\n",
-	       (unsigned long long)info.file_bytes, (unsigned long long)info.tar_bytes);
-	printf("signature  %s\n", view_bundle_sig(&info, sig, sizeof(sig)));
+	buf_init(&out, 1 << 16);
+	rc = cli_print_view(&out, view_bundle_verified(&out, argv[0], &info), "bundle verify");
 	bundle_info_release(&info);
-	return PLUMB_EXIT_OK;
+	return rc;
 }
 
 static const struct plumb_cmd cmd_bundle_verify = {
@@ -262,6 +260,7 @@ static const struct plumb_opt extract_opts[] = {
 
 static int extract_exec(int argc, char **argv)
 {
+	struct buf out;
 	struct sign_public_key pk;
 	struct bundle_read_opts o = { .limits = NULL };
 	struct bundle_info info;
@@ -291,10 +290,11 @@ static int extract_exec(int argc, char **argv)
 		bundle_info_release(&info);
 		return rc;
 	}
-	printf("%s: bundle %s: extracted %zu members into %s\n", argv[0], info.id,
-	       info.n_members, argv[1]);
+	buf_init(&out, 1 << 16);
+	rc = cli_print_view(&out, view_bundle_extracted(&out, argv[0], &info, argv[1]),
+			    "bundle extract");
 	bundle_info_release(&info);
-	return PLUMB_EXIT_OK;
+	return rc;
 }
 
 static const struct plumb_cmd cmd_bundle_extract = {
@@ -327,6 +327,7 @@ static const struct plumb_opt keygen_opts[] = {
 
 static int keygen_exec(int argc, char **argv)
 {
+	struct buf out;
 	struct sign_public_key pk;
 	struct plumb_err err;
 	char keyid[SIGN_KEYID_HEX];
@@ -349,9 +350,8 @@ static int keygen_exec(int argc, char **argv)
 		free(pub);
 		return r;
 	}
-	printf("%s.key: secret key (mode 0600, not encrypted)\n", keygen_args.out);
-	printf("%s.pub: public key %s\n", keygen_args.out, keyid);
-	return PLUMB_EXIT_OK;
+	buf_init(&out, 1 << 16);
+	return cli_print_view(&out, view_bundle_keygen(&out, keygen_args.out, keyid), "bundle keygen");
 }
 
 static const struct plumb_cmd cmd_bundle_keygen = {
@@ -381,6 +381,7 @@ static const struct plumb_opt sign_opts[] = {
 
 static int sign_exec(int argc, char **argv)
 {
+	struct buf out;
 	struct sign_secret_key sk;
 	struct bundle_info info;
 	struct plumb_err err;
@@ -405,9 +406,10 @@ static int sign_exec(int argc, char **argv)
 		bundle_info_release(&info);
 		return rc;
 	}
-	printf("%s: bundle %s: signed with key %s\n", argv[0], info.id, info.sig_keyid);
+	buf_init(&out, 1 << 16);
+	rc = cli_print_view(&out, view_bundle_signed(&out, argv[0], &info), "bundle sign");
 	bundle_info_release(&info);
-	return PLUMB_EXIT_OK;
+	return rc;
 }
 
 static const struct plumb_cmd cmd_bundle_sign = {

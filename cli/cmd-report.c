@@ -14,6 +14,7 @@
 #include "reports/report.h"
 #include "reports/site.h"
 #include "reports/trend.h"
+#include "views/archive.h"
 #include "views/range.h"
 #include "common/banned.h"
 
@@ -122,9 +123,13 @@ static int index_exec(int argc)
 		if (r < 0)
 			return cli_fail(&err);
 	}
-	printf("%s: %zu page%s: %zu host class%s, %zu benchmark series\n", opt_output, res.pages,
-	       res.pages == 1 ? "" : "s", res.classes, res.classes == 1 ? "" : "es", res.series);
-	return PLUMB_EXIT_OK;
+	{
+		struct buf out;
+
+		buf_init(&out, 1 << 16);
+		return cli_print_view(&out, view_site_written(&out, opt_output, &res),
+				      "report --archive-index");
+	}
 }
 
 static int report_exec(int argc, char **argv)

@@ -25,7 +25,6 @@
 #include "cli/runstatus.h"
 #include "cli/trust.h"
 #include "common/err.h"
-#include "common/escape.h"
 #include "common/fileio.h"
 #include "common/url.h"
 #include "formats/config.h"
@@ -289,22 +288,10 @@ static int run_all(const struct plumb_config *cfg)
 /* --range --dry-run: the commits it would measure and the builds it would do. */
 static int print_range(const struct plumb_config *cfg, const struct runner_range_commits *c)
 {
-	unsigned pads = cfg->run.pads_auto ? CONFIG_PADS_AUTO_START : cfg->run.pads;
-	unsigned per = pads + (cfg->run.control ? 1 : 0);
+	struct buf out;
 
-	(void)cfg;
-	printf("\n; --range %s: %zu of %zu commit%s measured against A = %.12s, in one job\n",
-	       o.range, c->n, c->total, c->total == 1 ? "" : "s", c->base);
-	for (size_t k = 0; k < c->n; k++) {
-		printf(";   %2zu  %.12s  ", k + 1, c->v[k].commit);
-		(void)esc_fputs(stdout, c->v[k].subject, 0);
-		fputc('\n', stdout);
-	}
-	printf("; builds: %zu pairs, each A at %u pad%s%s and its commit at %u pad%s: %zu variants%s\n",
-	       c->n, pads, pads == 1 ? "" : "s", cfg->run.control ? " plus the control" : "",
-	       pads, pads == 1 ? "" : "s", c->n * (size_t)(per + pads),
-	       cfg->run.pads_auto ? " to start with (run.pads = auto adds pads per pair)" : "");
-	return PLUMB_EXIT_OK;
+	buf_init(&out, (size_t)1 << 20);
+	return cli_print_view(&out, view_range_plan(&out, o.range, c, cfg), "run --range");
 }
 
 /* --range: the whole job, then the range report of its bundles. */

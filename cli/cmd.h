@@ -73,6 +73,15 @@ const struct plumb_cmd *cmd_find(const struct plumb_cmd *const *table,
  */
 int cli_print_json(const json_t *j, const char *what);
 
+/*
+ * Write the text a view composed in out to standard output and release
+ * out; rc is the view's return (0, or -1 when out could not grow: then
+ * nothing is written and buf_err() names what).  Returns
+ * the exit status.  cli/ prints nothing but what views give it.
+ */
+struct buf;
+int cli_print_view(struct buf *out, int rc, const char *what);
+
 /* Load a public key when path is not NULL: 0 (*have set), or an exit status. */
 struct sign_public_key;
 int cli_load_pubkey(const char *path, struct sign_public_key *pk, int *have);

@@ -26,6 +26,7 @@
 #include "common/cleanup.h"
 #include "common/err.h"
 #include "formats/jsonio.h"
+#include "views/version.h"
 #include "common/banned.h"
 
 void cli_print_main_help(FILE *out);
@@ -99,30 +100,27 @@ void cli_print_main_help(FILE *out)
 		"are listed in plumb(1).\n");
 }
 
-/* plumb's version and the run-time versions of the libraries it links. */
-static void print_version(void)
+/* plumb's version and the run-time versions of the libraries it links (views/version.c). */
+static int print_version(void)
 {
-	unsigned long ssl = OpenSSL_version_num();
-	int major = 0, minor = 0, rev = 0, pq = PQlibVersion();
+	struct view_versions v = {
+		.plumb = PACKAGE_VERSION,
+		.libarchive = archive_version_string(),
+		.libpq = PQlibVersion(),
+		.libcrypto = OpenSSL_version_num(),
+		.sqlite = sqlite3_libversion(),
+		.zstd = ZSTD_versionString(),
+		.zlib = zlibVersion(),
+		.jansson = jansson_version_str(),
+		.libsodium = sodium_version_string(),
+		.libelf = _ELFUTILS_VERSION,
+	};
+	struct buf out;
 
-	printf("plumb %s\n", PACKAGE_VERSION);
-	git_libgit2_version(&major, &minor, &rev);
-	printf("libgit2 %d.%d.%d\n", major, minor, rev);
-	printf("%s\n", archive_version_string());
-	cs_version(&major, &minor);
-	printf("capstone %d.%d\n", major, minor);
-	/* PQlibVersion(): major * 10000 + minor since PostgreSQL 10. */
-	printf("libpq %d.%d\n", pq / 10000, pq % 10000);
-	/* OpenSSL_version_num(): 0xMNN00PP0 (major, minor, patch) since 3.0,
-	 * 0xMNNFFPPS (major, minor, fix, patch letter) before. */
-	printf("libcrypto %lu.%lu.%lu\n", ssl >> 28, ssl >> 20 & 0xff,
-	       ssl >> 28 >= 3 ? ssl >> 4 & 0xff : ssl >> 12 & 0xff);
-	printf("sqlite %s\n", sqlite3_libversion());
-	printf("zstd %s\n", ZSTD_versionString());
-	printf("zlib %s\n", zlibVersion());
-	printf("jansson %s\n", jansson_version_str());
-	printf("libsodium %s\n", sodium_version_string());
-	printf("libelf 0.%d\n", _ELFUTILS_VERSION);
+	git_libgit2_version(&v.libgit2[0], &v.libgit2[1], &v.libgit2[2]);
+	cs_version(&v.capstone[0], &v.capstone[1]);
+	buf_init(&out, 1 << 16);
+	return cli_print_view(&out, view_version(&out, &v), "plumb --version");
 }
 
 int cli_print_json(const json_t *j, const char *what)
@@ -142,6 +140,21 @@ int cli_print_json(const json_t *j, const char *what)
 	else if (fwrite(out.data, 1, out.len, stdout) != out.len)
 		status = PLUMB_EXIT_IO;
 	buf_release(&out);
+	return status;
+}
+
+int cli_print_view(struct buf *out, int rc, const char *what)
+{
+	struct plumb_err err;
+	int status = PLUMB_EXIT_OK;
+
+	plumb_err_clear(&err);
+	if (rc < 0) {
+		(void)buf_err(&err, what);
+		status = cli_fail(&err);
+	} else if (fwrite(buf_cstr(out), 1, out->len, stdout) != out->len)
+		status = PLUMB_EXIT_IO;
+	buf_release(out);
 	return status;
 }
 
@@ -230,8 +243,7 @@ int main(int argc, char **argv)
 		return PLUMB_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		print_version();
-		return PLUMB_EXIT_OK;
+		return print_version();
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		cli_print_main_help(stdout);

@@ -3,8 +3,8 @@
  * Plain, aligned, line-oriented text that reads well in a cron mail;
  * ids are shortened to 12 digits in tables and shown whole elsewhere.
  * Every string of a model came from a bundle and is untrusted: it reaches
- * the stream only through esc_fputs() (common/escape.h) or a table
- * (common/table.h), which escapes every cell.  Values print
+ * the stream or the buf only through esc_fputs() or esc_text()
+ * (common/escape.h) or a table (common/table.h), which escapes every cell.  Values print
  * as plumb report prints them (common/units.h): a center with its unit,
  * its range in the same unit.
  */
@@ -15,10 +15,14 @@
 #include <jansson.h>
 
 #include "views/archive.h"
+#include "archive/bundles.h"
+#include "archive/scrub.h"
+#include "common/buf.h"
 #include "common/escape.h"
 #include "common/table.h"
 #include "common/units.h"
 #include "formats/manifest.h"
+#include "reports/site.h"
 #include "reports/trend.h"
 #include "common/banned.h"
 
@@ -475,4 +479,85 @@ void view_hosts(const json_t *m, FILE *out)
 	}
 	(void)table_write(&t, out);
 	table_release(&t);
+}
+
+/* ---- what archive add, rm, verify, gc, reindex and baseline print ---- */
+
+/* "s" when n is not 1. */
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+int view_archive_added(struct buf *out, const struct store_added *added)
+{
+	if (added->status == STORE_REPLACED)
+		return esc_text(out, added->id) |
+		       buf_printf(out, "  replaced: the stored copy was %s",
+				  added->old_key[0] ? "signed by key " : "unsigned") |
+		       esc_text(out, added->old_key) |
+		       buf_addstr(out, ", this one is signed by key ") |
+		       esc_text(out, added->new_key) | buf_addch(out, '\n');
+	return esc_text(out, added->id) |
+	       buf_printf(out, "  %s\n",
+			  added->status == STORE_ADDED ? "added" :
+			  added->status == STORE_RESTORED ? "restored (its file was missing or damaged)" :
+			  "already in the archive");
+}
+
+int view_archive_removed(struct buf *out, const char *name)
+{
+	return esc_text(out, name) | buf_addstr(out, "  removed\n");
+}
+
+int view_scrub_lines(struct buf *out, const struct scrub_report *rep)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < rep->nlines; i++)
+		bad |= esc_text(out, rep->lines[i]) | buf_addch(out, '\n');
+	return bad;
+}
+
+int view_scrub_verified(struct buf *out, const struct scrub_report *rep, unsigned n, unsigned t)
+{
+	if (rep->nproblems > 0)
+		return buf_printf(out, "FAILED: %zu bundle%s and %zu file%s checked (slice %u/%u), "
+				  "%zu problem%s\n", rep->nbundles, plural(rep->nbundles), rep->nfiles,
+				  plural(rep->nfiles), n, t, rep->nproblems, plural(rep->nproblems));
+	return buf_printf(out, "ok: %zu bundle%s and %zu file%s checked (slice %u/%u), database "
+			  "intact\n", rep->nbundles, plural(rep->nbundles), rep->nfiles,
+			  plural(rep->nfiles), n, t);
+}
+
+int view_scrub_gc(struct buf *out, const struct scrub_report *rep)
+{
+	return buf_printf(out, "gc: %zu file%s looked at, %zu bundle%s adopted\n", rep->nfiles,
+			  plural(rep->nfiles), rep->nbundles, plural(rep->nbundles));
+}
+
+int view_reindexed(struct buf *out, size_t nbundles, size_t nbaselines)
+{
+	return buf_printf(out, "reindex: %zu bundle%s indexed again, %zu baseline%s restored; the "
+			  "old archive.db is archive.db.damaged\n", nbundles, plural(nbundles),
+			  nbaselines, plural(nbaselines));
+}
+
+int view_baseline_set(struct buf *out, const char *name, const json_t *res)
+{
+	const char *prev = json_string_value(json_object_get(res, "previous"));
+
+	return esc_text(out, name) | buf_addstr(out, "  ") | esc_text(out, prev ? prev : "new") |
+	       buf_addstr(out, " -> ") |
+	       esc_text(out, json_string_value(json_object_get(res, "bundle"))) |
+	       buf_addstr(out, " (") | esc_text(out, json_string_value(json_object_get(res, "side"))) |
+	       buf_addstr(out, ")\n");
+}
+
+int view_site_written(struct buf *out, const char *dir, const struct site_result *res)
+{
+	return esc_text(out, dir) |
+	       buf_printf(out, ": %zu page%s: %zu host class%s, %zu benchmark series\n", res->pages,
+			  plural(res->pages), res->classes, res->classes == 1 ? "" : "es",
+			  res->series);
 }

@@ -41,4 +41,39 @@ void view_baselines(const json_t *list, FILE *out);
 /* One baseline, then its bundle as view_bundle() shows it. */
 void view_baseline(const json_t *baseline, FILE *out);
 
+/*
+ * What the archive's commands print when they change or check it, and
+ * what `plumb report --archive-index` prints about the site it wrote.
+ * Every string of the store is escaped (common/escape.h).  Each returns 0,
+ * or -1 when out could not grow.
+ */
+struct buf;
+struct scrub_report;
+struct site_result;
+struct store_added;
+
+/* `archive add`: "ID  added", "ID  already in the archive", "ID  replaced: ..."... */
+int view_archive_added(struct buf *out, const struct store_added *added);
+
+/* `archive rm` and `archive baseline rm`: "NAME  removed". */
+int view_archive_removed(struct buf *out, const char *name);
+
+/* What verify found or gc did and found, one line each. */
+int view_scrub_lines(struct buf *out, const struct scrub_report *rep);
+
+/* Verify's last line: "ok: ... database intact" or "FAILED: ... N problems". */
+int view_scrub_verified(struct buf *out, const struct scrub_report *rep, unsigned n, unsigned t);
+
+/* Gc's last line: files looked at, bundles adopted. */
+int view_scrub_gc(struct buf *out, const struct scrub_report *rep);
+
+/* `archive reindex`: bundles indexed again and baselines restored. */
+int view_reindexed(struct buf *out, size_t nbundles, size_t nbaselines);
+
+/* `archive baseline set`: "NAME  PREVIOUS -> BUNDLE (SIDE)" from baseline_set()'s result. */
+int view_baseline_set(struct buf *out, const char *name, const json_t *res);
+
+/* `report --archive-index`: "DIR: N pages: N host classes, N benchmark series". */
+int view_site_written(struct buf *out, const char *dir, const struct site_result *res);
+
 #endif

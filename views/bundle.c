@@ -240,3 +240,42 @@ done:
 	return rc;
 }
 
+
+int view_bundle_packed(struct buf *out, const char *path, const char *id, int sign)
+{
+	return put(out, path) | buf_printf(out, ": bundle %s%s\n", id, sign ? " (signed)" : "");
+}
+
+int view_bundle_verified(struct buf *out, const char *path, const struct bundle_info *info)
+{
+	char sig[200];
+
+	return put(out, path) | buf_printf(out, ": ok\nid         %s\nmembers    %zu\n", info->id,
+					   info->n_members) |
+	       buf_printf(out, "samples    %llu\nsize       %llu bytes (%llu uncompressed)\n",
+			  (unsigned long long)info->samples_rows,
+			  (unsigned long long)info->file_bytes, (unsigned long long)info->tar_bytes) |
+	       buf_addstr(out, "signature  ") | put(out, view_bundle_sig(info, sig, sizeof(sig))) |
+	       buf_addch(out, '\n');
+}
+
+int view_bundle_extracted(struct buf *out, const char *path, const struct bundle_info *info,
+			  const char *dir)
+{
+	return put(out, path) |
+	       buf_printf(out, ": bundle %s: extracted %zu members into ", info->id,
+			  info->n_members) |
+	       put(out, dir) | buf_addch(out, '\n');
+}
+
+int view_bundle_keygen(struct buf *out, const char *name, const char *keyid)
+{
+	return put(out, name) | buf_addstr(out, ".key: secret key (mode 0600, not encrypted)\n") |
+	       put(out, name) | buf_printf(out, ".pub: public key %s\n", keyid);
+}
+
+int view_bundle_signed(struct buf *out, const char *path, const struct bundle_info *info)
+{
+	return put(out, path) | buf_printf(out, ": bundle %s: signed with key ", info->id) |
+	       put(out, info->sig_keyid) | buf_addch(out, '\n');
+}

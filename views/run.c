@@ -13,9 +13,11 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/escape.h"
+#include "formats/config.h"
 #include "formats/jsonio.h"
 #include "reports/report.h"
 #include "views/run-results.h"
+#include "runner/range.h"
 #include "runner/run.h"
 #include "common/banned.h"
 
@@ -262,4 +264,25 @@ int runview_output(const struct runner_run_result *res, const struct runview *v,
 	if (r == 0 && res->bundle)
 		r = runner_results_footer(res, v->archived_only, out, err);
 	return r;
+}
+
+int view_range_plan(struct buf *out, const char *range, const struct runner_range_commits *c,
+		    const struct plumb_config *cfg)
+{
+	unsigned pads = cfg->run.pads_auto ? CONFIG_PADS_AUTO_START : cfg->run.pads;
+	unsigned per = pads + (cfg->run.control ? 1 : 0);
+	int bad;
+
+	bad = buf_addstr(out, "\n; --range ") | esc_text(out, range) |
+	      buf_printf(out, ": %zu of %zu commit%s measured against A = %.12s, in one job\n", c->n,
+			 c->total, c->total == 1 ? "" : "s", c->base);
+	for (size_t k = 0; k < c->n; k++)
+		bad |= buf_printf(out, ";   %2zu  %.12s  ", k + 1, c->v[k].commit) |
+		       esc_text(out, c->v[k].subject) | buf_addch(out, '\n');
+	bad |= buf_printf(out, "; builds: %zu pairs, each A at %u pad%s%s and its commit at %u pad%s: "
+			  "%zu variants%s\n", c->n, pads, pads == 1 ? "" : "s",
+			  cfg->run.control ? " plus the control" : "", pads, pads == 1 ? "" : "s",
+			  c->n * (size_t)(per + pads),
+			  cfg->run.pads_auto ? " to start with (run.pads = auto adds pads per pair)" : "");
+	return bad;
 }

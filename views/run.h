@@ -76,4 +76,14 @@ int runview_output(const struct runner_run_result *res, const struct runview *v,
 		   int color, enum report_fail_on fail_on, struct buf *out,
 		   struct report_result *rr, struct plumb_err *err);
 
+/*
+ * `plumb run --range R --dry-run`: the commits it would measure (subjects
+ * escaped) and the builds it would do, as comment lines after the plan.
+ * Returns 0, or -1 when out could not grow.
+ */
+struct plumb_config;
+struct runner_range_commits;
+int view_range_plan(struct buf *out, const char *range, const struct runner_range_commits *c,
+		    const struct plumb_config *cfg);
+
 #endif

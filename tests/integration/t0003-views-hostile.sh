@@ -73,6 +73,22 @@ test_expect_success CHECK 'bundle show' '
 	clean show
 '
 
+test_expect_success CHECK 'bundle pack, verify, extract, keygen and sign: paths that hold them' '
+	name=$(printf "b\033[31mred\302\233\342\200\256.plumb") &&
+	dir=$(printf "x\033[2J\342\201\246") &&
+	key=$(printf "k\033]8;;\007") &&
+	plumb bundle pack h -o "$name" >pack &&
+	test_grep "^b?\[31mred??\.plumb: bundle " pack &&
+	plumb bundle verify "$name" >verify &&
+	test_grep ": ok$" verify &&
+	plumb bundle extract "$name" "$dir" >extract &&
+	test_grep " members into x?\[2J?$" extract &&
+	plumb bundle keygen -o "$key" >keygen &&
+	plumb bundle sign "$name" -k "$key.key" >sign &&
+	test_grep ": signed with key " sign &&
+	clean pack verify extract keygen sign
+'
+
 test_expect_success CHECK 'archive list, show, trend and baselines' '
 	plumb archive add h.plumb --archive-dir A >add &&
 	id=$(cut -c1-64 add) &&

@@ -4,13 +4,7 @@ test_description='one table engine (common/table.c) and one SVG module (reports/
 
 # srcs: every C source and header of the stages, one path a line.
 srcs() {
-	for d in cli common sys stats formats archive runner reports views; do
-		test -d "$TEST_SRCDIR/$d" || continue
-		for f in "$TEST_SRCDIR/$d"/*.c "$TEST_SRCDIR/$d"/*.h; do
-			test -f "$f" && echo "$f"
-		done
-	done
-	return 0
+	source_files cli common sys stats formats archive runner reports views
 }
 
 # code FILE...: the lines that are not wholly comments, as FILE:LINE:text.

@@ -109,6 +109,19 @@ make_pad() {
 	${TEST_CC:-cc} -c -o pad$1.o pad$1.s
 }
 
+# source_files DIR...: the C sources and headers of those folders of the
+# source tree (not their subfolders), one path a line; a folder that does
+# not exist is skipped.
+source_files() {
+	for d in "$@"; do
+		test -d "$TEST_SRCDIR/$d" || continue
+		for f in "$TEST_SRCDIR/$d"/*.c "$TEST_SRCDIR/$d"/*.h; do
+			test -f "$f" && echo "$f"
+		done
+	done
+	return 0
+}
+
 # addr BINARY SYMBOL: the symbol's address, in decimal.
 addr() {
 	printf '%d\n' "0x$(nm "$1" | awk -v s="$2" '$3 == s { print $1 }')"
