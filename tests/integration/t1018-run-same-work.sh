@@ -93,6 +93,9 @@ test_expect_success PYTHON,VALGRIND 'a constant read by identical hot code: slow
 	test_json w/manifest.json "any(n.startswith(\"different work: \") and \"counted under valgrind, one run of pad 0 of each side\" in n for n in j[\"benches\"][0][\"notes\"])" &&
 	test_json w/manifest.json "j[\"run\"][\"valgrind\"][\"runs\"] == 2" &&
 	test_grep "the same work: b is slower with identical hot code; counting pad 0 of each side under valgrind" err &&
+	test_grep "The hot code is identical, but the run showed different work, so the timing decides" out &&
+	test_grep "hot code identical (run): a remark; the run showed different work, so the timing decides" out &&
+	test_grep_not "the same work was not shown" out &&
 	plumb bundle verify w.plumb >/dev/null
 '
 
@@ -104,6 +107,8 @@ test_expect_success PYTHON 'a changed checksum is different work: no valgrind ru
 	test_json c/manifest.json "\"different work: base and candidate printed different checksums\" in j[\"benches\"][0][\"notes\"]" &&
 	test_json c/manifest.json "\"valgrind\" not in j[\"run\"]" &&
 	test_grep_not "counting pad 0 of each side under valgrind" err &&
+	test_grep "The hot code is identical, but the run showed different work, so the timing decides" out &&
+	test_grep_not "did not show the same work" out &&
 	git config -f plumb.conf bench.b.command "{artifact}"
 '
 
@@ -149,6 +154,7 @@ test_expect_success PYTHON 'without a proof, identity is a remark: the timing de
 	manifest n.plumb n &&
 	test_json n/manifest.json "j[\"benches\"][0][\"verdict\"] == \"slower\" and \"work\" not in j[\"benches\"][0]" &&
 	test_json n/manifest.json "any(\"the same work was not shown\" in n for n in j[\"benches\"][0][\"notes\"])" &&
+	test_grep "The hot code is identical, but the run did not show the same work, so the timing decides" out &&
 	test_grep_not "counting pad 0 of each side under valgrind" err &&
 	plumb bundle verify n.plumb >/dev/null
 '
