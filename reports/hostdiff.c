@@ -241,7 +241,7 @@ int hostdiff_load(struct hostdiff *d, const struct manifest_run *run, const json
 	const json_t *cpus = hostdiff_lookup(facts, "cpu.logical");
 	double lo = NAN, hi = NAN;
 	size_t n = 0;
-	char text[160];
+	char text[200];
 
 	for (size_t i = 0; i < run->n_conditions; i++) {
 		double l = run->conditions[i].load[0];
@@ -258,7 +258,8 @@ int hostdiff_load(struct hostdiff *d, const struct manifest_run *run, const json
 	if (json_is_integer(cpus) && json_integer_value(cpus) > 0 &&
 	    hi > (double)json_integer_value(cpus))
 		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f on %lld CPUs: more "
-			 "work than CPUs, the timings include waiting for one", lo, hi,
+			 "work than CPUs, the wall-clock timings include waiting for one "
+			 "(metric = cpu leaves it out)", lo, hi,
 			 (long long)json_integer_value(cpus));
 	else if (json_is_integer(cpus))
 		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f on %lld CPUs", lo, hi,

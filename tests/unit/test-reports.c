@@ -378,8 +378,10 @@ PLUMB_TEST(reports_hostdiff_states_the_load_of_the_rounds)
 	hostdiff_init(&d);
 	assert_int_equal(hostdiff_load(&d, &run, f, NULL, &err), 0);
 	assert_int_equal(d.n_statements, 1);
+	/* Above the CPU count: say what waiting costs and the metric that leaves it out. */
 	assert_string_equal(d.statements[0], "load during the rounds 0.50 to 2.50 on 2 CPUs: more "
-			    "work than CPUs, the timings include waiting for one");
+			    "work than CPUs, the wall-clock timings include waiting for one "
+			    "(metric = cpu leaves it out)");
 	c[2].load[0] = 1.25;
 	assert_int_equal(hostdiff_load(&d, &run, f, "baseline", &err), 0);
 	assert_string_equal(d.statements[1], "baseline: load during the rounds 0.50 to 1.25 on 2 CPUs");
