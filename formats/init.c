@@ -114,6 +114,12 @@ void init_detect(const char *dir, struct init_project *p)
 		snprintf(p->artifact, sizeof(p->artifact), "bench");
 }
 
+/* The comment after an artifact init could not find: every build system's. */
+static const char *edit_artifact(const struct init_project *p)
+{
+	return p->artifact_found ? "" : "\t\t; edit: the program the build makes";
+}
+
 /* The [build] section of each build system (docs/build-systems.md). */
 static int build_section(const struct init_project *p, struct buf *out)
 {
@@ -128,22 +134,21 @@ static int build_section(const struct init_project *p, struct buf *out)
 			"\tcommand = cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "
 			"'-DCMAKE_EXE_LINKER_FLAGS={pad_ldflags}' "
 			"'-DCMAKE_SHARED_LINKER_FLAGS={pad_ldflags}' && cmake --build build -j 2\n"
-			"\tartifact = build/%s\n", a);
+			"\tartifact = build/%s%s\n", a, edit_artifact(p));
 	case INIT_BUILD_MESON:
 		return buf_printf(out,
 			"\t; Meson takes link flags per language: c_link_args and cpp_link_args.\n"
 			"\tcommand = meson setup build --buildtype=release "
 			"'-Dc_link_args={pad_ldflags}' '-Dcpp_link_args={pad_ldflags}' && "
 			"meson compile -C build\n"
-			"\tartifact = build/%s\n", a);
+			"\tartifact = build/%s%s\n", a, edit_artifact(p));
 	case INIT_BUILD_AUTOTOOLS:
 		return buf_printf(out,
 			"\t; configure keeps LDFLAGS for every link; the tree is configured once\n"
 			"\t; per variant, in its own copy.\n"
 			"\tcommand = (test -x configure || autoreconf -fi) && "
 			"./configure LDFLAGS='{pad_ldflags}' && make -j2\n"
-			"\tartifact = %s%s\n", a,
-			p->artifact_found ? "" : "\t\t; edit: the program the build makes");
+			"\tartifact = %s%s\n", a, edit_artifact(p));
 	case INIT_BUILD_MAKE:
 	case INIT_BUILD_NONE:
 		break;
@@ -152,8 +157,7 @@ static int build_section(const struct init_project *p, struct buf *out)
 		"\t; LDFLAGS on make's command line reaches every link of a Makefile that\n"
 		"\t; links with $(LDFLAGS); {pad_ldflags} keeps the LDFLAGS plumb inherited.\n"
 		"\tcommand = make -j2 LDFLAGS='{pad_ldflags}'\n"
-		"\tartifact = %s%s\n", a,
-		p->artifact_found ? "" : "\t\t; edit: the program the build makes");
+		"\tartifact = %s%s\n", a, edit_artifact(p));
 }
 
 int init_render(const struct init_project *p, struct buf *out)

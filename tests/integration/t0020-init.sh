@@ -38,6 +38,21 @@ test_expect_success 'cmake: both linker-flag variables, the first executable nam
 	(cd cm && plumb run --dry-run >/dev/null)
 '
 
+test_expect_success 'cmake: a program of a subfolder is not found: the artifact says to edit it' '
+	two_commits cs "CMakeLists.txt=project(p C) add_subdirectory(programs)" &&
+	plumb init cs >out &&
+	test_grep "set build.artifact" out &&
+	test_grep "^	artifact = build/bench		; edit: the program the build makes$" cs/plumb.conf
+'
+
+test_expect_success 'meson: a program not found: the artifact says to edit it' '
+	two_commits mn "meson.build=project(\047p\047, \047c\047)
+subdir(\047programs\047)" &&
+	plumb init mn >out &&
+	test_grep "set build.artifact" out &&
+	test_grep "^	artifact = build/bench		; edit: the program the build makes$" mn/plumb.conf
+'
+
 test_expect_success 'meson: c_link_args and cpp_link_args' '
 	two_commits ms "meson.build=project(\047p\047, \047c\047)
 executable(\047fast\047, \047main.c\047)" &&
