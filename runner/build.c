@@ -630,7 +630,8 @@ static void cache_store(struct build_ctx *c, struct buildcache *bc, struct runne
 	meta.folder = c->res->build_dir[v->side];
 	if (buildcache_store(bc, v->dir, c->cfg->build.artifact, v->pad == 0 && !v->control, v->log,
 			     &meta, &e) < 0)
-		progress(c->opts, "warning: %s: not kept in the build cache: %s", v->id, e.msg);
+		progress(c->opts, "warning: %s: not kept in the build cache, so every run builds "
+			 "it again: %s", v->id, e.msg);
 }
 
 /* Make v: copy it (A/A), or build it in its tree's folder and move it to v->dir. */

@@ -198,4 +198,13 @@ test_expect_success 'an A/A run builds its tree once: the candidate is a copy of
 	test_json aa.json "j[\"variants\"][2][\"sha256\"] == j[\"variants\"][0][\"sha256\"]"
 '
 
+test_expect_success 'a tree holding a symbolic link is not kept: the warning says every run builds it again' '
+	write_conf proj/link.conf run.pads=2 "build.command=make && ln -sf bench bench.link" &&
+	run_build -c proj/link.conf >/dev/null 2>link1.err &&
+	test_grep "warning: b00: not kept in the build cache, so every run builds it again: .*tree/bench.link: a symbolic link" link1.err &&
+	run_build -c proj/link.conf >/dev/null 2>link2.err &&
+	test_grep "b00: built in" link2.err &&
+	test_grep_not "b00: restored from the build cache" link2.err
+'
+
 test_done
