@@ -94,3 +94,20 @@ write_conf() {
 run_build() {
 	plumb run --build-only --workdir "$TRASH/wd" "$@"
 }
+
+# counting_cc: CC becomes a compiler that logs every compilation and link
+# it does to $TRASH/cc-calls (not --version, which the cache key asks
+# for), so a test can see that a restored run compiles nothing.
+counting_cc() {
+	mkdir -p "$TRASH/bin" &&
+	cat >"$TRASH/bin/cc-count" <<-EOF &&
+	#!/bin/sh
+	case "\$1" in --version) exec cc "\$@" ;; esac
+	echo "\$*" >>"$TRASH/cc-calls"
+	exec cc "\$@"
+	EOF
+	chmod +x "$TRASH/bin/cc-count" &&
+	CC="$TRASH/bin/cc-count" &&
+	export CC &&
+	: >"$TRASH/cc-calls"
+}

@@ -7,17 +7,7 @@ test_description='plumb run: the build cache, identical trees built once, plumb 
 test_expect_success 'set up a project and a counting compiler' '
 	make_project proj &&
 	write_conf proj/plumb.conf run.pads=3 &&
-	mkdir bin &&
-	cat >bin/cc-count <<-EOF &&
-	#!/bin/sh
-	case "\$1" in --version) exec cc "\$@" ;; esac
-	echo "\$*" >>"$TRASH/cc-calls"
-	exec cc "\$@"
-	EOF
-	chmod +x bin/cc-count &&
-	CC="$TRASH/bin/cc-count" &&
-	export CC &&
-	: >cc-calls
+	counting_cc
 '
 
 calls() { wc -l <"$TRASH/cc-calls" | tr -d " "; }

@@ -92,17 +92,7 @@ recipe_conf() {
 # A compiler that logs what it does (not --version): t1040's way to see
 # that a restored run compiles nothing.
 test_expect_success 'a counting compiler' '
-	mkdir bin &&
-	cat >bin/cc-count <<-EOF &&
-	#!/bin/sh
-	case "\$1" in --version) exec cc "\$@" ;; esac
-	echo "\$*" >>"$TRASH/cc-calls"
-	exec cc "\$@"
-	EOF
-	chmod +x bin/cc-count &&
-	CC="$TRASH/bin/cc-count" &&
-	export CC &&
-	: >cc-calls
+	counting_cc
 '
 
 # compiles: how many times a source of the project was compiled so far
