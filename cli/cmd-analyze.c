@@ -33,7 +33,7 @@ static const struct plumb_opt analyze_opts[] = {
 		    "benchmark, metric, side and pad: docs/csv.md)", &cfg.format),
 	OPT_STRING_("warmup", 0, "POLICY", "per-iteration data: auto, none or N samples "
 		    "dropped per round", &cfg.warmup),
-	OPT_STRING_("rule", 0, "RULE", "the verdict rule: shift (the default, version 3), "
+	OPT_STRING_("rule", 0, "RULE", "the verdict rule: shift (the default, version 4), "
 		    "margin (version 2) or overlap (the seeds' rule, version 1)", &cfg.rule),
 	OPT_END_()
 };

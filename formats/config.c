@@ -33,6 +33,7 @@
 #include "common/url.h"
 #include "formats/config.h"
 #include "formats/config-internal.h"
+#include "stats/rule.h"
 #include "common/banned.h"
 
 const struct key_def config_keys[] = {
@@ -1624,11 +1625,9 @@ int config_load(struct plumb_config *cfg, const char *path,
 
 unsigned config_sweep_looks(const struct plumb_config *cfg)
 {
-	unsigned start = CONFIG_PADS_AUTO_START, step = CONFIG_PADS_AUTO_STEP;
-
-	if (!cfg->run.pads_auto || cfg->run.max_pads <= start)
+	if (!cfg->run.pads_auto)
 		return 1;
-	return 1 + (cfg->run.max_pads - start + step - 1) / step;
+	return stats_sweep_looks(CONFIG_PADS_AUTO_START, CONFIG_PADS_AUTO_STEP, cfg->run.max_pads);
 }
 
 int config_repo_dir(const struct plumb_config *cfg, struct buf *out,

@@ -51,7 +51,7 @@ struct plumb_err;
 /* run.pads = auto (runner/run-sweep.c): the first sweep's pads per side,
  * and how many each extension adds to each side (up to run.maxPads). */
 #define CONFIG_PADS_AUTO_START 6
-#define CONFIG_PADS_AUTO_STEP  4
+#define CONFIG_PADS_AUTO_STEP  6
 #define CONFIG_ROUNDS_MAX      100000
 #define CONFIG_BENCHES_MAX     256
 #define CONFIG_BENCH_NAME_MAX  64

@@ -571,7 +571,7 @@ out:
 
 /*
  * The lowest minor version whose readers understand m: a reader of 1.1
- * still reads every bundle that uses nothing of 1.2, 1.3 or 1.4.
+ * still reads every bundle that uses nothing of 1.2 to 1.5.
  */
 static int64_t minor_needed(const struct manifest *m)
 {
@@ -581,10 +581,14 @@ static int64_t minor_needed(const struct manifest *m)
 		need = MANIFEST_VERSION_MINOR_SHIFT;
 	for (size_t i = 0; i < m->n_benches; i++) {
 		const struct manifest_bench *b = &m->benches[i];
-		if (b->mode == MANIFEST_MODE_GBENCH)
+		if (b->rule.present && b->rule.name && strcmp(b->rule.name, "shift") == 0 &&
+		    b->rule.version >= 4)
 			return MANIFEST_VERSION_MINOR;
-		if (b->shift.present || b->work || b->verdict == VERDICT_UNCHANGED ||
-		    (b->rule.present && b->rule.name && strcmp(b->rule.name, "shift") == 0))
+		if (b->mode == MANIFEST_MODE_GBENCH)
+			need = MANIFEST_VERSION_MINOR_GBENCH;
+		if (need < MANIFEST_VERSION_MINOR_SHIFT &&
+		    (b->shift.present || b->work || b->verdict == VERDICT_UNCHANGED ||
+		     (b->rule.present && b->rule.name && strcmp(b->rule.name, "shift") == 0)))
 			need = MANIFEST_VERSION_MINOR_SHIFT;
 	}
 	return need;

@@ -821,9 +821,9 @@ static int check_bench(size_t i, const struct manifest_bench *b, struct plumb_er
 		int shift = strcmp(b->rule.name, "shift") == 0;
 		if (!((strcmp(b->rule.name, "overlap") == 0 && b->rule.version == 1) ||
 		      (strcmp(b->rule.name, "margin") == 0 && b->rule.version == 2) ||
-		      (shift && b->rule.version == 3)))
+		      (shift && (b->rule.version == 3 || b->rule.version == 4))))
 			return bad(err, "benches[%zu].rule: unknown rule (overlap version 1, margin version 2 "
-				   "and shift version 3 exist)", i);
+				   "and shift versions 3 and 4 exist)", i);
 		if (!(b->rule.confidence >= 0.5 && b->rule.confidence < 1))
 			return bad(err, "benches[%zu].rule.confidence: needs a number in [0.5, 1)", i);
 		if (shift && !(b->rule.min_effect >= 0 && b->rule.min_effect < 1))

@@ -57,7 +57,8 @@ struct plumb_err;
 
 #define MANIFEST_FORMAT "plumb-bundle"
 #define MANIFEST_VERSION_MAJOR 1
-#define MANIFEST_VERSION_MINOR 4   /* 1.4: mode gbench, benches[].gbench */
+#define MANIFEST_VERSION_MINOR 5   /* 1.5: the shift rule version 4 (within batches) */
+#define MANIFEST_VERSION_MINOR_GBENCH 4  /* 1.4: mode gbench, benches[].gbench */
 #define MANIFEST_VERSION_MINOR_SHIFT 3   /* 1.3: the shift rule, unchanged, benches[].shift */
 #define MANIFEST_VERSION_MINOR_SOURCE 2  /* 1.2: source, an imported bundle */
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)  /* manifest.json read limit */

@@ -15,6 +15,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/bundle.h"
+#include "formats/config.h"
 #include "formats/manifest-rule.h"
 #include "reports/audit.h"
 #include "stats/analysis.h"
@@ -57,6 +58,28 @@ int audit_failed(const struct audit *a)
 	return a->integrity == AUDIT_FAIL || a->consistency == AUDIT_FAIL;
 }
 
+/*
+ * Today's default for this bundle: a run with an adaptive sweep would
+ * today share the confidence among the sweep's looks (stats_sweep_looks(),
+ * today's step), so a sweep's bundle is judged at that level, as the run
+ * would judge it now; any other at the default.
+ */
+static void today_for(struct audit *a, const struct manifest *m)
+{
+	const json_t *sw = m->run.sweep;
+	json_int_t start, max;
+
+	stats_rule_default(&a->today_rule);
+	if (!sw)
+		return;
+	start = json_integer_value(json_object_get(sw, "startPads"));
+	max = json_integer_value(json_object_get(sw, "maxPads"));
+	if (start < 1 || max < start || max > (json_int_t)UINT32_MAX)
+		return;   /* manifest_sweep_check() refuses such a bundle */
+	a->today_rule.confidence = stats_confidence_per_look(a->today_rule.confidence,
+		stats_sweep_looks((unsigned)start, CONFIG_PADS_AUTO_STEP, (unsigned)max));
+}
+
 /* Each benchmark's reduction, judged again under today's rule. */
 static int rejudge(void *ctx, size_t bi, const struct analysis_result *r, struct plumb_err *err)
 {
@@ -66,6 +89,7 @@ static int rejudge(void *ctx, size_t bi, const struct analysis_result *r, struct
 	struct audit_bench *ab;
 
 	if (!a->benches) {
+		today_for(a, m);
 		a->n_benches = m->n_benches;
 		if (!(a->benches = calloc(m->n_benches ? m->n_benches : 1, sizeof(*a->benches))))
 			return plumb_err_oom(err, "audit");

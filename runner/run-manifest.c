@@ -267,8 +267,8 @@ static int judge(struct run_state *st, const struct manifest_bench *mb,
 	 * look gets an even share of 1 - confidence (Bonferroni), so that a false
 	 * call over the whole sweep stays within it.  The level used is the one
 	 * the bundle records, and every re-judgement uses it. */
-	if (rule.kind == STATS_RULE_SHIFT)   /* to six decimals: 0.9975, not 0.99749999... */
-		rule.confidence = round((1 - (1 - rule.confidence) / config_sweep_looks(st->cfg)) * 1e6) / 1e6;
+	if (rule.kind == STATS_RULE_SHIFT)
+		rule.confidence = stats_confidence_per_look(rule.confidence, config_sweep_looks(st->cfg));
 	rule.min_effect = st->cfg->verdict.min_effect;
 	if (analysis_judge(ar, &rule, manifest_bench_hot(mb), manifest_bench_work(mb), jd) < 0)
 		return errno == ENOMEM ? plumb_err_oom(err, "verdict")

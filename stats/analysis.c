@@ -742,6 +742,17 @@ static double median_of(const double *vals, size_t n, double *tmp)
 	return stats_median(vals, n, tmp);
 }
 
+/* The round a pad was first measured in: its sweep batch (stats/rule.h). */
+static uint32_t first_round(const struct analysis_pad *p)
+{
+	uint32_t first = p->nrounds ? p->round[0] : 0;
+
+	for (size_t r = 1; r < p->nrounds; r++)
+		if (p->round[r] < first)
+			first = p->round[r];
+	return first;
+}
+
 int analysis_judge(const struct analysis_result *res, const struct stats_rule *rule,
 		   enum stats_hot hot, enum stats_work work, struct stats_judgement *out)
 {
@@ -771,6 +782,7 @@ int analysis_judge(const struct analysis_result *res, const struct stats_rule *r
 			pin->pad = sr->pads[p].pad;
 			pin->values = sr->pads[p].value;
 			pin->n = sr->pads[p].nrounds;
+			pin->batch = first_round(&sr->pads[p]);
 		}
 	}
 	rc = stats_judge(rule, &in, out);

@@ -50,8 +50,11 @@ int stats_rule_select(const char *name, int version, struct stats_rule *r)
 		stats_rule_margin(r);
 		return 0;
 	}
-	if (strcmp(name, "shift") == 0 && (version == 0 || version == STATS_RULE_SHIFT_VERSION)) {
+	if (strcmp(name, "shift") == 0 &&
+	    (version == 0 || version == 3 || version == STATS_RULE_SHIFT_VERSION)) {
 		stats_rule_default(r);
+		if (version == 3)
+			r->version = 3;
 		return 0;
 	}
 	return -1;
@@ -70,8 +73,8 @@ int stats_rule_check(const struct stats_rule *r, const char **why)
 		*why = "overlap has version 1 only";
 	else if (r->kind == STATS_RULE_MARGIN && r->version != STATS_RULE_MARGIN_VERSION)
 		*why = "margin has version 2 only";
-	else if (r->kind == STATS_RULE_SHIFT && r->version != STATS_RULE_SHIFT_VERSION)
-		*why = "shift has version 3 only";
+	else if (r->kind == STATS_RULE_SHIFT && r->version != 3 && r->version != STATS_RULE_SHIFT_VERSION)
+		*why = "shift has versions 3 and 4 only";
 	else if (r->kind != STATS_RULE_OVERLAP && r->kind != STATS_RULE_MARGIN &&
 		 r->kind != STATS_RULE_SHIFT)
 		*why = "unknown rule";
@@ -84,6 +87,18 @@ int stats_rule_check(const struct stats_rule *r, const char **why)
 	else if (r->resamples < 100 || r->resamples > STATS_RULE_RESAMPLES_MAX)
 		*why = "resamples must be between 100 and 100000";
 	return *why ? -1 : 0;
+}
+
+unsigned stats_sweep_looks(unsigned start, unsigned step, unsigned max)
+{
+	if (max <= start || step == 0)
+		return 1;
+	return 1 + (max - start + step - 1) / step;
+}
+
+double stats_confidence_per_look(double confidence, unsigned looks)
+{
+	return round((1 - (1 - confidence) / (looks ? looks : 1)) * 1e6) / 1e6;
 }
 
 const char *stats_reason_name(enum stats_reason r)
@@ -577,15 +592,131 @@ static void pad_medians(const struct stats_side_in *in, double *pm, double *tmp)
  * The shift rule's verdict (rule.h), after the sides are reduced and the
  * rounds checked; bm, cm hold each side's pads.  -1 when memory runs out.
  */
+static int by_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The group (stratum) of batch b among the sorted batches ub[0..nb). */
+static size_t group_of(const uint32_t *ub, const size_t *grp, size_t nb, uint32_t b)
+{
+	const uint32_t *f = bsearch(&b, ub, nb, sizeof(*ub), by_u32);
+
+	return f ? grp[f - ub] : 0;
+}
+
+/*
+ * shift v4's strata (rule.h): the pad medians bm[0..base.npads) and
+ * cm[0..candidate.npads) reordered batch by batch, the sizes into st (its
+ * m and c arrays hold npads entries each).  Batches in the order of their
+ * first round; a batch that lacks a side joins the next, and one left over
+ * at the end the one before.  Any pad of unknown batch: one stratum.  -1
+ * when memory runs out.
+ */
+static int batch_strata(const struct stats_judge_in *in, double *bm, double *cm, size_t *sm,
+			size_t *sc, struct stats_strata *st)
+{
+	size_t nb = in->base.npads, nc = in->candidate.npads, n = nb + nc, nu = 0, ng = 0;
+	uint32_t *ub = malloc(n * sizeof(*ub));
+	size_t *grp = malloc(n * sizeof(*grp));
+	double *copy = malloc(n * sizeof(*copy));
+	int unknown = 0;
+
+	st->m = sm;
+	st->c = sc;
+	st->n = 1;
+	sm[0] = nb;
+	sc[0] = nc;
+	if (!ub || !grp || !copy) {
+		free(ub);
+		free(grp);
+		free(copy);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t b = i < nb ? in->base.pads[i].batch : in->candidate.pads[i - nb].batch;
+		unknown |= b == 0;
+		ub[i] = b;
+	}
+	if (!unknown) {
+		qsort(ub, n, sizeof(*ub), by_u32);
+		for (size_t i = 0; i < n; i++)
+			if (nu == 0 || ub[nu - 1] != ub[i])
+				ub[nu++] = ub[i];
+		/* Close a group when it holds both sides. */
+		size_t hb = 0, hc = 0;
+		for (size_t u = 0; u < nu; u++) {
+			grp[u] = ng;
+			for (size_t i = 0; i < nb; i++)
+				hb += in->base.pads[i].batch == ub[u];
+			for (size_t j = 0; j < nc; j++)
+				hc += in->candidate.pads[j].batch == ub[u];
+			if (hb && hc) {
+				sm[ng] = hb;
+				sc[ng] = hc;
+				ng++;
+				hb = hc = 0;
+			}
+		}
+		if (ng == 0) {       /* cannot be: both sides have pads */
+			ng = 1;
+			unknown = 1;
+		} else if (hb || hc) {      /* the rest joins the group before */
+			for (size_t u = 0; u < nu; u++)
+				if (grp[u] == ng)
+					grp[u] = ng - 1;
+			sm[ng - 1] += hb;
+			sc[ng - 1] += hc;
+		}
+	}
+	if (!unknown) {
+		st->n = ng;
+		memcpy(copy, bm, nb * sizeof(*bm));
+		memcpy(copy + nb, cm, nc * sizeof(*cm));
+		for (size_t g = 0, bi = 0, ci = 0; g < ng; g++) {
+			for (size_t i = 0; i < nb; i++)
+				if (group_of(ub, grp, nu, in->base.pads[i].batch) == g)
+					bm[bi++] = copy[i];
+			for (size_t j = 0; j < nc; j++)
+				if (group_of(ub, grp, nu, in->candidate.pads[j].batch) == g)
+					cm[ci++] = copy[nb + j];
+		}
+	}
+	free(ub);
+	free(grp);
+	free(copy);
+	return 0;
+}
+
 static int judge_shift(const struct stats_rule *rule, const struct stats_judge_in *in,
 		       double *bm, double *cm, double *tmp, struct stats_judgement *out)
 {
 	struct stats_shift sh;
+	struct stats_strata st;
 	double m = rule->min_effect, up, down;
+	size_t n = in->base.npads + in->candidate.npads;
+	size_t *sizes = malloc(2 * n * sizeof(*sizes));
+	int rc;
 
 	pad_medians(&in->base, bm, tmp);
 	pad_medians(&in->candidate, cm, tmp);
-	if (stats_shift(bm, in->base.npads, cm, in->candidate.npads, rule->confidence, &sh) < 0)
+	if (!sizes)
+		return -1;
+	if (rule->version >= 4) {
+		rc = batch_strata(in, bm, cm, sizes, sizes + n, &st);
+	} else {
+		st = (struct stats_strata){ sizes, sizes + n, 1 };
+		sizes[0] = in->base.npads;
+		sizes[n] = in->candidate.npads;
+		rc = 0;
+	}
+	if (rc == 0)
+		rc = stats_shift_strata(bm, cm, &st, rule->confidence, &sh);
+	out->batches = st.n;
+	free(sizes);
+	if (rc < 0)
 		return -1;
 	out->has_shift = 1;
 	out->shift = sh.estimate;

@@ -28,7 +28,7 @@
  *                (or identical except the addresses of moved data) turns
  *                every non-overlap into "placement", with that reason.
  *
- *   shift v3     (the default) the pad medians of each side are a sample
+ *   shift v3     the pad medians of each side are a sample
  *                of its placement distribution; the exact two-sided
  *                Mann-Whitney test of candidate against base, the
  *                Hodges-Lehmann shift and its exact interval at the rule's
@@ -40,6 +40,15 @@
  *                a slower/faster into "placement" only when the run showed
  *                the same work (in.work); otherwise it is a remark.  The
  *                control is a remark (control_outside), not a margin.
+ *   shift v4     (the default) v3 within batches: pads measured in rounds
+ *                of their own (an adaptive sweep's extension; the round a
+ *                pad was first measured in, stats_pad_in.batch) are
+ *                compared only with the other side's pads of their batch
+ *                (stats_shift_strata()), so that a change of the host's
+ *                speed between batches cannot widen the interval.  A batch
+ *                with pads of one side only joins the batch before it (the
+ *                first: the one after).  Pads of unknown batch (recorded
+ *                summaries, two bundles compared) are one batch: v3.
  *
  * Under overlap and margin the ratio carries a percentile bootstrap interval
  * over pads and rounds (two-level resampling, seeded: the same input and
@@ -94,7 +103,7 @@ enum stats_rule_kind {
 
 #define STATS_RULE_OVERLAP_VERSION 1
 #define STATS_RULE_MARGIN_VERSION 2
-#define STATS_RULE_SHIFT_VERSION 3
+#define STATS_RULE_SHIFT_VERSION 4     /* 3: one batch, still selectable */
 #define STATS_RULE_CONFIDENCE 0.95          /* overlap and margin */
 #define STATS_RULE_SHIFT_CONFIDENCE 0.99
 #define STATS_RULE_MIN_EFFECT 0.01
@@ -104,7 +113,7 @@ enum stats_rule_kind {
 
 struct stats_rule {
 	enum stats_rule_kind kind;
-	int version;             /* 1 for overlap, 2 for margin, 3 for shift */
+	int version;             /* 1 for overlap, 2 for margin, 3 or 4 for shift */
 	double confidence;       /* pad intervals (margin), the ratio or shift interval */
 	double min_effect;       /* shift: the band +-min_effect (relative) of no change */
 	double noise_factor;     /* margin: the gap must exceed factor x noise */
@@ -112,13 +121,14 @@ struct stats_rule {
 	uint64_t seed;           /* bootstrap seed */
 };
 
-/* shift v3, confidence 0.99, minimum effect 1%. */
+/* shift v4, confidence 0.99, minimum effect 1%. */
 void stats_rule_default(struct stats_rule *r);
 /* margin v2, confidence 0.95, factor 1, 2000 resamples, seed 1. */
 void stats_rule_margin(struct stats_rule *r);
 /* overlap v1 with the same interval parameters. */
 void stats_rule_overlap(struct stats_rule *r);
-/* By name ("overlap", "margin", "shift") and version (0: the current one); -1 unknown. */
+/* By name ("overlap", "margin", "shift") and version (0: the current one;
+ * shift 3 or 4); -1 unknown. */
 int stats_rule_select(const char *name, int version, struct stats_rule *r);
 /* "overlap", "margin", "shift". */
 const char *stats_rule_name(enum stats_rule_kind k);
@@ -141,6 +151,8 @@ enum stats_hot {
  */
 struct stats_pad_in {
 	uint32_t pad;
+	uint32_t batch;          /* shift v4: the round the pad was first measured
+	                            in (its sweep batch); 0 unknown (one batch) */
 	const double *values;
 	size_t n;
 	double median, lo, hi;   /* values == NULL only */
@@ -244,6 +256,7 @@ struct stats_judgement {
 	double shift_level;          /* the interval's coverage */
 	double p;                    /* two-sided p of no change */
 	double p_min;                /* the smallest p these pads allow */
+	size_t batches;              /* shift v4: the batches compared within (1: v3's test) */
 	int control_outside;         /* the control's center lies outside the base's pads */
 	int hot_remark;              /* identical hot code, not decisive (work not shown same) */
 	/* Why insufficient (or unswept under shift): "" otherwise. */
@@ -285,6 +298,16 @@ int stats_judge_oom(const struct stats_rule *rule, struct stats_judgement *out);
  *   insufficient, few rounds      "a pad has too few rounds"
  */
 const char *stats_undecided(const struct stats_judgement *jd);
+
+/*
+ * The adaptive sweep's looks (docs/verdict.md, "Looks"): it judges after
+ * start pads and after every step up to max, so 1 + ceil((max - start) /
+ * step) looks, 1 when max <= start.  Each look is judged at
+ * 1 - (1 - confidence) / looks (Bonferroni), to six decimals (0.9975):
+ * the level the bundle records.
+ */
+unsigned stats_sweep_looks(unsigned start, unsigned step, unsigned max);
+double stats_confidence_per_look(double confidence, unsigned looks);
 
 /* "too noisy"-style phrase of a reason, for reports ("" for NONE). */
 const char *stats_reason_name(enum stats_reason r);

@@ -152,12 +152,12 @@ int stats_ranksum_counts(const double *x, size_t m, const double *y, size_t n, d
 	return rc;
 }
 
-/* P(|2U - mn| >= dev) from the counts of 2U. */
-static double two_sided(const double *counts, size_t m, size_t n, double dev)
+/* P(|2W - N| >= dev) from the counts of 2W (w = 2N + 1 cells). */
+static double two_sided(const double *counts, size_t w, double dev)
 {
-	double tail = 0, total = 0, mn = (double)(m * n);
+	double tail = 0, total = 0, mn = (double)(w / 2);
 
-	for (size_t u = 0; u <= 2 * m * n; u++) {
+	for (size_t u = 0; u < w; u++) {
 		total += counts[u];
 		if (fabs((double)u - mn) >= dev)
 			tail += counts[u];
@@ -180,75 +180,148 @@ static double z_upper(double q)
 	return (lo + hi) / 2;
 }
 
+/* The pairs within the strata: N = sum of m_s n_s. */
+static size_t pairs_of(const struct stats_strata *st)
+{
+	size_t mn = 0;
+
+	for (size_t s = 0; s < st->n; s++)
+		mn += st->m[s] * st->c[s];
+	return mn;
+}
+
+/*
+ * Exact when every stratum's table fits, the convolution stays small and
+ * the counts (the product of the strata's C(m + n, m)) stay far from
+ * overflow.
+ */
+static int fits_exact_strata(const struct stats_strata *st)
+{
+	double lg = 0;
+
+	for (size_t s = 0; s < st->n; s++) {
+		size_t m = st->m[s], n = st->c[s];
+		if (!fits_exact(m, n))
+			return 0;
+		lg += lgamma((double)(m + n + 1)) - lgamma((double)(m + 1)) - lgamma((double)(n + 1));
+	}
+	return (double)st->n * (double)(2 * pairs_of(st) + 1) <= (double)SHIFT_EXACT_MAX && lg < 600;
+}
+
+/* acc[0..*len) convolved with add[0..alen): the counts of a sum of two. */
+static void convolve(double *acc, size_t *len, const double *add, size_t alen, double *tmp)
+{
+	size_t out = *len + alen - 1;
+
+	memset(tmp, 0, out * sizeof(*tmp));
+	for (size_t i = 0; i < *len; i++)
+		if (acc[i] != 0)
+			for (size_t j = 0; j < alen; j++)
+				tmp[i + j] += acc[i] * add[j];
+	memcpy(acc, tmp, out * sizeof(*acc));
+	*len = out;
+}
+
 /*
  * p, p_min and k (the interval's rank) with its coverage, by the exact
- * distributions; -1 when memory runs out.
+ * distributions of the sum over the strata (each stratum's permutation
+ * distribution, convolved); -1 when memory runs out.
  */
-static int exact_figures(const double *base, size_t m, const double *cand, size_t n,
+static int exact_figures(const double *base, const double *cand, const struct stats_strata *st,
 			 double confidence, struct stats_shift *out, size_t *k)
 {
-	size_t w = 2 * m * n + 1, len = m + n;
-	double *counts = malloc(w * sizeof(*counts));
-	size_t *ones = malloc(len * sizeof(*ones));
-	double u2, total = 0, cum = 0, maxdev = 0, half = (1 - confidence) / 2;
+	size_t mn = pairs_of(st), w = 2 * mn + 1, len, maxm = 0;
+	double *counts = malloc(w * sizeof(*counts)), *nulls = malloc(w * sizeof(*nulls));
+	double *one = malloc(w * sizeof(*one)), *tmp = malloc(w * sizeof(*tmp));
+	size_t *ones = NULL;
+	double u2 = 0, total = 0, cum = 0, maxdev = 0, half = (1 - confidence) / 2;
+	size_t ln;
 
-	if (!counts || !ones)
+	for (size_t s = 0; s < st->n; s++)
+		maxm = st->m[s] + st->c[s] > maxm ? st->m[s] + st->c[s] : maxm;
+	ones = malloc((maxm ? maxm : 1) * sizeof(*ones));
+	if (!counts || !nulls || !one || !tmp || !ones)
 		goto oom;
-	if (stats_ranksum_counts(base, m, cand, n, counts, &u2) < 0)
-		goto fail;
-	out->u = u2 / 2;
-	out->p = two_sided(counts, m, n, fabs(u2 - (double)(m * n)));
-	for (size_t u = 0; u < w; u++)
-		if (counts[u] > 0 && fabs((double)u - (double)(m * n)) > maxdev)
-			maxdev = fabs((double)u - (double)(m * n));
-	out->p_min = two_sided(counts, m, n, maxdev);
-
-	/* The interval: the distribution without ties, U = 2U / 2. */
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < maxm; i++)
 		ones[i] = 1;
-	if (ranksum_dp(ones, len, m > n ? m : n, m > n ? n : m, counts) < 0)
-		goto fail;
+	counts[0] = nulls[0] = 1;
+	len = ln = 1;
+	for (size_t s = 0, bi = 0, ci = 0; s < st->n; s++) {
+		size_t m = st->m[s], n = st->c[s], ws = 2 * m * n + 1;
+		double u2s;
+		if (stats_ranksum_counts(base + bi, m, cand + ci, n, one, &u2s) < 0)
+			goto fail;
+		u2 += u2s;
+		convolve(counts, &len, one, ws, tmp);
+		/* The interval's distribution: no ties, U = 2U / 2. */
+		if (ranksum_dp(ones, m + n, m > n ? m : n, m > n ? n : m, one) < 0)
+			goto fail;
+		convolve(nulls, &ln, one, ws, tmp);
+		bi += m;
+		ci += n;
+	}
+	out->u = u2 / 2;
+	out->p = two_sided(counts, w, fabs(u2 - (double)mn));
+	for (size_t u = 0; u < w; u++)
+		if (counts[u] > 0 && fabs((double)u - (double)mn) > maxdev)
+			maxdev = fabs((double)u - (double)mn);
+	out->p_min = two_sided(counts, w, maxdev);
+
 	for (size_t u = 0; u < w; u += 2)
-		total += counts[u];
+		total += nulls[u];
 	*k = 0;
-	for (size_t u = 0; u < w && (cum + counts[u]) / total <= half; u += 2) {
-		cum += counts[u];
-		*k = u / 2 + 1;       /* P(U < k) = cum / total <= half */
+	for (size_t u = 0; u < w && (cum + nulls[u]) / total <= half; u += 2) {
+		cum += nulls[u];
+		*k = u / 2 + 1;       /* P(W < k) = cum / total <= half */
 	}
 	out->reaches = *k >= 1;
 	if (*k == 0) {
 		*k = 1;
-		cum = counts[0];
+		cum = nulls[0];
 	}
 	out->level = 1 - 2 * cum / total;
 	free(counts);
+	free(nulls);
+	free(one);
+	free(tmp);
 	free(ones);
 	return 0;
 oom:
 	errno = ENOMEM;
 fail:
 	free(counts);
+	free(nulls);
+	free(one);
+	free(tmp);
 	free(ones);
 	return -1;
 }
 
-/* The same by the normal approximation (tie-corrected variance). */
-static void normal_figures(const double *base, size_t m, const double *cand, size_t n,
+/* The same by the normal approximation (tie-corrected variance, summed over the strata). */
+static void normal_figures(const double *base, const double *cand, const struct stats_strata *st,
 			   double confidence, struct stats_shift *out, size_t *k, double *pool,
 			   size_t *t)
 {
-	double mn = (double)m * (double)n, bigN = (double)(m + n), ties = 0, sd, sd0, z, kk;
-	size_t ng;
+	double mn = (double)pairs_of(st), var = 0, var0 = 0, u = 0, sd, sd0, z, kk;
 
-	memcpy(pool, base, m * sizeof(*base));
-	memcpy(pool + m, cand, n * sizeof(*cand));
-	qsort(pool, m + n, sizeof(*pool), by_double);
-	ng = tie_groups(pool, m + n, t);
-	for (size_t g = 0; g < ng; g++)
-		ties += (double)t[g] * (double)t[g] * (double)t[g] - (double)t[g];
-	out->u = observed_u2(base, m, cand, n) / 2;
-	sd0 = sqrt(mn * (bigN + 1) / 12);
-	sd = sqrt(mn / 12 * ((bigN + 1) - ties / (bigN * (bigN - 1))));
+	for (size_t s = 0, bi = 0, ci = 0; s < st->n; s++) {
+		size_t m = st->m[s], n = st->c[s], ng;
+		double smn = (double)m * (double)n, bigN = (double)(m + n), ties = 0;
+		memcpy(pool, base + bi, m * sizeof(*base));
+		memcpy(pool + m, cand + ci, n * sizeof(*cand));
+		qsort(pool, m + n, sizeof(*pool), by_double);
+		ng = tie_groups(pool, m + n, t);
+		for (size_t g = 0; g < ng; g++)
+			ties += (double)t[g] * (double)t[g] * (double)t[g] - (double)t[g];
+		u += observed_u2(base + bi, m, cand + ci, n) / 2;
+		var0 += smn * (bigN + 1) / 12;
+		var += smn / 12 * ((bigN + 1) - ties / (bigN * (bigN - 1)));
+		bi += m;
+		ci += n;
+	}
+	out->u = u;
+	sd0 = sqrt(var0);
+	sd = sqrt(var);
 	z = sd > 0 ? fmax(0, fabs(out->u - mn / 2) - 0.5) / sd : 0;
 	out->p = erfc(z / sqrt(2.0));
 	out->p_min = sd > 0 ? erfc((mn / 2 - 0.5) / sd / sqrt(2.0)) : 1;
@@ -258,16 +331,22 @@ static void normal_figures(const double *base, size_t m, const double *cand, siz
 	out->level = 1 - erfc(((mn / 2 - ((double)*k - 0.5))) / sd0 / sqrt(2.0));
 }
 
-int stats_shift(const double *base, size_t m, const double *cand, size_t n, double confidence,
-		struct stats_shift *out)
+int stats_shift_strata(const double *base, const double *cand, const struct stats_strata *st,
+		       double confidence, struct stats_shift *out)
 {
-	size_t mn = m * n, k = 1;
-	double *d = malloc((mn + m + n) * sizeof(*d));
-	size_t *t = malloc((m + n) * sizeof(*t));
+	size_t mn = pairs_of(st), m = 0, n = 0, k = 1, di = 0;
+	double *d = NULL;
+	size_t *t = NULL;
 	double bmed = 0;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	for (size_t s = 0; s < st->n; s++) {
+		m += st->m[s];
+		n += st->c[s];
+	}
+	d = malloc((mn + m + n) * sizeof(*d));
+	t = malloc((m + n) * sizeof(*t));
 	if (!d || !t) {
 		errno = ENOMEM;
 		goto done;
@@ -278,22 +357,26 @@ int stats_shift(const double *base, size_t m, const double *cand, size_t n, doub
 	for (size_t j = 0; j < n; j++)
 		out->log_scale &= cand[j] > 0;
 
-	out->exact = fits_exact(m, n);
+	out->exact = fits_exact_strata(st);
 	if (out->exact) {
-		if (exact_figures(base, m, cand, n, confidence, out, &k) < 0)
+		if (exact_figures(base, cand, st, confidence, out, &k) < 0)
 			goto done;
 	} else {
-		normal_figures(base, m, cand, n, confidence, out, &k, d, t);
+		normal_figures(base, cand, st, confidence, out, &k, d, t);
 	}
 
-	/* The differences, candidate minus base, on the scale chosen. */
+	/* The differences within each stratum, candidate minus base, on the scale chosen. */
 	if (!out->log_scale)
 		bmed = stats_median(base, m, d);
-	for (size_t i = 0; i < m; i++)
-		for (size_t j = 0; j < n; j++)
-			d[i * n + j] = out->log_scale ? log(cand[j]) - log(base[i])
-						      : (bmed != 0 ? (cand[j] - base[i]) / fabs(bmed)
-								   : cand[j] - base[i]);
+	for (size_t s = 0, bi = 0, ci = 0; s < st->n; s++) {
+		for (size_t i = bi; i < bi + st->m[s]; i++)
+			for (size_t j = ci; j < ci + st->c[s]; j++)
+				d[di++] = out->log_scale ? log(cand[j]) - log(base[i])
+							 : (bmed != 0 ? (cand[j] - base[i]) / fabs(bmed)
+								      : cand[j] - base[i]);
+		bi += st->m[s];
+		ci += st->c[s];
+	}
 	qsort(d, mn, sizeof(*d), by_double);
 	out->estimate = mn % 2 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
 	out->lo = d[k - 1];
@@ -308,6 +391,14 @@ done:
 	free(d);
 	free(t);
 	return rc;
+}
+
+int stats_shift(const double *base, size_t m, const double *cand, size_t n, double confidence,
+		struct stats_shift *out)
+{
+	struct stats_strata one = { &m, &n, 1 };
+
+	return stats_shift_strata(base, cand, &one, confidence, out);
 }
 
 size_t stats_shift_pads_needed(double confidence)

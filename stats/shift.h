@@ -28,6 +28,24 @@
  *            reach the confidence (4 + 4 pads: 1 - 2/70, about 97%): the
  *            interval is [d(1), d(mn)] at that coverage and `reaches` is 0.
  *
+ * Strata (shift v4): when the pads were measured in batches (the adaptive
+ * sweep's extensions, each in rounds of its own), a pad is compared only
+ * with the other side's pads of its own batch, so that a host whose speed
+ * changed between batches moves both sides of each comparison alike:
+ *
+ *   W        the sum of the strata's U (the stratified Mann-Whitney test);
+ *   p        exact: the strata are independent under no change, so the
+ *            distribution of 2W is the convolution of the strata's
+ *            permutation distributions of 2U;
+ *   shift    the median of the differences within the strata (N of them,
+ *            N the sum of m_s n_s);
+ *   interval [d(k), d(N + 1 - k)] of those differences, k the largest with
+ *            P(W < k) <= (1 - confidence) / 2 under the convolution
+ *            without ties (the same inversion as Moses': W drops by one at
+ *            each within-stratum difference).
+ *
+ * One stratum is the plain two-sample test above, to the bit.
+ *
  * Exact up to SHIFT_EXACT_MAX cells of the distribution ((smaller side +
  * 1) x (2mn + 1): 128 + 128 pads); beyond, the normal approximation with
  * the tie correction and a continuity correction (`exact` is then 0).
@@ -54,6 +72,12 @@ struct stats_shift {
 	int exact;           /* 1: the exact distributions; 0: normal approximation */
 };
 
+/* The strata: stratum s holds m[s] base and c[s] candidate values, in order. */
+struct stats_strata {
+	const size_t *m, *c;
+	size_t n;            /* >= 1, each m[s], c[s] >= 1 */
+};
+
 /*
  * Compare cand[0..n) against base[0..m) (m, n >= 1, no NaN) at the given
  * confidence (0.5 <= confidence < 1).  Returns 0, or -1 when memory runs
@@ -61,6 +85,10 @@ struct stats_shift {
  */
 int stats_shift(const double *base, size_t m, const double *cand, size_t n, double confidence,
 		struct stats_shift *out);
+
+/* The same within strata: base and cand hold each stratum's values in turn. */
+int stats_shift_strata(const double *base, const double *cand, const struct stats_strata *st,
+		       double confidence, struct stats_shift *out);
 
 /*
  * The permutation distribution of 2U for these two samples' tie groups:

@@ -142,18 +142,22 @@ static void shift_text(struct out *out, const struct analysis_result *res)
 	size_t nb = res->side[ANALYSIS_BASE].npads, nc = res->side[ANALYSIS_CANDIDATE].npads;
 	double m = ru->min_effect * 100;
 
-	oprintf(out, "  rule     shift v%d (the pad medians of each side as samples: exact "
+	oprintf(out, "  rule     shift v%d (the pad medians of each side as samples%s: exact "
 		"Mann-Whitney test, Hodges-Lehmann shift and its %g%% interval; minimum effect "
-		"%.2f%%)\n", ru->version, ru->confidence * 100, m);
+		"%.2f%%)\n", ru->version, ru->version >= 4 ? ", compared within each batch of "
+		"pads measured together" : "", ru->confidence * 100, m);
 	if (jd->has_ratio)
 		oprintf(out, "  ratio    %.4f (candidate center / base center)\n", jd->ratio);
 	else
 		oprintf(out, "  ratio    -\n");
-	if (jd->has_shift)
+	if (jd->has_shift) {
 		oprintf(out, "  shift    %+.2f%%, %.1f%% interval %+.2f%% to %+.2f%% (%zu pads base, "
-			"%zu candidate; p = %.3g, the least these pads allow %.3g)\n",
-			jd->shift * 100, jd->shift_level * 100, jd->shift_lo * 100,
-			jd->shift_hi * 100, nb, nc, jd->p, jd->p_min);
+			"%zu candidate", jd->shift * 100, jd->shift_level * 100, jd->shift_lo * 100,
+			jd->shift_hi * 100, nb, nc);
+		if (jd->batches > 1)
+			oprintf(out, ", in %zu batches", jd->batches);
+		oprintf(out, "; p = %.3g, the least these pads allow %.3g)\n", jd->p, jd->p_min);
+	}
 	if (jd->has_control_noise)
 		oprintf(out, "  control  %.2f%% from base pad 0, %s the base's pads\n",
 			jd->noise_control * 100, jd->control_outside ? "outside" : "inside");
@@ -579,6 +583,7 @@ static void judgement_json(struct jb *b, json_t *o, const struct analysis_result
 		jput(b, sh, "level", jnum(jd->shift_level));
 		jput(b, sh, "p", jnum(jd->p));
 		jput(b, sh, "p_min", jnum(jd->p_min));
+		jput(b, sh, "batches", juint(jd->batches));
 		jput(b, sh, "control_outside", json_boolean(jd->control_outside));
 	} else {
 		jput(b, o, "shift", json_null());

@@ -446,11 +446,13 @@ static void reanalysis(struct doc *d, const struct audit *a)
 		snprintf(summary, sizeof(summary), "the integrity check failed");
 	else if (a->n_differ)
 		snprintf(summary, sizeof(summary), "%zu of %zu verdicts differ under today's rule "
-			 "(%s, version %d)", a->n_differ, judged, stats_rule_name(a->today_rule.kind),
-			 a->today_rule.version);
+			 "(%s, version %d, at %g%%)", a->n_differ, judged,
+			 stats_rule_name(a->today_rule.kind), a->today_rule.version,
+			 a->today_rule.confidence * 100);
 	else
-		snprintf(summary, sizeof(summary), "today's rule (%s, version %d) gives the recorded "
-			 "verdicts", stats_rule_name(a->today_rule.kind), a->today_rule.version);
+		snprintf(summary, sizeof(summary), "today's rule (%s, version %d, at %g%%) gives the "
+			 "recorded verdicts", stats_rule_name(a->today_rule.kind),
+			 a->today_rule.version, a->today_rule.confidence * 100);
 	part(d, "reanalysis", "Re-analysis under today's rule",
 	     a->integrity == AUDIT_FAIL ? audit_state_name(AUDIT_NOT_CHECKED) :
 	     a->n_differ ? "differs" : "pass", summary, &items);

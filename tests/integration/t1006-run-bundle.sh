@@ -10,7 +10,7 @@ test_expect_success 'set up a project' '
 	git config -f proj/plumb.conf --add run.label team=perf
 '
 
-# Two pads a side: under the default rule (shift v3) 2+2 pads cannot reach
+# Two pads a side: under the default rule (shift v4) 2+2 pads cannot reach
 # 99%, so the verdict is unswept whatever the draw, and says why.
 test_expect_success 'a run writes the bundle given with -o and prints the verdict' '
 	run_plumb -c proj/plumb.conf -o one.plumb --label night=1 >out 2>err &&
@@ -66,7 +66,7 @@ len(j[\"benches\"][0][\"sides\"][\"candidate\"][\"pads\"]) == 2 and
 len(j[\"benches\"][0][\"sides\"][\"control\"][\"pads\"]) == 1 and
 j[\"benches\"][0][\"verdict\"] == \"unswept\" and
 j[\"benches\"][0][\"reason\"] == \"2+2 pads can reach 66% at most, not 99%\" and
-j[\"benches\"][0][\"rule\"] == {\"name\": \"shift\", \"version\": 3, \"confidence\": 0.99, \"minEffect\": 0.01} and
+j[\"benches\"][0][\"rule\"] == {\"name\": \"shift\", \"version\": 4, \"confidence\": 0.99, \"minEffect\": 0.01} and
 j[\"benches\"][0][\"hot\"][\"symbols\"][0][\"name\"] == \"run\" and
 isinstance(j[\"run\"][\"counters\"][\"available\"], bool)
 )"

@@ -4,7 +4,7 @@ test_description='plumb run: hot = auto profiles pad 0 of each side and judges t
 
 # The interpreter example in a repository; the candidate grows main() only.
 # Identical hot code decides the verdict (placement) under the margin rule,
-# which the test names: under the default rule (shift v3) identity decides
+# which the test names: under the default rule (shift v4) identity decides
 # only with the same work shown, and 2 pads a side cannot reach 99%.
 test_expect_success 'set up the interpreter example in a repository' '
 	cp -R "$TEST_SRCDIR/examples/interp" repo && chmod -R u+w repo &&

@@ -33,24 +33,24 @@ test_expect_success 'set up a project' '
 
 sweep='j["run"]["sweep"]'
 
-test_expect_success PYTHON 'undecided at 6 pads: extended to 10, then decided; every extension recorded' '
+test_expect_success PYTHON 'undecided at 6 pads: extended to 12, then decided; every extension recorded' '
 	git config -f proj/plumb.conf verdict.confidence 0.999 &&
 	run_plumb -c proj/plumb.conf -o x.plumb >out 2>err &&
 	manifest x.plumb x &&
-	test_json x/manifest.json "$sweep[\"startPads\"] == 6 and $sweep[\"stepPads\"] == 4 and $sweep[\"maxPads\"] == 18 and $sweep[\"pads\"] == 10 and $sweep[\"stopped\"] == \"decided\"" &&
+	test_json x/manifest.json "$sweep[\"startPads\"] == 6 and $sweep[\"stepPads\"] == 6 and $sweep[\"maxPads\"] == 18 and $sweep[\"pads\"] == 12 and $sweep[\"stopped\"] == \"decided\"" &&
 	test_json x/manifest.json "len($sweep[\"extensions\"]) == 1" &&
-	test_json x/manifest.json "j[\"benches\"][0][\"rule\"][\"confidence\"] == 0.99975" &&
-	test_json x/manifest.json "$sweep[\"extensions\"][0][\"padsBefore\"] == 6 and $sweep[\"extensions\"][0][\"padsAfter\"] == 10 and $sweep[\"extensions\"][0][\"rounds\"] == 3 and $sweep[\"extensions\"][0][\"roundsOf\"] == \"added\"" &&
+	test_json x/manifest.json "j[\"benches\"][0][\"rule\"][\"confidence\"] == 0.999667" &&
+	test_json x/manifest.json "$sweep[\"extensions\"][0][\"padsBefore\"] == 6 and $sweep[\"extensions\"][0][\"padsAfter\"] == 12 and $sweep[\"extensions\"][0][\"rounds\"] == 3 and $sweep[\"extensions\"][0][\"roundsOf\"] == \"added\"" &&
 	test_json x/manifest.json "$sweep[\"extensions\"][0][\"undecided\"] == [{\"bench\": \"b\", \"verdict\": \"unswept\", \"why\": \"too few pads for the confidence level\"}]" &&
 	test_json x/manifest.json "$sweep[\"extensions\"][0][\"after\"] == [{\"bench\": \"b\", \"verdict\": \"slower\", \"undecided\": False}] == $sweep[\"final\"]" &&
-	test_json x/manifest.json "j[\"benches\"][0][\"verdict\"] == \"slower\" and len(j[\"benches\"][0][\"sides\"][\"base\"][\"pads\"]) == 10 and len(j[\"benches\"][0][\"sides\"][\"candidate\"][\"pads\"]) == 10" &&
+	test_json x/manifest.json "j[\"benches\"][0][\"verdict\"] == \"slower\" and len(j[\"benches\"][0][\"sides\"][\"base\"][\"pads\"]) == 12 and len(j[\"benches\"][0][\"sides\"][\"candidate\"][\"pads\"]) == 12" &&
 	test_json x/manifest.json "j[\"benches\"][0][\"sides\"][\"base\"][\"rounds\"] == 3 and j[\"benches\"][0][\"sides\"][\"candidate\"][\"rounds\"] == 3" &&
-	test_json x/manifest.json "j[\"run\"][\"rounds\"] == 6 and len(j[\"run\"][\"order\"]) == 6 and [len(r) for r in j[\"run\"][\"order\"]] == [13, 13, 13, 8, 8, 8]" &&
-	test_json x/manifest.json "all(l.split(\"/\")[1] in (\"6\", \"7\", \"8\", \"9\") for r in j[\"run\"][\"order\"][3:] for l in r)" &&
-	test_json x/manifest.json "len(j[\"build\"][\"variants\"]) == 21 and j[\"spec\"][\"run\"][\"pads\"] == \"auto\"" &&
-	test_json x/manifest.json "any(\"adaptive sweep: undecided at 6 pads per side (too few pads for the confidence level); extended to 10 pads per side, then decided\" == n for n in j[\"benches\"][0][\"notes\"])" &&
-	test_grep "sweep: 6 pads per side: b undecided (too few pads for the confidence level); adding pads 6 to 9 to each side, measured in 3 rounds" err &&
-	test_grep "sweep: every benchmark decided at 10 pads per side" err
+	test_json x/manifest.json "j[\"run\"][\"rounds\"] == 6 and len(j[\"run\"][\"order\"]) == 6 and [len(r) for r in j[\"run\"][\"order\"]] == [13, 13, 13, 12, 12, 12]" &&
+	test_json x/manifest.json "all(l.split(\"/\")[1] in (\"6\", \"7\", \"8\", \"9\", \"10\", \"11\") for r in j[\"run\"][\"order\"][3:] for l in r)" &&
+	test_json x/manifest.json "len(j[\"build\"][\"variants\"]) == 25 and j[\"spec\"][\"run\"][\"pads\"] == \"auto\"" &&
+	test_json x/manifest.json "any(\"adaptive sweep: undecided at 6 pads per side (too few pads for the confidence level); extended to 12 pads per side, then decided\" == n for n in j[\"benches\"][0][\"notes\"])" &&
+	test_grep "sweep: 6 pads per side: b undecided (too few pads for the confidence level); adding pads 6 to 11 to each side, measured in 3 rounds" err &&
+	test_grep "sweep: every benchmark decided at 12 pads per side" err
 '
 
 test_expect_success PYTHON 'the defaults: pads = auto from 6, up to 18, spread offsets' '
@@ -60,7 +60,7 @@ test_expect_success PYTHON 'the defaults: pads = auto from 6, up to 18, spread o
 	test_grep "^	maxPads = 18$" dry &&
 	test_grep "^	padOffsets = spread$" dry &&
 	test_json x/manifest.json "j[\"build\"][\"padOffsets\"] == \"spread\" and j[\"build\"][\"variants\"][0][\"padOffset\"] == 0" &&
-	test_json x/manifest.json "len(set(v[\"padOffset\"] for v in j[\"build\"][\"variants\"] if v[\"side\"] == \"base\")) == 10" &&
+	test_json x/manifest.json "len(set(v[\"padOffset\"] for v in j[\"build\"][\"variants\"] if v[\"side\"] == \"base\")) == 12" &&
 	test_json x/manifest.json "all(v[\"padOffset\"] % 16 == 0 and v[\"padOffset\"] < 4096 for v in j[\"build\"][\"variants\"])" &&
 	git config -f proj/plumb.conf run.pads auto
 '
@@ -93,7 +93,7 @@ test_expect_success PYTHON 'decided at 6 pads: nothing added, said so' '
 	test_json d/manifest.json "$sweep[\"pads\"] == 6 and $sweep[\"extensions\"] == [] and $sweep[\"stopped\"] == \"decided\"" &&
 	test_json d/manifest.json "len(j[\"build\"][\"variants\"]) == 13 and j[\"run\"][\"rounds\"] == 3 and j[\"benches\"][0][\"verdict\"] == \"slower\"" &&
 	test_json d/manifest.json "not any(n.startswith(\"adaptive sweep\") for n in j[\"benches\"][0].get(\"notes\", []))" &&
-	test_json d/manifest.json "j[\"benches\"][0][\"rule\"][\"confidence\"] == 0.9975" &&
+	test_json d/manifest.json "j[\"benches\"][0][\"rule\"][\"confidence\"] == 0.996667" &&
 	test_grep "sweep: every benchmark decided at 6 pads per side" err
 '
 

@@ -58,7 +58,7 @@ test_expect_success 'the same files import to the same bytes' '
 '
 
 test_expect_success 'what the sources recorded is in the bundle: tool, version, host facts or unknown' '
-	test_json pyperf-gzip.manifest.json "j[\"tool\"] == {\"name\": \"pyperf\", \"version\": \"0.8.2\"} and j[\"minorVersion\"] == 3" &&
+	test_json pyperf-gzip.manifest.json "j[\"tool\"] == {\"name\": \"pyperf\", \"version\": \"0.8.2\"} and j[\"minorVersion\"] == 5" &&
 	test_json pyperf-gzip.manifest.json "j[\"host\"][\"start\"][\"hostname\"] == \"selma\" and j[\"host\"][\"start\"][\"cpu\"][\"logical\"] == 4 and j[\"host\"][\"fingerprint\"]" &&
 	test_json pyperf-gzip.manifest.json "[f[\"gzip\"] for f in j[\"source\"][\"files\"]] == [False, True]" &&
 	test_json gbench-repetitions.manifest.json "j[\"tool\"][\"name\"] == \"google-benchmark\" and j[\"host\"][\"start\"][\"hostname\"] == \"vm\" and j[\"source\"][\"files\"][0][\"facts\"][\"library_build_type\"] == \"debug\"" &&

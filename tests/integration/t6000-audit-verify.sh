@@ -19,7 +19,7 @@ lie() {
 }
 
 # The bundle of the report goldens recorded under the seeds' overlap rule
-# (v1), 4 pads a side: today's rule, shift v3, cannot reach 99% with them,
+# (v1), 4 pads a side: today's rule, shift v4, cannot reach 99% with them,
 # and the audit says so beside the recorded verdict; a difference under
 # today's rule is information, not a failure.
 test_expect_success 'an honest bundle passes, exit 0; today.s rule is shown beside the recorded one' '
@@ -30,10 +30,10 @@ test_expect_success 'an honest bundle passes, exit 0; today.s rule is shown besi
 	test_grep "^Integrity: pass (every member matches SHA256SUMS)$" out &&
 	test_grep "^Consistency: pass (the manifest agrees with samples.tsv)$" out &&
 	test_grep "^Provenance: incomplete (not recorded: tree ids, round order, environment values, working folder, commands as run, inputs, toolchain)$" out &&
-	test_grep "^Re-analysis under today.s rule: differs (2 of 2 verdicts differ under today.s rule (shift, version 3))$" out &&
+	test_grep "^Re-analysis under today.s rule: differs (2 of 2 verdicts differ under today.s rule (shift, version 4, at 99%))$" out &&
 	test_grep "^  fingerprint  *recomputed from the host facts$" out &&
 	test_grep "^  signature  *none$" out &&
-	test_grep "^  sort1m  *slower (overlap v1)  *unswept (slower) (shift v3)  *1.118  differs$" out &&
+	test_grep "^  sort1m  *slower (overlap v1)  *unswept (slower) (shift v4)  *1.118  differs$" out &&
 	test_grep "^audit: pass$" out
 '
 
@@ -42,21 +42,40 @@ test_expect_success PYTHON 'the JSON says the same, part by part' '
 	test_json a.json "j[\"format\"] == \"plumb-audit\" and j[\"result\"] == \"pass\" and len(j[\"id\"]) == 64" &&
 	test_json a.json "[p[\"part\"] for p in j[\"parts\"]] == [\"integrity\", \"consistency\", \"provenance\", \"reanalysis\"]" &&
 	test_json a.json "[p[\"state\"] for p in j[\"parts\"]] == [\"pass\", \"pass\", \"incomplete\", \"differs\"]" &&
-	test_json a.json "j[\"parts\"][3][\"benches\"][0][\"name\"] == \"sort1m\" and j[\"parts\"][3][\"benches\"][0][\"differs\"] and j[\"parts\"][3][\"benches\"][0][\"today\"] == \"unswept (slower) (shift v3)\""
+	test_json a.json "j[\"parts\"][3][\"benches\"][0][\"name\"] == \"sort1m\" and j[\"parts\"][3][\"benches\"][0][\"differs\"] and j[\"parts\"][3][\"benches\"][0][\"today\"] == \"unswept (slower) (shift v4)\""
 '
 
-# A bundle recorded under shift v3 (8 pads a side): today's rule gives the
-# recorded verdicts, every one of them.
+# A bundle recorded under shift v3 (8 pads a side, one batch): today's
+# rule, v4, gives the recorded verdicts, every one of them.
 test_expect_success PYTHON 'a bundle judged by today.s rule re-analyses to its verdicts: pass' '
 	cp -R "$golden/shift" sh && chmod -R u+w sh &&
 	plumb bundle pack sh -o sh.plumb >/dev/null &&
 	plumb audit sh.plumb >out &&
-	test_grep "^Re-analysis under today.s rule: pass (today.s rule (shift, version 3) gives the recorded verdicts)$" out &&
-	test_grep "^  sort1m  *slower (shift v3)  *slower (shift v3)  " out &&
-	test_grep "^  lex  *unchanged (shift v3)  *unchanged (shift v3)  " out &&
+	test_grep "^Re-analysis under today.s rule: pass (today.s rule (shift, version 4, at 99%) gives the recorded verdicts)$" out &&
+	test_grep "^  sort1m  *slower (shift v3)  *slower (shift v4)  " out &&
+	test_grep "^  lex  *unchanged (shift v3)  *unchanged (shift v4)  " out &&
 	test_grep "^audit: pass$" out &&
 	plumb audit sh.plumb --format json >sh.json &&
 	test_json sh.json "[p[\"state\"] for p in j[\"parts\"]][3] == \"pass\" and not any(b[\"differs\"] for b in j[\"parts\"][3][\"benches\"])"
+'
+
+# The same bundle from an adaptive sweep of 8 to 16 pads: a run today
+# would judge each of its 3 looks at 1 - 1%/3, and so does the audit.
+test_expect_success PYTHON 'a sweep.s bundle is judged at the level its looks would get today' '
+	cp -R "$golden/shift" sw && chmod -R u+w sw &&
+	python3 - sw/manifest.json <<-\PY &&
+	import json, sys
+	m = json.load(open(sys.argv[1]))
+	final = [{"bench": b["name"], "verdict": b["verdict"], "undecided": False} for b in m["benches"]]
+	m["run"]["sweep"] = {"startPads": 8, "maxPads": 16, "budgetNs": 0, "pads": 8,
+	                     "stopped": "decided", "spentNs": 1, "extensions": [], "final": final}
+	json.dump(m, open(sys.argv[1], "w"), indent=1)
+	PY
+	plumb bundle pack sw -o sw.plumb >/dev/null &&
+	plumb audit sw.plumb >out &&
+	test_grep "^Re-analysis under today.s rule: .*(shift, version 4, at 99.6667%)" out &&
+	plumb audit sh.plumb >out &&
+	test_grep "^Re-analysis under today.s rule: .*(shift, version 4, at 99%)" out
 '
 
 test_expect_success 'md and html render the same parts; -o writes the file' '

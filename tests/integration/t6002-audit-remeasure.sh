@@ -6,7 +6,7 @@ test_description='plumb audit --remeasure: the recorded configuration of a bundl
 
 # CPU time (less moved by the machine's load than wall time), 5 rounds: the
 # margin rule's range of each side is then every round of every pad.  The
-# test names that rule (the default, shift v3, judges 2 pads a side unswept,
+# test names that rule (the default, shift v4, judges 2 pads a side unswept,
 # in the direction of a draw).
 test_expect_success 'a bundle of a small run' '
 	make_project proj &&

@@ -155,12 +155,12 @@ PLUMB_TEST(config_defaults)
 	assert_null(cfg.repo.url);
 	assert_string_equal(cfg.run.base, "v1");
 	assert_string_equal(cfg.run.candidate, "HEAD");
-	/* The adaptive sweep from 6 pads, up to 18, in 15 minutes: 4 looks. */
+	/* The adaptive sweep from 6 pads, up to 18, in 15 minutes: 3 looks. */
 	assert_true(cfg.run.pads_auto);
 	assert_int_equal(cfg.run.pads, 6);
 	assert_int_equal(CONFIG_PADS_AUTO_START, 6);
 	assert_int_equal(cfg.run.max_pads, 18);
-	assert_int_equal(config_sweep_looks(&cfg), 4);
+	assert_int_equal(config_sweep_looks(&cfg), 3);
 	assert_int_equal(cfg.run.budget, 900);
 	assert_int_equal(cfg.run.rounds, 10);
 	assert_int_equal(cfg.run.seed, 1);
@@ -210,8 +210,8 @@ PLUMB_TEST(config_defaults)
 PLUMB_TEST(config_sweep_looks_counts_every_step)
 {
 	static const struct { const char *max; unsigned looks; } cases[] = {
-		{ "6", 1 }, { "7", 2 }, { "10", 2 }, { "11", 3 }, { "16", 4 }, { "18", 4 },
-		{ "19", 5 }, { "64", 16 },
+		{ "6", 1 }, { "7", 2 }, { "12", 2 }, { "13", 3 }, { "16", 3 }, { "18", 3 },
+		{ "19", 4 }, { "64", 11 },
 	};
 	struct plumb_config cfg;
 	struct plumb_err err;

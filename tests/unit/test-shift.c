@@ -295,3 +295,171 @@ PLUMB_TEST(shift_identical_hot_code_decides_only_with_the_same_work)
 	assert_int_equal(jd.reason, STATS_REASON_HOT_IDENTICAL);
 	assert_null(stats_undecided(&jd));
 }
+
+/*
+ * Shift v4, within batches.  The exact p of two strata against an
+ * enumeration of every split within each stratum (ties included): under
+ * no change the strata are independent, so P(|2W - N| >= d) counts the
+ * pairs of splits.
+ */
+PLUMB_TEST(shift_strata_p_is_the_enumeration_of_splits_within_each_stratum)
+{
+	uint64_t s = 31;
+	size_t checked = 0;
+
+	for (size_t m1 = 1; m1 <= 4; m1++)
+		for (size_t m2 = 1; m2 <= 3; m2++)
+			for (int kind = 0; kind < 2; kind++) {
+				size_t n1 = 5 - m1 > 0 ? 5 - m1 : 1, n2 = 4 - m2;
+				double p1[12], p2[12], c1[41], c2[25], u1, u2;
+				double base[8], cand[8], tail = 0, total = 0, obs, mn;
+				size_t sm[2] = { m1, m2 }, sc[2] = { n1, n2 };
+				struct stats_strata st = { sm, sc, 2 };
+				struct stats_shift sh;
+				for (size_t i = 0; i < 12; i++) {
+					p1[i] = kind ? floor(unif(&s) * 3) : unif(&s);
+					p2[i] = kind ? floor(unif(&s) * 3) + 10 : unif(&s) + 10;
+				}
+				brute(p1, m1, n1, c1);
+				brute(p2, m2, n2, c2);
+				u1 = u2_of(p1, m1, p1 + m1, n1);
+				u2 = u2_of(p2, m2, p2 + m2, n2);
+				mn = (double)(m1 * n1 + m2 * n2);
+				obs = fabs(u1 + u2 - mn);
+				for (size_t a = 0; a <= 2 * m1 * n1; a++)
+					for (size_t b = 0; b <= 2 * m2 * n2; b++) {
+						total += c1[a] * c2[b];
+						if (fabs((double)(a + b) - mn) >= obs)
+							tail += c1[a] * c2[b];
+					}
+				memcpy(base, p1, m1 * sizeof(*base));
+				memcpy(base + m1, p2, m2 * sizeof(*base));
+				memcpy(cand, p1 + m1, n1 * sizeof(*cand));
+				memcpy(cand + n1, p2 + m2, n2 * sizeof(*cand));
+				assert_int_equal(stats_shift_strata(base, cand, &st, 0.9, &sh), 0);
+				assert_true(sh.exact);
+				assert_true(fabs(sh.u * 2 - (u1 + u2)) < 1e-9);
+				if (fabs(sh.p - tail / total) > 1e-12)
+					print_message("# %zu+%zu, %zu+%zu kind %d: p %g, enumeration %g\n",
+						      m1, n1, m2, n2, kind, sh.p, tail / total);
+				assert_true(fabs(sh.p - tail / total) <= 1e-12);
+				checked++;
+			}
+	assert_int_equal(checked, 4 * 3 * 2);
+}
+
+/* One stratum is the two-sample test, to the bit. */
+PLUMB_TEST(shift_one_stratum_is_the_plain_test)
+{
+	uint64_t s = 5;
+
+	for (int i = 0; i < 200; i++) {
+		double b[10], c[10];
+		size_t m = 2 + (size_t)(unif(&s) * 8), n = 2 + (size_t)(unif(&s) * 8);
+		struct stats_strata st = { &m, &n, 1 };
+		struct stats_shift one, plain;
+		for (size_t k = 0; k < 10; k++) {
+			b[k] = 100 + floor(unif(&s) * 20);
+			c[k] = 104 + floor(unif(&s) * 20);
+		}
+		assert_int_equal(stats_shift(b, m, c, n, 0.99, &plain), 0);
+		assert_int_equal(stats_shift_strata(b, c, &st, 0.99, &one), 0);
+		assert_memory_equal(&one, &plain, sizeof(one));
+	}
+}
+
+/*
+ * The interval within batches covers the true shift at least at its
+ * confidence, whatever the host does between batches: pads of 6, 4, 4
+ * and 4 a side, each batch's speed moved by up to +-40% (both sides).
+ */
+PLUMB_TEST(shift_strata_interval_covers_under_drift_between_batches)
+{
+	const double conf = 0.99, truth = 0.05;
+	size_t sm[4] = { 6, 4, 4, 4 }, sc[4] = { 6, 4, 4, 4 };
+	struct stats_strata st = { sm, sc, 4 };
+	size_t covered = 0, draws = 10000;
+	uint64_t s = 99;
+	double level = 0;
+
+	for (size_t i = 0; i < draws; i++) {
+		double b[18], c[18];
+		struct stats_shift sh;
+		for (size_t g = 0, k = 0; g < 4; g++) {
+			double drift = 1 + (unif(&s) - 0.5) * 0.8;
+			for (size_t j = 0; j < sm[g]; j++, k++) {
+				draw_side(&s, (int)(i % 3), 0, &b[k], 1);
+				draw_side(&s, (int)(i % 3), truth, &c[k], 1);
+				b[k] *= drift;
+				c[k] *= drift;
+			}
+		}
+		assert_int_equal(stats_shift_strata(b, c, &st, conf, &sh), 0);
+		assert_true(sh.reaches && sh.exact);
+		covered += sh.lo <= truth && truth <= sh.hi;
+		level = sh.level;
+	}
+	print_message("# within batches under drift: coverage %.4f, exact level %.4f\n",
+		      (double)covered / (double)draws, level);
+	assert_true(level >= conf);
+	assert_true((double)covered / (double)draws >= conf - 0.002);
+}
+
+/*
+ * The case the batches are for: the host's speed changed from batch to
+ * batch (by up to 70%, as a busy host's did on a real project); the
+ * candidate is 14% slower in every batch.  Pooled (v3), the drift widens the interval across the
+ * band: placement.  Within batches (v4): slower.  A batch holding one
+ * side only joins its neighbour.
+ */
+PLUMB_TEST(shift_v4_compares_within_batches_and_v3_pools_them)
+{
+	struct stats_rule v3, v4;
+	struct stats_judgement j3, j4;
+	double b[18], c[18];
+	struct sides x;
+
+	stats_rule_default(&v4);
+	assert_int_equal(v4.version, 4);
+	assert_int_equal(stats_rule_select("shift", 3, &v3), 0);
+	assert_int_equal(v3.version, 3);
+	for (int i = 0; i < 18; i++) {
+		double host = i < 6 ? 1.7 : i < 10 ? 1.0 : i < 14 ? 1.4 : 1.0, place = 1 + 0.03 * ((i * 7) % 6) / 5.0;
+		b[i] = 100 * place * host;
+		c[i] = 100 * (1 + 0.03 * ((i * 5) % 6) / 5.0) * host * 1.14;
+	}
+	sides_set(&x, b, 18, c, 18);
+	for (int side = 0; side < 2; side++)
+		for (int i = 0; i < 18; i++)
+			x.pads[side][i].batch = i < 6 ? 1 : i < 10 ? 11 : i < 14 ? 21 : 31;
+	assert_int_equal(stats_judge(&v3, &x.in, &j3), 0);
+	assert_int_equal(stats_judge(&v4, &x.in, &j4), 0);
+	print_message("# pooled %+.1f%% to %+.1f%%, within batches %+.1f%% to %+.1f%%\n",
+		      j3.shift_lo * 100, j3.shift_hi * 100, j4.shift_lo * 100, j4.shift_hi * 100);
+	assert_int_equal(j3.verdict, VERDICT_PLACEMENT);
+	assert_int_equal(j4.verdict, VERDICT_SLOWER);
+	assert_int_equal(j4.batches, 4);
+	assert_true(j4.shift_lo > 0.10 && j4.shift_hi < 0.20);
+
+	/* Unknown batches (a recorded summary): one batch, v3's figures. */
+	for (int side = 0; side < 2; side++)
+		x.pads[side][0].batch = 0;
+	assert_int_equal(stats_judge(&v4, &x.in, &j4), 0);
+	assert_int_equal(j4.batches, 1);
+	assert_int_equal(j4.verdict, j3.verdict);
+	assert_true(j4.shift_lo == j3.shift_lo && j4.shift_hi == j3.shift_hi && j4.p == j3.p);
+
+	/* A candidate pad alone in its batch joins the one before. */
+	for (int side = 0; side < 2; side++)
+		for (int i = 0; i < 18; i++)
+			x.pads[side][i].batch = i < 6 ? 1 : 11;
+	x.pads[1][17].batch = 40;
+	assert_int_equal(stats_judge(&v4, &x.in, &j4), 0);
+	assert_int_equal(j4.batches, 2);
+	/* ... and a first batch of one side only joins the one after. */
+	x.pads[1][17].batch = 11;
+	for (int i = 0; i < 6; i++)
+		x.pads[1][i].batch = 11;
+	assert_int_equal(stats_judge(&v4, &x.in, &j4), 0);
+	assert_int_equal(j4.batches, 1);
+}
