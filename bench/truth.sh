@@ -22,9 +22,9 @@
 # run.maxPads and run.budget); -p N forces a fixed sweep of N pads a side.
 # Every bundle is judged under each rule from the same samples:
 #
-#   run      the run's own verdict (the default rule, shift v3, with the
+#   run      the run's own verdict (the default rule, shift v4, with the
 #            hot-code identity and the same-work proof the run found)
-#   shift    `plumb analyze` of its samples.tsv: shift v3 on the timings alone
+#   shift    `plumb analyze` of its samples.tsv: shift v4 on the timings alone
 #   margin   `plumb analyze --rule margin`: the margin rule, v2
 #   overlap  `plumb analyze --rule overlap`: the seeds' rule, v1
 #
@@ -292,8 +292,8 @@ print("plumb truth benchmark: %d comparisons per example and kind; %s%s%s" % (
     REPS, "a fixed sweep of %s pads a side" % PADS if PADS else "run.pads = auto (the runner's sweep)",
     ", %s rounds" % ROUNDS if ROUNDS else "", ", maxPads %s" % MAXPADS if MAXPADS else ""))
 print("uptime at the start: %s" % uptime())
-print("rules: run = the run's own verdict (shift v3, hot code and work); shift = plumb analyze "
-      "(shift v3, timings alone);")
+print("rules: run = the run's own verdict (shift v4, hot code and work); shift = plumb analyze "
+      "(shift v4, timings alone);")
 print("       margin = plumb analyze --rule margin (v2); overlap = plumb analyze --rule overlap (v1)")
 print("verdicts: " + " ".join("%s=%s" % (LETTER[v], v) for v in VERDICTS) +
       "; pads b+c: median/max per side; s: seconds per comparison, median/max")
