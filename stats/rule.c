@@ -3,6 +3,9 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,12 +371,15 @@ static double boot_median_all(const struct boot_pad *p, uint32_t *cnt, uint64_t 
 }
 
 /*
- * The median of n values drawn from p, the draws inside p's window
- * counted by rank in cnt (less its start; zero on entry and on return),
- * or, when the median is not among them, boot_median_all() from the same
- * state *s (not yet advanced): the same draws, the same figure.
+ * The median of n values drawn from p into *out, the draws inside p's
+ * window counted by rank in win (less its start; zero on entry and on
+ * return), or, when the median is not among them, boot_median_all() from
+ * the same state *s (not yet advanced) with all's n counters: the same
+ * draws, the same figure.  Without all (a worker's), -1 and *s not
+ * advanced: the replicate is done again with them.
  */
-static double boot_median(const struct boot_pad *p, uint32_t *cnt, uint64_t *s)
+static int boot_median(const struct boot_pad *p, uint32_t *win, uint32_t *all, uint64_t *s,
+		       double *out)
 {
 	size_t n = p->n, hi = n / 2, below = 0, inside = 0;
 	uint64_t st = *s;   /* a local copy: the loop keeps it in a register */
@@ -384,32 +390,160 @@ static double boot_median(const struct boot_pad *p, uint32_t *cnt, uint64_t *s)
 		unsigned z = p->zone[d];
 		below += z == BOOT_BELOW;
 		if (z == BOOT_INSIDE) {
-			cnt[p->rank[d] - p->lo]++;
+			win[p->rank[d] - p->lo]++;
 			inside++;
 		}
 	}
 	/* Order statistics hi - 1 (n even) and hi are draws below + 0 to
 	 * below + inside - 1, or the window is not enough. */
 	if (below > (n % 2 == 0 ? hi - 1 : hi) || below + inside <= hi) {
-		memset(cnt, 0, (p->hi - p->lo) * sizeof(*cnt));
-		return boot_median_all(p, cnt, s);
+		memset(win, 0, (p->hi - p->lo) * sizeof(*win));
+		if (!all)
+			return -1;
+		*out = boot_median_all(p, all, s);
+		return 0;
 	}
 	*s = st;
-	upper = p->sorted[p->lo + boot_rank(cnt, 0, below, hi)];
+	upper = p->sorted[p->lo + boot_rank(win, 0, below, hi)];
 	if (n % 2 == 0)
-		upper = (p->sorted[p->lo + boot_rank(cnt, 0, below, hi - 1)] + upper) / 2;
-	memset(cnt, 0, (p->hi - p->lo) * sizeof(*cnt));
-	return upper;
+		upper = (p->sorted[p->lo + boot_rank(win, 0, below, hi - 1)] + upper) / 2;
+	memset(win, 0, (p->hi - p->lo) * sizeof(*win));
+	*out = upper;
+	return 0;
 }
 
-/* One replicate's center: pads drawn with replacement, rounds within them. */
-static double boot_center(const struct boot_side *side, uint64_t *s, double *pm, uint32_t *cnt)
+/*
+ * One replicate's center into *out: pads drawn with replacement, rounds
+ * within them; -1 when a median is not in its pad's window and all is
+ * NULL (boot_median()).
+ */
+static int boot_center(const struct boot_side *side, uint64_t *s, double *pm, uint32_t *win,
+		       uint32_t *all, double *out)
 {
 	for (size_t i = 0; i < side->npads; i++) {
 		const struct boot_pad *p = &side->pads[draw(s, side->npads)];
-		pm[i] = p->sorted ? boot_median(p, cnt, s) : p->median;
+		if (!p->sorted)
+			pm[i] = p->median;
+		else if (boot_median(p, win, all, s, &pm[i]) < 0)
+			return -1;
 	}
-	return stats_median_inplace(pm, side->npads);
+	*out = stats_median_inplace(pm, side->npads);
+	return 0;
+}
+
+/*
+ * The state after one replicate's draws on a side from s, without making
+ * them: a pad's rounds take n draws whatever they give, and a draw adds
+ * SPLITMIX_STEP to the state, so n draws add n steps (mod 2^64).  Only
+ * the pad draws are made.  This gives every replicate its first state
+ * before any is computed, and so the replicates can be shared among
+ * threads and still draw what one loop over them drew.
+ */
+static uint64_t boot_skip(const struct boot_side *side, uint64_t s)
+{
+	for (size_t i = 0; i < side->npads; i++) {
+		const struct boot_pad *p = &side->pads[draw(&s, side->npads)];
+		if (p->sorted)
+			s += (uint64_t)p->n * SPLITMIX_STEP;
+	}
+	return s;
+}
+
+/*
+ * The replicates shared among threads: each takes the next BOOT_CHUNK not
+ * yet taken, so a thread slowed by the machine's other work takes fewer.
+ * A replicate whose median falls outside a window is left to the calling
+ * thread (BOOT_REDO), which alone holds a counter per round: a thread's
+ * memory is a window's counters, whatever the rounds.
+ */
+enum { BOOT_SKIP, BOOT_KEEP, BOOT_REDO };
+#define BOOT_CHUNK 8u
+
+struct boot_job {
+	const struct boot_side *base, *cand;
+	const uint64_t *start;     /* start[i]: replicate i's first state */
+	double *rep;               /* rep[i]: its ratio, when BOOT_KEEP */
+	unsigned char *state;      /* state[i]: BOOT_SKIP (base center not above 0), KEEP, REDO */
+	unsigned n;                /* replicates */
+	size_t npm, nwin;          /* a thread's pad medians and window counters */
+	atomic_uint next;          /* the first replicate not taken */
+};
+
+/* Replicate i into j->rep[i]; its state.  all: as boot_median(). */
+static unsigned char boot_replicate(struct boot_job *j, unsigned i, double *pm, uint32_t *win,
+				    uint32_t *all)
+{
+	uint64_t s = j->start[i];
+	double cb, cc;
+
+	if (boot_center(j->base, &s, pm, win, all, &cb) < 0 ||
+	    boot_center(j->cand, &s, pm, win, all, &cc) < 0)
+		return BOOT_REDO;
+	if (!(cb > 0))
+		return BOOT_SKIP;
+	j->rep[i] = cc / cb;
+	return BOOT_KEEP;
+}
+
+/* Take replicates until none is left. */
+static void boot_take(struct boot_job *j, double *pm, uint32_t *win)
+{
+	for (;;) {
+		unsigned i = atomic_fetch_add(&j->next, BOOT_CHUNK);
+		if (i >= j->n)
+			return;
+		for (unsigned k = i; k < j->n && k - i < BOOT_CHUNK; k++)
+			j->state[k] = boot_replicate(j, k, pm, win, NULL);
+	}
+}
+
+/* A thread: its own pad medians and window counters (none: it takes nothing). */
+static void *boot_thread(void *arg)
+{
+	struct boot_job *j = arg;
+	double *pm = malloc(j->npm * sizeof(*pm));
+	uint32_t *win = calloc(j->nwin, sizeof(*win));
+
+	if (pm && win)
+		boot_take(j, pm, win);
+	free(pm);
+	free(win);
+	return NULL;
+}
+
+/* The CPUs this process may run on (its affinity mask), at least 1. */
+static unsigned boot_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1 ?
+	       (unsigned)CPU_COUNT(&set) : 1;
+}
+
+/*
+ * The replicates of job j, on as many threads as the process has CPUs
+ * (the calling thread one of them); pm, win as a thread's, all a counter
+ * per round of the largest pad.  A thread that cannot be started leaves
+ * its share to the others: the figures are the same on any number.
+ */
+static void boot_run(struct boot_job *j, double *pm, uint32_t *win, uint32_t *all)
+{
+	unsigned want = boot_cpus(), started = 0;
+	pthread_t *tids;
+
+	if (want > (j->n + BOOT_CHUNK - 1) / BOOT_CHUNK)
+		want = (j->n + BOOT_CHUNK - 1) / BOOT_CHUNK;
+	tids = want > 1 ? malloc((want - 1) * sizeof(*tids)) : NULL;
+	for (unsigned t = 0; tids && t < want - 1; t++)
+		if (pthread_create(&tids[started], NULL, boot_thread, j) == 0)
+			started++;
+	boot_take(j, pm, win);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	free(tids);
+	for (unsigned i = 0; i < j->n; i++)
+		if (j->state[i] == BOOT_REDO)
+			j->state[i] = boot_replicate(j, i, pm, win, all);
 }
 
 /* ---- the judgement --------------------------------------------------------------- */
@@ -528,37 +662,70 @@ static size_t side_rounds(const struct stats_side_in *s)
 	return t;
 }
 
+/* The most window counters a pad of side needs. */
+static size_t max_window(const struct boot_side *side)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < side->npads; i++)
+		if (side->pads[i].sorted && side->pads[i].hi - side->pads[i].lo > m)
+			m = side->pads[i].hi - side->pads[i].lo;
+	return m;
+}
+
 static int bootstrap(const struct stats_rule *rule, const struct stats_judge_in *in,
 		     size_t npm, size_t ntmp, struct stats_judgement *out)
 {
-	size_t nb = side_rounds(&in->base), nc = side_rounds(&in->candidate);
-	double *rep = malloc(rule->resamples * sizeof(*rep));
+	size_t nb = side_rounds(&in->base), nc = side_rounds(&in->candidate), nwin;
+	unsigned nrep = rule->resamples;
+	double *rep = malloc(nrep * sizeof(*rep));
+	uint64_t *start = malloc(nrep * sizeof(*start));
+	unsigned char *state = malloc(nrep);
 	double *pm = malloc(npm * sizeof(*pm));
 	double *sorted = malloc((nb + nc + 1) * sizeof(*sorted));
 	uint32_t *rank = malloc((nb + nc + 1) * sizeof(*rank));
 	unsigned char *zone = malloc(nb + nc + 1);
-	uint32_t *cnt = calloc(ntmp + 1, sizeof(*cnt));
+	uint32_t *all = NULL, *win = NULL;
 	struct ranked *pairs = malloc((ntmp + 1) * sizeof(*pairs));
 	struct boot_pad *bp = malloc((in->base.npads + in->candidate.npads + 1) * sizeof(*bp));
 	struct boot_side base = { bp, in->base.npads };
 	struct boot_side cand = { bp + in->base.npads, in->candidate.npads };
+	struct boot_job job;
 	uint64_t s = rule->seed;
 	size_t k = 0;
 	double a = (1 - rule->confidence) / 2;
 	int rc = -1;
 
-	if (!rep || !pm || !sorted || !rank || !zone || !cnt || !pairs || !bp) {
+	if (!rep || !start || !state || !pm || !sorted || !rank || !zone || !pairs || !bp) {
 		errno = ENOMEM;
 		goto done;
 	}
 	boot_prepare(&in->base, base.pads, sorted, rank, zone, pairs);
 	boot_prepare(&in->candidate, cand.pads, sorted + nb, rank + nb, zone + nb, pairs);
-	for (unsigned i = 0; i < rule->resamples; i++) {
-		double cb = boot_center(&base, &s, pm, cnt);
-		double cc = boot_center(&cand, &s, pm, cnt);
-		if (cb > 0)
-			rep[k++] = cc / cb;
+	free(pairs);
+	pairs = NULL;   /* before all: the two are the most memory a pad takes */
+	nwin = max_window(&base) > max_window(&cand) ? max_window(&base) : max_window(&cand);
+	if (!(win = calloc(nwin + 1, sizeof(*win))) || !(all = calloc(ntmp + 1, sizeof(*all)))) {
+		errno = ENOMEM;
+		goto done;
 	}
+	for (unsigned i = 0; i < nrep; i++) {
+		start[i] = s;
+		s = boot_skip(&cand, boot_skip(&base, s));
+	}
+	job.base = &base;
+	job.cand = &cand;
+	job.start = start;
+	job.rep = rep;
+	job.state = state;
+	job.n = nrep;
+	job.npm = npm;
+	job.nwin = nwin + 1;
+	atomic_init(&job.next, 0);
+	boot_run(&job, pm, win, all);
+	/* The kept ratios in replicate order, as one loop kept them. */
+	for (unsigned i = 0; i < nrep; i++)
+		if (state[i] == BOOT_KEEP)
+			rep[k++] = rep[i];
 	if (k) {
 		out->has_interval = 1;
 		/* Percentile interval: rank floor(a (k - 1)) and ceil((1 - a)(k - 1)). */
@@ -570,11 +737,14 @@ static int bootstrap(const struct stats_rule *rule, const struct stats_judge_in 
 	rc = 0;
 done:
 	free(rep);
+	free(start);
+	free(state);
 	free(pm);
 	free(sorted);
 	free(rank);
 	free(zone);
-	free(cnt);
+	free(all);
+	free(win);
 	free(pairs);
 	free(bp);
 	return rc;

@@ -110,6 +110,21 @@ json.dump(m, open(sys.argv[2], \"w\"))" rounds/manifest.json samples/manifest.js
 	test_grep "^samples  *1000000$" verified
 '
 
+# The same rounds judged by the margin rule, whose bootstrap resamples
+# every round 2000 times (2 x 10^9 draws): its arrays stay within the
+# budget whatever threads share the replicates.
+test_expect_success CRAFT_TIME 'a margin-rule bundle of 1,000,000 rounds verifies in bounded memory' '
+	mkdir margin &&
+	cp rounds/samples.tsv margin/ &&
+	plumb analyze --json --rule margin rounds/samples.tsv >analyze.json &&
+	python3 "$TEST_SRCDIR/bench/bundle-manifest.py" analyze.json process 500000 \
+		>margin/manifest.json &&
+	test_grep "\"name\": \"margin\"" margin/manifest.json &&
+	plumb bundle pack margin -o margin.plumb >/dev/null &&
+	verify_in_budget margin.plumb &&
+	test_grep "^samples  *1000000$" verified
+'
+
 test_expect_success CRAFT 'at most 1024 members' '
 	python3 "$craft" many.plumb --from small.plumb --many 1020=f --resum &&
 	plumb bundle verify many.plumb >out &&

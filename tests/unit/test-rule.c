@@ -5,6 +5,7 @@
  * and the detectable change.
  */
 #include <math.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -760,4 +761,27 @@ PLUMB_TEST(rule_bootstrap_is_the_reference_bit_for_bit)
 {
 	assert_int_equal(paths_against_reference(),
 			 3 * (int)(sizeof(path_rounds) / sizeof(path_rounds[0])));
+}
+
+/*
+ * The replicates are shared among threads, one per CPU the process may
+ * use, each starting from its replicate's own state: on one CPU (the
+ * calling thread alone) the intervals are the reference's as well.
+ */
+PLUMB_TEST(rule_bootstrap_on_one_cpu_is_the_reference_bit_for_bit)
+{
+	cpu_set_t all, one;
+	int compared;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	compared = paths_against_reference();
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	assert_int_equal(compared, 3 * (int)(sizeof(path_rounds) / sizeof(path_rounds[0])));
 }
