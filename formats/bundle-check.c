@@ -16,7 +16,10 @@
  * Memory stays bounded: one analysis per benchmark with rows, rounds
  * reduced to their medians as soon as the next round's rows start (a
  * bundle keeps a round's rows together, formats/bundle-v1.md section 7),
- * and at most BUNDLE_MAX_ROUNDS distinct rounds in all.
+ * and at most BUNDLE_MAX_ROUNDS distinct rounds in all.  Time stays bounded
+ * too: the bootstrap of the margin and overlap rules draws resamples x
+ * rounds times, at most BUNDLE_MAX_DRAWS in all, checked before any
+ * benchmark is judged.
  */
 #include <assert.h>
 #include <errno.h>
@@ -469,6 +472,39 @@ static int check_host(struct bundle_check *c, const char *bname, const struct ma
 	return 0;
 }
 
+/*
+ * The bootstrap draws the benchmarks ask for (resamples x their rounds,
+ * under margin and overlap; shift has no bootstrap), summed, at most
+ * BUNDLE_MAX_DRAWS: the default 2000 resamples over the most rounds a
+ * bundle holds, so that no bundle asks for minutes of verify.
+ */
+static int check_draws(const struct bundle_check *c, const char *bname, const struct manifest *m,
+		       struct plumb_err *err)
+{
+	uint64_t draws = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		struct stats_rule rule;
+		uint64_t n;
+
+		if (!c->an[i])
+			continue;
+		manifest_bench_rule(&m->benches[i], &rule);
+		if (rule.kind == STATS_RULE_SHIFT)
+			continue;
+		n = (uint64_t)rule.resamples * analysis_round_count(c->an[i]);
+		draws += n;
+		if (draws > BUNDLE_MAX_DRAWS)
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: manifest.json: benches[%zu].rule."
+					     "resamples: %u resamples of %zu rounds ask for %llu bootstrap "
+					     "draws%s, more than %u (the limit: resamples x rounds)",
+					     bname, i, rule.resamples, analysis_round_count(c->an[i]),
+					     (unsigned long long)draws, draws > n ? " with the benchmarks "
+					     "before it" : "", (unsigned)BUNDLE_MAX_DRAWS);
+	}
+	return 0;
+}
+
 int bundle_check_finish(struct bundle_check *c, const char *bname, const struct manifest *m,
 			struct plumb_err *err)
 {
@@ -481,7 +517,7 @@ int bundle_check_finish(struct bundle_check *c, const char *bname, const struct 
 	/* m is the manifest the rows were checked against, or the same bytes
 	 * parsed again: its benchmarks are those c->an is indexed by. */
 	assert(m->n_benches == c->n);
-	if ((rc = check_host(c, bname, m, err)) < 0)
+	if ((rc = check_host(c, bname, m, err)) < 0 || (rc = check_draws(c, bname, m, err)) < 0)
 		return rc;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct manifest_bench *b = &m->benches[i];

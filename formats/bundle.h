@@ -57,6 +57,8 @@ struct plumb_err;
 #define BUNDLE_MAX_JSON_VALUES 100000u               /* in manifest.json */
 #define BUNDLE_MAX_ROUNDS      1000000u              /* distinct (bench, side, pad, round)
                                                         of the verdict metrics */
+#define BUNDLE_MAX_DRAWS       2000000000u           /* bootstrap draws: resamples x rounds
+                                                        of the margin and overlap benches */
 
 /* zstd parameters of the writer. */
 #define BUNDLE_ZSTD_LEVEL      3

@@ -125,6 +125,27 @@ test_expect_success CRAFT_TIME 'a margin-rule bundle of 1,000,000 rounds verifie
 	test_grep "^samples  *1000000$" verified
 '
 
+# Resamples x rounds: at most 2 x 10^9 bootstrap draws (section 11), the
+# default 2000 resamples over the most rounds, checked before any
+# benchmark is judged: 100000 resamples (a valid rule) of 20016 rounds
+# ask for minutes of verify.
+test_expect_success CRAFT 'a bundle asking for more bootstrap draws than the limit is refused' '
+	PLUMB="$PLUMB" sh "$TEST_SRCDIR/bench/rounds-input.sh" 20016 draws margin 2>/dev/null &&
+	plumb bundle pack draws/in -o draws.plumb >/dev/null &&
+	plumb bundle verify draws.plumb >/dev/null &&
+	python3 -c "
+import json, sys
+m = json.load(open(sys.argv[1]))
+m[\"benches\"][0][\"rule\"][\"resamples\"] = 100000
+json.dump(m, open(sys.argv[1], \"w\"))" draws/in/manifest.json &&
+	test_expect_code 3 plumb bundle pack draws/in -o never.plumb 2>err &&
+	! test -e never.plumb &&
+	test_grep "manifest.json: benches\[0\].rule.resamples: 100000 resamples of 20016 rounds ask for 2001600000 bootstrap draws, more than 2000000000 (the limit" err &&
+	python3 "$craft" many-draws.plumb --from draws.plumb --file manifest.json=@draws/in/manifest.json --resum &&
+	test_expect_code 3 plumb bundle verify many-draws.plumb 2>err &&
+	test_grep "many-draws.plumb: manifest.json: benches\[0\].rule.resamples: 100000 resamples of 20016 rounds ask for 2001600000 bootstrap draws" err
+'
+
 test_expect_success CRAFT 'at most 1024 members' '
 	python3 "$craft" many.plumb --from small.plumb --many 1020=f --resum &&
 	plumb bundle verify many.plumb >out &&

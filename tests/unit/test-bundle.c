@@ -658,6 +658,8 @@ PLUMB_TEST(bundle_spec_limits_are_the_constants)
 		{ "samples.tsv `bench` / `metric`", { SAMPLES_NAME_MAX, SAMPLES_METRIC_MAX }, 2, 0 },
 		{ "distinct rounds of the verdict metrics (bench, side, pad, round)",
 		  { BUNDLE_MAX_ROUNDS }, 1, 0 },
+		{ "bootstrap draws (`rule.resamples` x distinct rounds, summed over the margin and "
+		  "overlap benchmarks)", { BUNDLE_MAX_DRAWS }, 1, 0 },
 		{ "each `artifacts/` member", { BUNDLE_MAX_ARTIFACT }, 1, 0 },
 	};
 	const size_t nrows = sizeof(rows) / sizeof(rows[0]);
