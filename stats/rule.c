@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -530,13 +531,18 @@ static void boot_run(struct boot_job *j, double *pm, uint32_t *win, uint32_t *al
 {
 	unsigned want = boot_cpus(), started = 0;
 	pthread_t *tids;
+	sigset_t every, old;
 
 	if (want > (j->n + BOOT_CHUNK - 1) / BOOT_CHUNK)
 		want = (j->n + BOOT_CHUNK - 1) / BOOT_CHUNK;
 	tids = want > 1 ? malloc((want - 1) * sizeof(*tids)) : NULL;
+	/* Signals stay the calling thread's, as they were without threads. */
+	sigfillset(&every);
+	pthread_sigmask(SIG_SETMASK, &every, &old);
 	for (unsigned t = 0; tids && t < want - 1; t++)
 		if (pthread_create(&tids[started], NULL, boot_thread, j) == 0)
 			started++;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	boot_take(j, pm, win);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(tids[t], NULL);
