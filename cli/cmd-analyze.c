@@ -47,6 +47,34 @@ static int analyze_row(void *ctx, const struct samples_row *row, struct plumb_er
 			    row->value, err);
 }
 
+/* --format, --json, --warmup and --rule into opts; 0, or the usage status. */
+static int parse_opts(struct analysis_opts *opts)
+{
+	if (cfg.format && strcmp(cfg.format, "text") != 0 && strcmp(cfg.format, "json") != 0 &&
+	    strcmp(cfg.format, "csv") != 0) {
+		fprintf(stderr, "plumb analyze: --format takes text, json or csv, not '%s'\n", cfg.format);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (cfg.format && cfg.json && strcmp(cfg.format, "json") != 0) {
+		fprintf(stderr, "plumb analyze: --json and --format %s disagree\n", cfg.format);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (cfg.format && strcmp(cfg.format, "json") == 0)
+		cfg.json = 1;
+	analysis_opts_default(opts);
+	if (cfg.warmup && stats_warmup_parse(cfg.warmup, &opts->warmup) < 0) {
+		fprintf(stderr, "plumb analyze: --warmup takes auto, none or a whole number, "
+			"not '%s'\n", cfg.warmup);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (cfg.rule && stats_rule_select(cfg.rule, 0, &opts->rule) < 0) {
+		fprintf(stderr, "plumb analyze: --rule takes shift, margin or overlap, not '%s'\n", cfg.rule);
+		return PLUMB_EXIT_USAGE;
+	}
+	opts->deterministic = metric_deterministic_names;
+	return 0;
+}
+
 static int analyze_exec(int argc, char **argv)
 {
 	struct analysis_opts opts;
@@ -62,43 +90,17 @@ static int analyze_exec(int argc, char **argv)
 		cmd_print_usage(&cmd_analyze, "analyze", stderr);
 		return PLUMB_EXIT_USAGE;
 	}
-	if (cfg.format && strcmp(cfg.format, "text") != 0 && strcmp(cfg.format, "json") != 0 &&
-	    strcmp(cfg.format, "csv") != 0) {
-		fprintf(stderr, "plumb analyze: --format takes text, json or csv, not '%s'\n", cfg.format);
-		return PLUMB_EXIT_USAGE;
-	}
-	if (cfg.format && cfg.json && strcmp(cfg.format, "json") != 0) {
-		fprintf(stderr, "plumb analyze: --json and --format %s disagree\n", cfg.format);
-		return PLUMB_EXIT_USAGE;
-	}
-	if (cfg.format && strcmp(cfg.format, "json") == 0)
-		cfg.json = 1;
+	if ((rc = parse_opts(&opts)) != 0)
+		return rc;
 	path = argv[0];
 	name = strcmp(path, "-") == 0 ? "standard input" : path;
-	analysis_opts_default(&opts);
-	if (cfg.warmup && stats_warmup_parse(cfg.warmup, &opts.warmup) < 0) {
-		fprintf(stderr, "plumb analyze: --warmup takes auto, none or a whole number, "
-			"not '%s'\n", cfg.warmup);
-		return PLUMB_EXIT_USAGE;
-	}
-
-	if (cfg.rule && stats_rule_select(cfg.rule, 0, &opts.rule) < 0) {
-		fprintf(stderr, "plumb analyze: --rule takes shift, margin or overlap, not '%s'\n", cfg.rule);
-		return PLUMB_EXIT_USAGE;
-	}
-
 	plumb_err_clear(&err);
-	opts.deterministic = metric_deterministic_names;
-	a = analysis_new(&opts, &err);
-	if (!a)
+	if (!(a = analysis_new(&opts, &err)))
 		return cli_fail(&err);
 	buf_init(&out, ANALYZE_OUTPUT_MAX);
 	rc = samples_read_path(path, NULL, analyze_row, a, NULL, &err);
-	if (rc == 0) {
-		rc = analysis_finish(a, &err);
-		if (rc < 0)
-			plumb_err_prefix(&err, "%s", name);
-	}
+	if (rc == 0 && (rc = analysis_finish(a, &err)) < 0)
+		plumb_err_prefix(&err, "%s", name);
 	if (rc == 0)
 		rc = cfg.json ? analysis_render_json(a, name, &out, &err)
 		     : cfg.format && strcmp(cfg.format, "csv") == 0 ? analysis_render_csv(a, &out, &err)

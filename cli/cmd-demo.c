@@ -30,17 +30,45 @@ static const struct plumb_opt demo_opts[] = {
 	OPT_END_()
 };
 
-static int demo_exec(int argc, char **argv)
+/* Run the demo's comparison into bundle, and say what the sweep took. */
+static int demo_run(const struct plumb_config *cfg, const char *bundle, const char *dir,
+		    uint64_t t0)
 {
 	struct runner_run_opts ropts;
 	struct runner_run_result res;
-	struct plumb_config cfg;
 	struct runview view;
+	struct plumb_err err;
+	int rc, status;
+
+	plumb_err_clear(&err);
+	memset(&ropts, 0, sizeof(ropts));
+	runview_init(&view);
+	runview_attach(&view, &ropts);
+	ropts.output = bundle;
+	rc = runner_run(cfg, &ropts, &res, &err);
+	status = cli_run_status(&view, rc, &err, &res, o.json, REPORT_FAIL_NEVER);
+	if (rc == 0) {
+		/* The sweep may have grown: count the base's pads. */
+		unsigned pads = 0;
+		for (size_t i = 0; i < res.manifest.build.n_variants; i++)
+			pads += res.manifest.build.variants[i].side == MANIFEST_SIDE_BASE;
+		fprintf(stderr, "plumb demo: the whole sweep (%u pads x 2 sides + control, %lld rounds) "
+			"took %.1f s: builds %.1f s, measuring %.1f s; run `plumb run` in %s to measure again\n",
+			pads, (long long)res.manifest.run.rounds, (double)(clock_now_ns() - t0) / 1e9,
+			(double)res.build_ns / 1e9, (double)res.measure_ns / 1e9, dir);
+	}
+	runner_run_result_release(&res);
+	return status;
+}
+
+static int demo_exec(int argc, char **argv)
+{
+	struct plumb_config cfg;
 	struct plumb_err err;
 	struct buf dir, conf, out;
 	struct run_lock lock = { -1, NULL, 0 };
 	uint64_t t0 = clock_now_ns();
-	int rc, status;
+	int status;
 
 	if (argc > 1) {
 		fprintf(stderr, "plumb demo: one folder at most\n");
@@ -71,23 +99,7 @@ static int demo_exec(int argc, char **argv)
 		config_release(&cfg);
 		goto out;
 	}
-	memset(&ropts, 0, sizeof(ropts));
-	runview_init(&view);
-	runview_attach(&view, &ropts);
-	ropts.output = out.data;
-	rc = runner_run(&cfg, &ropts, &res, &err);
-	status = cli_run_status(&view, rc, &err, &res, o.json, REPORT_FAIL_NEVER);
-	if (rc == 0) {
-		/* The sweep may have grown: count the base's pads. */
-		unsigned pads = 0;
-		for (size_t i = 0; i < res.manifest.build.n_variants; i++)
-			pads += res.manifest.build.variants[i].side == MANIFEST_SIDE_BASE;
-		fprintf(stderr, "plumb demo: the whole sweep (%u pads x 2 sides + control, %lld rounds) "
-			"took %.1f s: builds %.1f s, measuring %.1f s; run `plumb run` in %s to measure again\n",
-			pads, (long long)res.manifest.run.rounds, (double)(clock_now_ns() - t0) / 1e9,
-			(double)res.build_ns / 1e9, (double)res.measure_ns / 1e9, dir.data);
-	}
-	runner_run_result_release(&res);
+	status = demo_run(&cfg, out.data, dir.data, t0);
 	config_release(&cfg);
 	run_lock_release(&lock);
 out:

@@ -52,12 +52,51 @@ static void put(struct buf *b, FILE *f)
 	buf_reset(b);
 }
 
+/* Make the bundle from the files loaded, signed when a key was given. */
+static int make_bundle(const struct import_file *files, size_t n, struct import_result *res,
+		       struct plumb_err *err)
+{
+	struct import_opts o;
+	struct sign_secret_key sk;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.base = args.base;
+	o.candidate = args.candidate;
+	o.metric = args.metric;
+	o.labels = (const char *const *)args.labels.v;
+	o.n_labels = args.labels.n;
+	if (args.key && (rc = sign_secret_key_load(&sk, args.key, err)) < 0)
+		return rc;
+	o.sign_key = args.key ? &sk : NULL;
+	rc = import_bundle(files, n, args.out, &o, res, err);
+	if (args.key)
+		sign_secret_key_release(&sk);
+	return rc;
+}
+
+/* What was made: JSON on standard output, or the text. */
+static int print_done(const struct import_file *files, const struct import_result *res,
+		      struct buf *text)
+{
+	const char *tool = import_tool_name(files[0].tool);
+	int status = PLUMB_EXIT_OK;
+
+	if (args.json) {
+		json_t *j = view_import_done_json(args.out, res, tool, args.key != NULL);
+		status = cli_print_json(j, "import JSON");
+		json_decref(j);
+	} else {
+		view_import_done(args.out, res, tool, args.key != NULL, text);
+		put(text, stdout);
+	}
+	return status;
+}
+
 static int import_exec(int argc, char **argv)
 {
 	struct import_file *files;
-	struct import_opts o;
 	struct import_result res;
-	struct sign_secret_key sk;
 	struct plumb_err err;
 	struct buf text;
 	int rc = 0, status = PLUMB_EXIT_OK;
@@ -75,47 +114,25 @@ static int import_exec(int argc, char **argv)
 	}
 	buf_init(&text, (size_t)1 << 24);
 	memset(&res, 0, sizeof(res));
-	files = calloc((size_t)argc, sizeof(*files));
-	if (!files) {
+	plumb_err_clear(&err);
+	if (!(files = calloc((size_t)argc, sizeof(*files)))) {
 		plumb_err_oom(&err, "import");
 		return cli_fail(&err);
 	}
-	plumb_err_clear(&err);
 	for (; n < (size_t)argc && rc == 0; n++)
 		rc = import_load(argv[n], &files[n], &err);
-	if (rc < 0) {
-		n--;
-		goto out;
-	}
-	view_import_warnings(files, n, &text);
-	put(&text, stderr);
-	memset(&o, 0, sizeof(o));
-	o.base = args.base;
-	o.candidate = args.candidate;
-	o.metric = args.metric;
-	o.labels = (const char *const *)args.labels.v;
-	o.n_labels = args.labels.n;
-	if (args.key && (rc = sign_secret_key_load(&sk, args.key, &err)) < 0)
-		goto out;
-	o.sign_key = args.key ? &sk : NULL;
-	rc = import_bundle(files, n, args.out, &o, &res, &err);
-	if (args.key)
-		sign_secret_key_release(&sk);
 	if (rc < 0)
-		goto out;
-	view_import_skipped(&res, &text);
-	put(&text, stderr);
-	if (args.json) {
-		json_t *j = view_import_done_json(args.out, &res, import_tool_name(files[0].tool),
-						  args.key != NULL);
-		status = cli_print_json(j, "import JSON");
-		json_decref(j);
-	} else {
-		view_import_done(args.out, &res, import_tool_name(files[0].tool), args.key != NULL,
-				 &text);
-		put(&text, stdout);
+		n--;
+	if (rc == 0) {
+		view_import_warnings(files, n, &text);
+		put(&text, stderr);
+		rc = make_bundle(files, n, &res, &err);
 	}
-out:
+	if (rc == 0) {
+		view_import_skipped(&res, &text);
+		put(&text, stderr);
+		status = print_done(files, &res, &text);
+	}
 	import_result_release(&res);
 	if (rc < 0)
 		status = cli_fail(&err);

@@ -132,11 +132,96 @@ static int index_exec(int argc)
 	}
 }
 
+/* --format, --json and --fail-on into o; 0, or the usage status. */
+static int parse_output_opts(struct report_opts *o)
+{
+	if (opt_format && report_format_parse(opt_format, &o->format) < 0)
+		return usage("--format takes text, md, html, json, csv or bmf");
+	if (opt_json && opt_format && o->format != REPORT_JSON)
+		return usage("--json is --format json; not with another --format");
+	if (opt_json)
+		o->format = REPORT_JSON;
+	if (opt_fail_on && report_fail_on_parse(opt_fail_on, &o->fail_on) < 0 &&
+	    (!opt_trend || trend_fail_on_parse(opt_fail_on, &o->fail_on) < 0))
+		return usage(opt_trend ? "--fail-on takes slower, any, noisy or change" :
+			     strcmp(opt_fail_on, "change") == 0 ? "--fail-on change goes with --trend" :
+			     "--fail-on takes slower, any or noisy");
+	if (opt_trend && opt_range)
+		return usage("--trend shows an archived series; --range the bundles of a range job: one or the other");
+	return 0;
+}
+
+static int trend_check(int argc, const struct report_opts *o)
+{
+	if (argc > 0)
+		return usage("--trend takes no bundle");
+	if (opt_baseline || opt_force)
+		return usage("--baseline and --force compare a bundle; --trend takes neither");
+	if (o->format == REPORT_CSV || o->format == REPORT_BMF)
+		return usage("--format csv and bmf export a bundle's report; --trend takes text, md, html or json");
+	return trend_exec(o->format, o->fail_on);
+}
+
+/* --range: the bundles of one range job (views/range.h). */
+static int range_exec(int argc, char **argv, const struct report_opts *o)
+{
+	struct report_result rr;
+	struct plumb_err err;
+	struct buf out;
+
+	if (argc < 1)
+		return usage("--range needs the bundles of the job");
+	if (opt_baseline || opt_fail_on)
+		return usage("--range compares the job's commits; it takes neither --baseline nor --fail-on");
+	if (o->format != REPORT_TEXT && o->format != REPORT_MARKDOWN && o->format != REPORT_JSON &&
+	    o->format != REPORT_HTML)
+		return usage("--range takes --format text, md, html or json");
+	plumb_err_clear(&err);
+	buf_init(&out, REPORT_OUTPUT_MAX);
+	if (range_render_paths((const char *const *)argv, (size_t)argc, opt_dir, o->format, opt_force,
+			       &out, &err) < 0) {
+		buf_release(&out);
+		return cli_fail(&err);
+	}
+	memset(&rr, 0, sizeof(rr));
+	return finish(&out, &rr, 0);
+}
+
+/*
+ * The report of one bundle (against a baseline), into out, and under
+ * GitHub Actions its step summary and annotations into md and notes.
+ */
+static int render_bundle(const char *path, const struct report_opts *o, struct buf *out,
+			 struct buf *md, struct buf *notes, struct report_result *rr,
+			 struct plumb_err *err)
+{
+	struct report_source bundle, baseline;
+	struct report_side bs, ls;
+	int rc;
+
+	report_source_init(&bundle);
+	report_source_init(&baseline);
+	/* Only the HTML page draws the per-pad distributions of samples.tsv. */
+	bundle.want_dist = baseline.want_dist = o->format == REPORT_HTML || o->format == REPORT_MARKDOWN;
+	rc = report_source_find(&bundle, path, opt_dir, 0, err);
+	if (rc == 0 && opt_baseline)
+		rc = report_source_find(&baseline, opt_baseline, opt_dir, 1, err);
+	if (rc == 0) {
+		report_source_side(&bundle, MANIFEST_SIDE_CANDIDATE, &bs);
+		report_source_side(&baseline, baseline.side, &ls);
+		rc = report_render(&bs, opt_baseline ? &ls : NULL, o, out, rr, err);
+	}
+	if (rc == 0 && cli_github_on())
+		rc = report_github_render(&bs, opt_baseline ? &ls : NULL, o->force, o->fail_on, md,
+					  notes, err);
+	report_source_release(&bundle);
+	report_source_release(&baseline);
+	return rc;
+}
+
 static int report_exec(int argc, char **argv)
 {
 	struct report_opts o = { REPORT_TEXT, 0, 0, REPORT_FAIL_NEVER };
-	struct report_source bundle, baseline;
-	struct report_side bs, ls;
 	struct report_result rr;
 	struct plumb_err err;
 	struct buf out, md, notes;
@@ -144,77 +229,24 @@ static int report_exec(int argc, char **argv)
 
 	if (opt_index)
 		return index_exec(argc);
-	if (opt_format && report_format_parse(opt_format, &o.format) < 0)
-		return usage("--format takes text, md, html, json, csv or bmf");
-	if (opt_json && opt_format && o.format != REPORT_JSON)
-		return usage("--json is --format json; not with another --format");
-	if (opt_json)
-		o.format = REPORT_JSON;
-	if (opt_fail_on && report_fail_on_parse(opt_fail_on, &o.fail_on) < 0) {
-		if (!opt_trend || trend_fail_on_parse(opt_fail_on, &o.fail_on) < 0)
-			return usage(opt_trend ? "--fail-on takes slower, any, noisy or change" :
-				     strcmp(opt_fail_on, "change") == 0 ? "--fail-on change goes with --trend" :
-				     "--fail-on takes slower, any or noisy");
-	}
-	if (opt_trend && opt_range)
-		return usage("--trend shows an archived series; --range the bundles of a range job: one or the other");
-	if (opt_trend) {
-		if (argc > 0)
-			return usage("--trend takes no bundle");
-		if (opt_baseline || opt_force)
-			return usage("--baseline and --force compare a bundle; --trend takes neither");
-		if (o.format == REPORT_CSV || o.format == REPORT_BMF)
-			return usage("--format csv and bmf export a bundle's report; --trend takes text, md, html or json");
-		return trend_exec(o.format, o.fail_on);
-	}
+	if ((rc = parse_output_opts(&o)) != 0)
+		return rc;
+	if (opt_trend)
+		return trend_check(argc, &o);
 	if (opt_host || opt_last || opt_project)
 		return usage("--host, --project and --last go with --trend");
-	if (opt_range) {
-		if (argc < 1)
-			return usage("--range needs the bundles of the job");
-		if (opt_baseline || opt_fail_on)
-			return usage("--range compares the job's commits; it takes neither --baseline nor --fail-on");
-		if (o.format != REPORT_TEXT && o.format != REPORT_MARKDOWN && o.format != REPORT_JSON &&
-		    o.format != REPORT_HTML)
-			return usage("--range takes --format text, md, html or json");
-		plumb_err_clear(&err);
-		buf_init(&out, REPORT_OUTPUT_MAX);
-		if (range_render_paths((const char *const *)argv, (size_t)argc, opt_dir, o.format, opt_force,
-				       &out, &err) < 0) {
-			buf_release(&out);
-			return cli_fail(&err);
-		}
-		memset(&rr, 0, sizeof(rr));
-		return finish(&out, &rr, 0);
-	}
+	if (opt_range)
+		return range_exec(argc, argv, &o);
 	if (argc != 1)
 		return usage(argc ? "one bundle at a time" : "a bundle is needed");
 	o.force = opt_force;
 	o.color = o.format == REPORT_TEXT && !opt_output && cli_color(stdout);
 
 	plumb_err_clear(&err);
-	report_source_init(&bundle);
-	report_source_init(&baseline);
 	buf_init(&out, REPORT_OUTPUT_MAX);
-	/* Only the HTML page draws the per-pad distributions of samples.tsv. */
-	bundle.want_dist = baseline.want_dist = o.format == REPORT_HTML || o.format == REPORT_MARKDOWN;
-	rc = report_source_find(&bundle, argv[0], opt_dir, 0, &err);
-	if (rc == 0 && opt_baseline)
-		rc = report_source_find(&baseline, opt_baseline, opt_dir, 1, &err);
-	if (rc == 0) {
-		report_source_side(&bundle, MANIFEST_SIDE_CANDIDATE, &bs);
-		report_source_side(&baseline, baseline.side, &ls);
-		rc = report_render(&bs, opt_baseline ? &ls : NULL, &o, &out, &rr, &err);
-	}
 	buf_init(&md, REPORT_OUTPUT_MAX);
 	buf_init(&notes, 1 << 20);
-	/* GitHub Actions: the step summary and the annotations too. */
-	if (rc == 0 && cli_github_on())
-		rc = report_github_render(&bs, opt_baseline ? &ls : NULL, o.force, o.fail_on, &md,
-					  &notes, &err);
-	report_source_release(&bundle);
-	report_source_release(&baseline);
-	if (rc < 0) {
+	if (render_bundle(argv[0], &o, &out, &md, &notes, &rr, &err) < 0) {
 		buf_release(&out);
 		buf_release(&md);
 		buf_release(&notes);
