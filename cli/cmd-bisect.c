@@ -170,49 +170,14 @@ static int show(enum view_bisect_format fmt)
 	return status;
 }
 
-static int bisect_exec(int argc, char **argv)
+/* The configuration a bisect runs, labelled with its id; 0 or the status. */
+static int load_config(struct plumb_config *cfg, const char *id, struct plumb_err *err)
 {
 	struct config_overrides ov;
-	struct plumb_config cfg;
-	struct plumb_err err;
-	struct run_lock lock = { -1, NULL, 0 };
-	struct bisect_record rec;
-	struct bisect_opts bo;
-	struct bisect_ctx ctx;
-	struct runner_run_opts ropts;
-	struct runview view;
-	enum view_bisect_format fmt = VIEW_BISECT_TEXT;
 	const char *bench_list[1];
 	char label[64];
-	struct buf dir, out;
-	int status, rc;
+	int rc = 0;
 
-	plumb_err_clear(&err);
-	bisect_record_init(&rec);
-	memset(&ctx, 0, sizeof(ctx));
-	buf_init(&dir, 1 << 16);
-	buf_init(&out, 1 << 26);
-	if (argc > 0) {
-		fprintf(stderr, "plumb bisect: unexpected argument '%s'\n", argv[0]);
-		return PLUMB_EXIT_USAGE;
-	}
-	if (opt_json_alias("bisect", o.json, &o.format) < 0)
-		return PLUMB_EXIT_USAGE;
-	if (o.format && view_bisect_format_parse(o.format, &fmt) < 0) {
-		fprintf(stderr, "plumb bisect: --format takes text, md, html or json\n");
-		return PLUMB_EXIT_USAGE;
-	}
-	if (o.show) {
-		if (o.good || o.bad || o.config || o.bench || o.metric || o.archive || o.output || o.workdir || o.wait) {
-			fprintf(stderr, "plumb bisect: --show takes only --format\n");
-			return PLUMB_EXIT_USAGE;
-		}
-		return show(fmt);
-	}
-	if (!o.good || !o.bad) {
-		fprintf(stderr, "plumb bisect: --good REF and --bad REF are required\n");
-		return PLUMB_EXIT_USAGE;
-	}
 	memset(&ov, 0, sizeof(ov));
 	/* The refs are checked by the bisect; these only satisfy run.base's requirement. */
 	ov.base = o.good;
@@ -223,111 +188,164 @@ static int bisect_exec(int argc, char **argv)
 		ov.benches = bench_list;
 		ov.nbenches = 1;
 	}
-	if (config_load(&cfg, o.config ? o.config : "plumb.conf", &ov, &err) < 0) {
-		status = cli_fail(&err);
-		goto out_buf;
-	}
-	if (cfg.nbenches != 1) {
+	if (config_load(cfg, o.config ? o.config : "plumb.conf", &ov, err) < 0)
+		return cli_fail(err);
+	if (cfg->nbenches != 1) {
 		fprintf(stderr, "plumb bisect: %s has %zu benchmarks; name the one to bisect with --bench\n",
-			cfg.file ? cfg.file : "plumb.conf", cfg.nbenches);
-		status = PLUMB_EXIT_USAGE;
-		goto out_cfg;
-	}
-	if (cfg.benches[0].mode == CONFIG_MODE_GBENCH) {
+			cfg->file ? cfg->file : "plumb.conf", cfg->nbenches);
+		rc = PLUMB_EXIT_USAGE;
+	} else if (cfg->benches[0].mode == CONFIG_MODE_GBENCH) {
 		/* Its benchmarks are known only once a binary is built. */
 		fprintf(stderr, "plumb bisect: bench.%s.mode = gbench: a Google Benchmark binary "
 			"is several benchmarks, and bisect follows one; bisect a process-mode "
 			"benchmark that runs the one you want "
-			"({artifact} --benchmark_filter=...)\n", cfg.benches[0].name);
-		status = PLUMB_EXIT_USAGE;
-		goto out_cfg;
+			"({artifact} --benchmark_filter=...)\n", cfg->benches[0].name);
+		rc = PLUMB_EXIT_USAGE;
 	}
-	make_id(rec.id);
-	snprintf(label, sizeof(label), "bisect=%s", rec.id);
-	if (config_set(&cfg, "run.label", label, "plumb bisect", &err) < 0) {
-		status = cli_fail(&err);
-		goto out_cfg;
-	}
-	if (o.metric) {
+	snprintf(label, sizeof(label), "bisect=%s", id);
+	if (rc == 0 && config_set(cfg, "run.label", label, "plumb bisect", err) < 0)
+		rc = cli_fail(err);
+	if (rc == 0 && o.metric) {
 		struct buf key;
 		buf_init(&key, 1 << 12);
-		rc = buf_printf(&key, "bench.%s.metric", cfg.benches[0].name) < 0 ? buf_err(&err, "--metric")
-										   : config_set(&cfg, key.data, o.metric, "--metric", &err);
+		rc = buf_printf(&key, "bench.%s.metric", cfg->benches[0].name) < 0 ? buf_err(err, "--metric")
+										    : config_set(cfg, key.data, o.metric, "--metric", err);
 		buf_release(&key);
 		if (rc == 0)
-			rc = config_check(&cfg, &err);
-		if (rc < 0) {
-			status = cli_fail(&err);
-			goto out_cfg;
-		}
+			rc = config_check(cfg, err);
+		if (rc < 0)
+			rc = cli_fail(err);
 	}
-	if ((o.output ? buf_addstr(&dir, o.output) : buf_printf(&dir, "plumb-bisect-%s", rec.id)) < 0) {
-		status = cli_fail(&err);
-		goto out_cfg;
-	}
-	if (mkdir_p(dir.data, &err) < 0) {
-		status = cli_fail(&err);
-		goto out_cfg;
-	}
-	runner_config_warnings(&cfg, stderr);
-	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK)
-		goto out_cfg;
-	if (o.archive) {
-		/* $PLUMB_ARCHIVE, else plumb.conf's archive.url, as plumb run --archive. */
-		const char *env = getenv("PLUMB_ARCHIVE");
-		if (store_locate(env && *env ? NULL : cfg.archive.url, &ctx.store_dir, &err) < 0 ||
-		    store_open(&ctx.st, ctx.store_dir, STORE_CREATE, &err) < 0) {
-			status = cli_fail(&err);
-			goto out_lock;
-		}
-		ctx.have_store = 1;
-	}
+	if (rc != 0)
+		config_release(cfg);
+	return rc;
+}
+
+/* --archive: $PLUMB_ARCHIVE, else plumb.conf's archive.url, as plumb run --archive. */
+static int open_archive(struct bisect_ctx *ctx, const struct plumb_config *cfg, struct plumb_err *err)
+{
+	const char *env = getenv("PLUMB_ARCHIVE");
+
+	if (store_locate(env && *env ? NULL : cfg->archive.url, &ctx->store_dir, err) < 0 ||
+	    store_open(&ctx->st, ctx->store_dir, STORE_CREATE, err) < 0)
+		return cli_fail(err);
+	ctx->have_store = 1;
+	return 0;
+}
+
+/* Run the bisect into dir, keep bisect.json and print the path it took. */
+static int bisect_and_show(struct plumb_config *cfg, struct bisect_ctx *ctx, const char *dir,
+			   enum view_bisect_format fmt, struct bisect_record *rec, struct plumb_err *err)
+{
+	struct runner_run_opts ropts;
+	struct runview view;
+	struct bisect_opts bo;
+	struct buf out;
+	int rc, status;
+
 	runview_init(&view);
 	view.quiet = o.quiet;
 	memset(&ropts, 0, sizeof(ropts));
 	runview_attach(&view, &ropts);
-	ctx.view = &view;
+	ctx->view = &view;
 	memset(&bo, 0, sizeof(bo));
 	bo.good = o.good;
 	bo.bad = o.bad;
-	bo.dir = dir.data;
+	bo.dir = dir;
 	bo.run = &ropts;
 	bo.step_start = on_start;
 	bo.step_done = on_done;
-	bo.ctx = &ctx;
-	rc = bisect_run(&cfg, &bo, &rec, &err);
+	bo.ctx = ctx;
+	rc = bisect_run(cfg, &bo, rec, err);
 	runview_finish(&view);
 	if (rc < 0) {
-		status = cli_fail(&err);
+		status = cli_fail(err);
 		/* What was measured before the error is kept with its bundles. */
-		if (rec.nsteps)
-			(void)write_record(&rec, dir.data, &err);
-		goto out_store;
+		if (rec->nsteps)
+			(void)write_record(rec, dir, err);
+		return status;
 	}
-	if (write_record(&rec, dir.data, &err) < 0 || view_bisect(&rec, fmt, &out, &err) < 0) {
-		status = cli_fail(&err);
-		goto out_store;
+	buf_init(&out, 1 << 26);
+	if (write_record(rec, dir, err) < 0 || view_bisect(rec, fmt, &out, err) < 0) {
+		buf_release(&out);
+		return cli_fail(err);
 	}
 	fputs(buf_cstr(&out), stdout);
-	if (fflush(stdout) != 0) {
-		status = PLUMB_EXIT_IO;
-		goto out_store;
-	}
+	buf_release(&out);
+	if (fflush(stdout) != 0)
+		return PLUMB_EXIT_IO;
 	if (!o.quiet)
-		fprintf(stderr, "plumb: the bundles and bisect.json are in %s\n", dir.data);
-	status = cli_bisect_status(rec.outcome);
-out_store:
+		fprintf(stderr, "plumb: the bundles and bisect.json are in %s\n", dir);
+	return cli_bisect_status(rec->outcome);
+}
+
+/* The options' own checks; 0, or the usage status. */
+static int check_opts(int argc, char **argv, enum view_bisect_format *fmt)
+{
+	if (argc > 0) {
+		fprintf(stderr, "plumb bisect: unexpected argument '%s'\n", argv[0]);
+		return PLUMB_EXIT_USAGE;
+	}
+	if (opt_json_alias("bisect", o.json, &o.format) < 0)
+		return PLUMB_EXIT_USAGE;
+	if (o.format && view_bisect_format_parse(o.format, fmt) < 0) {
+		fprintf(stderr, "plumb bisect: --format takes text, md, html or json\n");
+		return PLUMB_EXIT_USAGE;
+	}
+	if (o.show && (o.good || o.bad || o.config || o.bench || o.metric || o.archive || o.output ||
+		       o.workdir || o.wait)) {
+		fprintf(stderr, "plumb bisect: --show takes only --format\n");
+		return PLUMB_EXIT_USAGE;
+	}
+	if (!o.show && (!o.good || !o.bad)) {
+		fprintf(stderr, "plumb bisect: --good REF and --bad REF are required\n");
+		return PLUMB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int bisect_exec(int argc, char **argv)
+{
+	struct plumb_config cfg;
+	struct plumb_err err;
+	struct run_lock lock = { -1, NULL, 0 };
+	struct bisect_record rec;
+	struct bisect_ctx ctx;
+	enum view_bisect_format fmt = VIEW_BISECT_TEXT;
+	struct buf dir;
+	int status;
+
+	if ((status = check_opts(argc, argv, &fmt)) != 0)
+		return status;
+	if (o.show)
+		return show(fmt);
+	plumb_err_clear(&err);
+	bisect_record_init(&rec);
+	memset(&ctx, 0, sizeof(ctx));
+	buf_init(&dir, 1 << 16);
+	make_id(rec.id);
+	if ((status = load_config(&cfg, rec.id, &err)) != 0)
+		goto out_rec;
+	if ((o.output ? buf_addstr(&dir, o.output) : buf_printf(&dir, "plumb-bisect-%s", rec.id)) < 0)
+		status = buf_err(&err, "bisect folder") < 0 ? cli_fail(&err) : PLUMB_EXIT_INTERNAL;
+	else if (mkdir_p(dir.data, &err) < 0)
+		status = cli_fail(&err);
+	if (status != 0)
+		goto out_cfg;
+	runner_config_warnings(&cfg, stderr);
+	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK)
+		goto out_cfg;
+	if (!o.archive || (status = open_archive(&ctx, &cfg, &err)) == 0)
+		status = bisect_and_show(&cfg, &ctx, dir.data, fmt, &rec, &err);
 	if (ctx.have_store)
 		store_close(&ctx.st);
 	free(ctx.store_dir);
-out_lock:
 	run_lock_release(&lock);
 out_cfg:
 	config_release(&cfg);
-out_buf:
+out_rec:
 	bisect_record_release(&rec);
 	buf_release(&dir);
-	buf_release(&out);
 	return status;
 }
 
