@@ -3,11 +3,12 @@
  * nobody else uses: the key table (config.c: keys, setting and reading),
  * the value parsers (config-value.c) and the renderers (config-render.c).
  *
- * Adding a key: a row in config_keys[] and its enum key_id, its field in
- * struct plumb_config (config.h), its case in set_key() and in
- * config_key_value() (config.c), and its entry in docs/plumb.conf.5 (a
- * unit test keeps the page and the table in step).  The renderers and the
- * defaults follow from the table.
+ * Adding a key: its enum key_id, its row in config_keys[] (config.c: name,
+ * default, doc line, kind, field, bounds or choices; a rule of its own as
+ * a function the row names), its field in struct plumb_config (config.h),
+ * and its entry in docs/plumb.conf.5 (a unit test keeps the page and the
+ * table in step).  Parsing, defaults, read-back and rendering follow from
+ * the row.
  *
  * Ownership: the tables are static; struct key_value only borrows from
  * the configuration it describes.
@@ -26,7 +27,7 @@ struct plumb_err;
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Key ids; the order of keys[] is the documented and rendered order. */
+/* Key ids, config_keys[]'s index: their order is the documented and rendered order. */
 enum key_id {
 	K_REPO_PATH, K_REPO_URL, K_REPO_RELEASE_TAGS,
 	K_RUN_BASE, K_RUN_CANDIDATE, K_RUN_PADS, K_RUN_MAX_PADS, K_RUN_BUDGET,
@@ -46,9 +47,6 @@ enum key_id {
 };
 #define K_BENCH_FIRST K_BENCH_COMMAND
 
-/* run.lock, build.cacheSize, archive.url: this machine's, never a spec's (config.c). */
-bool config_key_local(enum key_id id);
-
 #define PAD_BYTES_MAX      65536
 #define WARMUP_RUNS_MAX    1000
 #define SAMPLES_MAX        UINT64_C(1000000000)
@@ -56,9 +54,56 @@ bool config_key_local(enum key_id id);
 #define LABEL_KEY_MAX      64
 #define VALUE_MAX          4096   /* bytes of one value (commands included) */
 
+/*
+ * How a key's text becomes its field (set_key()) and the field its value
+ * shown (config_key_value()).  off is the field's offsetof in struct
+ * plumb_config, or in struct config_bench for bench keys; off2 a second
+ * field where the kind says.
+ */
+enum key_kind {
+	KIND_STR,       /* char *, checked and copied by parse() */
+	KIND_COMMAND,   /* char *, a shell command expanding the placeholders in choices */
+	KIND_UINT,      /* unsigned from min to max; with auto_ok "auto" is 0 */
+	KIND_U64,       /* uint64_t from min to max */
+	KIND_BOOL,      /* bool; spelled choices[0] | choices[1] when choices are given */
+	KIND_DURATION,  /* long seconds (config_parse_duration()) */
+	KIND_CHOICE,    /* an int-sized enum: the index of the value in choices */
+	KIND_REAL,      /* double from lo to hi, its text at off2; with auto_ok "auto" is 0 */
+	KIND_SIZE,      /* uint64_t bytes, its canonical text at off2 */
+	KIND_WORDS,     /* char ** and its size_t count at off2, each word passing word_ok() */
+	KIND_SPECIAL    /* no field of its own: set() and get() do it all */
+};
+
+struct key_value;
+
+/* A key's own rule: check v (before the kind's parser) or set it instead of it. */
+typedef int key_set_fn(struct plumb_config *cfg, struct config_bench *b, const char *v,
+		       const char *where, struct plumb_err *err);
+
+/* One row of the key table; a rule of one key is a named function in its row. */
 struct key_def {
-	struct config_key pub;
-	enum key_id id;
+	struct config_key pub;    /* name, default, doc line (plumb.conf.5, the tests) */
+	enum key_kind kind;
+	size_t off, off2;
+	uint64_t min, max;        /* KIND_UINT, KIND_U64 */
+	const char *lo, *hi;      /* KIND_REAL, as messages write them */
+	bool auto_ok;             /* "auto" is a value (KIND_UINT, KIND_REAL) */
+	bool local;               /* where this machine keeps things (run.lock, build.cacheSize,
+	                             archive.url), not how a run measured: never in a bundle's
+	                             spec, nor set by one (it could make plumb write to a file
+	                             or server of its choosing) */
+	const char *const *choices;
+	size_t nchoices;
+	int (*parse)(const char *where, const char *v, char **dst, struct plumb_err *err);
+	bool (*word_ok)(const char *w);   /* KIND_WORDS, and what a word is */
+	const char *what;
+	key_set_fn *check;        /* extra rule run before the value is stored */
+	key_set_fn *set;          /* replaces the kind's parser */
+	void (*get)(const struct plumb_config *cfg, const struct config_bench *b,
+		    struct key_value *v);   /* replaces the kind's read-back */
+	const char *unset;        /* read-back note of a key not set (NULL: "not set") */
+	bool (*applies)(const struct plumb_config *cfg, const struct config_bench *b);
+	const char *unapplied;    /* read-back note when applies() says no */
 };
 
 /*

@@ -123,7 +123,7 @@ static int text_section(const struct plumb_config *cfg, const struct config_benc
 	for (size_t i = 0; i < N_OF(config_keys); i++) {
 		if (strcmp(config_keys[i].pub.section, sec) != 0)
 			continue;
-		config_key_value(cfg, b, config_keys[i].id, &v);
+		config_key_value(cfg, b, (enum key_id)i, &v);
 		if (text_key(out, config_keys[i].pub.name, &v) < 0)
 			return -1;
 	}
@@ -269,9 +269,9 @@ static void json_section(struct jb *jb, const struct plumb_config *cfg,
 
 	for (size_t i = 0; i < N_OF(config_keys) && !jb->failed; i++) {
 		/* This machine's lock, cache and archive are not how it measured. */
-		if (strcmp(config_keys[i].pub.section, sec) != 0 || config_key_local(config_keys[i].id))
+		if (strcmp(config_keys[i].pub.section, sec) != 0 || config_keys[i].local)
 			continue;
-		config_key_value(cfg, b, config_keys[i].id, &v);
+		config_key_value(cfg, b, (enum key_id)i, &v);
 		jb_set(jb, obj, config_keys[i].pub.name, json_key(jb, &v));
 	}
 }
@@ -280,7 +280,7 @@ static void json_section(struct jb *jb, const struct plumb_config *cfg,
 static bool section_recorded(const char *sec)
 {
 	for (size_t i = 0; i < N_OF(config_keys); i++)
-		if (strcmp(config_keys[i].pub.section, sec) == 0 && !config_key_local(config_keys[i].id))
+		if (strcmp(config_keys[i].pub.section, sec) == 0 && !config_keys[i].local)
 			return true;
 	return false;
 }

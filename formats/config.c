@@ -5,19 +5,36 @@
  * the checks between keys.  The value parsers are in config-value.c, the
  * renderers (plumb.conf text and JSON) in config-render.c.
  *
- * Everything is driven by one key table (config_keys[] below): the
- * defaults (read from it as a file's values are), the parser, the "did
- * you mean" suggestions, both renderers (through config_key_value(), one
- * value per key) and the test that keeps docs/plumb.conf.5 in step all
- * walk it.  libgit2 only parses the syntax; the meaning of each key is
- * here, so a typo is an error, never a silently ignored setting.
+ * One descriptor table drives everything (config_keys[] below): a row
+ * holds a key's name, default, doc line, kind, the offset of its field and
+ * its bounds or choices, so that the defaults (read from it as a file's
+ * values are), the parser (set_key()), the read-back for --dry-run and the
+ * bundle's spec (config_key_value()), the "did you mean" suggestions and
+ * the test that keeps docs/plumb.conf.5 in step all walk it.  A key with
+ * a rule of its own names a small function in its row (check, or set and
+ * get for KIND_SPECIAL).  libgit2 only parses the syntax; the meaning of
+ * each key is here, so a typo is an error, never a silently ignored setting.
+ *
+ * libgit2 (1.5) is the one parser.  prescan() reads the bytes first for
+ * what libgit2 lets through or acts on before plumb sees an entry:
+ *   - a NUL byte: libgit2 ends the value there ("HEAD~1\0junk" would run
+ *     HEAD~1);
+ *   - a quote left open at the end of a line: libgit2 reads it as closed;
+ *   - an [include] or [includeIf] section: libgit2 opens the named file
+ *     while parsing (a FIFO hangs it, and an error inside /etc/passwd is
+ *     reported as this file's); read_entries() refuses include.path too;
+ *   - where each key line is and whether the syntax removed quote
+ *     characters from a command (libgit2's entries carry no line): the
+ *     warning of warn_quotes().
+ * Each names the line.  Everything else (syntax, escapes, continuation
+ * lines, case of names) is libgit2's.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 #include <strings.h>
 #include <sys/stat.h>
 
@@ -36,69 +53,8 @@
 #include "stats/rule.h"
 #include "common/banned.h"
 
-const struct key_def config_keys[] = {
-	{ { "repo", "path", ".", false, false, "a folder (relative to plumb.conf's folder)" }, K_REPO_PATH },
-	{ { "repo", "url", NULL, false, false, "a URL git can clone" }, K_REPO_URL },
-	{ { "repo", "releaseTags", NULL, false, false,
-	    "a glob of tag names (v*): the tags run.base = latest-tag chooses from" }, K_REPO_RELEASE_TAGS },
-	{ { "run", "base", NULL, true, false, "a revision" }, K_RUN_BASE },
-	{ { "run", "candidate", "HEAD", false, false, "a revision, or WORKTREE" }, K_RUN_CANDIDATE },
-	{ { "run", "pads", "auto", false, false, "1 to 64, or auto" }, K_RUN_PADS },
-	{ { "run", "maxPads", "18", false, false, "6 to 64 (pads = auto only)" }, K_RUN_MAX_PADS },
-	{ { "run", "budget", "15m", false, false, "a duration: 90, 90s, 30m, 2h (pads = auto only)" }, K_RUN_BUDGET },
-	{ { "run", "rounds", "10", false, false, "1 to 100000" }, K_RUN_ROUNDS },
-	{ { "run", "seed", "1", false, false, "0 to 9223372036854775807" }, K_RUN_SEED },
-	{ { "run", "control", "true", false, false, "true | false" }, K_RUN_CONTROL },
-	{ { "run", "warmupRuns", "1", false, false, "0 to 1000" }, K_RUN_WARMUP_RUNS },
-	{ { "run", "cpu", NULL, false, false, "a CPU list: 2, 0-3, 1,3,5-7" }, K_RUN_CPU },
-	{ { "run", "aslr", "on", false, false, "on | off" }, K_RUN_ASLR },
-	{ { "run", "env", "PATH HOME LANG", false, false, "variable names, space-separated" }, K_RUN_ENV },
-	{ { "run", "keepArtifacts", "pad0", false, false, "none | pad0 | all" }, K_RUN_KEEP_ARTIFACTS },
-	{ { "run", "label", NULL, false, true, "KEY=VALUE, repeatable" }, K_RUN_LABEL },
-	{ { "run", "setup", NULL, false, false, "a shell command" }, K_RUN_SETUP },
-	{ { "run", "cleanup", NULL, false, false, "a shell command" }, K_RUN_CLEANUP },
-	{ { "run", "lock", NULL, false, false, "a file path (the machine-wide lock)" }, K_RUN_LOCK },
-	{ { "run", "project", NULL, false, false, "a name: the project in the archive (default: "
-	    "the repository's remote URL, else its first commit id)" }, K_RUN_PROJECT },
-	{ { "build", "command", NULL, true, false, "a shell command" }, K_BUILD_COMMAND },
-	{ { "build", "artifact", NULL, true, false, "a relative path inside the tree" }, K_BUILD_ARTIFACT },
-	{ { "build", "pad", "link", false, false, "link | env | none" }, K_BUILD_PAD },
-	{ { "build", "padBytes", "16", false, false, "1 to 65536" }, K_BUILD_PAD_BYTES },
-	{ { "build", "padOffsets", "spread", false, false, "linear | spread" }, K_BUILD_PAD_OFFSETS },
-	{ { "build", "reuse", "relink", false, false, "relink | none" }, K_BUILD_REUSE },
-	{ { "build", "timeout", "30m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BUILD_TIMEOUT },
-	{ { "build", "cc", "cc", false, false, "a compiler command" }, K_BUILD_CC },
-	{ { "build", "cacheSize", "4G", false, false, "a size: 0 (off), 500M, 4G" }, K_BUILD_CACHE_SIZE },
-	{ { "build", "jobs", "auto", false, false, "1 to 64, or auto (the number of CPUs)" }, K_BUILD_JOBS },
-	{ { "verdict", "rule", "shift", false, false, "shift | margin | overlap" }, K_VERDICT_RULE },
-	{ { "verdict", "confidence", "auto", false, false,
-	    "0.5 to 0.999, or auto (shift 0.99, margin and overlap 0.95)" }, K_VERDICT_CONFIDENCE },
-	{ { "verdict", "minEffect", "0.01", false, false, "0 to 0.5 (rule shift)" }, K_VERDICT_MIN_EFFECT },
-	{ { "host", "allow", NULL, false, false, "check ids, comma-separated: virt,isolation" }, K_HOST_ALLOW },
-	{ { "archive", "url", NULL, false, false, "a folder, or postgresql://USER:PASSWORD@HOST/DB" }, K_ARCHIVE_URL },
-	{ { "bench", "command", NULL, true, false, "a shell command" }, K_BENCH_COMMAND },
-	{ { "bench", "mode", "process", false, false, "process | samples | gbench" }, K_BENCH_MODE },
-	{ { "bench", "filter", NULL, false, false, "a Google Benchmark regular expression (mode = gbench only)" }, K_BENCH_FILTER },
-	{ { "bench", "warmup", "auto", false, false, "auto | N | none" }, K_BENCH_WARMUP },
-	{ { "bench", "metric", "wall", false, false, NULL /* from the metric table */ }, K_BENCH_METRIC },
-	{ { "bench", "hot", NULL, false, false, "symbol names, space-separated" }, K_BENCH_HOT },
-	{ { "bench", "hotCoverage", "0.95", false, false, "0.5 to 1" }, K_BENCH_HOT_COVERAGE },
-	{ { "bench", "timeout", "5m", false, false, "a duration: 90, 90s, 30m, 2h" }, K_BENCH_TIMEOUT },
-	{ { "bench", "maxSamples", "10000000", false, false, "1 to 1000000000" }, K_BENCH_MAX_SAMPLES },
-	{ { "bench", "checksum", "auto", false, false, "auto | required | off" }, K_BENCH_CHECKSUM },
-	{ { "bench", "counter", "auto", false, false, "auto | hardware | valgrind | both" }, K_BENCH_COUNTER },
-	{ { "bench", "params", NULL, false, false, "NAME=V1,V2;NAME=V1,..." }, K_BENCH_PARAMS },
-	{ { "bench", "prepare", NULL, false, false, "a shell command" }, K_BENCH_PREPARE },
-	{ { "bench", "setup", NULL, false, false, "a shell command" }, K_BENCH_SETUP },
-	{ { "bench", "cleanup", NULL, false, false, "a shell command" }, K_BENCH_CLEANUP },
-};
-
 const char *const config_sections[CONFIG_NSECTIONS] = { "repo", "run", "build", "verdict", "host", "archive", "bench" };
 static const char *const rule_names[] = { "shift", "margin", "overlap" };
-
-_Static_assert(sizeof(config_keys) / sizeof(config_keys[0]) == K_COUNT,
-	       "one row of config_keys[] per enum key_id");
-
 static const char *const pad_names[] = { "link", "env", "none" };
 static const char *const reuse_names[] = { "relink", "none" };
 static const char *const offsets_names[] = { "linear", "spread" };
@@ -112,6 +68,368 @@ static const char *const build_placeholders[] = {
 	"pad", "pad_bytes", "pad_object", "pad_ldflags"
 };
 static const char *const bench_placeholders[] = { "artifact" };
+
+/* KIND_CHOICE stores the index through an int: every enum it fills is one. */
+_Static_assert(sizeof(enum config_pad) == sizeof(int) && sizeof(enum config_keep) == sizeof(int) &&
+	       sizeof(enum config_offsets) == sizeof(int) && sizeof(enum config_reuse) == sizeof(int) &&
+	       sizeof(enum config_mode) == sizeof(int) && sizeof(enum config_checksum) == sizeof(int) &&
+	       sizeof(enum config_counter) == sizeof(int) && sizeof(enum metric_id) == sizeof(int),
+	       "KIND_CHOICE fields are int-sized enums");
+
+/* ---- the rules of single keys ------------------------------------------ */
+
+static void value_str(struct key_value *v, const char *s, const char *note)
+{
+	v->kind = s || !note ? V_STR : V_NONE;
+	v->s = s;
+	v->note = note;
+}
+
+static void value_u64(struct key_value *v, enum value_kind kind, uint64_t n)
+{
+	v->kind = kind;
+	v->n = n;
+}
+
+static int repo_path_check(struct plumb_config *cfg, struct config_bench *b, const char *v,
+			   const char *where, struct plumb_err *err)
+{
+	(void)b, (void)v;
+	if (cfg->repo.url)
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: repo.url is given too; give one of path and url", where);
+	return 0;
+}
+
+static bool repo_by_path(const struct plumb_config *cfg, const struct config_bench *b)
+{
+	(void)b;
+	return !cfg->repo.url;
+}
+
+/* repo.url replaces repo.path's default; both given is an error. */
+static int repo_url_set(struct plumb_config *cfg, struct config_bench *b, const char *v,
+			const char *where, struct plumb_err *err)
+{
+	(void)b;
+	if (cfg->explicit_keys & (UINT64_C(1) << K_REPO_PATH))
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: repo.path is given too; give one of path and url", where);
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a URL", where, SHOW(v));
+	if (!*v)
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: empty value", where);
+	if (config_set_str(&cfg->repo.url, v, err) < 0)
+		return PLUMB_EINTERNAL;
+	free(cfg->repo.path);
+	cfg->repo.path = NULL;
+	return 0;
+}
+
+static int glob_check(struct plumb_config *cfg, struct config_bench *b, const char *v,
+		      const char *where, struct plumb_err *err)
+{
+	(void)cfg, (void)b;
+	return *v ? 0 : plumb_err_set(err, PLUMB_EINPUT, "%s: empty value (a glob: v*)", where);
+}
+
+/* run.pads: a number, or auto (the adaptive sweep from CONFIG_PADS_AUTO_START). */
+static int pads_set(struct plumb_config *cfg, struct config_bench *b, const char *v,
+		    const char *where, struct plumb_err *err)
+{
+	uint64_t n = CONFIG_PADS_AUTO_START;
+	bool is_auto = strcasecmp(v, "auto") == 0;
+
+	(void)b;
+	if (!is_auto && config_parse_number(where, v, 1, CONFIG_PADS_MAX, &n, err) < 0)
+		return PLUMB_EINPUT;
+	cfg->run.pads = (unsigned)n;
+	cfg->run.pads_auto = is_auto;
+	return 0;
+}
+
+static void pads_get(const struct plumb_config *cfg, const struct config_bench *b,
+		     struct key_value *v)
+{
+	(void)b;
+	if (cfg->run.pads_auto)
+		value_str(v, "auto", NULL);
+	else
+		value_u64(v, V_U64, cfg->run.pads);
+}
+
+static bool pads_auto(const struct plumb_config *cfg, const struct config_bench *b)
+{
+	(void)b;
+	return cfg->run.pads_auto;
+}
+
+static int cpus_set(struct plumb_config *cfg, struct config_bench *b, const char *v,
+		    const char *where, struct plumb_err *err)
+{
+	(void)b;
+	return config_parse_cpus(where, v, cfg, err);
+}
+
+static void cpus_get(const struct plumb_config *cfg, const struct config_bench *b,
+		     struct key_value *v)
+{
+	(void)b;
+	v->kind = cfg->run.ncpus ? V_CPUS : V_NONE;
+	v->cpus = cfg->run.cpus;
+	v->ncpus = cfg->run.ncpus;
+	v->note = "not set (no pinning)";
+}
+
+static int label_set(struct plumb_config *cfg, struct config_bench *b, const char *v,
+		     const char *where, struct plumb_err *err)
+{
+	(void)b;
+	return config_add_label(where, v, false, cfg, err);
+}
+
+static void label_get(const struct plumb_config *cfg, const struct config_bench *b,
+		      struct key_value *v)
+{
+	(void)b;
+	v->kind = V_LABELS;
+	v->labels = cfg->run.labels;
+	v->nlabels = cfg->run.nlabels;
+	v->note = "none";
+}
+
+/* archive.url, and the same without its password for everything shown. */
+static int archive_set(struct plumb_config *cfg, struct config_bench *b, const char *v,
+		       const char *where, struct plumb_err *err)
+{
+	int rc = config_parse_text(where, v, &cfg->archive.url, err);
+
+	(void)b;
+	free(cfg->archive.shown);
+	cfg->archive.shown = NULL;
+	if (rc == 0 && !(cfg->archive.shown = url_redact(cfg->archive.url)))
+		return plumb_err_oom(err, where);
+	return rc;
+}
+
+static void archive_get(const struct plumb_config *cfg, const struct config_bench *b,
+			struct key_value *v)
+{
+	(void)b;
+	value_str(v, cfg->archive.shown, "not set ($PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)");
+}
+
+/* verdict.rule: the rule's static name, as stats_rule_select() takes it. */
+static int rule_set(struct plumb_config *cfg, struct config_bench *b, const char *v,
+		    const char *where, struct plumb_err *err)
+{
+	int choice;
+
+	(void)b;
+	if (config_parse_choice(where, v, rule_names, N_OF(rule_names), &choice, err) < 0)
+		return PLUMB_EINPUT;
+	cfg->verdict.rule = rule_names[choice];
+	return 0;
+}
+
+static void rule_get(const struct plumb_config *cfg, const struct config_bench *b,
+		     struct key_value *v)
+{
+	(void)b;
+	value_str(v, cfg->verdict.rule, NULL);
+}
+
+/* A {param:NAME} left in a benchmark's command or filter (no params). */
+static int params_done(struct plumb_config *cfg, struct config_bench *b, const char *v,
+		       const char *where, struct plumb_err *err)
+{
+	(void)cfg, (void)b;
+	return config_params_leftover(where, v, err);
+}
+
+static bool gbench_mode(const struct plumb_config *cfg, const struct config_bench *b)
+{
+	(void)cfg;
+	return b->mode == CONFIG_MODE_GBENCH;
+}
+
+static bool samples_mode(const struct plumb_config *cfg, const struct config_bench *b)
+{
+	(void)cfg;
+	return b->mode == CONFIG_MODE_SAMPLES;
+}
+
+/* bench.NAME.warmup: auto, none (or 0), or a count of samples to drop. */
+static int warmup_set(struct plumb_config *cfg, struct config_bench *b, const char *v,
+		      const char *where, struct plumb_err *err)
+{
+	uint64_t n;
+
+	(void)cfg;
+	if (strcasecmp(v, "auto") == 0) {
+		b->warmup = CONFIG_WARMUP_AUTO;
+	} else if (strcasecmp(v, "none") == 0 || strcmp(v, "0") == 0) {
+		b->warmup = CONFIG_WARMUP_NONE;
+	} else if (config_parse_u64(v, 1, SAMPLES_MAX, &n)) {
+		b->warmup = CONFIG_WARMUP_COUNT;
+		b->warmup_count = n;
+	} else {
+		return plumb_err_set(err, PLUMB_EINPUT,
+				     "%s: '%s' is not auto, none or a whole number from 1 to %" PRIu64,
+				     where, SHOW(v), SAMPLES_MAX);
+	}
+	return 0;
+}
+
+static void warmup_get(const struct plumb_config *cfg, const struct config_bench *b,
+		       struct key_value *v)
+{
+	(void)cfg;
+	if (b->warmup == CONFIG_WARMUP_COUNT)
+		value_u64(v, V_U64, b->warmup_count);
+	else
+		value_str(v, b->warmup == CONFIG_WARMUP_AUTO ? "auto" : "none", NULL);
+}
+
+/* ---- the key table ------------------------------------------------------ */
+
+#define KEY(sec, name, def, doc) .pub = { sec, name, def, false, false, doc }
+#define REQUIRED(sec, name, doc) .pub = { sec, name, NULL, true, false, doc }
+#define RUN(field)   .off = offsetof(struct plumb_config, field)
+#define BENCH(field) .off = offsetof(struct config_bench, field)
+#define BENCH2(field, field2) BENCH(field), .off2 = offsetof(struct config_bench, field2)
+#define CFG2(field, field2) RUN(field), .off2 = offsetof(struct plumb_config, field2)
+#define CHOICES(a) .choices = (a), .nchoices = N_OF(a)
+#define UINT(lo, hi) .kind = KIND_UINT, .min = (lo), .max = (hi)
+#define TEXT(parser) .kind = KIND_STR, .parse = (parser)
+#define SPECIAL(s, g) .kind = KIND_SPECIAL, .set = (s), .get = (g)
+#define ONLY(fn, note) .applies = (fn), .unapplied = (note)
+#define CMD "a shell command"
+#define DURATION "a duration: 90, 90s, 30m, 2h"
+
+/* Every key in documented and rendered order, one row per enum key_id. */
+const struct key_def config_keys[K_COUNT] = {
+	[K_REPO_PATH] = { KEY("repo", "path", ".", "a folder (relative to plumb.conf's folder)"),
+			  TEXT(config_parse_text), RUN(repo.path), .check = repo_path_check,
+			  ONLY(repo_by_path, "not used (url is given)") },
+	[K_REPO_URL] = { KEY("repo", "url", NULL, "a URL git can clone"), .kind = KIND_STR, .set = repo_url_set,
+			 RUN(repo.url), .unset = "not set" },
+	[K_REPO_RELEASE_TAGS] = { KEY("repo", "releaseTags", NULL,
+				      "a glob of tag names (v*): the tags run.base = latest-tag chooses from"),
+				  TEXT(config_parse_text), RUN(repo.release_tags), .check = glob_check,
+				  .unset = "not set (every tag)" },
+	[K_RUN_BASE] = { REQUIRED("run", "base", "a revision"), TEXT(config_parse_rev), RUN(run.base),
+			 .unset = "not set (required)" },
+	[K_RUN_CANDIDATE] = { KEY("run", "candidate", "HEAD", "a revision, or WORKTREE"),
+			      TEXT(config_parse_rev), RUN(run.candidate) },
+	[K_RUN_PADS] = { KEY("run", "pads", "auto", "1 to 64, or auto"), SPECIAL(pads_set, pads_get) },
+	[K_RUN_MAX_PADS] = { KEY("run", "maxPads", "18", "6 to 64 (pads = auto only)"),
+			     UINT(CONFIG_PADS_AUTO_START, CONFIG_PADS_MAX), RUN(run.max_pads),
+			     ONLY(pads_auto, "pads = auto only") },
+	[K_RUN_BUDGET] = { KEY("run", "budget", "15m", DURATION " (pads = auto only)"),
+			   .kind = KIND_DURATION, RUN(run.budget), ONLY(pads_auto, "pads = auto only") },
+	[K_RUN_ROUNDS] = { KEY("run", "rounds", "10", "1 to 100000"), UINT(1, CONFIG_ROUNDS_MAX),
+			   RUN(run.rounds) },
+	[K_RUN_SEED] = { KEY("run", "seed", "1", "0 to 9223372036854775807"), .kind = KIND_U64,
+			 .max = SEED_MAX, RUN(run.seed) },
+	[K_RUN_CONTROL] = { KEY("run", "control", "true", "true | false"), .kind = KIND_BOOL,
+			    RUN(run.control) },
+	[K_RUN_WARMUP_RUNS] = { KEY("run", "warmupRuns", "1", "0 to 1000"), UINT(0, WARMUP_RUNS_MAX),
+				RUN(run.warmup_runs) },
+	[K_RUN_CPU] = { KEY("run", "cpu", NULL, "a CPU list: 2, 0-3, 1,3,5-7"), SPECIAL(cpus_set, cpus_get) },
+	/* on and off, or any other boolean spelling git accepts. */
+	[K_RUN_ASLR] = { KEY("run", "aslr", "on", "on | off"), .kind = KIND_BOOL, CHOICES(aslr_names),
+			 RUN(run.aslr) },
+	[K_RUN_ENV] = { KEY("run", "env", "PATH HOME LANG", "variable names, space-separated"),
+			.kind = KIND_WORDS, CFG2(run.env, run.nenv), .word_ok = config_env_name_ok,
+			.what = "a variable name" },
+	[K_RUN_KEEP_ARTIFACTS] = { KEY("run", "keepArtifacts", "pad0", "none | pad0 | all"),
+				   .kind = KIND_CHOICE, CHOICES(keep_names), RUN(run.keep_artifacts) },
+	[K_RUN_LABEL] = { .pub = { "run", "label", NULL, false, true, "KEY=VALUE, repeatable" },
+			  SPECIAL(label_set, label_get) },
+	[K_RUN_SETUP] = { KEY("run", "setup", NULL, CMD), .kind = KIND_COMMAND, RUN(run.setup) },
+	[K_RUN_CLEANUP] = { KEY("run", "cleanup", NULL, CMD), .kind = KIND_COMMAND, RUN(run.cleanup) },
+	[K_RUN_LOCK] = { KEY("run", "lock", NULL, "a file path (the machine-wide lock)"),
+			 TEXT(config_parse_text), RUN(run.lock), .local = true,
+			 .unset = "not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)" },
+	[K_RUN_PROJECT] = { KEY("run", "project", NULL, "a name: the project in the archive (default: "
+				"the repository's remote URL, else its first commit id)"),
+			    TEXT(config_parse_text), RUN(run.project),
+			    .unset = "not set (the remote URL, else the first commit id)" },
+	[K_BUILD_COMMAND] = { REQUIRED("build", "command", CMD), .kind = KIND_COMMAND,
+			      CHOICES(build_placeholders), RUN(build.command), .unset = "not set (required)" },
+	[K_BUILD_ARTIFACT] = { REQUIRED("build", "artifact", "a relative path inside the tree"),
+			       TEXT(config_parse_artifact), RUN(build.artifact), .unset = "not set (required)" },
+	[K_BUILD_PAD] = { KEY("build", "pad", "link", "link | env | none"), .kind = KIND_CHOICE,
+			  CHOICES(pad_names), RUN(build.pad) },
+	[K_BUILD_PAD_BYTES] = { KEY("build", "padBytes", "16", "1 to 65536"), UINT(1, PAD_BYTES_MAX),
+				RUN(build.pad_bytes) },
+	[K_BUILD_PAD_OFFSETS] = { KEY("build", "padOffsets", "spread", "linear | spread"),
+				  .kind = KIND_CHOICE, CHOICES(offsets_names), RUN(build.pad_offsets) },
+	[K_BUILD_REUSE] = { KEY("build", "reuse", "relink", "relink | none"), .kind = KIND_CHOICE,
+			    CHOICES(reuse_names), RUN(build.reuse) },
+	[K_BUILD_TIMEOUT] = { KEY("build", "timeout", "30m", DURATION), .kind = KIND_DURATION,
+			      RUN(build.timeout) },
+	[K_BUILD_CC] = { KEY("build", "cc", "cc", "a compiler command"), TEXT(config_parse_text),
+			 RUN(build.cc) },
+	[K_BUILD_CACHE_SIZE] = { KEY("build", "cacheSize", "4G", "a size: 0 (off), 500M, 4G"),
+				 .kind = KIND_SIZE, CFG2(build.cache_size, build.cache_size_text),
+				 .local = true },
+	[K_BUILD_JOBS] = { KEY("build", "jobs", "auto", "1 to 64, or auto (the number of CPUs)"),
+			   UINT(1, CONFIG_JOBS_MAX), .auto_ok = true, RUN(build.jobs) },
+	[K_VERDICT_RULE] = { KEY("verdict", "rule", "shift", "shift | margin | overlap"),
+			     SPECIAL(rule_set, rule_get) },
+	[K_VERDICT_CONFIDENCE] = { KEY("verdict", "confidence", "auto",
+				       "0.5 to 0.999, or auto (shift 0.99, margin and overlap 0.95)"),
+				   .kind = KIND_REAL, .lo = "0.5", .hi = "0.999", .auto_ok = true,
+				   CFG2(verdict.confidence, verdict.confidence_text) },
+	[K_VERDICT_MIN_EFFECT] = { KEY("verdict", "minEffect", "0.01", "0 to 0.5 (rule shift)"),
+				   .kind = KIND_REAL, .lo = "0", .hi = "0.5",
+				   CFG2(verdict.min_effect, verdict.min_effect_text) },
+	[K_HOST_ALLOW] = { KEY("host", "allow", NULL, "check ids, comma-separated: virt,isolation"),
+			   TEXT(config_parse_text), RUN(host.allow), .unset = "none" },
+	[K_ARCHIVE_URL] = { KEY("archive", "url", NULL, "a folder, or postgresql://USER:PASSWORD@HOST/DB"),
+			    .kind = KIND_STR, .set = archive_set, .get = archive_get, RUN(archive.url),
+			    .local = true },
+	[K_BENCH_COMMAND] = { REQUIRED("bench", "command", CMD), .kind = KIND_COMMAND,
+			      CHOICES(bench_placeholders), BENCH(command), .check = params_done,
+			      .unset = "not set (required)" },
+	[K_BENCH_MODE] = { KEY("bench", "mode", "process", "process | samples | gbench"),
+			   .kind = KIND_CHOICE, CHOICES(mode_names), BENCH(mode) },
+	[K_BENCH_FILTER] = { KEY("bench", "filter", NULL,
+				 "a Google Benchmark regular expression (mode = gbench only)"),
+			     TEXT(config_parse_text), BENCH(filter), .check = params_done,
+			     ONLY(gbench_mode, "mode = gbench only"),
+			     .unset = "not set (every benchmark of the binary)" },
+	[K_BENCH_WARMUP] = { KEY("bench", "warmup", "auto", "auto | N | none"),
+			     SPECIAL(warmup_set, warmup_get), ONLY(samples_mode, "samples mode only") },
+	[K_BENCH_METRIC] = { KEY("bench", "metric", "wall", NULL /* from the metric table */),
+			     .kind = KIND_CHOICE, .choices = metric_bench_names, .nchoices = METRIC_COUNT,
+			     BENCH(metric) },
+	[K_BENCH_HOT] = { KEY("bench", "hot", NULL, "symbol names, space-separated"), .kind = KIND_WORDS,
+			  BENCH2(hot, nhot), .word_ok = config_symbol_ok, .what = "a symbol name",
+			  .unset = "not set (main is checked)" },
+	[K_BENCH_HOT_COVERAGE] = { KEY("bench", "hotCoverage", "0.95", "0.5 to 1"), .kind = KIND_REAL,
+				   .lo = "0.5", .hi = "1", BENCH2(hot_coverage, hot_coverage_text) },
+	[K_BENCH_TIMEOUT] = { KEY("bench", "timeout", "5m", DURATION), .kind = KIND_DURATION,
+			      BENCH(timeout) },
+	[K_BENCH_MAX_SAMPLES] = { KEY("bench", "maxSamples", "10000000", "1 to 1000000000"),
+				  .kind = KIND_U64, .min = 1, .max = SAMPLES_MAX, BENCH(max_samples),
+				  ONLY(samples_mode, "samples mode only") },
+	[K_BENCH_CHECKSUM] = { KEY("bench", "checksum", "auto", "auto | required | off"),
+			       .kind = KIND_CHOICE, CHOICES(checksum_names), BENCH(checksum) },
+	[K_BENCH_COUNTER] = { KEY("bench", "counter", "auto", "auto | hardware | valgrind | both"),
+			      .kind = KIND_CHOICE, CHOICES(counter_names), BENCH(counter) },
+	[K_BENCH_PARAMS] = { KEY("bench", "params", NULL, "NAME=V1,V2;NAME=V1,..."),
+			     TEXT(config_parse_params), BENCH(params) },
+	[K_BENCH_PREPARE] = { KEY("bench", "prepare", NULL, CMD), .kind = KIND_COMMAND,
+			      CHOICES(bench_placeholders), BENCH(prepare), .check = params_done },
+	[K_BENCH_SETUP] = { KEY("bench", "setup", NULL, CMD), .kind = KIND_COMMAND,
+			    CHOICES(bench_placeholders), BENCH(setup), .check = params_done },
+	[K_BENCH_CLEANUP] = { KEY("bench", "cleanup", NULL, CMD), .kind = KIND_COMMAND,
+			      CHOICES(bench_placeholders), BENCH(cleanup), .check = params_done },
+};
 
 /* "wall | cpu | ...": the metrics a benchmark may be measured by. */
 static const char *metric_choices(void)
@@ -142,20 +460,12 @@ const struct config_key *config_key_at(size_t i)
 
 	if (i >= N_OF(config_keys))
 		return NULL;
-	if (config_keys[i].id == K_BENCH_METRIC) {
+	if (i == K_BENCH_METRIC) {
 		metric_key = config_keys[i].pub;
 		metric_key.values = metric_choices();
 		return &metric_key;
 	}
 	return &config_keys[i].pub;
-}
-
-static const struct key_def *key_by_id(enum key_id id)
-{
-	for (size_t i = 0; i < N_OF(config_keys); i++)
-		if (config_keys[i].id == id)
-			return &config_keys[i];
-	return NULL;
 }
 
 /* The key of section sec named name (any case), or NULL. */
@@ -193,19 +503,34 @@ const char *config_checksum_name(enum config_checksum checksum)
 	return (size_t)checksum < N_OF(checksum_names) ? checksum_names[checksum] : "?";
 }
 
+/* The field of key kd in cfg, or in b for a bench key (const only for the
+ * read-back: set_key() and release_keys() pass what they may write). */
+static void *key_field(const struct key_def *kd, size_t off, const struct plumb_config *cfg,
+		       const struct config_bench *b)
+{
+	return (char *)(kd - config_keys >= K_BENCH_FIRST ? (void *)b : (void *)cfg) + off;
+}
+
+/* Free the strings and lists the table's rows own (of cfg, or of bench b). */
+static void release_keys(struct plumb_config *cfg, struct config_bench *b)
+{
+	for (size_t i = b ? K_BENCH_FIRST : 0; i < (b ? N_OF(config_keys) : K_BENCH_FIRST); i++) {
+		const struct key_def *kd = &config_keys[i];
+
+		if (kd->kind == KIND_STR || kd->kind == KIND_COMMAND)
+			free(*(char **)key_field(kd, kd->off, cfg, b));
+		else if (kd->kind == KIND_WORDS)
+			config_free_list(key_field(kd, kd->off, cfg, b), key_field(kd, kd->off2, cfg, b));
+	}
+}
+
 /* ---- benches ---------------------------------------------------------- */
 
 static void bench_release(struct config_bench *b)
 {
 	free(b->name);
-	free(b->command);
-	free(b->filter);
 	free(b->gbench);
-	free(b->params);
-	free(b->prepare);
-	free(b->setup);
-	free(b->cleanup);
-	config_free_list(&b->hot, &b->nhot);
+	release_keys(NULL, b);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -265,276 +590,101 @@ static int bench_add(struct plumb_config *cfg, const char *origin,
 
 /* ---- setting one key -------------------------------------------------- */
 
-/* A number from 0.5 to max (written as in messages), kept with its text. */
-static int parse_share(const char *where, const char *v, const char *max, double *out,
-		       char text[32], struct plumb_err *err)
+/* The text beside a KIND_REAL or KIND_SIZE field holds units_exact()'s output. */
+_Static_assert(sizeof(((struct plumb_config *)0)->build.cache_size_text) == UNITS_EXACT_MAX &&
+	       sizeof(((struct plumb_config *)0)->verdict.confidence_text) == UNITS_EXACT_MAX &&
+	       sizeof(((struct plumb_config *)0)->verdict.min_effect_text) == UNITS_EXACT_MAX &&
+	       sizeof(((struct config_bench *)0)->hot_coverage_text) == UNITS_EXACT_MAX,
+	       "the texts of KIND_REAL and KIND_SIZE fields are UNITS_EXACT_MAX bytes");
+
+/* A number from kd->lo to kd->hi (as written in messages), kept with its text. */
+static int parse_real(const struct key_def *kd, const char *where, const char *v, double *out,
+		      char text[UNITS_EXACT_MAX], struct plumb_err *err)
 {
 	char *end;
-	double c, hi = strtod(max, NULL);
+	double x;
 
+	if (kd->auto_ok && strcasecmp(v, "auto") == 0) {
+		*out = 0;
+		snprintf(text, UNITS_EXACT_MAX, "auto");
+		return 0;
+	}
 	errno = 0;
-	c = strtod(v, &end);
-	if (errno || end == v || *end || !(c >= 0.5 && c <= hi))
-		return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a number from 0.5 to %s",
-				     where, SHOW(v), max);
-	*out = c;
-	units_exact(c, UNITS_EXACT_PLAIN, text);
+	x = strtod(v, &end);
+	if (errno || end == v || *end || !(x >= strtod(kd->lo, NULL) && x <= strtod(kd->hi, NULL)))
+		return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a number from %s to %s",
+				     where, SHOW(v), kd->lo, kd->hi);
+	*out = x;
+	units_exact(x, UNITS_EXACT_PLAIN, text);
 	return 0;
 }
 
 /*
- * Set key id (of bench b for bench keys) from v; where prefixes messages
- * ("plumb.conf: run.pads", "--pads").  v is NULL for a key without '='.
+ * Set key id (of bench b for bench keys) from v, as its row says; where
+ * prefixes messages ("plumb.conf: run.pads", "--pads").  v is NULL for a
+ * key without '='.
  */
 static int set_key(struct plumb_config *cfg, struct config_bench *b,
 		   enum key_id id, const char *v, const char *where,
 		   struct plumb_err *err)
 {
-	uint64_t n;
+	const struct key_def *kd = &config_keys[id];
+	void *f = key_field(kd, kd->off, cfg, b);
+	void *f2 = key_field(kd, kd->off2, cfg, b);
+	uint64_t n = 0;
 	int choice, rc;
-	bool flag;
 
-	if (!v && id != K_RUN_CONTROL)
+	/* A bare key is true, as git reads it, for a plain boolean only. */
+	if (!v && !(kd->kind == KIND_BOOL && !kd->choices))
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: missing value (write '%s = VALUE')",
-				     where, key_by_id(id)->pub.name);
+				     where, kd->pub.name);
 	if (v && strlen(v) > VALUE_MAX)
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: value longer than %d bytes",
 				     where, VALUE_MAX);
 	if (v && !config_utf8_ok(v))
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not valid UTF-8",
 				     where, SHOW(v));
-	switch (id) {
-	case K_REPO_PATH:
-		if (cfg->repo.url)
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "%s: repo.url is given too; give one of path and url", where);
-		return config_parse_text(where, v, &cfg->repo.path, err);
-	case K_REPO_URL:
-		if (cfg->explicit_keys & (UINT64_C(1) << K_REPO_PATH))
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "%s: repo.path is given too; give one of path and url", where);
-		for (const char *p = v; *p; p++)
-			if ((unsigned char)*p <= ' ' || *p == 0x7f)
-				return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a URL",
-						     where, SHOW(v));
-		if (!*v)
-			return plumb_err_set(err, PLUMB_EINPUT, "%s: empty value", where);
-		rc = config_set_str(&cfg->repo.url, v, err);
-		if (rc == 0) {
-			free(cfg->repo.path);
-			cfg->repo.path = NULL;
-		}
+	if (kd->check && (rc = kd->check(cfg, b, v, where, err)) < 0)
 		return rc;
-	case K_REPO_RELEASE_TAGS:
-		if (!*v)
-			return plumb_err_set(err, PLUMB_EINPUT, "%s: empty value (a glob: v*)", where);
-		return config_parse_text(where, v, &cfg->repo.release_tags, err);
-	case K_RUN_BASE:
-		return config_parse_rev(where, v, &cfg->run.base, err);
-	case K_RUN_CANDIDATE:
-		return config_parse_rev(where, v, &cfg->run.candidate, err);
-	case K_RUN_PADS:
-		if (strcasecmp(v, "auto") == 0) {
-			cfg->run.pads = CONFIG_PADS_AUTO_START;
-			cfg->run.pads_auto = true;
-			return 0;
-		}
-		rc = config_parse_number(where, v, 1, CONFIG_PADS_MAX, &n, err);
-		if (rc == 0) {
-			cfg->run.pads = (unsigned)n;
-			cfg->run.pads_auto = false;
-		}
-		return rc;
-	case K_RUN_MAX_PADS:
-		rc = config_parse_number(where, v, CONFIG_PADS_AUTO_START, CONFIG_PADS_MAX, &n, err);
-		if (rc == 0)
-			cfg->run.max_pads = (unsigned)n;
-		return rc;
-	case K_RUN_BUDGET:
-		rc = config_parse_duration(where, v, &cfg->run.budget, err);
-		if (rc == 0 && cfg->run.budget < 1)
-			rc = plumb_err_set(err, PLUMB_EINPUT, "%s: '%s': the budget must be at least 1 second",
-					   where, SHOW(v));
-		return rc;
-	case K_RUN_ROUNDS:
-		rc = config_parse_number(where, v, 1, CONFIG_ROUNDS_MAX, &n, err);
-		if (rc == 0)
-			cfg->run.rounds = (unsigned)n;
-		return rc;
-	case K_RUN_SEED:
-		return config_parse_number(where, v, 0, SEED_MAX, &cfg->run.seed, err);
-	case K_RUN_CONTROL:
-		return config_parse_bool(where, v, &cfg->run.control, err);
-	case K_RUN_WARMUP_RUNS:
-		rc = config_parse_number(where, v, 0, WARMUP_RUNS_MAX, &n, err);
-		if (rc == 0)
-			cfg->run.warmup_runs = (unsigned)n;
-		return rc;
-	case K_RUN_CPU:
-		return config_parse_cpus(where, v, cfg, err);
-	case K_RUN_ASLR:
-		/* on/off, and the other boolean spellings git accepts. */
-		if (*v && config_parse_bool(where, v, &flag, NULL) == 0) {
-			cfg->run.aslr = flag;
-			return 0;
-		}
-		return config_parse_choice(where, v, aslr_names, N_OF(aslr_names), &choice, err);
-	case K_RUN_ENV:
-		return config_parse_words(where, v, config_env_name_ok, "a variable name",
-				   &cfg->run.env, &cfg->run.nenv, err);
-	case K_RUN_KEEP_ARTIFACTS:
-		rc = config_parse_choice(where, v, keep_names, N_OF(keep_names), &choice, err);
-		if (rc == 0)
-			cfg->run.keep_artifacts = (enum config_keep)choice;
-		return rc;
-	case K_RUN_LABEL:
-		return config_add_label(where, v, false, cfg, err);
-	case K_RUN_SETUP:
-		return config_parse_command(where, v, &cfg->run.setup, NULL, 0, err);
-	case K_RUN_CLEANUP:
-		return config_parse_command(where, v, &cfg->run.cleanup, NULL, 0, err);
-	case K_RUN_LOCK:
-		return config_parse_text(where, v, &cfg->run.lock, err);
-	case K_RUN_PROJECT:
-		return config_parse_text(where, v, &cfg->run.project, err);
-	case K_HOST_ALLOW:
-		return config_parse_text(where, v, &cfg->host.allow, err);
-	case K_ARCHIVE_URL: {
-		int r = config_parse_text(where, v, &cfg->archive.url, err);
-		free(cfg->archive.shown);
-		cfg->archive.shown = NULL;
-		if (r == 0 && !(cfg->archive.shown = url_redact(cfg->archive.url)))
-			return plumb_err_oom(err, where);
-		return r;
-	}
-	case K_BUILD_COMMAND:
-		return config_parse_command(where, v, &cfg->build.command, build_placeholders,
-				     N_OF(build_placeholders), err);
-	case K_BUILD_ARTIFACT:
-		return config_parse_artifact(where, v, &cfg->build.artifact, err);
-	case K_BUILD_PAD:
-		rc = config_parse_choice(where, v, pad_names, N_OF(pad_names), &choice, err);
-		if (rc == 0)
-			cfg->build.pad = (enum config_pad)choice;
-		return rc;
-	case K_BUILD_PAD_BYTES:
-		rc = config_parse_number(where, v, 1, PAD_BYTES_MAX, &n, err);
-		if (rc == 0)
-			cfg->build.pad_bytes = (unsigned)n;
-		return rc;
-	case K_BUILD_PAD_OFFSETS:
-		rc = config_parse_choice(where, v, offsets_names, N_OF(offsets_names), &choice, err);
-		if (rc == 0)
-			cfg->build.pad_offsets = (enum config_offsets)choice;
-		return rc;
-	case K_BUILD_REUSE:
-		rc = config_parse_choice(where, v, reuse_names, N_OF(reuse_names), &choice, err);
-		if (rc == 0)
-			cfg->build.reuse = (enum config_reuse)choice;
-		return rc;
-	case K_BUILD_TIMEOUT:
-		return config_parse_duration(where, v, &cfg->build.timeout, err);
-	case K_BUILD_CC:
-		return config_parse_text(where, v, &cfg->build.cc, err);
-	case K_BUILD_CACHE_SIZE:
-		return config_parse_size(where, v, &cfg->build.cache_size, cfg->build.cache_size_text,
-					 sizeof(cfg->build.cache_size_text), err);
-	case K_BUILD_JOBS:
-		if (strcasecmp(v, "auto") == 0) {
-			cfg->build.jobs = 0;
-			return 0;
-		}
-		rc = config_parse_number(where, v, 1, CONFIG_JOBS_MAX, &n, err);
-		if (rc == 0)
-			cfg->build.jobs = (unsigned)n;
-		return rc;
-	case K_VERDICT_RULE:
-		rc = config_parse_choice(where, v, rule_names, N_OF(rule_names), &choice, err);
-		if (rc == 0)
-			cfg->verdict.rule = rule_names[choice];
-		return rc;
-	case K_VERDICT_CONFIDENCE:
-		if (v && strcasecmp(v, "auto") == 0) {
-			cfg->verdict.confidence = 0;
-			snprintf(cfg->verdict.confidence_text, sizeof(cfg->verdict.confidence_text), "auto");
-			return 0;
-		}
-		return parse_share(where, v, "0.999", &cfg->verdict.confidence,
-				   cfg->verdict.confidence_text, err);
-	case K_VERDICT_MIN_EFFECT: {
-		char *end;
-		double e;
-		errno = 0;
-		e = v ? strtod(v, &end) : NAN;
-		if (!v || errno || end == v || *end || !(e >= 0 && e <= 0.5))
-			return plumb_err_set(err, PLUMB_EINPUT, "%s: '%s' is not a number from 0 to 0.5",
-					     where, SHOW(v ? v : ""));
-		cfg->verdict.min_effect = e;
-		units_exact(e, UNITS_EXACT_PLAIN, cfg->verdict.min_effect_text);
+	if (kd->set)
+		return kd->set(cfg, b, v, where, err);
+	switch (kd->kind) {
+	case KIND_STR:
+		return kd->parse(where, v, f, err);
+	case KIND_COMMAND:
+		return config_parse_command(where, v, f, kd->choices, kd->nchoices, err);
+	case KIND_UINT:
+	case KIND_U64:
+		if (!(kd->auto_ok && strcasecmp(v, "auto") == 0) &&
+		    (rc = config_parse_number(where, v, kd->min, kd->max, &n, err)) < 0)
+			return rc;
+		if (kd->kind == KIND_UINT)
+			*(unsigned *)f = (unsigned)n;
+		else
+			*(uint64_t *)f = n;
 		return 0;
-	}
-	case K_BENCH_COMMAND:
-		if ((rc = config_params_leftover(where, v, err)) < 0)
+	case KIND_BOOL:
+		/* Spelled by its choices (on | off), or any boolean git accepts. */
+		if (!kd->choices || (*v && config_parse_bool(where, v, f, NULL) == 0))
+			return config_parse_bool(where, v, f, err);
+		if ((rc = config_parse_choice(where, v, kd->choices, kd->nchoices, &choice, err)) < 0)
 			return rc;
-		return config_parse_command(where, v, &b->command, bench_placeholders,
-				     N_OF(bench_placeholders), err);
-	case K_BENCH_MODE:
-		rc = config_parse_choice(where, v, mode_names, N_OF(mode_names), &choice, err);
-		if (rc == 0)
-			b->mode = (enum config_mode)choice;
-		return rc;
-	case K_BENCH_FILTER:
-		if ((rc = config_params_leftover(where, v, err)) < 0)
-			return rc;
-		return config_parse_text(where, v, &b->filter, err);
-	case K_BENCH_WARMUP:
-		if (strcasecmp(v, "auto") == 0) {
-			b->warmup = CONFIG_WARMUP_AUTO;
-		} else if (strcasecmp(v, "none") == 0 || strcmp(v, "0") == 0) {
-			b->warmup = CONFIG_WARMUP_NONE;
-		} else if (config_parse_u64(v, 1, SAMPLES_MAX, &n)) {
-			b->warmup = CONFIG_WARMUP_COUNT;
-			b->warmup_count = n;
-		} else {
-			return plumb_err_set(err, PLUMB_EINPUT,
-					     "%s: '%s' is not auto, none or a whole number from 1 to %" PRIu64,
-					     where, SHOW(v), SAMPLES_MAX);
-		}
+		*(bool *)f = choice == 0;
 		return 0;
-	case K_BENCH_METRIC:
-		rc = config_parse_choice(where, v, metric_bench_names, METRIC_COUNT, &choice, err);
-		if (rc == 0)
-			b->metric = (enum metric_id)choice;
-		return rc;
-	case K_BENCH_HOT:
-		return config_parse_words(where, v, config_symbol_ok, "a symbol name", &b->hot, &b->nhot, err);
-	case K_BENCH_HOT_COVERAGE:
-		return parse_share(where, v, "1", &b->hot_coverage, b->hot_coverage_text, err);
-	case K_BENCH_TIMEOUT:
-		return config_parse_duration(where, v, &b->timeout, err);
-	case K_BENCH_MAX_SAMPLES:
-		return config_parse_number(where, v, 1, SAMPLES_MAX, &b->max_samples, err);
-	case K_BENCH_CHECKSUM:
-		rc = config_parse_choice(where, v, checksum_names, N_OF(checksum_names), &choice, err);
-		if (rc == 0)
-			b->checksum = (enum config_checksum)choice;
-		return rc;
-	case K_BENCH_COUNTER:
-		rc = config_parse_choice(where, v, counter_names, N_OF(counter_names), &choice, err);
-		if (rc == 0)
-			b->counter = (enum config_counter)choice;
-		return rc;
-	case K_BENCH_PARAMS:
-		return config_parse_params(where, v, &b->params, err);
-	case K_BENCH_PREPARE:
-	case K_BENCH_SETUP:
-	case K_BENCH_CLEANUP:
-		if ((rc = config_params_leftover(where, v, err)) < 0)
+	case KIND_DURATION:
+		return config_parse_duration(where, v, f, err);
+	case KIND_CHOICE:
+		if ((rc = config_parse_choice(where, v, kd->choices, kd->nchoices, &choice, err)) < 0)
 			return rc;
-		return config_parse_command(where, v, id == K_BENCH_PREPARE ? &b->prepare :
-					    id == K_BENCH_SETUP ? &b->setup : &b->cleanup,
-					    bench_placeholders, N_OF(bench_placeholders), err);
-	case K_COUNT:
+		*(int *)f = choice;
+		return 0;
+	case KIND_REAL:
+		return parse_real(kd, where, v, f, f2, err);
+	case KIND_SIZE:
+		return config_parse_size(where, v, f, f2, UNITS_EXACT_MAX, err);
+	case KIND_WORDS:
+		return config_parse_words(where, v, kd->word_ok, kd->what, f, f2, err);
+	case KIND_SPECIAL:
 		break;
 	}
 	return plumb_err_set(err, PLUMB_EINTERNAL, "%s: no setter", where);
@@ -548,242 +698,82 @@ static int set_key(struct plumb_config *cfg, struct config_bench *b,
 static int set_defaults(struct plumb_config *cfg, struct config_bench *b,
 			struct plumb_err *err)
 {
-	for (size_t i = 0; i < N_OF(config_keys); i++) {
+	for (size_t i = b ? K_BENCH_FIRST : 0; i < (b ? N_OF(config_keys) : K_BENCH_FIRST); i++) {
 		const struct key_def *kd = &config_keys[i];
 		char where[96];
 		int rc;
 
-		if (!kd->pub.def || (kd->id >= K_BENCH_FIRST) != (b != NULL))
+		if (!kd->pub.def)
 			continue;
 		snprintf(where, sizeof(where), "default of %s.%s", kd->pub.section, kd->pub.name);
-		rc = set_key(cfg, b, kd->id, kd->pub.def, where, err);
+		rc = set_key(cfg, b, (enum key_id)i, kd->pub.def, where, err);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
 }
 
-static void value_str(struct key_value *v, const char *s, const char *note)
-{
-	v->kind = s || !note ? V_STR : V_NONE;
-	v->s = s;
-	v->note = note;
-}
-
-static void value_u64(struct key_value *v, enum value_kind kind, uint64_t n)
-{
-	v->kind = kind;
-	v->n = n;
-}
-
 /*
  * The effective value of key id (of bench b for bench keys), for the
- * renderers: set_key() read backwards.  Samples-only keys are not applied
- * in process mode and show so.
+ * renderers: set_key() read backwards, from the same row.  A key that does
+ * not apply (samples-only keys in process mode) shows so.
  */
 void config_key_value(const struct plumb_config *cfg, const struct config_bench *b,
 		      enum key_id id, struct key_value *v)
 {
-	bool samples = b && b->mode == CONFIG_MODE_SAMPLES;
+	const struct key_def *kd = &config_keys[id];
+	const void *f = key_field(kd, kd->off, cfg, b);
+	const void *f2 = key_field(kd, kd->off2, cfg, b);
 
 	memset(v, 0, sizeof(*v));
 	v->kind = V_NONE;
-	switch (id) {
-	case K_REPO_PATH:
-		if (cfg->repo.url)
-			v->note = "not used (url is given)";
-		else
-			value_str(v, cfg->repo.path, NULL);
+	if (kd->applies && !kd->applies(cfg, b)) {
+		v->note = kd->unapplied;
 		return;
-	case K_REPO_URL:
-		value_str(v, cfg->repo.url, "not set");
+	}
+	if (kd->get) {
+		kd->get(cfg, b, v);
 		return;
-	case K_REPO_RELEASE_TAGS:
-		value_str(v, cfg->repo.release_tags, "not set (every tag)");
+	}
+	switch (kd->kind) {
+	case KIND_STR:
+	case KIND_COMMAND:
+		value_str(v, *(char *const *)f, kd->unset);
 		return;
-	case K_RUN_BASE:
-		value_str(v, cfg->run.base, "not set (required)");
-		return;
-	case K_RUN_CANDIDATE:
-		value_str(v, cfg->run.candidate, NULL);
-		return;
-	case K_RUN_PADS:
-		if (cfg->run.pads_auto)
+	case KIND_UINT:
+		if (kd->auto_ok && *(const unsigned *)f == 0)
 			value_str(v, "auto", NULL);
 		else
-			value_u64(v, V_U64, cfg->run.pads);
+			value_u64(v, V_U64, *(const unsigned *)f);
 		return;
-	case K_RUN_MAX_PADS:
-		if (cfg->run.pads_auto)
-			value_u64(v, V_U64, cfg->run.max_pads);
-		else
-			v->note = "pads = auto only";
+	case KIND_U64:
+		value_u64(v, V_U64, *(const uint64_t *)f);
 		return;
-	case K_RUN_BUDGET:
-		if (cfg->run.pads_auto)
-			value_u64(v, V_DURATION, (uint64_t)cfg->run.budget);
-		else
-			v->note = "pads = auto only";
-		return;
-	case K_RUN_ROUNDS:
-		value_u64(v, V_U64, cfg->run.rounds);
-		return;
-	case K_RUN_SEED:
-		value_u64(v, V_U64, cfg->run.seed);
-		return;
-	case K_RUN_CONTROL:
-		v->kind = V_BOOL;
-		v->flag = cfg->run.control;
-		return;
-	case K_RUN_WARMUP_RUNS:
-		value_u64(v, V_U64, cfg->run.warmup_runs);
-		return;
-	case K_RUN_CPU:
-		if (cfg->run.ncpus) {
-			v->kind = V_CPUS;
-			v->cpus = cfg->run.cpus;
-			v->ncpus = cfg->run.ncpus;
+	case KIND_BOOL:
+		if (kd->choices) {
+			value_str(v, kd->choices[*(const bool *)f ? 0 : 1], NULL);
 		} else {
-			v->note = "not set (no pinning)";
+			v->kind = V_BOOL;
+			v->flag = *(const bool *)f;
 		}
 		return;
-	case K_RUN_ASLR:
-		value_str(v, aslr_names[cfg->run.aslr ? 0 : 1], NULL);
+	case KIND_DURATION:
+		value_u64(v, V_DURATION, (uint64_t)*(const long *)f);
 		return;
-	case K_RUN_ENV:
+	case KIND_CHOICE:
+		value_str(v, kd->choices[*(const int *)f], NULL);
+		return;
+	case KIND_REAL:
+	case KIND_SIZE:
+		value_str(v, f2, NULL);
+		return;
+	case KIND_WORDS:
 		v->kind = V_WORDS;
-		v->words = cfg->run.env;
-		v->nwords = cfg->run.nenv;
+		v->words = *(char **const *)f;
+		v->nwords = *(const size_t *)f2;
+		v->note = kd->unset;
 		return;
-	case K_RUN_KEEP_ARTIFACTS:
-		value_str(v, keep_names[cfg->run.keep_artifacts], NULL);
-		return;
-	case K_RUN_LABEL:
-		v->kind = V_LABELS;
-		v->labels = cfg->run.labels;
-		v->nlabels = cfg->run.nlabels;
-		v->note = "none";
-		return;
-	case K_RUN_SETUP:
-		value_str(v, cfg->run.setup, NULL);
-		return;
-	case K_RUN_CLEANUP:
-		value_str(v, cfg->run.cleanup, NULL);
-		return;
-	case K_RUN_LOCK:
-		value_str(v, cfg->run.lock, "not set (/run/lock/plumb, /var/lock/plumb or $XDG_RUNTIME_DIR/plumb.lock)");
-		return;
-	case K_RUN_PROJECT:
-		value_str(v, cfg->run.project, "not set (the remote URL, else the first commit id)");
-		return;
-	case K_HOST_ALLOW:
-		value_str(v, cfg->host.allow, "none");
-		return;
-	case K_ARCHIVE_URL:
-		value_str(v, cfg->archive.shown, "not set ($PLUMB_ARCHIVE, else $XDG_DATA_HOME/plumb)");
-		return;
-	case K_BUILD_COMMAND:
-		value_str(v, cfg->build.command, "not set (required)");
-		return;
-	case K_BUILD_ARTIFACT:
-		value_str(v, cfg->build.artifact, "not set (required)");
-		return;
-	case K_BUILD_PAD:
-		value_str(v, config_pad_name(cfg->build.pad), NULL);
-		return;
-	case K_BUILD_PAD_BYTES:
-		value_u64(v, V_U64, cfg->build.pad_bytes);
-		return;
-	case K_BUILD_PAD_OFFSETS:
-		value_str(v, offsets_names[cfg->build.pad_offsets], NULL);
-		return;
-	case K_BUILD_REUSE:
-		value_str(v, config_reuse_name(cfg->build.reuse), NULL);
-		return;
-	case K_BUILD_TIMEOUT:
-		value_u64(v, V_DURATION, (uint64_t)cfg->build.timeout);
-		return;
-	case K_BUILD_CC:
-		value_str(v, cfg->build.cc, NULL);
-		return;
-	case K_BUILD_CACHE_SIZE:
-		value_str(v, cfg->build.cache_size_text, NULL);
-		return;
-	case K_BUILD_JOBS:
-		if (cfg->build.jobs)
-			value_u64(v, V_U64, cfg->build.jobs);
-		else
-			value_str(v, "auto", NULL);
-		return;
-	case K_VERDICT_RULE:
-		value_str(v, cfg->verdict.rule, NULL);
-		return;
-	case K_VERDICT_CONFIDENCE:
-		value_str(v, cfg->verdict.confidence_text, NULL);
-		return;
-	case K_VERDICT_MIN_EFFECT:
-		value_str(v, cfg->verdict.min_effect_text, NULL);
-		return;
-	case K_BENCH_COMMAND:
-		value_str(v, b->command, "not set (required)");
-		return;
-	case K_BENCH_MODE:
-		value_str(v, config_mode_name(b->mode), NULL);
-		return;
-	case K_BENCH_FILTER:
-		if (b->mode != CONFIG_MODE_GBENCH)
-			v->note = "mode = gbench only";
-		else
-			value_str(v, b->filter, "not set (every benchmark of the binary)");
-		return;
-	case K_BENCH_WARMUP:
-		if (!samples)
-			v->note = "samples mode only";
-		else if (b->warmup == CONFIG_WARMUP_COUNT)
-			value_u64(v, V_U64, b->warmup_count);
-		else
-			value_str(v, b->warmup == CONFIG_WARMUP_AUTO ? "auto" : "none", NULL);
-		return;
-	case K_BENCH_METRIC:
-		value_str(v, metric_name(b->metric), NULL);
-		return;
-	case K_BENCH_HOT:
-		v->kind = V_WORDS;
-		v->words = b->hot;
-		v->nwords = b->nhot;
-		v->note = "not set (main is checked)";
-		return;
-	case K_BENCH_HOT_COVERAGE:
-		value_str(v, b->hot_coverage_text, NULL);
-		return;
-	case K_BENCH_TIMEOUT:
-		value_u64(v, V_DURATION, (uint64_t)b->timeout);
-		return;
-	case K_BENCH_MAX_SAMPLES:
-		if (samples)
-			value_u64(v, V_U64, b->max_samples);
-		else
-			v->note = "samples mode only";
-		return;
-	case K_BENCH_CHECKSUM:
-		value_str(v, config_checksum_name(b->checksum), NULL);
-		return;
-	case K_BENCH_COUNTER:
-		value_str(v, config_counter_name(b->counter), NULL);
-		return;
-	case K_BENCH_PARAMS:
-		value_str(v, b->params, NULL);
-		return;
-	case K_BENCH_PREPARE:
-		value_str(v, b->prepare, NULL);
-		return;
-	case K_BENCH_SETUP:
-		value_str(v, b->setup, NULL);
-		return;
-	case K_BENCH_CLEANUP:
-		value_str(v, b->cleanup, NULL);
-		return;
-	case K_COUNT:
+	case KIND_SPECIAL:
 		break;
 	}
 	v->note = "?";
@@ -912,15 +902,10 @@ static int in_list(const char *word, const char *const *list, size_t n)
  * error, not literal text the user did not mean.  (Other braces, "${x}"
  * or awk '{print}', are shell text and pass.)
  */
-static int check_foreign_placeholders(const char *where, enum key_id id, const char *v,
+static int check_foreign_placeholders(const char *where, const struct key_def *kd, const char *v,
 				      struct plumb_err *err)
 {
-	int bench_cmd = id == K_BENCH_COMMAND || id == K_BENCH_PREPARE || id == K_BENCH_SETUP ||
-			id == K_BENCH_CLEANUP;
-	const char *const *own = id == K_BUILD_COMMAND ? build_placeholders :
-				 bench_cmd ? bench_placeholders : NULL;
-	size_t n_own = id == K_BUILD_COMMAND ? N_OF(build_placeholders) :
-		       bench_cmd ? N_OF(bench_placeholders) : 0;
+	const char *const *own = kd->kind == KIND_COMMAND ? kd->choices : NULL;
 
 	for (const char *p = v ? strchr(v, '{') : NULL; p; p = strchr(p + 1, '{')) {
 		const char *end = strchr(p + 1, '}');
@@ -936,7 +921,7 @@ static int check_foreign_placeholders(const char *where, enum key_id id, const c
 			owner = "bench.NAME.command";
 		else
 			continue;
-		if (own && in_list(word, own, n_own))
+		if (own && in_list(word, own, kd->nchoices))
 			continue;
 		return plumb_err_set(err, PLUMB_EINPUT, "%s: '{%s}' is a placeholder of %s only; "
 				     "%s", where, word, owner,
@@ -953,11 +938,13 @@ static int set_named(struct plumb_config *cfg, const char *name, const char *v,
 	const struct key_def *kd;
 	struct config_bench *b = NULL;
 	char where[PLUMB_ERR_MAX / 2];
+	enum key_id id;
 	int rc;
 
 	if (split_name(name, &sec, &sub, &key) < 0)
 		return config_oom(err);
 	kd = key_find(sec, key);
+	id = kd ? (enum key_id)(kd - config_keys) : K_COUNT;
 	if (!kd || (strcmp(kd->pub.section, "bench") == 0) != (sub != NULL)) {
 		rc = unknown_key(origin, name, sec, sub, key, err);
 		goto out;
@@ -970,16 +957,16 @@ static int set_named(struct plumb_config *cfg, const char *name, const char *v,
 	} else {
 		snprintf(where, sizeof(where), "%s: %s.%s", origin, kd->pub.section, kd->pub.name);
 	}
-	if (once && !kd->pub.multi && is_explicit(cfg, b, kd->id)) {
+	if (once && !kd->pub.multi && is_explicit(cfg, b, id)) {
 		rc = plumb_err_set(err, PLUMB_EINPUT,
 				   "%s: given more than once (give each key once)", where);
 		goto out;
 	}
-	rc = check_foreign_placeholders(where, kd->id, v, err);
+	rc = check_foreign_placeholders(where, kd, v, err);
 	if (rc == 0)
-		rc = set_key(cfg, b, kd->id, v, where, err);
+		rc = set_key(cfg, b, id, v, where, err);
 	if (rc == 0)
-		mark_explicit(cfg, b, kd->id);
+		mark_explicit(cfg, b, id);
 out:
 	free(sec);
 	free(sub);
@@ -994,22 +981,6 @@ int config_set(struct plumb_config *cfg, const char *name, const char *value,
 }
 
 /* ---- a spec read from a bundle ---------------------------------------- */
-
-/*
- * Where this machine keeps things (its lock, its build cache, its
- * archive), never how a run measured: not recorded in a bundle's spec, and
- * a spec read from a bundle may not set them, or a bundle could make plumb
- * write to a file or server of its choosing.
- */
-static const enum key_id local_keys[] = { K_RUN_LOCK, K_BUILD_CACHE_SIZE, K_ARCHIVE_URL };
-
-bool config_key_local(enum key_id id)
-{
-	for (size_t i = 0; i < N_OF(local_keys); i++)
-		if (local_keys[i] == id)
-			return true;
-	return false;
-}
 
 int config_spec_key_check(const char *name, const char *value, const char *origin,
 			  struct plumb_err *err)
@@ -1027,7 +998,7 @@ int config_spec_key_check(const char *name, const char *value, const char *origi
 	free(key);
 	/* Unknown keys are config_set()'s to refuse.  A default changes nothing
 	 * (older bundles record build.cacheSize = 4G in every spec). */
-	if (!kd || !config_key_local(kd->id) || (kd->pub.def && strcmp(value, kd->pub.def) == 0))
+	if (!kd || !kd->local || (kd->pub.def && strcmp(value, kd->pub.def) == 0))
 		return 0;
 	return plumb_err_set(err, PLUMB_EINPUT,
 			     "%s: %s.%s = '%s': refused: a bundle may not choose this machine's lock, "
@@ -1053,27 +1024,13 @@ void config_release(struct plumb_config *cfg)
 		return;
 	free(cfg->file);
 	free(cfg->dir);
-	free(cfg->repo.path);
-	free(cfg->repo.url);
-	free(cfg->repo.release_tags);
-	free(cfg->run.base);
-	free(cfg->run.candidate);
+	release_keys(cfg, NULL);
 	free(cfg->run.cpus);
-	config_free_list(&cfg->run.env, &cfg->run.nenv);
 	for (size_t i = 0; i < cfg->run.nlabels; i++) {
 		free(cfg->run.labels[i].key);
 		free(cfg->run.labels[i].value);
 	}
 	free(cfg->run.labels);
-	free(cfg->run.setup);
-	free(cfg->run.cleanup);
-	free(cfg->build.command);
-	free(cfg->build.artifact);
-	free(cfg->build.cc);
-	free(cfg->run.lock);
-	free(cfg->run.project);
-	free(cfg->host.allow);
-	free(cfg->archive.url);
 	free(cfg->archive.shown);
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		bench_release(&cfg->benches[i]);
@@ -1141,14 +1098,6 @@ static void entries_free(struct config_entry *e, size_t n)
 	free(e);
 }
 
-/*
- * What libgit2's parser lets through or acts on before plumb sees an
- * entry, found in the bytes first: a NUL (libgit2 ends the value there:
- * "HEAD~1\0junk" would run HEAD~1), a quote left open at the end of a line
- * (accepted as if closed), and an [include] or [includeIf] section (libgit2
- * opens the named file while parsing: a FIFO hangs it, and an error inside
- * /etc/passwd is reported as this file's).  Each names the line.
- */
 /* One key line of the file, in file order: where it is and whether the
  * syntax removed quote characters from its value. */
 struct quote_mark {
@@ -1156,6 +1105,11 @@ struct quote_mark {
 	int quoted;
 };
 
+/*
+ * The checks libgit2 does not make (the list at the top of this file), in
+ * the bytes before libgit2 reads them, each naming the line; and a
+ * quote_mark per key line for warn_quotes().
+ */
 static int prescan(const char *path, struct quote_mark **marks, size_t *nmarks,
 		   struct plumb_err *err)
 {

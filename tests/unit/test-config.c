@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "common/err.h"
 #include "common/fileio.h"
 #include "formats/config.h"
+#include "formats/config-internal.h"
 #include "common/banned.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -1132,9 +1134,54 @@ static void strip_groff(char *s)
 }
 
 /*
+ * A row's bounds ("1 to 64"), its "auto" and its choices are what its doc
+ * line (k->values) and its paragraph of docs/plumb.conf.5 say.
+ */
+static void key_doc_agrees(const struct key_def *kd, const struct config_key *k,
+			   const char *name, const char *para)
+{
+	char want[256] = "";
+	size_t len = 0;
+
+	switch (kd->kind) {
+	case KIND_UINT:
+	case KIND_U64:
+		snprintf(want, sizeof(want), "%" PRIu64 " to %" PRIu64, kd->min, kd->max);
+		break;
+	case KIND_REAL:
+		snprintf(want, sizeof(want), "%s to %s", kd->lo, kd->hi);
+		break;
+	case KIND_CHOICE:
+	case KIND_BOOL:   /* run.control is true | false; run.aslr on | off */
+		if (!kd->choices)
+			return;
+		for (size_t c = 0; c < kd->nchoices; c++) {
+			if (!kd->choices[c][0])
+				continue;
+			if (!strstr(para, kd->choices[c]))
+				fail_msg("%s: the page does not name its value '%s'", name, kd->choices[c]);
+			len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s",
+						len ? " | " : "", kd->choices[c]);
+		}
+		if (strcmp(k->values, want) != 0)
+			fail_msg("%s: the doc line '%s' is not its choices '%s'", name, k->values, want);
+		return;
+	default:
+		return;
+	}
+	if (strncmp(k->values, want, strlen(want)) != 0)
+		fail_msg("%s: the doc line '%s' does not start with its bounds '%s'", name, k->values, want);
+	if (!strstr(para, want))
+		fail_msg("%s: the page does not give its bounds '%s'", name, want);
+	if (kd->auto_ok && (!strstr(k->values, "auto") || !strstr(para, "auto")))
+		fail_msg("%s: takes auto, but its doc line or page does not say so", name);
+}
+
+/*
  * docs/plumb.conf.5 documents exactly the parser's keys (".TP" then
  * ".B section.key", bench keys as bench.NAME.key), each with its default
- * ("Default: X") or "Required".
+ * ("Default: X") or "Required", its bounds and its choices as the key
+ * table has them.
  */
 PLUMB_TEST(config_man_page_matches_keys)
 {
@@ -1195,6 +1242,7 @@ PLUMB_TEST(config_man_page_matches_keys)
 			if (strcmp(k->section, sec) != 0 || strcmp(k->name, key) != 0)
 				continue;
 			found = true;
+			key_doc_agrees(&config_keys[j], k, names[i], paras[i]);
 			if (k->def) {
 				snprintf(want, sizeof(want), "Default: %s", k->def);
 				if (!strstr(paras[i], want))
