@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include <jansson.h>
 #include "archive/baseline.h"
 #include "archive/bundles.h"
 #include "archive/query.h"
@@ -109,7 +108,7 @@ static int write_side_file(struct store *st, struct plumb_err *err)
 }
 
 int baseline_set(struct store *st, const char *name, const char *bundle,
-		 const char *side, const char *note, json_t **out,
+		 const char *side, const char *note, struct baseline_change *out,
 		 struct plumb_err *err)
 {
 	char id[STORE_ID_LEN + 1], prev[STORE_ID_LEN + 1] = "";
@@ -119,8 +118,6 @@ int baseline_set(struct store *st, const char *name, const char *bundle,
 	int64_t rid;
 	int rc, r;
 
-	if (out)
-		*out = NULL;
 	if (!side)
 		side = "candidate";
 	if (strcmp(side, "candidate") != 0 && strcmp(side, "base") != 0)
@@ -177,12 +174,9 @@ int baseline_set(struct store *st, const char *name, const char *bundle,
 	if ((r = store_commit(st, err)) < 0)
 		return r;
 	if (out) {
-		json_t *o = json_pack("{s:s, s:s, s:s, s:o}", "name", name, "bundle", id,
-				      "side", side, "previous",
-				      prev[0] ? json_string(prev) : json_null());
-		if (!o)
-			return plumb_err_oom(err, "baseline");
-		*out = o;
+		snprintf(out->bundle, sizeof(out->bundle), "%s", id);
+		snprintf(out->side, sizeof(out->side), "%s", side);
+		snprintf(out->previous, sizeof(out->previous), "%s", prev);
 	}
 	return 0;
 fail:
@@ -190,29 +184,76 @@ fail:
 	return r;
 }
 
-/* One baseline row as JSON: name, bundle, side, set_at, note, created, candidate. */
-static json_t *row_json(struct db_stmt *s)
+/* One BASELINE_SELECT row into e; -1 when memory ran out (what was copied stays in e). */
+static int entry_of(struct db_stmt *s, struct baseline_entry *e)
 {
-	char set_at[MANIFEST_TIME_MAX], created[MANIFEST_TIME_MAX];
-	const char *note = db_column_text(s, 4);
-	const char *commit = db_column_text(s, 6);
+	int oom = 0;
 
-	manifest_time_format(db_column_int64(s, 3), set_at);
-	manifest_time_format(db_column_int64(s, 5), created);
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:o}",
-			 "name", db_column_text(s, 0),
-			 "bundle", db_column_text(s, 1),
-			 "side", db_column_text(s, 2),
-			 "set_at", set_at,
-			 "note", note ? json_string(note) : json_null(),
-			 "created", created,
-			 "commit", commit ? json_string(commit) : json_null());
+	e->name = query_col_text(s, 0, &oom);
+	e->bundle = query_col_text(s, 1, &oom);
+	e->side = query_col_text(s, 2, &oom);
+	e->set_at = query_col_time(s, 3, &oom);
+	e->note = query_col_text(s, 4, &oom);
+	e->created = query_col_time(s, 5, &oom);
+	e->commit = query_col_text(s, 6, &oom);
+	return oom ? -1 : 0;
 }
 
-int baseline_list(struct store *st, json_t **out, struct plumb_err *err)
+static void entry_release(struct baseline_entry *e)
 {
-	return query_rows(st, store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err),
-			  row_json, "list baselines", out, err);
+	free(e->name);
+	free(e->bundle);
+	free(e->side);
+	free(e->set_at);
+	free(e->note);
+	free(e->created);
+	free(e->commit);
+	memset(e, 0, sizeof(*e));
+}
+
+void baseline_entries_release(struct baseline_entries *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		entry_release(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+int baseline_list(struct store *st, struct baseline_entries *out, struct plumb_err *err)
+{
+	struct db_stmt *s = store_prepare(st, BASELINE_SELECT " ORDER BY b.name", err);
+	size_t cap = 0;
+	int rc, oom = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	while ((rc = db_step(s)) == DB_ROW) {
+		if (out->n == cap) {
+			size_t nc = cap ? cap * 2 : 8;
+			struct baseline_entry *g = realloc(out->v, nc * sizeof(*g));
+
+			if (!g) {
+				oom = 1;
+				break;
+			}
+			out->v = g;
+			cap = nc;
+		}
+		memset(&out->v[out->n], 0, sizeof(out->v[out->n]));
+		if (entry_of(s, &out->v[out->n++]) < 0) {
+			oom = 1;
+			break;
+		}
+	}
+	db_finalize(s);
+	if (oom || rc != DB_DONE) {
+		baseline_entries_release(out);
+		return oom ? plumb_err_oom(err, "list baselines")
+			   : store_db_err(st, rc, "list baselines", err);
+	}
+	return 0;
 }
 
 /*
@@ -240,32 +281,32 @@ static struct db_stmt *baseline_row(struct store *st, const char *name, struct p
 	return NULL;
 }
 
-int baseline_show(struct store *st, const char *name, json_t **out,
+void baseline_detail_release(struct baseline_detail *d)
+{
+	entry_release(&d->entry);
+	query_detail_release(&d->bundle);
+}
+
+int baseline_show(struct store *st, const char *name, struct baseline_detail *out,
 		  struct plumb_err *err)
 {
-	struct db_stmt *s = baseline_row(st, name, err);
-	json_t *o, *bundle = NULL;
+	struct db_stmt *s;
 	int64_t rid;
 	int r;
 
-	*out = NULL;
-	if (!s)
+	memset(out, 0, sizeof(*out));
+	if (!(s = baseline_row(st, name, err)))
 		return err ? err->code : PLUMB_EINTERNAL;
-	o = row_json(s);
+	r = entry_of(s, &out->entry);
 	rid = db_column_int64(s, 7);
 	db_finalize(s);
-	if (!o)
-		return plumb_err_oom(err, "baseline");
-	if ((r = query_bundle(st, rid, &bundle, err)) < 0) {
-		json_decref(o);
-		return r;
-	}
-	if (json_object_set_new(o, "bundle_info", bundle) != 0) {
-		json_decref(o);
+	if (r < 0) {
+		entry_release(&out->entry);
 		return plumb_err_oom(err, "baseline");
 	}
-	*out = o;
-	return 0;
+	if ((r = query_bundle(st, rid, &out->bundle, err)) < 0)
+		entry_release(&out->entry);
+	return r;
 }
 
 int baseline_rm(struct store *st, const char *name, struct plumb_err *err)

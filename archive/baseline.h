@@ -4,7 +4,9 @@
  * against.  Setting an existing name moves it; a bundle that a baseline
  * names cannot be removed until the baseline is.
  *
- * Ownership: a json_t returned through *out belongs to the caller.
+ * Ownership: the strings and arrays of struct baseline_entries and struct
+ * baseline_detail are theirs, freed by baseline_entries_release() and
+ * baseline_detail_release().
  */
 #ifndef PLUMB_ARCHIVE_BASELINE_H
 #define PLUMB_ARCHIVE_BASELINE_H
@@ -13,28 +15,58 @@
 #define BASELINES_SIDE_FILE "baselines.tsv"
 #define BASELINES_SIDE_HEADER "name\tbundle\tside\tnote"
 
-#include <jansson.h>
-
+#include "archive/query.h"
 #include "archive/store.h"
 
 struct plumb_err;
 
+/* What baseline_set() did: the bundle and side named, and the bundle named before. */
+struct baseline_change {
+	char bundle[STORE_ID_LEN + 1];
+	char side[10];
+	char previous[STORE_ID_LEN + 1];   /* "" when the name is new */
+};
+
 /*
  * Point name at a bundle's side ("candidate" when side is NULL).  bundle is
  * an archived id or unique prefix, or the path of a bundle file, which is
- * added first.  *out (may be NULL) receives {"name", "bundle", "side",
- * "previous": id or null}.
+ * added first.  *out (may be NULL) says what changed.
  */
 int baseline_set(struct store *st, const char *name, const char *bundle,
-		 const char *side, const char *note, json_t **out,
+		 const char *side, const char *note, struct baseline_change *out,
 		 struct plumb_err *err);
 
-/* Every baseline, by name: a JSON array. */
-int baseline_list(struct store *st, json_t **out, struct plumb_err *err);
+/* One baseline; a string is NULL when unknown. */
+struct baseline_entry {
+	char *name, *bundle, *side;
+	char *set_at;                  /* RFC 3339 */
+	char *note;
+	char *created;                 /* its bundle's creation, RFC 3339 */
+	char *commit;                  /* the commit of the side it names */
+};
 
-/* One baseline with its bundle (as query_show gives it): a JSON object. */
-int baseline_show(struct store *st, const char *name, json_t **out,
+/* Baselines, by name. */
+struct baseline_entries {
+	struct baseline_entry *v;
+	size_t n;
+};
+
+/* Every baseline, by name, in *out (zeroed first). */
+int baseline_list(struct store *st, struct baseline_entries *out, struct plumb_err *err);
+
+void baseline_entries_release(struct baseline_entries *l);
+
+/* One baseline and everything about its bundle. */
+struct baseline_detail {
+	struct baseline_entry entry;
+	struct query_detail bundle;
+};
+
+/* One baseline with its bundle (as query_show gives it) in *out (zeroed first). */
+int baseline_show(struct store *st, const char *name, struct baseline_detail *out,
 		  struct plumb_err *err);
+
+void baseline_detail_release(struct baseline_detail *d);
 
 /* Delete a baseline (not the bundle). */
 int baseline_rm(struct store *st, const char *name, struct plumb_err *err);

@@ -1,6 +1,6 @@
 /*
- * archive/query.c: list, show and trend as SQL over the index, returning
- * JSON models (query.h).  The statements are written for the indexes of
+ * archive/query.c: list, show and trend as SQL over the index, filling
+ * the structs of query.h (the trend: a JSON model).  The statements are written for the indexes of
  * archive/schema.c; bench/archive.sh times them on 100,000 bundles.
  */
 #include <ctype.h>
@@ -14,35 +14,9 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "formats/jsonio.h"
 #include "formats/manifest.h"
 #include "common/banned.h"
-
-/*
- * Put v under k in o; nonzero when v is NULL (out of memory) or the set
- * failed.  v is taken either way (jansson frees it on failure).
- */
-static int jset(json_t *o, const char *k, json_t *v)
-{
-	if (!v)
-		return 1;
-	if (!o) {
-		json_decref(v);
-		return 1;
-	}
-	return json_object_set_new(o, k, v) != 0;
-}
-
-/* A text column as a JSON string, null for SQL NULL or invalid UTF-8. */
-static json_t *col_str(struct db_stmt *s, int i)
-{
-	const char *t = db_column_text(s, i);
-	json_t *v;
-
-	if (!t)
-		return json_null();
-	v = json_string(t);
-	return v ? v : json_null();
-}
 
 /* A numeric column as a JSON number (integer when stored as one), or null. */
 static json_t *col_num(struct db_stmt *s, int i)
@@ -68,18 +42,6 @@ static json_t *col_time(struct db_stmt *s, int i)
 	    manifest_time_format(db_column_int64(s, i), t) < 0)
 		return json_null();
 	return json_string(t);
-}
-
-/* A column holding JSON text, parsed; the text itself when it does not parse. */
-static json_t *col_json(struct db_stmt *s, int i)
-{
-	const char *t = db_column_text(s, i);
-	json_t *v;
-
-	if (!t)
-		return json_null();
-	v = json_loads(t, JSON_DECODE_ANY, NULL);
-	return v ? v : col_str(s, i);
 }
 
 /* Lower-case hex prefix [lo, lo "g") bounds; -1 when s is not hex. */
@@ -145,51 +107,118 @@ int query_host(struct store *st, const char *prefix, int64_t *id, char *fp_out,
 	return r;
 }
 
-/* {"ref", "commit", "time"} of one side from three columns. */
-static json_t *side_ref(struct db_stmt *s, int i)
+char *query_col_text(struct db_stmt *s, int i, int *oom)
 {
-	json_t *o = json_object();
+	const char *t = db_column_text(s, i);
+	char *d;
 
-	if (!o)
+	if (!t)
 		return NULL;
-	if (jset(o, "ref", col_str(s, i)) | jset(o, "commit", col_str(s, i + 1)) |
-	    jset(o, "time", col_time(s, i + 2))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	if (!(d = strdup(t)))
+		*oom = 1;
+	return d;
 }
 
-/* {key: value} of a bundle's labels. */
-static int labels_json(struct store *st, int64_t rid, json_t **out,
-		       struct plumb_err *err)
+char *query_col_time(struct db_stmt *s, int i, int *oom)
+{
+	char t[MANIFEST_TIME_MAX];
+	char *d;
+
+	if (db_column_type(s, i) == DB_NULL || manifest_time_format(db_column_int64(s, i), t) < 0)
+		return NULL;
+	if (!(d = strdup(t)))
+		*oom = 1;
+	return d;
+}
+
+/* A numeric column as a double, NAN for SQL NULL or a value that is not a number. */
+static double col_double(struct db_stmt *s, int i)
+{
+	int t = db_column_type(s, i);
+
+	return t == DB_INTEGER || t == DB_FLOAT ? db_column_double(s, i) : NAN;
+}
+
+/* ref, commit and time of one side from three columns. */
+static void ref_of(struct db_stmt *s, int i, struct query_ref *r, int *oom)
+{
+	r->ref = query_col_text(s, i, oom);
+	r->commit = query_col_text(s, i + 1, oom);
+	r->time = query_col_time(s, i + 2, oom);
+}
+
+static void ref_release(struct query_ref *r)
+{
+	free(r->ref);
+	free(r->commit);
+	free(r->time);
+}
+
+static void labels_release(struct query_label *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].key);
+		free(v[i].value);
+	}
+	free(v);
+}
+
+/*
+ * v (n elements used, *cap allocated, size bytes each) with room for one
+ * more, the new ones zeroed; NULL when out of memory (v is kept).
+ */
+static void *grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	size_t nc;
+	char *g;
+
+	if (n < *cap)
+		return v;
+	nc = *cap ? *cap * 2 : 8;
+	if (!(g = realloc(v, nc * size)))
+		return NULL;
+	memset(g + n * size, 0, (nc - n) * size);
+	*cap = nc;
+	return g;
+}
+
+/* A bundle's labels, by key, in *out and *n. */
+static int labels_of(struct store *st, int64_t rid, struct query_label **out, size_t *n,
+		     struct plumb_err *err)
 {
 	struct db_stmt *s = store_prepare(st, "SELECT key, value FROM labels WHERE bundle = ?1 "
 					"ORDER BY key", err);
-	json_t *o;
-	int rc;
+	size_t cap = 0;
+	int rc, oom = 0;
 
+	*out = NULL;
+	*n = 0;
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
-	o = json_object();
-	if (!o) {
-		db_finalize(s);
-		return plumb_err_oom(err, "labels");
-	}
 	db_bind_int64(s, 1, rid);
 	while ((rc = db_step(s)) == DB_ROW) {
-		const char *k = db_column_text(s, 0);
-		if (k && jset(o, k, col_str(s, 1))) {
-			rc = DB_NOMEM;
+		if (!db_column_text(s, 0))
+			continue;
+		struct query_label *g = grow(*out, *n, &cap, sizeof(**out));
+
+		if (!g) {
+			oom = 1;
 			break;
 		}
+		*out = g;
+		(*out)[*n].key = query_col_text(s, 0, &oom);
+		(*out)[*n].value = query_col_text(s, 1, &oom);
+		(*n)++;
+		if (oom)
+			break;
 	}
 	db_finalize(s);
-	if (rc != DB_DONE) {
-		json_decref(o);
-		return store_db_err(st, rc, "read labels", err);
+	if (oom || rc != DB_DONE) {
+		labels_release(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return oom ? plumb_err_oom(err, "labels") : store_db_err(st, rc, "read labels", err);
 	}
-	*out = o;
 	return 0;
 }
 
@@ -224,17 +253,37 @@ int query_parse_since(const char *s, int64_t *out)
 	return manifest_time_parse(s, out);
 }
 
-int query_list(struct store *st, const struct query_filter *f, json_t **out,
+void query_summaries_release(struct query_summaries *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct query_summary *b = &l->v[i];
+
+		free(b->id);
+		free(b->created);
+		free(b->repo);
+		ref_release(&b->base);
+		ref_release(&b->candidate);
+		free(b->signature);
+		free(b->host);
+		free(b->project);
+		labels_release(b->labels, b->nlabels);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+int query_list(struct store *st, const struct query_filter *f, struct query_summaries *out,
 	       struct plumb_err *err)
 {
 	char clo[64], chi[66];
 	int64_t host = 0, since = 0;
 	struct db_stmt *s = NULL;
 	struct buf sql;
-	json_t *arr = NULL;
+	size_t cap = 0;
 	int rc, r = 0, bad = 0, p;
 
-	*out = NULL;
+	memset(out, 0, sizeof(*out));
 	if (f->host) {
 		char fp[256];
 		if ((r = query_host(st, f->host, &host, fp, sizeof(fp), err)) < 0)
@@ -324,26 +373,29 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 		}
 	}
 
-	arr = json_array();
-	if (!arr) {
-		r = plumb_err_oom(err, "list");
-		goto done;
-	}
 	while ((rc = db_step(s)) == DB_ROW) {
-		json_t *o = json_object(), *labels = NULL;
-		if (!o || json_array_append_new(arr, o) != 0) {
-			json_decref(o);
+		struct query_summary *g = grow(out->v, out->n, &cap, sizeof(*out->v)), *o;
+		int oom = 0;
+
+		if (!g) {
 			r = plumb_err_oom(err, "list");
 			goto done;
 		}
-		if ((r = labels_json(st, db_column_int64(s, 0), &labels, err)) < 0)
+		out->v = g;
+		o = &out->v[out->n++];
+		if ((r = labels_of(st, db_column_int64(s, 0), &o->labels, &o->nlabels, err)) < 0)
 			goto done;
-		if (jset(o, "id", col_str(s, 1)) | jset(o, "created", col_time(s, 2)) |
-		    jset(o, "repo", col_str(s, 3)) | jset(o, "base", side_ref(s, 4)) |
-		    jset(o, "candidate", side_ref(s, 7)) | jset(o, "signature", col_str(s, 10)) |
-		    jset(o, "host", col_str(s, 11)) | jset(o, "benches", col_num(s, 12)) |
-		    jset(o, "size", col_num(s, 13)) | jset(o, "project", col_str(s, 14)) |
-		    jset(o, "labels", labels)) {
+		o->id = query_col_text(s, 1, &oom);
+		o->created = query_col_time(s, 2, &oom);
+		o->repo = query_col_text(s, 3, &oom);
+		ref_of(s, 4, &o->base, &oom);
+		ref_of(s, 7, &o->candidate, &oom);
+		o->signature = query_col_text(s, 10, &oom);
+		o->host = query_col_text(s, 11, &oom);
+		o->benches = db_column_int64(s, 12);
+		o->size = db_column_int64(s, 13);
+		o->project = query_col_text(s, 14, &oom);
+		if (oom) {
 			r = plumb_err_oom(err, "list");
 			goto done;
 		}
@@ -353,28 +405,19 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 done:
 	db_finalize(s);
 	buf_release(&sql);
-	if (r < 0) {
-		json_decref(arr);
-		return r;
-	}
-	*out = arr;
-	return 0;
+	if (r < 0)
+		query_summaries_release(out);
+	return r;
 }
 
-/* {"center", "min", "max", "spread", "pads"} from five columns. */
-static json_t *side_json(struct db_stmt *s, int i)
+/* center, min, max, spread and pads of one side from five columns. */
+static void side_of(struct db_stmt *s, int i, struct query_side *d, int *oom)
 {
-	json_t *o = json_object();
-
-	if (!o)
-		return NULL;
-	if (jset(o, "center", col_num(s, i)) | jset(o, "min", col_num(s, i + 1)) |
-	    jset(o, "max", col_num(s, i + 2)) | jset(o, "spread", col_num(s, i + 3)) |
-	    jset(o, "pads", col_json(s, i + 4))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	d->center = col_double(s, i);
+	d->min = col_double(s, i + 1);
+	d->max = col_double(s, i + 2);
+	d->spread = col_double(s, i + 3);
+	d->pads = query_col_text(s, i + 4, oom);
 }
 
 int query_rows(struct store *st, struct db_stmt *s, json_t *(*row)(struct db_stmt *s),
@@ -407,56 +450,115 @@ int query_rows(struct store *st, struct db_stmt *s, json_t *(*row)(struct db_stm
 	return 0;
 }
 
-static json_t *bench_row(struct db_stmt *s)
-{
-	json_t *o = json_object();
-
-	if (o && (jset(o, "name", col_str(s, 0)) | jset(o, "mode", col_str(s, 1)) |
-		  jset(o, "metric", col_str(s, 2)) | jset(o, "base", side_json(s, 3)) |
-		  jset(o, "candidate", side_json(s, 8)) | jset(o, "ratio", col_num(s, 13)) |
-		  jset(o, "verdict", col_str(s, 14)) | jset(o, "noise", col_num(s, 15)))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-static int benches_json(struct store *st, int64_t rid, json_t **out,
-			struct plumb_err *err)
+/* A bundle's benchmarks, by name, into d. */
+static int benches_of(struct store *st, int64_t rid, struct query_detail *d,
+		      struct plumb_err *err)
 {
 	struct db_stmt *s = store_prepare(st,
 		"SELECT name, mode, metric, base_center, base_min, base_max, base_spread, base_pads,"
 		" cand_center, cand_min, cand_max, cand_spread, cand_pads, ratio, verdict, noise"
 		" FROM benches WHERE bundle = ?1 ORDER BY name", err);
+	size_t cap = 0;
+	int rc, oom = 0;
 
-	if (s)
-		db_bind_int64(s, 1, rid);
-	return query_rows(st, s, bench_row, "read benchmarks", out, err);
-}
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	db_bind_int64(s, 1, rid);
+	while ((rc = db_step(s)) == DB_ROW) {
+		struct query_bench *g = grow(d->benches, d->nbenches, &cap, sizeof(*g)), *b;
 
-static json_t *baseline_of_row(struct db_stmt *s)
-{
-	json_t *o = json_object();
-
-	if (o && (jset(o, "name", col_str(s, 0)) | jset(o, "side", col_str(s, 1)))) {
-		json_decref(o);
-		return NULL;
+		if (!g) {
+			oom = 1;
+			break;
+		}
+		d->benches = g;
+		b = &d->benches[d->nbenches++];
+		b->name = query_col_text(s, 0, &oom);
+		b->mode = query_col_text(s, 1, &oom);
+		b->metric = query_col_text(s, 2, &oom);
+		side_of(s, 3, &b->base, &oom);
+		side_of(s, 8, &b->candidate, &oom);
+		b->ratio = col_double(s, 13);
+		b->verdict = query_col_text(s, 14, &oom);
+		b->noise = col_double(s, 15);
+		if (oom)
+			break;
 	}
-	return o;
+	db_finalize(s);
+	if (oom)
+		return plumb_err_oom(err, "read benchmarks");
+	return rc == DB_DONE ? 0 : store_db_err(st, rc, "read benchmarks", err);
 }
 
-static int baselines_of(struct store *st, int64_t rid, json_t **out,
+/* The baselines naming a bundle, by name, into d. */
+static int baselines_of(struct store *st, int64_t rid, struct query_detail *d,
 			struct plumb_err *err)
 {
 	struct db_stmt *s = store_prepare(st, "SELECT name, side FROM baselines WHERE bundle = ?1 "
 					"ORDER BY name", err);
+	size_t cap = 0;
+	int rc, oom = 0;
 
-	if (s)
-		db_bind_int64(s, 1, rid);
-	return query_rows(st, s, baseline_of_row, "read baselines", out, err);
+	if (!s)
+		return err ? err->code : PLUMB_EINTERNAL;
+	db_bind_int64(s, 1, rid);
+	while ((rc = db_step(s)) == DB_ROW) {
+		struct query_named *g = grow(d->baselines, d->nbaselines, &cap, sizeof(*g));
+
+		if (!g) {
+			oom = 1;
+			break;
+		}
+		d->baselines = g;
+		g[d->nbaselines].name = query_col_text(s, 0, &oom);
+		g[d->nbaselines++].side = query_col_text(s, 1, &oom);
+		if (oom)
+			break;
+	}
+	db_finalize(s);
+	if (oom)
+		return plumb_err_oom(err, "read baselines");
+	return rc == DB_DONE ? 0 : store_db_err(st, rc, "read baselines", err);
 }
 
-int query_bundle(struct store *st, int64_t rid, json_t **out,
+void query_detail_release(struct query_detail *d)
+{
+	free(d->id);
+	free(d->path);
+	free(d->file_sha256);
+	free(d->created);
+	free(d->added);
+	free(d->plumb_version);
+	free(d->format_version);
+	free(d->repo);
+	ref_release(&d->base);
+	ref_release(&d->candidate);
+	free(d->signature);
+	free(d->signature_key);
+	free(d->signature_comment);
+	free(d->host);
+	free(d->host_facts);
+	labels_release(d->labels, d->nlabels);
+	for (size_t i = 0; i < d->nbaselines; i++) {
+		free(d->baselines[i].name);
+		free(d->baselines[i].side);
+	}
+	free(d->baselines);
+	for (size_t i = 0; i < d->nbenches; i++) {
+		struct query_bench *b = &d->benches[i];
+
+		free(b->name);
+		free(b->mode);
+		free(b->metric);
+		free(b->base.pads);
+		free(b->candidate.pads);
+		free(b->verdict);
+	}
+	free(d->benches);
+	memset(d, 0, sizeof(*d));
+}
+
+int query_bundle(struct store *st, int64_t rid, struct query_detail *d,
 		 struct plumb_err *err)
 {
 	struct db_stmt *s = store_prepare(st,
@@ -466,11 +568,9 @@ int query_bundle(struct store *st, int64_t rid, json_t **out,
 		" u.sig_key, u.sig_comment,"
 		" (SELECT count(*) FROM replacements r WHERE r.bundle = u.rid)"
 		" FROM bundles u LEFT JOIN hosts h ON h.id = u.host WHERE u.rid = ?1", err);
-	json_t *o = NULL, *host = NULL, *benches = NULL, *labels = NULL, *bl = NULL;
-	char *path = NULL;
-	int rc, r = 0;
+	int rc, r = 0, oom = 0;
 
-	*out = NULL;
+	memset(d, 0, sizeof(*d));
 	if (!s)
 		return err ? err->code : PLUMB_EINTERNAL;
 	db_bind_int64(s, 1, rid);
@@ -481,60 +581,44 @@ int query_bundle(struct store *st, int64_t rid, json_t **out,
 				      : store_db_err(st, rc, "read bundle", err);
 		goto done;
 	}
-	if ((r = benches_json(st, rid, &benches, err)) < 0 ||
-	    (r = labels_json(st, rid, &labels, err)) < 0 ||
-	    (r = baselines_of(st, rid, &bl, err)) < 0)
+	if ((r = benches_of(st, rid, d, err)) < 0 ||
+	    (r = labels_of(st, rid, &d->labels, &d->nlabels, err)) < 0 ||
+	    (r = baselines_of(st, rid, d, err)) < 0)
 		goto done;
-	path = store_bundle_path(st, db_column_text(s, 0));
-	o = json_object();
-	if (!o || !path) {
+	d->id = query_col_text(s, 0, &oom);
+	d->path = store_bundle_path(st, db_column_text(s, 0));
+	d->file_sha256 = query_col_text(s, 1, &oom);
+	d->size = db_column_int64(s, 2);
+	d->created = query_col_time(s, 3, &oom);
+	d->added = query_col_time(s, 4, &oom);
+	d->plumb_version = query_col_text(s, 5, &oom);
+	d->format_version = query_col_text(s, 6, &oom);
+	d->repo = query_col_text(s, 7, &oom);
+	ref_of(s, 8, &d->base, &oom);
+	ref_of(s, 11, &d->candidate, &oom);
+	d->signature = query_col_text(s, 14, &oom);
+	d->host = query_col_text(s, 15, &oom);
+	d->host_facts = query_col_text(s, 16, &oom);
+	d->signature_key = query_col_text(s, 17, &oom);
+	d->signature_comment = query_col_text(s, 18, &oom);
+	d->replaced = db_column_int64(s, 19);
+	if (oom || !d->path)
 		r = plumb_err_oom(err, "bundle");
-		goto done;
-	}
-	if (db_column_type(s, 15) == DB_NULL) {
-		host = json_null();
-	} else if ((host = json_object())) {
-		if (jset(host, "fingerprint", col_str(s, 15)) | jset(host, "facts", col_json(s, 16))) {
-			json_decref(host);
-			host = NULL;
-		}
-	}
-	/* jset() takes each value, set or not: nothing to free after this. */
-	if (jset(o, "id", col_str(s, 0)) | jset(o, "path", json_string(path)) |
-	    jset(o, "file_sha256", col_str(s, 1)) | jset(o, "size", col_num(s, 2)) |
-	    jset(o, "created", col_time(s, 3)) | jset(o, "added", col_time(s, 4)) |
-	    jset(o, "plumb_version", col_str(s, 5)) | jset(o, "format_version", col_str(s, 6)) |
-	    jset(o, "repo", col_str(s, 7)) | jset(o, "base", side_ref(s, 8)) |
-	    jset(o, "candidate", side_ref(s, 11)) | jset(o, "signature", col_str(s, 14)) |
-	    jset(o, "signature_key", col_str(s, 17)) | jset(o, "signature_comment", col_str(s, 18)) |
-	    jset(o, "replaced", col_num(s, 19)) |
-	    jset(o, "host", host) | jset(o, "labels", labels) | jset(o, "baselines", bl) |
-	    jset(o, "benches", benches)) {
-		labels = bl = benches = NULL;
-		r = plumb_err_oom(err, "bundle");
-		goto done;
-	}
-	labels = bl = benches = NULL;
-	*out = o;
-	o = NULL;
 done:
 	db_finalize(s);
-	free(path);
-	json_decref(o);
-	json_decref(benches);
-	json_decref(labels);
-	json_decref(bl);
+	if (r < 0)
+		query_detail_release(d);
 	return r;
 }
 
-int query_show(struct store *st, const char *prefix, json_t **out,
+int query_show(struct store *st, const char *prefix, struct query_detail *out,
 	       struct plumb_err *err)
 {
 	char id[STORE_ID_LEN + 1];
 	int64_t rid;
 	int r;
 
-	*out = NULL;
+	memset(out, 0, sizeof(*out));
 	if ((r = store_resolve(st, prefix, id, &rid, err)) < 0)
 		return r;
 	return query_bundle(st, rid, out, err);
@@ -727,14 +811,19 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 	while ((rc = db_step(s)) == DB_ROW) {
 		json_t *p = json_object();
 		if (!p || json_array_append_new(pts, p) != 0 ||
-		    jset(p, "bundle", col_str(s, 0)) | jset(p, "ref", col_str(s, 1)) |
-		    jset(p, "commit", col_str(s, 2)) | jset(p, "time", col_time(s, 3)) |
-		    jset(p, "center", col_num(s, 4)) | jset(p, "min", col_num(s, 5)) |
-		    jset(p, "max", col_num(s, 6)) | jset(p, "spread", col_num(s, 7)) |
-		    jset(p, "ratio", col_num(s, 8)) | jset(p, "verdict", col_str(s, 9)) |
-		    jset(p, "base_center", col_num(s, 10)) | jset(p, "noise", col_num(s, 11)) |
-		    jset(p, "pads", col_json(s, 12)) | jset(p, "base_commit", col_str(s, 13)) |
-		    jset(p, "base_pads", col_json(s, 14)) | jset(p, "created", col_time(s, 15))) {
+		    jsonio_set(p, "bundle", jsonio_str(db_column_text(s, 0))) |
+		    jsonio_set(p, "ref", jsonio_str(db_column_text(s, 1))) |
+		    jsonio_set(p, "commit", jsonio_str(db_column_text(s, 2))) |
+		    jsonio_set(p, "time", col_time(s, 3)) |
+		    jsonio_set(p, "center", col_num(s, 4)) | jsonio_set(p, "min", col_num(s, 5)) |
+		    jsonio_set(p, "max", col_num(s, 6)) | jsonio_set(p, "spread", col_num(s, 7)) |
+		    jsonio_set(p, "ratio", col_num(s, 8)) |
+		    jsonio_set(p, "verdict", jsonio_str(db_column_text(s, 9))) |
+		    jsonio_set(p, "base_center", col_num(s, 10)) | jsonio_set(p, "noise", col_num(s, 11)) |
+		    jsonio_set(p, "pads", jsonio_text(db_column_text(s, 12))) |
+		    jsonio_set(p, "base_commit", jsonio_str(db_column_text(s, 13))) |
+		    jsonio_set(p, "base_pads", jsonio_text(db_column_text(s, 14))) |
+		    jsonio_set(p, "created", col_time(s, 15))) {
 			r = plumb_err_oom(err, "trend");
 			goto done;
 		}
@@ -755,10 +844,10 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		r = plumb_err_oom(err, "trend");
 		goto done;
 	}
-	if (jset(o, "bench", json_string(q->bench)) |
-	    jset(o, "project", *project ? json_string(project) : json_null()) |
-	    jset(o, "metric", metric ? json_string(metric) : json_null()) |
-	    jset(o, "host", json_string(fp)) | jset(o, "points", pts)) {
+	if (jsonio_set(o, "bench", json_string(q->bench)) |
+	    jsonio_set(o, "project", *project ? json_string(project) : json_null()) |
+	    jsonio_set(o, "metric", metric ? json_string(metric) : json_null()) |
+	    jsonio_set(o, "host", json_string(fp)) | jsonio_set(o, "points", pts)) {
 		pts = NULL;
 		r = plumb_err_oom(err, "trend");
 		goto done;
@@ -838,18 +927,6 @@ static int same_str(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-static char *dup_col(struct db_stmt *s, int i, int *oom)
-{
-	const char *t = db_column_text(s, i);
-	char *d;
-
-	if (!t)
-		return NULL;
-	if (!(d = strdup(t)))
-		*oom = 1;
-	return d;
-}
-
 int query_each_series(struct store *st, const char *host, const char *project, char *fp_out,
 		      size_t fp_size, int (*each)(const struct query_series *s, void *arg), void *arg,
 		      struct plumb_err *err)
@@ -904,9 +981,9 @@ int query_each_series(struct store *st, const char *host, const char *project, c
 				goto done;
 		}
 		if (!sr.bench) {
-			sr.bench = dup_col(s, 0, &oom);
-			sr.metric = dup_col(s, 1, &oom);
-			sr.project = dup_col(s, 13, &oom);
+			sr.bench = query_col_text(s, 0, &oom);
+			sr.metric = query_col_text(s, 1, &oom);
+			sr.project = query_col_text(s, 13, &oom);
 		}
 		if (sr.n == cap) {
 			size_t nc = cap ? cap * 2 : 256;
@@ -921,12 +998,12 @@ int query_each_series(struct store *st, const char *host, const char *project, c
 		q = &sr.nights[sr.n++];
 		memset(q, 0, sizeof(*q));
 		q->at = db_column_int64(s, 2);
-		q->commit = dup_col(s, 3, &oom);
-		q->bundle = dup_col(s, 4, &oom);
+		q->commit = query_col_text(s, 3, &oom);
+		q->bundle = query_col_text(s, 4, &oom);
 		q->center = db_column_type(s, 5) == DB_NULL ? NAN : db_column_double(s, 5);
 		q->min = db_column_type(s, 6) == DB_NULL ? NAN : db_column_double(s, 6);
 		q->max = db_column_type(s, 7) == DB_NULL ? NAN : db_column_double(s, 7);
-		q->base_commit = dup_col(s, 9, &oom);
+		q->base_commit = query_col_text(s, 9, &oom);
 		q->base_center = db_column_type(s, 10) == DB_NULL ? NAN : db_column_double(s, 10);
 		q->ratio = db_column_type(s, 12) == DB_NULL ? NAN : db_column_double(s, 12);
 		/* Room for both sides' pads of this night. */

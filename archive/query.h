@@ -1,11 +1,16 @@
 /*
  * archive/query.h: the read side of the archive: list, show, trend, and
- * host lookups.  Each query returns a JSON model (jansson) that `--json`
- * prints as it is and views/archive.h renders as text, so the two outputs
- * cannot disagree.  The layouts are documented in docs/plumb.1.
+ * host lookups.  list and show fill plain structs (below) that
+ * views/archive.h renders as text and, for --json, as the JSON documented
+ * in docs/plumb.1; a misspelt field is a compile error, not a silent
+ * default.  The trend is still a JSON model: reports/trend.c adds its
+ * change points to it, and report --trend and the site read it.
  *
- * Ownership: a json_t returned through *out belongs to the caller
- * (json_decref); the filter structs only borrow their strings.
+ * Ownership: every string and array of struct query_summaries and struct
+ * query_detail is the struct's own, freed by query_summaries_release() and
+ * query_detail_release() (both take a zeroed struct, and leave one); a
+ * json_t returned through *out belongs to the caller (json_decref); the
+ * filter structs only borrow their strings.
  */
 #ifndef PLUMB_ARCHIVE_QUERY_H
 #define PLUMB_ARCHIVE_QUERY_H
@@ -31,11 +36,90 @@ struct query_filter {
 	long last;            /* the newest N only; 0 for all */
 };
 
-/* Bundles matching f, newest first: a JSON array of summaries. */
-int query_list(struct store *st, const struct query_filter *f, json_t **out,
+/* A side's reference, commit and commit time (RFC 3339); each NULL when unknown. */
+struct query_ref {
+	char *ref, *commit, *time;
+};
+
+/* One label of a bundle. */
+struct query_label {
+	char *key, *value;
+};
+
+/* One bundle as `archive list` shows it; a string is NULL when unknown. */
+struct query_summary {
+	char *id;
+	char *created;                 /* RFC 3339 */
+	char *repo;
+	struct query_ref base, candidate;
+	char *signature;               /* none, present or verified */
+	char *host;                    /* its host fingerprint */
+	int64_t benches;               /* how many benchmarks it holds */
+	int64_t size;                  /* bytes of its file */
+	char *project;
+	struct query_label *labels;    /* by key */
+	size_t nlabels;
+};
+
+/* Bundles, newest first. */
+struct query_summaries {
+	struct query_summary *v;
+	size_t n;
+};
+
+/* Bundles matching f, newest first, in *out (zeroed first). */
+int query_list(struct store *st, const struct query_filter *f, struct query_summaries *out,
 	       struct plumb_err *err);
 
-/* Everything about one bundle (id or unique prefix): a JSON object. */
+void query_summaries_release(struct query_summaries *l);
+
+/*
+ * A copy of text column i (query_col_text()) or of epoch-seconds column i
+ * as RFC 3339 text (query_col_time()), the caller's to free; NULL for SQL
+ * NULL, and NULL with *oom set when the copy failed.
+ */
+char *query_col_text(struct db_stmt *s, int i, int *oom);
+char *query_col_time(struct db_stmt *s, int i, int *oom);
+
+/* One side of a benchmark as the index keeps it; a number is NAN when unknown. */
+struct query_side {
+	double center, min, max, spread;
+	char *pads;                    /* its pad medians: JSON text as stored, or NULL */
+};
+
+/* One benchmark of a bundle. */
+struct query_bench {
+	char *name, *mode, *metric;
+	struct query_side base, candidate;
+	double ratio;                  /* NAN when unknown */
+	char *verdict;
+	double noise;                  /* NAN when unknown */
+};
+
+/* A baseline that names a bundle, and which side. */
+struct query_named {
+	char *name, *side;
+};
+
+/* Everything about one bundle, as `archive show` shows it. */
+struct query_detail {
+	char *id, *path, *file_sha256;
+	int64_t size;
+	char *created, *added;         /* RFC 3339 */
+	char *plumb_version, *format_version, *repo;
+	struct query_ref base, candidate;
+	char *signature, *signature_key, *signature_comment;
+	int64_t replaced;              /* times its stored file was replaced */
+	char *host;                    /* fingerprint; NULL: no host row */
+	char *host_facts;              /* the host's facts, JSON text as stored */
+	struct query_label *labels;
+	size_t nlabels;
+	struct query_named *baselines;
+	size_t nbaselines;
+	struct query_bench *benches;
+	size_t nbenches;
+};
+
 /*
  * Step the prepared statement s (finalized here, whatever happens; NULL:
  * store_prepare() failed and err says why) and collect row(s) of each row
@@ -45,12 +129,15 @@ int query_list(struct store *st, const struct query_filter *f, json_t **out,
 int query_rows(struct store *st, struct db_stmt *s, json_t *(*row)(struct db_stmt *s),
 	       const char *what, json_t **out, struct plumb_err *err);
 
-int query_show(struct store *st, const char *prefix, json_t **out,
+/* Everything about one bundle (id or unique prefix) in *out (zeroed first). */
+int query_show(struct store *st, const char *prefix, struct query_detail *out,
 	       struct plumb_err *err);
 
 /* The same for a known row number (used by baseline show). */
-int query_bundle(struct store *st, int64_t rid, json_t **out,
+int query_bundle(struct store *st, int64_t rid, struct query_detail *out,
 		 struct plumb_err *err);
+
+void query_detail_release(struct query_detail *d);
 
 struct query_trend {
 	const char *bench;    /* required */

@@ -113,7 +113,8 @@ int transfer_bundles(struct store *from, struct store *to,
 		     struct plumb_err *err)
 {
 	struct query_filter f;
-	json_t *list = NULL, *model;
+	struct query_summaries list;
+	json_t *model;
 	size_t n, i;
 	int r = 0, stop = 0;
 
@@ -128,10 +129,10 @@ int transfer_bundles(struct store *from, struct store *to,
 		json_decref(model);
 		return r;
 	}
-	n = json_array_size(list);
+	n = list.n;
 	/* query_list() gives the newest first: send the oldest first. */
 	for (i = 0; i < n && !stop; i++) {
-		const char *id = json_string_value(json_object_get(json_array_get(list, n - 1 - i), "id"));
+		const char *id = list.v[n - 1 - i].id;
 		enum transfer_status status = TRANSFER_REFUSED;
 		struct plumb_err why;
 		int found;
@@ -158,7 +159,7 @@ int transfer_bundles(struct store *from, struct store *to,
 			stop = o->progress(o->ctx, i + 1, n, id, status,
 					   status == TRANSFER_REFUSED ? why.msg : NULL);
 	}
-	json_decref(list);
+	query_summaries_release(&list);
 	if (r < 0 || stop)
 		json_object_set_new(model, "stopped", json_true());
 	*out = model;

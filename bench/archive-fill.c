@@ -37,6 +37,7 @@
 #include "archive/query.h"
 #include "archive/store.h"
 #include "views/archive.h"
+#include "common/buf.h"
 #include "common/err.h"
 #include "common/banned.h"
 
@@ -165,7 +166,10 @@ static int run_op(const char *dir, enum op op, const char *fp, FILE *sink,
 {
 	struct query_filter f;
 	struct query_trend q;
+	struct query_summaries l;
+	struct baseline_detail bl;
 	struct store st;
+	struct buf text;
 	json_t *j = NULL;
 	int r;
 
@@ -175,29 +179,37 @@ static int run_op(const char *dir, enum op op, const char *fp, FILE *sink,
 		return r;
 	memset(&f, 0, sizeof(f));
 	memset(&q, 0, sizeof(q));
+	buf_init(&text, (size_t)1 << 30);
 	switch (op) {
 	case OP_LIST_B3:
 	case OP_LIST_INTERP:
 		f.bench = op == OP_LIST_B3 ? "b3" : "interp";
 		f.last = 100;
-		if ((r = query_list(&st, &f, &j, err)) == 0)
-			view_list(j, sink);
+		if ((r = query_list(&st, &f, &l, err)) == 0) {
+			(void)view_list(&text, &l);
+			query_summaries_release(&l);
+		}
 		break;
 	case OP_BASELINE:
-		if ((r = baseline_show(&st, "nightly", &j, err)) == 0)
-			view_baseline(j, sink);
+		if ((r = baseline_show(&st, "nightly", &bl, err)) == 0) {
+			(void)view_baseline(&text, &bl);
+			baseline_detail_release(&bl);
+		}
 		break;
 	case OP_TREND_HOST:
 	case OP_TREND_DEFAULT:
 		q.bench = "interp";
 		q.host = op == OP_TREND_HOST ? fp : NULL;
 		if ((r = query_trend(&st, &q, &j, err)) == 0)
-			view_trend(j, sink);
+			(void)view_trend(&text, j);
 		break;
 	case OP_QUICK_CHECK:
 		r = store_quick_check(&st, err);
 		break;
 	}
+	if (text.len > 0)
+		(void)fwrite(text.data, 1, text.len, sink);
+	buf_release(&text);
 	json_decref(j);
 	store_close(&st);
 	return r;

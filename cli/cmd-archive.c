@@ -91,12 +91,6 @@ static int open_archive(struct store *st, int flags)
 	return cli_archive_open(st, opt_dir, flags);
 }
 
-/* Print a model as --json asks (cli_print_json(): the one JSON writer). */
-static void print_json(const json_t *j)
-{
-	(void)cli_print_json(j, "archive JSON");
-}
-
 /* The text a view composes (views/archive.h), until print_view_of() writes and releases it. */
 static struct buf view_text = { .max = (size_t)1 << 20 };
 
@@ -168,15 +162,7 @@ static int add_exec(int argc, char **argv)
 			continue;
 		}
 		if (opt_json) {
-			static const char *const words[] = { "added", "present", "restored", "replaced" };
-			json_t *e = json_pack("{s:s, s:s, s:s}", "path", argv[i], "id", added.id, "status",
-					      words[added.status == STORE_ADDED ? 0 : added.status == STORE_PRESENT ? 1 :
-						    added.status == STORE_RESTORED ? 2 : 3]);
-			if (e && added.status == STORE_REPLACED) {
-				json_object_set_new(e, "oldKey", added.old_key[0] ? json_string(added.old_key) : json_null());
-				json_object_set_new(e, "newKey", json_string(added.new_key));
-			}
-			if (!e || !list || json_array_append_new(list, e) < 0)
+			if (!list || json_array_append_new(list, view_archive_added_json(argv[i], &added)) < 0)
 				status = cli_exit_status(PLUMB_EINTERNAL);
 			continue;
 		}
@@ -221,78 +207,116 @@ static const struct plumb_opt list_opts[] = {
 
 /*
  * The reading commands share one shape: open the archive read-only, ask
- * one archive/ query for a JSON value, print it as JSON (--json) or
- * through its view.
+ * archive/ for a result, and have its view make the JSON (--json, in
+ * *json) or the text (in view_text, the view's return in *text).
  */
-typedef int (*archive_read_fn)(struct store *st, const void *arg, json_t **out,
+typedef int (*archive_read_fn)(struct store *st, const void *arg, json_t **json, int *text,
 			       struct plumb_err *err);
 
-static int read_and_show(archive_read_fn read, const void *arg,
-			 void (*view)(const json_t *v, FILE *out))
+static int read_and_show(archive_read_fn read, const void *arg, const char *what)
 {
 	struct plumb_err err;
 	struct store st;
-	json_t *v;
-	int r;
+	json_t *json = NULL;
+	int r, text = 0;
 
 	if ((r = open_archive(&st, STORE_READONLY)) != 0)
 		return r;
 	plumb_err_clear(&err);
-	if (read(&st, arg, &v, &err) < 0) {
+	if (read(&st, arg, &json, &text, &err) < 0) {
+		buf_release(&view_text);
 		r = cli_fail(&err);
+	} else if (opt_json) {
+		r = cli_print_json(json, "archive JSON");
 	} else {
-		if (opt_json)
-			print_json(v);
-		else
-			view(v, stdout);
-		json_decref(v);
+		r = print_view_of(text, what);
 	}
+	json_decref(json);
 	store_close(&st);
 	return r;
 }
 
-static int read_list(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+static int read_list(struct store *st, const void *arg, json_t **json, int *text,
+		     struct plumb_err *err)
 {
-	return query_list(st, arg, out, err);
+	struct query_summaries l;
+	int r = query_list(st, arg, &l, err);
+
+	if (r == 0 && opt_json)
+		*json = view_list_json(&l);
+	else if (r == 0)
+		*text = view_list(&view_text, &l);
+	query_summaries_release(&l);
+	return r;
 }
 
-static int read_show(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+static int read_show(struct store *st, const void *arg, json_t **json, int *text,
+		     struct plumb_err *err)
 {
-	return query_show(st, arg, out, err);
+	struct query_detail d;
+	int r = query_show(st, arg, &d, err);
+
+	if (r == 0 && opt_json)
+		*json = view_archived_json(&d);
+	else if (r == 0)
+		*text = view_archived(&view_text, &d);
+	query_detail_release(&d);
+	return r;
 }
 
 /*
  * The series with its change points (reports/trend.h); without --host and
  * with several classes measuring it, {bench, classes: [one per class]}.
  */
-static int read_trend(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+static int read_trend(struct store *st, const void *arg, json_t **json, int *text,
+		      struct plumb_err *err)
 {
 	const struct query_trend *q = arg;
-	json_t *models;
+	json_t *models, *v = NULL;
 	int r = trend_query_classes(st, q, &models, err);
 
-	*out = NULL;
 	for (size_t i = 0; r == 0 && i < json_array_size(models); i++)
 		r = trend_add_changes(json_array_get(models, i), err);
 	if (r == 0 && json_array_size(models) == 1)
-		*out = json_incref(json_array_get(models, 0));
-	else if (r == 0 && !(*out = json_pack("{s:s, s:O}", "bench", q->bench, "classes", models)))
+		v = json_incref(json_array_get(models, 0));
+	else if (r == 0 && !(v = json_pack("{s:s, s:O}", "bench", q->bench, "classes", models)))
 		r = plumb_err_oom(err, "trend");
 	json_decref(models);
+	if (r == 0 && opt_json)
+		*json = json_incref(v);
+	else if (r == 0)
+		*text = view_trend(&view_text, v);
+	json_decref(v);
 	return r;
 }
 
-static int read_baselines(struct store *st, const void *arg, json_t **out,
+static int read_baselines(struct store *st, const void *arg, json_t **json, int *text,
 			  struct plumb_err *err)
 {
+	struct baseline_entries l;
+	int r = baseline_list(st, &l, err);
+
 	(void)arg;
-	return baseline_list(st, out, err);
+	if (r == 0 && opt_json)
+		*json = view_baselines_json(&l);
+	else if (r == 0)
+		*text = view_baselines(&view_text, &l);
+	baseline_entries_release(&l);
+	return r;
 }
 
-static int read_baseline(struct store *st, const void *arg, json_t **out,
+static int read_baseline(struct store *st, const void *arg, json_t **json, int *text,
 			 struct plumb_err *err)
 {
-	return baseline_show(st, arg, out, err);
+	struct baseline_detail d;
+	int r = baseline_show(st, arg, &d, err);
+
+	if (r == 0 && opt_json)
+		*json = view_baseline_json(&d);
+	else if (r == 0)
+		*text = view_baseline(&view_text, &d);
+	baseline_detail_release(&d);
+	return r;
 }
 
 static int list_exec(int argc, char **argv)
@@ -313,7 +337,7 @@ static int list_exec(int argc, char **argv)
 	f.nlabels = opt_labels.n;
 	f.since = opt_since;
 	f.last = opt_last;
-	r = read_and_show(read_list, &f, view_list);
+	r = read_and_show(read_list, &f, "archive list");
 	strlist_release(&opt_labels);
 	return r;
 }
@@ -340,7 +364,7 @@ static int show_exec(int argc, char **argv)
 {
 	if (argc != 1)
 		return usage_error("show", "needs exactly one bundle id");
-	return read_and_show(read_show, argv[0], view_bundle);
+	return read_and_show(read_show, argv[0], "archive show");
 }
 
 static const struct plumb_cmd cmd_archive_show = {
@@ -388,8 +412,7 @@ static int rm_exec(int argc, char **argv)
 
 			if (shown && !status)
 				status = shown;
-		} else if (!list || json_array_append_new(list, json_pack("{s:s, s:s}", "id", id,
-								       "status", "removed")) < 0)
+		} else if (!list || json_array_append_new(list, view_archive_removed_json("id", id)) < 0)
 			status = cli_exit_status(PLUMB_EINTERNAL);
 	}
 	store_close(&st);
@@ -430,7 +453,7 @@ static int trend_exec(int argc, char **argv)
 	q.host = opt_host;
 	q.last = opt_last;
 	q.project = opt_project;
-	return read_and_show(read_trend, &q, view_trend);
+	return read_and_show(read_trend, &q, "archive trend");
 }
 
 static const struct plumb_cmd cmd_archive_trend = {
@@ -478,12 +501,10 @@ static int changes_exec(int argc, char **argv)
 	free(owned);
 	if (r < 0)
 		return cli_fail(&err);
-	if (opt_json)
-		print_json(v);
-	else
-		view_changes(v, stdout);
+	r = opt_json ? cli_print_json(v, "archive JSON")
+		     : print_view_of(view_changes(&view_text, v), "archive changes");
 	json_decref(v);
-	return 0;
+	return r;
 }
 
 static const struct plumb_cmd cmd_archive_changes = {
@@ -509,10 +530,19 @@ static const struct plumb_opt hosts_opts[] = {
 	OPT_END_()
 };
 
-static int read_hosts(struct store *st, const void *arg, json_t **out, struct plumb_err *err)
+static int read_hosts(struct store *st, const void *arg, json_t **json, int *text,
+		      struct plumb_err *err)
 {
+	json_t *v;
+	int r = hostclass_list(st, &v, err);
+
 	(void)arg;
-	return hostclass_list(st, out, err);
+	if (r == 0 && opt_json)
+		*json = json_incref(v);
+	else if (r == 0)
+		*text = view_hosts(&view_text, v);
+	json_decref(v);
+	return r;
 }
 
 static int hosts_exec(int argc, char **argv)
@@ -520,7 +550,7 @@ static int hosts_exec(int argc, char **argv)
 	(void)argv;
 	if (argc > 0)
 		return usage_error("hosts", "takes no arguments");
-	return read_and_show(read_hosts, NULL, view_hosts);
+	return read_and_show(read_hosts, NULL, "archive hosts");
 }
 
 static const struct plumb_cmd cmd_archive_hosts = {
@@ -573,18 +603,9 @@ static int print_report(const struct scrub_report *rep)
 /* --json of verify and gc: what the text says, as one object. */
 static int print_report_json(const struct scrub_report *rep, int status)
 {
-	json_t *lines = json_array(), *o;
-	int r;
+	json_t *o = view_scrub_json(rep, status == 0 && rep->nproblems == 0);
+	int r = cli_print_json(o, "archive JSON");
 
-	for (size_t i = 0; lines && i < rep->nlines; i++)
-		if (json_array_append_new(lines, json_string(rep->lines[i])) < 0) {
-			json_decref(lines);
-			lines = NULL;
-		}
-	o = lines ? json_pack("{s:b, s:I, s:I, s:I, s:o}", "ok", status == 0 && rep->nproblems == 0,
-			      "bundles", (json_int_t)rep->nbundles, "files", (json_int_t)rep->nfiles,
-			      "problems", (json_int_t)rep->nproblems, "lines", lines) : NULL;
-	r = cli_print_json(o, "archive JSON");
 	json_decref(o);
 	return status ? status : r;
 }
@@ -733,9 +754,9 @@ static const struct plumb_opt baseline_set_opts[] = {
 
 static int baseline_set_exec(int argc, char **argv)
 {
+	struct baseline_change c;
 	struct plumb_err err;
 	struct store st;
-	json_t *res;
 	int r;
 
 	if (argc != 2)
@@ -743,20 +764,15 @@ static int baseline_set_exec(int argc, char **argv)
 	if ((r = open_archive(&st, STORE_CREATE)) != 0)
 		return r;
 	plumb_err_clear(&err);
-	if (baseline_set(&st, argv[0], argv[1], opt_side, opt_note, &res, &err) < 0) {
+	if (baseline_set(&st, argv[0], argv[1], opt_side, opt_note, &c, &err) < 0) {
 		r = cli_fail(&err);
 	} else if (opt_json) {
-		const char *prev = json_string_value(json_object_get(res, "previous"));
-		json_t *o = json_pack("{s:s, s:O, s:O, s:o}", "name", argv[0],
-				      "bundle", json_object_get(res, "bundle"),
-				      "side", json_object_get(res, "side"),
-				      "previous", prev ? json_string(prev) : json_null());
+		json_t *o = view_baseline_set_json(argv[0], &c);
+
 		r = cli_print_json(o, "archive JSON");
 		json_decref(o);
-		json_decref(res);
 	} else {
-		r = print_view_of(view_baseline_set(&view_text, argv[0], res), "archive baseline set");
-		json_decref(res);
+		r = print_view_of(view_baseline_set(&view_text, argv[0], &c), "archive baseline set");
 	}
 	store_close(&st);
 	return r;
@@ -783,7 +799,7 @@ static int baseline_list_exec(int argc, char **argv)
 	(void)argv;
 	if (argc > 0)
 		return usage_error("baseline list", "takes no arguments");
-	return read_and_show(read_baselines, NULL, view_baselines);
+	return read_and_show(read_baselines, NULL, "archive baseline list");
 }
 
 static const struct plumb_cmd cmd_archive_baseline_list = {
@@ -804,7 +820,7 @@ static int baseline_show_exec(int argc, char **argv)
 {
 	if (argc != 1)
 		return usage_error("baseline show", "needs exactly one NAME");
-	return read_and_show(read_baseline, argv[0], view_baseline);
+	return read_and_show(read_baseline, argv[0], "archive baseline show");
 }
 
 static const struct plumb_cmd cmd_archive_baseline_show = {
@@ -835,7 +851,8 @@ static int baseline_rm_exec(int argc, char **argv)
 	if (baseline_rm(&st, argv[0], &err) < 0) {
 		r = cli_fail(&err);
 	} else if (opt_json) {
-		json_t *o = json_pack("{s:s, s:s}", "name", argv[0], "status", "removed");
+		json_t *o = view_archive_removed_json("name", argv[0]);
+
 		r = cli_print_json(o, "archive JSON");
 		json_decref(o);
 	} else {

@@ -507,3 +507,53 @@ const char *jsonio_type_name(const json_t *v)
 	}
 	return "unknown";
 }
+
+json_t *jsonio_str(const char *s)
+{
+	json_t *v;
+
+	if (!s)
+		return json_null();
+	v = json_string(s);
+	return v ? v : json_null();
+}
+
+json_t *jsonio_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *jsonio_text(const char *t)
+{
+	json_t *v;
+
+	if (!t)
+		return json_null();
+	v = json_loads(t, JSON_DECODE_ANY, NULL);
+	return v ? v : jsonio_str(t);
+}
+
+int jsonio_set(json_t *o, const char *k, json_t *v)
+{
+	if (!v)
+		return 1;
+	if (!o) {
+		json_decref(v);
+		return 1;
+	}
+	return json_object_set_new(o, k, v) != 0;
+}
+
+const char *jsonio_get_str(const json_t *o, const char *k, const char *def)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : def;
+}
+
+double jsonio_get_num(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}

@@ -85,6 +85,30 @@ size_t jsonio_values(const char *text, size_t len, size_t stop);
 /* A deep copy of v whose objects have their keys in byte order (NULL: OOM). */
 json_t *jsonio_sorted_copy(const json_t *v);
 
+/*
+ * The small builders and getters every JSON model uses, here once.  The
+ * builders return a new value, or NULL when memory ran out (json_null()
+ * never fails).
+ */
+
+/* s as a JSON string; null when s is NULL or is not UTF-8 text. */
+json_t *jsonio_str(const char *s);
+
+/* v as a JSON real; null when it is NAN or infinite (unknown). */
+json_t *jsonio_real(double v);
+
+/* JSON text parsed (any value); the text as a string when it does not parse; null for NULL. */
+json_t *jsonio_text(const char *t);
+
+/* Set member k of o to v, taking v either way; nonzero when v or o is NULL or the set failed. */
+int jsonio_set(json_t *o, const char *k, json_t *v);
+
+/* Member k of o when it is a string, else def. */
+const char *jsonio_get_str(const json_t *o, const char *k, const char *def);
+
+/* Member k of o when it is a number, else NAN. */
+double jsonio_get_num(const json_t *o, const char *k);
+
 /* What v is, for "expected X, found Y": "object", "integer", "boolean"... */
 const char *jsonio_type_name(const json_t *v);
 

@@ -1,10 +1,10 @@
 /*
- * views/archive.c: text renderings of the archive's JSON models (archive.h).
+ * views/archive.c: the text and JSON of the archive's results (archive.h).
  * Plain, aligned, line-oriented text that reads well in a cron mail;
  * ids are shortened to 12 digits in tables and shown whole elsewhere.
- * Every string of a model came from a bundle and is untrusted: it reaches
- * the stream or the buf only through esc_fputs() or esc_text()
- * (common/escape.h) or a table (common/table.h), which escapes every cell.  Values print
+ * Every string of a result came from a bundle and is untrusted: it reaches
+ * the buf only through esc_text() (common/escape.h) or a table
+ * (common/table.h), which escapes every cell.  Values print
  * as plumb report prints them (common/units.h): a center with its unit,
  * its range in the same unit.
  */
@@ -15,43 +15,19 @@
 #include <jansson.h>
 
 #include "views/archive.h"
+#include "archive/baseline.h"
 #include "archive/bundles.h"
+#include "archive/query.h"
 #include "archive/scrub.h"
 #include "common/buf.h"
 #include "common/escape.h"
 #include "common/table.h"
 #include "common/units.h"
+#include "formats/jsonio.h"
 #include "formats/manifest.h"
 #include "reports/site.h"
 #include "reports/trend.h"
 #include "common/banned.h"
-
-/* A string member, or def when missing or not a string. */
-static const char *str(const json_t *o, const char *key, const char *def)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : def;
-}
-
-/* The first 12 characters of a string member, or "-". */
-static const char *short12(const json_t *o, const char *key, char *buf)
-{
-	snprintf(buf, 13, "%s", str(o, key, "-"));
-	return buf;
-}
-
-/* s escaped, padded with spaces to width columns (0: none). */
-static void put(FILE *out, const char *s, int width)
-{
-	(void)esc_fputs(out, s, width > 0 ? (size_t)width : 0);
-}
-
-/* A string member escaped and padded, def when missing. */
-static void put_str(FILE *out, const json_t *o, const char *key, const char *def, int width)
-{
-	put(out, str(o, key, def), width);
-}
 
 /* The dimension of a model's metric name ("wall", "instructions"). */
 static enum units_dim dim_of(const char *metric)
@@ -63,373 +39,368 @@ static enum units_dim dim_of(const char *metric)
 	return UNITS_COUNT;
 }
 
-/* A number member as %.6g into buf, or "-". */
-/* A ratio as every view prints it (common/units.h), "-" when absent. */
-static const char *ratio_cell(const json_t *o, const char *key, char buf[UNITS_MAX])
+/* s, or "-" when unknown. */
+static const char *dash(const char *s)
 {
-	const json_t *v = json_object_get(o, key);
+	return s ? s : "-";
+}
 
-	if (!json_is_number(v))
-		snprintf(buf, UNITS_MAX, "-");
-	else
-		units_ratio(json_number_value(v), buf);
+/* The first 12 characters of s ("-" when unknown) in buf. */
+static const char *head12(const char *s, char buf[13])
+{
+	snprintf(buf, 13, "%s", dash(s));
 	return buf;
 }
 
-void view_list(const json_t *list, FILE *out)
+/* "k=v,k=v" of labels as t's next cell; -1 when it could not be composed. */
+static int labels_cell(struct table *t, const struct query_label *v, size_t n)
 {
-	size_t i;
-	json_t *b;
+	struct buf b;
+	int bad = 0;
 
-	if (json_array_size(list) == 0)
-		return;
-	fprintf(out, "%-12s  %-20s  %-12s  %-12s  %-12s  %7s  %s\n", "ID", "CREATED", "BASE",
-		"CANDIDATE", "HOST", "BENCHES", "LABELS");
-	json_array_foreach(list, i, b) {
+	buf_init(&b, TABLE_CELL_MAX);
+	for (size_t i = 0; i < n; i++)
+		bad |= buf_printf(&b, "%s%s=%s", i ? "," : "", v[i].key, v[i].value ? v[i].value : "");
+	table_cell(t, bad ? NULL : buf_cstr(&b));
+	buf_release(&b);
+	return bad;
+}
+
+int view_list(struct buf *out, const struct query_summaries *l)
+{
+	/* The widths the columns had when they were fixed. */
+	static const size_t min[] = { 12, 20, 12, 12, 12, 7, 0 };
+	struct table t;
+	int r, bad = 0;
+
+	if (l->n == 0)
+		return 0;
+	table_init(&t, 7, "lllllrl");
+	t.min = min;
+	table_row(&t, "ID", "CREATED", "BASE", "CANDIDATE", "HOST", "BENCHES", "LABELS");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct query_summary *b = &l->v[i];
 		char id[13], base[13], cand[13], host[13];
-		const json_t *labels = json_object_get(b, "labels");
-		const char *k;
-		json_t *v;
-		int first = 1;
 
-		put(out, short12(b, "id", id), 12);
-		fputs("  ", out);
-		put_str(out, b, "created", "-", 20);
-		fputs("  ", out);
-		put(out, short12(json_object_get(b, "base"), "commit", base), 12);
-		fputs("  ", out);
-		put(out, short12(json_object_get(b, "candidate"), "commit", cand), 12);
-		fputs("  ", out);
-		put(out, short12(b, "host", host), 12);
-		fprintf(out, "  %7lld  ", (long long)json_integer_value(json_object_get(b, "benches")));
-		json_object_foreach((json_t *)labels, k, v) {
-			fputs(first ? "" : ",", out);
-			put(out, k, 0);
-			fputc('=', out);
-			put(out, json_string_value(v) ? json_string_value(v) : "", 0);
-			first = 0;
-		}
-		fputc('\n', out);
+		table_cell(&t, head12(b->id, id));
+		table_cell(&t, dash(b->created));
+		table_cell(&t, head12(b->base.commit, base));
+		table_cell(&t, head12(b->candidate.commit, cand));
+		table_cell(&t, head12(b->host, host));
+		table_cellf(&t, "%lld", (long long)b->benches);
+		bad |= labels_cell(&t, b->labels, b->nlabels);
+		table_end_row(&t, NULL);
 	}
+	r = bad ? -1 : table_render(&t, out);
+	table_release(&t);
+	return r;
 }
 
-/* A label in the 11 columns of the field lines, then the field's value. */
-static void field(FILE *out, const char *label, const char *value)
+/* A label in the 11 columns of the field lines, then the field's value ("-" when unknown). */
+static int field(struct buf *out, const char *label, const char *value)
 {
-	fprintf(out, "%-11s ", label);
-	put(out, value, 0);
+	return buf_printf(out, "%-11s ", label) | esc_text(out, dash(value));
 }
 
-/* " (value)" of a string member, nothing when it is absent. */
-static void put_paren(FILE *out, const json_t *o, const char *key)
+/* " (s)", nothing when s is unknown. */
+static int paren(struct buf *out, const char *s)
 {
-	if (!json_is_string(json_object_get(o, key)))
-		return;
-	fputs(" (", out);
-	put_str(out, o, key, "", 0);
-	fputc(')', out);
+	if (!s)
+		return 0;
+	return buf_addstr(out, " (") | esc_text(out, s) | buf_addch(out, ')');
 }
 
 /* "ref commit (time)" of a side. */
-static void ref_line(FILE *out, const char *label, const json_t *side)
+static int ref_line(struct buf *out, const char *label, const struct query_ref *r)
 {
-	field(out, label, str(side, "ref", "-"));
-	fputc(' ', out);
-	put_str(out, side, "commit", "-", 0);
-	put_paren(out, side, "time");
-	fputc('\n', out);
+	return field(out, label, r->ref) | buf_addch(out, ' ') | esc_text(out, dash(r->commit)) |
+	       paren(out, r->time) | buf_addch(out, '\n');
 }
 
-/* A number member with its own unit, or in scale sc when given; "-" when missing. */
-static const char *value(const json_t *o, const char *key, enum units_dim dim,
-			 const struct units_scale *sc, char buf[UNITS_MAX])
+/* v with its own unit, or in scale sc when given; "-" when unknown (NAN). */
+static const char *value(double v, enum units_dim dim, const struct units_scale *sc,
+			 char buf[UNITS_MAX])
 {
-	const json_t *v = json_object_get(o, key);
-
-	if (!json_is_number(v))
+	if (isnan(v))
 		snprintf(buf, UNITS_MAX, "-");
 	else if (sc)
-		units_number(json_number_value(v), sc, buf);
+		units_number(v, sc, buf);
 	else
-		units_value(json_number_value(v), dim, 0, buf);
+		units_value(v, dim, 0, buf);
 	return buf;
 }
 
 /* "center [min, max]" of one side: the center with its unit, the range in that unit. */
-static void side_cell(const json_t *side, enum units_dim dim, char *buf, size_t size)
+static void side_cell(const struct query_side *d, enum units_dim dim, char *buf, size_t size)
 {
-	const json_t *c = json_object_get(side, "center");
 	char cs[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX];
 	struct units_scale sc;
 
-	units_scale(json_is_number(c) ? json_number_value(c) : 0, dim, 0, &sc);
-	snprintf(buf, size, "%s [%s, %s]", value(side, "center", dim, NULL, cs),
-		 value(side, "min", dim, &sc, lo), value(side, "max", dim, &sc, hi));
+	units_scale(isnan(d->center) ? 0 : d->center, dim, 0, &sc);
+	snprintf(buf, size, "%s [%s, %s]", value(d->center, dim, NULL, cs),
+		 value(d->min, dim, &sc, lo), value(d->max, dim, &sc, hi));
 }
 
-void view_bundle(const json_t *b, FILE *out)
+/* A ratio as every view prints it (common/units.h), "-" when unknown. */
+static const char *ratio_text(double r, char buf[UNITS_MAX])
 {
-	const json_t *host = json_object_get(b, "host");
-	const json_t *labels = json_object_get(b, "labels");
-	const json_t *bls = json_object_get(b, "baselines");
-	const json_t *benches = json_object_get(b, "benches");
+	if (isnan(r))
+		snprintf(buf, UNITS_MAX, "-");
+	else
+		units_ratio(r, buf);
+	return buf;
+}
+
+/* The table of a bundle's benchmarks, after a blank line; nothing when it has none. */
+static int benches_table(struct buf *out, const struct query_detail *b)
+{
 	/* The columns as wide as they were when they had fixed widths. */
 	static const size_t bench_min[] = { 0, 12, 34, 34, 8, 0 };
-	const char *k;
-	json_t *v;
-	size_t i;
 	struct table t;
+	int r;
 
-	field(out, "bundle", str(b, "id", "-"));
-	fputc('\n', out);
-	field(out, "file", str(b, "path", "-"));
-	fprintf(out, " (%lld bytes, SHA-256 ", (long long)json_integer_value(json_object_get(b, "size")));
-	put_str(out, b, "file_sha256", "-", 0);
-	fputs(")\n", out);
-	field(out, "created", str(b, "created", "-"));
-	fputs(" (added ", out);
-	put_str(out, b, "added", "-", 0);
-	fputs(")\n", out);
-	field(out, "format", str(b, "format_version", "-"));
-	fputs(" (plumb ", out);
-	put_str(out, b, "plumb_version", "unknown", 0);
-	fputs(")\n", out);
-	field(out, "repo", str(b, "repo", "-"));
-	fputc('\n', out);
-	ref_line(out, "base", json_object_get(b, "base"));
-	ref_line(out, "candidate", json_object_get(b, "candidate"));
-	field(out, "host", json_is_object(host) ? str(host, "fingerprint", "-") : "-");
-	fputc('\n', out);
-	field(out, "signature", str(b, "signature", "-"));
-	if (json_is_string(json_object_get(b, "signature_key"))) {
-		/* Who signed what is stored. */
-		fputs(", key ", out);
-		put_str(out, b, "signature_key", "-", 0);
-		put_paren(out, b, "signature_comment");
-	}
-	if (json_integer_value(json_object_get(b, "replaced")) > 0)
-		fprintf(out, "; the stored file replaced %lld time%s by a better signed copy",
-			(long long)json_integer_value(json_object_get(b, "replaced")),
-			json_integer_value(json_object_get(b, "replaced")) == 1 ? "" : "s");
-	fputc('\n', out);
-	if (json_object_size(labels) > 0) {
-		fprintf(out, "%-11s", "labels");
-		json_object_foreach((json_t *)labels, k, v) {
-			fputc(' ', out);
-			put(out, k, 0);
-			fputc('=', out);
-			put(out, json_string_value(v) ? json_string_value(v) : "", 0);
-		}
-		fputc('\n', out);
-	}
-	if (json_array_size(bls) > 0) {
-		fprintf(out, "%-11s", "baselines");
-		json_array_foreach(bls, i, v) {
-			fputc(' ', out);
-			put_str(out, v, "name", "?", 0);
-			fputs(" (", out);
-			put_str(out, v, "side", "?", 0);
-			fputc(')', out);
-		}
-		fputc('\n', out);
-	}
-	if (json_array_size(benches) == 0)
-		return;
+	if (b->nbenches == 0)
+		return 0;
 	table_init(&t, 6, "llllrl");
 	t.min = bench_min;
 	table_row(&t, "BENCH", "METRIC", "BASE center [min, max]", "CANDIDATE center [min, max]",
 		  "RATIO", "VERDICT");
-	json_array_foreach(benches, i, v) {
-		enum units_dim dim = dim_of(str(v, "metric", NULL));
-		char base[128], cand[128], ratio[UNITS_MAX];
+	for (size_t i = 0; i < b->nbenches; i++) {
+		const struct query_bench *v = &b->benches[i];
+		enum units_dim dim = dim_of(v->metric);
+		char base[3 * UNITS_MAX + 8], cand[3 * UNITS_MAX + 8], ratio[UNITS_MAX];
 
-		side_cell(json_object_get(v, "base"), dim, base, sizeof(base));
-		side_cell(json_object_get(v, "candidate"), dim, cand, sizeof(cand));
-		table_row(&t, str(v, "name", "-"), str(v, "metric", "-"), base, cand,
-			  ratio_cell(v, "ratio", ratio), str(v, "verdict", "-"));
+		side_cell(&v->base, dim, base, sizeof(base));
+		side_cell(&v->candidate, dim, cand, sizeof(cand));
+		table_row(&t, dash(v->name), dash(v->metric), base, cand, ratio_text(v->ratio, ratio),
+			  dash(v->verdict));
 	}
-	fputc('\n', out);
-	(void)table_write(&t, out);
+	r = buf_addch(out, '\n') | table_render(&t, out);
 	table_release(&t);
+	return r;
 }
 
-void view_trend(const json_t *t, FILE *out)
+int view_archived(struct buf *out, const struct query_detail *b)
 {
+	int bad;
+
+	bad = field(out, "bundle", b->id) | buf_addch(out, '\n') |
+	      field(out, "file", b->path) |
+	      buf_printf(out, " (%lld bytes, SHA-256 ", (long long)b->size) |
+	      esc_text(out, dash(b->file_sha256)) | buf_addstr(out, ")\n") |
+	      field(out, "created", b->created) | buf_addstr(out, " (added ") |
+	      esc_text(out, dash(b->added)) | buf_addstr(out, ")\n") |
+	      field(out, "format", b->format_version) | buf_addstr(out, " (plumb ") |
+	      esc_text(out, b->plumb_version ? b->plumb_version : "unknown") | buf_addstr(out, ")\n") |
+	      field(out, "repo", b->repo) | buf_addch(out, '\n') |
+	      ref_line(out, "base", &b->base) | ref_line(out, "candidate", &b->candidate) |
+	      field(out, "host", b->host) | buf_addch(out, '\n') |
+	      field(out, "signature", b->signature);
+	if (b->signature_key)   /* who signed what is stored */
+		bad |= buf_addstr(out, ", key ") | esc_text(out, b->signature_key) |
+		       paren(out, b->signature_comment);
+	if (b->replaced > 0)
+		bad |= buf_printf(out, "; the stored file replaced %lld time%s by a better signed copy",
+				  (long long)b->replaced, b->replaced == 1 ? "" : "s");
+	bad |= buf_addch(out, '\n');
+	if (b->nlabels > 0) {
+		bad |= buf_printf(out, "%-11s", "labels");
+		for (size_t i = 0; i < b->nlabels; i++)
+			bad |= buf_addch(out, ' ') | esc_text(out, b->labels[i].key) | buf_addch(out, '=') |
+			       esc_text(out, b->labels[i].value ? b->labels[i].value : "");
+		bad |= buf_addch(out, '\n');
+	}
+	if (b->nbaselines > 0) {
+		bad |= buf_printf(out, "%-11s", "baselines");
+		for (size_t i = 0; i < b->nbaselines; i++)
+			bad |= buf_addch(out, ' ') | esc_text(out, b->baselines[i].name ? b->baselines[i].name : "?") |
+			       buf_addstr(out, " (") |
+			       esc_text(out, b->baselines[i].side ? b->baselines[i].side : "?") |
+			       buf_addch(out, ')');
+		bad |= buf_addch(out, '\n');
+	}
+	return bad | benches_table(out, b);
+}
+
+/* The note under a series' table: which series its change points were found on. */
+static int series_note(struct buf *out, const json_t *t)
+{
+	char base[13];
+
+	if (!json_is_string(json_object_get(t, "series")))
+		return 0;
+	if (!json_is_string(json_object_get(t, "series_base")))
+		return buf_addstr(out, "change points on the ") | esc_text(out, jsonio_get_str(t, "series", "-")) |
+		       buf_addstr(out, " series: the candidate's level (the nights were not all "
+				  "measured against one base)\n");
+	snprintf(base, sizeof(base), "%s", jsonio_get_str(t, "series_base", "-"));
+	return buf_addstr(out, "change points on the ") | esc_text(out, jsonio_get_str(t, "series", "-")) |
+	       buf_addstr(out, " series: candidate / base ") | esc_text(out, base) |
+	       buf_addstr(out, " of the same job, so a drift of the host cancels\n");
+}
+
+int view_trend(struct buf *out, const json_t *t)
+{
+	/* The widths the columns had when they were fixed. */
+	static const size_t min[] = { 20, 12, 12, 12, 12, 12, 12, 0 };
 	const json_t *pts = json_object_get(t, "points"), *classes = json_object_get(t, "classes");
-	enum units_dim dim = dim_of(str(t, "metric", NULL));
+	enum units_dim dim = dim_of(jsonio_get_str(t, "metric", NULL));
+	size_t i, n = json_array_size(pts);
+	struct table tb;
 	json_t *p;
-	size_t i;
+	int bad;
 
 	if (json_is_array(classes)) {
-		fputs("bench ", out);
-		put_str(out, t, "bench", "-", 0);
-		fprintf(out, ": %zu host classes, one series each\n", json_array_size(classes));
-		json_array_foreach(classes, i, p) {
-			fputc('\n', out);
-			view_trend(p, out);
-		}
-		return;
+		bad = buf_addstr(out, "bench ") | esc_text(out, jsonio_get_str(t, "bench", "-")) |
+		      buf_printf(out, ": %zu host classes, one series each\n", json_array_size(classes));
+		json_array_foreach(classes, i, p)
+			bad |= buf_addch(out, '\n') | view_trend(out, p);
+		return bad;
 	}
-
-	fputs("bench ", out);
-	put_str(out, t, "bench", "-", 0);
-	fputs(", metric ", out);
-	put_str(out, t, "metric", "-", 0);
-	fputs(", host ", out);
-	put_str(out, t, "host", "-", 0);
-	fprintf(out, ": %zu point%s\n", json_array_size(pts), json_array_size(pts) == 1 ? "" : "s");
-	if (json_array_size(pts) == 0)
-		return;
-	fprintf(out, "%-20s  %-12s  %12s  %12s  %12s  %-12s  %s\n", "TIME", "COMMIT", "CENTER",
-		"MIN", "MAX", "VERDICT", "BUNDLE");
+	bad = buf_addstr(out, "bench ") | esc_text(out, jsonio_get_str(t, "bench", "-")) |
+	      buf_addstr(out, ", metric ") | esc_text(out, jsonio_get_str(t, "metric", "-")) |
+	      buf_addstr(out, ", host ") | esc_text(out, jsonio_get_str(t, "host", "-")) |
+	      buf_printf(out, ": %zu point%s\n", n, n == 1 ? "" : "s");
+	if (n == 0)
+		return bad;
+	table_init(&tb, 8, "llrrrlll");
+	tb.min = min;
+	table_row(&tb, "TIME", "COMMIT", "CENTER", "MIN", "MAX", "VERDICT", "BUNDLE", NULL);
 	json_array_foreach(pts, i, p) {
 		char commit[13], id[13], c[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX];
+		const char *change = jsonio_get_str(p, "change", NULL);
 
-		value(p, "center", dim, NULL, c);
-		value(p, "min", dim, NULL, lo);
-		value(p, "max", dim, NULL, hi);
-		put_str(out, p, "time", "-", 20);
-		fputs("  ", out);
-		put(out, short12(p, "commit", commit), 12);
-		fprintf(out, "  %12s  %12s  %12s  ", c, lo, hi);
-		put_str(out, p, "verdict", "-", 12);
-		fputs("  ", out);
-		put(out, short12(p, "bundle", id), 12);
-		if (json_is_string(json_object_get(p, "change"))) {
-			fputs("  change ", out);
-			put_str(out, p, "change", "-", 0);
-		}
-		fputc('\n', out);
+		table_cell(&tb, jsonio_get_str(p, "time", "-"));
+		table_cell(&tb, head12(jsonio_get_str(p, "commit", NULL), commit));
+		table_cell(&tb, value(jsonio_get_num(p, "center"), dim, NULL, c));
+		table_cell(&tb, value(jsonio_get_num(p, "min"), dim, NULL, lo));
+		table_cell(&tb, value(jsonio_get_num(p, "max"), dim, NULL, hi));
+		table_cell(&tb, jsonio_get_str(p, "verdict", "-"));
+		table_cell(&tb, head12(jsonio_get_str(p, "bundle", NULL), id));
+		if (change)
+			table_cellf(&tb, "change %s", change);
+		else
+			table_cell(&tb, NULL);
+		table_end_row(&tb, NULL);
 	}
-	if (json_is_string(json_object_get(t, "series"))) {
-		char base[13];
-
-		fputs("change points on the ", out);
-		put_str(out, t, "series", "-", 0);
-		if (json_is_string(json_object_get(t, "series_base"))) {
-			fputs(" series: candidate / base ", out);
-			put(out, short12(t, "series_base", base), 0);
-			fputs(" of the same job, so a drift of the host cancels\n", out);
-		} else {
-			fputs(" series: the candidate's level (the nights were not all measured against "
-			      "one base)\n", out);
-		}
-	}
-	view_change_lines(json_object_get(t, "changes"), 0, out);
+	bad |= table_render(&tb, out);
+	table_release(&tb);
+	return bad | series_note(out, t) | view_change_lines(out, json_object_get(t, "changes"), 0);
 }
 
-void view_change_lines(const json_t *changes, int with, FILE *out)
+int view_change_lines(struct buf *out, const json_t *changes, int with)
 {
-	size_t i, n = json_array_size(changes);
+	size_t i, n = json_array_size(changes), cols = 0;
+	const char *head[9];
+	size_t min[9];
+	struct table t;
 	json_t *c;
+	int bad = buf_printf(out, "%zu change point%s\n", n, n == 1 ? "" : "s");
 
-	fprintf(out, "%zu change point%s\n", n, n == 1 ? "" : "s");
 	if (n == 0)
-		return;
-	fprintf(out, "%-20s  ", "FIRST NIGHT AFTER");
+		return bad;
+#define COL(h, w) (head[cols] = (h), min[cols++] = (w))
+	COL("FIRST NIGHT AFTER", 20);
 	if (with & VIEW_CHANGE_HOST)
-		fprintf(out, "%-16s  ", "HOST");
+		COL("HOST", 16);
 	if (with & VIEW_CHANGE_BENCH)
-		fprintf(out, "%-20s  ", "BENCH");
-	fprintf(out, "%-4s  %-26s  %-20s  %-26s  %-12s  %s\n", "DIR", "SIZE [95%]", "LAST NIGHT BEFORE",
-		"COMMITS", "SERIES", "CAUSE");
+		COL("BENCH", 20);
+	COL("DIR", 4);
+	COL("SIZE [95%]", 26);
+	COL("LAST NIGHT BEFORE", 20);
+	COL("COMMITS", 26);
+	COL("SERIES", 12);
+	COL("CAUSE", 0);
+#undef COL
+	table_init(&t, cols, NULL);
+	t.min = min;
+	for (size_t k = 0; k < cols; k++)
+		table_cell(&t, head[k]);
+	table_end_row(&t, NULL);
 	json_array_foreach(changes, i, c) {
 		const json_t *a = json_object_get(c, "first_after"), *b = json_object_get(c, "last_before");
+		const char *cause = jsonio_get_str(c, "cause", NULL);
 		char size[96], ca[13], cb[13];
 
 		trend_change_size(c, size, sizeof(size));
-		put_str(out, a, "time", "-", 20);
-		fputs("  ", out);
-		if (with & VIEW_CHANGE_HOST) {
-			put_str(out, c, "host", "-", 16);
-			fputs("  ", out);
-		}
-		if (with & VIEW_CHANGE_BENCH) {
-			put_str(out, c, "bench", "-", 20);
-			fputs("  ", out);
-		}
-		put_str(out, c, "direction", "-", 4);
-		fprintf(out, "  %-26s  ", size);
-		put_str(out, b, "time", "-", 20);
-		fputs("  ", out);
-		put(out, short12(b, "commit", cb), 12);
-		fputs("..", out);
-		put(out, short12(a, "commit", ca), 12);
-		fputs("  ", out);
-		put_str(out, c, "series", "-", 12);
-		fputs("  ", out);
-		if (str(c, "cause", NULL) && strcmp(str(c, "cause", ""), "host") == 0)
-			fputs("host: the same commit either side, no code changed (never gated)", out);
-		else
-			put_str(out, c, "cause", "-", 0);
-		fputc('\n', out);
+		table_cell(&t, jsonio_get_str(a, "time", "-"));
+		if (with & VIEW_CHANGE_HOST)
+			table_cell(&t, jsonio_get_str(c, "host", "-"));
+		if (with & VIEW_CHANGE_BENCH)
+			table_cell(&t, jsonio_get_str(c, "bench", "-"));
+		table_cell(&t, jsonio_get_str(c, "direction", "-"));
+		table_cell(&t, size);
+		table_cell(&t, jsonio_get_str(b, "time", "-"));
+		table_cellf(&t, "%-12s..%s", head12(jsonio_get_str(b, "commit", NULL), cb),
+			    head12(jsonio_get_str(a, "commit", NULL), ca));
+		table_cell(&t, jsonio_get_str(c, "series", "-"));
+		table_cell(&t, cause && strcmp(cause, "host") == 0
+			       ? "host: the same commit either side, no code changed (never gated)"
+			       : dash(cause));
+		table_end_row(&t, NULL);
 	}
+	bad |= table_render(&t, out);
+	table_release(&t);
+	return bad;
 }
 
-void view_changes(const json_t *m, FILE *out)
+int view_changes(struct buf *out, const json_t *m)
 {
 	const json_t *hosts = json_object_get(m, "hosts");
-	size_t i, k = json_array_size(hosts);
+	size_t k = json_array_size(hosts);
+	int bad = 0;
 
 	if (k > 1) {
-		fprintf(out, "%zu host classes (", k);
-		for (i = 0; i < k; i++) {
-			fputs(i ? ", " : "", out);
-			put(out, json_string_value(json_array_get(hosts, i)) ?
-			    json_string_value(json_array_get(hosts, i)) : "-", 0);
-		}
-		fputs(")", out);
+		bad |= buf_printf(out, "%zu host classes (", k);
+		for (size_t i = 0; i < k; i++)
+			bad |= buf_addstr(out, i ? ", " : "") |
+			       esc_text(out, dash(json_string_value(json_array_get(hosts, i))));
+		bad |= buf_addch(out, ')');
 	} else {
-		fputs("host ", out);
-		put_str(out, m, "host", "-", 0);
+		bad |= buf_addstr(out, "host ") | esc_text(out, jsonio_get_str(m, "host", "-"));
 	}
-	fprintf(out, ": %lld series, %lld nights", (long long)json_integer_value(json_object_get(m, "series")),
-		(long long)json_integer_value(json_object_get(m, "nights")));
-	if (json_is_string(json_object_get(m, "since"))) {
-		fputs(", since ", out);
-		put_str(out, m, "since", "-", 0);
-	}
-	fputs("\n", out);
-	view_change_lines(json_object_get(m, "changes"),
-			  VIEW_CHANGE_BENCH | (k > 1 ? VIEW_CHANGE_HOST : 0), out);
+	bad |= buf_printf(out, ": %lld series, %lld nights",
+			  (long long)json_integer_value(json_object_get(m, "series")),
+			  (long long)json_integer_value(json_object_get(m, "nights")));
+	if (json_is_string(json_object_get(m, "since")))
+		bad |= buf_addstr(out, ", since ") | esc_text(out, jsonio_get_str(m, "since", "-"));
+	return bad | buf_addch(out, '\n') |
+	       view_change_lines(out, json_object_get(m, "changes"),
+				 VIEW_CHANGE_BENCH | (k > 1 ? VIEW_CHANGE_HOST : 0));
 }
 
-void view_baselines(const json_t *list, FILE *out)
+int view_baselines(struct buf *out, const struct baseline_entries *l)
 {
 	static const size_t min[] = { 0, 12, 9, 20, 12, 0 };
 	struct table t;
-	json_t *b;
-	size_t i;
+	int r;
 
-	if (json_array_size(list) == 0)
-		return;
+	if (l->n == 0)
+		return 0;
 	table_init(&t, 6, NULL);
 	t.min = min;
 	table_row(&t, "NAME", "BUNDLE", "SIDE", "SET AT", "COMMIT", "NOTE");
-	json_array_foreach(list, i, b) {
+	for (size_t i = 0; i < l->n; i++) {
+		const struct baseline_entry *b = &l->v[i];
 		char id[13], commit[13];
 
-		table_row(&t, str(b, "name", "-"), short12(b, "bundle", id), str(b, "side", "-"),
-			  str(b, "set_at", "-"), short12(b, "commit", commit), str(b, "note", ""));
+		table_row(&t, dash(b->name), head12(b->bundle, id), dash(b->side), dash(b->set_at),
+			  head12(b->commit, commit), b->note ? b->note : "");
 	}
-	(void)table_write(&t, out);
+	r = table_render(&t, out);
 	table_release(&t);
+	return r;
 }
 
-void view_baseline(const json_t *b, FILE *out)
+int view_baseline(struct buf *out, const struct baseline_detail *b)
 {
-	field(out, "baseline", str(b, "name", "-"));
-	fputc('\n', out);
-	field(out, "side", str(b, "side", "-"));
-	fputc('\n', out);
-	field(out, "set at", str(b, "set_at", "-"));
-	fputc('\n', out);
-	if (json_is_string(json_object_get(b, "note"))) {
-		field(out, "note", str(b, "note", ""));
-		fputc('\n', out);
-	}
-	fputc('\n', out);
-	view_bundle(json_object_get(b, "bundle_info"), out);
+	int bad = field(out, "baseline", b->entry.name) | buf_addch(out, '\n') |
+		  field(out, "side", b->entry.side) | buf_addch(out, '\n') |
+		  field(out, "set at", b->entry.set_at) | buf_addch(out, '\n');
+
+	if (b->entry.note)
+		bad |= field(out, "note", b->entry.note) | buf_addch(out, '\n');
+	return bad | buf_addch(out, '\n') | view_archived(out, &b->bundle);
 }
 
 /* A fact of a host class as a cell: a string, a count, on/off, else "-". */
@@ -448,7 +419,7 @@ static const char *fact_cell(const json_t *h, const char *key, char buf[32])
 	return buf;
 }
 
-void view_hosts(const json_t *m, FILE *out)
+int view_hosts(struct buf *out, const json_t *m)
 {
 	static const struct { const char *head, *key; } col[] = {
 		{ "FINGERPRINT", "fingerprint" }, { "CPU MODEL", "cpuModel" }, { "CPUS", "cpus" },
@@ -463,10 +434,11 @@ void view_hosts(const json_t *m, FILE *out)
 	struct table t;
 	char buf[32];
 	size_t i;
+	int r = buf_printf(out, "%zu host class%s\n", json_array_size(hosts),
+			   json_array_size(hosts) == 1 ? "" : "es");
 
-	fprintf(out, "%zu host class%s\n", json_array_size(hosts), json_array_size(hosts) == 1 ? "" : "es");
 	if (json_array_size(hosts) == 0)
-		return;
+		return r;
 	table_init(&t, NCOL, NULL);
 	t.min = min;
 	for (int c = 0; c < NCOL; c++)
@@ -477,8 +449,204 @@ void view_hosts(const json_t *m, FILE *out)
 			table_cell(&t, fact_cell(h, col[c].key, buf));
 		table_end_row(&t, NULL);
 	}
-	(void)table_write(&t, out);
+	r |= table_render(&t, out);
 	table_release(&t);
+	return r;
+}
+
+/* ---- the same results as JSON (docs/plumb.1), for --json ---- */
+
+/* {ref, commit, time} of a side. */
+static json_t *ref_json(const struct query_ref *r)
+{
+	json_t *o = json_object();
+
+	if (jsonio_set(o, "ref", jsonio_str(r->ref)) | jsonio_set(o, "commit", jsonio_str(r->commit)) |
+	    jsonio_set(o, "time", jsonio_str(r->time))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* {key: value} of labels. */
+static json_t *labels_json(const struct query_label *v, size_t n)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < n; i++)
+		if (jsonio_set(o, v[i].key, jsonio_str(v[i].value))) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
+}
+
+json_t *view_list_json(const struct query_summaries *l)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < l->n; i++) {
+		const struct query_summary *b = &l->v[i];
+		json_t *o = json_object();
+
+		if (json_array_append_new(arr, o) != 0 ||
+		    jsonio_set(o, "id", jsonio_str(b->id)) | jsonio_set(o, "created", jsonio_str(b->created)) |
+		    jsonio_set(o, "repo", jsonio_str(b->repo)) | jsonio_set(o, "base", ref_json(&b->base)) |
+		    jsonio_set(o, "candidate", ref_json(&b->candidate)) |
+		    jsonio_set(o, "signature", jsonio_str(b->signature)) |
+		    jsonio_set(o, "host", jsonio_str(b->host)) |
+		    jsonio_set(o, "benches", json_integer(b->benches)) |
+		    jsonio_set(o, "size", json_integer(b->size)) |
+		    jsonio_set(o, "project", jsonio_str(b->project)) |
+		    jsonio_set(o, "labels", labels_json(b->labels, b->nlabels))) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+/* {center, min, max, spread, pads} of one side. */
+static json_t *side_json(const struct query_side *d)
+{
+	json_t *o = json_object();
+
+	if (jsonio_set(o, "center", jsonio_real(d->center)) | jsonio_set(o, "min", jsonio_real(d->min)) |
+	    jsonio_set(o, "max", jsonio_real(d->max)) | jsonio_set(o, "spread", jsonio_real(d->spread)) |
+	    jsonio_set(o, "pads", jsonio_text(d->pads))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The benchmarks of a bundle. */
+static json_t *benches_json(const struct query_detail *d)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < d->nbenches; i++) {
+		const struct query_bench *b = &d->benches[i];
+		json_t *o = json_object();
+
+		if (json_array_append_new(arr, o) != 0 ||
+		    jsonio_set(o, "name", jsonio_str(b->name)) | jsonio_set(o, "mode", jsonio_str(b->mode)) |
+		    jsonio_set(o, "metric", jsonio_str(b->metric)) |
+		    jsonio_set(o, "base", side_json(&b->base)) |
+		    jsonio_set(o, "candidate", side_json(&b->candidate)) |
+		    jsonio_set(o, "ratio", jsonio_real(b->ratio)) |
+		    jsonio_set(o, "verdict", jsonio_str(b->verdict)) |
+		    jsonio_set(o, "noise", jsonio_real(b->noise))) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+/* [{name, side}] of the baselines naming a bundle. */
+static json_t *named_json(const struct query_detail *d)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < d->nbaselines; i++) {
+		json_t *o = json_object();
+
+		if (json_array_append_new(arr, o) != 0 ||
+		    jsonio_set(o, "name", jsonio_str(d->baselines[i].name)) |
+		    jsonio_set(o, "side", jsonio_str(d->baselines[i].side))) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+/* null, or {fingerprint, facts} of a bundle's host. */
+static json_t *host_json(const struct query_detail *d)
+{
+	json_t *o;
+
+	if (!d->host)
+		return json_null();
+	o = json_object();
+	if (jsonio_set(o, "fingerprint", jsonio_str(d->host)) |
+	    jsonio_set(o, "facts", jsonio_text(d->host_facts))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *view_archived_json(const struct query_detail *d)
+{
+	json_t *o = json_object();
+
+	if (jsonio_set(o, "id", jsonio_str(d->id)) | jsonio_set(o, "path", jsonio_str(d->path)) |
+	    jsonio_set(o, "file_sha256", jsonio_str(d->file_sha256)) |
+	    jsonio_set(o, "size", json_integer(d->size)) |
+	    jsonio_set(o, "created", jsonio_str(d->created)) |
+	    jsonio_set(o, "added", jsonio_str(d->added)) |
+	    jsonio_set(o, "plumb_version", jsonio_str(d->plumb_version)) |
+	    jsonio_set(o, "format_version", jsonio_str(d->format_version)) |
+	    jsonio_set(o, "repo", jsonio_str(d->repo)) | jsonio_set(o, "base", ref_json(&d->base)) |
+	    jsonio_set(o, "candidate", ref_json(&d->candidate)) |
+	    jsonio_set(o, "signature", jsonio_str(d->signature)) |
+	    jsonio_set(o, "signature_key", jsonio_str(d->signature_key)) |
+	    jsonio_set(o, "signature_comment", jsonio_str(d->signature_comment)) |
+	    jsonio_set(o, "replaced", json_integer(d->replaced)) |
+	    jsonio_set(o, "host", host_json(d)) |
+	    jsonio_set(o, "labels", labels_json(d->labels, d->nlabels)) |
+	    jsonio_set(o, "baselines", named_json(d)) | jsonio_set(o, "benches", benches_json(d))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* {name, bundle, side, set_at, note, created, commit} of one baseline. */
+static json_t *entry_json(const struct baseline_entry *e)
+{
+	json_t *o = json_object();
+
+	if (jsonio_set(o, "name", jsonio_str(e->name)) | jsonio_set(o, "bundle", jsonio_str(e->bundle)) |
+	    jsonio_set(o, "side", jsonio_str(e->side)) | jsonio_set(o, "set_at", jsonio_str(e->set_at)) |
+	    jsonio_set(o, "note", jsonio_str(e->note)) | jsonio_set(o, "created", jsonio_str(e->created)) |
+	    jsonio_set(o, "commit", jsonio_str(e->commit))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *view_baselines_json(const struct baseline_entries *l)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < l->n; i++)
+		if (json_array_append_new(arr, entry_json(&l->v[i])) != 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	return arr;
+}
+
+json_t *view_baseline_json(const struct baseline_detail *b)
+{
+	json_t *o = entry_json(&b->entry);
+
+	if (jsonio_set(o, "bundle_info", view_archived_json(&b->bundle))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *view_baseline_set_json(const char *name, const struct baseline_change *c)
+{
+	return json_pack("{s:s, s:s, s:s, s:o}", "name", name, "bundle", c->bundle, "side", c->side,
+			 "previous", c->previous[0] ? json_string(c->previous) : json_null());
 }
 
 /* ---- what archive add, rm, verify, gc, reindex and baseline print ---- */
@@ -508,6 +676,41 @@ int view_archive_added(struct buf *out, const struct store_added *added)
 int view_archive_removed(struct buf *out, const char *name)
 {
 	return esc_text(out, name) | buf_addstr(out, "  removed\n");
+}
+
+json_t *view_archive_removed_json(const char *key, const char *name)
+{
+	return json_pack("{s:s, s:s}", key, name, "status", "removed");
+}
+
+json_t *view_archive_added_json(const char *path, const struct store_added *added)
+{
+	static const char *const words[] = { "added", "present", "restored", "replaced" };
+	json_t *o = json_pack("{s:s, s:s, s:s}", "path", path, "id", added->id, "status",
+			      words[added->status == STORE_ADDED ? 0 : added->status == STORE_PRESENT ? 1 :
+				    added->status == STORE_RESTORED ? 2 : 3]);
+
+	if (o && added->status == STORE_REPLACED &&
+	    (jsonio_set(o, "oldKey", added->old_key[0] ? json_string(added->old_key) : json_null()) |
+	     jsonio_set(o, "newKey", json_string(added->new_key)))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *view_scrub_json(const struct scrub_report *rep, int ok)
+{
+	json_t *lines = json_array();
+
+	for (size_t i = 0; lines && i < rep->nlines; i++)
+		if (json_array_append_new(lines, json_string(rep->lines[i])) < 0) {
+			json_decref(lines);
+			lines = NULL;
+		}
+	return lines ? json_pack("{s:b, s:I, s:I, s:I, s:o}", "ok", ok, "bundles",
+				 (json_int_t)rep->nbundles, "files", (json_int_t)rep->nfiles,
+				 "problems", (json_int_t)rep->nproblems, "lines", lines) : NULL;
 }
 
 int view_scrub_lines(struct buf *out, const struct scrub_report *rep)
@@ -543,14 +746,11 @@ int view_reindexed(struct buf *out, size_t nbundles, size_t nbaselines)
 			  nbaselines, plural(nbaselines));
 }
 
-int view_baseline_set(struct buf *out, const char *name, const json_t *res)
+int view_baseline_set(struct buf *out, const char *name, const struct baseline_change *c)
 {
-	const char *prev = json_string_value(json_object_get(res, "previous"));
-
-	return esc_text(out, name) | buf_addstr(out, "  ") | esc_text(out, prev ? prev : "new") |
-	       buf_addstr(out, " -> ") |
-	       esc_text(out, json_string_value(json_object_get(res, "bundle"))) |
-	       buf_addstr(out, " (") | esc_text(out, json_string_value(json_object_get(res, "side"))) |
+	return esc_text(out, name) | buf_addstr(out, "  ") |
+	       esc_text(out, c->previous[0] ? c->previous : "new") | buf_addstr(out, " -> ") |
+	       esc_text(out, c->bundle) | buf_addstr(out, " (") | esc_text(out, c->side) |
 	       buf_addstr(out, ")\n");
 }
 

@@ -1,45 +1,61 @@
 /*
- * views/archive.h: the text form of the archive's query results, rendered
- * from the same JSON models that --json prints (archive/query.h,
- * archive/baseline.h), so text and JSON say the same thing.
+ * views/archive.h: the archive's results as text and as the JSON --json
+ * prints (docs/plumb.1): list and show from the structs of
+ * archive/query.h, baselines from archive/baseline.h, the trend, change
+ * points and host classes from the models of reports/trend.h,
+ * reports/changes.h and reports/hostclass.h.  Text and JSON are made from
+ * the same result, so they say the same thing.
  *
- * Ownership: the models are borrowed; nothing is allocated that outlives
- * a call.
+ * Ownership: the results are borrowed.  The text views append to the
+ * caller's buf and return 0, or -1 when it could not grow; the JSON views
+ * return a new value for the caller to json_decref() (NULL: out of
+ * memory), which cli_print_json() writes through jsonio_dump().
  */
 #ifndef PLUMB_VIEWS_ARCHIVE_H
 #define PLUMB_VIEWS_ARCHIVE_H
 
-#include <stdio.h>
+#include <stddef.h>
 
 #include <jansson.h>
 
+struct buf;
+struct query_summaries;
+struct query_detail;
+struct baseline_entries;
+struct baseline_detail;
+struct baseline_change;
+
 /* A table of bundles, one line each, with a header (nothing when empty). */
-void view_list(const json_t *list, FILE *out);
+int view_list(struct buf *out, const struct query_summaries *l);
+json_t *view_list_json(const struct query_summaries *l);
 
 /* Everything about one bundle: fields, then a table of benchmarks. */
-void view_bundle(const json_t *bundle, FILE *out);
+int view_archived(struct buf *out, const struct query_detail *b);
+json_t *view_archived_json(const struct query_detail *b);
+
+/* A table of baselines. */
+int view_baselines(struct buf *out, const struct baseline_entries *l);
+json_t *view_baselines_json(const struct baseline_entries *l);
+
+/* One baseline, then its bundle as view_archived() shows it. */
+int view_baseline(struct buf *out, const struct baseline_detail *b);
+json_t *view_baseline_json(const struct baseline_detail *b);
 
 /* A trend: a heading naming bench, metric and host, then one line per point; {bench, classes}: each in turn. */
-void view_trend(const json_t *trend, FILE *out);
+int view_trend(struct buf *out, const json_t *trend);
 
 /* Columns of view_change_lines() beyond the change's own. */
 #define VIEW_CHANGE_BENCH 1
 #define VIEW_CHANGE_HOST 2
 
 /* Change points (reports/changes.h objects) as a table, with a count first; with: VIEW_CHANGE_*. */
-void view_change_lines(const json_t *changes, int with, FILE *out);
+int view_change_lines(struct buf *out, const json_t *changes, int with);
 
 /* `plumb archive hosts`: one line per host class with its facts and counts. */
-void view_hosts(const json_t *hosts, FILE *out);
+int view_hosts(struct buf *out, const json_t *hosts);
 
 /* `plumb archive changes`: the host class(es), then every change point, newest first. */
-void view_changes(const json_t *changes, FILE *out);
-
-/* A table of baselines. */
-void view_baselines(const json_t *list, FILE *out);
-
-/* One baseline, then its bundle as view_bundle() shows it. */
-void view_baseline(const json_t *baseline, FILE *out);
+int view_changes(struct buf *out, const json_t *changes);
 
 /*
  * What the archive's commands print when they change or check it, and
@@ -47,7 +63,6 @@ void view_baseline(const json_t *baseline, FILE *out);
  * Every string of the store is escaped (common/escape.h).  Each returns 0,
  * or -1 when out could not grow.
  */
-struct buf;
 struct scrub_report;
 struct site_result;
 struct store_added;
@@ -55,14 +70,21 @@ struct store_added;
 /* `archive add`: "ID  added", "ID  already in the archive", "ID  replaced: ..."... */
 int view_archive_added(struct buf *out, const struct store_added *added);
 
-/* `archive rm` and `archive baseline rm`: "NAME  removed". */
+/* The same as JSON: {path, id, status[, oldKey, newKey]}. */
+json_t *view_archive_added_json(const char *path, const struct store_added *added);
+
+/* `archive rm` and `archive baseline rm`: "NAME  removed"; as JSON {key: name, status: "removed"}. */
 int view_archive_removed(struct buf *out, const char *name);
+json_t *view_archive_removed_json(const char *key, const char *name);
 
 /* What verify found or gc did and found, one line each. */
 int view_scrub_lines(struct buf *out, const struct scrub_report *rep);
 
 /* Verify's last line: "ok: ... database intact" or "FAILED: ... N problems". */
 int view_scrub_verified(struct buf *out, const struct scrub_report *rep, unsigned n, unsigned t);
+
+/* What verify or gc found as JSON: {ok, bundles, files, problems, lines}. */
+json_t *view_scrub_json(const struct scrub_report *rep, int ok);
 
 /* Gc's last line: files looked at, bundles adopted. */
 int view_scrub_gc(struct buf *out, const struct scrub_report *rep);
@@ -71,7 +93,8 @@ int view_scrub_gc(struct buf *out, const struct scrub_report *rep);
 int view_reindexed(struct buf *out, size_t nbundles, size_t nbaselines);
 
 /* `archive baseline set`: "NAME  PREVIOUS -> BUNDLE (SIDE)" from baseline_set()'s result. */
-int view_baseline_set(struct buf *out, const char *name, const json_t *res);
+int view_baseline_set(struct buf *out, const char *name, const struct baseline_change *c);
+json_t *view_baseline_set_json(const char *name, const struct baseline_change *c);
 
 /* `report --archive-index`: "DIR: N pages: N host classes, N benchmark series". */
 int view_site_written(struct buf *out, const char *dir, const struct site_result *res);

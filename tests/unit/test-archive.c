@@ -29,6 +29,7 @@
 #include "common/url.h"
 #include "common/fileio.h"
 #include "formats/manifest.h"
+#include "views/archive.h"
 #include "common/banned.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -305,9 +306,10 @@ PLUMB_TEST(archive_insert_list_show)
 	struct query_filter f;
 	struct plumb_err err;
 	struct store st;
+	struct query_summaries l;
+	struct query_detail d;
 	char dir[64], id[STORE_ID_LEN + 1];
 	int64_t rid;
-	json_t *j;
 
 	open_fresh(&st, dir);
 	plumb_err_clear(&err);
@@ -330,80 +332,80 @@ PLUMB_TEST(archive_insert_list_show)
 	ingest_record_release(&rec);
 
 	memset(&f, 0, sizeof(f));
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 4);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 4);
 	/* Newest first. */
-	assert_int_equal(strncmp(json_string_value(json_object_get(json_array_get(j, 0), "id")), "33330000", 8), 0);
-	json_decref(j);
+	assert_int_equal(strncmp(l.v[0].id, "33330000", 8), 0);
+	query_summaries_release(&l);
 
 	f.bench = "alpha";
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 2);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	query_summaries_release(&l);
 	f.last = 1;
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 1);
-	assert_int_equal(strncmp(json_string_value(json_object_get(json_array_get(j, 0), "id")), "22220000", 8), 0);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(strncmp(l.v[0].id, "22220000", 8), 0);
+	query_summaries_release(&l);
 
 	memset(&f, 0, sizeof(f));
 	f.host = "fp-a";
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 2);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	query_summaries_release(&l);
 	f.host = "fp-";
-	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EINPUT);
+	assert_int_equal(query_list(&st, &f, &l, &err), PLUMB_EINPUT);
 	assert_non_null(strstr(err.msg, "ambiguous"));
 
 	memset(&f, 0, sizeof(f));
 	const char *lab[] = { "branch=dev" };
 	f.labels = lab;
 	f.nlabels = 1;
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 1);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	query_summaries_release(&l);
 	const char *lab2[] = { "branch" };
 	f.labels = lab2;
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 2);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	query_summaries_release(&l);
 
 	memset(&f, 0, sizeof(f));
 	f.since = "1970-01-01T00:33:20Z";   /* 2000 */
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 3);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 3);
+	query_summaries_release(&l);
 	f.since = "yesterday";
-	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EARG);
+	assert_int_equal(query_list(&st, &f, &l, &err), PLUMB_EARG);
 	/* The UTC offsets plumb(1) accepts: the same instant, 2000 s. */
 	f.since = "1970-01-01T01:33:20+01:00";
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 3);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 3);
+	query_summaries_release(&l);
 	f.since = "1969-12-31T19:03:20-05:30";
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 3);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 3);
+	query_summaries_release(&l);
 	f.since = "1970-01-01T00:33:20.5+00:00";
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 3);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 3);
+	query_summaries_release(&l);
 	f.since = "1970-01-01T00:33:20+25:00";
-	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EARG);
+	assert_int_equal(query_list(&st, &f, &l, &err), PLUMB_EARG);
 	f.since = "1970-01-01T00:33:20+0100";
-	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EARG);
+	assert_int_equal(query_list(&st, &f, &l, &err), PLUMB_EARG);
 
 	memset(&f, 0, sizeof(f));
 	f.commit = "11118";
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 1);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	query_summaries_release(&l);
 	f.commit = "11111111";   /* every base commit */
-	assert_int_equal(query_list(&st, &f, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 4);
-	json_decref(j);
+	assert_int_equal(query_list(&st, &f, &l, &err), 0);
+	assert_int_equal(l.n, 4);
+	query_summaries_release(&l);
 	f.commit = "xyz1";
-	assert_int_equal(query_list(&st, &f, &j, &err), PLUMB_EARG);
+	assert_int_equal(query_list(&st, &f, &l, &err), PLUMB_EARG);
 
 	/* Prefixes: unique, ambiguous, unknown, malformed. */
 	assert_int_equal(store_resolve(&st, "2222", id, &rid, &err), 0);
@@ -416,18 +418,26 @@ PLUMB_TEST(archive_insert_list_show)
 	assert_non_null(strstr(err.msg, "no bundle 9999"));
 	assert_int_equal(store_resolve(&st, "12", id, &rid, &err), PLUMB_EINPUT);
 
-	assert_int_equal(query_show(&st, "1111", &j, &err), PLUMB_EINPUT);
-	assert_int_equal(query_show(&st, "11110", &j, &err), 0);
-	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "host"), "fingerprint")), "fp-a");
-	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "labels"), "branch")), "main");
-	json_t *benches = json_object_get(j, "benches");
-	assert_int_equal(json_array_size(benches), 2);
-	json_t *cand = json_object_get(json_array_get(benches, 0), "candidate");
-	assert_true(json_real_value(json_object_get(cand, "center")) == 100.0);
+	assert_int_equal(query_show(&st, "1111", &d, &err), PLUMB_EINPUT);
+	assert_int_equal(query_show(&st, "11110", &d, &err), 0);
+	assert_string_equal(d.host, "fp-a");
+	assert_int_equal(d.nlabels, 1);
+	assert_string_equal(d.labels[0].key, "branch");
+	assert_string_equal(d.labels[0].value, "main");
+	assert_int_equal(d.nbenches, 2);
+	assert_true(d.benches[0].candidate.center == 100.0);
+	assert_non_null(d.benches[0].candidate.pads);
+	assert_null(d.benches[0].base.pads);
+	assert_true(d.benches[0].base.center == 100.0);
+	assert_string_equal(d.created, "1970-01-01T00:16:40Z");
+	/* --json says what the struct holds, pads parsed, unknowns null. */
+	json_t *j = view_archived_json(&d);
+	json_t *cand = json_object_get(json_array_get(json_object_get(j, "benches"), 0), "candidate");
 	assert_int_equal(json_array_size(json_object_get(cand, "pads")), 2);
-	assert_true(json_is_null(json_object_get(json_object_get(json_array_get(benches, 0), "base"), "pads")));
-	assert_string_equal(json_string_value(json_object_get(j, "created")), "1970-01-01T00:16:40Z");
+	assert_true(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(j, "benches"), 0), "base"), "pads")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "labels"), "branch")), "main");
 	json_decref(j);
+	query_detail_release(&d);
 	store_close(&st);
 	rm_tree(dir);
 }
@@ -498,7 +508,9 @@ PLUMB_TEST(archive_baselines_and_remove)
 	struct plumb_err err;
 	struct store st;
 	char dir[64], id[STORE_ID_LEN + 1], side[10], path[256];
-	json_t *j;
+	struct baseline_change c;
+	struct baseline_entries l;
+	struct baseline_detail d;
 
 	open_fresh(&st, dir);
 	plumb_err_clear(&err);
@@ -507,36 +519,39 @@ PLUMB_TEST(archive_baselines_and_remove)
 	make_record(&rec, 0xdef00000, "fp", 200, x, 6);
 	insert(&st, &rec);
 
-	assert_int_equal(baseline_set(&st, "release-1.2", "abc0", NULL, "first", &j, &err), 0);
-	assert_true(json_is_null(json_object_get(j, "previous")));
-	json_decref(j);
+	assert_int_equal(baseline_set(&st, "release-1.2", "abc0", NULL, "first", &c, &err), 0);
+	assert_string_equal(c.previous, "");
+	assert_int_equal(strncmp(c.bundle, "abc00000", 8), 0);
+	assert_string_equal(c.side, "candidate");
 	assert_int_equal(baseline_get(&st, "release-1.2", id, side, &err), 0);
 	assert_int_equal(strncmp(id, "abc00000", 8), 0);
 	assert_string_equal(side, "candidate");
 	/* Setting again moves it and says where from. */
-	assert_int_equal(baseline_set(&st, "release-1.2", "def0", "base", NULL, &j, &err), 0);
-	assert_int_equal(strncmp(json_string_value(json_object_get(j, "previous")), "abc00000", 8), 0);
-	json_decref(j);
+	assert_int_equal(baseline_set(&st, "release-1.2", "def0", "base", NULL, &c, &err), 0);
+	assert_int_equal(strncmp(c.previous, "abc00000", 8), 0);
 	assert_int_equal(baseline_get(&st, "release-1.2", id, side, &err), 0);
 	assert_string_equal(side, "base");
 	assert_int_equal(baseline_set(&st, "bad name", "def0", NULL, NULL, NULL, &err), PLUMB_EARG);
 	assert_int_equal(baseline_set(&st, "x", "def0", "middle", NULL, NULL, &err), PLUMB_EARG);
 	assert_int_equal(baseline_set(&st, "x", "0000", NULL, NULL, NULL, &err), PLUMB_EINPUT);
 
-	assert_int_equal(baseline_list(&st, &j, &err), 0);
-	assert_int_equal(json_array_size(j), 1);
-	json_decref(j);
-	assert_int_equal(baseline_show(&st, "release-1.2", &j, &err), 0);
-	assert_int_equal(strncmp(json_string_value(json_object_get(json_object_get(j, "bundle_info"), "id")),
-				 "def00000", 8), 0);
-	json_decref(j);
+	assert_int_equal(baseline_list(&st, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].name, "release-1.2");
+	assert_string_equal(l.v[0].side, "base");
+	assert_null(l.v[0].note);
+	baseline_entries_release(&l);
+	assert_int_equal(baseline_show(&st, "release-1.2", &d, &err), 0);
+	assert_int_equal(strncmp(d.bundle.id, "def00000", 8), 0);
+	assert_int_equal(strncmp(d.entry.bundle, "def00000", 8), 0);
+	baseline_detail_release(&d);
 
 	/* A baseline's bundle stays until the baseline goes. */
 	assert_int_equal(store_remove(&st, "def0", id, &err), PLUMB_EINPUT);
 	assert_non_null(strstr(err.msg, "release-1.2"));
 	assert_int_equal(baseline_rm(&st, "release-1.2", &err), 0);
 	assert_int_equal(baseline_rm(&st, "release-1.2", &err), PLUMB_EINPUT);
-	assert_int_equal(baseline_show(&st, "release-1.2", &j, &err), PLUMB_EINPUT);
+	assert_int_equal(baseline_show(&st, "release-1.2", &d, &err), PLUMB_EINPUT);
 
 	/* Remove deletes rows (benches and labels with them) and the file. */
 	char *p = store_bundle_path(&st, "def00000" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
