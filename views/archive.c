@@ -23,6 +23,7 @@
 #include "common/escape.h"
 #include "common/table.h"
 #include "common/units.h"
+#include "common/utf8.h"
 #include "formats/jsonio.h"
 #include "formats/manifest.h"
 #include "reports/site.h"
@@ -45,10 +46,14 @@ static const char *dash(const char *s)
 	return s ? s : "-";
 }
 
-/* The first 12 characters of s ("-" when unknown) in buf. */
+/*
+ * The first 12 bytes of s ("-" when unknown) in buf: an id's short form;
+ * a character the cut would split is left out.
+ */
 static const char *head12(const char *s, char buf[13])
 {
 	snprintf(buf, 13, "%s", dash(s));
+	utf8_cut(buf);
 	return buf;
 }
 
