@@ -29,6 +29,7 @@
 #include "formats/manifest-rule.h"
 #include "formats/samples.h"
 #include "stats/analysis.h"
+#include "formats/jsonio.h"
 #include "common/banned.h"
 
 /* One benchmark of the bundle: an entry of each side. */
@@ -307,12 +308,6 @@ static int note(struct manifest_bench *mb, const char *fmt, const char *a, const
 	return rc;
 }
 
-/* json_t helpers that fail soft: a NULL anywhere is caught by the caller's check. */
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static json_t *facts_or_unknown(const struct import_file *f)
 {
 	json_t *h = f->hostfacts ? json_deep_copy(f->hostfacts) : json_object();
@@ -346,12 +341,12 @@ static json_t *source_of(const struct import_file *files, size_t n, const struct
 		return NULL;
 	}
 	json_object_set_new(s, "tool", json_string(import_tool_name(files[0].tool)));
-	json_object_set_new(s, "version", jstr(files[0].tool_version));
+	json_object_set_new(s, "version", jsonio_str(files[0].tool_version));
 	json_object_set_new(s, "importer", json_pack("{s:s,s:s}", "name", "plumb",
 						     "version", PACKAGE_VERSION));
 	json_object_set_new(s, "pairing", json_string(o->base ? "selected" : "by name"));
-	json_object_set_new(s, "base", jstr(o->base));
-	json_object_set_new(s, "candidate", jstr(o->candidate));
+	json_object_set_new(s, "base", jsonio_str(o->base));
+	json_object_set_new(s, "candidate", jsonio_str(o->candidate));
 	json_object_set_new(s, "metric", json_string(metric_name(metric)));
 	for (size_t i = 0; i < n; i++) {
 		const struct import_file *f = &files[i];

@@ -536,12 +536,12 @@ json_t *jsonio_text(const char *t)
 int jsonio_set(json_t *o, const char *k, json_t *v)
 {
 	if (!v)
-		return 1;
+		return -1;
 	if (!o) {
 		json_decref(v);
-		return 1;
+		return -1;
 	}
-	return json_object_set_new(o, k, v) != 0;
+	return json_object_set_new(o, k, v) != 0 ? -1 : 0;
 }
 
 const char *jsonio_get_str(const json_t *o, const char *k, const char *def)

@@ -100,7 +100,7 @@ json_t *jsonio_real(double v);
 /* JSON text parsed (any value); the text as a string when it does not parse; null for NULL. */
 json_t *jsonio_text(const char *t);
 
-/* Set member k of o to v, taking v either way; nonzero when v or o is NULL or the set failed. */
+/* Set member k of o to v, taking v either way; 0, or -1 when v or o is NULL or the set failed. */
 int jsonio_set(json_t *o, const char *k, json_t *v);
 
 /* Member k of o when it is a string, else def. */

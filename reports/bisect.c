@@ -15,11 +15,6 @@
 #include "reports/bisect.h"
 #include "common/banned.h"
 
-static json_t *num(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
 static json_t *range_json(size_t lo, size_t hi)
 {
 	return json_pack("[I,I]", (json_int_t)lo, (json_int_t)hi);
@@ -29,8 +24,9 @@ static json_t *side_json(const struct bisect_side *s)
 {
 	if (!s->present)
 		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:I}", "center", num(s->center), "min", num(s->min), "max",
-			 num(s->max), "pads", (json_int_t)s->pads);
+	return json_pack("{s:o,s:o,s:o,s:I}", "center", jsonio_real(s->center),
+			 "min", jsonio_real(s->min), "max", jsonio_real(s->max),
+			 "pads", (json_int_t)s->pads);
 }
 
 static json_t *builds_json(const struct bisect_builds *b)
@@ -112,7 +108,7 @@ static json_t *step_json(const struct bisect_step *s, size_t n)
 			 "range", range_json(s->lo, s->hi), "verdict", v,
 			 "call", bisect_call_name(s->call), "why", s->why[0] ? s->why : NULL,
 			 "hotIdentical", s->hot_identical == MANIFEST_UNKNOWN ? json_null() : json_boolean(s->hot_identical),
-			 "ratio", num(s->ratio),
+			 "ratio", jsonio_real(s->ratio),
 			 "sides", "base", side_json(&s->sides[0]), "candidate", side_json(&s->sides[1]),
 			 "bundle", s->bundle, "bundleId", s->id[0] ? s->id : NULL,
 			 "builds", builds_json(&s->builds),

@@ -17,6 +17,7 @@
 #include "common/err.h"
 #include "formats/manifest.h"
 #include "reports/changes.h"
+#include "formats/jsonio.h"
 #include "common/banned.h"
 
 const char *changes_series_name(enum changes_series s)
@@ -130,11 +131,6 @@ done:
 	return r;
 }
 
-static json_t *js(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static json_t *num_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -144,9 +140,9 @@ static json_t *ref_object(const struct changes_ref *r)
 {
 	json_t *o = json_object();
 
-	if (!o || json_object_set_new(o, "commit", js(r->commit)) ||
-	    json_object_set_new(o, "time", js(r->time)) ||
-	    json_object_set_new(o, "bundle", js(r->bundle))) {
+	if (!o || json_object_set_new(o, "commit", jsonio_str(r->commit)) ||
+	    json_object_set_new(o, "time", jsonio_str(r->time)) ||
+	    json_object_set_new(o, "bundle", jsonio_str(r->bundle))) {
 		json_decref(o);
 		return NULL;
 	}
@@ -276,7 +272,7 @@ static int one_series(const struct query_series *s, void *arg)
 		    json_object_set_new(o, "project", *s->project ? json_string(s->project)
 								   : json_null()) ||
 		    json_object_set_new(o, "host", json_string(w->host)) ||
-		    json_object_set_new(o, "metric", js(s->metric)) ||
+		    json_object_set_new(o, "metric", jsonio_str(s->metric)) ||
 		    json_object_set_new(o, "at", json_integer(after->at)) ||
 		    json_array_append_new(w->changes, o)) {
 			free(c);
@@ -371,7 +367,7 @@ int changes_of_host(const struct changes_opts *o, json_t **out, struct plumb_err
 	if (json_object_set_new(m, "host", json_array_size(walked) == 1 ?
 				json_incref(json_array_get(walked, 0)) : json_null()) ||
 	    json_object_set(m, "hosts", walked) ||
-	    json_object_set_new(m, "since", js(o->since)) ||
+	    json_object_set_new(m, "since", jsonio_str(o->since)) ||
 	    json_object_set_new(m, "series", json_integer((json_int_t)w.series)) ||
 	    json_object_set_new(m, "nights", json_integer((json_int_t)w.nights)) ||
 	    json_object_set_new(m, "changes", sorted)) {

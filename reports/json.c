@@ -18,24 +18,6 @@
 #include "reports/report.h"
 #include "common/banned.h"
 
-/* Set k on o, taking v; -1 when v is NULL (out of memory) or on failure. */
-static int put(json_t *o, const char *k, json_t *v)
-{
-	if (!v)
-		return -1;
-	return json_object_set_new(o, k, v) ? -1 : 0;
-}
-
-static json_t *num(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
-static json_t *str(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static json_t *tri(int v)
 {
 	return v == MANIFEST_UNKNOWN ? json_null() : json_boolean(v);
@@ -52,24 +34,24 @@ static json_t *side_json(const struct manifest_side_stats *s)
 		return NULL;
 	pads = json_array();
 	for (size_t i = 0; pads && i < s->n_pads; i++)
-		bad |= json_array_append_new(pads, num(s->pads[i]));
-	bad |= put(o, "pads", pads);
-	bad |= put(o, "center", num(s->center));
-	bad |= put(o, "min", num(s->min));
-	bad |= put(o, "max", num(s->max));
-	bad |= put(o, "spread", num(s->spread));
-	bad |= put(o, "rounds", s->rounds >= 0 ? json_integer(s->rounds) : json_null());
-	bad |= put(o, "p99", num(s->p99));
-	bad |= put(o, "coP99", num(s->co_p99));
+		bad |= json_array_append_new(pads, jsonio_real(s->pads[i]));
+	bad |= jsonio_set(o, "pads", pads);
+	bad |= jsonio_set(o, "center", jsonio_real(s->center));
+	bad |= jsonio_set(o, "min", jsonio_real(s->min));
+	bad |= jsonio_set(o, "max", jsonio_real(s->max));
+	bad |= jsonio_set(o, "spread", jsonio_real(s->spread));
+	bad |= jsonio_set(o, "rounds", s->rounds >= 0 ? json_integer(s->rounds) : json_null());
+	bad |= jsonio_set(o, "p99", jsonio_real(s->p99));
+	bad |= jsonio_set(o, "coP99", jsonio_real(s->co_p99));
 	if (s->counters.present) {
 		c = json_object();
 		if (c) {
 			for (int k = 0; k < METRIC_NCOUNTERS; k++)
-				bad |= put(c, metric_counter(k)->key, num(s->counters.value[k]));
+				bad |= jsonio_set(c, metric_counter(k)->key, jsonio_real(s->counters.value[k]));
 		}
-		bad |= put(o, "counters", c);
+		bad |= jsonio_set(o, "counters", c);
 	} else {
-		bad |= put(o, "counters", json_null());
+		bad |= jsonio_set(o, "counters", json_null());
 	}
 	if (bad) {
 		json_decref(o);
@@ -88,18 +70,18 @@ static json_t *who_json(const struct report *r, const struct report_side *s,
 	if (bad)
 		return NULL;
 	fp = s->m->host.fingerprint ? NULL : json_object_get(s->m->host.start, "fingerprint");
-	bad |= put(o, "role", json_string(role));
-	bad |= put(o, "side", json_string(manifest_side_name(s->side)));
-	bad |= put(o, "bundle", str(s->bundle));
-	bad |= put(o, "source", str(s->origin));
-	bad |= put(o, "verified", json_boolean(!s->unverified));
-	bad |= put(o, "baseline", str(r->kind == REPORT_BASELINE ? s->baseline : NULL));
-	bad |= put(o, "ref", str(c->ref));
-	bad |= put(o, "commit", str(c->commit));
-	bad |= put(o, "subject", str(c->subject));
-	bad |= put(o, "dirty", tri(c->dirty));
-	bad |= put(o, "created", str(s->m->created));
-	bad |= put(o, "hostFingerprint", s->m->host.fingerprint ? json_string(s->m->host.fingerprint) :
+	bad |= jsonio_set(o, "role", json_string(role));
+	bad |= jsonio_set(o, "side", json_string(manifest_side_name(s->side)));
+	bad |= jsonio_set(o, "bundle", jsonio_str(s->bundle));
+	bad |= jsonio_set(o, "source", jsonio_str(s->origin));
+	bad |= jsonio_set(o, "verified", json_boolean(!s->unverified));
+	bad |= jsonio_set(o, "baseline", jsonio_str(r->kind == REPORT_BASELINE ? s->baseline : NULL));
+	bad |= jsonio_set(o, "ref", jsonio_str(c->ref));
+	bad |= jsonio_set(o, "commit", jsonio_str(c->commit));
+	bad |= jsonio_set(o, "subject", jsonio_str(c->subject));
+	bad |= jsonio_set(o, "dirty", tri(c->dirty));
+	bad |= jsonio_set(o, "created", jsonio_str(s->m->created));
+	bad |= jsonio_set(o, "hostFingerprint", s->m->host.fingerprint ? json_string(s->m->host.fingerprint) :
 		   json_is_string(fp) ? json_incref((json_t *)fp) : json_null());
 	if (bad) {
 		json_decref(o);
@@ -119,13 +101,13 @@ static json_t *host_json(const struct report *r)
 		bad |= json_array_append_new(items, e);
 		if (bad)
 			break;
-		bad |= put(e, "key", json_string(it->key));
-		bad |= put(e, "what", json_string(it->what));
-		bad |= put(e, "old", json_string(it->old));
-		bad |= put(e, "new", json_string(it->new));
-		bad |= put(e, "level", json_string(it->level == HOSTDIFF_BLOCKER ?
+		bad |= jsonio_set(e, "key", json_string(it->key));
+		bad |= jsonio_set(e, "what", json_string(it->what));
+		bad |= jsonio_set(e, "old", json_string(it->old));
+		bad |= jsonio_set(e, "new", json_string(it->new));
+		bad |= jsonio_set(e, "level", json_string(it->level == HOSTDIFF_BLOCKER ?
 						    "not-comparable" : "warning"));
-		bad |= put(e, "scope", json_string(it->scope == HOSTDIFF_JOB ? "job" : "baseline"));
+		bad |= jsonio_set(e, "scope", json_string(it->scope == HOSTDIFF_JOB ? "job" : "baseline"));
 	}
 	for (size_t i = 0; !bad && i < r->host.n_statements; i++)
 		bad |= json_array_append_new(st, json_string(r->host.statements[i]));
@@ -135,11 +117,11 @@ static json_t *host_json(const struct report *r)
 		json_decref(st);
 		return NULL;
 	}
-	bad |= put(o, "comparable", json_boolean(r->host.comparable));
-	bad |= put(o, "forced", json_boolean(r->forced));
-	bad |= put(o, "withheld", json_boolean(r->withheld));
-	bad |= put(o, "differences", items);
-	bad |= put(o, "statements", st);
+	bad |= jsonio_set(o, "comparable", json_boolean(r->host.comparable));
+	bad |= jsonio_set(o, "forced", json_boolean(r->forced));
+	bad |= jsonio_set(o, "withheld", json_boolean(r->withheld));
+	bad |= jsonio_set(o, "differences", items);
+	bad |= jsonio_set(o, "statements", st);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -152,7 +134,7 @@ static json_t *pair_json(const char *k1, double v1, const char *k2, double v2)
 {
 	json_t *e = json_object();
 
-	if (e && (put(e, k1, num(v1)) | put(e, k2, num(v2)))) {
+	if (e && (jsonio_set(e, k1, jsonio_real(v1)) | jsonio_set(e, k2, jsonio_real(v2)))) {
 		json_decref(e);
 		return NULL;
 	}
@@ -167,13 +149,13 @@ static json_t *shift_json(const struct report_bench *b)
 
 	if (bad)
 		return NULL;
-	bad |= put(e, "estimate", num(b->shift));
-	bad |= put(e, "lo", num(b->shift_lo));
-	bad |= put(e, "hi", num(b->shift_hi));
-	bad |= put(e, "level", num(b->shift_level));
-	bad |= put(e, "p", num(b->p));
-	bad |= put(e, "pMin", num(b->p_min));
-	bad |= put(e, "pAdjusted", num(b->p_holm));
+	bad |= jsonio_set(e, "estimate", jsonio_real(b->shift));
+	bad |= jsonio_set(e, "lo", jsonio_real(b->shift_lo));
+	bad |= jsonio_set(e, "hi", jsonio_real(b->shift_hi));
+	bad |= jsonio_set(e, "level", jsonio_real(b->shift_level));
+	bad |= jsonio_set(e, "p", jsonio_real(b->p));
+	bad |= jsonio_set(e, "pMin", jsonio_real(b->p_min));
+	bad |= jsonio_set(e, "pAdjusted", jsonio_real(b->p_holm));
 	if (bad) {
 		json_decref(e);
 		return NULL;
@@ -186,8 +168,8 @@ static json_t *pads_json(const struct report_bench *b)
 {
 	json_t *e = json_object();
 
-	if (e && (put(e, "old", json_integer((json_int_t)b->old->n_pads)) |
-		  put(e, "new", json_integer((json_int_t)b->new->n_pads)))) {
+	if (e && (jsonio_set(e, "old", json_integer((json_int_t)b->old->n_pads)) |
+		  jsonio_set(e, "new", json_integer((json_int_t)b->new->n_pads)))) {
 		json_decref(e);
 		return NULL;
 	}
@@ -218,66 +200,66 @@ static json_t *bench_json(const struct report *r, const struct report_bench *b)
 
 	if (bad)
 		return NULL;
-	bad |= put(o, "name", json_string(b->name));
-	bad |= put(o, "mode", json_string(manifest_mode_name(b->mode)));
-	bad |= put(o, "metric", json_string(metric_name(b->metric)));
-	bad |= put(o, "unit", json_string(metric_unit(b->metric)));
-	bad |= put(o, "failure", str(b->failure));
-	bad |= put(o, "baselineFailure", str(b->old_failure));
-	bad |= put(o, "notCompared", str(b->missing));
-	bad |= put(o, "old", side_json(b->old));
-	bad |= put(o, "new", side_json(b->new));
-	bad |= put(o, "control", side_json(b->control));
-	bad |= put(o, "ratio", num(b->ratio));
-	bad |= put(o, "verdict", str(shown ? verdict_name(b->verdict) : NULL));
-	bad |= put(o, "direction", str(shown ? manifest_direction_name(b->direction) : NULL));
-	bad |= put(o, "withheld", json_boolean(b->withheld));
-	bad |= put(o, "explanation", explanation_json(r, b));
+	bad |= jsonio_set(o, "name", json_string(b->name));
+	bad |= jsonio_set(o, "mode", json_string(manifest_mode_name(b->mode)));
+	bad |= jsonio_set(o, "metric", json_string(metric_name(b->metric)));
+	bad |= jsonio_set(o, "unit", json_string(metric_unit(b->metric)));
+	bad |= jsonio_set(o, "failure", jsonio_str(b->failure));
+	bad |= jsonio_set(o, "baselineFailure", jsonio_str(b->old_failure));
+	bad |= jsonio_set(o, "notCompared", jsonio_str(b->missing));
+	bad |= jsonio_set(o, "old", side_json(b->old));
+	bad |= jsonio_set(o, "new", side_json(b->new));
+	bad |= jsonio_set(o, "control", side_json(b->control));
+	bad |= jsonio_set(o, "ratio", jsonio_real(b->ratio));
+	bad |= jsonio_set(o, "verdict", jsonio_str(shown ? verdict_name(b->verdict) : NULL));
+	bad |= jsonio_set(o, "direction", jsonio_str(shown ? manifest_direction_name(b->direction) : NULL));
+	bad |= jsonio_set(o, "withheld", json_boolean(b->withheld));
+	bad |= jsonio_set(o, "explanation", explanation_json(r, b));
 
 	if (!isnan(b->noise)) {
 		e = json_object();
 		if (e) {
-			bad |= put(e, "relative", num(b->noise));
-			bad |= put(e, "tooNoisy", json_boolean(b->noisy));
+			bad |= jsonio_set(e, "relative", jsonio_real(b->noise));
+			bad |= jsonio_set(e, "tooNoisy", json_boolean(b->noisy));
 		}
-		bad |= put(o, "noise", e);
+		bad |= jsonio_set(o, "noise", e);
 	} else {
-		bad |= put(o, "noise", json_null());
+		bad |= jsonio_set(o, "noise", json_null());
 	}
 
 	/* The rule and what it found beside the verdict (null when not shown). */
 	if (shown && b->verdict != VERDICT_UNSET) {
 		e = json_object();
 		if (e) {
-			bad |= put(e, "name", json_string(stats_rule_name(b->rule.kind)));
-			bad |= put(e, "version", json_integer(b->rule.version));
-			bad |= put(e, "confidence", num(b->rule.confidence));
-			bad |= put(e, "minEffect", b->rule.kind == STATS_RULE_SHIFT ?
-				   num(b->rule.min_effect) : json_null());
+			bad |= jsonio_set(e, "name", json_string(stats_rule_name(b->rule.kind)));
+			bad |= jsonio_set(e, "version", json_integer(b->rule.version));
+			bad |= jsonio_set(e, "confidence", jsonio_real(b->rule.confidence));
+			bad |= jsonio_set(e, "minEffect", b->rule.kind == STATS_RULE_SHIFT ?
+				   jsonio_real(b->rule.min_effect) : json_null());
 		}
-		bad |= put(o, "rule", e);
+		bad |= jsonio_set(o, "rule", e);
 	} else {
-		bad |= put(o, "rule", json_null());
+		bad |= jsonio_set(o, "rule", json_null());
 	}
-	bad |= put(o, "shift", shown && b->has_shift ? shift_json(b) : json_null());
-	bad |= put(o, "pads", b->old && b->new ? pads_json(b) : json_null());
-	bad |= put(o, "reason", str(shown ? b->reason : NULL));
-	bad |= put(o, "interval", shown && !isnan(b->ratio_lo) ?
+	bad |= jsonio_set(o, "shift", shown && b->has_shift ? shift_json(b) : json_null());
+	bad |= jsonio_set(o, "pads", b->old && b->new ? pads_json(b) : json_null());
+	bad |= jsonio_set(o, "reason", jsonio_str(shown ? b->reason : NULL));
+	bad |= jsonio_set(o, "interval", shown && !isnan(b->ratio_lo) ?
 		   pair_json("lo", b->ratio_lo, "hi", b->ratio_hi) : json_null());
-	bad |= put(o, "detectable", shown && !isnan(b->detect_slower) ?
+	bad |= jsonio_set(o, "detectable", shown && !isnan(b->detect_slower) ?
 		   pair_json("slower", b->detect_slower, "faster", b->detect_faster) : json_null());
 	if (shown && !isnan(b->margin)) {
 		e = json_object();
 		if (e) {
-			bad |= put(e, "figure", num(b->noise));
-			bad |= put(e, "rounds", num(b->noise_rounds));
-			bad |= put(e, "control", num(b->noise_control));
-			bad |= put(e, "margin", num(b->margin));
-			bad |= put(e, "gap", num(b->gap));
+			bad |= jsonio_set(e, "figure", jsonio_real(b->noise));
+			bad |= jsonio_set(e, "rounds", jsonio_real(b->noise_rounds));
+			bad |= jsonio_set(e, "control", jsonio_real(b->noise_control));
+			bad |= jsonio_set(e, "margin", jsonio_real(b->margin));
+			bad |= jsonio_set(e, "gap", jsonio_real(b->gap));
 		}
-		bad |= put(o, "noiseBasis", e);
+		bad |= jsonio_set(o, "noiseBasis", e);
 	} else {
-		bad |= put(o, "noiseBasis", json_null());
+		bad |= jsonio_set(o, "noiseBasis", json_null());
 	}
 
 	if (b->hot_identical >= 0) {
@@ -287,65 +269,65 @@ static json_t *bench_json(const struct report *r, const struct report_bench *b)
 			json_t *s = json_object();
 			bad |= json_array_append_new(a, s);
 			if (s) {
-				bad |= put(s, "name", json_string(b->hot[i].name));
-				bad |= put(s, "identical", json_boolean(b->hot[i].identical));
-				bad |= put(s, "sameCode", json_boolean(b->hot[i].same_code));
+				bad |= jsonio_set(s, "name", json_string(b->hot[i].name));
+				bad |= jsonio_set(s, "identical", json_boolean(b->hot[i].identical));
+				bad |= jsonio_set(s, "sameCode", json_boolean(b->hot[i].same_code));
 			}
 		}
 		if (e) {
-			bad |= put(e, "identical", json_boolean(b->hot_identical == 1));
-			bad |= put(e, "sameCode", json_boolean(b->hot_identical >= 1));
-			bad |= put(e, "symbols", a);
+			bad |= jsonio_set(e, "identical", json_boolean(b->hot_identical == 1));
+			bad |= jsonio_set(e, "sameCode", json_boolean(b->hot_identical >= 1));
+			bad |= jsonio_set(e, "symbols", a);
 		} else {
 			json_decref(a);
 		}
-		bad |= put(o, "hot", e);
+		bad |= jsonio_set(o, "hot", e);
 	} else {
-		bad |= put(o, "hot", json_null());
+		bad |= jsonio_set(o, "hot", json_null());
 	}
 
 	if (b->ck_old || b->ck_new || b->ck_consistent != MANIFEST_UNKNOWN) {
 		e = json_object();
 		if (e) {
-			bad |= put(e, "old", str(b->ck_old));
-			bad |= put(e, "new", str(b->ck_new));
-			bad |= put(e, "consistent", tri(b->ck_consistent));
-			bad |= put(e, "behaviourChanged", json_boolean(b->behaviour_changed));
+			bad |= jsonio_set(e, "old", jsonio_str(b->ck_old));
+			bad |= jsonio_set(e, "new", jsonio_str(b->ck_new));
+			bad |= jsonio_set(e, "consistent", tri(b->ck_consistent));
+			bad |= jsonio_set(e, "behaviourChanged", json_boolean(b->behaviour_changed));
 		}
-		bad |= put(o, "checksum", e);
+		bad |= jsonio_set(o, "checksum", e);
 	} else {
-		bad |= put(o, "checksum", json_null());
+		bad |= jsonio_set(o, "checksum", json_null());
 	}
 
 	if (!isnan(b->instr_ratio) || !isnan(b->cycles_ratio)) {
 		e = json_object();
 		if (e) {
-			bad |= put(e, "instructionsRatio", num(b->instr_ratio));
-			bad |= put(e, "cyclesRatio", num(b->cycles_ratio));
+			bad |= jsonio_set(e, "instructionsRatio", jsonio_real(b->instr_ratio));
+			bad |= jsonio_set(e, "cyclesRatio", jsonio_real(b->cycles_ratio));
 		}
-		bad |= put(o, "counters", e);
+		bad |= jsonio_set(o, "counters", e);
 	} else {
-		bad |= put(o, "counters", json_null());
+		bad |= jsonio_set(o, "counters", json_null());
 	}
 
 	if (b->steady && b->steady->present) {
 		e = json_object();
 		if (e) {
-			bad |= put(e, "window", json_integer(b->steady->window));
-			bad |= put(e, "tolerance", num(b->steady->tolerance));
-			bad |= put(e, "unsettled", json_integer(b->steady->unsettled));
-			bad |= put(e, "start", num(b->steady->start));
+			bad |= jsonio_set(e, "window", json_integer(b->steady->window));
+			bad |= jsonio_set(e, "tolerance", jsonio_real(b->steady->tolerance));
+			bad |= jsonio_set(e, "unsettled", json_integer(b->steady->unsettled));
+			bad |= jsonio_set(e, "start", jsonio_real(b->steady->start));
 		}
-		bad |= put(o, "steadyState", e);
+		bad |= jsonio_set(o, "steadyState", e);
 	} else {
-		bad |= put(o, "steadyState", json_null());
+		bad |= jsonio_set(o, "steadyState", json_null());
 	}
 
-	bad |= put(o, "simulated", report_vg_json(b));
+	bad |= jsonio_set(o, "simulated", report_vg_json(b));
 	a = json_array();
 	for (size_t i = 0; a && i < b->n_notes; i++)
 		bad |= json_array_append_new(a, json_string(b->notes[i]));
-	bad |= put(o, "notes", a);
+	bad |= jsonio_set(o, "notes", a);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -361,12 +343,12 @@ static json_t *summary_json(const struct report *r)
 
 	if (bad)
 		return NULL;
-	bad |= put(o, "benches", json_integer((json_int_t)r->n_benches));
+	bad |= jsonio_set(o, "benches", json_integer((json_int_t)r->n_benches));
 	for (int v = VERDICT_UNSET + 1; v < VERDICT_COUNT; v++)
-		bad |= put(o, verdict_table[v].name, json_integer((json_int_t)c->verdict[v]));
-	bad |= put(o, "withheld", json_integer((json_int_t)c->withheld));
-	bad |= put(o, "failed", json_integer((json_int_t)c->failed));
-	bad |= put(o, "notCompared", json_integer((json_int_t)c->missing));
+		bad |= jsonio_set(o, verdict_table[v].name, json_integer((json_int_t)c->verdict[v]));
+	bad |= jsonio_set(o, "withheld", json_integer((json_int_t)c->withheld));
+	bad |= jsonio_set(o, "failed", json_integer((json_int_t)c->failed));
+	bad |= jsonio_set(o, "notCompared", json_integer((json_int_t)c->missing));
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -393,9 +375,9 @@ static json_t *adjustment_json(const struct report *r, enum report_fail_on fail_
 		json_decref(held);
 		return NULL;
 	}
-	bad |= put(o, "method", json_string("holm"));
-	bad |= put(o, "benchmarks", json_integer((json_int_t)r->holm_n));
-	bad |= put(o, "held", held);
+	bad |= jsonio_set(o, "method", json_string("holm"));
+	bad |= jsonio_set(o, "benchmarks", json_integer((json_int_t)r->holm_n));
+	bad |= jsonio_set(o, "held", held);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -422,18 +404,18 @@ int report_json(const struct report *r, const struct report_opts *opts,
 		json_decref(failing);
 		return plumb_err_oom(err, "json report");
 	}
-	bad |= put(o, "format", json_string("plumb-report"));
-	bad |= put(o, "version", json_integer(REPORT_JSON_VERSION));
-	bad |= put(o, "kind", json_string(r->kind == REPORT_SELF ? "bundle" : "baseline"));
-	bad |= put(o, "old", who_json(r, &r->old, r->old_role, r->old_commit));
-	bad |= put(o, "new", who_json(r, &r->new, r->new_role, r->new_commit));
-	bad |= put(o, "host", host_json(r));
-	bad |= put(o, "benches", benches);
-	bad |= put(o, "summary", summary_json(r));
-	bad |= put(o, "failOn", report_fail_on_name(opts->fail_on) ?
+	bad |= jsonio_set(o, "format", json_string("plumb-report"));
+	bad |= jsonio_set(o, "version", json_integer(REPORT_JSON_VERSION));
+	bad |= jsonio_set(o, "kind", json_string(r->kind == REPORT_SELF ? "bundle" : "baseline"));
+	bad |= jsonio_set(o, "old", who_json(r, &r->old, r->old_role, r->old_commit));
+	bad |= jsonio_set(o, "new", who_json(r, &r->new, r->new_role, r->new_commit));
+	bad |= jsonio_set(o, "host", host_json(r));
+	bad |= jsonio_set(o, "benches", benches);
+	bad |= jsonio_set(o, "summary", summary_json(r));
+	bad |= jsonio_set(o, "failOn", report_fail_on_name(opts->fail_on) ?
 		   json_string(report_fail_on_name(opts->fail_on)) : json_null());
-	bad |= put(o, "failing", failing);
-	bad |= put(o, "adjustment", adjustment_json(r, opts->fail_on));
+	bad |= jsonio_set(o, "failing", failing);
+	bad |= jsonio_set(o, "adjustment", adjustment_json(r, opts->fail_on));
 	if (bad) {
 		json_decref(o);
 		return plumb_err_oom(err, "json report");

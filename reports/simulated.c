@@ -19,6 +19,7 @@
 #include "formats/manifest-valgrind.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "formats/jsonio.h"
 #include "common/banned.h"
 
 /*
@@ -147,11 +148,6 @@ int report_vg_attach(const struct report *r, struct report_bench *b,
 	return rc;
 }
 
-static json_t *num(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
 json_t *report_vg_json(const struct report_bench *b)
 {
 	json_t *o;
@@ -164,14 +160,14 @@ json_t *report_vg_json(const struct report_bench *b)
 		return NULL;
 	bad |= json_object_set_new(o, "source", b->sim.source ? json_string(b->sim.source) : json_null());
 	bad |= json_object_set_new(o, "deterministic", json_boolean(b->sim.deterministic));
-	bad |= json_object_set_new(o, "instructionsOld", num(b->sim.instr_old));
-	bad |= json_object_set_new(o, "instructionsNew", num(b->sim.instr_new));
+	bad |= json_object_set_new(o, "instructionsOld", jsonio_real(b->sim.instr_old));
+	bad |= json_object_set_new(o, "instructionsNew", jsonio_real(b->sim.instr_new));
 	bad |= json_object_set_new(o, "sameWork", json_boolean(b->sim.deterministic &&
 								b->sim.same_work));
-	bad |= json_object_set_new(o, "cachesimOld", num(b->sim.cost_old));
-	bad |= json_object_set_new(o, "cachesimNew", num(b->sim.cost_new));
-	bad |= json_object_set_new(o, "cachesimSpreadOld", num(b->sim.cost_spread_old));
-	bad |= json_object_set_new(o, "cachesimSpreadNew", num(b->sim.cost_spread_new));
+	bad |= json_object_set_new(o, "cachesimOld", jsonio_real(b->sim.cost_old));
+	bad |= json_object_set_new(o, "cachesimNew", jsonio_real(b->sim.cost_new));
+	bad |= json_object_set_new(o, "cachesimSpreadOld", jsonio_real(b->sim.cost_spread_old));
+	bad |= json_object_set_new(o, "cachesimSpreadNew", jsonio_real(b->sim.cost_spread_new));
 	if (bad) {
 		json_decref(o);
 		return NULL;

@@ -36,26 +36,13 @@
 #include "reports/report.h"
 #include "reports/site.h"
 #include "reports/trend.h"
+#include "formats/jsonio.h"
 #include "common/banned.h"
 
 /* The longest page: a series of many nights as an HTML table. */
 #define SITE_PAGE_MAX (64u << 20)
 /* Bytes of a name kept readable in its file name. */
 #define SITE_SLUG_MAX 40
-
-static const char *jstr(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static double jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /*
  * "<prefix>-<slug>-<16 hex>.html": the slug keeps a-z and 0-9 of what
@@ -274,9 +261,10 @@ static json_t *series_row(const json_t *model, const char *file)
 	const json_t *pts = json_object_get(model, "points");
 	size_t n = json_array_size(pts);
 
-	return json_pack("{s:s?, s:s?, s:s?, s:s, s:I, s:O?, s:O}", "bench", jstr(model, "bench"),
-			 "project", jstr(model, "project"),
-			 "metric", jstr(model, "metric"), "file", file, "points", (json_int_t)n,
+	return json_pack("{s:s?, s:s?, s:s?, s:s, s:I, s:O?, s:O}",
+			 "bench", jsonio_get_str(model, "bench", NULL),
+			 "project", jsonio_get_str(model, "project", NULL),
+			 "metric", jsonio_get_str(model, "metric", NULL), "file", file, "points", (json_int_t)n,
 			 "latest", n ? json_array_get(pts, n - 1) : NULL,
 			 "changes", json_object_get(model, "changes"));
 }
@@ -295,14 +283,15 @@ static int bench_table(struct buf *out, const json_t *rows)
 	for (size_t i = 0; i < json_array_size(rows); i++) {
 		const json_t *r = json_array_get(rows, i), *p = json_object_get(r, "latest");
 		const json_t *ch = json_object_get(r, "changes");
-		const char *v = jstr(p, "verdict");
+		const char *v = jsonio_get_str(p, "verdict", NULL);
 		size_t nc = json_array_size(ch);
 		char c[UNITS_MAX], ratio[UNITS_MAX];
 
-		units_value(jnum(p, "center"), metric_dim(metric_of(jstr(r, "metric"))), 0, c);
-		units_ratio(jnum(p, "ratio"), ratio);
+		units_value(jsonio_get_num(p, "center"),
+			    metric_dim(metric_of(jsonio_get_str(r, "metric", NULL))), 0, c);
+		units_ratio(jsonio_get_num(p, "ratio"), ratio);
 		rc |= buf_addstr(out, "<tr><td>");
-		rc |= a_link(out, jstr(r, "file"), jstr(r, "bench") ? jstr(r, "bench") : "?");
+		rc |= a_link(out, jsonio_get_str(r, "file", NULL), jsonio_get_str(r, "bench", "?"));
 		rc |= buf_addstr(out, "</td><td>");
 		rc |= html_badge(out, verdict_class(v), v ? v : "none");
 		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td class=\"num\">%zu", ratio, nc);
@@ -312,18 +301,18 @@ static int bench_table(struct buf *out, const json_t *rows)
 			trend_change_size(last, size, sizeof(size));
 			/* Below the count, small: the table fits a desktop's width. */
 			rc |= buf_addstr(out, "<br/><span class=\"interval\">(latest ");
-			rc |= esc_html(out, jstr(last, "direction") ? jstr(last, "direction") : "?");
+			rc |= esc_html(out, jsonio_get_str(last, "direction", "?"));
 			rc |= buf_addch(out, ' ');
 			rc |= esc_html(out, size);
 			rc |= buf_addstr(out, ")</span>");
 		}
 		rc |= buf_addstr(out, "</td><td class=\"num\">");
 		/* The night: when it ran, not when its commit was made. */
-		rc |= esc_html(out, jstr(p, "created") ? jstr(p, "created") : "");
+		rc |= esc_html(out, jsonio_get_str(p, "created", ""));
 		rc |= buf_addstr(out, "</td><td class=\"key\">");
-		rc |= html_commit(out, jstr(p, "commit"));
+		rc |= html_commit(out, jsonio_get_str(p, "commit", NULL));
 		rc |= buf_printf(out, "</td><td class=\"num\">%s</td><td>", c);
-		rc |= esc_html(out, jstr(r, "metric") ? jstr(r, "metric") : "");
+		rc |= esc_html(out, jsonio_get_str(r, "metric", ""));
 		rc |= buf_addstr(out, "</td></tr>\n");
 	}
 	rc |= buf_addstr(out, "</table></div>\n");
@@ -368,11 +357,11 @@ static int fact_row(struct buf *out, const char *what, const json_t *v)
 static int newest_first(const void *a, const void *b)
 {
 	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	const char *ta = jstr(json_object_get(x, "first_after"), "time");
-	const char *tb = jstr(json_object_get(y, "first_after"), "time");
+	const char *ta = jsonio_get_str(json_object_get(x, "first_after"), "time", NULL);
+	const char *tb = jsonio_get_str(json_object_get(y, "first_after"), "time", NULL);
 	int c = strcmp(tb ? tb : "", ta ? ta : "");
 
-	return c ? c : strcmp(jstr(x, "bench") ? jstr(x, "bench") : "", jstr(y, "bench") ? jstr(y, "bench") : "");
+	return c ? c : strcmp(jsonio_get_str(x, "bench", ""), jsonio_get_str(y, "bench", ""));
 }
 
 /* The change points of every series of a class, newest first, each with its page. */
@@ -419,19 +408,19 @@ static int class_changes(struct buf *out, const json_t *rows)
 		char size[96];
 		trend_change_size(v[i], size, sizeof(size));
 		rc |= buf_addstr(out, "<tr class=\"differs\"><td>");
-		rc |= a_link(out, jstr(v[i], "file"), jstr(v[i], "bench") ? jstr(v[i], "bench") : "?");
+		rc |= a_link(out, jsonio_get_str(v[i], "file", NULL), jsonio_get_str(v[i], "bench", "?"));
 		rc |= buf_addstr(out, "</td><td>");
-		rc |= esc_html(out, jstr(v[i], "direction") ? jstr(v[i], "direction") : "");
+		rc |= esc_html(out, jsonio_get_str(v[i], "direction", ""));
 		rc |= buf_addstr(out, "</td><td class=\"num\">");
 		rc |= esc_html(out, size);
 		rc |= buf_addstr(out, "</td><td class=\"num\">");
-		rc |= esc_html(out, jstr(json_object_get(v[i], "first_after"), "time") ?
-			       jstr(json_object_get(v[i], "first_after"), "time") : "?");
+		rc |= esc_html(out, jsonio_get_str(json_object_get(v[i], "first_after"), "time", NULL) ?
+			       jsonio_get_str(json_object_get(v[i], "first_after"), "time", NULL) : "?");
 		rc |= buf_addstr(out, "</td><td class=\"key\">");
-		rc |= html_commit(out, jstr(json_object_get(v[i], "last_before"), "commit"));
+		rc |= html_commit(out, jsonio_get_str(json_object_get(v[i], "last_before"), "commit", NULL));
 		rc |= buf_addstr(out, "..");
-		rc |= html_commit(out, jstr(json_object_get(v[i], "first_after"), "commit"));
-		if (jstr(v[i], "cause") && strcmp(jstr(v[i], "cause"), "host") == 0)
+		rc |= html_commit(out, jsonio_get_str(json_object_get(v[i], "first_after"), "commit", NULL));
+		if (jsonio_get_str(v[i], "cause", NULL) && strcmp(jsonio_get_str(v[i], "cause", NULL), "host") == 0)
 			rc |= buf_addstr(out, " (the host: the same commit on both nights, never gated)");
 		rc |= buf_addstr(out, "</td></tr>\n");
 	}
@@ -453,7 +442,7 @@ static int class_page(struct buf *out, const json_t *h, const json_t *rows)
 		{ "SMT", "smt" }, { "bundles", "bundles" }, { "benchmarks", "benchmarks" },
 		{ "first bundle", "first" }, { "last bundle", "last" },
 	};
-	const char *fp = jstr(h, "fingerprint");
+	const char *fp = jsonio_get_str(h, "fingerprint", NULL);
 	char title[300];
 	int rc = 0;
 
@@ -493,12 +482,12 @@ static int index_page(struct buf *out, const json_t *hosts, const json_t *classe
 		const json_t *c = json_array_get(classes, i);
 		const json_t *h = json_array_get(hosts, (size_t)json_integer_value(json_object_get(c, "host")));
 		rc |= buf_printf(out, "<section class=\"hostclass\" id=\"class-%zu\">\n<h2>Host class ", i);
-		rc |= a_link(out, jstr(c, "file"), jstr(h, "fingerprint"));
+		rc |= a_link(out, jsonio_get_str(c, "file", NULL), jsonio_get_str(h, "fingerprint", NULL));
 		rc |= buf_addstr(out, "</h2>\n<p class=\"meta\">");
 		rc |= class_line(out, h);
 		rc |= buf_printf(out, "; %lld bundles, the last made ",
 				 (long long)json_integer_value(json_object_get(h, "bundles")));
-		rc |= esc_html(out, jstr(h, "last") ? jstr(h, "last") : "?");
+		rc |= esc_html(out, jsonio_get_str(h, "last", "?"));
 		rc |= buf_addstr(out, ".</p>\n");
 		rc |= bench_table(out, json_object_get(c, "rows"));
 		rc |= buf_addstr(out, "</section>\n");
@@ -513,7 +502,7 @@ static int index_page(struct buf *out, const json_t *hosts, const json_t *classe
 static int write_class(struct store *st, const json_t *h, const char *host_file, const char *dir,
 		       json_t *rows, struct site_result *res, struct plumb_err *err)
 {
-	const char *fp = jstr(h, "fingerprint");
+	const char *fp = jsonio_get_str(h, "fingerprint", NULL);
 	json_t *names = NULL;
 	struct buf page, top;
 	int r;
@@ -526,7 +515,7 @@ static int write_class(struct store *st, const json_t *h, const char *host_file,
 		r = buf_err(err, "archive index");
 	for (size_t i = 0; r == 0 && i < json_array_size(names); i++) {
 		const json_t *pb = json_array_get(names, i);
-		const char *bench = jstr(pb, "bench"), *project = jstr(pb, "project");
+		const char *bench = jsonio_get_str(pb, "bench", NULL), *project = jsonio_get_str(pb, "project", NULL);
 		struct query_trend q = { bench, NULL, fp, 0, project ? project : "" };
 		json_t *model = NULL, *row;
 		char file[128];
@@ -582,11 +571,12 @@ static int write_pages(struct store *st, const char *dir, struct site_result *re
 		json_t *rows = json_array(), *c;
 		char file[128];
 
-		if (json_integer_value(json_object_get(h, "benchmarks")) == 0 || !jstr(h, "fingerprint")) {
+		if (json_integer_value(json_object_get(h, "benchmarks")) == 0 ||
+		    !jsonio_get_str(h, "fingerprint", NULL)) {
 			json_decref(rows);
 			continue;
 		}
-		host_page(jstr(h, "fingerprint"), file);
+		host_page(jsonio_get_str(h, "fingerprint", NULL), file);
 		c = json_pack("{s:I, s:s, s:o}", "host", (json_int_t)i, "file", file, "rows", rows);
 		if (!c || json_array_append_new(classes, c)) {
 			r = plumb_err_oom(err, "archive index");

@@ -25,20 +25,6 @@
 #include "reports/trend.h"
 #include "common/banned.h"
 
-static double jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *jstr(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 static enum metric_id metric_of(const char *name)
 {
 	enum metric_id m;
@@ -96,22 +82,22 @@ static int observations(const json_t *pts, struct changes_obs **obs, double **st
 		v += o->npads = pads_of(e, "pads", v);
 		o->base_pads = v;
 		v += o->nbase = pads_of(e, "base_pads", v);
-		o->center = jnum(e, "center");
-		o->min = jnum(e, "min");
-		o->max = jnum(e, "max");
-		o->base_center = jnum(e, "base_center");
-		o->ratio = jnum(e, "ratio");
-		o->commit = jstr(e, "commit");
-		o->base_commit = jstr(e, "base_commit");
+		o->center = jsonio_get_num(e, "center");
+		o->min = jsonio_get_num(e, "min");
+		o->max = jsonio_get_num(e, "max");
+		o->base_center = jsonio_get_num(e, "base_center");
+		o->ratio = jsonio_get_num(e, "ratio");
+		o->commit = jsonio_get_str(e, "commit", NULL);
+		o->base_commit = jsonio_get_str(e, "base_commit", NULL);
 	}
 	return 0;
 }
 
 static void ref_of(const json_t *e, struct changes_ref *r)
 {
-	r->commit = jstr(e, "commit");
-	r->time = jstr(e, "time");
-	r->bundle = jstr(e, "bundle");
+	r->commit = jsonio_get_str(e, "commit", NULL);
+	r->time = jsonio_get_str(e, "time", NULL);
+	r->bundle = jsonio_get_str(e, "bundle", NULL);
 }
 
 /* What series_changes() found in a series. */
@@ -252,17 +238,17 @@ static int points_of(const json_t *model, struct trend_point **out, size_t *n,
 			free(p);
 			return plumb_err_set(err, PLUMB_EINPUT, "trend: points[%zu]: expected an object", i);
 		}
-		p[i].bundle = jstr(e, "bundle");
-		p[i].ref = jstr(e, "ref");
-		p[i].commit = jstr(e, "commit");
-		p[i].time = jstr(e, "time");
-		p[i].created = jstr(e, "created");
-		p[i].verdict = jstr(e, "verdict");
-		p[i].center = jnum(e, "center");
-		p[i].min = jnum(e, "min");
-		p[i].max = jnum(e, "max");
-		p[i].spread = jnum(e, "spread");
-		p[i].ratio = jnum(e, "ratio");
+		p[i].bundle = jsonio_get_str(e, "bundle", NULL);
+		p[i].ref = jsonio_get_str(e, "ref", NULL);
+		p[i].commit = jsonio_get_str(e, "commit", NULL);
+		p[i].time = jsonio_get_str(e, "time", NULL);
+		p[i].created = jsonio_get_str(e, "created", NULL);
+		p[i].verdict = jsonio_get_str(e, "verdict", NULL);
+		p[i].center = jsonio_get_num(e, "center");
+		p[i].min = jsonio_get_num(e, "min");
+		p[i].max = jsonio_get_num(e, "max");
+		p[i].spread = jsonio_get_num(e, "spread");
+		p[i].ratio = jsonio_get_num(e, "ratio");
 		if (isnan(p[i].min) || isnan(p[i].max))
 			p[i].min = p[i].max = NAN;
 		/* Compare with the last point that had a range. */
@@ -312,15 +298,15 @@ static size_t count_shifts(const struct trend_point *p, size_t n)
 
 void trend_change_size(const json_t *c, char *out, size_t size)
 {
-	snprintf(out, size, "%+.1f%% [%+.1f%%, %+.1f%%]", (jnum(c, "ratio") - 1) * 100,
-		 (jnum(c, "low") - 1) * 100, (jnum(c, "high") - 1) * 100);
+	snprintf(out, size, "%+.1f%% [%+.1f%%, %+.1f%%]", (jsonio_get_num(c, "ratio") - 1) * 100,
+		 (jsonio_get_num(c, "low") - 1) * 100, (jsonio_get_num(c, "high") - 1) * 100);
 }
 
 /* A change's commits "a..b", each cut to 12 hex digits, in *out (size >= 32). */
 static void change_commits(const json_t *c, char *out, size_t size)
 {
-	const char *a = jstr(json_object_get(c, "last_before"), "commit");
-	const char *b = jstr(json_object_get(c, "first_after"), "commit");
+	const char *a = jsonio_get_str(json_object_get(c, "last_before"), "commit", NULL);
+	const char *b = jsonio_get_str(json_object_get(c, "first_after"), "commit", NULL);
 
 	snprintf(out, size, "%.12s..%.12s", a ? a : "?", b ? b : "?");
 	utf8_cut(out);
@@ -328,7 +314,7 @@ static void change_commits(const json_t *c, char *out, size_t size)
 
 static const char *change_time(const json_t *c, const char *side)
 {
-	const char *t = jstr(json_object_get(c, side), "time");
+	const char *t = jsonio_get_str(json_object_get(c, side), "time", NULL);
 
 	return t ? t : "?";
 }
@@ -357,19 +343,19 @@ static int change_rows(const json_t *changes, const struct change_row *f, struct
 		char size[96], commits[64];
 		trend_change_size(c, size, sizeof(size));
 		change_commits(c, commits, sizeof(commits));
-		rc |= buf_printf(out, f->start, jstr(c, "direction"), size);
+		rc |= buf_printf(out, f->start, jsonio_get_str(c, "direction", NULL), size);
 		rc |= f->esc(out, change_time(c, "last_before"));
 		rc |= buf_addstr(out, f->mid);
 		rc |= f->esc(out, change_time(c, "first_after"));
 		rc |= buf_addstr(out, f->commits);
 		if (f->commit) {
-			rc |= f->commit(out, jstr(json_object_get(c, "last_before"), "commit"));
+			rc |= f->commit(out, jsonio_get_str(json_object_get(c, "last_before"), "commit", NULL));
 			rc |= buf_addstr(out, "..");
-			rc |= f->commit(out, jstr(json_object_get(c, "first_after"), "commit"));
+			rc |= f->commit(out, jsonio_get_str(json_object_get(c, "first_after"), "commit", NULL));
 		} else {
 			rc |= f->esc(out, commits);
 		}
-		if (jstr(c, "cause") && strcmp(jstr(c, "cause"), "host") == 0)
+		if (jsonio_get_str(c, "cause", NULL) && strcmp(jsonio_get_str(c, "cause", NULL), "host") == 0)
 			rc |= f->esc(out, HOST_WORDS);
 		rc |= buf_addstr(out, f->end);
 	}
@@ -416,11 +402,11 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 	int rc = 0;
 
 	rc |= buf_addstr(out, "plumb report --trend ");
-	rc |= esc_text(out, jstr(model, "bench"));
+	rc |= esc_text(out, jsonio_get_str(model, "bench", NULL));
 	rc |= buf_addstr(out, ": metric ");
-	rc |= esc_text(out, jstr(model, "metric") ? jstr(model, "metric") : "?");
+	rc |= esc_text(out, jsonio_get_str(model, "metric", "?"));
 	rc |= buf_addstr(out, ", host ");
-	rc |= esc_text(out, jstr(model, "host") ? jstr(model, "host") : "?");
+	rc |= esc_text(out, jsonio_get_str(model, "host", "?"));
 	rc |= buf_printf(out, ", %zu point%s\n\n", n, n == 1 ? "" : "s");
 	table_init(&t, 8, NULL);
 	table_row(&t, "time", "commit", "ref", "center", "range", "spread", "verdict", "shift");
@@ -470,11 +456,11 @@ static int markdown(const json_t *model, const struct trend_point *p, size_t n,
 	int rc = 0;
 
 	rc |= buf_addstr(out, "## plumb trend: ");
-	rc |= esc_md(out, jstr(model, "bench"));
+	rc |= esc_md(out, jsonio_get_str(model, "bench", NULL));
 	rc |= buf_addstr(out, "\n\nMetric ");
-	rc |= esc_md(out, jstr(model, "metric") ? jstr(model, "metric") : "?");
+	rc |= esc_md(out, jsonio_get_str(model, "metric", "?"));
 	rc |= buf_addstr(out, ", host ");
-	rc |= esc_md(out, jstr(model, "host") ? jstr(model, "host") : "?");
+	rc |= esc_md(out, jsonio_get_str(model, "host", "?"));
 	rc |= buf_printf(out, ", %zu point%s, %zu shift%s (a range wholly above or below the "
 			 "previous one).\n\n", n, n == 1 ? "" : "s", count_shifts(p, n),
 			 count_shifts(p, n) == 1 ? "" : "s");
@@ -510,16 +496,6 @@ static int markdown(const json_t *model, const struct trend_point *p, size_t n,
 	return rc ? -1 : 0;
 }
 
-static json_t *jnum_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
-static json_t *js(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 /* The JSON trend object (docs/report-json.md); NULL when memory ran out. */
 static json_t *json_model(const json_t *model, const struct trend_point *p, size_t n,
 			  const struct series_found *f)
@@ -532,17 +508,17 @@ static json_t *json_model(const json_t *model, const struct trend_point *p, size
 		bad |= json_array_append_new(a, e);
 		if (bad)
 			break;
-		bad |= json_object_set_new(e, "bundle", js(p[i].bundle));
-		bad |= json_object_set_new(e, "ref", js(p[i].ref));
-		bad |= json_object_set_new(e, "commit", js(p[i].commit));
-		bad |= json_object_set_new(e, "time", js(p[i].time));
-		bad |= json_object_set_new(e, "created", js(p[i].created));
-		bad |= json_object_set_new(e, "center", jnum_or_null(p[i].center));
-		bad |= json_object_set_new(e, "min", jnum_or_null(p[i].min));
-		bad |= json_object_set_new(e, "max", jnum_or_null(p[i].max));
-		bad |= json_object_set_new(e, "spread", jnum_or_null(p[i].spread));
-		bad |= json_object_set_new(e, "ratio", jnum_or_null(p[i].ratio));
-		bad |= json_object_set_new(e, "verdict", js(p[i].verdict));
+		bad |= json_object_set_new(e, "bundle", jsonio_str(p[i].bundle));
+		bad |= json_object_set_new(e, "ref", jsonio_str(p[i].ref));
+		bad |= json_object_set_new(e, "commit", jsonio_str(p[i].commit));
+		bad |= json_object_set_new(e, "time", jsonio_str(p[i].time));
+		bad |= json_object_set_new(e, "created", jsonio_str(p[i].created));
+		bad |= json_object_set_new(e, "center", jsonio_real(p[i].center));
+		bad |= json_object_set_new(e, "min", jsonio_real(p[i].min));
+		bad |= json_object_set_new(e, "max", jsonio_real(p[i].max));
+		bad |= json_object_set_new(e, "spread", jsonio_real(p[i].spread));
+		bad |= json_object_set_new(e, "ratio", jsonio_real(p[i].ratio));
+		bad |= json_object_set_new(e, "verdict", jsonio_str(p[i].verdict));
 		bad |= json_object_set_new(e, "shift", p[i].shift > 0 ? json_string("up") :
 					   p[i].shift < 0 ? json_string("down") : json_null());
 		bad |= json_object_set_new(e, "change", p[i].change > 0 ? json_string("up") :
@@ -551,10 +527,10 @@ static json_t *json_model(const json_t *model, const struct trend_point *p, size
 	if (!bad) {
 		bad |= json_object_set_new(o, "format", json_string("plumb-trend"));
 		bad |= json_object_set_new(o, "version", json_integer(TREND_JSON_VERSION));
-		bad |= json_object_set_new(o, "bench", js(jstr(model, "bench")));
-		bad |= json_object_set_new(o, "project", js(jstr(model, "project")));
-		bad |= json_object_set_new(o, "metric", js(jstr(model, "metric")));
-		bad |= json_object_set_new(o, "host", js(jstr(model, "host")));
+		bad |= json_object_set_new(o, "bench", jsonio_str(jsonio_get_str(model, "bench", NULL)));
+		bad |= json_object_set_new(o, "project", jsonio_str(jsonio_get_str(model, "project", NULL)));
+		bad |= json_object_set_new(o, "metric", jsonio_str(jsonio_get_str(model, "metric", NULL)));
+		bad |= json_object_set_new(o, "host", jsonio_str(jsonio_get_str(model, "host", NULL)));
 		bad |= json_object_set_new(o, "shifts", json_integer((json_int_t)count_shifts(p, n)));
 		bad |= json_object_set_new(o, "points", a);
 		a = NULL;
@@ -587,24 +563,24 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX];
 	int rc = 0;
 
-	snprintf(title, sizeof(title), "plumb trend: %s", jstr(model, "bench"));
+	snprintf(title, sizeof(title), "plumb trend: %s", jsonio_get_str(model, "bench", NULL));
 	utf8_cut(title);
 	if (part->page)
 		rc |= html_begin(out, title);
 	if (part->nav)
 		rc |= buf_addstr(out, part->nav);
 	rc |= buf_printf(out, "<header>\n<%s>plumb trend: ", part->heading);
-	rc |= esc_html(out, jstr(model, "bench"));
+	rc |= esc_html(out, jsonio_get_str(model, "bench", NULL));
 	rc |= buf_printf(out, "</%s>\n<p class=\"meta\">Metric ", part->heading);
-	rc |= esc_html(out, jstr(model, "metric") ? jstr(model, "metric") : "?");
+	rc |= esc_html(out, jsonio_get_str(model, "metric", "?"));
 	rc |= buf_addstr(out, ", host ");
-	rc |= esc_html(out, jstr(model, "host") ? jstr(model, "host") : "?");
+	rc |= esc_html(out, jsonio_get_str(model, "host", "?"));
 	rc |= buf_printf(out, ", %zu point%s, <strong>%zu shift%s</strong>: a range wholly above "
 			 "(\u25b2) or below (\u25bc) the previous one.</p>\n</header>\n",
 			 n, n == 1 ? "" : "s", count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s");
 	rc |= buf_printf(out, "<section class=\"bench\" id=\"bench-%zu\">\n<figure class=\"chart\">",
 			 part->index);
-	rc |= svg_trend(out, jstr(model, "bench"), m, p, n, part->index);
+	rc |= svg_trend(out, jsonio_get_str(model, "bench", NULL), m, p, n, part->index);
 	rc |= buf_addstr(out, "</figure>\n</section>\n");
 	/* The verdict second, on a phone's first screen without scrolling. */
 	rc |= buf_addstr(out, "<section class=\"points\"><div class=\"scroll\"><table class=\"benches\">\n"
@@ -698,12 +674,12 @@ static int render_one(const json_t *model, enum report_format format, enum repor
 		 count_shifts(p, n) == 1 ? "" : "s", json_array_size(f.changes),
 		 json_array_size(f.changes) == 1 ? "" : "s", f.host ? ", of the host not gated" : "",
 		 changes_series_name(f.series));
-	if (!jstr(model, "bench")) {
+	if (!jsonio_get_str(model, "bench", NULL)) {
 		free(p);
 		json_decref(f.changes);
 		return plumb_err_set(err, PLUMB_EINPUT, "trend: bench: expected a string");
 	}
-	m = metric_of(jstr(model, "metric"));
+	m = metric_of(jsonio_get_str(model, "metric", NULL));
 	switch (format) {
 	case REPORT_TEXT:
 		rc = text(model, p, n, m, &f, out);
@@ -821,7 +797,7 @@ static int render_classes(const char *bench, const json_t *models, enum report_f
 		if (r == 0 && one.failon_matched) {
 			if (!rr->failon_matched)
 				snprintf(rr->message, sizeof(rr->message), "host %.40s: %.900s",
-					 jstr(model, "host") ? jstr(model, "host") : "?", one.message);
+					 jsonio_get_str(model, "host", "?"), one.message);
 			rr->failon_matched += one.failon_matched;
 		}
 	}

@@ -473,12 +473,6 @@ out:
 	return v;
 }
 
-/* A real, null when it is not finite. */
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *juint(unsigned long long v)
 {
 	return json_integer((json_int_t)v);
@@ -486,7 +480,7 @@ static json_t *juint(unsigned long long v)
 
 static json_t *jnum_or_null(int has, double v)
 {
-	return has ? jnum(v) : json_null();
+	return has ? jsonio_real(v) : json_null();
 }
 
 static json_t *json_round(struct jb *b, const struct analysis_pad *pad, size_t r)
@@ -496,7 +490,7 @@ static json_t *json_round(struct jb *b, const struct analysis_pad *pad, size_t r
 
 	jput(b, o, "round", juint(pad->round[r]));
 	if (!it) {
-		jput(b, o, "value", jnum(pad->value[r]));
+		jput(b, o, "value", jsonio_real(pad->value[r]));
 		return o;
 	}
 	jput(b, o, "n_raw", juint(it->n_raw));
@@ -506,17 +500,17 @@ static json_t *json_round(struct jb *b, const struct analysis_pad *pad, size_t r
 	if (it->warm.kind == STATS_WARMUP_AUTO) {
 		jput(b, o, "window", juint(it->warm.detect.window));
 		jput(b, o, "tolerance", it->warm.detect.status == STATS_STEADY_TOO_SHORT ?
-		     json_null() : jnum(it->warm.detect.tolerance_eff));
+		     json_null() : jsonio_real(it->warm.detect.tolerance_eff));
 	} else {
 		jput(b, o, "window", json_null());
 		jput(b, o, "tolerance", json_null());
 	}
-	jput(b, o, "median", jnum(pad->value[r]));
-	jput(b, o, "p99", jnum(it->p99));
-	jput(b, o, "max", jnum(it->max));
-	jput(b, o, "co_expected", jnum(it->co_expected));
+	jput(b, o, "median", jsonio_real(pad->value[r]));
+	jput(b, o, "p99", jsonio_real(it->p99));
+	jput(b, o, "max", jsonio_real(it->max));
+	jput(b, o, "co_expected", jsonio_real(it->co_expected));
 	jput(b, o, "co_n", juint(it->co_n));
-	jput(b, o, "co_p99", jnum(it->co_p99));
+	jput(b, o, "co_p99", jsonio_real(it->co_p99));
 	jput(b, o, "co_capped", json_boolean(it->co_capped));
 	return o;
 }
@@ -537,24 +531,24 @@ static json_t *json_side(struct jb *b, const struct analysis_side_result *sr,
 		jappend(b, pads, po);
 		jput(b, po, "pad", juint(pad->pad));
 		jput(b, po, "rounds", juint(pad->nrounds));
-		jput(b, po, "median", jnum(pad->median));
+		jput(b, po, "median", jsonio_real(pad->median));
 		if (mode == ANALYSIS_SAMPLES) {
-			jput(b, po, "p99", jnum(pad->p99));
-			jput(b, po, "co_p99", jnum(pad->co_p99));
+			jput(b, po, "p99", jsonio_real(pad->p99));
+			jput(b, po, "co_p99", jsonio_real(pad->co_p99));
 		}
 		jput(b, po, "per_round", rounds);
 		for (size_t r = 0; r < pad->nrounds; r++)
 			jappend(b, rounds, json_round(b, pad, r));
 	}
-	jput(b, o, "center", jnum(sr->summary.center));
-	jput(b, o, "min", jnum(sr->summary.min));
-	jput(b, o, "max", jnum(sr->summary.max));
+	jput(b, o, "center", jsonio_real(sr->summary.center));
+	jput(b, o, "min", jsonio_real(sr->summary.min));
+	jput(b, o, "max", jsonio_real(sr->summary.max));
 	jput(b, o, "spread", jnum_or_null(sr->summary.has_spread, sr->summary.spread));
 	jput(b, o, "min_rounds", juint(sr->summary.min_rounds));
 	if (js) {
-		jput(b, o, "range_lo", jnum(js->lo));
-		jput(b, o, "range_hi", jnum(js->hi));
-		jput(b, o, "coverage", jnum(js->level));
+		jput(b, o, "range_lo", jsonio_real(js->lo));
+		jput(b, o, "range_hi", jsonio_real(js->hi));
+		jput(b, o, "coverage", jsonio_real(js->level));
 	}
 	return o;
 }
@@ -568,21 +562,21 @@ static void judgement_json(struct jb *b, json_t *o, const struct analysis_result
 	jput(b, o, "rule", rule);
 	jput(b, rule, "name", jstr(stats_rule_name(ru->kind)));
 	jput(b, rule, "version", juint((unsigned long long)ru->version));
-	jput(b, rule, "confidence", jnum(ru->confidence));
-	jput(b, rule, "noise_factor", jnum(ru->noise_factor));
+	jput(b, rule, "confidence", jsonio_real(ru->confidence));
+	jput(b, rule, "noise_factor", jsonio_real(ru->noise_factor));
 	jput(b, rule, "resamples", juint(ru->resamples));
 	jput(b, rule, "seed", juint(ru->seed));
-	jput(b, rule, "min_effect", ru->kind == STATS_RULE_SHIFT ? jnum(ru->min_effect) : json_null());
+	jput(b, rule, "min_effect", ru->kind == STATS_RULE_SHIFT ? jsonio_real(ru->min_effect) : json_null());
 	jput(b, o, "ratio", jnum_or_null(jd->has_ratio, jd->ratio));
 	if (jd->has_shift) {
 		json_t *sh = json_object();
 		jput(b, o, "shift", sh);
-		jput(b, sh, "estimate", jnum(jd->shift));
-		jput(b, sh, "lo", jnum(jd->shift_lo));
-		jput(b, sh, "hi", jnum(jd->shift_hi));
-		jput(b, sh, "level", jnum(jd->shift_level));
-		jput(b, sh, "p", jnum(jd->p));
-		jput(b, sh, "p_min", jnum(jd->p_min));
+		jput(b, sh, "estimate", jsonio_real(jd->shift));
+		jput(b, sh, "lo", jsonio_real(jd->shift_lo));
+		jput(b, sh, "hi", jsonio_real(jd->shift_hi));
+		jput(b, sh, "level", jsonio_real(jd->shift_level));
+		jput(b, sh, "p", jsonio_real(jd->p));
+		jput(b, sh, "p_min", jsonio_real(jd->p_min));
 		jput(b, sh, "batches", juint(jd->batches));
 		jput(b, sh, "control_outside", json_boolean(jd->control_outside));
 	} else {
@@ -591,8 +585,8 @@ static void judgement_json(struct jb *b, json_t *o, const struct analysis_result
 	if (jd->has_interval) {
 		json_t *iv = json_object();
 		jput(b, o, "interval", iv);
-		jput(b, iv, "lo", jnum(jd->ratio_lo));
-		jput(b, iv, "hi", jnum(jd->ratio_hi));
+		jput(b, iv, "lo", jsonio_real(jd->ratio_lo));
+		jput(b, iv, "hi", jsonio_real(jd->ratio_hi));
 	} else {
 		jput(b, o, "interval", json_null());
 	}
@@ -604,13 +598,13 @@ static void judgement_json(struct jb *b, json_t *o, const struct analysis_result
 	if (jd->has_noise) {
 		json_t *no = json_object();
 		jput(b, o, "noise", no);
-		jput(b, no, "value", jnum(jd->noise));
-		jput(b, no, "rounds", jnum(jd->noise_rounds));
+		jput(b, no, "value", jsonio_real(jd->noise));
+		jput(b, no, "rounds", jsonio_real(jd->noise_rounds));
 		jput(b, no, "control", jnum_or_null(jd->has_control_noise, jd->noise_control));
 		if (ru->kind == STATS_RULE_MARGIN)
-			jput(b, no, "margin", jnum(jd->margin));
+			jput(b, no, "margin", jsonio_real(jd->margin));
 		else
-			jput(b, no, "limit", jnum(jd->noise_limit));
+			jput(b, no, "limit", jsonio_real(jd->noise_limit));
 		jput(b, no, "noisy", json_boolean(jd->noisy));
 	} else {
 		jput(b, o, "noise", json_null());
@@ -618,9 +612,9 @@ static void judgement_json(struct jb *b, json_t *o, const struct analysis_result
 	if (jd->has_detectable) {
 		json_t *de = json_object();
 		jput(b, o, "detectable", de);
-		jput(b, de, "slower", jnum(jd->detect_slower));
-		jput(b, de, "faster", jnum(jd->detect_faster));
-		jput(b, de, "value", jnum(jd->detectable));
+		jput(b, de, "slower", jsonio_real(jd->detect_slower));
+		jput(b, de, "faster", jsonio_real(jd->detect_faster));
+		jput(b, de, "value", jsonio_real(jd->detectable));
 	} else {
 		jput(b, o, "detectable", json_null());
 	}
@@ -644,7 +638,7 @@ int analysis_render_json(const struct analysis *a, const char *source,
 	jput(&b, warm, "discard", o->warmup.kind == STATS_WARMUP_FIXED ?
 	     juint(o->warmup.discard) : json_null());
 	jput(&b, warm, "window", juint(o->warmup.window));
-	jput(&b, warm, "tolerance", jnum(o->warmup.tolerance));
+	jput(&b, warm, "tolerance", jsonio_real(o->warmup.tolerance));
 	jput(&b, root, "co_cap", juint(o->co_cap));
 	jput(&b, root, "results", results);
 	for (size_t i = 0; i < n && !b.failed; i++) {

@@ -178,24 +178,19 @@ int range_markdown(const struct range_report *r, struct buf *out, struct plumb_e
 	return rc ? buf_err(err, "range report") : 0;
 }
 
-static json_t *num(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 static json_t *side_json(const struct manifest_side_stats *s)
 {
 	if (!s)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o}", "center", num(s->center), "min", num(s->min),
-			 "max", num(s->max));
+	return json_pack("{s:o, s:o, s:o}", "center", jsonio_real(s->center), "min", jsonio_real(s->min),
+			 "max", jsonio_real(s->max));
 }
 
 static json_t *verdict_json(const struct report_bench *b)
 {
 	if (!b)
 		return json_null();
-	return json_pack("{s:o, s:s}", "ratio", num(b->ratio), "verdict", render_verdict_word(b));
+	return json_pack("{s:o, s:s}", "ratio", jsonio_real(b->ratio), "verdict", render_verdict_word(b));
 }
 
 int range_json(const struct range_report *r, struct buf *out, struct plumb_err *err)
@@ -234,7 +229,7 @@ int range_json(const struct range_report *r, struct buf *out, struct plumb_err *
 					       "bundle", row->src->bundle,
 					       "side", side_json(ce.s), "vsBase", verdict_json(ce.vb),
 					       "vsParent", "commit", row->rg.parent,
-					       "ratio", num(ce.vp ? ce.vp->ratio : NAN),
+					       "ratio", jsonio_real(ce.vp ? ce.vp->ratio : NAN),
 					       "verdict", ce.vp ? render_verdict_word(ce.vp) : "absent",
 					       "hotVsParent", range_hot_word(ce.vp ? ce.vp->hot_identical : -1));
 			if (!cj || json_array_append_new(commits, cj) < 0)

@@ -786,6 +786,45 @@ PLUMB_TEST(jsonio_path_quotes_odd_keys)
 	assert_string_equal(jsonio_path_str(&p), "[0][10][999999]");
 }
 
+/* The shared builders: an unknown (NULL, NAN, infinity, text that is not UTF-8) is null. */
+PLUMB_TEST(jsonio_builders_make_unknowns_null)
+{
+	json_t *o = json_object(), *v;
+
+	assert_true(json_is_null(jsonio_str(NULL)));
+	assert_true(json_is_null(jsonio_str("caf\xe9")));
+	v = jsonio_str("café");
+	assert_string_equal(json_string_value(v), "café");
+	json_decref(v);
+	assert_true(json_is_null(jsonio_real(NAN)));
+	assert_true(json_is_null(jsonio_real(INFINITY)));
+	v = jsonio_real(2.5);
+	assert_true(json_is_real(v) && json_real_value(v) == 2.5);
+	json_decref(v);
+	/* Stored JSON text comes back as its value; text that is not JSON, as a string. */
+	assert_true(json_is_null(jsonio_text(NULL)));
+	v = jsonio_text("[1, 2.5]");
+	assert_int_equal(json_array_size(v), 2);
+	assert_true(json_is_integer(json_array_get(v, 0)));
+	json_decref(v);
+	v = jsonio_text("[1, oops");
+	assert_string_equal(json_string_value(v), "[1, oops");
+	json_decref(v);
+	/* jsonio_set takes v whatever happens; a NULL value or object fails. */
+	assert_int_equal(jsonio_set(o, "a", json_string("x")), 0);
+	assert_int_equal(jsonio_set(o, "b", json_real(1.5)), 0);
+	assert_int_equal(jsonio_set(o, "c", NULL), -1);
+	assert_int_equal(jsonio_set(NULL, "c", json_string("y")), -1);
+	assert_int_equal(json_object_size(o), 2);
+	assert_string_equal(jsonio_get_str(o, "a", "-"), "x");
+	assert_string_equal(jsonio_get_str(o, "b", "-"), "-");
+	assert_null(jsonio_get_str(o, "nmae", NULL));
+	assert_true(jsonio_get_num(o, "b") == 1.5);
+	assert_true(isnan(jsonio_get_num(o, "a")));
+	assert_true(isnan(jsonio_get_num(NULL, "b")));
+	json_decref(o);
+}
+
 /* 1.1 added the verdict noisy: written as 1.1, read from 1.0 and 1.1 alike. */
 PLUMB_TEST(manifest_noisy_reads_in_minor_0_and_1)
 {
