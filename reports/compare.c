@@ -161,7 +161,7 @@ static void take_recorded(struct report_bench *b, const struct manifest_bench *m
 	b->hot_decided = b->verdict == VERDICT_PLACEMENT && mb->reason &&
 		(strcmp(mb->reason, stats_reason_name(STATS_REASON_HOT_IDENTICAL)) == 0 ||
 		 strcmp(mb->reason, stats_reason_name(STATS_REASON_HOT_SAME_CODE)) == 0);
-	b->work_different = manifest_bench_work(mb) == STATS_WORK_DIFFERENT;
+	b->work = manifest_bench_work(mb);
 	if (mb->shift.present) {
 		b->has_shift = 1;
 		b->shift = mb->shift.estimate;
@@ -466,7 +466,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 			      b->hot_identical == 2 ? " except the addresses of moved data" : "",
 			      names[0] ? " (" : "", names, names[0] ? ")" : "",
 			      b->hot_decided ? "the run showed the same work, so a difference is "
-			      "placement" : b->work_different ? "a remark; the run showed "
+			      "placement" : b->work == STATS_WORK_DIFFERENT ? "a remark; the run showed "
 			      "different work, so the timing decides" : "a remark; the same work "
 			      "was not shown, so the timing decides");
 	} else if (b->hot_identical == 1) {

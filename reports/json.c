@@ -285,6 +285,8 @@ static json_t *bench_json(const struct report *r, const struct report_bench *b)
 	} else {
 		bad |= jsonio_set(o, "hot", json_null());
 	}
+	bad |= jsonio_set(o, "work", b->work == STATS_WORK_SAME ? json_string("same") :
+			  b->work == STATS_WORK_DIFFERENT ? json_string("different") : json_null());
 
 	if (b->ck_old || b->ck_new || b->ck_consistent != MANIFEST_UNKNOWN) {
 		e = json_object();

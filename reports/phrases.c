@@ -412,7 +412,7 @@ static int explain_shift(const struct report *r, const struct report_bench *b, s
 				 "(p = %.2g).", slower ? "above" : "below", slower ? "+" : "\u2212",
 				 m, b->p);
 		if (hot)
-			rc |= buf_addstr(out, b->work_different ?
+			rc |= buf_addstr(out, b->work == STATS_WORK_DIFFERENT ?
 					 " The hot code is identical, but the run showed different "
 					 "work, so the timing decides." :
 					 " The hot code is identical, but the run did not show "

@@ -145,8 +145,8 @@ struct report_bench {
 	double p_holm;
 	int hot_decided;               /* placement because the hot code is identical (and,
 	                                  under shift, the same work was shown) */
-	int work_different;            /* shift: the run counted different work
-	                                  (benches[].work), so identity stays a remark */
+	enum stats_work work;          /* benches[].work: whether the run showed the same
+	                                  work (shift: identity decides only with SAME) */
 	int control_outside;           /* shift: the control's center lies outside the base's pads */
 	char why[160];                 /* why unswept or insufficient, in the rule's words; "" */
 	/* Noise: the rule's figure (margin), or the control's distance (overlap). */

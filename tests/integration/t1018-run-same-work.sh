@@ -109,6 +109,8 @@ test_expect_success PYTHON 'a changed checksum is different work: no valgrind ru
 	test_grep_not "counting pad 0 of each side under valgrind" err &&
 	test_grep "The hot code is identical, but the run showed different work, so the timing decides" out &&
 	test_grep_not "did not show the same work" out &&
+	plumb report c.plumb --format json >c.json &&
+	test_json c.json "j[\"benches\"][0][\"work\"] == \"different\"" &&
 	git config -f plumb.conf bench.b.command "{artifact}"
 '
 
@@ -143,6 +145,8 @@ test_expect_success PYTHON,VALGRIND 'identical hot code and the same instruction
 	test_json s/manifest.json "j[\"run\"][\"sweep\"][\"final\"][0][\"verdict\"] == \"placement\"" &&
 	test_json s/manifest.json "j[\"benches\"][0][\"shift\"][\"lo\"] > 0.01" &&
 	test_json s/manifest.json "any(n.startswith(\"the same work: \") and \"within 0.01%\" in n for n in j[\"benches\"][0][\"notes\"])" &&
+	plumb report s.plumb --format json >s.json &&
+	test_json s.json "j[\"benches\"][0][\"work\"] == \"same\"" &&
 	plumb bundle verify s.plumb >/dev/null
 '
 

@@ -42,7 +42,7 @@ for dir in "$golden"/*/; do
 		keys = {"name", "mode", "metric", "unit", "failure", "baselineFailure",
 		        "notCompared", "old", "new", "control", "ratio", "verdict", "direction",
 		        "withheld", "explanation", "noise", "rule", "shift", "pads", "reason",
-		        "interval", "detectable", "noiseBasis", "hot", "checksum", "counters",
+		        "interval", "detectable", "noiseBasis", "hot", "work", "checksum", "counters",
 		        "steadyState", "simulated", "notes"}
 		counts = {}
 		for b in j["benches"]:

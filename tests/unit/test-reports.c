@@ -884,10 +884,10 @@ PLUMB_TEST(reports_phrase_leads_with_the_shift_and_explains_it)
 	assert_non_null(strstr(explained(&b, REPORT_SELF), "(p = 0.00016). The hot code is "
 			       "identical, but the run did not show the same work, so the timing decides."));
 	/* Different work counted: the report says so, not that none was shown. */
-	b.work_different = 1;
+	b.work = STATS_WORK_DIFFERENT;
 	assert_non_null(strstr(explained(&b, REPORT_SELF), "(p = 0.00016). The hot code is "
 			       "identical, but the run showed different work, so the timing decides."));
-	b.work_different = 0;
+	b.work = STATS_WORK_UNKNOWN;
 	b.hot_identical = -1;
 
 	shift_bench(&b, &o, &n, VERDICT_UNCHANGED, 0.0021, -0.0062, 0.0080);
