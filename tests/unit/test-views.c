@@ -1,6 +1,7 @@
 /*
  * tests/unit/test-views.c: views/ on structs made by hand: the sentences
- * of the runner's events (views/progress.c).
+ * of the runner's events (views/progress.c), and the tables of the build
+ * summary and the cache list through common/table.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -9,8 +10,14 @@
 
 #include "tests/unit/unit.h"
 #include "common/buf.h"
+#include "common/err.h"
 #include "common/units.h"
+#include "formats/config.h"
+#include "runner/build.h"
+#include "runner/buildcache.h"
 #include "runner/event.h"
+#include "views/build-summary.h"
+#include "views/cache.h"
 #include "views/progress.h"
 #include "common/banned.h"
 
@@ -102,4 +109,69 @@ PLUMB_TEST(units_seconds_and_whole_counts)
 	assert_string_equal(out, "1234568");
 	units_whole(NAN, out);
 	assert_string_equal(out, "n/a");
+}
+
+/* The variants' table of run --build-only: a long symbol name widens its column, nothing shifts. */
+PLUMB_TEST(build_summary_table_fits_a_long_symbol)
+{
+	static char *symbols[] = { "main", "a_hot_function_named_at_length" };
+	uint64_t addr0[] = { 0x401000, 0x401200 }, addr1[] = { 0x402000, 0x402200 };
+	struct runner_variant v[2];
+	struct plumb_config cfg;
+	struct runner_result res;
+	struct plumb_err err;
+	struct buf b;
+
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&res, 0, sizeof(res));
+	memset(v, 0, sizeof(v));
+	cfg.build.artifact = "prog";
+	res.side[0].ref = "v1";
+	res.side[1].ref = "main";
+	res.symbols = symbols;
+	res.nsymbols = 2;
+	res.variants = v;
+	res.nvariants = 2;
+	memcpy(v[0].id, "b00", 4);
+	memcpy(v[1].id, "c00", 4);
+	v[1].side = RUNNER_CANDIDATE;
+	v[0].dir = "/w/b00";
+	v[1].dir = "/w/c00";
+	v[0].build_ns = 800000000;
+	v[1].build_ns = 1250000000;
+	v[0].size = v[1].size = 16384;
+	memset(v[0].sha256, 'a', 64);
+	memset(v[1].sha256, 'c', 64);
+	v[0].addr = addr0;
+	v[1].addr = addr1;
+	plumb_err_clear(&err);
+	buf_init(&b, 1 << 16);
+	assert_int_equal(runner_summary_text(&cfg, &res, &b, &err), 0);
+	assert_non_null(strstr(buf_cstr(&b),
+		"variant side      pad  bytes     build       size  sha256                 main a_hot_function_named_at_length  folder\n"
+		"b00     base        0      0    0.80 s      16384  aaaaaaaaaaaa       0x401000                       0x401200  /w/b00\n"
+		"c00     candidate   0      0    1.25 s      16384  cccccccccccc       0x402000                       0x402200  /w/c00\n"));
+	buf_release(&b);
+}
+
+/* The cache list: the columns of the fixed layout, a build time through units_seconds(). */
+PLUMB_TEST(cache_list_table_keeps_its_columns)
+{
+	struct buildcache bc = { "/c", 0, 0, 0 };
+	struct buildcache_meta m;
+	struct buf b;
+
+	memset(&m, 0, sizeof(m));
+	memset(m.key, 'f', 64);
+	snprintf(m.what, sizeof(m.what), "base pad 0 (b00) of tree 1a2b3c4d5e6f");
+	m.bytes = 2048;
+	m.build_ns = 1500000000;
+	m.whole = 1;
+	buf_init(&b, 1 << 16);
+	assert_int_equal(cacheview_list_text(&bc, &m, 1, &b), 0);
+	assert_non_null(strstr(buf_cstr(&b),
+		"key           last used             built                       size     build  what\n"
+		"ffffffffffff  "));
+	assert_non_null(strstr(buf_cstr(&b), "    1.50 s  base pad 0 (b00) of tree 1a2b3c4d5e6f\n"));
+	buf_release(&b);
 }
