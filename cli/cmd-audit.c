@@ -17,6 +17,7 @@
 #include "reports/report.h"
 #include "runner/run.h"
 #include "views/audit.h"
+#include "views/progress.h"
 #include "common/banned.h"
 
 static struct {
@@ -46,12 +47,6 @@ static const struct plumb_opt audit_opts[] = {
 	OPT_END_()
 };
 
-static void log_line(void *ctx, const char *line)
-{
-	(void)ctx;
-	fprintf(stderr, "plumb: %s\n", line);
-}
-
 /*
  * --remeasure: the recorded configuration run again, then compared.  An
  * error of the run itself (a build that fails, a missing repository) is
@@ -65,6 +60,7 @@ static int remeasure(struct audit *a, int json, int *refused, struct plumb_err *
 	struct plumb_config cfg;
 	struct runner_run_opts ro;
 	struct runner_run_result res;
+	struct progress_view pv = { stderr, 0, 0 };
 	int rc;
 
 	/* The keys the audit checked the signature with. */
@@ -79,7 +75,8 @@ static int remeasure(struct audit *a, int json, int *refused, struct plumb_err *
 	memset(&ro, 0, sizeof(ro));
 	memset(&res, 0, sizeof(res));
 	ro.output = o.bundle;
-	ro.log = log_line;
+	ro.event = view_event_put;
+	ro.ctx = &pv;
 	rc = runner_run(&cfg, &ro, &res, err);
 	if (rc == 0)
 		rc = audit_remeasure(a, &res.manifest, res.bundle, res.id, err);

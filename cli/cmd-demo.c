@@ -15,6 +15,7 @@
 #include "cli/runlock.h"
 #include "cli/runstatus.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "runner/demo.h"
 #include "runner/lock.h"
@@ -52,10 +53,13 @@ static int demo_run(const struct plumb_config *cfg, const char *bundle, const ch
 		unsigned pads = 0;
 		for (size_t i = 0; i < res.manifest.build.n_variants; i++)
 			pads += res.manifest.build.variants[i].side == MANIFEST_SIDE_BASE;
+		char took[UNITS_MAX], built[UNITS_MAX], measured[UNITS_MAX];
+		units_seconds((double)(clock_now_ns() - t0) / 1e9, took);
+		units_seconds((double)res.build_ns / 1e9, built);
+		units_seconds((double)res.measure_ns / 1e9, measured);
 		fprintf(stderr, "plumb demo: the whole sweep (%u pads x 2 sides + control, %lld rounds) "
-			"took %.1f s: builds %.1f s, measuring %.1f s; run `plumb run` in %s to measure again\n",
-			pads, (long long)res.manifest.run.rounds, (double)(clock_now_ns() - t0) / 1e9,
-			(double)res.build_ns / 1e9, (double)res.measure_ns / 1e9, dir);
+			"took %s: builds %s, measuring %s; run `plumb run` in %s to measure again\n",
+			pads, (long long)res.manifest.run.rounds, took, built, measured, dir);
 	}
 	runner_run_result_release(&res);
 	return status;

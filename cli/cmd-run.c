@@ -37,6 +37,7 @@
 #include "runner/run.h"
 #include "runner/workdir.h"
 #include "views/build-summary.h"
+#include "views/progress.h"
 #include "views/range.h"
 #include "common/banned.h"
 
@@ -97,18 +98,6 @@ static const struct plumb_opt run_opts[] = {
 		  &o.trust_commands),
 	OPT_END_()
 };
-
-static void print_progress(void *ctx, const char *line)
-{
-	char stamp[16] = "";
-	time_t now = time(NULL);
-	struct tm tm;
-
-	(void)ctx;
-	if (localtime_r(&now, &tm))
-		strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
-	fprintf(stderr, "plumb: %s %s\n", stamp, line);
-}
 
 static int print_result(const struct plumb_config *cfg, const struct runner_result *res)
 {
@@ -376,6 +365,7 @@ static int run_exec(int argc, char **argv)
 	struct plumb_config cfg;
 	struct runner_result res;
 	struct runner_opts ropts;
+	struct progress_view pv = { stderr, 1, 0 };
 	struct plumb_err err;
 	struct run_lock lock = { -1, NULL, 0 };
 	struct config_from from;
@@ -550,7 +540,9 @@ static int run_exec(int argc, char **argv)
 		goto out_cfg;
 	}
 	memset(&ropts, 0, sizeof(ropts));
-	ropts.progress = o.quiet ? NULL : print_progress;
+	pv.quiet = o.quiet;
+	ropts.event = view_event_put;
+	ropts.event_ctx = &pv;
 	if (runner_build(&cfg, &ropts, &res, &err) < 0) {
 		status = cli_fail(&err);
 		if (res.log_tail)

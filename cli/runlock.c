@@ -14,18 +14,14 @@
 #include "runner/lock.h"
 #include "runner/prune.h"
 #include "runner/workdir.h"
+#include "views/progress.h"
 #include "common/banned.h"
-
-static void say(void *ctx, const char *line)
-{
-	(void)ctx;
-	fprintf(stderr, "plumb: %s\n", line);   /* runner/lock.c escaped the holder */
-}
 
 int cli_machine_lock(struct run_lock *lock, const struct plumb_config *cfg, const char *wait,
 		     int quiet)
 {
-	struct lock_wait w = { -1, quiet ? NULL : say, NULL };
+	struct progress_view pv = { stderr, 0, 0 };
+	struct lock_wait w = { -1, quiet ? NULL : view_event_put, &pv };
 	struct plumb_err err;
 	struct buf path;
 	int status = PLUMB_EXIT_OK;

@@ -143,7 +143,7 @@ int table_render(const struct table *t, struct buf *out)
 			int coloured = c + 1 == last && t->colours[r];
 
 			if (c > 0)
-				rc |= spaces(out, 2);
+				rc |= spaces(out, t->gap ? t->gap[c] : 2);
 			if (right)
 				rc |= spaces(out, pad);
 			if (coloured)

@@ -8,7 +8,7 @@
  * known: each column is as wide as its widest cell (header included) or
  * its least width (t->min), in terminal columns (utf8_width(): a wide
  * character counts two, a combining mark none); columns are two spaces
- * apart; a cell is left-aligned unless t->align says 'r'.  The empty
+ * apart (or t->gap's, for a layout whose columns were one space apart); a cell is left-aligned unless t->align says 'r'.  The empty
  * cells at the end of a row are not written and the last cell written is
  * not padded, so no line ends in blanks.  Nothing is truncated.
  *
@@ -20,7 +20,7 @@
  * returns -1 having appended nothing.
  *
  * Ownership: struct table is caller-owned storage; table_init() sets it
- * up, table_release() frees the cells it copied.  align and min are
+ * up, table_release() frees the cells it copied.  align, min and gap are
  * borrowed and must outlive the table.
  */
 #ifndef PLUMB_COMMON_TABLE_H
@@ -37,6 +37,7 @@ struct table {
 	size_t cols;              /* cells per row */
 	const char *align;        /* 'l' or 'r' per column; NULL: all left */
 	const size_t *min;        /* least width per column, or NULL */
+	const size_t *gap;        /* spaces before each column (the first's unused), or NULL: 2 */
 	size_t indent;            /* spaces before every row */
 	/* private */
 	char **cells;             /* row-major, escaped */

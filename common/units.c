@@ -138,6 +138,24 @@ void units_fixed(double v, enum units_dim dim, char out[UNITS_MAX])
 	snprintf(out + strlen(out), UNITS_MAX - strlen(out), "%s", row[i].suffix);
 }
 
+void units_seconds(double s, char out[UNITS_MAX])
+{
+	if (isnan(s) || isinf(s)) {
+		snprintf(out, UNITS_MAX, "n/a");
+		return;
+	}
+	fixed(out, UNITS_MAX - 2, 2, s);
+	snprintf(out + strlen(out), UNITS_MAX - strlen(out), " s");
+}
+
+void units_whole(double v, char out[UNITS_MAX])
+{
+	if (isnan(v) || isinf(v))
+		snprintf(out, UNITS_MAX, "n/a");
+	else
+		fixed(out, UNITS_MAX, 0, v);
+}
+
 void units_kib(long long kb, char out[UNITS_MAX])
 {
 	if (kb >= 1024LL * 1024) {

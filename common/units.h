@@ -7,6 +7,15 @@
  * JSON): units_exact(), the shortest decimal form that reads back to the
  * same double.  Independent of the locale, so golden outputs hold.
  *
+ * One precision per kind of number, wherever it is printed:
+ *   a ratio           three decimals ("0.943"; units_ratio);
+ *   a percentage      two decimals below 10 %, one above ("3.58%", "12.5%";
+ *                     units_percent);
+ *   seconds of work   two decimals ("0.80 s", "83.21 s"; units_seconds):
+ *                     builds, valgrind runs, estimates in progress lines;
+ *   a measured value  four significant digits with its unit (units_value);
+ *   a count of events a whole number ("12345678"; units_whole).
+ *
  * Ownership: every function writes into a caller's array; nothing here
  * allocates.
  */
@@ -50,6 +59,12 @@ void units_percent(double f, char out[UNITS_MAX]);
  * "1.20 M", "1.200 G"), "-" for NAN.
  */
 void units_fixed(double v, enum units_dim dim, char out[UNITS_MAX]);
+
+/* Seconds, two decimals: "0.80 s"; "n/a" when NAN. */
+void units_seconds(double s, char out[UNITS_MAX]);
+
+/* A count as a whole number, rounded: "12345678"; "n/a" when NAN. */
+void units_whole(double v, char out[UNITS_MAX]);
 
 /* A size in kB: "8.0 GiB", "259 MiB", "12 kB". */
 void units_kib(long long kb, char out[UNITS_MAX]);

@@ -27,7 +27,7 @@
  * build runs while anything is measured.
  *
  * The wire, worker to plumb: messages of a head (type, length) and a body:
- * 'P' a progress line, 'C' the variant's command, 'T' the failed build's
+ * 'E' an event (runner/event.h: struct wire_event, then its strings), 'C' the variant's command, 'T' the failed build's
  * log tail, 'R' the outcome (struct outcome), last.
  */
 #include <errno.h>
@@ -102,10 +102,65 @@ static void send_msg(uint32_t type, const void *data, size_t len)
 		write_all(wire_fd, data, len, "build worker", &e);
 }
 
-static void forward_progress(void *ctx, const char *line)
+/* An event on the wire: the struct with its pointers cleared, the lengths
+ * of its strings (subject, label, detail, text; -1 for NULL), then the
+ * strings one after another.  A build's events carry no list and no commit. */
+struct wire_event {
+	struct runner_event ev;
+	int32_t len[4];
+};
+
+static void forward_event(void *ctx, const struct runner_event *ev)
 {
+	const char *str[4] = { ev->subject, ev->label, ev->detail, ev->text };
+	struct wire_event w;
+	struct buf b;
+
 	(void)ctx;
-	send_msg('P', line, strlen(line));
+	memset(&w, 0, sizeof(w));
+	w.ev = *ev;   /* its numbers; the pointers mean nothing in plumb */
+	w.ev.commit = w.ev.subject = w.ev.label = w.ev.detail = w.ev.text = NULL;
+	w.ev.items = NULL;
+	w.ev.nitems = 0;
+	for (int i = 0; i < 4; i++)
+		w.len[i] = str[i] ? (int32_t)strnlen(str[i], 1 << 20) : -1;
+	buf_init(&b, 8u << 20);
+	if (buf_add(&b, &w, sizeof(w)) == 0) {
+		for (int i = 0; i < 4; i++)
+			if (w.len[i] > 0)
+				(void)buf_add(&b, str[i], (size_t)w.len[i]);
+		send_msg('E', b.data, b.len);
+	}
+	buf_release(&b);
+}
+
+/* The event a worker sent (forward_event()), handed to opts; a malformed one is dropped. */
+static void receive_event(const struct runner_opts *opts, const char *body, size_t len)
+{
+	char *str[4] = { NULL, NULL, NULL, NULL };
+	struct wire_event w;
+	size_t off = sizeof(w);
+	int ok = len >= sizeof(w);
+
+	if (ok)
+		memcpy(&w, body, sizeof(w));
+	for (int i = 0; ok && i < 4; i++) {
+		if (w.len[i] < 0)
+			continue;
+		if ((size_t)w.len[i] > len - off || !(str[i] = strndup(body + off, (size_t)w.len[i])))
+			ok = 0;
+		else
+			off += (size_t)w.len[i];
+	}
+	if (ok) {
+		w.ev.subject = str[0];
+		w.ev.label = str[1];
+		w.ev.detail = str[2];
+		w.ev.text = str[3];
+		runner_event_send(opts->event, opts->event_ctx, &w.ev);
+	}
+	for (int i = 0; i < 4; i++)
+		free(str[i]);
 }
 
 static void send_str(uint32_t type, const char *s)
@@ -118,7 +173,7 @@ static void __attribute__((noreturn))
 worker(const struct build_jobs *J, struct runner_variant *v, int keep, struct slot *slots,
        unsigned nslots, pid_t parent)
 {
-	struct runner_opts fwd = { forward_progress, NULL, NULL };
+	struct runner_opts fwd = { forward_event, NULL, NULL };
 	struct outcome o;
 
 	/* Only plumb may stop this worker; the other workers are not its own. */
@@ -225,11 +280,8 @@ static int parse(struct build_jobs *J, struct slot *s, struct plumb_err *err)
 			break;
 		body = s->in.data + off + sizeof(h);
 		off += sizeof(h) + h.len;
-		if (h.type == 'P' && J->opts && J->opts->progress) {
-			char *line = strndup(body, h.len);
-			if (line)
-				J->opts->progress(J->opts->progress_ctx, line);
-			free(line);
+		if (h.type == 'E' && J->opts) {
+			receive_event(J->opts, body, h.len);
 		} else if (h.type == 'C') {
 			free(v->command);
 			if (!(v->command = strndup(body, h.len)))

@@ -40,7 +40,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,22 +75,14 @@ const char *runner_side_name(enum runner_side side)
 	return side == RUNNER_BASE ? "base" : "candidate";
 }
 
-static void progress(const struct runner_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void progress(const struct runner_opts *o, const char *fmt, ...)
+/* Tell o's caller of ev (runner/event.h). */
+static void tell(const struct runner_opts *o, const struct runner_event *ev)
 {
-	char line[1024];
-	va_list ap;
-
-	if (!o || !o->progress)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	o->progress(o->progress_ctx, line);
+	if (o)
+		runner_event_send(o->event, o->event_ctx, ev);
 }
 
+#define TELL(o, ...) tell((o), &(const struct runner_event){ __VA_ARGS__ })
 
 /* "base pad 2 (b02)" or "the control (k00)". */
 void build_variant_name(const struct runner_variant *v, char *out, size_t size)
@@ -591,22 +582,21 @@ static int cache_restore(struct build_ctx *c, struct buildcache *bc, struct runn
 		return r;
 	if (r == 0 || r == 2) {
 		if (r == 2)
-			progress(c->opts, "%s: %s: built here, and kept for this folder", v->id, note);
+			TELL(c->opts, .kind = RUNNER_EV_KEPT_HERE, .subject = v->id, .text = note);
 		else if (note[0])
-			progress(c->opts, "warning: %s: %s; the entry is evicted and %s built instead",
-				 v->id, note, v->id);
+			TELL(c->opts, .kind = RUNNER_EV_CACHE_REFUSED, .subject = v->id, .text = note);
 		return whole ? 0 : workdir_remove_tree(v->dir, err);
 	}
 	memcpy(v->cache_key, key, sizeof(v->cache_key));
 	if (v->control) {
 		v->reused = c->kept->built_at;
-		progress(c->opts, "%s: the control built at comparison %u of this bisect, reused "
-			 "(its build took %.2f s)", v->id, v->reused, (double)meta.build_ns / 1e9);
+		TELL(c->opts, .kind = RUNNER_EV_CONTROL_REUSED, .subject = v->id, .n = v->reused,
+		     .seconds = (double)meta.build_ns / 1e9);
 		return 1;
 	}
 	v->cached = 1;
-	progress(c->opts, "%s: restored from the build cache (%.12s; its build took %.2f s)", v->id,
-		 key, (double)meta.build_ns / 1e9);
+	TELL(c->opts, .kind = RUNNER_EV_RESTORED, .subject = v->id, .label = key,
+	     .seconds = (double)meta.build_ns / 1e9);
 	return 1;
 }
 
@@ -630,8 +620,7 @@ static void cache_store(struct build_ctx *c, struct buildcache *bc, struct runne
 	meta.folder = c->res->build_dir[v->side];
 	if (buildcache_store(bc, v->dir, c->cfg->build.artifact, v->pad == 0 && !v->control, v->log,
 			     &meta, &e) < 0)
-		progress(c->opts, "warning: %s: not kept in the build cache, so every run builds "
-			 "it again: %s", v->id, e.msg);
+		TELL(c->opts, .kind = RUNNER_EV_NOT_KEPT, .subject = v->id, .text = e.msg);
 }
 
 /* Make v: copy it (A/A), or build it in its tree's folder and move it to v->dir. */
@@ -652,7 +641,7 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 		if ((r = copy_same_tree(c, v, err)) < 0)
 			return plumb_err_prefix(err, "%s", name);
 		v->prepare_ns = clock_now_ns() - t0;
-		progress(c->opts, "%s: the same tree as the base: copied from %s", v->id, v->same_as);
+		TELL(c->opts, .kind = RUNNER_EV_COPIED, .subject = v->id, .label = v->same_as);
 		v->built = 1;
 		return build_artifact_digest(v->artifact, v->sha256, &v->size, err);
 	}
@@ -679,7 +668,7 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 		return plumb_err_prefix(err, "%s", name);
 	}
 	v->prepare_ns = clock_now_ns() - t0;
-	progress(c->opts, "%s: building%s", name, v->relinked ? " (relink from pad 0)" : "");
+	TELL(c->opts, .kind = RUNNER_EV_BUILDING, .subject = name, .flag = v->relinked);
 	r = run_build(c->cfg, c->res, v, dir, c->objects ? c->objects[v->pad] : NULL, err);
 	/* Built in its tree's one folder, run from its own. */
 	if (r == 0 && rename(dir, v->dir) < 0)
@@ -691,10 +680,9 @@ static int realize(struct build_ctx *c, struct runner_variant *v, int keep_expor
 	buf_release(&material);
 	if (r < 0)
 		return r;
-	progress(c->opts, "%s: built in %.2f s", v->id, (double)v->build_ns / 1e9);
+	TELL(c->opts, .kind = RUNNER_EV_BUILT, .subject = v->id, .seconds = (double)v->build_ns / 1e9);
 	if (v->left_behind)
-		progress(c->opts, "%s: the build left %u process%s running; killed", v->id,
-			 v->left_behind, v->left_behind == 1 ? "" : "es");
+		TELL(c->opts, .kind = RUNNER_EV_BUILD_LEFT, .subject = v->id, .n = v->left_behind);
 	v->built = 1;
 	return 0;
 }
@@ -713,7 +701,7 @@ static int open_store(struct build_ctx *c, struct buildcache *bc, const char *di
 		*err = e;
 		return e.code;
 	}
-	progress(c->opts, "warning: %s", e.msg);
+	TELL(c->opts, .kind = RUNNER_EV_WARNING, .text = e.msg);
 	return 0;
 }
 
@@ -840,8 +828,7 @@ static int build_rest(struct build_ctx *c, struct runner_variant **order, size_t
 		free(keep);
 		return r;
 	}
-	progress(c->opts, "building %zu variant%s, up to %u at a time (build.jobs%s)", n,
-		 n == 1 ? "" : "s", jobs, c->cfg->build.jobs ? "" : " = auto: the CPUs");
+	TELL(c->opts, .kind = RUNNER_EV_BUILD_JOBS, .n = n, .n2 = jobs, .flag = !c->cfg->build.jobs);
 	/* Every worker stores into its own copy of the cache's handle: counted
 	 * here once, each adds its entry to this count (and reads the cache
 	 * again only past the limit), and what they stored together is pruned
@@ -850,7 +837,7 @@ static int build_rest(struct build_ctx *c, struct runner_variant **order, size_t
 		struct plumb_err e;
 		plumb_err_clear(&e);
 		if (buildcache_prune(c->cache, c->cache->limit, NULL, NULL, &e) < 0)
-			progress(c->opts, "warning: the build cache: %s", e.msg);
+			TELL(c->opts, .kind = RUNNER_EV_WARNING, .subject = "the build cache", .text = e.msg);
 	}
 	memset(&J, 0, sizeof(J));
 	J.res = c->res;
@@ -870,7 +857,7 @@ static int build_rest(struct build_ctx *c, struct runner_variant **order, size_t
 		struct plumb_err e;
 		plumb_err_clear(&e);
 		if (buildcache_prune(c->cache, c->cache->limit, NULL, NULL, &e) < 0)
-			progress(c->opts, "warning: the build cache: %s", e.msg);
+			TELL(c->opts, .kind = RUNNER_EV_WARNING, .subject = "the build cache", .text = e.msg);
 	}
 	for (int s = 0; s < 2; s++)
 		if (c->src[s] && access(c->src[s], F_OK) != 0) {
@@ -938,7 +925,7 @@ static int build_attempt(struct build_ctx *c, struct plumb_err *err)
 	/* The repository and the two trees. */
 	memset(&repo, 0, sizeof(repo));
 	if (cfg->repo.url)
-		progress(opts, "fetching %s", cfg->repo.url);
+		TELL(opts, .kind = RUNNER_EV_FETCHING, .subject = cfg->repo.url);
 	if ((r = checkout_open_config(&repo, cfg, err)) < 0)
 		return r;
 	res->repo = strdup(repo.where);
@@ -949,7 +936,7 @@ static int build_attempt(struct build_ctx *c, struct plumb_err *err)
 					&tag, err);
 		if (r == 0) {
 			base = tag;
-			progress(opts, "base: " CONFIG_LATEST_TAG " is the tag %s", tag);
+			TELL(opts, .kind = RUNNER_EV_LATEST_TAG, .subject = tag);
 		}
 	}
 	for (int s = 0; s < 2 && r == 0; s++) {
@@ -964,10 +951,9 @@ static int build_attempt(struct build_ctx *c, struct plumb_err *err)
 			if (r == 0)
 				r = check_pinned(cfg, s, &res->side[s], repo.where, err);
 			if (r == 0)
-				progress(opts, "%s: %s is %.12s%s (%zu files)", s == 0 ? "base" : "candidate",
-					 res->side[s].ref, res->side[s].commit[0] ? res->side[s].commit : "(no commit)",
-					 res->side[s].dirty ? ", with uncommitted changes" : "",
-					 res->side[s].files);
+				TELL(opts, .kind = RUNNER_EV_CHECKED_OUT, .subject = runner_side_name(s),
+				     .label = res->side[s].ref, .detail = res->side[s].commit,
+				     .flag = res->side[s].dirty, .n = res->side[s].files);
 			if (r == 0)
 				r = workdir_links_collect(dest, &c->links, err);
 		}
@@ -990,8 +976,7 @@ static int build_attempt(struct build_ctx *c, struct plumb_err *err)
 			return plumb_err_oom(err, "build folder");
 	c->same_tree = strcmp(res->side[0].tree, res->side[1].tree) == 0;
 	if (c->same_tree)
-		progress(opts, "base and candidate are the same tree (%.12s): built once",
-			 res->side[0].tree);
+		TELL(opts, .kind = RUNNER_EV_SAME_TREE, .subject = res->side[0].tree);
 	if ((r = build_collect_symbols(cfg, res, err)) < 0)
 		return r;
 
@@ -1061,17 +1046,15 @@ static void evict_restored(struct build_ctx *c, size_t from, const struct runner
 
 	for (size_t i = from; i < res->nvariants; i++)
 		n += res->variants[i].cache_key[0] != '\0';
-	progress(c->opts, "warning: build cache entry %s/%s (restored as %s) failed a later check: %s; "
-		 "it and the other entries this run restored (%zu in all) are evicted, and the "
-		 "variants are built again from clean", bb ? bb->dir : "?", blamed->cache_key, blamed->id,
-		 why->msg, n);
+	TELL(c->opts, .kind = RUNNER_EV_CACHE_EVICTED, .subject = blamed->id,
+	     .label = bb ? bb->dir : "?", .detail = blamed->cache_key, .text = why->msg, .n = n);
 	for (size_t i = from; i < res->nvariants; i++) {
 		struct runner_variant *v = &res->variants[i];
 		struct buildcache *bc = v->control ? c->controls : c->cache;
 		struct plumb_err e;
 		plumb_err_clear(&e);
 		if (v->cache_key[0] && bc && buildcache_evict(bc, v->cache_key, &e) < 0)
-			progress(c->opts, "warning: %s: %s", v->id, e.msg);
+			TELL(c->opts, .kind = RUNNER_EV_WARNING, .subject = v->id, .text = e.msg);
 	}
 }
 
@@ -1093,7 +1076,9 @@ static void release_builds(struct runner_result *res)
 		struct plumb_err ignored;
 		plumb_err_clear(&ignored);
 		if (res->build_dir[s] && workdir_remove_tree(res->build_dir[s], &ignored) < 0)
-			fprintf(stderr, "plumb: warning: cannot remove %s: %s\n", res->build_dir[s], ignored.msg);
+			runner_event_send(res->event, res->event_ctx, &(const struct runner_event){
+				.kind = RUNNER_EV_CANNOT_REMOVE, .subject = res->build_dir[s],
+				.text = ignored.msg });
 		free(res->build_dir[s]);
 		res->build_dir[s] = NULL;
 		checkout_side_release(&res->side[s]);
@@ -1130,6 +1115,8 @@ static int clear_attempt(struct runner_result *res, struct plumb_err *err)
 	res->workdir = keep.workdir;
 	res->run_dir = keep.run_dir;
 	res->keep = keep.keep;
+	res->event = keep.event;
+	res->event_ctx = keep.event_ctx;
 	res->lock = keep.lock;
 	res->total_ns = keep.total_ns;
 	if (workdir_remove_tree(res->run_dir, err) < 0)
@@ -1154,6 +1141,10 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 	c.lookups = 1;
 	res->lock.fd = -1;
 	res->keep = cfg->keep;
+	if (opts) {
+		res->event = opts->event;
+		res->event_ctx = opts->event_ctx;
+	}
 	if (cfg->run.pads < 1 || cfg->run.pads > PADS_MAX || !cfg->run.base || !cfg->run.candidate ||
 	    !cfg->build.command || !cfg->build.artifact)
 		return plumb_err_set(err, PLUMB_EINTERNAL, "runner_build: configuration not checked");
@@ -1161,7 +1152,7 @@ int runner_build(const struct plumb_config *cfg, const struct runner_opts *opts,
 		return plumb_err_set(err, PLUMB_EINTERNAL, "libsodium: cannot initialize");
 	if ((r = make_run_folder(cfg, res, err)) < 0)
 		goto out;
-	progress(opts, "run folder %s", res->run_dir);
+	TELL(opts, .kind = RUNNER_EV_RUN_FOLDER, .subject = res->run_dir);
 	if ((r = ctx_open_cache(&c, &cache, &controls, err)) < 0)
 		goto out;
 	r = build_attempt(&c, err);
@@ -1312,7 +1303,9 @@ void runner_result_release(struct runner_result *res)
 		struct plumb_err ignored;
 		plumb_err_clear(&ignored);
 		if (workdir_remove_tree(res->run_dir, &ignored) < 0)
-			fprintf(stderr, "plumb: warning: cannot remove %s: %s\n", res->run_dir, ignored.msg);
+			runner_event_send(res->event, res->event_ctx, &(const struct runner_event){
+				.kind = RUNNER_EV_CANNOT_REMOVE, .subject = res->run_dir,
+				.text = ignored.msg });
 	}
 	release_builds(res);
 	run_lock_release(&res->lock);

@@ -22,6 +22,7 @@
 
 #include "runner/checkout.h"
 #include "runner/hotcode.h"
+#include "runner/event.h"
 #include "runner/lock.h"
 
 struct plumb_config;
@@ -83,6 +84,9 @@ struct runner_result {
 	char *build_dir[2];  /* <workdir>/build/<tree id>: where each side's variants build */
 	char *run_dir;       /* <workdir>/run-<UTC time>-<pid> */
 	int keep;            /* keep the run folder at release */
+	/* the caller's events, for a folder runner_result_release() cannot remove */
+	runner_event_fn *event;
+	void *event_ctx;
 	struct run_lock lock;
 
 	struct checkout_side side[2];   /* RUNNER_BASE, RUNNER_CANDIDATE */
@@ -132,9 +136,9 @@ struct runner_controls {
 };
 
 struct runner_opts {
-	/* Called with one line of progress ("b01: built in 0.8 s"), or NULL. */
-	void (*progress)(void *ctx, const char *line);
-	void *progress_ctx;
+	/* Told what the builds do (runner/event.h: RUNNER_EV_BUILT ...), or NULL. */
+	runner_event_fn *event;
+	void *event_ctx;
 	const struct runner_controls *controls;  /* a bisect's, or NULL (plain runs) */
 };
 

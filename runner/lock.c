@@ -97,14 +97,12 @@ static int write_holder(int fd, const char *path, struct plumb_err *err)
 	return 0;
 }
 
-static void say(const struct lock_wait *w, const char *fmt, const char *a, const char *b)
+static void say(const struct lock_wait *w, enum runner_event_kind kind, const char *path,
+		const char *held)
 {
-	char line[PLUMB_ERR_MAX];
-
-	if (!w || !w->say)
-		return;
-	snprintf(line, sizeof(line), fmt, a, b);
-	w->say(w->ctx, line);
+	if (w)
+		runner_event_send(w->event, w->ctx, &(const struct runner_event){
+			.kind = kind, .subject = path, .text = held });
 }
 
 /*
@@ -231,14 +229,14 @@ static int take(struct run_lock *lock, const char *path, const struct lock_wait 
 					     "try again later, or --wait");
 		}
 		if (!waited)
-			say(w, "waiting for the lock %s, held by %s", path, held);
+			say(w, RUNNER_EV_LOCK_WAIT, path, held);
 		waited = 1;
 		nanosleep(&ts, NULL);
 	}
 	/* Released locks are emptied: text left behind is a holder that died. */
 	read_holder(fd, held, sizeof(held));
 	if (held[0])
-		say(w, "%s: taken over from a holder that ended without releasing it (%s)", path, held);
+		say(w, RUNNER_EV_LOCK_TAKEN, path, held);
 	if (writable) {
 		int r = write_holder(fd, path, err);
 		if (r < 0) {

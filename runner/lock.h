@@ -32,6 +32,8 @@
 #ifndef PLUMB_RUNNER_LOCK_H
 #define PLUMB_RUNNER_LOCK_H
 
+#include "runner/event.h"
+
 struct plumb_err;
 
 struct buf;
@@ -45,8 +47,8 @@ struct run_lock {
 /* How to take the machine-wide lock. */
 struct lock_wait {
 	long seconds;    /* -1: do not wait; 0: wait as long as it takes; else at most */
-	/* Told "waiting for the lock PATH, held by ..." once, and a take-over. */
-	void (*say)(void *ctx, const char *line);
+	/* Told RUNNER_EV_LOCK_WAIT once, and RUNNER_EV_LOCK_TAKEN (runner/event.h), or NULL. */
+	runner_event_fn *event;
 	void *ctx;
 };
 

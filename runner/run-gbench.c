@@ -339,13 +339,6 @@ static int replan(struct run_state *st, const size_t *from, struct plumb_err *er
 	return 0;
 }
 
-static void say(struct run_state *st, const char *line)
-{
-	if (line && st->opts->log)
-		st->opts->log(st->opts->ctx, line);
-	free((char *)line);
-}
-
 int run_gbench_expand(struct run_state *st, struct plumb_err *err)
 {
 	const struct plumb_config *given = st->given;
@@ -383,14 +376,12 @@ int run_gbench_expand(struct run_state *st, struct plumb_err *err)
 			r = add_bench(gb, cb, l.v[k].name, only >= 0 ? missing : NULL, err);
 		}
 		if (r == 0 && cb->mode == CONFIG_MODE_GBENCH) {
-			struct buf names;
-			buf_init(&names, 1 << 16);
-			for (size_t k = 0; k < l.n && k < 8; k++)
-				buf_printf(&names, "%s%s", k ? ", " : "", l.v[k].name);
-			say(st, buf_strdupf("benchmark %s: %zu Google Benchmark benchmark%s (%s%s)",
-					    cb->name, l.n, l.n == 1 ? "" : "s", buf_cstr(&names),
-					    l.n > 8 ? ", ..." : ""));
-			buf_release(&names);
+			struct runner_event_item names[8];
+			size_t k;
+			for (k = 0; k < l.n && k < 8; k++)
+				names[k] = (struct runner_event_item){ l.v[k].name, NULL };
+			RUN_TELL(st, .kind = RUNNER_EV_GBENCH_LIST, .subject = cb->name, .n = l.n,
+				 .items = names, .nitems = k);
 		}
 		glist_release(&l);
 		if (r == 0 && gb->cfg.nbenches > CONFIG_BENCHES_MAX)
@@ -433,8 +424,8 @@ int run_gbench_missing(struct run_state *st, struct plumb_err *err)
 		if (!(b->failure = strdup(st->gb.missing[i])))
 			return plumb_err_oom(err, "gbench");
 		st->res->failures++;
-		say(st, buf_strdupf("benchmark %s: %s; recorded, going on (--keep-going)",
-				    b->cb->name, b->failure));
+		RUN_TELL(st, .kind = RUNNER_EV_BENCH_FAILED, .subject = b->cb->name,
+			 .text = b->failure);
 	}
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include "common/buf.h"
 #include "common/cleanup.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
 #include "runner/cmdline.h"
@@ -61,6 +62,7 @@ static int run_log(struct run_state *st, const char *key, const struct measure_r
 		   struct plumb_err *err)
 {
 	const struct buf *e = &m->proc.err_mem;
+	char took[UNITS_MAX];
 	FILE *f;
 
 	if (!st->hooks.log && !(st->hooks.log = buf_strdupf("%s/log/run-hooks.log",
@@ -69,8 +71,8 @@ static int run_log(struct run_state *st, const char *key, const struct measure_r
 	if (!(f = fopen(st->hooks.log, "ae")))
 		return plumb_err_errno(err, PLUMB_EIO, errno, st->hooks.log, "open");
 	st->hooks.log_used = 1;
-	fprintf(f, "plumb: %s: %s, %.3f ms\n", key, m->failed ? m->why : "exit status 0",
-		(double)m->proc.wall_ns / 1e6);
+	units_value((double)m->proc.wall_ns, UNITS_TIME_NS, 1, took);
+	fprintf(f, "plumb: %s: %s, %s\n", key, m->failed ? m->why : "exit status 0", took);
 	if (e->len && e->len <= BENCH_LOG_BUDGET) {
 		fwrite(e->data, 1, e->len, f);
 		if (e->data[e->len - 1] != '\n')
@@ -221,27 +223,28 @@ int run_hooks_notes(struct run_state *st, struct bench_state *b, struct manifest
 {
 	const struct plumb_config *cfg = st->cfg;
 	const struct bench_hooks *h = &b->hooks;
-	char note[400];
+	char note[400], s[UNITS_MAX];
 	int r;
 
 	if (b->cb->prepare) {
+		units_seconds((double)h->prepare_ns / 1e9, s);
 		snprintf(note, sizeof(note), "prepare ran before each of its %llu runs, untimed "
-			 "(%.3f s in all, not in any measured time)",
-			 (unsigned long long)h->prepare_runs, (double)h->prepare_ns / 1e9);
+			 "(%s in all, not in any measured time)", (unsigned long long)h->prepare_runs, s);
 		if ((r = run_manifest_note(mb, note, err)) < 0)
 			return r;
 	}
 	if (b->cb->setup || b->cb->cleanup) {
+		units_seconds((double)(h->setup_ns + h->cleanup_ns) / 1e9, s);
 		snprintf(note, sizeof(note), "setup ran %u time%s, cleanup %u (once per variant; "
-			 "%.3f s in all, untimed)", h->setup_runs, h->setup_runs == 1 ? "" : "s",
-			 h->cleanup_runs, (double)(h->setup_ns + h->cleanup_ns) / 1e9);
+			 "%s in all, untimed)", h->setup_runs, h->setup_runs == 1 ? "" : "s",
+			 h->cleanup_runs, s);
 		if ((r = run_manifest_note(mb, note, err)) < 0)
 			return r;
 	}
 	if ((cfg->run.setup || cfg->run.cleanup) && b == &st->benches[0]) {
+		units_seconds((double)(st->hooks.setup_ns + st->hooks.cleanup_ns) / 1e9, s);
 		snprintf(note, sizeof(note), "run.setup and run.cleanup ran once for the job "
-			 "(%.3f s, untimed; logs/run-hooks.log)",
-			 (double)(st->hooks.setup_ns + st->hooks.cleanup_ns) / 1e9);
+			 "(%s, untimed; logs/run-hooks.log)", s);
 		if ((r = run_manifest_note(mb, note, err)) < 0)
 			return r;
 	}

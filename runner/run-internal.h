@@ -433,4 +433,10 @@ void run_gbench_release(struct run_state *st);
 /* PLUMB_EINPUT when cfg's run would make a manifest larger than a bundle holds. */
 int run_check_capacity(const struct plumb_config *cfg, struct plumb_err *err);
 
+/* Tell the caller of st's run of ev (runner/event.h). */
+struct runner_event;
+void run_tell(const struct run_state *st, const struct runner_event *ev);
+
+#define RUN_TELL(st, ...) run_tell((st), &(const struct runner_event){ __VA_ARGS__ })
+
 #endif

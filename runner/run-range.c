@@ -42,16 +42,13 @@ struct pair {
 	int begun;
 };
 
-static void pair_log(void *ctx, const char *line)
+static void pair_event(void *ctx, const struct runner_event *ev)
 {
 	struct pair *p = ctx;
-	char *l;
+	struct runner_event e = *ev;
 
-	if (!p->up->log)
-		return;
-	l = buf_strdupf("%s: %s", p->short_id, line);
-	p->up->log(p->up->ctx, l ? l : line);
-	free(l);
+	e.commit = p->short_id;
+	runner_event_send(p->up->event, p->up->ctx, &e);
 }
 
 static void pair_progress(void *ctx, const struct runner_progress *pr)
@@ -83,7 +80,7 @@ static int pair_setup(struct pair *p, const struct plumb_config *cfg, const stru
 	p->cfg.workdir = p->workdir;
 	memset(&p->opts, 0, sizeof(p->opts));
 	p->opts.output = p->output;
-	p->opts.log = pair_log;
+	p->opts.event = pair_event;
 	p->opts.progress = pair_progress;
 	p->opts.ctx = p;
 	buf_init(&p->out, PATH_MAX);

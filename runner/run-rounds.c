@@ -23,6 +23,7 @@
 #include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/bundle.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
@@ -124,7 +125,7 @@ int run_bench_log(struct run_state *st, struct bench_state *b, size_t vi, const 
 	struct bench_log *lg = &b->logs[vi];
 	const struct buf *e = &m->proc.err_mem;
 	struct buf head;
-	char what[PLUMB_ERR_MAX];
+	char what[PLUMB_ERR_MAX], took[UNITS_MAX];
 	FILE *f;
 	int r = 0;
 
@@ -139,8 +140,9 @@ int run_bench_log(struct run_state *st, struct bench_state *b, size_t vi, const 
 		snprintf(what, sizeof(what), "%s", m->why);
 	else
 		snprintf(what, sizeof(what), "exit status 0");
-	if (buf_printf(&head, "plumb: %s, %s (%s): %s, %.3f ms\n", b->cb->name, st->labels[vi],
-		       when, what, (double)m->proc.wall_ns / 1e6) < 0) {
+	units_value((double)m->proc.wall_ns, UNITS_TIME_NS, 1, took);
+	if (buf_printf(&head, "plumb: %s, %s (%s): %s, %s\n", b->cb->name, st->labels[vi],
+		       when, what, took) < 0) {
 		r = buf_err(err, lg->path);
 	} else if (lg->bytes + head.len + e->len > BENCH_LOG_BUDGET) {
 		fprintf(f, "plumb: further standard error of this variant is not kept (budget %llu bytes)\n",
@@ -197,13 +199,8 @@ int run_bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
 		b->failure_log = buf_strdupf("logs/bench-%s-%s.log", fid, st->build.variants[vi].id);
 	}
 	st->res->failures++;
-	if (st->opts->log) {
-		char *line = buf_strdupf("benchmark %s: %s; recorded, going on (--keep-going)%s%s",
-				     b->cb->name, text, kept ? "; log: " : "", kept ? kept : "");
-		if (line)
-			st->opts->log(st->opts->ctx, line);
-		free(line);
-	}
+	RUN_TELL(st, .kind = RUNNER_EV_BENCH_FAILED, .subject = b->cb->name, .text = text,
+		 .label = kept);
 	free(kept);
 	return 0;
 }
@@ -330,15 +327,9 @@ static int run_one(struct run_state *st, struct bench_state *b, size_t vi, unsig
 		goto out;
 	if (m.proc.left_behind) {
 		/* Said once per benchmark here, counted in the bundle's notes. */
-		if (!b->left_runs++ && st->opts->log) {
-			char *line = buf_strdupf("benchmark %s: %s, %s, left %u process%s running; "
-						 "killed (so is every run's leftover)", cb->name,
-						 st->labels[vi], when, m.proc.left_behind,
-						 m.proc.left_behind == 1 ? "" : "es");
-			if (line)
-				st->opts->log(st->opts->ctx, line);
-			free(line);
-		}
+		if (!b->left_runs++)
+			RUN_TELL(st, .kind = RUNNER_EV_BENCH_LEFT, .subject = cb->name,
+				 .label = st->labels[vi], .detail = when, .n = m.proc.left_behind);
 		b->left_procs += m.proc.left_behind;
 	}
 	if (m.failed) {

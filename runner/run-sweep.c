@@ -60,12 +60,6 @@
 #include "stats/rule.h"
 #include "common/banned.h"
 
-static void say(struct run_state *st, const char *line)
-{
-	if (st->opts->log && line)
-		st->opts->log(st->opts->ctx, line);
-}
-
 /* ---- the judgement so far ----------------------------------------------------- */
 
 struct reread {
@@ -194,25 +188,23 @@ static uint64_t estimate_ns(const struct run_state *st, unsigned add, int every)
 
 /* ---- the sweep ----------------------------------------------------------------- */
 
-static void say_state(struct run_state *st, const struct run_sweep_bench *state, unsigned pads,
-		      const char *what)
+/* Tell of the sweep at pads per side: ev with the undecided benchmarks of state. */
+static void say_state(struct run_state *st, const struct run_sweep_bench *state,
+		      struct runner_event ev)
 {
-	struct buf line;
+	struct runner_event_item *items = calloc(st->cfg->nbenches ? st->cfg->nbenches : 1,
+						 sizeof(*items));
 
-	buf_init(&line, 4096);
-	if (buf_printf(&line, "sweep: %u pads per side: ", pads) < 0)
-		goto out;
-	for (size_t bi = 0, n = 0; bi < st->cfg->nbenches; bi++) {
-		if (!state[bi].undecided)
-			continue;
-		if (buf_printf(&line, "%s%s undecided (%s)", n++ ? ", " : "", state[bi].name,
-			       state[bi].why) < 0)
-			goto out;
-	}
-	if (buf_printf(&line, "; %s", what) == 0)
-		say(st, line.data);
-out:
-	buf_release(&line);
+	if (!items)
+		return;   /* a progress line, not the run */
+	for (size_t bi = 0; bi < st->cfg->nbenches; bi++)
+		if (state[bi].undecided) {
+			items[ev.nitems].name = state[bi].name;
+			items[ev.nitems++].why = state[bi].why;
+		}
+	ev.items = items;
+	run_tell(st, &ev);
+	free(items);
 }
 
 int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err)
@@ -225,8 +217,8 @@ int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err)
 	int r = 0;
 
 	memset(&bopts, 0, sizeof(bopts));
-	bopts.progress = st->opts->log;
-	bopts.progress_ctx = st->opts->ctx;
+	bopts.event = st->opts->event;
+	bopts.event_ctx = st->opts->ctx;
 	for (;;) {
 		struct run_sweep_bench *state = calloc(nb, sizeof(*state));
 		struct run_sweep_step *steps, *step;
@@ -234,7 +226,6 @@ int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err)
 		size_t nund, old_nv = st->build.nvariants;
 		uint64_t est;
 		int every = 0;
-		char what[200];
 
 		if (!state)
 			return plumb_err_oom(err, "sweep");
@@ -249,14 +240,13 @@ int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err)
 						      sw->steps[sw->nsteps - 1].at_ns;
 		if (nund == 0) {
 			sw->stopped = "decided";
-			snprintf(what, sizeof(what), "sweep: every benchmark decided at %u pads per side", pads);
-			say(st, what);
+			RUN_TELL(st, .kind = RUNNER_EV_SWEEP_DECIDED, .n = pads);
 			break;
 		}
 		if (pads >= cfg->run.max_pads) {
 			sw->stopped = "maxPads";
-			snprintf(what, sizeof(what), "stopped at run.maxPads = %u", cfg->run.max_pads);
-			say_state(st, state, pads, what);
+			say_state(st, state, (struct runner_event){ .kind = RUNNER_EV_SWEEP_MAX_PADS,
+				  .n = pads, .n2 = cfg->run.max_pads });
 			break;
 		}
 		add = cfg->run.max_pads - pads < CONFIG_PADS_AUTO_STEP ? cfg->run.max_pads - pads
@@ -266,9 +256,9 @@ int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err)
 		est = estimate_ns(st, add, every);
 		if (clock_now_ns() - st->t0 + est > budget) {
 			sw->stopped = "budget";
-			snprintf(what, sizeof(what), "stopped: one more extension (about %.0f s) would "
-				 "end past run.budget = %ld s", (double)est / 1e9, cfg->run.budget);
-			say_state(st, state, pads, what);
+			say_state(st, state, (struct runner_event){ .kind = RUNNER_EV_SWEEP_BUDGET,
+				  .n = pads, .seconds = (double)est / 1e9,
+				  .seconds2 = (double)cfg->run.budget });
 			break;
 		}
 		steps = realloc(sw->steps, (sw->nsteps + 1) * sizeof(*steps));
@@ -286,10 +276,8 @@ int run_sweep(struct run_state *st, struct manifest *m, struct plumb_err *err)
 		if (!step->before)
 			return plumb_err_oom(err, "sweep");
 		memcpy(step->before, state, nb * sizeof(*state));
-		snprintf(what, sizeof(what), "adding pads %u to %u to each side, %s %u rounds",
-			 pads, pads + add - 1, every ? "and every variant runs in" : "measured in",
-			 cfg->run.rounds);
-		say_state(st, state, pads, what);
+		say_state(st, state, (struct runner_event){ .kind = RUNNER_EV_SWEEP_EXTEND,
+			  .n = pads, .n2 = pads + add, .n3 = cfg->run.rounds, .flag = every });
 		if ((r = runner_build_more(cfg, &bopts, &st->build, add, err)) < 0)
 			return r;
 		if ((r = run_measure_more(st, m, old_nv, cfg->run.rounds, every, err)) < 0)

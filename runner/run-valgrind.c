@@ -31,6 +31,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
 #include "formats/manifest-valgrind.h"
@@ -146,12 +147,6 @@ void run_valgrind_plan_free(struct run_state *st)
 }
 
 /* ---- the valgrind round ------------------------------------------------------ */
-
-static void say(struct run_state *st, const char *line)
-{
-	if (line && st->opts->log)
-		st->opts->log(st->opts->ctx, line);
-}
 
 /*
  * One run of bench b on variant vi under valgrind, said `when` ("valgrind
@@ -280,15 +275,9 @@ static int vg_run(struct run_state *st, struct bench_state *b, size_t vi, unsign
 			goto out;
 	}
 	run_variant_label(st, vi, label, sizeof(label));
-	{
-		char *line = buf_strdupf("valgrind: %s, %s, run %u: %.0f instructions%s, %.1f s "
-					 "(valgrind so far %.1f s)", cb->name, label, round,
-					 vals[METRIC_VG_INSTRUCTIONS],
-					 cb->mode == CONFIG_MODE_SAMPLES ? " per sample" : "",
-					 (double)m.proc.wall_ns / 1e9, (double)st->vg_ns / 1e9);
-		say(st, line);
-		free(line);
-	}
+	RUN_TELL(st, .kind = RUNNER_EV_VG_RUN, .subject = cb->name, .label = label, .n = round,
+		 .count = vals[METRIC_VG_INSTRUCTIONS], .flag = cb->mode == CONFIG_MODE_SAMPLES,
+		 .seconds = (double)m.proc.wall_ns / 1e9, .seconds2 = (double)st->vg_ns / 1e9);
 out:
 	measure_result_release(&m);
 	return r;
@@ -308,12 +297,9 @@ int run_valgrind_instructions(struct run_state *st, struct bench_state *b, size_
 	if (r == 0 && !b->failure && !why[0]) {
 		*ir = cachegrind_value(METRIC_VG_INSTRUCTIONS, &c) * per;
 		run_variant_label(st, vi, label, sizeof(label));
-		char *line = buf_strdupf("valgrind: %s, %s: %.0f instructions%s (for the same work), "
-					 "%.1f s", b->cb->name, label, *ir,
-					 b->cb->mode == CONFIG_MODE_SAMPLES ? " per sample" : "",
-					 (double)m.proc.wall_ns / 1e9);
-		say(st, line);
-		free(line);
+		RUN_TELL(st, .kind = RUNNER_EV_VG_WORK, .subject = b->cb->name, .label = label,
+			 .count = *ir, .flag = b->cb->mode == CONFIG_MODE_SAMPLES,
+			 .seconds = (double)m.proc.wall_ns / 1e9);
 	}
 	measure_result_release(&m);
 	return r;
@@ -327,9 +313,12 @@ static int compare_runs(struct run_state *st, struct bench_state *b, size_t vi,
 		char *d;
 		if (metric_table[id].source != METRIC_SRC_VALGRIND || a[id] == z[id])
 			continue;
-		d = buf_strdupf("%s%s%s: %s %.0f in run 1, %.0f in run 2", b->vg_diff ? b->vg_diff : "",
+		char one[UNITS_MAX], two[UNITS_MAX];
+		units_whole(a[id], one);
+		units_whole(z[id], two);
+		d = buf_strdupf("%s%s%s: %s %s in run 1, %s in run 2", b->vg_diff ? b->vg_diff : "",
 				b->vg_diff ? "; " : "", st->labels[vi], metric_name((enum metric_id)id),
-				a[id], z[id]);
+				one, two);
 		if (!d)
 			return plumb_err_oom(err, "valgrind");
 		free(b->vg_diff);
@@ -357,13 +346,9 @@ int run_valgrind_all(struct run_state *st, struct plumb_err *err)
 			if (r == 0 && !failed)
 				r = compare_runs(st, b, vi, one, two, err);
 		}
-		if (r == 0 && b->vg_nondet) {
-			char *line = buf_strdupf("valgrind: %s is not deterministic (%s): its simulated "
-						 "counts get no verdict from one round per variant",
-						 b->cb->name, b->vg_diff);
-			say(st, line);
-			free(line);
-		}
+		if (r == 0 && b->vg_nondet)
+			RUN_TELL(st, .kind = RUNNER_EV_VG_NONDET, .subject = b->cb->name,
+				 .text = b->vg_diff);
 	}
 	return r;
 }

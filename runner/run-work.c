@@ -50,12 +50,6 @@
 #include "stats/rule.h"
 #include "common/banned.h"
 
-static void say(struct run_state *st, const char *line)
-{
-	if (line && st->opts->log)
-		st->opts->log(st->opts->ctx, line);
-}
-
 /* Set b's work and its note (how it was shown); 0 or an out-of-memory error. */
 static int set_work(struct bench_state *b, enum stats_work w, char *note, struct plumb_err *err)
 {
@@ -186,13 +180,8 @@ static int prove(struct run_state *st, struct bench_state *b, struct plumb_err *
 	if (cb->counter == CONFIG_COUNTER_HARDWARE)
 		return not_shown(b, st->counters ? "no instruction count" :
 				 "no hardware counters here, and bench.NAME.counter = hardware", err);
-	{
-		char *line = buf_strdupf("the same work: %s is %s with identical hot code; counting "
-					 "pad 0 of each side under valgrind", cb->name,
-					 verdict_name(jd.verdict));
-		say(st, line);
-		free(line);
-	}
+	RUN_TELL(st, .kind = RUNNER_EV_SAME_WORK, .subject = cb->name,
+		 .label = verdict_name(jd.verdict));
 	return counted_runs(st, b, err);
 }
 

@@ -38,12 +38,9 @@
 #include "runner/run-internal.h"
 #include "common/banned.h"
 
-static void build_log(void *ctx, const char *line)
+void run_tell(const struct run_state *st, const struct runner_event *ev)
 {
-	const struct runner_run_opts *o = ctx;
-
-	if (o->log)
-		o->log(o->ctx, line);
+	runner_event_send(st->opts->event, st->opts->ctx, ev);
 }
 
 int runner_default_output(const char *base, const char *candidate, int64_t unix_time,
@@ -230,8 +227,8 @@ int run_begin(struct run_state *st, const struct plumb_config *cfg,
 
 	/* The builds. */
 	memset(&bopts, 0, sizeof(bopts));
-	bopts.progress = build_log;
-	bopts.progress_ctx = (void *)opts;
+	bopts.event = opts->event;
+	bopts.event_ctx = opts->ctx;
 	bopts.controls = opts->controls;
 	res->build_times.setup_ns = clock_now_ns() - t0;
 	r = runner_build(cfg, &bopts, &st->build, err);
@@ -277,7 +274,6 @@ int run_end(struct run_state *st, struct host_facts *start, struct host_facts *e
 	    struct buf *out, struct plumb_err *err)
 {
 	const struct plumb_config *cfg = st->cfg;
-	const struct runner_run_opts *opts = st->opts;
 	struct manifest *m = &st->res->manifest;
 	int r;
 
@@ -302,12 +298,8 @@ int run_end(struct run_state *st, struct host_facts *start, struct host_facts *e
 		return r;
 	st->res->have_written = 1;
 	st->res->bundle = buf_detach(out, NULL);
-	if (cfg->keep && opts->log) {
-		char *line = buf_strdupf("the run folder is kept: %s", st->build.run_dir);
-		if (line)
-			opts->log(opts->ctx, line);
-		free(line);
-	}
+	if (cfg->keep)
+		RUN_TELL(st, .kind = RUNNER_EV_RUN_KEPT, .subject = st->build.run_dir);
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "formats/manifest.h"
+#include "runner/event.h"
 
 struct plumb_config;
 struct plumb_err;
@@ -54,8 +55,8 @@ struct runner_progress {
 
 struct runner_run_opts {
 	const char *output;      /* bundle path; NULL: runner_default_output() */
-	/* One line about the builds ("b01: built in 0.8 s"), or NULL. */
-	void (*log)(void *ctx, const char *line);
+	/* Told what the builds and the runs do (runner/event.h), or NULL. */
+	runner_event_fn *event;
 	/* See struct runner_progress, or NULL. */
 	void (*progress)(void *ctx, const struct runner_progress *p);
 	void *ctx;

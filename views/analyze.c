@@ -65,7 +65,7 @@ static void oesc(struct out *o, const char *s)
 
 /*
  * The cells of a row are formatted into caller arrays of CELL bytes, as
- * long as the longest of them: a percentage of any double ("%.2f%%").
+ * long as the longest of them: a number of any double (units_exact()).
  * The table (common/table.h) copies them and cuts nothing.
  */
 #define CELL 320
@@ -90,11 +90,29 @@ static const char *uint_s(char *c, unsigned long long v)
 	return c;
 }
 
-static const char *pct(char *c, double v)
+/* A fraction as a percentage (units_percent()), with its sign when sign: "+9.82%". */
+static const char *pct_s(char *c, double v, int sign)
 {
-	snprintf(c, CELL, "%.2f%%", v * 100);
+	char p[UNITS_MAX];
+
+	units_percent(v, p);
+	snprintf(c, UNITS_MAX + 1, "%s%s", sign && v >= 0 && !isnan(v) ? "+" : "", p);
 	return c;
 }
+
+static const char *pct(char *c, double v)
+{
+	return pct_s(c, v, 0);
+}
+
+/* A ratio (units_ratio()). */
+static const char *ratio_s(char *c, double v)
+{
+	units_ratio(v, c);
+	return c;
+}
+
+#define PCT_MAX (UNITS_MAX + 1)
 
 /* The steady column: found, none, too-short (auto), fixed, cold (none). */
 static const char *steady_name(const struct stats_warmup_result *w)
@@ -109,10 +127,12 @@ static const char *steady_name(const struct stats_warmup_result *w)
 
 static void text_warmup(const struct analysis_opts *o, struct out *out)
 {
+	char p[PCT_MAX];
+
 	switch (o->warmup.kind) {
 	case STATS_WARMUP_AUTO:
-		oprintf(out, "warmup auto, window %zu, tolerance %.2f%%", o->warmup.window,
-			o->warmup.tolerance * 100);
+		oprintf(out, "warmup auto, window %zu, tolerance %s", o->warmup.window,
+			pct(p, o->warmup.tolerance));
 		break;
 	case STATS_WARMUP_FIXED:
 		oprintf(out, "warmup %zu samples discarded", o->warmup.discard);
@@ -140,44 +160,45 @@ static void shift_text(struct out *out, const struct analysis_result *res)
 	const struct stats_judgement *jd = &res->judge;
 	const struct stats_rule *ru = &jd->rule;
 	size_t nb = res->side[ANALYSIS_BASE].npads, nc = res->side[ANALYSIS_CANDIDATE].npads;
-	double m = ru->min_effect * 100;
+	double m = ru->min_effect;
+	char a[PCT_MAX], b[PCT_MAX], c[PCT_MAX], d[PCT_MAX];
 
 	oprintf(out, "  rule     shift v%d (the pad medians of each side as samples%s: exact "
 		"Mann-Whitney test, Hodges-Lehmann shift and its %g%% interval; minimum effect "
-		"%.2f%%)\n", ru->version, ru->version >= 4 ? ", compared within each batch of "
-		"pads measured together" : "", ru->confidence * 100, m);
+		"%s)\n", ru->version, ru->version >= 4 ? ", compared within each batch of "
+		"pads measured together" : "", ru->confidence * 100, pct(a, m));
 	if (jd->has_ratio)
-		oprintf(out, "  ratio    %.4f (candidate center / base center)\n", jd->ratio);
+		oprintf(out, "  ratio    %s (candidate center / base center)\n", ratio_s(a, jd->ratio));
 	else
 		oprintf(out, "  ratio    -\n");
 	if (jd->has_shift) {
-		oprintf(out, "  shift    %+.2f%%, %.1f%% interval %+.2f%% to %+.2f%% (%zu pads base, "
-			"%zu candidate", jd->shift * 100, jd->shift_level * 100, jd->shift_lo * 100,
-			jd->shift_hi * 100, nb, nc);
+		oprintf(out, "  shift    %s, %s interval %s to %s (%zu pads base, %zu candidate",
+			pct_s(a, jd->shift, 1), pct(b, jd->shift_level), pct_s(c, jd->shift_lo, 1),
+			pct_s(d, jd->shift_hi, 1), nb, nc);
 		if (jd->batches > 1)
 			oprintf(out, ", in %zu batches", jd->batches);
 		oprintf(out, "; p = %.3g, the least these pads allow %.3g)\n", jd->p, jd->p_min);
 	}
 	if (jd->has_control_noise)
-		oprintf(out, "  control  %.2f%% from base pad 0, %s the base's pads\n",
-			jd->noise_control * 100, jd->control_outside ? "outside" : "inside");
+		oprintf(out, "  control  %s from base pad 0, %s the base's pads\n",
+			pct(a, jd->noise_control), jd->control_outside ? "outside" : "inside");
 	oprintf(out, "  verdict  %s", verdict_name(jd->verdict));
 	switch (jd->verdict) {
 	case VERDICT_SLOWER:
 	case VERDICT_FASTER:
-		oprintf(out, ": the interval lies wholly %s %+.2f%%%s", jd->verdict == VERDICT_SLOWER ?
-			"above" : "below", jd->verdict == VERDICT_SLOWER ? m : -m,
+		oprintf(out, ": the interval lies wholly %s %s%s", jd->verdict == VERDICT_SLOWER ?
+			"above" : "below", pct_s(a, jd->verdict == VERDICT_SLOWER ? m : -m, 1),
 			jd->hot_remark ? " (the hot code is identical, but the same work was not "
 			"shown: the timing decides)" : "");
 		break;
 	case VERDICT_UNCHANGED:
-		oprintf(out, ": no change larger than \u00b1%.2f%% (the interval lies inside it)", m);
+		oprintf(out, ": no change larger than \u00b1%s (the interval lies inside it)", pct(a, m));
 		break;
 	case VERDICT_PLACEMENT:
 		if (jd->reason == STATS_REASON_STRADDLES)
-			oprintf(out, ": the interval reaches across %s%.2f%%",
+			oprintf(out, ": the interval reaches across %s%s",
 				jd->shift_lo < -ru->min_effect && jd->shift_hi > ru->min_effect ?
-				"\u00b1" : jd->shift_lo < -ru->min_effect ? "-" : "+", m);
+				"\u00b1" : jd->shift_lo < -ru->min_effect ? "-" : "+", pct(a, m));
 		else
 			oprintf(out, ": %s, with the same work", stats_reason_name(jd->reason));
 		break;
@@ -192,8 +213,8 @@ static void shift_text(struct out *out, const struct analysis_result *res)
 	}
 	oprintf(out, "\n");
 	if (jd->has_detectable)
-		oprintf(out, "  power    a shift of +%.2f%% (slower) or -%.2f%% (faster) would be "
-			"called with these pads\n", jd->detect_slower * 100, jd->detect_faster * 100);
+		oprintf(out, "  power    a shift of +%s (slower) or -%s (faster) would be "
+			"called with these pads\n", pct(a, jd->detect_slower), pct(b, jd->detect_faster));
 }
 
 /* The rule, ratio with its interval, noise, verdict and power of a result. */
@@ -202,6 +223,7 @@ static void judgement_text(struct out *out, const struct analysis_result *res)
 	const struct stats_judgement *jd = &res->judge;
 	const struct stats_rule *ru = &jd->rule;
 	int margin = ru->kind == STATS_RULE_MARGIN;
+	char a[PCT_MAX], b[PCT_MAX], c[PCT_MAX];
 
 	if (ru->kind == STATS_RULE_SHIFT) {
 		shift_text(out, res);
@@ -214,29 +236,29 @@ static void judgement_text(struct out *out, const struct analysis_result *res)
 	else
 		oprintf(out, "  rule     overlap v%d (ranges of the pad medians)\n", ru->version);
 	if (jd->has_ratio) {
-		oprintf(out, "  ratio    %.4f (candidate center / base center)", jd->ratio);
+		oprintf(out, "  ratio    %s (candidate center / base center)", ratio_s(a, jd->ratio));
 		if (jd->has_interval)
-			oprintf(out, ", %.0f%% interval %.4f to %.4f (bootstrap over pads and "
+			oprintf(out, ", %.0f%% interval %s to %s (bootstrap over pads and "
 				"rounds, %u resamples, seed %llu)", ru->confidence * 100,
-				jd->ratio_lo, jd->ratio_hi, ru->resamples,
+				ratio_s(b, jd->ratio_lo), ratio_s(c, jd->ratio_hi), ru->resamples,
 				(unsigned long long)ru->seed);
 		oprintf(out, "\n");
 	} else {
 		oprintf(out, "  ratio    -\n");
 	}
 	if (margin && jd->has_noise) {
-		oprintf(out, "  noise    %.2f%% of the base center (round to round %.2f%%",
-			jd->noise * 100, jd->noise_rounds * 100);
+		oprintf(out, "  noise    %s of the base center (round to round %s",
+			pct(a, jd->noise), pct(b, jd->noise_rounds));
 		if (jd->has_control_noise)
-			oprintf(out, ", control %.2f%%", jd->noise_control * 100);
+			oprintf(out, ", control %s", pct(a, jd->noise_control));
 		else
 			oprintf(out, ", no control");
 		oprintf(out, ")\n");
 	} else if (!margin && jd->has_noise) {
-		oprintf(out, "  noise    %.2f%% of the base center (%s half the base spread, "
-			"%.2f%%%s)\n", jd->noise * 100,
+		oprintf(out, "  noise    %s of the base center (%s half the base spread, "
+			"%s%s)\n", pct(a, jd->noise),
 			jd->noisy ? "noisy: more than" : "not noisy: at most",
-			jd->noise_limit * 100,
+			pct(b, jd->noise_limit),
 			jd->noisy ? "; the host is too noisy for this benchmark" : "");
 	} else if (!margin && res->side[ANALYSIS_CONTROL].npads &&
 		   res->side[ANALYSIS_BASE].npads) {
@@ -258,22 +280,22 @@ static void judgement_text(struct out *out, const struct analysis_result *res)
 		oprintf(out, ": %s", jd->why);
 		break;
 	case VERDICT_NOISY:
-		oprintf(out, ": the ranges are %.2f%% apart (%s), within the noise %.2f%%; "
-			"the host is too noisy to tell", jd->gap * 100,
-			stats_direction_name(jd->direction), jd->margin * 100);
+		oprintf(out, ": the ranges are %s apart (%s), within the noise %s; "
+			"the host is too noisy to tell", pct(a, jd->gap),
+			stats_direction_name(jd->direction), pct(b, jd->margin));
 		break;
 	case VERDICT_PLACEMENT:
 		if (jd->reason == STATS_REASON_OVERLAP)
 			oprintf(out, ": ranges overlap");
 		else
-			oprintf(out, ": %s (%s by %.2f%%)", stats_reason_name(jd->reason),
-				stats_direction_name(jd->direction), jd->gap * 100);
+			oprintf(out, ": %s (%s by %s)", stats_reason_name(jd->reason),
+				stats_direction_name(jd->direction), pct(a, jd->gap));
 		break;
 	case VERDICT_SLOWER:
 	case VERDICT_FASTER:
 		if (margin)
-			oprintf(out, ": ranges %.2f%% apart, beyond the noise %.2f%%",
-				jd->gap * 100, jd->margin * 100);
+			oprintf(out, ": ranges %s apart, beyond the noise %s",
+				pct(a, jd->gap), pct(b, jd->margin));
 		break;
 	case VERDICT_UNCHANGED:
 	case VERDICT_UNSET:
@@ -282,9 +304,9 @@ static void judgement_text(struct out *out, const struct analysis_result *res)
 	}
 	oprintf(out, "\n");
 	if (jd->has_detectable)
-		oprintf(out, "  power    the rule calls a change of +%.2f%% (slower) or -%.2f%% "
+		oprintf(out, "  power    the rule calls a change of +%s (slower) or -%s "
 			"(faster); smaller ones cannot be told from placement%s here\n",
-			jd->detect_slower * 100, jd->detect_faster * 100,
+			pct(a, jd->detect_slower), pct(b, jd->detect_faster),
 			margin ? " and noise" : "");
 }
 

@@ -14,6 +14,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/escape.h"
+#include "common/table.h"
 #include "common/units.h"
 #include "formats/bundle.h"
 #include "formats/jsonio.h"
@@ -577,6 +578,12 @@ static const char *sget(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
+/* The text tables: least widths and the spaces between columns. */
+static const size_t items_min[2] = { 20, 0 };
+static const size_t one_space[2] = { 0, 1 };
+static const size_t benches_min[5] = { 20, 28, 28, 8, 0 };
+static const size_t benches_gap[5] = { 0, 1, 1, 1, 2 };
+
 static int render_text(const json_t *doc, struct buf *out)
 {
 	const json_t *parts = json_object_get(doc, "parts");
@@ -593,27 +600,38 @@ static int render_text(const json_t *doc, struct buf *out)
 		bad |= buf_addch(out, '\n') | esc_text(out, sget(p, "title")) | buf_addstr(out, ": ") |
 		       esc_text(out, sget(p, "state")) | buf_addstr(out, " (") |
 		       esc_text(out, sget(p, "summary")) | buf_addstr(out, ")\n");
-		for (size_t k = 0; k < json_array_size(items); k++) {
-			const json_t *it = json_array_get(items, k);
-			bad |= buf_addstr(out, "  ") | esc_text_pad(out, sget(it, "key"), 20) |
-			       buf_addch(out, ' ') | esc_text(out, sget(it, "value")) |
-			       buf_addch(out, '\n');
+		if (json_array_size(items)) {
+			struct table t;
+			table_init(&t, 2, NULL);
+			t.min = items_min;
+			t.gap = one_space;
+			t.indent = 2;
+			for (size_t k = 0; k < json_array_size(items); k++) {
+				const json_t *it = json_array_get(items, k);
+				table_row(&t, sget(it, "key"), sget(it, "value"));
+			}
+			bad |= table_render(&t, out);
+			table_release(&t);
 		}
 		for (size_t k = 0; k < json_array_size(diffs); k++)
 			bad |= buf_addstr(out, "  difference: ") |
 			       esc_text(out, json_string_value(json_array_get(diffs, k))) |
 			       buf_addch(out, '\n');
-		if (json_array_size(rows))
-			bad |= buf_printf(out, "  %-20s %-28s %-28s %8s\n", "bench", "recorded",
-					  "today", "ratio");
-		for (size_t k = 0; k < json_array_size(rows); k++) {
-			const json_t *r = json_array_get(rows, k);
-			bad |= buf_addstr(out, "  ") | esc_text_pad(out, sget(r, "name"), 20) |
-			       buf_addch(out, ' ') | esc_text_pad(out, sget(r, "recorded"), 28) |
-			       buf_addch(out, ' ') | esc_text_pad(out, sget(r, "today"), 28) |
-			       buf_printf(out, " %8s", sget(r, "ratio")) |
-			       buf_addstr(out, json_is_true(json_object_get(r, "differs")) ?
-					  "  differs\n" : "\n");
+		if (json_array_size(rows)) {
+			struct table t;
+			table_init(&t, 5, "lllrl");
+			t.min = benches_min;
+			t.gap = benches_gap;
+			t.indent = 2;
+			table_row(&t, "bench", "recorded", "today", "ratio", "");
+			for (size_t k = 0; k < json_array_size(rows); k++) {
+				const json_t *r = json_array_get(rows, k);
+				table_row(&t, sget(r, "name"), sget(r, "recorded"), sget(r, "today"),
+					  sget(r, "ratio"),
+					  json_is_true(json_object_get(r, "differs")) ? "differs" : "");
+			}
+			bad |= table_render(&t, out);
+			table_release(&t);
 		}
 	}
 	bad |= buf_printf(out, "\naudit: %s\n", sget(doc, "result"));

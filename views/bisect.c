@@ -3,6 +3,7 @@
  * rendered from the one document of reports/bisect.c.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "common/err.h"
 #include "common/escape.h"
 #include "common/metric.h"
+#include "common/table.h"
 #include "common/units.h"
 #include "formats/jsonio.h"
 #include "reports/bisect.h"
@@ -107,15 +109,50 @@ static int totals(struct buf *b, const json_t *doc)
 			  bt, wt);
 }
 
+/* The steps' text table: least widths and one space between columns. */
+static const size_t steps_min[8] = { 3, 12, 12, 12, 8, 23, 7, 0 };
+static const size_t steps_gap[8] = { 0, 1, 1, 1, 1, 1, 1, 1 };
+
+/*
+ * The laid-out table appended to out, each step's line followed by its
+ * "why" line (whys[i], escaped and indented, or NULL): the engine aligns
+ * the rows, the notes go between them.
+ */
+static int steps_table(const struct table *t, const char *const *whys, struct buf *out)
+{
+	struct buf laid;
+	const char *p, *nl;
+	size_t row = 0;
+	int r;
+
+	buf_init(&laid, 1 << 24);
+	r = table_render(t, &laid);
+	for (p = buf_cstr(&laid); r == 0 && (nl = strchr(p, '\n')) != NULL; p = nl + 1, row++) {
+		r |= buf_add(out, p, (size_t)(nl + 1 - p));
+		if (row > 0 && whys[row - 1])
+			r |= buf_addstr(out, "      ") | esc_text(out, whys[row - 1]) | buf_addstr(out, "\n");
+	}
+	buf_release(&laid);
+	return r ? -1 : 0;
+}
+
 static int render_text(const json_t *doc, struct buf *out, int md)
 {
 	const json_t *steps = json_object_get(doc, "steps"), *res = json_object_get(doc, "result");
 	const json_t *good = json_object_get(doc, "good"), *bad = json_object_get(doc, "bad");
 	int (*esc)(struct buf *, const char *) = md ? esc_md : esc_text;
+	size_t nsteps = json_array_size(steps);
+	const char **whys = calloc(nsteps ? nsteps : 1, sizeof(*whys));
 	struct buf line;
+	struct table t;
 	int r = 0;
 
+	if (!whys)
+		return -1;
 	buf_init(&line, 1 << 16);
+	table_init(&t, 8, "rlllllll");
+	t.min = steps_min;
+	t.gap = steps_gap;
 	r |= buf_addstr(out, md ? "# plumb bisect " : "plumb bisect ") | esc(out, sget(doc, "id")) |
 	     buf_addstr(out, md ? "\n\n" : "\n") | buf_addstr(out, "benchmark ") | esc(out, sget(doc, "bench")) |
 	     buf_addstr(out, " (") | esc(out, sget(doc, "metric")) | buf_addstr(out, "), good ") |
@@ -124,8 +161,10 @@ static int render_text(const json_t *doc, struct buf *out, int md)
 	     put_id(out, esc, sget(bad, "commit")) |
 	     buf_printf(out, "), %zu commits\n\n", json_array_size(json_object_get(doc, "commits")) - 1);
 	r |= buf_addstr(out, md ? "| # | comparison | base | candidate | range | verdict | base | candidate | ratio | builds |\n"
-				  "|---|---|---|---|---|---|---|---|---|---|\n"
-				: "  # comparison   base         candidate    range    verdict                 ratio   base / candidate\n");
+				  "|---|---|---|---|---|---|---|---|---|---|\n" : "");
+	if (!md)
+		table_row(&t, "#", "comparison", "base", "candidate", "range", "verdict", "ratio",
+			  "base / candidate");
 	for (size_t i = 0; i < json_array_size(steps); i++) {
 		const json_t *s = json_array_get(steps, i), *rg = json_object_get(s, "range");
 		const json_t *sides = json_object_get(s, "sides"), *bl = json_object_get(s, "builds");
@@ -148,17 +187,29 @@ static int render_text(const json_t *doc, struct buf *out, int md)
 			     buf_printf(out, " | %s | %zu built, %zu cached |\n", ratio, iget(bl, "built"),
 					iget(bl, "cached"));
 		} else {
-			r |= buf_printf(out, "%3zu ", iget(s, "n")) | esc_text_pad(out, sget(s, "kind"), 12) |
-			     buf_addch(out, ' ') | put_id(out, esc_text, commit_of(doc, iget(s, "base"))) |
-			     buf_addch(out, ' ') | put_id(out, esc_text, commit_of(doc, iget(s, "candidate"))) |
-			     buf_printf(out, " %-8s ", rng) | esc_text_pad(out, verdict, 23) |
-			     buf_printf(out, " %-7s ", ratio) |
-			     side_text(out, doc, json_object_get(sides, "base")) | buf_addstr(out, " / ") |
-			     side_text(out, doc, json_object_get(sides, "candidate")) | buf_addstr(out, "\n");
+			char ids[2][13];
+			snprintf(ids[0], sizeof(ids[0]), "%s", commit_of(doc, iget(s, "base")));
+			snprintf(ids[1], sizeof(ids[1]), "%s", commit_of(doc, iget(s, "candidate")));
+			buf_reset(&line);
+			r |= side_text(&line, doc, json_object_get(sides, "base")) | buf_addstr(&line, " / ") |
+			     side_text(&line, doc, json_object_get(sides, "candidate"));
+			table_cellf(&t, "%zu", iget(s, "n"));
+			table_cell(&t, sget(s, "kind"));
+			table_cell(&t, ids[0]);
+			table_cell(&t, ids[1]);
+			table_cell(&t, rng);
+			table_cell(&t, verdict);
+			table_cell(&t, ratio);
+			table_cell(&t, buf_cstr(&line));
+			table_end_row(&t, NULL);
 			if (json_is_string(json_object_get(s, "why")))
-				r |= buf_addstr(out, "      ") | esc_text(out, sget(s, "why")) | buf_addstr(out, "\n");
+				whys[i] = sget(s, "why");
 		}
 	}
+	if (!md)
+		r |= steps_table(&t, whys, out);
+	table_release(&t);
+	free(whys);
 	buf_reset(&line);
 	r |= totals(&line, doc);
 	r |= buf_addstr(out, md ? "\n**" : "\n") | esc(out, sget(res, "summary")) |

@@ -13,6 +13,8 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/escape.h"
+#include "common/table.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "runner/build.h"
 #include "runner/cmdline.h"
@@ -40,6 +42,81 @@ static const char *variant_side(const struct runner_variant *v)
 	return v->control ? "control" : runner_side_name(v->side);
 }
 
+/*
+ * The variants' table: id, side, pad, pad bytes, build time, size, the
+ * artifact's SHA-256 (12 digits), the address of every symbol, the folder.
+ */
+static int variants_table(const struct runner_result *res, struct buf *out)
+{
+	static const size_t fixed_min[7] = { 7, 9, 3, 6, 9, 10, 12 };
+	static const size_t fixed_gap[7] = { 0, 1, 1, 1, 1, 1, 2 };
+	size_t cols = 8 + res->nsymbols;
+	size_t *min = calloc(cols, sizeof(*min)), *gap = calloc(cols, sizeof(*gap));
+	char *align = calloc(cols + 1, 1);
+	struct table t;
+	int r = 0;
+
+	if (!min || !gap || !align) {
+		free(min);
+		free(gap);
+		free(align);
+		return -1;
+	}
+	memcpy(min, fixed_min, sizeof(fixed_min));
+	memcpy(gap, fixed_gap, sizeof(fixed_gap));
+	memcpy(align, "llrrrrl", 7);
+	for (size_t k = 0; k < res->nsymbols; k++) {
+		min[7 + k] = 14;
+		gap[7 + k] = 1;
+		align[7 + k] = 'r';
+	}
+	gap[cols - 1] = 2;
+	align[cols - 1] = 'l';
+	table_init(&t, cols, align);
+	t.min = min;
+	t.gap = gap;
+	table_cell(&t, "variant");
+	table_cell(&t, "side");
+	table_cell(&t, "pad");
+	table_cell(&t, "bytes");
+	table_cell(&t, "build");
+	table_cell(&t, "size");
+	table_cell(&t, "sha256");
+	for (size_t k = 0; k < res->nsymbols; k++)
+		table_cell(&t, res->symbols[k]);
+	table_cell(&t, "folder");
+	table_end_row(&t, NULL);
+	for (size_t i = 0; i < res->nvariants; i++) {
+		const struct runner_variant *v = &res->variants[i];
+		char took[UNITS_MAX], sha[13];
+		units_seconds((double)v->build_ns / 1e9, took);
+		snprintf(sha, sizeof(sha), "%.12s", v->sha256);
+		table_cell(&t, v->id);
+		table_cell(&t, variant_side(v));
+		table_cellf(&t, "%u", v->pad);
+		table_cellf(&t, "%" PRIu64, v->pad_bytes);
+		table_cell(&t, took);
+		table_cellf(&t, "%" PRIu64, v->size);
+		table_cell(&t, sha);
+		for (size_t k = 0; k < res->nsymbols; k++) {
+			if (v->addr)
+				table_cellf(&t, "%#" PRIx64, v->addr[k]);
+			else
+				table_cell(&t, "-");
+		}
+		table_cellf(&t, "%s%s%s%s%s%s", v->dir, v->relinked ? " (relinked)" : "",
+			    v->cached ? " (cached)" : "", v->same_as[0] ? " (copy of " : "",
+			    v->same_as, v->same_as[0] ? ")" : "");
+		table_end_row(&t, NULL);
+	}
+	r = table_render(&t, out);
+	table_release(&t);
+	free(min);
+	free(gap);
+	free(align);
+	return r;
+}
+
 static int summary_text(const struct plumb_config *cfg, const struct runner_result *res,
 			struct buf *out, struct plumb_err *err)
 {
@@ -63,26 +140,7 @@ static int summary_text(const struct plumb_config *cfg, const struct runner_resu
 	r |= buf_printf(out, "run folder  %s (%s)\n\n", res->run_dir ? res->run_dir : "?",
 			res->keep ? "kept" : "removed at exit; --keep keeps it");
 
-	r |= buf_printf(out, "%-7s %-9s %3s %6s %9s %10s  %-12s", "variant", "side", "pad", "bytes",
-			"build", "size", "sha256");
-	for (size_t k = 0; k < res->nsymbols; k++)
-		r |= buf_printf(out, " %14s", res->symbols[k]);
-	r |= buf_printf(out, "  folder\n");
-	for (size_t i = 0; i < res->nvariants; i++) {
-		const struct runner_variant *v = &res->variants[i];
-		r |= buf_printf(out, "%-7s %-9s %3u %6" PRIu64 " %7.2f s %10" PRIu64 "  %-12.12s", v->id,
-				variant_side(v), v->pad, v->pad_bytes, (double)v->build_ns / 1e9,
-				v->size, v->sha256);
-		for (size_t k = 0; k < res->nsymbols; k++) {
-			if (v->addr)
-				r |= buf_printf(out, " %#14" PRIx64, v->addr[k]);
-			else
-				r |= buf_printf(out, " %14s", "-");
-		}
-		r |= buf_printf(out, "  %s%s%s%s%s%s\n", v->dir, v->relinked ? " (relinked)" : "",
-				v->cached ? " (cached)" : "", v->same_as[0] ? " (copy of " : "",
-				v->same_as, v->same_as[0] ? ")" : "");
-	}
+	r |= variants_table(res, out);
 
 	r |= buf_printf(out, "\nshift check: %s: %s\n",
 			res->shift == RUNNER_SHIFT_EXACT ? "ok" :

@@ -10,6 +10,7 @@
 
 #include "common/buf.h"
 #include "common/escape.h"
+#include "common/table.h"
 #include "common/units.h"
 #include "runner/buildcache.h"
 #include "views/cache.h"
@@ -34,7 +35,9 @@ static void bytes_text(uint64_t b, char out[UNITS_MAX])
 int cacheview_list_text(const struct buildcache *bc, const struct buildcache_meta *v, size_t n,
 			struct buf *out)
 {
+	static const size_t list_min[6] = { 12, 20, 20, 10, 8, 0 };
 	struct buf raw;
+	struct table t;
 	uint64_t total = 0;
 	char used[32], made[32], size[UNITS_MAX], all[UNITS_MAX], limit[UNITS_MAX];
 	int r = 0;
@@ -46,19 +49,31 @@ int cacheview_list_text(const struct buildcache *bc, const struct buildcache_met
 	bytes_text(bc->limit, limit);
 	r |= buf_printf(&raw, "build cache %s: %zu entr%s, %s", bc->dir, n, n == 1 ? "y" : "ies", all);
 	r |= bc->limit ? buf_printf(&raw, " of %s\n", limit) : buf_addstr(&raw, "\n");
-	if (n)
-		r |= buf_printf(&raw, "%-12s  %-20s  %-20s  %10s  %8s  %s\n", "key", "last used", "built",
-				"size", "build", "what");
-	for (size_t i = 0; i < n; i++) {
-		stamp(v[i].used, used, sizeof(used));
-		stamp(v[i].created, made, sizeof(made));
-		bytes_text(v[i].bytes, size);
-		r |= buf_printf(&raw, "%-12.12s  %-20s  %-20s  %10s  %6.2f s  %s%s\n", v[i].key, used, made,
-				size, (double)v[i].build_ns / 1e9, v[i].what, v[i].whole ? "" : " (artifact)");
-	}
 	if (r == 0 && esc_text_lines(out, buf_cstr(&raw)) < 0)
 		r = -1;
 	buf_release(&raw);
+	table_init(&t, 6, "lllrrl");
+	t.min = list_min;
+	if (n)
+		table_row(&t, "key", "last used", "built", "size", "build", "what");
+	for (size_t i = 0; i < n; i++) {
+		char key[13], took[UNITS_MAX];
+		snprintf(key, sizeof(key), "%.12s", v[i].key);   /* its first 12 digits name it */
+		stamp(v[i].used, used, sizeof(used));
+		stamp(v[i].created, made, sizeof(made));
+		bytes_text(v[i].bytes, size);
+		units_seconds((double)v[i].build_ns / 1e9, took);
+		table_cell(&t, key);
+		table_cell(&t, used);
+		table_cell(&t, made);
+		table_cell(&t, size);
+		table_cell(&t, took);
+		table_cellf(&t, "%s%s", v[i].what, v[i].whole ? "" : " (artifact)");
+		table_end_row(&t, NULL);
+	}
+	if (r == 0 && table_render(&t, out) < 0)
+		r = -1;
+	table_release(&t);
 	return r ? -1 : 0;
 }
 

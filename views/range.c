@@ -16,6 +16,7 @@
 #include "common/err.h"
 #include "common/escape.h"
 #include "common/metric.h"
+#include "common/table.h"
 #include "common/units.h"
 #include "formats/jsonio.h"
 #include "reports/html-page.h"
@@ -85,6 +86,10 @@ static int header_line(const struct range_report *r, struct buf *out, int md)
 			  short_id(r->base_commit, a), r->id);
 }
 
+/* The text table's columns: their least widths and the spaces before each. */
+static const size_t text_min[8] = { 3, 12, 10, 23, 22, 22, 9, 0 };
+static const size_t text_gap[8] = { 0, 1, 2, 2, 2, 2, 2, 2 };
+
 int range_text(const struct range_report *r, struct buf *out, struct plumb_err *err)
 {
 	int rc = header_line(r, out, 0);
@@ -93,22 +98,24 @@ int range_text(const struct range_report *r, struct buf *out, struct plumb_err *
 		const struct report_bench *b0 = bench_at(r, i);
 		const struct manifest_side_stats *a = b0->old;
 		char c[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX], id[13];
+		struct table t;
 
 		rc |= buf_addstr(out, "\nbench ") < 0 || esc_text(out, b0->name) < 0;
-		rc |= buf_printf(out, " (%s)\n  %-3s %-12s  %10s  %-23s  %-22s  %-22s  %-9s  %s\n",
-				 metric_table[b0->metric].name, "#", "commit", "center", "range over pads",
-				 "vs A", "vs parent", "hot code", "subject") < 0;
+		rc |= buf_printf(out, " (%s)\n", metric_table[b0->metric].name) < 0;
+		table_init(&t, 8, "llrlllll");
+		t.min = text_min;
+		t.gap = text_gap;
+		t.indent = 2;
+		table_row(&t, "#", "commit", "center", "range over pads", "vs A", "vs parent", "hot code",
+			  "subject");
 		if (a) {
 			value(a->center, b0->metric, c);
 			value(a->min, b0->metric, lo);
 			value(a->max, b0->metric, hi);
 			char range[2 * UNITS_MAX + 8];
 			snprintf(range, sizeof(range), "[%s, %s]", lo, hi);
-			rc |= buf_printf(out, "  %-3s %-12s  %10s  %-23s  %-22s  %-22s  %-9s  ", "A",
-					 short_id(r->base_commit, id), c, range, "", "", "") < 0;
-			rc |= esc_text(out, r->rows[0].src->m.repo.base.subject ?
-				       r->rows[0].src->m.repo.base.subject : "") < 0;
-			rc |= buf_addch(out, '\n') < 0;
+			table_row(&t, "A", short_id(r->base_commit, id), c, range, "", "", "",
+				  r->rows[0].src->m.repo.base.subject ? r->rows[0].src->m.repo.base.subject : "");
 		}
 		for (size_t k = 0; rc == 0 && k < r->n; k++) {
 			const struct range_row *row = &r->rows[k];
@@ -124,13 +131,12 @@ int range_text(const struct range_report *r, struct buf *out, struct plumb_err *
 			snprintf(vsa, sizeof(vsa), "%s %s", rb, ce.vb ? render_verdict_word(ce.vb) : "absent");
 			snprintf(vsp, sizeof(vsp), "%s %s", rp, ce.vp ? render_verdict_word(ce.vp) : "absent");
 			snprintf(idx, sizeof(idx), "%zu", k + 1);
-			rc |= buf_printf(out, "  %-3s %-12s  %10s  %-23s  %-22s  %-22s  %-9s  ", idx,
-					 short_id(row->src->m.repo.candidate.commit, id), c, range, vsa, vsp,
-					 range_hot_word(ce.vp ? ce.vp->hot_identical : -1)) < 0;
-			rc |= esc_text(out, row->src->m.repo.candidate.subject ?
-				       row->src->m.repo.candidate.subject : "") < 0;
-			rc |= buf_addch(out, '\n') < 0;
+			table_row(&t, idx, short_id(row->src->m.repo.candidate.commit, id), c, range, vsa,
+				  vsp, range_hot_word(ce.vp ? ce.vp->hot_identical : -1),
+				  row->src->m.repo.candidate.subject ? row->src->m.repo.candidate.subject : "");
 		}
+		rc |= table_render(&t, out) < 0;
+		table_release(&t);
 	}
 	return rc ? buf_err(err, "range report") : 0;
 }

@@ -50,7 +50,7 @@ static int verdict_text(struct buf *out, const struct manifest_bench *b)
 static int side_line(struct buf *out, const char *name, const struct manifest_side_stats *s,
 		     int is_time)
 {
-	char c[32], lo[32], hi[32];
+	char c[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX];
 
 	if (!s->present)
 		return 0;
@@ -60,8 +60,11 @@ static int side_line(struct buf *out, const char *name, const struct manifest_si
 	if (buf_printf(out, "  %-10s %s  (range %s .. %s over %zu pad%s", name, c, lo, hi,
 		       s->n_pads, s->n_pads == 1 ? "" : "s") < 0)
 		return -1;
-	if (!isnan(s->spread) && buf_printf(out, ", spread %.1f%%", s->spread * 100) < 0)
-		return -1;
+	if (!isnan(s->spread)) {
+		units_percent(s->spread, c);
+		if (buf_printf(out, ", spread %s", c) < 0)
+			return -1;
+	}
 	if (!isnan(s->p99)) {
 		results_format_value(s->p99, is_time, c, sizeof(c));
 		if (buf_printf(out, "; p99 %s", c) < 0)
@@ -104,16 +107,20 @@ static int bench_text(struct buf *out, const struct manifest_bench *b)
 	if (side_line(out, "base", &b->base, is_time) < 0 ||
 	    side_line(out, "candidate", &b->candidate, is_time) < 0)
 		return -1;
-	if (!isnan(b->ratio) && buf_printf(out, "  %-10s %.4f (candidate center / base center)\n",
-					   "ratio", b->ratio) < 0)
-		return -1;
+	if (!isnan(b->ratio)) {
+		char r[UNITS_MAX];
+		units_ratio(b->ratio, r);
+		if (buf_printf(out, "  %-10s %s (candidate center / base center)\n", "ratio", r) < 0)
+			return -1;
+	}
 	if (b->control.present) {
-		char c[32];
+		char c[UNITS_MAX], n[UNITS_MAX];
 		results_format_value(b->control.center, is_time, c, sizeof(c));
 		if (buf_printf(out, "  %-10s %s", "control", c) < 0)
 			return -1;
+		units_percent(b->noise.relative, n);
 		if (b->noise.present &&
-		    buf_printf(out, "  (noise %.2f%% of the base center%s)", b->noise.relative * 100,
+		    buf_printf(out, "  (noise %s of the base center%s)", n,
 			       b->noise.too_noisy ? ": too noisy for this benchmark" : "") < 0)
 			return -1;
 		if (buf_addch(out, '\n') < 0)

@@ -16,6 +16,7 @@
 #include "formats/config.h"
 #include "formats/jsonio.h"
 #include "reports/report.h"
+#include "views/progress.h"
 #include "views/run-results.h"
 #include "runner/range.h"
 #include "runner/run.h"
@@ -26,16 +27,6 @@ void runview_init(struct runview *v)
 	memset(v, 0, sizeof(*v));
 	v->err = stderr;
 	v->tty = isatty(fileno(stderr));
-}
-
-static void stamp(char out[16])
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	out[0] = '\0';
-	if (localtime_r(&now, &tm))
-		strftime(out, 16, "%H:%M:%S", &tm);
 }
 
 /* "1:05" or "1:02:03" */
@@ -86,20 +77,16 @@ static void clear_drawn(struct runview *v, struct buf *line)
 #define PROGRESS_TTY_NS 100000000ull    /* 0.1 s */
 #define PROGRESS_LOG_NS 1000000000ull   /* 1 s */
 
-static void on_log(void *ctx, const char *text)
+static void on_event(void *ctx, const struct runner_event *ev)
 {
 	struct runview *v = ctx;
 	struct buf line;
-	char ts[16];
 
-	if (v->quiet)
+	if (v->quiet && !view_event_always(ev))
 		return;
 	buf_init(&line, LINE_MAX_BYTES);
 	clear_drawn(v, &line);
-	stamp(ts);
-	(void)buf_printf(&line, "plumb: %s ", ts);
-	(void)esc_text(&line, text);   /* it may quote a name or a child's words */
-	(void)buf_addch(&line, '\n');
+	(void)view_event_line(ev, 1, &line);
 	put_line(v, &line);
 }
 
@@ -145,7 +132,7 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 		v->drawn = 1;
 		return;
 	}
-	stamp(ts);
+	view_clock_stamp(ts);
 	(void)buf_printf(&line, "plumb: %s %s %u/%u done", ts, p->warmup ? "warmup pass" : "round",
 			 p->round, p->rounds);
 	if (p->commit) {
@@ -162,7 +149,7 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 
 void runview_attach(struct runview *v, struct runner_run_opts *opts)
 {
-	opts->log = on_log;
+	opts->event = on_event;
 	opts->progress = on_progress;
 	opts->ctx = v;
 }

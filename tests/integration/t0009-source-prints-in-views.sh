@@ -18,9 +18,6 @@ test_description='printing only in views: cli/ writes nothing but the text a vie
 #   source of the demo's benchmark program, which it writes to a file.
 # - reports/report.c: report_write() writes a rendered report (a buf) to
 #   standard output when no -o FILE is given, as cli/ writes a view's buf.
-# - runner/build.c: the two "plumb: warning: cannot remove DIR" lines on
-#   standard error, known, until the runner hands such warnings to a
-#   view as progress events.
 
 # prints FILE...: the lines, not wholly comments, that print, as FILE:LINE:text.
 prints() {
@@ -41,8 +38,7 @@ cli_prints() {
 stage_prints() {
 	prints "$@" |
 		grep -vE '^[^:]*/runner/demo\.c:[0-9]+:[[:space:]]*"' |
-		grep -vE '^[^:]*/reports/report\.c:[0-9]+:.*(fwrite *\(text->data, 1, text->len, stdout\)|fflush *\(stdout\))' |
-		grep -vE '^[^:]*/runner/build\.c:[0-9]+:[[:space:]]*fprintf\(stderr, "plumb: warning: cannot remove %s: %s\\n"'
+		grep -vE '^[^:]*/reports/report\.c:[0-9]+:.*(fwrite *\(text->data, 1, text->len, stdout\)|fflush *\(stdout\))'
 }
 
 test_expect_success 'cli/ prints nothing but the buf a view composed' '

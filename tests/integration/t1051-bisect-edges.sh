@@ -77,6 +77,32 @@ test_expect_success COUNTS 'every format renders the same bisect; the JSON is wh
 	test_grep_not "<script" ar.html
 '
 
+test_expect_success COUNTS 'a bisect over thousands of commits and an accented word keep the text table aligned' '
+	mkdir wide &&
+	python3 - ar/bisect.json wide/bisect.json <<-\PY &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	c = d["commits"]
+	last = len(c) - 1
+	# 2044 more commits between the good end and the bad one, the bad last.
+	more = [dict(c[1], commit="%040x" % (k + 1)) for k in range(2044)]
+	c = c[:-1] + more + c[-1:]
+	for i, e in enumerate(c):
+	    e["index"] = i
+	d["commits"] = c
+	for i, s in enumerate(d["steps"]):
+	    s["range"] = [1000 + i, len(c) - 1]
+	    for side in ("base", "candidate"):
+	        if s[side] == last:
+	            s[side] = len(c) - 1
+	d["steps"][0]["kind"] = "contr\u00f4le"
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	plumb bisect --show wide >wide.txt &&
+	test_grep "^  1 contr[^ ]*le  *[0-9a-f]* [0-9a-f]* 1000\.\.2047 " wide.txt &&
+	python3 "$TEST_SRCDIR/tests/integration/columns-align.py" wide.txt comparison base candidate range verdict ratio
+'
+
 test_expect_success COUNTS,CHROMIUM 'the HTML page in Chromium: the path drawn, one row per comparison, nothing loaded' '
 	python3 "$TEST_SRCDIR/tests/integration/report-browser.py" "$chromium" "$TRASH" ar.html >browser.json &&
 	n=$(python3 -c "import json; print(len(json.load(open(\"ar/bisect.json\"))[\"steps\"]))") &&

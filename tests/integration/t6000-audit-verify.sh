@@ -209,4 +209,17 @@ test_expect_success 'hostile strings are escaped in every format' '
 	! grep -q "<script" h.html
 '
 
+test_expect_success PYTHON 'a long benchmark name and one with an accent keep the text tables aligned' '
+	cp -R "$golden/slower" long && chmod -R u+w long &&
+	long=bench_with_a_name_of_fifty_bytes_for_the_columns_x &&
+	test ${#long} -eq 50 &&
+	acc=$(printf "l\303\251x") &&
+	sed -i "s/\"sort1m\"/\"$long\"/g; s/\"lex\"/\"$acc\"/g" long/manifest.json &&
+	sed -i "s/^sort1m\t/$long\t/; s/^lex\t/$acc\t/" long/samples.tsv &&
+	plumb audit long >long.txt &&
+	test_grep "^  $long  *slower" long.txt &&
+	test_grep "^  $acc  *placement" long.txt &&
+	python3 "$TEST_SRCDIR/tests/integration/columns-align.py" long.txt bench recorded today
+'
+
 test_done

@@ -378,8 +378,8 @@ PLUMB_TEST(results_text_and_json)
 	plumb_err_clear(&err);
 	assert_int_equal(runner_results_text(&res, &out, &err), 0);
 	assert_non_null(strstr(out.data, "b (process mode, wall): placement: a difference that cannot be told from where the code sits: "));
-	assert_non_null(strstr(out.data, "  base       105.00 ms  (range 100.00 ms .. 110.00 ms over 2 pads, spread 9.5%)\n"));
-	assert_non_null(strstr(out.data, "  ratio      1.0238 (candidate center / base center)\n"));
+	assert_non_null(strstr(out.data, "  base       105.00 ms  (range 100.00 ms .. 110.00 ms over 2 pads, spread 9.52%)\n"));
+	assert_non_null(strstr(out.data, "  ratio      1.024 (candidate center / base center)\n"));
 	assert_non_null(strstr(out.data, "  checksum   base aa, candidate bb: behaviour changed\n"));
 	assert_non_null(strstr(out.data, "counters: unavailable: perf_event_open(cycles)"));
 	assert_non_null(strstr(out.data, "bundle: x.plumb\n"));
