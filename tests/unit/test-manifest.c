@@ -1011,3 +1011,38 @@ PLUMB_TEST(manifest_reused_control_round_trips_and_is_checked)
 	json_object_set_new(ctl, "reused", json_pack("{s:s,s:i}", "bisect", "", "comparison", 2));
 	expect_tree_error(j, "build.variants[6].reused: an empty bisect id or a comparison below 1");
 }
+
+/* 1.5 added the shift rule version 4: a bundle it judged is written as 1.5
+ * (a 1.4 reader does not know the version), one judged by version 3 as 1.3,
+ * and a 1.4 reader's message names both versions the rule has. */
+PLUMB_TEST(manifest_shift_version_4_is_written_as_minor_5)
+{
+	struct manifest m;
+	struct plumb_err err;
+	struct buf out;
+
+	for (int version = 3; version <= 5; version++) {
+		json_t *j = fixture_tree();
+		char *text;
+		json_object_set_new(bench(j, 0), "rule", json_pack("{s:s,s:i,s:f,s:f}", "name", "shift",
+								   "version", version, "confidence", 0.99,
+								   "minEffect", 0.01));
+		text = json_dumps(j, JSON_PRESERVE_ORDER);
+		plumb_err_clear(&err);
+		if (version == 5) {
+			assert_true(manifest_parse(&m, text, strlen(text), &err) < 0);
+			assert_non_null(strstr(err.msg, "benches[0].rule: unknown rule"));
+			assert_non_null(strstr(err.msg, "shift versions 3 and 4"));
+		} else {
+			assert_int_equal(manifest_parse(&m, text, strlen(text), &err), 0);
+			buf_init(&out, 1 << 24);
+			assert_int_equal(manifest_write(&m, &out, &err), 0);
+			assert_non_null(strstr(out.data, version == 4 ? "\"minorVersion\": 5,"
+								      : "\"minorVersion\": 3,"));
+			buf_release(&out);
+			manifest_release(&m);
+		}
+		free(text);
+		json_decref(j);
+	}
+}
