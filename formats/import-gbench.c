@@ -130,8 +130,9 @@ static int read_context(struct import_walk *w, const json_t *ctx)
 	return rc;
 }
 
-static int read_bench(struct import_walk *w, const json_t *b, struct gb_count **counts)
+static int read_bench(struct import_walk *w, const json_t *b)
 {
+	struct gb_count **counts = (struct gb_count **)&w->state;
 	const char *name, *run_name, *run_type, *unit;
 	double real, cpu, rep = 0, k;
 	struct import_entry *e = NULL;
@@ -236,28 +237,25 @@ static int left_out(struct import_walk *w, const char *name, const struct gb_cou
 			   w->name, name, why);
 }
 
-int import_read_gbench(struct import_walk *w, const json_t *root)
+static int begin(struct import_walk *w)
 {
-	const json_t *benches = json_object_get(root, "benchmarks"), *b;
-	struct gb_count *counts = NULL;
-	size_t i, old, kept;
-	int rc;
+	size_t old = jsonio_path_key(&w->path, "context");
+	int rc = read_context(w, json_object_get(w->top, "context"));
 
-	old = jsonio_path_key(&w->path, "context");
-	rc = read_context(w, json_object_get(root, "context"));
 	jsonio_path_restore(&w->path, old);
+	return rc;
+}
+
+/* Entries with no repetition left: said, kept in f->left, and dropped;
+ * the others' notes. */
+static int end(struct import_walk *w, int rc)
+{
+	struct gb_count *counts = w->state;
+	size_t i, kept;
+
+	w->state = NULL;
 	if (rc < 0)
-		return rc;
-	old = jsonio_path_key(&w->path, "benchmarks");
-	json_array_foreach(benches, i, b) {
-		size_t o2 = jsonio_path_index(&w->path, i);
-		rc = read_bench(w, b, &counts);
-		jsonio_path_restore(&w->path, o2);
-		if (rc < 0)
-			goto out;
-	}
-	jsonio_path_restore(&w->path, old);
-	/* Entries with no repetition left: said, kept in f->left, and dropped. */
+		goto out;
 	for (i = 0, kept = 0; i < w->f->n_entries; i++) {
 		struct import_entry *e = &w->f->entries[i];
 		struct gb_count *c = &counts[i];
@@ -292,3 +290,10 @@ out:
 	free(counts);
 	return rc;
 }
+
+const struct import_reader import_gbench = {
+	.array = "benchmarks",
+	.begin = begin,
+	.element = read_bench,
+	.end = end,
+};

@@ -19,7 +19,8 @@
 
 static int read_result(struct import_walk *w, const json_t *r)
 {
-	const json_t *times, *codes = NULL, *params = NULL, *v;
+	const json_t *times, *codes = NULL, *params = NULL;
+	struct import_elem v;
 	const char *command;
 	struct import_entry *e;
 	struct import_series *s;
@@ -34,16 +35,16 @@ static int read_result(struct import_walk *w, const json_t *r)
 	    (rc = import_array(w, r, "exit_codes", 0, &codes)) < 0 ||
 	    (rc = import_object(w, r, "parameters", 0, &params)) < 0)
 		return rc;
-	if (json_array_size(times) == 0) {
+	if (import_size(w, times) == 0) {
 		old = jsonio_path_key(&w->path, "times");
 		rc = import_fail(w, "no runs");
 		jsonio_path_restore(&w->path, old);
 		return rc;
 	}
-	if (codes && json_array_size(codes) != json_array_size(times)) {
+	if (codes && import_size(w, codes) != import_size(w, times)) {
 		old = jsonio_path_key(&w->path, "exit_codes");
-		rc = import_fail(w, "%zu exit codes for %zu times", json_array_size(codes),
-				 json_array_size(times));
+		rc = import_fail(w, "%zu exit codes for %zu times", import_size(w, codes),
+				 import_size(w, times));
 		jsonio_path_restore(&w->path, old);
 		return rc;
 	}
@@ -54,42 +55,44 @@ static int read_result(struct import_walk *w, const json_t *r)
 	if (!(s = import_series_of(w, e, METRIC_WALL)))
 		return PLUMB_EINTERNAL;
 	old = jsonio_path_key(&w->path, "times");
-	json_array_foreach(times, i, v) {
+	for (i = 0; i < import_size(w, times); i++) {
 		size_t o2 = jsonio_path_index(&w->path, i);
-		if (!json_is_number(v))
+		import_elem(w, times, i, &v);
+		if (v.kind != IMPORT_ELEM_INTEGER && v.kind != IMPORT_ELEM_REAL)
 			rc = import_fail(w, "expected number");
 		else
-			rc = import_value(w, s, (uint32_t)(i + 1), json_number_value(v) * 1e9);
+			rc = import_value(w, s, (uint32_t)(i + 1), v.number * 1e9);
 		jsonio_path_restore(&w->path, o2);
 		if (rc < 0)
 			return rc;
 	}
 	jsonio_path_restore(&w->path, old);
 	old = jsonio_path_key(&w->path, "exit_codes");
-	json_array_foreach(codes, i, v) {
-		if (json_is_null(v)) {
+	for (i = 0; codes && i < import_size(w, codes); i++) {
+		import_elem(w, codes, i, &v);
+		if (v.kind == IMPORT_ELEM_NULL) {
 			signalled++;
 			continue;
 		}
-		if (!json_is_integer(v)) {
+		if (v.kind != IMPORT_ELEM_INTEGER) {
 			size_t o2 = jsonio_path_index(&w->path, i);
 			rc = import_fail(w, "expected integer or null");
 			jsonio_path_restore(&w->path, o2);
 			return rc;
 		}
-		if (json_integer_value(v) != 0 && nonzero++ == 0)
+		if (v.integer != 0 && nonzero++ == 0)
 			snprintf(first, sizeof(first), "run %zu exited with %" JSON_INTEGER_FORMAT,
-				 i + 1, json_integer_value(v));
+				 i + 1, v.integer);
 	}
 	jsonio_path_restore(&w->path, old);
 	if (nonzero && (rc = import_line(w, &e->notes, &e->n_notes,
 					  "hyperfine: %zu of %zu runs exited non-zero (%s); their "
 					  "times are kept, as hyperfine -i kept them", nonzero,
-					  json_array_size(times), first)) < 0)
+					  import_size(w, times), first)) < 0)
 		return rc;
 	if (signalled && (rc = import_line(w, &e->notes, &e->n_notes,
 					    "hyperfine: %zu of %zu runs were ended by a signal "
-					    "(exit code null)", signalled, json_array_size(times))) < 0)
+					    "(exit code null)", signalled, import_size(w, times))) < 0)
 		return rc;
 	if (params && json_object_size(params)) {
 		const char *k;
@@ -109,20 +112,10 @@ static int read_result(struct import_walk *w, const json_t *r)
 	return 0;
 }
 
-int import_read_hyperfine(struct import_walk *w, const json_t *root)
-{
-	const json_t *results = json_object_get(root, "results"), *r;
-	size_t i, old;
-	int rc;
+static const char *const packed[] = { "results[*].times", "results[*].exit_codes", NULL };
 
-	old = jsonio_path_key(&w->path, "results");
-	json_array_foreach(results, i, r) {
-		size_t o2 = jsonio_path_index(&w->path, i);
-		rc = read_result(w, r);
-		jsonio_path_restore(&w->path, o2);
-		if (rc < 0)
-			return rc;
-	}
-	jsonio_path_restore(&w->path, old);
-	return 0;
-}
+const struct import_reader import_hyperfine = {
+	.array = "results",
+	.packed = packed,
+	.element = read_result,
+};

@@ -12,6 +12,54 @@
 
 #include "formats/import.h"
 #include "formats/jsonio.h"
+#include "formats/jsonpull.h"
+
+struct import_walk;
+
+/* An element of an array, packed or in a tree. */
+enum import_elem_kind {
+	IMPORT_ELEM_OTHER,     /* a string, boolean, object or array */
+	IMPORT_ELEM_INTEGER,
+	IMPORT_ELEM_REAL,
+	IMPORT_ELEM_NULL
+};
+
+struct import_elem {
+	enum import_elem_kind kind;
+	double number;         /* an integer's or real's value */
+	json_int_t integer;    /* an integer's */
+};
+
+union import_number {
+	double number;
+	json_int_t integer;
+};
+
+/* An array of samples read without a tree: a stand-in (an empty array)
+ * takes its place in the tree, and import_size()/import_elem() read it. */
+struct import_packed {
+	json_t *stand_in;      /* one reference; the tree holds another */
+	unsigned char *kind;   /* enum import_elem_kind */
+	union import_number *v;
+	size_t n, cap;
+};
+
+/*
+ * One tool's reader.  The file is read twice (formats/import.c): first
+ * the top-level object but for its big array, then array's elements, one
+ * at a time, each as a tree in which the arrays at the paths packed name
+ * are packed and the parts at the paths skipped name are left out
+ * ("[*]": any index); begin() sees the top level first, end() always
+ * runs last with the result so far.
+ */
+struct import_reader {
+	const char *array;
+	const char *const *packed;
+	const char *const *skipped;
+	int (*begin)(struct import_walk *w);
+	int (*element)(struct import_walk *w, const json_t *e);   /* w->path: array[i] */
+	int (*end)(struct import_walk *w, int rc);
+};
 
 struct import_walk {
 	const char *name;           /* the file, in messages */
@@ -19,7 +67,19 @@ struct import_walk {
 	struct jsonio_path path;
 	size_t values;              /* values added so far (IMPORT_MAX_VALUES) */
 	struct plumb_err *err;
+	const struct import_reader *reader;
+	const json_t *top;          /* the top level but for reader->array */
+	struct jsonpull_budget budget;
+	struct import_packed *packed;   /* the element's packed arrays */
+	size_t n_packed;
+	void *state;                /* the reader's own */
 };
+
+extern const struct import_reader import_hyperfine, import_pyperf, import_gbench;
+
+/* How many elements array a holds, and element i of it. */
+size_t import_size(const struct import_walk *w, const json_t *a);
+void import_elem(const struct import_walk *w, const json_t *a, size_t i, struct import_elem *out);
 
 /* PLUMB_EINPUT "<file>: <path>: <what>". */
 int import_fail(struct import_walk *w, const char *fmt, ...)
@@ -71,9 +131,5 @@ int import_check_facts(struct import_walk *w, const json_t *src, const struct im
 /* The facts of map from src, in host.start's shape; NULL when memory runs out. */
 json_t *import_host_facts(const json_t *src, const struct import_fact *map, size_t n);
 
-/* The readers: root is the parsed top-level object. */
-int import_read_hyperfine(struct import_walk *w, const json_t *root);
-int import_read_pyperf(struct import_walk *w, const json_t *root);
-int import_read_gbench(struct import_walk *w, const json_t *root);
 
 #endif

@@ -57,25 +57,29 @@ static int read_runs(struct import_walk *w, const json_t *runs, struct import_en
 	int rc = 0;
 
 	json_array_foreach(runs, i, run) {
-		const json_t *values, *warmups, *v;
-		size_t o2 = jsonio_path_index(&w->path, i), k;
+		const json_t *values, *warmups;
+		struct import_elem v;
+		size_t o2 = jsonio_path_index(&w->path, i), k, nv;
 		if (!json_is_object(run))
 			rc = import_fail(w, "expected object");
 		if (rc == 0 && (rc = import_array(w, run, "values", 0, &values)) >= 0 &&
 		    (rc = import_array(w, run, "warmups", 0, &warmups)) >= 0) {
 			rc = 0;
-			warm += json_array_size(warmups);
-			if (json_array_size(values) == 0) {
+			warm += warmups ? import_size(w, warmups) : 0;
+			nv = values ? import_size(w, values) : 0;
+			if (nv == 0) {
 				calib++;
 			} else {
 				size_t o3 = jsonio_path_key(&w->path, "values");
 				round++;
-				if (json_array_size(values) > maxv)
-					maxv = json_array_size(values);
-				json_array_foreach(values, k, v) {
+				if (nv > maxv)
+					maxv = nv;
+				for (k = 0; k < nv; k++) {
 					size_t o4 = jsonio_path_index(&w->path, k);
-					rc = json_is_number(v) ? import_value(w, s, round, json_number_value(v) * 1e9)
-							       : import_fail(w, "expected number");
+					import_elem(w, values, k, &v);
+					rc = v.kind == IMPORT_ELEM_INTEGER || v.kind == IMPORT_ELEM_REAL
+						     ? import_value(w, s, round, v.number * 1e9)
+						     : import_fail(w, "expected number");
 					jsonio_path_restore(&w->path, o4);
 					if (rc < 0)
 						break;
@@ -98,10 +102,12 @@ static int read_runs(struct import_walk *w, const json_t *runs, struct import_en
 	return rc;
 }
 
-int import_read_pyperf(struct import_walk *w, const json_t *root)
+/* The top level: its version and common metadata (kept in w->state). */
+static int begin(struct import_walk *w)
 {
-	const json_t *version = json_object_get(root, "version"), *common = NULL, *benches, *b;
-	size_t i, old;
+	const json_t *root = w->top, *version = json_object_get(root, "version"), *common = NULL,
+		*benches;
+	size_t old;
 	int rc;
 
 	if (!json_is_string(version) || strcmp(json_string_value(version), "1.0") != 0) {
@@ -118,71 +124,83 @@ int import_read_pyperf(struct import_walk *w, const json_t *root)
 	old = jsonio_path_key(&w->path, "metadata");
 	rc = import_check_facts(w, common, facts_map, N_FACTS);
 	jsonio_path_restore(&w->path, old);
-	if (rc < 0)
-		return rc;
-	old = jsonio_path_key(&w->path, "benchmarks");
-	json_array_foreach(benches, i, b) {
-		size_t o2 = jsonio_path_index(&w->path, i);
-		const json_t *own = NULL, *runs;
-		const char *name, *unit;
-		struct import_entry *e;
-		struct import_series *s;
-		json_t *md;
-
-		if (!json_is_object(b)) {
-			rc = import_fail(w, "expected object");
-			goto next;
-		}
-		if ((rc = import_object(w, b, "metadata", 0, &own)) < 0 ||
-		    (rc = import_array(w, b, "runs", 1, &runs)) < 0)
-			goto next;
-		{
-			size_t o3 = jsonio_path_key(&w->path, "metadata");
-			rc = import_check_facts(w, own, facts_map, N_FACTS);
-			jsonio_path_restore(&w->path, o3);
-			if (rc < 0)
-				goto next;
-		}
-		if (!(md = merged(common, own))) {
-			rc = plumb_err_oom(w->err, "import");
-			goto next;
-		}
-		if (!w->f->facts) {
-			w->f->facts = json_incref(md);
-			w->f->hostfacts = import_host_facts(md, facts_map, N_FACTS);
-			if (json_is_string(json_object_get(md, "perf_version")) &&
-			    !(w->f->tool_version = strdup(json_string_value(json_object_get(md, "perf_version")))))
-				rc = plumb_err_oom(w->err, "import");
-		}
-		name = json_string_value(json_object_get(md, "name"));
-		unit = json_string_value(json_object_get(md, "unit"));
-		if (rc == 0 && !name) {
-			size_t o3 = jsonio_path_key(&w->path, "metadata");
-			rc = import_fail(w, "no benchmark name (metadata.name)");
-			jsonio_path_restore(&w->path, o3);
-		}
-		if (rc == 0 && unit && strcmp(unit, "second") != 0) {
-			rc = import_line(w, &w->f->warnings, &w->f->n_warnings, "%s: benchmark '%s' "
-					 "measures in %s, not seconds: left out (plumb judges times)",
-					 w->name, name, unit);
-			json_decref(md);
-			goto next;
-		}
-		if (rc == 0 && !(e = import_entry_add(w, name)))
-			rc = PLUMB_EINPUT;
-		if (rc == 0) {
-			e->samples = 1;
-			if (!(s = import_series_of(w, e, METRIC_WALL)))
-				rc = PLUMB_EINTERNAL;
-			else if ((rc = read_runs(w, runs, e, s)) == 1)
-				rc = import_fail(w, "benchmark '%s' has no run with values", name);
-		}
-		json_decref(md);
-	next:
-		jsonio_path_restore(&w->path, o2);
-		if (rc < 0)
-			return rc;
-	}
-	jsonio_path_restore(&w->path, old);
-	return 0;
+	w->state = (void *)common;
+	return rc;
 }
+
+/* One benchmark of benchmarks[]. */
+static int read_bench(struct import_walk *w, const json_t *b)
+{
+	const json_t *common = w->state, *own = NULL, *runs;
+	const char *name, *unit;
+	struct import_entry *e;
+	struct import_series *s;
+	json_t *md;
+	int rc = 0;
+
+	if (!json_is_object(b)) {
+		rc = import_fail(w, "expected object");
+		goto next;
+	}
+	if ((rc = import_object(w, b, "metadata", 0, &own)) < 0 ||
+	    (rc = import_array(w, b, "runs", 1, &runs)) < 0)
+		goto next;
+	{
+		size_t o3 = jsonio_path_key(&w->path, "metadata");
+		rc = import_check_facts(w, own, facts_map, N_FACTS);
+		jsonio_path_restore(&w->path, o3);
+		if (rc < 0)
+			goto next;
+	}
+	if (!(md = merged(common, own))) {
+		rc = plumb_err_oom(w->err, "import");
+		goto next;
+	}
+	if (!w->f->facts) {
+		w->f->facts = json_incref(md);
+		w->f->hostfacts = import_host_facts(md, facts_map, N_FACTS);
+		if (json_is_string(json_object_get(md, "perf_version")) &&
+		    !(w->f->tool_version = strdup(json_string_value(json_object_get(md, "perf_version")))))
+			rc = plumb_err_oom(w->err, "import");
+	}
+	name = json_string_value(json_object_get(md, "name"));
+	unit = json_string_value(json_object_get(md, "unit"));
+	if (rc == 0 && !name) {
+		size_t o3 = jsonio_path_key(&w->path, "metadata");
+		rc = import_fail(w, "no benchmark name (metadata.name)");
+		jsonio_path_restore(&w->path, o3);
+	}
+	if (rc == 0 && unit && strcmp(unit, "second") != 0) {
+		rc = import_line(w, &w->f->warnings, &w->f->n_warnings, "%s: benchmark '%s' "
+				 "measures in %s, not seconds: left out (plumb judges times)",
+				 w->name, name, unit);
+		json_decref(md);
+		goto next;
+	}
+	if (rc == 0 && !(e = import_entry_add(w, name)))
+		rc = PLUMB_EINPUT;
+	if (rc == 0) {
+		e->samples = 1;
+		if (!(s = import_series_of(w, e, METRIC_WALL)))
+			rc = PLUMB_EINTERNAL;
+		else if ((rc = read_runs(w, runs, e, s)) == 1)
+			rc = import_fail(w, "benchmark '%s' has no run with values", name);
+	}
+	json_decref(md);
+next:
+	return rc;
+}
+
+static const char *const packed[] = {
+	"benchmarks[*].runs[*].values", "benchmarks[*].runs[*].warmups", NULL
+};
+/* A run's own metadata: never read. */
+static const char *const skipped[] = { "benchmarks[*].runs[*].metadata", NULL };
+
+const struct import_reader import_pyperf = {
+	.array = "benchmarks",
+	.packed = packed,
+	.skipped = skipped,
+	.begin = begin,
+	.element = read_bench,
+};

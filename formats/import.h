@@ -20,8 +20,14 @@
  *
  * Every file is untrusted: at most IMPORT_MAX_BYTES bytes (also after
  * gunzip), holding at most IMPORT_MAX_JSON JSON values nested at most
- * IMPORT_MAX_DEPTH deep, at most IMPORT_MAX_ENTRIES entries and
- * IMPORT_MAX_VALUES sample values; every
+ * IMPORT_MAX_DEPTH deep, strings of at most IMPORT_MAX_STRING bytes, at
+ * most IMPORT_MAX_ENTRIES entries and IMPORT_MAX_VALUES sample values.
+ * The file is read in chunks (formats/jsonpull.h), twice: the sample
+ * arrays go straight into the entries' series, and the rest is held as
+ * JSON trees of at most IMPORT_MAX_HELD bytes at a time (as jsonpull.h
+ * estimates them: the top level, and one hyperfine result, pyperf
+ * benchmark or Google Benchmark repetition), so that an import keeps
+ * within the memory bundle-v1.md promises for any input; every
  * error is PLUMB_EINPUT naming the file and the JSON path (and, for JSON
  * syntax, the line and column).  Names and command lines are kept as the
  * source wrote them; only the bundle's benchmark names are made to fit
@@ -50,6 +56,8 @@ struct sign_secret_key;
 #define IMPORT_MAX_FILES   64                   /* files of one import */
 #define IMPORT_MAX_ENTRIES 4096                 /* entries of one file */
 #define IMPORT_MAX_JSON    ((size_t)2000000)    /* JSON values of one file */
+#define IMPORT_MAX_STRING  ((size_t)1 << 20)    /* bytes of one string (decoded) */
+#define IMPORT_MAX_HELD    ((size_t)16 << 20)   /* JSON held outside the sample arrays */
 #define IMPORT_MAX_VALUES  ((size_t)1000000)    /* sample values of one file */
 #define IMPORT_MAX_METRICS 2                    /* series per entry (wall, cpu) */
 #define IMPORT_MESSAGE_MAX 200                  /* bytes kept of a Google Benchmark message */
