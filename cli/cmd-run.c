@@ -359,209 +359,218 @@ out:
 	return status;
 }
 
-static int run_exec(int argc, char **argv)
+/* The options that cannot go together; 0, or the usage status (said). */
+static int check_opts(int argc, char **argv)
 {
-	struct config_overrides ov;
-	struct plumb_config cfg;
-	struct runner_result res;
-	struct runner_opts ropts;
-	struct progress_view pv = { stderr, 1, 0 };
-	struct plumb_err err;
-	struct run_lock lock = { -1, NULL, 0 };
-	struct config_from from;
-	struct keyring keys;
-	struct runner_range_commits commits;
-	char range_id[16] = "", range_label[32];
-	char *range_a = NULL;
-	const char **range_labels = NULL;
-	int status;
+	const char *why = NULL;
+	char msg[160];
 
-	memset(&commits, 0, sizeof(commits));
-	memset(&from, 0, sizeof(from));
-	keyring_init(&keys);
-
-	(void)argv;
-	plumb_err_clear(&err);
 	if (argc > 0) {
-		fprintf(stderr, "plumb run: unexpected argument '%s'\n", argv[0]);
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
+		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[0]);
+		why = msg;
+	} else if ((o.build_only || o.dry_run) && (o.output || o.archive || o.report)) {
+		snprintf(msg, sizeof(msg), "%s needs a measuring run (not --build-only or --dry-run)",
+			 o.output ? "-o" : o.archive ? "--archive" : "--report");
+		why = msg;
+	} else if (o.fail_on && report_fail_on_parse(o.fail_on, &o.gate) < 0) {
+		why = "--fail-on takes slower, any or noisy";
+	} else if (o.dry_run && (o.wait || o.prune)) {
+		snprintf(msg, sizeof(msg), "%s needs a run that builds (not --dry-run)",
+			 o.wait ? "--wait" : "--prune");
+		why = msg;
+	} else if ((o.build_only || o.dry_run) && o.fail_on) {
+		why = "--fail-on needs a measuring run (not --build-only or --dry-run)";
+	} else if (o.quiet && o.json) {
+		why = "--quiet and --json do not go together";
+	} else if (o.step && !o.range) {
+		why = "--step goes with --range";
+	} else if (o.range && (o.base || o.candidate || o.from || o.build_only || o.fail_on)) {
+		snprintf(msg, sizeof(msg), "--range measures A..B against A; it takes no %s",
+			 o.base ? "--base" : o.candidate ? "--candidate" : o.from ? "--from" :
+			 o.build_only ? "--build-only" : "--fail-on");
+		why = msg;
+	} else if (o.from && o.config) {
+		why = "--from and -c do not go together";
+	} else if (!o.from && (o.keys.n || o.trust_commands)) {
+		why = o.keys.n ? "-p goes with --from" : "--trust-commands goes with --from";
 	}
-	if ((o.build_only || o.dry_run) && (o.output || o.archive || o.report)) {
-		fprintf(stderr, "plumb run: %s needs a measuring run (not --build-only or --dry-run)\n",
-			o.output ? "-o" : o.archive ? "--archive" : "--report");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
+	if (!why)
+		return 0;
+	fprintf(stderr, "plumb run: %s\n", why);
+	return PLUMB_EXIT_USAGE;
+}
+
+/* A range job's id, its label among the run's and its first revision. */
+struct range_job {
+	char id[16], label[32];
+	char *a;                     /* A of A..B */
+	const char **labels;         /* --label's, then range=ID */
+};
+
+static int range_prepare(struct range_job *rj)
+{
+	const char *dots = strstr(o.range, "..");
+	unsigned char rnd[6];
+
+	if (!dots || dots == o.range || !dots[2]) {
+		fprintf(stderr, "plumb run: --range: '%s' is not A..B (two revisions, two dots)\n", o.range);
+		return PLUMB_EXIT_USAGE;
 	}
-	o.gate = REPORT_FAIL_NEVER;
-	if (o.fail_on && report_fail_on_parse(o.fail_on, &o.gate) < 0) {
-		fprintf(stderr, "plumb run: --fail-on takes slower, any or noisy\n");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
-	}
-	if (o.dry_run && (o.wait || o.prune)) {
-		fprintf(stderr, "plumb run: %s needs a run that builds (not --dry-run)\n",
-			o.wait ? "--wait" : "--prune");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
-	}
-	if ((o.build_only || o.dry_run) && o.fail_on) {
-		fprintf(stderr, "plumb run: --fail-on needs a measuring run (not --build-only or --dry-run)\n");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
-	}
-	if (o.quiet && o.json) {
-		fprintf(stderr, "plumb run: --quiet and --json do not go together\n");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
-	}
-	if (o.step && !o.range) {
-		fprintf(stderr, "plumb run: --step goes with --range\n");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
-	}
-	if (o.range && (o.base || o.candidate || o.from || o.build_only || o.fail_on)) {
-		fprintf(stderr, "plumb run: --range measures A..B against A; it takes no %s\n",
-			o.base ? "--base" : o.candidate ? "--candidate" : o.from ? "--from" :
-			o.build_only ? "--build-only" : "--fail-on");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
-	}
-	if (o.range) {
-		const char *dots = strstr(o.range, "..");
-		unsigned char rnd[6];
-		if (!dots || dots == o.range || !dots[2]) {
-			fprintf(stderr, "plumb run: --range: '%s' is not A..B (two revisions, two dots)\n", o.range);
-			status = PLUMB_EXIT_USAGE;
-			goto out_opts;
+	for (size_t i = 0; i < o.labels.n; i++)
+		if (strncmp(o.labels.v[i], "range=", 6) == 0) {
+			fprintf(stderr, "plumb run: --label range=... is the range job's own label\n");
+			return PLUMB_EXIT_USAGE;
 		}
-		for (size_t i = 0; i < o.labels.n; i++)
-			if (strncmp(o.labels.v[i], "range=", 6) == 0) {
-				fprintf(stderr, "plumb run: --label range=... is the range job's own label\n");
-				status = PLUMB_EXIT_USAGE;
-				goto out_opts;
-			}
-		if (sodium_init() < 0) {
-			fprintf(stderr, "plumb: libsodium: cannot initialize\n");
-			status = PLUMB_EXIT_INTERNAL;
-			goto out_opts;
-		}
-		randombytes_buf(rnd, sizeof(rnd));
-		for (size_t i = 0; i < sizeof(rnd); i++)
-			snprintf(range_id + 2 * i, 3, "%02x", rnd[i]);
-		snprintf(range_label, sizeof(range_label), "range=%s", range_id);
-		range_labels = calloc(o.labels.n + 1, sizeof(*range_labels));
-		if (!range_labels) {
-			fprintf(stderr, "plumb: out of memory (labels)\n");
-			status = PLUMB_EXIT_INTERNAL;
-			goto out_opts;
-		}
-		for (size_t i = 0; i < o.labels.n; i++)
-			range_labels[i] = o.labels.v[i];
-		range_labels[o.labels.n] = range_label;
-		/* The configuration's own revisions give way to the range's. */
-		range_a = strndup(o.range, (size_t)(dots - o.range));
-		if (!range_a) {
-			status = PLUMB_EXIT_INTERNAL;
-			goto out_opts;
-		}
+	if (sodium_init() < 0) {
+		fprintf(stderr, "plumb: libsodium: cannot initialize\n");
+		return PLUMB_EXIT_INTERNAL;
 	}
-	memset(&ov, 0, sizeof(ov));
-	ov.base = o.range ? range_a : o.base;
-	ov.candidate = o.range ? strstr(o.range, "..") + 2 : o.candidate;
-	ov.pads = o.pads;
-	ov.rounds = o.rounds;
-	ov.jobs = o.jobs;
-	ov.benches = o.benches.v;
-	ov.nbenches = o.benches.n;
-	ov.labels = range_labels ? range_labels : o.labels.v;
-	ov.nlabels = o.labels.n + (range_labels != NULL);
-	ov.workdir = o.workdir;
-	ov.keep = o.keep;
-	ov.keep_going = o.keep_going;
-	ov.no_cache = o.no_cache;
-	if (o.from && o.config) {
-		fprintf(stderr, "plumb run: --from and -c do not go together\n");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
+	randombytes_buf(rnd, sizeof(rnd));
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(rj->id + 2 * i, 3, "%02x", rnd[i]);
+	snprintf(rj->label, sizeof(rj->label), "range=%s", rj->id);
+	rj->labels = calloc(o.labels.n + 1, sizeof(*rj->labels));
+	/* The configuration's own revisions give way to the range's. */
+	rj->a = strndup(o.range, (size_t)(dots - o.range));
+	if (!rj->labels || !rj->a) {
+		fprintf(stderr, "plumb: out of memory (labels)\n");
+		return PLUMB_EXIT_INTERNAL;
 	}
-	if (!o.from && (o.keys.n || o.trust_commands)) {
-		fprintf(stderr, "plumb run: %s goes with --from\n", o.keys.n ? "-p" : "--trust-commands");
-		status = PLUMB_EXIT_USAGE;
-		goto out_opts;
-	}
-	/* The trusted keys, for a bundle whose commands are to run. */
+	for (size_t i = 0; i < o.labels.n; i++)
+		rj->labels[i] = o.labels.v[i];
+	rj->labels[o.labels.n] = rj->label;
+	return 0;
+}
+
+static void fill_overrides(struct config_overrides *ov, const struct range_job *rj)
+{
+	memset(ov, 0, sizeof(*ov));
+	ov->base = o.range ? rj->a : o.base;
+	ov->candidate = o.range ? strstr(o.range, "..") + 2 : o.candidate;
+	ov->pads = o.pads;
+	ov->rounds = o.rounds;
+	ov->jobs = o.jobs;
+	ov->benches = o.benches.v;
+	ov->nbenches = o.benches.n;
+	ov->labels = rj->labels ? rj->labels : o.labels.v;
+	ov->nlabels = o.labels.n + (rj->labels != NULL);
+	ov->workdir = o.workdir;
+	ov->keep = o.keep;
+	ov->keep_going = o.keep_going;
+	ov->no_cache = o.no_cache;
+}
+
+/*
+ * plumb.conf, or the bundle of --from (with the trusted keys, which keys
+ * holds), and its host.allow checked; 0 or the status (cfg released).
+ */
+static int load_config(struct plumb_config *cfg, struct config_from *from, struct keyring *keys,
+		       struct plumb_err *err)
+{
 	if (o.from && !o.dry_run &&
-	    keyring_load(&keys, (const char *const *)o.keys.v, o.keys.n, NULL, &err) < 0) {
-		status = cli_fail(&err);
-		goto out_opts;
-	}
-	from.ov = &ov;
-	from.keys = keys.keys;
-	from.n_keys = keys.n;
-	if (o.from ? config_load_bundle(&cfg, o.from, &from, &err) < 0 :
-	    config_load(&cfg, o.config ? o.config : "plumb.conf", &ov, &err) < 0) {
-		status = cli_fail(&err);
-		goto out_opts;
-	}
-	if (cfg.host.allow) {
+	    keyring_load(keys, (const char *const *)o.keys.v, o.keys.n, NULL, err) < 0)
+		return cli_fail(err);
+	from->keys = keys->keys;
+	from->n_keys = keys->n;
+	if (o.from ? config_load_bundle(cfg, o.from, from, err) < 0 :
+	    config_load(cfg, o.config ? o.config : "plumb.conf", from->ov, err) < 0)
+		return cli_fail(err);
+	if (cfg->host.allow) {
 		/* Recorded in the bundle (spec.host.allow): only names plumb host knows. */
 		char where[600];
-		snprintf(where, sizeof(where), "%s: host.allow", cfg.file ? cfg.file : "plumb.conf");
-		if (host_check_allow(NULL, where, cfg.host.allow, &err) < 0) {
-			err.code = PLUMB_EINPUT;
-			status = cli_fail(&err);
-			goto out_cfg;
+		snprintf(where, sizeof(where), "%s: host.allow", cfg->file ? cfg->file : "plumb.conf");
+		if (host_check_allow(NULL, where, cfg->host.allow, err) < 0) {
+			err->code = PLUMB_EINPUT;
+			config_release(cfg);
+			return cli_fail(err);
 		}
 	}
-	runner_config_warnings(&cfg, stderr);
-	if (o.range && runner_range_resolve(&cfg, o.range, o.step ? (unsigned)o.step : 1, &commits, &err) < 0) {
-		status = cli_fail(&err);
-		goto out_cfg;
-	}
-	if (o.dry_run) {
-		status = cli_print_plan(&cfg, o.json);
-		if (status == PLUMB_EXIT_OK && o.range && !o.json)
-			status = print_range(&cfg, &commits);
-		goto out_cfg;
-	}
-	/* A bundle is data: what it records runs only with trust. */
-	if (o.from && (status = cli_from_trust(&cfg, &from, &keys, o.trust_commands, o.json)) != PLUMB_EXIT_OK)
-		goto out_cfg;
-	if ((status = cli_machine_lock(&lock, &cfg, o.wait, o.quiet)) != PLUMB_EXIT_OK ||
-	    (status = cli_run_prune(&cfg, o.prune, o.quiet)) != PLUMB_EXIT_OK)
-		goto out_cfg;
-	if (o.range) {
-		status = run_range(&cfg, &commits, range_id);
-		goto out_cfg;
-	}
-	if (!o.build_only) {
-		status = run_all(&cfg);
-		goto out_cfg;
-	}
+	return 0;
+}
+
+/* --build-only: the variants built, what it took said. */
+static int build_only(const struct plumb_config *cfg, struct plumb_err *err)
+{
+	struct progress_view pv = { stderr, 1, 0 };
+	struct runner_result res;
+	struct runner_opts ropts;
+	int status;
+
 	memset(&ropts, 0, sizeof(ropts));
 	pv.quiet = o.quiet;
 	ropts.event = view_event_put;
 	ropts.event_ctx = &pv;
-	if (runner_build(&cfg, &ropts, &res, &err) < 0) {
-		status = cli_fail(&err);
+	if (runner_build(cfg, &ropts, &res, err) < 0) {
+		status = cli_fail(err);
 		if (res.log_tail)
 			fprintf(stderr, "plumb: %s", res.log_tail);
 		if (res.run_dir && res.keep)
 			fprintf(stderr, "plumb: the run folder is kept: %s\n", res.run_dir);
 	} else {
-		status = print_result(&cfg, &res);
+		status = print_result(cfg, &res);
 	}
 	runner_result_release(&res);
-out_cfg:
+	return status;
+}
+
+/* After the configuration: the plan, or the lock, the trust and the run. */
+static int run_configured(struct plumb_config *cfg, struct config_from *from, struct keyring *keys,
+			  const struct range_job *rj, struct plumb_err *err)
+{
+	struct run_lock lock = { -1, NULL, 0 };
+	struct runner_range_commits commits;
+	int status;
+
+	memset(&commits, 0, sizeof(commits));
+	runner_config_warnings(cfg, stderr);
+	if (o.range && runner_range_resolve(cfg, o.range, o.step ? (unsigned)o.step : 1, &commits,
+					    err) < 0)
+		status = cli_fail(err);
+	else if (o.dry_run) {
+		status = cli_print_plan(cfg, o.json);
+		if (status == PLUMB_EXIT_OK && o.range && !o.json)
+			status = print_range(cfg, &commits);
+	/* A bundle is data: what it records runs only with trust. */
+	} else if (o.from && (status = cli_from_trust(cfg, from, keys, o.trust_commands, o.json)) !=
+		   PLUMB_EXIT_OK) {
+		;
+	} else if ((status = cli_machine_lock(&lock, cfg, o.wait, o.quiet)) == PLUMB_EXIT_OK &&
+		   (status = cli_run_prune(cfg, o.prune, o.quiet)) == PLUMB_EXIT_OK) {
+		status = o.range ? run_range(cfg, &commits, rj->id) : !o.build_only ? run_all(cfg)
+										   : build_only(cfg, err);
+	}
 	run_lock_release(&lock);
-	config_release(&cfg);
-out_opts:
+	runner_range_commits_release(&commits);
+	return status;
+}
+
+static int run_exec(int argc, char **argv)
+{
+	struct config_overrides ov;
+	struct plumb_config cfg;
+	struct plumb_err err;
+	struct config_from from;
+	struct keyring keys;
+	struct range_job rj;
+	int status;
+
+	memset(&from, 0, sizeof(from));
+	memset(&rj, 0, sizeof(rj));
+	keyring_init(&keys);
+	plumb_err_clear(&err);
+	o.gate = REPORT_FAIL_NEVER;
+	if ((status = check_opts(argc, argv)) == 0 && (!o.range || (status = range_prepare(&rj)) == 0)) {
+		fill_overrides(&ov, &rj);
+		from.ov = &ov;
+		if ((status = load_config(&cfg, &from, &keys, &err)) == 0) {
+			status = run_configured(&cfg, &from, &keys, &rj, &err);
+			config_release(&cfg);
+		}
+	}
 	keyring_release(&keys);
 	strlist_release(&o.keys);
-	runner_range_commits_release(&commits);
-	free(range_a);
-	free(range_labels);
+	free(rj.a);
+	free(rj.labels);
 	strlist_release(&o.benches);
 	strlist_release(&o.labels);
 	return status;
