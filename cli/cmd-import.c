@@ -53,7 +53,7 @@ static void put(struct buf *b, FILE *f)
 }
 
 /* Make the bundle from the files loaded, signed when a key was given. */
-static int make_bundle(const struct import_file *files, size_t n, struct import_result *res,
+static int make_bundle(struct import_file *files, size_t n, struct import_result *res,
 		       struct plumb_err *err)
 {
 	struct import_opts o;

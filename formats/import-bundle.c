@@ -544,7 +544,21 @@ static FILE *scratch_tsv(const char *out, char **path, struct plumb_err *err)
 	return f;
 }
 
-int import_bundle(const struct import_file *files, size_t n, const char *out,
+/* The values and rounds of every series, released; n and rounds stay. */
+static void drop_values(struct import_file *files, size_t n)
+{
+	for (size_t f = 0; f < n; f++)
+		for (size_t i = 0; i < files[f].n_entries; i++)
+			for (size_t k = 0; k < files[f].entries[i].n_series; k++) {
+				struct import_series *s = &files[f].entries[i].series[k];
+				free(s->value);
+				free(s->round);
+				s->value = NULL;
+				s->round = NULL;
+			}
+}
+
+int import_bundle(struct import_file *files, size_t n, const char *out,
 		  const struct import_opts *o, struct import_result *res,
 		  struct plumb_err *err)
 {
@@ -599,6 +613,7 @@ int import_bundle(const struct import_file *files, size_t n, const char *out,
 			goto out;
 	if ((rc = samples_writer_finish(&sw, err)) < 0)
 		goto out;
+	drop_values(files, n);
 	if (fflush(tsv) != 0 || ferror(tsv)) {
 		rc = plumb_err_errno(err, PLUMB_EIO, errno, tsv_path, "write");
 		goto out;
@@ -613,6 +628,10 @@ int import_bundle(const struct import_file *files, size_t n, const char *out,
 		plumb_err_prefix(err, "%s: manifest.json", out);
 		goto out;
 	}
+	/* The figures are in the manifest: the rounds' analysis is not held
+	 * while the bundle is compressed and checked. */
+	analysis_free(a);
+	a = NULL;
 	{
 		struct bundle_write_spec spec;
 		memset(&spec, 0, sizeof(spec));

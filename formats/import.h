@@ -169,9 +169,11 @@ void import_result_release(struct import_result *r);
  * pair with one pad a side and write the bundle out.  With opts->base and
  * opts->candidate the two entries of those names (searched in every file)
  * are one benchmark; else two files are base and candidate and their
- * entries pair by name.  Anything else is PLUMB_EARG.
+ * entries pair by name.  Anything else is PLUMB_EARG.  Once their rows
+ * are written, the series' values and rounds are released (their counts
+ * stay), so that they are not held beside the analysis.
  */
-int import_bundle(const struct import_file *files, size_t n, const char *out,
+int import_bundle(struct import_file *files, size_t n, const char *out,
 		  const struct import_opts *opts, struct import_result *res,
 		  struct plumb_err *err);
 
