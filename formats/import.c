@@ -478,7 +478,7 @@ static int raw_fill(struct import_src *s, struct plumb_err *err)
 static int gz_read(struct import_src *s, char *buf, size_t cap, size_t *got,
 		   struct plumb_err *err)
 {
-	int rc, zr;
+	int rc = 0, zr;
 
 	*got = 0;
 	while (*got == 0) {
