@@ -24,11 +24,9 @@ int run_check_capacity(const struct plumb_config *cfg, struct plumb_err *err)
 	unsigned pads = cfg->run.pads_auto ? cfg->run.max_pads : cfg->run.pads;
 	uint64_t nv = 2 * (uint64_t)pads + (cfg->run.control ? 1 : 0);
 	uint64_t nsym = 0, bytes, values, per_bytes, per_values, most, rounds = cfg->run.rounds;
-	/* pads = auto: each extension adds up to CONFIG_PADS_AUTO_STEP pads and
+	/* pads = auto: the first sweep and each extension (one look each) run
 	 * run.rounds rounds (runner/run-sweep.c). */
-	if (cfg->run.pads_auto && pads > CONFIG_PADS_AUTO_START)
-		rounds *= 1 + (pads - CONFIG_PADS_AUTO_START + CONFIG_PADS_AUTO_STEP - 1) /
-			      CONFIG_PADS_AUTO_STEP;
+	rounds *= config_sweep_looks(cfg);
 
 	for (size_t i = 0; i < cfg->nbenches; i++)
 		nsym += cfg->benches[i].nhot;
