@@ -19,6 +19,7 @@
 #include "formats/manifest-rule.h"
 #include "reports/audit.h"
 #include "stats/analysis.h"
+#include "stats/rule.h"
 #include "common/banned.h"
 
 void audit_init(struct audit *a)
@@ -232,6 +233,13 @@ int audit_remeasure(struct audit *a, const struct manifest *now, const char *bun
 		g->failed = ob->failure || nb->failure || !nb->base.present || !nb->candidate.present;
 		if (g->failed)
 			continue;
+		/* An instruction count is the same work within STATS_SAME_WORK:
+		 * a build in another folder or another environment executes a
+		 * few instructions more or fewer (a path's length), not more
+		 * work.  Every other metric must land in the recorded range. */
+		double slack = ob->metric == METRIC_INSTRUCTIONS ||
+			       ob->metric == METRIC_VG_INSTRUCTIONS ? STATS_SAME_WORK : 0;
+
 		for (int s = 0; s < 2; s++) {
 			const struct manifest_side_stats *ns = s ? &nb->candidate : &nb->base;
 			/* The rule's range when recorded (margin: the pads' intervals,
@@ -239,8 +247,9 @@ int audit_remeasure(struct audit *a, const struct manifest *now, const char *bun
 			g->old_min[s] = isnan(os[s]->range_lo) ? os[s]->min : os[s]->range_lo;
 			g->old_max[s] = isnan(os[s]->range_hi) ? os[s]->max : os[s]->range_hi;
 			g->new_center[s] = ns->center;
-			g->within[s] = os[s]->present && ns->center >= g->old_min[s] &&
-				       ns->center <= g->old_max[s];
+			g->within[s] = os[s]->present &&
+				       ns->center >= g->old_min[s] - slack * fabs(g->old_min[s]) &&
+				       ns->center <= g->old_max[s] + slack * fabs(g->old_max[s]);
 		}
 		g->same_verdict = strcmp(g->old_verdict, g->new_verdict) == 0;
 		g->reproduced = g->within[0] && g->within[1] && g->same_verdict;
