@@ -163,6 +163,7 @@ int config_params_expand(const char *path, struct config_entry **entries, size_t
 int config_parse_params(const char *where, const char *v, char **dst, struct plumb_err *err);
 /* A {param:NAME} left in v (a benchmark without params): an error naming where. */
 int config_params_leftover(const char *where, const char *v, struct plumb_err *err);
+/* A parameter's name and value (config-value.c). */
 bool config_param_name_ok(const char *s, size_t len);
 bool config_param_value_ok(const char *s, size_t len);
 

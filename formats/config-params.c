@@ -49,36 +49,6 @@ static void matrix_release(struct matrix *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static int name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-static int value_char(char c)
-{
-	return name_char(c) || c == '.' || c == '-' || c == '+';
-}
-
-bool config_param_name_ok(const char *s, size_t len)
-{
-	if (len == 0 || len > CONFIG_PARAM_NAME_MAX)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!name_char(s[i]))
-			return false;
-	return true;
-}
-
-bool config_param_value_ok(const char *s, size_t len)
-{
-	if (len == 0 || len > CONFIG_PARAM_VALUE_MAX)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!value_char(s[i]))
-			return false;
-	return true;
-}
-
 static int matrix_parse_norm(const char *where, const char *v, const char *p,
 			     struct matrix *m, struct plumb_err *err);
 

@@ -335,6 +335,37 @@ bool config_symbol_ok(const char *w)
 	return true;
 }
 
+/* A parameter's name and value, in a bench name and in a params line. */
+static bool param_name_char(char c)
+{
+	return is_alpha_(c) || is_digit(c);
+}
+
+static bool param_value_char(char c)
+{
+	return param_name_char(c) || c == '.' || c == '-' || c == '+';
+}
+
+bool config_param_name_ok(const char *s, size_t len)
+{
+	if (len == 0 || len > CONFIG_PARAM_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!param_name_char(s[i]))
+			return false;
+	return true;
+}
+
+bool config_param_value_ok(const char *s, size_t len)
+{
+	if (len == 0 || len > CONFIG_PARAM_VALUE_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!param_value_char(s[i]))
+			return false;
+	return true;
+}
+
 static bool name_char_ok(char c)
 {
 	return is_alpha_(c) || is_digit(c) || c == '.' || c == '-';

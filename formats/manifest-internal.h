@@ -1,6 +1,7 @@
 /*
- * formats/manifest-internal.h: what manifest.c shares with manifest-read.c
- * and manifest-write.c, and nothing else includes.
+ * formats/manifest-internal.h: what manifest.c shares with the files
+ * above it (manifest-check.c, -read.c, -write.c, -range.c, -sweep.c,
+ * -provenance.c), and nothing else includes.
  *
  * Ownership: as in manifest.h; the name tables are static and constant.
  */
