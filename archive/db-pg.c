@@ -15,7 +15,7 @@
 #include <libpq-fe.h>
 
 #include "archive/db-impl.h"
-#include "archive/dialect.h"
+#include "archive/dialect-sql.h"
 #include "common/banned.h"
 
 #define CONN(db) ((PGconn *)(db)->pg)

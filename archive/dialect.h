@@ -5,9 +5,10 @@
  * The archive's SQL is written once, in the subset both understand, with
  * SQLite's `?N` parameters; schema steps are written in SQLite's DDL
  * (archive/schema.c).  For PostgreSQL, dialect_pg_sql() rewrites a
- * statement and dialect_pg_schema() a schema step; what has no common
- * spelling (the schema version, the write lock, read-only snapshots) is a
- * function here with one branch per back end.
+ * statement and dialect_pg_schema() a schema step (dialect-sql.h, which
+ * this header includes); what has no common spelling (the schema version,
+ * the write lock, read-only snapshots) is a function here with one branch
+ * per back end.
  *
  * Ownership: the rewritten SQL is malloc'd and freed by the caller.
  */
@@ -15,23 +16,7 @@
 #define PLUMB_ARCHIVE_DIALECT_H
 
 #include "archive/db.h"
-
-/*
- * A statement for PostgreSQL: `?N` becomes `$N` (a bare `?` the next
- * number), `IS ?N` / `IS NOT ?N` become `IS [NOT] DISTINCT FROM` forms;
- * quoted text is left alone.  *nparams receives the highest parameter
- * number.  NULL without memory.
- */
-char *dialect_pg_sql(const char *sql, int *nparams);
-
-/*
- * A schema step for PostgreSQL: INTEGER is BIGINT (an INTEGER PRIMARY KEY
- * an identity column), REAL is DOUBLE PRECISION, TEXT compares bytewise
- * (COLLATE "C", as SQLite does), WITHOUT ROWID is dropped, and `PRAGMA
- * application_id = N` creates the table that holds what SQLite keeps in
- * its header (plumb_schema: application_id, version).  NULL without memory.
- */
-char *dialect_pg_schema(const char *sql);
+#include "archive/dialect-sql.h"
 
 /* The statement that opens a write transaction holding the archive's write lock. */
 int dialect_begin_write(struct db *db);
