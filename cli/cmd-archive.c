@@ -17,7 +17,6 @@
 #include "archive/query.h"
 #include "archive/scrub.h"
 #include "archive/store.h"
-#include "formats/config.h"
 #include "formats/sign.h"
 #include "reports/changes.h"
 #include "reports/hostclass.h"
@@ -38,52 +37,6 @@ static const char *opt_bench, *opt_repo, *opt_commit, *opt_host, *opt_since, *op
 static const char *opt_metric, *opt_side, *opt_note, *opt_subset;
 static struct strlist opt_labels;
 static long opt_last;
-
-int cli_archive_dir(const char *opt, const char **dir, char **owned)
-{
-	const char *env = getenv("PLUMB_ARCHIVE");
-	struct plumb_config cfg;
-	struct plumb_err err;
-	int status = 0;
-
-	*dir = opt;
-	*owned = NULL;
-	if (opt || (env && *env) || access("plumb.conf", F_OK) != 0)
-		return 0;
-	plumb_err_clear(&err);
-	if (config_init(&cfg, &err) < 0)
-		return cli_fail(&err);
-	if (config_read(&cfg, "plumb.conf", &err) < 0) {
-		status = cli_fail(&err);
-	} else if (cfg.archive.url && !(*owned = strdup(cfg.archive.url))) {
-		plumb_err_oom(&err, "archive.url");
-		status = cli_fail(&err);
-	}
-	*dir = *owned;
-	config_release(&cfg);
-	return status;
-}
-
-int cli_archive_open(struct store *st, const char *dir_opt, int flags)
-{
-	struct plumb_err err;
-	char *dir = NULL, *owned;
-	const char *chosen;
-	int r;
-
-	if ((r = cli_archive_dir(dir_opt, &chosen, &owned)) != 0)
-		return r;
-	plumb_err_clear(&err);
-	if ((r = store_locate(chosen, &dir, &err)) < 0 ||
-	    (r = store_open(st, dir, flags, &err)) < 0) {
-		free(dir);
-		free(owned);
-		return cli_fail(&err);
-	}
-	free(dir);
-	free(owned);
-	return 0;
-}
 
 /* Open the archive named by --archive-dir or the environment; 0 or an exit status. */
 static int open_archive(struct store *st, int flags)

@@ -21,21 +21,6 @@
 static const struct plumb_cmd cmd_bundle_pack, cmd_bundle_show, cmd_bundle_verify,
 	cmd_bundle_extract, cmd_bundle_keygen, cmd_bundle_sign;
 
-/* Load -p KEY.pub when given; 0, or an exit status (cmd.h). */
-int cli_load_pubkey(const char *path, struct sign_public_key *pk, int *have)
-{
-	struct plumb_err err;
-
-	*have = 0;
-	if (!path)
-		return 0;
-	plumb_err_clear(&err);
-	if (sign_public_key_load(pk, path, &err) < 0)
-		return cli_fail(&err);
-	*have = 1;
-	return 0;
-}
-
 /* --json of pack, verify, extract, keygen and sign (keys: docs/json-keys.md). */
 static int opt_json;
 

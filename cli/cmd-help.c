@@ -1,6 +1,6 @@
 /*
  * cli/cmd-help.c: `plumb help [CMD [SUB]]`, the same text as
- * `plumb CMD [SUB] --help`.
+ * `plumb CMD [SUB] --help`, and `plumb --help`, the list of commands.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +9,23 @@
 #include "common/err.h"
 #include "common/banned.h"
 
-void cli_print_main_help(FILE *out);
+/* `plumb --help`: every command of the table with its summary. */
+void cli_print_main_help(FILE *out)
+{
+	fprintf(out,
+		"usage: plumb [--version] [--help] COMMAND [ARGS]\n"
+		"\n"
+		"Benchmark a base and a candidate commit across code placements, and\n"
+		"call a difference only when placement cannot explain it.\n"
+		"\n"
+		"commands:\n");
+	for (const struct plumb_cmd *const *c = plumb_commands; *c; c++)
+		fprintf(out, "  %-10s %s\n", (*c)->name, (*c)->summary);
+	fprintf(out,
+		"\n"
+		"See 'plumb help COMMAND' or 'plumb COMMAND --help'; exit statuses\n"
+		"are listed in plumb(1).\n");
+}
 
 static int help_exec(int argc, char **argv)
 {

@@ -62,6 +62,9 @@ void cmd_print_usage(const struct plumb_cmd *cmd, const char *path, FILE *out);
 /* Print the whole help of cmd (usage, description, options, subcommands). */
 void cmd_print_help(const struct plumb_cmd *cmd, const char *path, FILE *out);
 
+/* `plumb --help`: every command with its summary (cli/cmd-help.c). */
+void cli_print_main_help(FILE *out);
+
 /* Find a command by name in a table, or NULL. */
 const struct plumb_cmd *cmd_find(const struct plumb_cmd *const *table,
 				 const char *name);
