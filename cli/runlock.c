@@ -9,6 +9,7 @@
 #include "cli/runlock.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "runner/failed.h"
 #include "runner/lock.h"
@@ -70,10 +71,13 @@ int cli_run_prune(const struct plumb_config *cfg, const char *age, int quiet)
 		rc = prune_runs(buf_cstr(&wd), now, secs, &removed, &bytes, &err);
 	if (rc < 0)
 		status = cli_fail(&err);
-	else if (!quiet)
-		fprintf(stderr, "plumb: --prune: removed %zu kept run folder%s (%.1f MiB) older than %s from %s\n",
-			removed, removed == 1 ? "" : "s", (double)bytes / 1048576.0, *age ? age : "14d",
-			buf_cstr(&wd));
+	else if (!quiet) {
+		char size[UNITS_MAX];
+
+		units_kib((long long)(bytes / 1024), size);
+		fprintf(stderr, "plumb: --prune: removed %zu kept run folder%s (%s) older than %s from %s\n",
+			removed, removed == 1 ? "" : "s", size, *age ? age : "14d", buf_cstr(&wd));
+	}
 	buf_release(&wd);
 	return status;
 }

@@ -118,6 +118,40 @@ void units_percent(double f, char out[UNITS_MAX])
 	out[n + 1] = '\0';
 }
 
+void units_level(double f, char out[UNITS_MAX])
+{
+	size_t n;
+
+	if (isnan(f) || isinf(f)) {
+		snprintf(out, UNITS_MAX, "n/a");
+		return;
+	}
+	snprintf(out, UNITS_MAX - 1, "%g", f * 100);
+	c_point(out);
+	n = strlen(out);
+	out[n] = '%';
+	out[n + 1] = '\0';
+}
+
+void units_p(double p, char out[UNITS_MAX])
+{
+	if (isnan(p) || isinf(p)) {
+		snprintf(out, UNITS_MAX, "n/a");
+		return;
+	}
+	snprintf(out, UNITS_MAX, "%.2g", p);
+	c_point(out);
+}
+
+void units_load(double l, char out[UNITS_MAX])
+{
+	if (isnan(l) || isinf(l)) {
+		snprintf(out, UNITS_MAX, "n/a");
+		return;
+	}
+	fixed(out, UNITS_MAX, 2, l);
+}
+
 void units_fixed(double v, enum units_dim dim, char out[UNITS_MAX])
 {
 	static const struct fixed_row { double below, div; int decimals; const char *suffix; } time_rows[] = {

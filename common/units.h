@@ -14,7 +14,12 @@
  *   seconds of work   two decimals ("0.80 s", "83.21 s"; units_seconds):
  *                     builds, valgrind runs, estimates in progress lines;
  *   a measured value  four significant digits with its unit (units_value);
- *   a count of events a whole number ("12345678"; units_whole).
+ *   a count of events a whole number ("12345678"; units_whole);
+ *   a rule's setting  as people write it, up to six significant digits
+ *                     ("99%", "0.5%", "99.6667%"; units_level): a
+ *                     confidence level, a minimum effect, a limit;
+ *   a p-value         two significant digits ("0.0022", "0.31"; units_p);
+ *   a load average    two decimals ("1.25"; units_load).
  *
  * Ownership: every function writes into a caller's array; nothing here
  * allocates.
@@ -52,6 +57,15 @@ void units_ratio(double r, char out[UNITS_MAX]);
 
 /* A fraction as a percentage: "3.58%" (below 10 %), "12.5%"; "n/a" for NAN. */
 void units_percent(double f, char out[UNITS_MAX]);
+
+/* A setting given as a fraction, as a percentage: "99%", "99.6667%"; "n/a" for NAN. */
+void units_level(double f, char out[UNITS_MAX]);
+
+/* A p-value: "0.0022", "0.31", "1"; "n/a" for NAN. */
+void units_p(double p, char out[UNITS_MAX]);
+
+/* A load average: "1.25"; "n/a" for NAN. */
+void units_load(double l, char out[UNITS_MAX]);
 
 /*
  * The short form of the end-of-run summary: fixed decimals per unit

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/units.h"
 #include "stats/quantile.h"
 #include "stats/rule.h"
 #include "stats/shift.h"
@@ -927,10 +928,15 @@ static int judge_shift(const struct stats_rule *rule, const struct stats_judge_i
 		return 0;   /* insufficient: figures above, no verdict */
 	out->reason = STATS_REASON_NONE;
 	if (!sh.reaches) {
+		char most[UNITS_MAX], want[UNITS_MAX];
+
 		out->verdict = VERDICT_UNSWEPT;
 		out->reason = STATS_REASON_FEW_PADS;
-		snprintf(out->why, sizeof(out->why), "%zu+%zu pads can reach %.0f%% at most, not %g%%",
-			 in->base.npads, in->candidate.npads, floor(sh.level * 100), rule->confidence * 100);
+		/* Rounded down: never "can reach 99%" for 98.9%. */
+		units_level(floor(sh.level * 100) / 100, most);
+		units_level(rule->confidence, want);
+		snprintf(out->why, sizeof(out->why), "%zu+%zu pads can reach %s at most, not %s",
+			 in->base.npads, in->candidate.npads, most, want);
 		return 0;
 	}
 	if (sh.lo > m || sh.hi < -m) {

@@ -163,10 +163,11 @@ static void shift_text(struct out *out, const struct analysis_result *res)
 	double m = ru->min_effect;
 	char a[PCT_MAX], b[PCT_MAX], c[PCT_MAX], d[PCT_MAX];
 
+	units_level(ru->confidence, b);
 	oprintf(out, "  rule     shift v%d (the pad medians of each side as samples%s: exact "
-		"Mann-Whitney test, Hodges-Lehmann shift and its %g%% interval; minimum effect "
+		"Mann-Whitney test, Hodges-Lehmann shift and its %s interval; minimum effect "
 		"%s)\n", ru->version, ru->version >= 4 ? ", compared within each batch of "
-		"pads measured together" : "", ru->confidence * 100, pct(a, m));
+		"pads measured together" : "", b, pct(a, m));
 	if (jd->has_ratio)
 		oprintf(out, "  ratio    %s (candidate center / base center)\n", ratio_s(a, jd->ratio));
 	else
@@ -177,7 +178,9 @@ static void shift_text(struct out *out, const struct analysis_result *res)
 			pct_s(d, jd->shift_hi, 1), nb, nc);
 		if (jd->batches > 1)
 			oprintf(out, ", in %zu batches", jd->batches);
-		oprintf(out, "; p = %.3g, the least these pads allow %.3g)\n", jd->p, jd->p_min);
+		units_p(jd->p, a);
+		units_p(jd->p_min, b);
+		oprintf(out, "; p = %s, the least these pads allow %s)\n", a, b);
 	}
 	if (jd->has_control_noise)
 		oprintf(out, "  control  %s from base pad 0, %s the base's pads\n",
@@ -223,23 +226,24 @@ static void judgement_text(struct out *out, const struct analysis_result *res)
 	const struct stats_judgement *jd = &res->judge;
 	const struct stats_rule *ru = &jd->rule;
 	int margin = ru->kind == STATS_RULE_MARGIN;
-	char a[PCT_MAX], b[PCT_MAX], c[PCT_MAX];
+	char a[PCT_MAX], b[PCT_MAX], c[PCT_MAX], level[UNITS_MAX];
 
 	if (ru->kind == STATS_RULE_SHIFT) {
 		shift_text(out, res);
 		return;
 	}
+	units_level(ru->confidence, level);
 	if (margin)
-		oprintf(out, "  rule     margin v%d (pad intervals at %.0f%%, noise factor %g; "
-			"a range is the union of its pads' intervals)\n", ru->version,
-			ru->confidence * 100, ru->noise_factor);
+		oprintf(out, "  rule     margin v%d (pad intervals at %s, noise factor %g; "
+			"a range is the union of its pads' intervals)\n", ru->version, level,
+			ru->noise_factor);
 	else
 		oprintf(out, "  rule     overlap v%d (ranges of the pad medians)\n", ru->version);
 	if (jd->has_ratio) {
 		oprintf(out, "  ratio    %s (candidate center / base center)", ratio_s(a, jd->ratio));
 		if (jd->has_interval)
-			oprintf(out, ", %.0f%% interval %s to %s (bootstrap over pads and "
-				"rounds, %u resamples, seed %llu)", ru->confidence * 100,
+			oprintf(out, ", %s interval %s to %s (bootstrap over pads and "
+				"rounds, %u resamples, seed %llu)", level,
 				ratio_s(b, jd->ratio_lo), ratio_s(c, jd->ratio_hi), ru->resamples,
 				(unsigned long long)ru->seed);
 		oprintf(out, "\n");

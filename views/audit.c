@@ -437,23 +437,23 @@ static char *verdict_text(const char *v, const char *dir, const char *rule, long
 static void reanalysis(struct doc *d, const struct audit *a)
 {
 	const struct manifest *m = &a->info.manifest;
-	char summary[200];
+	char summary[200], level[UNITS_MAX];
 	json_t *items, *rows = json_array();
 	size_t judged = 0;
 
+	units_level(a->today_rule.confidence, level);
 	for (size_t i = 0; i < a->n_benches; i++)
 		judged += a->benches[i].judged;
 	if (a->integrity == AUDIT_FAIL)
 		snprintf(summary, sizeof(summary), "the integrity check failed");
 	else if (a->n_differ)
 		snprintf(summary, sizeof(summary), "%zu of %zu verdicts differ under today's rule "
-			 "(%s, version %d, at %g%%)", a->n_differ, judged,
-			 stats_rule_name(a->today_rule.kind), a->today_rule.version,
-			 a->today_rule.confidence * 100);
+			 "(%s, version %d, at %s)", a->n_differ, judged,
+			 stats_rule_name(a->today_rule.kind), a->today_rule.version, level);
 	else
-		snprintf(summary, sizeof(summary), "today's rule (%s, version %d, at %g%%) gives the "
+		snprintf(summary, sizeof(summary), "today's rule (%s, version %d, at %s) gives the "
 			 "recorded verdicts", stats_rule_name(a->today_rule.kind),
-			 a->today_rule.version, a->today_rule.confidence * 100);
+			 a->today_rule.version, level);
 	part(d, "reanalysis", "Re-analysis under today's rule",
 	     a->integrity == AUDIT_FAIL ? audit_state_name(AUDIT_NOT_CHECKED) :
 	     a->n_differ ? "differs" : "pass", summary, &items);

@@ -153,11 +153,15 @@ int view_host_facts(const struct host_facts *hf, struct buf *out, struct plumb_e
 	bad |= row(out, "perf counters", "%s (perf_event_paranoid: %s)",
 		   or_unknown(hf->perf_cycles), a);
 	bad |= row(out, "huge pages", "%s", or_unknown(hf->thp));
-	if (hf->has_load)
-		bad |= row(out, "load average", "%.2f %.2f %.2f", hf->load[0], hf->load[1],
-			   hf->load[2]);
-	else
+	if (hf->has_load) {
+		char l[3][UNITS_MAX];
+
+		for (int i = 0; i < 3; i++)
+			units_load(hf->load[i], l[i]);
+		bad |= row(out, "load average", "%s %s %s", l[0], l[1], l[2]);
+	} else {
 		bad |= row(out, "load average", "unknown");
+	}
 	kb_text(a, hf->mem_total_kb);
 	kb_text(b, hf->mem_available_kb);
 	bad |= row(out, "memory", "%s total, %s available", a, b);

@@ -13,6 +13,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/escape.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "formats/jsonio.h"
 #include "reports/report.h"
@@ -96,7 +97,7 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 	double el = (double)p->elapsed_ns / 1e9;
 	double eta = p->done && p->total > p->done ?
 		     el / (double)p->done * (double)(p->total - p->done) : 0;
-	char e1[32], e2[32], ts[16], load[32] = "";
+	char e1[32], e2[32], ts[16], load[UNITS_MAX + 8] = "", l[UNITS_MAX];
 	struct buf line;
 
 	if (v->quiet || (!v->tty && !p->round_done))
@@ -114,8 +115,10 @@ static void on_progress(void *ctx, const struct runner_progress *p)
 	v->shown_ns = p->elapsed_ns;
 	clock_text(el, e1, sizeof(e1));
 	clock_text(eta, e2, sizeof(e2));
-	if (p->load1 >= 0)
-		snprintf(load, sizeof(load), ", load %.2f", p->load1);
+	if (p->load1 >= 0) {
+		units_load(p->load1, l);
+		snprintf(load, sizeof(load), ", load %s", l);
+	}
 	buf_init(&line, LINE_MAX_BYTES);
 	if (v->tty) {
 		(void)buf_printf(&line, "\r\033[K%s %u/%u  ", p->warmup ? "warmup" : "round",

@@ -95,7 +95,7 @@ test_expect_success '--prune removes kept run folders older than AGE, never a li
 	touch -d "20 days ago" "$first/kept" &&
 	mkdir wd/run-20200101T000000Z-$$ && touch -d "20 days ago" wd/run-20200101T000000Z-$$/kept &&
 	run_plumb -c proj/ok.conf --build-only --prune >/dev/null 2>err &&
-	test_grep "^plumb: --prune: removed 1 kept run folder (.* MiB) older than 14d from .*wd$" err &&
+	test_grep "^plumb: --prune: removed 1 kept run folder ([0-9.]* [kMG]i*B) older than 14d from .*wd$" err &&
 	! test -e "$first" &&
 	test -e "$second" &&
 	test -e wd/run-20200101T000000Z-$$ &&

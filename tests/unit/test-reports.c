@@ -115,6 +115,22 @@ PLUMB_TEST(reports_units_pick_a_unit_and_four_digits)
 	assert_string_equal(s, "0.943");
 	units_ratio(INFINITY, s);
 	assert_string_equal(s, "n/a");
+	units_level(0.99, s);
+	assert_string_equal(s, "99%");
+	units_level(1 - 0.01 / 3, s);
+	assert_string_equal(s, "99.6667%");
+	units_level(0.005, s);
+	assert_string_equal(s, "0.5%");
+	units_p(0.0021645, s);
+	assert_string_equal(s, "0.0022");
+	units_p(0.3125, s);
+	assert_string_equal(s, "0.31");
+	units_p(NAN, s);
+	assert_string_equal(s, "n/a");
+	units_load(1.254, s);
+	assert_string_equal(s, "1.25");
+	units_load(12, s);
+	assert_string_equal(s, "12.00");
 }
 
 static json_t *facts(const char *model, int logical, const char *kernel,
