@@ -8,7 +8,7 @@
 #include "common/err.h"
 #include "common/escape.h"
 #include "formats/bisect.h"
-#include "reports/report.h"
+#include "reports/model.h"
 #include "common/banned.h"
 
 const struct cli_exit_row cli_exit_table[] = {

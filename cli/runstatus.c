@@ -9,7 +9,7 @@
 #include "cli/runstatus.h"
 #include "common/buf.h"
 #include "common/err.h"
-#include "reports/report.h"
+#include "reports/model.h"
 #include "runner/run.h"
 #include "views/run.h"
 #include "common/banned.h"

@@ -10,6 +10,7 @@
 #include "formats/manifest-range.h"
 #include "reports/range.h"
 #include "reports/render.h"
+#include "reports/report.h"
 #include "common/banned.h"
 
 const char *range_hot_word(int hot_identical)

@@ -11,38 +11,20 @@
  * candidate commit of the bundle before it.  Anything else is PLUMB_EINPUT
  * naming the bundle.
  *
- * Ownership: struct range_report is caller-owned storage filled by
- * range_report_build() and freed by range_report_release(); it borrows
- * the sources (and their manifests), which must outlive it.
+ * The model, struct range_report, is in reports/model.h (the SVG module
+ * draws it too).  Ownership: struct range_report is caller-owned storage
+ * filled by range_report_build() and freed by range_report_release(); it
+ * borrows the sources (and their manifests), which must outlive it.
  */
 #ifndef PLUMB_REPORTS_RANGE_H
 #define PLUMB_REPORTS_RANGE_H
 
 #include <stddef.h>
 
-#include "formats/manifest-range.h"
-#include "reports/report.h"
+#include "reports/model.h"
 
 /* Version of the range report's JSON layout (docs/range-json.md). */
 #define RANGE_JSON_VERSION 1
-
-struct range_row {
-	const struct report_source *src;  /* borrowed */
-	struct manifest_range rg;         /* its range member */
-	struct report vs_base;            /* the commit against A (its own job) */
-	struct report vs_parent;          /* against the commit before it (row 0: A) */
-	int have_base, have_parent;       /* built (released by range_report_release()) */
-	struct manifest_hot *hot;         /* per benchmark of the bundle: range.hot's entry */
-	size_t n_hot;
-};
-
-struct range_report {
-	const char *id, *spec;            /* borrowed from row 0 */
-	long long step, total;
-	const char *base_commit;          /* A */
-	struct range_row *rows;           /* by range.index */
-	size_t n;
-};
 
 /* Build the model from n loaded bundles, in any order (see the header comment). */
 int range_report_build(struct range_report *r, const struct report_source *const *srcs, size_t n,

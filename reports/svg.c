@@ -24,10 +24,9 @@
 
 #include "common/buf.h"
 #include "reports/distribution.h"
+#include "reports/model.h"
 #include "reports/range.h"
 #include "reports/render.h"
-#include "reports/report.h"
-#include "reports/trend.h"
 #include "common/banned.h"
 
 #define W 480.0          /* viewBox width: scaled to the page, text stays legible */

@@ -2,7 +2,9 @@
  * reports/trend.h: `plumb report --trend BENCH`: one benchmark's archived
  * series (archive/query.h, query_trend) as a table, Markdown, JSON or an
  * HTML chart of center and range over commits, with the points where the
- * ranges of consecutive points stop overlapping marked.
+ * ranges of consecutive points stop overlapping marked.  A point of a
+ * series, struct trend_point, is in reports/model.h (the SVG module draws
+ * it too).
  *
  * Ownership: the options only borrow their strings; output is appended to
  * the caller's buffer.
@@ -13,24 +15,13 @@
 #include <jansson.h>
 
 #include "archive/store.h"
-#include "reports/report.h"
+#include "reports/model.h"
 
 struct buf;
 struct plumb_err;
 
 /* Version of the JSON trend layout (docs/report-json.md). */
 #define TREND_JSON_VERSION 1
-
-/* One point of a series: one archived bundle's candidate. */
-struct trend_point {
-	const char *bundle, *ref, *commit, *time, *verdict;  /* borrowed, may be NULL */
-	const char *created;  /* when the bundle was made (the run), borrowed, may be NULL */
-	double center, min, max, spread, ratio;              /* NAN when unknown */
-	int shift;        /* +1: range wholly above the previous point's; -1 below; 0 */
-	int change;       /* +1: the first point after a change point up; -1 down; 0 */
-	double change_ratio; /* that change's size (after / before); 0 without one */
-	int change_host;  /* that change moved no code: the same commit either side (never gates) */
-};
 
 struct trend_opts {
 	const char *bench;          /* required */

@@ -1,6 +1,7 @@
 /*
  * views/range.c: the range report's renderers (views/range.h).  Every
- * format reads the same model (reports/range.h), so they cannot disagree:
+ * format reads the same model (reports/model.h, built by reports/range.h),
+ * so they cannot disagree:
  * per benchmark, A's center and range, then per commit its center and
  * range over pads, the ratio and verdict against A, the ratio and verdict
  * against its parent, and its hot code against the parent's.
@@ -22,6 +23,7 @@
 #include "reports/html-page.h"
 #include "reports/range.h"
 #include "reports/render.h"
+#include "reports/report.h"
 #include "views/range.h"
 #include "common/banned.h"
 

@@ -9,7 +9,7 @@
 #ifndef PLUMB_VIEWS_RANGE_H
 #define PLUMB_VIEWS_RANGE_H
 
-#include "reports/report.h"
+#include "reports/model.h"
 
 struct buf;
 struct plumb_err;

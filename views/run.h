@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "reports/report.h"
+#include "reports/model.h"
 
 struct buf;
 struct runner_progress;
