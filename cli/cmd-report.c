@@ -14,6 +14,7 @@
 #include "reports/report.h"
 #include "reports/site.h"
 #include "reports/trend.h"
+#include "reports/words.h"
 #include "views/archive.h"
 #include "views/range.h"
 #include "common/banned.h"

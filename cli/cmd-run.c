@@ -30,6 +30,7 @@
 #include "formats/config.h"
 #include "formats/keyring.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "runner/build.h"
 #include "runner/host.h"
 #include "runner/lock.h"

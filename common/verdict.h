@@ -42,7 +42,7 @@ enum verdict_colour {
 	VERDICT_AMBER     /* the evidence could not decide */
 };
 
-/* --fail-on modes (reports/model.h) under which a verdict fails a gate. */
+/* --fail-on modes (reports/model.h) under which a verdict fails a gate (reports/gate.c). */
 #define VERDICT_FAILS_SLOWER 1u   /* --fail-on slower */
 #define VERDICT_FAILS_ANY 2u      /* --fail-on any */
 #define VERDICT_FAILS_NOISY 4u    /* --fail-on noisy */

@@ -1,7 +1,8 @@
 /*
- * reports/compare.c: the comparison model of a report (report.h): a
- * bundle's candidate against its own base, or against a baseline's
- * recorded side, benchmark by benchmark, with the host facts of both.
+ * reports/compare.c: the comparison model of a report (report.h,
+ * model.h): a bundle's candidate against its own base, or against a
+ * baseline's recorded side, benchmark by benchmark, with the host facts
+ * of both, and Holm's adjustment of the p-values the gate (gate.c) reads.
  *
  * The model decides nothing the statistics do not: verdicts come from the
  * manifest (a bundle against its own base) or from the overlap rule
@@ -10,7 +11,6 @@
  * state, and whether the hosts allow a comparison at all.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +18,16 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "reports/distribution.h"
+#include "reports/gate.h"
+#include "reports/notes.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "formats/manifest-rule.h"
 #include "stats/holm.h"
 #include "stats/rule.h"
 #include "stats/verdict.h"
 #include "common/banned.h"
-
-#define NOTE_MAX 4096
 
 static const struct manifest_side_stats *side_of(const struct manifest_bench *b,
 						 enum manifest_side side)
@@ -197,34 +198,6 @@ static void take_recorded(struct report_bench *b, const struct manifest_bench *m
 		b->noise = mb->noise.relative;
 		b->noisy = mb->noise.too_noisy;
 	}
-}
-
-int report_add_note(struct report_bench *b, struct plumb_err *err, const char *fmt, ...)
-{
-	struct buf t;
-	char **notes;
-	va_list ap;
-	int rc;
-
-	notes = realloc(b->notes, (b->n_notes + 1) * sizeof(*notes));
-	if (!notes)
-		return plumb_err_oom(err, "report notes");
-	b->notes = notes;
-	buf_init(&t, NOTE_MAX);
-	va_start(ap, fmt);
-	rc = buf_vprintf(&t, fmt, ap);
-	va_end(ap);
-	if (rc < 0) {
-		/* Longer than a note may be (a hostile name): keep what fits. */
-		buf_release(&t);
-		if (buf_addstr(&t, "(a remark too long to show)") < 0)
-			return plumb_err_oom(err, "report notes");
-	}
-	notes[b->n_notes] = buf_detach(&t, NULL);
-	if (!notes[b->n_notes])
-		return plumb_err_oom(err, "report notes");
-	b->n_notes++;
-	return 0;
 }
 
 /*
@@ -424,7 +397,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	}
 	if (!b->withheld && b->verdict != VERDICT_INSUFFICIENT && b->has_shift) {
 		struct buf t;
-		buf_init(&t, NOTE_MAX);
+		buf_init(&t, REPORT_NOTE_MAX);
 		phrase_shift_detail(b, &t);
 		if (!isnan(b->detect_slower)) {
 			buf_addstr(&t, "; smallest detectable change ");
@@ -438,7 +411,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	} else if (!b->withheld && b->verdict != VERDICT_INSUFFICIENT &&
 	    (!isnan(b->ratio_lo) || !isnan(b->detect_slower))) {
 		struct buf t;
-		buf_init(&t, NOTE_MAX);
+		buf_init(&t, REPORT_NOTE_MAX);
 		if (!isnan(b->ratio_lo)) {
 			buf_addstr(&t, "change ");
 			phrase_change_signed(b, &t);
@@ -487,7 +460,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 
 	if (r->kind == REPORT_SELF && mb->profile.present) {
 		struct buf t;
-		buf_init(&t, NOTE_MAX);
+		buf_init(&t, REPORT_NOTE_MAX);
 		buf_printf(&t, "hot set from the profile (%.0f%% of the samples):",
 			   mb->profile.coverage * 100);
 		for (int s = 0; s < 2; s++) {
@@ -537,7 +510,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 
 	if (b->mode == MANIFEST_MODE_SAMPLES) {
 		struct buf t;
-		buf_init(&t, NOTE_MAX);
+		buf_init(&t, REPORT_NOTE_MAX);
 		if (b->steady && b->steady->present) {
 			units_percent(b->steady->tolerance, x);
 			if (!isnan(b->steady->start))
@@ -718,41 +691,6 @@ static int fill_bench(struct report *r, struct report_bench *b,
 	return bench_notes(r, b, mb, ob, err);
 }
 
-/* Shown: compared, with a verdict, not withheld. */
-static int shown(const struct report_bench *b)
-{
-	return !b->withheld && !b->failure && !b->missing && !b->old_failure &&
-	       b->verdict != VERDICT_UNSET;
-}
-
-/* b's verdict trips fail_on, whatever its p. */
-static int verdict_trips(const struct report_bench *b, enum report_fail_on fail_on)
-{
-	static const unsigned modes[] = {
-		[REPORT_FAIL_SLOWER] = VERDICT_FAILS_SLOWER,
-		[REPORT_FAIL_ANY] = VERDICT_FAILS_ANY,
-		[REPORT_FAIL_NOISY] = VERDICT_FAILS_NOISY,
-	};
-
-	return (unsigned)fail_on < sizeof(modes) / sizeof(modes[0]) &&
-	       verdict_fails(b->verdict, modes[fail_on]) && shown(b);
-}
-
-/* b's Holm-adjusted p clears its rule's level (a verdict without a p always does). */
-static int holm_passes(const struct report_bench *b)
-{
-	return !b->has_shift || isnan(b->p_holm) || b->p_holm <= 1 - b->rule.confidence;
-}
-
-int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on)
-{
-	return verdict_trips(b, fail_on) && holm_passes(b);
-}
-
-int report_bench_held(const struct report_bench *b, enum report_fail_on fail_on)
-{
-	return verdict_trips(b, fail_on) && !holm_passes(b);
-}
 
 /*
  * Holm's family: every benchmark shown with a p (the shift rule's), but
@@ -771,7 +709,7 @@ static int holm(struct report *r, struct plumb_err *err)
 		return plumb_err_oom(err, "report gate");
 	for (size_t i = 0; i < r->n_benches; i++) {
 		const struct report_bench *b = &r->benches[i];
-		if (shown(b) && b->has_shift && !isnan(b->p) && b->verdict != VERDICT_INSUFFICIENT)
+		if (report_bench_shown(b) && b->has_shift && !isnan(b->p) && b->verdict != VERDICT_INSUFFICIENT)
 			p[n++] = b->p;
 	}
 	if (stats_holm(p, n, p) < 0) {
@@ -782,7 +720,7 @@ static int holm(struct report *r, struct plumb_err *err)
 	n = 0;
 	for (size_t i = 0; i < r->n_benches; i++) {
 		struct report_bench *b = &r->benches[i];
-		if (shown(b) && b->has_shift && !isnan(b->p) && b->verdict != VERDICT_INSUFFICIENT)
+		if (report_bench_shown(b) && b->has_shift && !isnan(b->p) && b->verdict != VERDICT_INSUFFICIENT)
 			b->p_holm = p[n++];
 	}
 	free(p);
@@ -917,65 +855,4 @@ void report_release(struct report *r)
 	hostdiff_release(&r->host);
 	memset(r, 0, sizeof(*r));
 	hostdiff_init(&r->host);
-}
-
-/* Count the benchmarks keep() takes, naming the first ten in names. */
-static size_t collect(const struct report *r, int (*keep)(const struct report_bench *, int),
-		      int arg, struct buf *names)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->n_benches; i++) {
-		const struct report_bench *b = &r->benches[i];
-		if (!keep(b, arg))
-			continue;
-		if (names && n < 10) {
-			if (n)
-				buf_addstr(names, ", ");
-			esc_text(names, b->name);
-		} else if (names && n == 10) {
-			buf_addstr(names, ", ...");
-		}
-		n++;
-	}
-	return n;
-}
-
-static int keep_failing(const struct report_bench *b, int fail_on)
-{
-	return report_bench_fails(b, (enum report_fail_on)fail_on);
-}
-
-static int keep_failed(const struct report_bench *b, int unused)
-{
-	(void)unused;
-	return b->failure != NULL;
-}
-
-size_t report_failing(const struct report *r, enum report_fail_on fail_on,
-		      struct buf *names)
-{
-	return collect(r, keep_failing, (int)fail_on, names);
-}
-
-size_t report_failed(const struct report *r, struct buf *names)
-{
-	return collect(r, keep_failed, 0, names);
-}
-
-const char *render_direction(const struct report_bench *b)
-{
-	return manifest_direction_name(b->direction == MANIFEST_DIRECTION_FASTER ?
-				       MANIFEST_DIRECTION_FASTER : MANIFEST_DIRECTION_SLOWER);
-}
-
-const char *render_verdict_word(const struct report_bench *b)
-{
-	if (b->failure || b->old_failure)
-		return "failed";
-	if (b->missing || b->verdict == VERDICT_UNSET)
-		return "not compared";
-	if (b->withheld)
-		return "withheld";
-	return verdict_name(b->verdict);
 }

@@ -15,8 +15,8 @@
 #include "common/metric.h"
 #include "formats/csv.h"
 #include "formats/jsonio.h"
-#include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "common/banned.h"
 
 /* The verdict as the CSV says it: NULL (empty) when not compared. */

@@ -20,6 +20,7 @@
 #include "common/err.h"
 #include "common/escape.h"
 #include "common/units.h"
+#include "reports/gate.h"
 #include "reports/render.h"
 #include "reports/report.h"
 #include "common/banned.h"

@@ -19,6 +19,7 @@
 #include "reports/html-page.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "common/banned.h"
 
 /* "<span class="verdict v-slower">slower</span>" */

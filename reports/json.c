@@ -13,9 +13,11 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/jsonio.h"
+#include "reports/gate.h"
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "common/banned.h"
 
 static json_t *tri(int v)

@@ -15,6 +15,7 @@
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "common/banned.h"
 
 static int commit_row(struct buf *out, const char *role,

@@ -1,8 +1,9 @@
 /*
  * reports/model.h: the models every renderer reads, and nothing else: no
  * .c file owns this header, so a file that includes it depends on no
- * other file of reports/ for it.  The functions that build, judge and
- * render the models are declared in reports/report.h.
+ * other file of reports/ for it.  The functions that build and render
+ * the models are declared in reports/report.h, their words in
+ * reports/words.h, the --fail-on gate in reports/gate.h.
  *
  * struct report compares two sides of one benchmark set:
  *   - a bundle's candidate against its own base (the same job), or

@@ -14,9 +14,11 @@
 
 #include "common/buf.h"
 #include "formats/config.h"
+#include "reports/gate.h"
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "stats/shift.h"
 #include "common/banned.h"
 

@@ -9,8 +9,8 @@
 #include "common/err.h"
 #include "formats/manifest-range.h"
 #include "reports/range.h"
-#include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "common/banned.h"
 
 const char *range_hot_word(int hot_identical)

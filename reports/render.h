@@ -25,6 +25,7 @@
 #include "reports/html-page.h"
 
 struct buf;
+struct plumb_err;
 struct report;
 struct report_bench;
 struct report_dist;
@@ -194,12 +195,6 @@ int svg_range(struct buf *out, const struct range_report *r, const struct report
  */
 int svg_bisect(struct buf *out, const json_t *doc);
 
-struct plumb_err;
-/* Append a remark to b's notes (a printf format); 0 or PLUMB_EINTERNAL. */
-struct report_bench;
-int report_add_note(struct report_bench *b, struct plumb_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /*
  * Simulated counts (simulated.c): fill b->sim from the bundles' Valgrind
  * members and say what they mean: which counters were used, instructions
@@ -213,11 +208,5 @@ int report_vg_attach(const struct report *r, struct report_bench *b,
 int report_vg_deterministic(const struct manifest_bench *mb, const struct manifest_bench *ob);
 /* b->sim as JSON (json_null() when absent); NULL when memory runs out. */
 json_t *report_vg_json(const struct report_bench *b);
-
-/* The words a verdict is shown with ("slower", "withheld", "failed", ...). */
-const char *render_verdict_word(const struct report_bench *b);
-/* Which way an unswept or noisy difference points: the manifest's direction
- * name, "slower" when none was recorded. */
-const char *render_direction(const struct report_bench *b);
 
 #endif

@@ -11,50 +11,12 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "reports/gate.h"
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "common/banned.h"
-
-static const char *const format_names[] = { "text", "md", "html", "json", "csv", "bmf" };
-
-int report_format_parse(const char *s, enum report_format *out)
-{
-	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
-		if (strcmp(s, format_names[i]) == 0) {
-			*out = (enum report_format)i;
-			return 0;
-		}
-	if (strcmp(s, "markdown") == 0) {
-		*out = REPORT_MARKDOWN;
-		return 0;
-	}
-	return -1;
-}
-
-const char *report_format_name(enum report_format f)
-{
-	return format_names[f];
-}
-
-int report_fail_on_parse(const char *s, enum report_fail_on *out)
-{
-	if (strcmp(s, "slower") == 0)
-		*out = REPORT_FAIL_SLOWER;
-	else if (strcmp(s, "any") == 0)
-		*out = REPORT_FAIL_ANY;
-	else if (strcmp(s, "noisy") == 0)
-		*out = REPORT_FAIL_NOISY;
-	else
-		return -1;
-	return 0;
-}
-
-const char *report_fail_on_name(enum report_fail_on f)
-{
-	return f == REPORT_FAIL_SLOWER ? "slower" : f == REPORT_FAIL_ANY ? "any" :
-	       f == REPORT_FAIL_NOISY ? "noisy" : f == REPORT_FAIL_CHANGE ? "change" : NULL;
-}
 
 /* What each --fail-on asks for, in a message. */
 static const char *fail_on_words(enum report_fail_on f)

@@ -6,7 +6,7 @@
  * To add a report format (`plumb report --format NAME`; what the build
  * and the tests demand):
  *   1. its value in enum report_format (reports/model.h) and its name at
- *      the same place in format_names[] (reports/report.c: nothing checks
+ *      the same place in format_names[] (reports/words.c: nothing checks
  *      that the two agree);
  *   2. its renderer, reports/<name>.c, declared below beside
  *      report_text(), and its line in reports/local.am; tables through
@@ -55,24 +55,6 @@ int report_compare(struct report *r, enum report_kind kind,
 		   int force, struct plumb_err *err);
 
 void report_release(struct report *r);
-
-/*
- * Nonzero when b makes --fail-on fail: a verdict, shown, that trips that
- * mode (common/verdict.h), and, when the verdict has a p (shift rule),
- * a Holm-adjusted p (b->p_holm) of at most 1 - its rule's confidence.
- * Verdicts without a p (margin, overlap) gate by their verdict alone.
- */
-int report_bench_fails(const struct report_bench *b, enum report_fail_on fail_on);
-
-/* Nonzero when b's verdict trips fail_on but Holm's adjustment holds it back. */
-int report_bench_held(const struct report_bench *b, enum report_fail_on fail_on);
-
-/* Benchmarks that make --fail-on fail: count and, in names, a "a, b" list. */
-size_t report_failing(const struct report *r, enum report_fail_on fail_on,
-		      struct buf *names);
-
-/* Benchmarks whose candidate failed (a --keep-going bundle): count and names. */
-size_t report_failed(const struct report *r, struct buf *names);
 
 /* Renderers: append the report in one format to out. */
 int report_text(const struct report *r, int color, struct buf *out,
@@ -139,13 +121,6 @@ void report_source_side(const struct report_source *s, enum manifest_side side,
  * distributions): bundle is its id, origin the path it was written to. */
 void report_side_of(const struct manifest *m, enum manifest_side side, const char *bundle,
 		    const char *origin, struct report_side *out);
-
-/* Names of formats and fail-on values as the command line spells them. */
-int report_format_parse(const char *s, enum report_format *out);
-int report_fail_on_parse(const char *s, enum report_fail_on *out);
-const char *report_format_name(enum report_format f);
-/* "slower", "any", "noisy", or NULL for REPORT_FAIL_NEVER. */
-const char *report_fail_on_name(enum report_fail_on f);
 
 /*
  * GitHub Actions (reports/github.c).  report_github_escape() appends s

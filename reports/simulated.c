@@ -17,6 +17,7 @@
 #include "common/err.h"
 #include "common/units.h"
 #include "formats/manifest-valgrind.h"
+#include "reports/notes.h"
 #include "reports/render.h"
 #include "reports/report.h"
 #include "formats/jsonio.h"

@@ -27,6 +27,7 @@
 #include "reports/model.h"
 #include "reports/range.h"
 #include "reports/render.h"
+#include "reports/words.h"
 #include "common/banned.h"
 
 #define W 480.0          /* viewBox width: scaled to the page, text stays legible */

@@ -17,6 +17,7 @@
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "common/banned.h"
 
 #define RED "\033[31m"

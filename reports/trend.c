@@ -23,6 +23,7 @@
 #include "reports/render.h"
 #include "reports/report.h"
 #include "reports/trend.h"
+#include "reports/words.h"
 #include "common/banned.h"
 
 static enum metric_id metric_of(const char *name)

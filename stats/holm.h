@@ -5,8 +5,9 @@
  * that comparing every adjusted p with alpha keeps the chance of any
  * false call among all of them at most alpha (the family-wise error
  * rate), whatever the dependence between the tests.  `--fail-on` applies
- * it to the benchmarks judged by the shift rule (reports/compare.c,
- * docs/verdict.md "Many benchmarks, one gate").
+ * it to the benchmarks judged by the shift rule (reports/compare.c
+ * adjusts, reports/gate.c gates; docs/verdict.md "Many benchmarks, one
+ * gate").
  *
  * Ownership: the input is only read; stats_holm() allocates its scratch
  * and frees it before it returns.

@@ -24,6 +24,7 @@
 #include "reports/range.h"
 #include "reports/render.h"
 #include "reports/report.h"
+#include "reports/words.h"
 #include "views/range.h"
 #include "common/banned.h"
 

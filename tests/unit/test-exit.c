@@ -16,6 +16,7 @@
 #include "formats/bisect.h"
 #include "reports/report.h"
 #include "reports/trend.h"
+#include "reports/words.h"
 #include "common/banned.h"
 
 /* Every row is in plumb(1)'s EXIT STATUS: ".B N", then a line starting with its words. */

@@ -16,6 +16,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "reports/distribution.h"
+#include "reports/gate.h"
 #include "reports/hostdiff.h"
 #include "reports/render.h"
 #include "reports/report.h"
