@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "reports/report.h"
+#include "reports/source.h"
 #include "reports/words.h"
 #include "common/banned.h"
 

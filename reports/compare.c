@@ -1,5 +1,5 @@
 /*
- * reports/compare.c: the comparison model of a report (report.h,
+ * reports/compare.c: the comparison model of a report (compare.h,
  * model.h): a bundle's candidate against its own base, or against a
  * baseline's recorded side, benchmark by benchmark, with the host facts
  * of both, and Holm's adjustment of the p-values the gate (gate.c) reads.
@@ -17,11 +17,11 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "reports/compare.h"
 #include "reports/distribution.h"
 #include "reports/gate.h"
 #include "reports/notes.h"
 #include "reports/render.h"
-#include "reports/report.h"
 #include "reports/words.h"
 #include "formats/manifest-rule.h"
 #include "stats/holm.h"

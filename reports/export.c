@@ -15,7 +15,8 @@
 #include "common/metric.h"
 #include "formats/csv.h"
 #include "formats/jsonio.h"
-#include "reports/report.h"
+#include "reports/model.h"
+#include "reports/renderers.h"
 #include "reports/words.h"
 #include "common/banned.h"
 

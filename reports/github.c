@@ -1,11 +1,12 @@
 /*
- * reports/github.c: GitHub Actions workflow commands for a compared model:
- * an ::error line per failed benchmark and per one that fails a --fail-on
- * slower gate, a ::warning line per one that Holm's adjustment holds back
- * from it and per noisy one (report_github()).  Each says the effect as
- * every other format does, its magnitude first (the shift and its interval
- * under the shift rule, else the change of the centers, with the ratio),
- * and names the bundle it comes from (its path as given, else its id).
+ * reports/github.c: GitHub Actions workflow commands for a compared model
+ * (github.h): an ::error line per failed benchmark and per one that fails
+ * a --fail-on slower gate, a ::warning line per one that Holm's
+ * adjustment holds back from it and per noisy one (report_github()).
+ * Each says the effect as every other format does, its magnitude first
+ * (the shift and its interval under the shift rule, else the change of
+ * the centers, with the ratio), and names the bundle it comes from (its
+ * path as given, else its id).
  *
  * Escaping follows GitHub's rules for workflow commands: in the message,
  * % CR LF become %25 %0D %0A; in a property value (title=...) also : and ,
@@ -20,9 +21,12 @@
 #include "common/err.h"
 #include "common/escape.h"
 #include "common/units.h"
+#include "reports/compare.h"
 #include "reports/gate.h"
+#include "reports/github.h"
+#include "reports/model.h"
 #include "reports/render.h"
-#include "reports/report.h"
+#include "reports/renderers.h"
 #include "common/banned.h"
 
 int report_github_escape(struct buf *out, const char *s, int property)

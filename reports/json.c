@@ -15,8 +15,9 @@
 #include "formats/jsonio.h"
 #include "reports/gate.h"
 #include "reports/hostdiff.h"
+#include "reports/model.h"
 #include "reports/render.h"
-#include "reports/report.h"
+#include "reports/renderers.h"
 #include "reports/words.h"
 #include "common/banned.h"
 

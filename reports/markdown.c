@@ -13,8 +13,9 @@
 #include "common/err.h"
 #include "reports/distribution.h"
 #include "reports/hostdiff.h"
+#include "reports/model.h"
 #include "reports/render.h"
-#include "reports/report.h"
+#include "reports/renderers.h"
 #include "reports/words.h"
 #include "common/banned.h"
 

@@ -1,9 +1,11 @@
 /*
  * reports/model.h: the models every renderer reads, and nothing else: no
  * .c file owns this header, so a file that includes it depends on no
- * other file of reports/ for it.  The functions that build and render
- * the models are declared in reports/report.h, their words in
- * reports/words.h, the --fail-on gate in reports/gate.h.
+ * other file of reports/ for it.  The functions that build, judge and
+ * render the models are declared by the headers of the files that
+ * define them: report_compare() in reports/compare.h, the gate in
+ * reports/gate.h, the renderers in reports/renderers.h, the stage
+ * report_render() in reports/report.h.
  *
  * struct report compares two sides of one benchmark set:
  *   - a bundle's candidate against its own base (the same job), or
@@ -29,7 +31,7 @@
  * manifests, distributions and names it was built from (struct
  * report_side), which must outlive it.  struct report_source is
  * caller-owned storage filled by report_source_load() and freed by
- * report_source_release().  struct range_report is
+ * report_source_release() (reports/source.h).  struct range_report is
  * caller-owned storage filled by range_report_build() and freed by
  * range_report_release(); it borrows the sources (and their manifests),
  * which must outlive it.  A trend_point borrows its strings from the

@@ -1,5 +1,5 @@
 /*
- * reports/range.c: the range report's model (reports/range.h): the job's
+ * reports/range.c: the range report's model (range.h, model.h): the job's
  * bundles put in order and checked to be the whole job, then two
  * comparisons per commit, both through report_compare().
  */
@@ -8,8 +8,10 @@
 
 #include "common/err.h"
 #include "formats/manifest-range.h"
+#include "reports/compare.h"
+#include "reports/model.h"
 #include "reports/range.h"
-#include "reports/report.h"
+#include "reports/source.h"
 #include "reports/words.h"
 #include "common/banned.h"
 

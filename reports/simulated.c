@@ -17,9 +17,9 @@
 #include "common/err.h"
 #include "common/units.h"
 #include "formats/manifest-valgrind.h"
+#include "reports/model.h"
 #include "reports/notes.h"
 #include "reports/render.h"
-#include "reports/report.h"
 #include "formats/jsonio.h"
 #include "common/banned.h"
 

@@ -33,7 +33,6 @@
 #include "reports/hostclass.h"
 #include "reports/html-page.h"
 #include "reports/render.h"
-#include "reports/report.h"
 #include "reports/site.h"
 #include "reports/trend.h"
 #include "formats/jsonio.h"

@@ -1,5 +1,5 @@
 /*
- * reports/source.c: what a report reads, and where from.
+ * reports/source.c: what a report reads, and where from (source.h).
  *
  *   - a bundle file: verified completely (formats/bundle.h) before any of
  *     it is believed; its samples.tsv rows feed the per-pad distributions
@@ -30,7 +30,8 @@
 #include "formats/manifest.h"
 #include "formats/samples.h"
 #include "reports/distribution.h"
-#include "reports/report.h"
+#include "reports/model.h"
+#include "reports/source.h"
 #include "common/banned.h"
 
 void report_source_init(struct report_source *s)

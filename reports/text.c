@@ -15,8 +15,9 @@
 #include "common/err.h"
 #include "common/table.h"
 #include "reports/hostdiff.h"
+#include "reports/model.h"
 #include "reports/render.h"
-#include "reports/report.h"
+#include "reports/renderers.h"
 #include "reports/words.h"
 #include "common/banned.h"
 

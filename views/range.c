@@ -23,7 +23,7 @@
 #include "reports/html-page.h"
 #include "reports/range.h"
 #include "reports/render.h"
-#include "reports/report.h"
+#include "reports/source.h"
 #include "reports/words.h"
 #include "views/range.h"
 #include "common/banned.h"
