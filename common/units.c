@@ -118,6 +118,18 @@ void units_percent(double f, char out[UNITS_MAX])
 	out[n + 1] = '\0';
 }
 
+void units_change(double ratio, char out[UNITS_MAX])
+{
+	char p[UNITS_MAX];
+
+	if (isnan(ratio) || isinf(ratio)) {
+		snprintf(out, UNITS_MAX, "n/a");
+		return;
+	}
+	units_percent(fabs(ratio - 1), p);
+	snprintf(out, UNITS_MAX, "%s%.40s", ratio < 1 ? "\u2212" : "+", p);
+}
+
 void units_level(double f, char out[UNITS_MAX])
 {
 	size_t n;

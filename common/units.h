@@ -18,6 +18,8 @@
  *   a rule's setting  as people write it, up to six significant digits
  *                     ("99%", "0.5%", "99.6667%"; units_level): a
  *                     confidence level, a minimum effect, a limit;
+ *   a change          a ratio as a signed percentage ("+11.8%", "−3.05%",
+ *                     with the minus sign U+2212; units_change);
  *   a p-value         two significant digits ("0.0022", "0.31"; units_p);
  *   a load average    two decimals ("1.25"; units_load).
  *
@@ -57,6 +59,9 @@ void units_ratio(double r, char out[UNITS_MAX]);
 
 /* A fraction as a percentage: "3.58%" (below 10 %), "12.5%"; "n/a" for NAN. */
 void units_percent(double f, char out[UNITS_MAX]);
+
+/* A ratio as a signed change: "+11.8%", "−3.05%" (U+2212); "n/a" for NAN. */
+void units_change(double ratio, char out[UNITS_MAX]);
 
 /* A setting given as a fraction, as a percentage: "99%", "99.6667%"; "n/a" for NAN. */
 void units_level(double f, char out[UNITS_MAX]);

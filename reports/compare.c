@@ -17,6 +17,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "reports/compare.h"
 #include "reports/distribution.h"
 #include "reports/gate.h"
@@ -345,6 +346,9 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	if (b->withheld) {
 		/* No remark that would give the withheld verdict away. */
 	} else if (b->verdict == VERDICT_UNSWEPT) {
+		char c[UNITS_MAX];
+
+		units_level(b->rule.confidence, c);
 		if (b->old->n_pads == 1 || b->new->n_pads == 1)
 			rc = report_add_note(b, err, "unswept: a side was built at one pad only; the "
 				      "difference points %s, but placement cannot be ruled out "
@@ -352,9 +356,8 @@ static int bench_notes(struct report *r, struct report_bench *b,
 				      render_direction(b));
 		else
 			rc = report_add_note(b, err, "unswept: %zu and %zu pads are too few to rule out "
-				      "placement at %g%% confidence; the difference points %s",
-				      b->old->n_pads, b->new->n_pads, b->rule.confidence * 100,
-				      render_direction(b));
+				      "placement at %s confidence; the difference points %s",
+				      b->old->n_pads, b->new->n_pads, c, render_direction(b));
 	} else if (b->verdict == VERDICT_INSUFFICIENT) {
 		long long lo = b->old->rounds >= 0 && (b->new->rounds < 0 ||
 			b->old->rounds < b->new->rounds) ? b->old->rounds : b->new->rounds;
@@ -411,11 +414,14 @@ static int bench_notes(struct report *r, struct report_bench *b,
 	} else if (!b->withheld && b->verdict != VERDICT_INSUFFICIENT &&
 	    (!isnan(b->ratio_lo) || !isnan(b->detect_slower))) {
 		struct buf t;
+		char c[UNITS_MAX];
+
 		buf_init(&t, REPORT_NOTE_MAX);
 		if (!isnan(b->ratio_lo)) {
 			buf_addstr(&t, "change ");
 			phrase_change_signed(b, &t);
-			buf_printf(&t, ", %g%% interval over %s ", b->rule.confidence * 100,
+			units_level(b->rule.confidence, c);
+			buf_printf(&t, ", %s interval over %s ", c,
 				   r->kind == REPORT_SELF ? "pads and rounds" : "pads");
 			phrase_interval(b, &t);
 		}
@@ -460,17 +466,20 @@ static int bench_notes(struct report *r, struct report_bench *b,
 
 	if (r->kind == REPORT_SELF && mb->profile.present) {
 		struct buf t;
+		char share[UNITS_MAX];
+
 		buf_init(&t, REPORT_NOTE_MAX);
-		buf_printf(&t, "hot set from the profile (%.0f%% of the samples):",
-			   mb->profile.coverage * 100);
+		units_percent(mb->profile.coverage, share);
+		buf_printf(&t, "hot set from the profile (%s of the samples):", share);
 		for (int s = 0; s < 2; s++) {
 			const struct manifest_profile_side *ps = s ? &mb->profile.candidate : &mb->profile.base;
 			if (!ps->present)
 				continue;
 			buf_printf(&t, "%s %s", s && mb->profile.base.present ? ";" : "", s ? "candidate" : "base");
-			for (size_t k = 0; k < ps->n_symbols && k < 8; k++)
-				buf_printf(&t, "%s %s %.1f%%", k ? "," : "", ps->symbols[k].name,
-					   ps->symbols[k].share * 100);
+			for (size_t k = 0; k < ps->n_symbols && k < 8; k++) {
+				units_percent(ps->symbols[k].share, share);
+				buf_printf(&t, "%s %s %s", k ? "," : "", ps->symbols[k].name, share);
+			}
 			if (ps->n_symbols > 8)
 				buf_printf(&t, ", ... (%zu in all)", ps->n_symbols);
 		}
@@ -513,10 +522,14 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		buf_init(&t, REPORT_NOTE_MAX);
 		if (b->steady && b->steady->present) {
 			units_percent(b->steady->tolerance, x);
-			if (!isnan(b->steady->start))
-				buf_printf(&t, "steady state from sample %.0f", b->steady->start);
-			else
+			if (!isnan(b->steady->start)) {
+				char from[UNITS_MAX];
+
+				units_whole(b->steady->start, from);
+				buf_printf(&t, "steady state from sample %s", from);
+			} else {
 				buf_printf(&t, "steady state not reached");
+			}
 			buf_printf(&t, " (window %lld, tolerance %s)",
 				   (long long)b->steady->window, x);
 		}

@@ -122,10 +122,13 @@ int report_github(const struct report *r, struct buf *out, struct plumb_err *err
 		} else if ((slower || held) && b->has_shift) {
 			rc |= buf_printf(&msg, "%s is %s: ", b->name, word);
 			rc |= phrase_effect(r, b, &msg);
-			if (held)
+			if (held) {
+				char p[UNITS_MAX];
+
+				units_p(b->p_holm, p);
 				rc |= buf_printf(&msg, "; held back from the gate by Holm's adjustment "
-						 "over %zu benchmarks (adjusted p %.2g)", r->holm_n,
-						 b->p_holm);
+						 "over %zu benchmarks (adjusted p %s)", r->holm_n, p);
+			}
 			rc |= bundle_named(r, &msg);
 			rc |= command(out, held ? "warning" : "error", b->name, word, buf_cstr(&msg));
 		} else if (slower) {

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/jsonio.h"
 #include "formats/manifest.h"
 #include "reports/hostdiff.h"
@@ -241,7 +242,7 @@ int hostdiff_load(struct hostdiff *d, const struct manifest_run *run, const json
 	const json_t *cpus = hostdiff_lookup(facts, "cpu.logical");
 	double lo = NAN, hi = NAN;
 	size_t n = 0;
-	char text[200];
+	char text[320], l0[UNITS_MAX], l1[UNITS_MAX];
 
 	for (size_t i = 0; i < run->n_conditions; i++) {
 		double l = run->conditions[i].load[0];
@@ -255,17 +256,19 @@ int hostdiff_load(struct hostdiff *d, const struct manifest_run *run, const json
 	}
 	if (n == 0)
 		return 0;
+	units_load(lo, l0);
+	units_load(hi, l1);
 	if (json_is_integer(cpus) && json_integer_value(cpus) > 0 &&
 	    hi > (double)json_integer_value(cpus))
-		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f on %lld CPUs: more "
+		snprintf(text, sizeof(text), "load during the rounds %s to %s on %lld CPUs: more "
 			 "work than CPUs, the wall-clock timings include waiting for one "
-			 "(metric = cpu leaves it out)", lo, hi,
+			 "(metric = cpu leaves it out)", l0, l1,
 			 (long long)json_integer_value(cpus));
 	else if (json_is_integer(cpus))
-		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f on %lld CPUs", lo, hi,
+		snprintf(text, sizeof(text), "load during the rounds %s to %s on %lld CPUs", l0, l1,
 			 (long long)json_integer_value(cpus));
 	else
-		snprintf(text, sizeof(text), "load during the rounds %.2f to %.2f", lo, hi);
+		snprintf(text, sizeof(text), "load during the rounds %s to %s", l0, l1);
 	return add_statement(d, who, "%s", text, err);
 }
 

@@ -15,6 +15,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "reports/hostdiff.h"
 #include "reports/html-page.h"
 #include "reports/model.h"
@@ -232,22 +233,27 @@ static int numbers(const struct report *r, const struct report_bench *b,
 		rc |= buf_printf(out, "<dt>%s interval</dt><dd>", x);
 		rc |= phrase_interval(b, raw);
 		rc |= raw_html(out, raw);
-		rc |= buf_printf(out, " (the most these pads allow, short of %g%%)</dd>",
-				 b->rule.confidence * 100);
+		units_level(b->rule.confidence, x);
+		rc |= buf_printf(out, " (the most these pads allow, short of %s)</dd>", x);
 	} else if (!isnan(b->ratio_lo)) {
-		rc |= buf_printf(out, "<dt>%g%% interval</dt><dd>", b->rule.confidence * 100);
+		units_level(b->rule.confidence, x);
+		rc |= buf_printf(out, "<dt>%s interval</dt><dd>", x);
 		rc |= phrase_interval(b, raw);
 		rc |= raw_html(out, raw);
 		rc |= buf_addstr(out, "</dd>");
 	}
 	if (b->has_shift && !b->withheld) {
-		rc |= buf_printf(out, "<dt>p</dt><dd>%.2g (the least these pads allow: %.2g)", b->p,
-				 b->p_min);
-		if (!isnan(b->p_holm) && r->holm_n > 1)
-			rc |= buf_printf(out, "; Holm-adjusted over %zu benchmarks %.2g", r->holm_n,
-					 b->p_holm);
-		rc |= buf_printf(out, "</dd><dt>minimum effect</dt><dd>\u00b1%g%%</dd>",
-				 b->rule.min_effect * 100);
+		char least[UNITS_MAX];
+
+		units_p(b->p, x);
+		units_p(b->p_min, least);
+		rc |= buf_printf(out, "<dt>p</dt><dd>%s (the least these pads allow: %s)", x, least);
+		if (!isnan(b->p_holm) && r->holm_n > 1) {
+			units_p(b->p_holm, x);
+			rc |= buf_printf(out, "; Holm-adjusted over %zu benchmarks %s", r->holm_n, x);
+		}
+		units_level(b->rule.min_effect, x);
+		rc |= buf_printf(out, "</dd><dt>minimum effect</dt><dd>\u00b1%s</dd>", x);
 	}
 	if (!isnan(b->detect_slower)) {
 		rc |= buf_addstr(out, "<dt>detectable change</dt><dd>");

@@ -123,12 +123,6 @@ int phrase_commit(const struct manifest_commit *c, struct buf *out)
 	return rc ? -1 : 0;
 }
 
-/* "99%", "1%", "0.5%": a rule's parameter as people write it. */
-static void param_percent(double v, char out[UNITS_MAX])
-{
-	snprintf(out, UNITS_MAX, "%g%%", v * 100);
-}
-
 int phrase_summary(const struct report *r, struct buf *out)
 {
 	const struct report_counts *c = &r->counts;
@@ -185,7 +179,7 @@ int phrase_gate(const struct report *r, struct buf *out)
 		rc |= buf_addstr(out, " at each one's 1 \u2212 confidence");
 	} else {
 		char a[UNITS_MAX];
-		param_percent(alpha, a);
+		units_level(alpha, a);
 		rc |= buf_printf(out, " at %s", a);
 	}
 	rc |= buf_printf(out, ": %zu fail%s the gate", fails, fails == 1 ? "s" : "");
@@ -196,7 +190,10 @@ int phrase_gate(const struct report *r, struct buf *out)
 			const struct report_bench *b = &r->benches[i];
 			if (!report_bench_held(b, r->fail_on))
 				continue;
-			rc |= buf_printf(out, "%s%s (adjusted p %.2g)", sep, b->name, b->p_holm);
+			char p[UNITS_MAX];
+
+			units_p(b->p_holm, p);
+			rc |= buf_printf(out, "%s%s (adjusted p %s)", sep, b->name, p);
 			sep = ", ";
 		}
 	}
@@ -218,15 +215,6 @@ int phrase_source(const struct report_side *s, struct buf *out)
 	return rc ? -1 : 0;
 }
 
-/* "+11.8%" or "−3.05%": a ratio as a signed change of the metric. */
-#define SIGNED_MAX (UNITS_MAX + 4)
-static void signed_change(double ratio, char out[SIGNED_MAX])
-{
-	char p[UNITS_MAX];
-
-	units_percent(fabs(ratio - 1), p);
-	snprintf(out, SIGNED_MAX, "%s%s", ratio < 1 ? "\u2212" : "+", p);
-}
 
 /* The change a report leads with, as a ratio: the shift's (shift rule), else the centers'. */
 static double effect_ratio(const struct report_bench *b)
@@ -249,12 +237,12 @@ int phrase_change(const struct report_bench *b, struct buf *out)
 
 int phrase_change_signed(const struct report_bench *b, struct buf *out)
 {
-	char p[SIGNED_MAX];
+	char p[UNITS_MAX];
 	double ratio = effect_ratio(b);
 
 	if (isnan(ratio))
 		return 0;
-	signed_change(ratio, p);
+	units_change(ratio, p);
 	return buf_addstr(out, p);
 }
 
@@ -278,7 +266,7 @@ int phrase_effect(const struct report *r, const struct report_bench *b, struct b
 	rc |= phrase_change_signed(b, out);
 	if (b->verdict == VERDICT_SLOWER || b->verdict == VERDICT_FASTER)
 		rc |= buf_printf(out, " %s", verdict_name(b->verdict));
-	param_percent(b->rule.confidence, c);
+	units_level(b->rule.confidence, c);
 	rc |= buf_printf(out, ", %s interval ", c);
 	rc |= phrase_interval(b, out);
 	rc |= buf_addstr(out, ", ");
@@ -288,13 +276,13 @@ int phrase_effect(const struct report *r, const struct report_bench *b, struct b
 
 int phrase_shift_detail(const struct report_bench *b, struct buf *out)
 {
-	char c[UNITS_MAX], lv[UNITS_MAX], m[UNITS_MAX];
+	char c[UNITS_MAX], lv[UNITS_MAX], m[UNITS_MAX], p[UNITS_MAX], least[UNITS_MAX];
 	int rc = 0;
 
 	if (!b->has_shift || !b->old || !b->new)
 		return 0;
-	param_percent(b->rule.confidence, c);
-	param_percent(b->rule.min_effect, m);
+	units_level(b->rule.confidence, c);
+	units_level(b->rule.min_effect, m);
 	units_percent(b->shift_level, lv);
 	rc |= buf_addstr(out, "shift ");
 	rc |= phrase_change_signed(b, out);
@@ -313,21 +301,23 @@ int phrase_shift_detail(const struct report_bench *b, struct buf *out)
 		rc |= buf_printf(out, " (the most %zu and %zu pads allow, short of %s)",
 				 b->old->n_pads, b->new->n_pads, c);
 	}
-	rc |= buf_printf(out, ", p = %.2g (the least %zu and %zu pads allow: %.2g)", b->p,
-			 b->old->n_pads, b->new->n_pads, b->p_min);
+	units_p(b->p, p);
+	units_p(b->p_min, least);
+	rc |= buf_printf(out, ", p = %s (the least %zu and %zu pads allow: %s)", p,
+			 b->old->n_pads, b->new->n_pads, least);
 	rc |= buf_printf(out, "; minimum effect \u00b1%s", m);
 	return rc ? -1 : 0;
 }
 
 int phrase_interval(const struct report_bench *b, struct buf *out)
 {
-	char lo[SIGNED_MAX], hi[SIGNED_MAX];
+	char lo[UNITS_MAX], hi[UNITS_MAX];
 
 	/* No interval at all (one pad a side covers nothing): nothing to say. */
 	if (isnan(b->ratio_lo) || isnan(b->ratio_hi) || (b->has_shift && !(b->shift_level > 0)))
 		return 0;
-	signed_change(b->ratio_lo, lo);
-	signed_change(b->ratio_hi, hi);
+	units_change(b->ratio_lo, lo);
+	units_change(b->ratio_hi, hi);
 	return buf_printf(out, "%s to %s", lo, hi);
 }
 
@@ -398,21 +388,22 @@ static int apart(const struct report_bench *b, int more, struct buf *out)
  */
 static int explain_shift(const struct report *r, const struct report_bench *b, struct buf *out)
 {
-	char m[UNITS_MAX], c[UNITS_MAX];
+	char m[UNITS_MAX], c[UNITS_MAX], p[UNITS_MAX];
 	int hot = b->hot_identical == 1 || b->hot_identical == 2;
 	double e = b->rule.min_effect;
 	int rc = 0;
 
-	param_percent(e, m);
-	param_percent(b->rule.confidence, c);
+	units_level(e, m);
+	units_level(b->rule.confidence, c);
+	units_p(b->p, p);
 	switch (b->verdict) {
 	case VERDICT_SLOWER:
 	case VERDICT_FASTER: {
 		int slower = b->verdict == VERDICT_SLOWER;
 		rc |= phrase_effect(r, b, out);
 		rc |= buf_printf(out, ": the interval lies wholly %s the %s%s minimum effect "
-				 "(p = %.2g).", slower ? "above" : "below", slower ? "+" : "\u2212",
-				 m, b->p);
+				 "(p = %s).", slower ? "above" : "below", slower ? "+" : "\u2212",
+				 m, p);
 		if (hot)
 			rc |= buf_addstr(out, b->work == STATS_WORK_DIFFERENT ?
 					 " The hot code is identical, but the run showed different "

@@ -43,13 +43,6 @@ static double spread_of(const struct manifest_vg_stat *s)
 	return s->present && s->center > 0 ? (s->max - s->min) / s->center : NAN;
 }
 
-/* "1234567" (an exact count, every digit) into out. */
-static void count_text(double v, char out[UNITS_EXACT_MAX])
-{
-	if (units_exact(v, UNITS_EXACT_PLAIN, out) < 0)
-		snprintf(out, UNITS_EXACT_MAX, "%.0f", v);
-}
-
 /* "valgrind 3.19.0 (cachegrind; I1 32768,8,64 ...)": the kind of counts. */
 static int kind_note(const struct report *r, struct report_bench *b, const struct manifest *m,
 		     struct plumb_err *err)
@@ -83,7 +76,7 @@ int report_vg_attach(const struct report *r, struct report_bench *b,
 	const struct manifest_bench *oldb = r->kind == REPORT_SELF ? mb : ob;
 	const char *oside = manifest_side_name(r->old.side);
 	struct manifest_vg_stat io, in, co, cn;
-	char x[UNITS_EXACT_MAX], y[UNITS_EXACT_MAX], p1[UNITS_MAX], p2[UNITS_MAX];
+	char x[UNITS_MAX], y[UNITS_MAX], p1[UNITS_MAX], p2[UNITS_MAX], d[UNITS_MAX];
 	int rc;
 
 	memset(&b->sim, 0, sizeof(b->sim));
@@ -117,8 +110,9 @@ int report_vg_attach(const struct report *r, struct report_bench *b,
 	if (io.present && in.present) {
 		double apart = fabs(in.center - io.center);
 		int flat = io.min == io.max && in.min == in.max;
-		count_text(io.center, x);
-		count_text(in.center, y);
+		units_whole(io.center, x);
+		units_whole(in.center, y);
+		units_whole(apart, d);
 		b->sim.same_work = flat && (apart == 0 || (r->kind == REPORT_BASELINE &&
 							    apart <= SIM_SAME_WORK * io.center));
 		if (b->sim.same_work && apart == 0)
@@ -127,10 +121,10 @@ int report_vg_attach(const struct report *r, struct report_bench *b,
 					     "the machine", r->old_role, x, r->new_role, y);
 		else if (b->sim.same_work)
 			rc = report_add_note(b, err, "instructions (simulated): %s %s, %s %s at every pad, "
-					     "%.0f apart (the two jobs' argument and environment sizes "
+					     "%s apart (the two jobs' argument and environment sizes "
 					     "differ, and start-up code reads them): the same work: a "
 					     "wall-clock difference is placement or the machine",
-					     r->old_role, x, r->new_role, y, apart);
+					     r->old_role, x, r->new_role, y, d);
 		else {
 			units_percent(io.center > 0 ? in.center / io.center - 1 : NAN, p1);
 			rc = report_add_note(b, err, "instructions (simulated): %s %s, %s %s (%s): the "

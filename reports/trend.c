@@ -17,6 +17,7 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "common/table.h"
 #include "formats/jsonio.h"
 #include "reports/changes.h"
@@ -299,8 +300,12 @@ static size_t count_shifts(const struct trend_point *p, size_t n)
 
 void trend_change_size(const json_t *c, char *out, size_t size)
 {
-	snprintf(out, size, "%+.1f%% [%+.1f%%, %+.1f%%]", (jsonio_get_num(c, "ratio") - 1) * 100,
-		 (jsonio_get_num(c, "low") - 1) * 100, (jsonio_get_num(c, "high") - 1) * 100);
+	char v[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX];
+
+	units_change(jsonio_get_num(c, "ratio"), v);
+	units_change(jsonio_get_num(c, "low"), lo);
+	units_change(jsonio_get_num(c, "high"), hi);
+	snprintf(out, size, "%s [%s, %s]", v, lo, hi);
 }
 
 /* A change's commits "a..b", each cut to 12 hex digits, in *out (size >= 32). */

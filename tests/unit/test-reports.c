@@ -119,6 +119,12 @@ PLUMB_TEST(reports_units_pick_a_unit_and_four_digits)
 	assert_string_equal(s, "0.943");
 	units_ratio(INFINITY, s);
 	assert_string_equal(s, "n/a");
+	units_change(1.118, s);
+	assert_string_equal(s, "+11.8%");
+	units_change(1 - 0.0305, s);
+	assert_string_equal(s, "\u22123.05%");
+	units_change(NAN, s);
+	assert_string_equal(s, "n/a");
 	units_level(0.99, s);
 	assert_string_equal(s, "99%");
 	units_level(1 - 0.01 / 3, s);
