@@ -20,7 +20,7 @@
 #include "formats/manifest.h"
 #include "formats/manifest-rule.h"
 #include "runner/elfsym.h"
-#include "runner/host.h"
+#include "runner/host-json.h"
 #include "runner/perf.h"
 #include "runner/run.h"
 #include "runner/run-internal.h"
