@@ -2,8 +2,8 @@
  * runner/host-types.h: the host facts of DESIGN §8 as one struct, and the
  * constants that say a fact is unknown, shared by the files that read
  * them (runner/host.c), write them as JSON and fingerprint them
- * (runner/host-json.c) and judge them (runner/host-check.c); no .c file
- * of its own.
+ * (runner/host-json.c), judge them (runner/host-check.c) and name an
+ * unknown perf_event_paranoid (runner/perf.c); no .c file of its own.
  *
  * To add a host fact (what the build and the tests demand):
  *   1. its member in struct host_facts below: a string also in the list

@@ -214,8 +214,8 @@ int run_begin(struct run_state *st, const struct plumb_config *cfg,
 		return r;
 
 	/* The counters, once: needed now if a metric depends on them. */
-	st->counters = perf_probe(perf_hw_events, PERF_NCOUNTERS, st->counters_reason,
-				  sizeof(st->counters_reason));
+	st->counters = perf_probe(perf_hw_events, PERF_NCOUNTERS, host_perf_paranoid(),
+				  st->counters_reason, sizeof(st->counters_reason));
 	if ((r = run_valgrind_plan(st, err)) < 0)
 		return r;
 
