@@ -23,7 +23,7 @@
 #include "common/err.h"
 #include "formats/config.h"
 #include "formats/samples.h"
-#include "runner/build.h"
+#include "runner/build-types.h"
 #include "runner/cachegrind.h"
 #include "runner/envlist.h"
 #include "runner/measure.h"

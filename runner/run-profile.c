@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/config.h"
+#include "runner/build-internal.h"
 #include "runner/elfsym.h"
 #include "runner/run-internal.h"
 #include "common/banned.h"

@@ -19,6 +19,7 @@
 #include "formats/config.h"
 #include "formats/manifest.h"
 #include "formats/manifest-range.h"
+#include "runner/build-internal.h"
 #include "runner/elfsym.h"
 #include "runner/host.h"
 #include "runner/hotcode.h"

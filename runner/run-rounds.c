@@ -28,6 +28,7 @@
 #include "formats/config.h"
 #include "formats/manifest.h"
 #include "formats/samples.h"
+#include "runner/build-variant.h"
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
 #include "runner/host.h"

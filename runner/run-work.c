@@ -42,7 +42,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/config.h"
-#include "runner/build.h"
+#include "runner/build-types.h"
 #include "runner/cachegrind.h"
 #include "runner/run.h"
 #include "runner/run-internal.h"

@@ -60,7 +60,7 @@ struct runner_run_opts {
 	/* See struct runner_progress, or NULL. */
 	void (*progress)(void *ctx, const struct runner_progress *p);
 	void *ctx;
-	const struct runner_controls *controls;  /* a bisect's kept controls (runner/build.h), or NULL */
+	const struct runner_controls *controls;  /* a bisect's kept controls (runner/build-types.h), or NULL */
 };
 
 /* Where the time of the builds went (run --json's and the bisect's
