@@ -22,6 +22,7 @@
 #include "runner/build-types.h"
 #include "runner/checkout.h"
 #include "runner/prune.h"
+#include "runner/run.h"
 #include "runner/workdir.h"
 #include "stats/rule.h"
 #include "common/banned.h"

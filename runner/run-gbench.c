@@ -43,7 +43,7 @@
 #include "runner/envlist.h"
 #include "runner/failed.h"
 #include "runner/measure.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/quantile.h"
 #include "common/banned.h"

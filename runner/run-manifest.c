@@ -22,7 +22,7 @@
 #include "runner/elfsym.h"
 #include "runner/host-json.h"
 #include "runner/perf.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
 #include "stats/rule.h"

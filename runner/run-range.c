@@ -24,7 +24,7 @@
 #include "runner/host.h"
 #include "runner/hotcode.h"
 #include "runner/range.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "runner/workdir.h"
 #include "common/banned.h"

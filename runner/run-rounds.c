@@ -34,7 +34,7 @@
 #include "runner/host.h"
 #include "runner/measure.h"
 #include "runner/perf.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/failed.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"

@@ -54,7 +54,7 @@
 #include "formats/manifest.h"
 #include "formats/samples.h"
 #include "runner/build.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
 #include "stats/rule.h"

@@ -44,7 +44,7 @@
 #include "formats/config.h"
 #include "runner/build-types.h"
 #include "runner/cachegrind.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
 #include "stats/rule.h"
