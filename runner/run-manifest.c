@@ -32,13 +32,6 @@
 
 /* ---- the manifest ------------------------------------------------------------ */
 
-int run_set(char **slot, const char *s, struct plumb_err *err)
-{
-	if (manifest_set_str(slot, s) < 0)
-		return plumb_err_oom(err, "manifest");
-	return 0;
-}
-
 static int fill_commit(struct manifest_commit *c, const struct checkout_side *s,
 		       struct plumb_err *err)
 {
@@ -120,16 +113,6 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 	return 0;
 }
 
-const struct analysis_result *run_find_result(const struct analysis *a, const char *metric)
-{
-	for (size_t i = 0; i < analysis_count(a); i++) {
-		const struct analysis_result *r = analysis_get(a, i);
-		if (strcmp(r->metric, metric) == 0)
-			return r;
-	}
-	return NULL;
-}
-
 /* The median index of the first kept sample over the settled rounds. */
 static double steady_start(const struct analysis_result *ar)
 {
@@ -154,11 +137,6 @@ static double steady_start(const struct analysis_result *ar)
 		med = stats_median_inplace(v, k);
 	free(v);
 	return med;
-}
-
-int run_manifest_note(struct manifest_bench *mb, const char *text, struct plumb_err *err)
-{
-	return manifest_add_note(mb, text) < 0 ? plumb_err_oom(err, "manifest") : 0;
 }
 
 static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size);
