@@ -1,10 +1,24 @@
 /*
  * runner/run-internal.h: the state of one `plumb run` that its files
- * share: run.c (the stage, in order), run-rounds.c (warmup runs, rounds,
- * recording every value), run-checksum.c (the checksum oracle),
- * run-manifest.c (the manifest record), run-capacity.c (whether the
- * run fits a bundle) and run-gbench.c (Google Benchmark binaries).
- * Nothing outside runner/run*.c includes it.
+ * share, and what each file offers the others, section by section.  No .c
+ * file of its own; nothing outside runner/run*.c includes it.
+ *
+ * The files call down this list, never up it (no file-level circle):
+ *   run-range.c        a range job: every pair's run through run.c's parts
+ *   run.c              the stage, in order
+ *   run-manifest.c     the record of the run
+ *   run-sweep.c        run.pads = auto: the extensions
+ *   run-work.c         whether the sides did the same work
+ *   run-valgrind.c     counting under valgrind
+ *   run-rounds.c       the benchmarks' set-up, warmup runs and rounds
+ *   run-checksum.c, run-gbench.c, run-hooks.c, run-profile.c,
+ *   run-artifacts.c, run-provenance.c, run-capacity.c
+ *                      the checksum oracle, Google Benchmark binaries, the
+ *                      run and bench hooks, hot = auto, the artifacts and
+ *                      the provenance recorded, whether the run fits a bundle
+ *   run-judge.c        a benchmark's verdict as the bundle records it
+ *   run-common.c       the small steps every part takes: events, labels,
+ *                      the environment, logs, values, failures, notes
  *
  * Ownership: struct run_state lives on runner_run()'s stack and borrows
  * the given configuration, opts and res; it owns benches, labels, the
@@ -256,6 +270,24 @@ int run_manifest_note(struct manifest_bench *mb, const char *text, struct plumb_
 /* "same", "different", or NULL (unknown): benches[].work. */
 const char *run_work_name(enum stats_work w);
 
+/* ---- run-judge.c ------------------------------------------------------ */
+
+/* benches[].hot of mb: the symbols bench b names (compared in br), then the
+ * rest of the hot set its profile found. */
+int run_bench_hot(const struct runner_result *br, const struct bench_state *b,
+		  struct manifest_bench *mb, struct plumb_err *err);
+
+/* The verdict of result ar under cfg's rule, with mb's hot-code identity and work. */
+int run_judge(const struct plumb_config *cfg, const struct manifest_bench *mb,
+	      const struct analysis_result *ar, struct stats_judgement *jd,
+	      struct plumb_err *err);
+
+/* The verdict of bench b's result ar as the manifest will record it (hot code
+ * and work included). */
+int run_bench_judge(const struct plumb_config *cfg, const struct runner_result *build,
+		    const struct bench_state *b, const struct analysis_result *ar,
+		    struct stats_judgement *jd, struct plumb_err *err);
+
 /* ---- run.c ------------------------------------------------------------ */
 
 struct buf;
@@ -400,11 +432,6 @@ const char *run_hooks_log(const struct run_state *st);
 void run_hooks_release(struct run_state *st, struct bench_state *b);
 
 /* ---- run-manifest.c ---------------------------------------------------- */
-
-/* The verdict of bench b's result ar as the manifest will record it (hot code included). */
-int run_bench_judge(struct run_state *st, const struct bench_state *b,
-		    const struct analysis_result *ar, struct stats_judgement *jd,
-		    struct plumb_err *err);
 
 /* Everything the manifest records once the rounds are done. */
 int run_manifest_record(struct run_state *st, struct manifest *m,

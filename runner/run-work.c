@@ -160,7 +160,7 @@ static int prove(struct run_state *st, struct bench_state *b, struct plumb_err *
 	 * identical hot code. */
 	if (!ar)
 		return 0;
-	if ((r = run_bench_judge(st, b, ar, &jd, err)) < 0)
+	if ((r = run_bench_judge(st->cfg, &st->build, b, ar, &jd, err)) < 0)
 		return r;
 	if (!jd.hot_remark)
 		return 0;
@@ -200,7 +200,7 @@ int run_work_prove(struct run_state *st, struct plumb_err *err)
 		if (st->sweep.final && b->work != STATS_WORK_UNKNOWN) {
 			const struct analysis_result *ar = run_find_result(b->an, metric_name(b->metric));
 			struct stats_judgement jd;
-			if (ar && (r = run_bench_judge(st, b, ar, &jd, err)) < 0)
+			if (ar && (r = run_bench_judge(st->cfg, &st->build, b, ar, &jd, err)) < 0)
 				return r;
 			if (ar)
 				st->sweep.final[bi].verdict = jd.verdict;
