@@ -81,7 +81,7 @@ static int verdict_from(char **slot, const struct manifest_bench *b)
 
 /*
  * The host fingerprint: host.fingerprint, else the one inside the start
- * facts (runner/host.h writes it there), else none.  Never recomputed
+ * facts (runner/host-json.h writes it there), else none.  Never recomputed
  * here: the facts of an old bundle are what they are.
  */
 static const char *fingerprint_of(const struct manifest *m)

@@ -10,6 +10,7 @@
 #include "common/err.h"
 #include "formats/config.h"
 #include "runner/host.h"
+#include "runner/host-check.h"
 #include "views/host.h"
 #include "common/banned.h"
 

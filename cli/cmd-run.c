@@ -33,6 +33,7 @@
 #include "reports/words.h"
 #include "runner/build.h"
 #include "runner/host.h"
+#include "runner/host-check.h"
 #include "runner/lock.h"
 #include "runner/range.h"
 #include "runner/run.h"

@@ -10,7 +10,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "reports/model.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "views/run.h"
 #include "common/banned.h"
 

@@ -394,7 +394,7 @@ const char *config_counter_name(enum config_counter counter);
  * How many times the run judges its benchmarks and may stop on a verdict:
  * 1 for a fixed run.pads; with run.pads = auto, the first sweep and each
  * extension run.maxPads allows (6, 10, 14, 18 pads: 4).  The shift rule's
- * level is split evenly over them (runner/run-manifest.c, docs/verdict.md).
+ * level is split evenly over them (runner/run-judge.c, docs/verdict.md).
  */
 unsigned config_sweep_looks(const struct plumb_config *cfg);
 

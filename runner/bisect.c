@@ -19,9 +19,10 @@
 #include "common/fileio.h"
 #include "formats/config.h"
 #include "runner/bisect.h"
-#include "runner/build.h"
+#include "runner/build-types.h"
 #include "runner/checkout.h"
 #include "runner/prune.h"
+#include "runner/run.h"
 #include "runner/workdir.h"
 #include "stats/rule.h"
 #include "common/banned.h"
@@ -147,7 +148,7 @@ static void fill_side(struct bisect_side *out, const struct manifest_side_stats 
 }
 
 /*
- * The bisect's controls (runner/build.h, struct runner_controls): kept in
+ * The bisect's controls (runner/build-types.h, struct runner_controls): kept in
  * <work folder>/controls-<bisect id>, removed when the bisect ends; the
  * folder of a bisect that was killed (its process gone) is removed by the
  * next bisect on that work folder.

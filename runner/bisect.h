@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "formats/bisect.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 
 struct plumb_config;
 struct plumb_err;

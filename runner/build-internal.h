@@ -1,9 +1,13 @@
 /*
- * runner/build-internal.h: what the two files of the build stage share:
+ * runner/build-internal.h: what the files of the build stage share:
  * build.c (the work folder, the checkouts, the pads and the builds, in
- * order) and build-verify.c (reading the artifacts back: digests, symbol
- * addresses, the shift check, the control's reproducibility, the hot-code
- * comparison).  Nothing outside runner/build*.c includes it.
+ * order) calls build-key.c (a variant's build cache key), build-jobs.c
+ * (builds side by side) and build-verify.c (reading the artifacts back:
+ * digests, symbol addresses, the shift check, the control's
+ * reproducibility, the hot-code comparison).  Outside runner/build*.c
+ * only the build cache (the digest), the run's files that read artifacts
+ * (run-artifacts.c: the digest; run-profile.c, run-range.c: the hot-code
+ * comparison) and the unit tests include it.
  *
  * Ownership: every function fills the caller's struct runner_result; the
  * notes and fields it sets are released by runner_result_release().
@@ -14,19 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runner/build.h"
+#include "runner/build-types.h"
 
 struct plumb_config;
 struct plumb_err;
-
-/* ---- build.c --------------------------------------------------------- */
-
-/* "base pad 2 (b02)" or "the control (k00)". */
-void build_variant_name(const struct runner_variant *v, char *out, size_t size);
-
-/* The variant of a side's pad K (not the control), or NULL. */
-struct runner_variant *build_find_variant(struct runner_result *res, enum runner_side side,
-					  unsigned pad);
 
 /* ---- build-key.c ------------------------------------------------------ */
 
@@ -107,5 +102,14 @@ int build_check_control(struct runner_result *res, struct plumb_err *err);
 
 /* The hot code of base and candidate compared, symbol by symbol. */
 int build_check_hot(struct runner_result *res, int machine, struct plumb_err *err);
+
+struct elf_image;
+
+/*
+ * Compare symbol name of a (base pad 0) and b (candidate pad 0), both built
+ * for machine: 1 and *out, 0 when either does not define it, or an error.
+ */
+int runner_compare_symbol(const struct elf_image *a, const struct elf_image *b, int machine,
+			  const char *name, struct hotcode_result *out, struct plumb_err *err);
 
 #endif

@@ -47,6 +47,7 @@
 #include "common/err.h"
 #include "common/fileio.h"
 #include "runner/build-internal.h"
+#include "runner/build-variant.h"
 #include "sys/contain.h"
 #include "common/banned.h"
 

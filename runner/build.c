@@ -58,6 +58,7 @@
 #include "runner/build.h"
 #include "runner/failed.h"
 #include "runner/build-internal.h"
+#include "runner/build-variant.h"
 #include "runner/buildcache.h"
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
@@ -70,11 +71,6 @@
 #define TAIL_LINES 20
 #define PADS_MAX 100      /* two digits in the folder names */
 
-const char *runner_side_name(enum runner_side side)
-{
-	return side == RUNNER_BASE ? "base" : "candidate";
-}
-
 /* Tell o's caller of ev (runner/event.h). */
 static void tell(const struct runner_opts *o, const struct runner_event *ev)
 {
@@ -83,26 +79,6 @@ static void tell(const struct runner_opts *o, const struct runner_event *ev)
 }
 
 #define TELL(o, ...) tell((o), &(const struct runner_event){ __VA_ARGS__ })
-
-/* "base pad 2 (b02)" or "the control (k00)". */
-void build_variant_name(const struct runner_variant *v, char *out, size_t size)
-{
-	if (v->control)
-		snprintf(out, size, "the control, base pad 0 built again (%s)", v->id);
-	else
-		snprintf(out, size, "%s pad %u (%s)", runner_side_name(v->side), v->pad, v->id);
-}
-
-/* The index of a side's pad K (not the control). */
-struct runner_variant *build_find_variant(struct runner_result *res, enum runner_side side,
-					   unsigned pad)
-{
-	for (size_t i = 0; i < res->nvariants; i++)
-		if (!res->variants[i].control && res->variants[i].side == side &&
-		    res->variants[i].pad == pad)
-			return &res->variants[i];
-	return NULL;
-}
 
 /* ---- the folder and the build of one variant ------------------------------ */
 

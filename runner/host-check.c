@@ -17,7 +17,8 @@
 #include "common/err.h"
 #include "common/escape.h"
 #include "common/units.h"
-#include "runner/host.h"
+#include "runner/host-check.h"
+#include "runner/host-types.h"
 #include "common/banned.h"
 
 const char *const host_check_ids[] = {

@@ -12,7 +12,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/fingerprint.h"
-#include "runner/host.h"
+#include "runner/host-json.h"
 #include "common/banned.h"
 
 const char *host_fingerprint(const struct host_facts *hf)

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "common/err.h"
-#include "runner/host.h"
+#include "runner/host-types.h"
 #include "runner/perf.h"
 #include "common/banned.h"
 
@@ -50,11 +50,9 @@ static int open_event(const struct perf_event_desc *ev, pid_t pid, int on_exec)
 	return (int)fd;
 }
 
-/* "perf_event_paranoid is 2" (under PLUMB_SYSROOT), or "" when unknown. */
-static void paranoid_text(char *out, size_t size)
+/* "perf_event_paranoid is 2", or "" when unknown (HOST_NA). */
+static void paranoid_text(long long v, char *out, size_t size)
 {
-	long long v = host_perf_paranoid();
-
 	out[0] = '\0';
 	if (v != HOST_NA)
 		snprintf(out, size, "perf_event_paranoid is %lld", v);
@@ -70,7 +68,7 @@ int perf_probe_errno(const struct perf_event_desc *ev)
 	return 0;
 }
 
-int perf_probe(const struct perf_event_desc *events, size_t n,
+int perf_probe(const struct perf_event_desc *events, size_t n, long long paranoid,
 	       char *reason, size_t size)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -79,7 +77,7 @@ int perf_probe(const struct perf_event_desc *events, size_t n,
 		const char *why;
 		if (e == 0)
 			continue;
-		paranoid_text(par, sizeof(par));
+		paranoid_text(paranoid, par, sizeof(par));
 		switch (e) {
 		case ENOENT:
 		case EOPNOTSUPP:

@@ -66,9 +66,11 @@ struct perf_counts {
  * itself and closes it again.  Returns 1 (available), or 0 with reason
  * filled: "perf_event_open(cycles): No such file or directory (no
  * hardware counters: a VM without a virtual PMU?; perf_event_paranoid is 2)";
- * the paranoid level is read under PLUMB_SYSROOT, as the host facts are.
+ * paranoid is the level the caller read (host_perf_paranoid(): under
+ * PLUMB_SYSROOT, as the host facts are), HOST_NA when unknown (the
+ * reason then names none).
  */
-int perf_probe(const struct perf_event_desc *events, size_t n,
+int perf_probe(const struct perf_event_desc *events, size_t n, long long paranoid,
 	       char *reason, size_t size);
 
 /*

@@ -24,7 +24,7 @@
 #include "formats/config.h"
 #include "formats/manifest.h"
 #include "runner/build-internal.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "common/banned.h"
 

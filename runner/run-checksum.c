@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "formats/config.h"
-#include "runner/build.h"
+#include "runner/build-variant.h"
 #include "runner/measure.h"
 #include "runner/run-internal.h"
 #include "common/banned.h"

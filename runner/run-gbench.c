@@ -43,7 +43,7 @@
 #include "runner/envlist.h"
 #include "runner/failed.h"
 #include "runner/measure.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/quantile.h"
 #include "common/banned.h"
@@ -343,7 +343,8 @@ int run_gbench_expand(struct run_state *st, struct plumb_err *err)
 {
 	const struct plumb_config *given = st->given;
 	struct run_gbench *gb = &st->gb;
-	size_t vi[2] = { run_pad0(st, RUNNER_BASE), run_pad0(st, RUNNER_CANDIDATE) };
+	size_t vi[2] = { run_pad0(&st->build, RUNNER_BASE),
+			 run_pad0(&st->build, RUNNER_CANDIDATE) };
 	size_t *from = NULL;
 	int r = 0, any = 0;
 

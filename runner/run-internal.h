@@ -1,10 +1,24 @@
 /*
  * runner/run-internal.h: the state of one `plumb run` that its files
- * share: run.c (the stage, in order), run-rounds.c (warmup runs, rounds,
- * recording every value), run-checksum.c (the checksum oracle),
- * run-manifest.c (the manifest record), run-capacity.c (whether the
- * run fits a bundle) and run-gbench.c (Google Benchmark binaries).
- * Nothing outside runner/run*.c includes it.
+ * share, and what each file offers the others, section by section.  No .c
+ * file of its own; nothing outside runner/run*.c includes it.
+ *
+ * The files call down this list, never up it (no file-level circle):
+ *   run-range.c        a range job: every pair's run through run.c's parts
+ *   run.c              the stage, in order
+ *   run-manifest.c     the record of the run
+ *   run-sweep.c        run.pads = auto: the extensions
+ *   run-work.c         whether the sides did the same work
+ *   run-valgrind.c     counting under valgrind
+ *   run-rounds.c       the benchmarks' set-up, warmup runs and rounds
+ *   run-checksum.c, run-gbench.c, run-hooks.c, run-profile.c,
+ *   run-artifacts.c, run-provenance.c, run-capacity.c
+ *                      the checksum oracle, Google Benchmark binaries, the
+ *                      run and bench hooks, hot = auto, the artifacts and
+ *                      the provenance recorded, whether the run fits a bundle
+ *   run-judge.c        a benchmark's verdict as the bundle records it
+ *   run-common.c       the small steps every part takes: events, labels,
+ *                      the environment, logs, values, failures, notes
  *
  * Ownership: struct run_state lives on runner_run()'s stack and borrows
  * the given configuration, opts and res; it owns benches, labels, the
@@ -23,7 +37,7 @@
 #include "common/err.h"
 #include "formats/config.h"
 #include "formats/samples.h"
-#include "runner/build.h"
+#include "runner/build-types.h"
 #include "runner/cachegrind.h"
 #include "runner/envlist.h"
 #include "runner/measure.h"
@@ -207,6 +221,73 @@ int run_profile_collect(struct run_state *st, struct bench_state *b, size_t vi,
 int run_profile_resolve(struct run_state *st, struct bench_state *b, struct plumb_err *err);
 void run_profile_release(struct bench_state *b);
 
+/* ---- run-common.c ----------------------------------------------------- */
+
+/* Tell the caller of st's run of ev (runner/event.h). */
+struct runner_event;
+void run_tell(const struct run_state *st, const struct runner_event *ev);
+
+#define RUN_TELL(st, ...) run_tell((st), &(const struct runner_event){ __VA_ARGS__ })
+
+/* "base/2 (b02)" */
+void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t size);
+
+/* The index of side's pad 0 (not the control) among build's variants. */
+size_t run_pad0(const struct runner_result *build, enum runner_side side);
+
+/* The benchmarks' environment: run.env from plumb's own, plus the samples fd
+ * for a samples-mode cb (NULL: no benchmark, the run hooks'). */
+int run_bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
+		  struct envlist *env, struct plumb_err *err);
+
+/* Append a run's standard error (and how it ended) to bench b's log of variant vi. */
+int run_bench_log(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
+		  const struct measure_result *m, struct plumb_err *err);
+
+/* One value: a row of samples.tsv and a row of the benchmark's analysis. */
+int run_record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
+	       unsigned round, uint64_t iter, const char *metric, double value,
+	       struct plumb_err *err);
+
+/* The analysis result of metric in a (after analysis_finish()), or NULL. */
+struct analysis_result;
+const struct analysis_result *run_find_result(const struct analysis *a, const char *metric);
+
+/*
+ * A failed run: without --keep-going, the error PLUMB_EBENCH (and the
+ * stderr tail of m, when given, in the result); with it, b's failure text.
+ */
+int run_bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
+		   const char *when, const char *why, const struct measure_result *m,
+		   struct plumb_err *err);
+
+/* *slot = a copy of s (NULL: none); PLUMB_EINTERNAL when memory runs out. */
+int run_set(char **slot, const char *s, struct plumb_err *err);
+
+/* Append a line to mb's notes (benches[].notes). */
+int run_manifest_note(struct manifest_bench *mb, const char *text, struct plumb_err *err);
+
+/* "same", "different", or NULL (unknown): benches[].work. */
+const char *run_work_name(enum stats_work w);
+
+/* ---- run-judge.c ------------------------------------------------------ */
+
+/* benches[].hot of mb: the symbols bench b names (compared in br), then the
+ * rest of the hot set its profile found. */
+int run_bench_hot(const struct runner_result *br, const struct bench_state *b,
+		  struct manifest_bench *mb, struct plumb_err *err);
+
+/* The verdict of result ar under cfg's rule, with mb's hot-code identity and work. */
+int run_judge(const struct plumb_config *cfg, const struct manifest_bench *mb,
+	      const struct analysis_result *ar, struct stats_judgement *jd,
+	      struct plumb_err *err);
+
+/* The verdict of bench b's result ar as the manifest will record it (hot code
+ * and work included). */
+int run_bench_judge(const struct plumb_config *cfg, const struct runner_result *build,
+		    const struct bench_state *b, const struct analysis_result *ar,
+		    struct stats_judgement *jd, struct plumb_err *err);
+
 /* ---- run.c ------------------------------------------------------------ */
 
 struct buf;
@@ -241,15 +322,6 @@ int run_provenance_secret(const char *name);
 
 /* ---- run-rounds.c ------------------------------------------------------ */
 
-/* The benchmarks' environment: run.env from plumb's own, plus the samples fd
- * for a samples-mode cb (NULL: no benchmark, the run hooks'). */
-int run_bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
-		  struct envlist *env, struct plumb_err *err);
-
-/* Append a run's standard error (and how it ended) to bench b's log of variant vi. */
-int run_bench_log(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
-		  const struct measure_result *m, struct plumb_err *err);
-
 /* Set up b for cb: its command per variant, environment, logs, analysis. */
 int run_bench_setup(struct run_state *st, struct bench_state *b,
 		    const struct config_bench *cb, struct plumb_err *err);
@@ -278,22 +350,6 @@ int run_measure_more(struct run_state *st, struct manifest *m, size_t vi, unsign
 
 /* st->labels for every variant ("base/0" ...), grown to st->build.nvariants. */
 int run_labels(struct run_state *st, struct plumb_err *err);
-
-/* "base/2 (b02)" */
-void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t size);
-
-/*
- * A failed run: without --keep-going, the error PLUMB_EBENCH (and the
- * stderr tail of m, when given, in the result); with it, b's failure text.
- */
-int run_bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
-		   const char *when, const char *why, const struct measure_result *m,
-		   struct plumb_err *err);
-
-/* One value: a row of samples.tsv and a row of the benchmark's analysis. */
-int run_record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
-	       unsigned round, uint64_t iter, const char *metric, double value,
-	       struct plumb_err *err);
 
 /* ---- run-valgrind.c ---------------------------------------------------- */
 
@@ -342,10 +398,6 @@ void run_check_checksum(struct run_state *st, struct bench_state *b, size_t vi,
  * proof would decide.
  */
 int run_work_prove(struct run_state *st, struct plumb_err *err);
-/* "same", "different", or NULL (unknown): benches[].work. */
-const char *run_work_name(enum stats_work w);
-/* The index of side's pad 0 (not the control) among the variants. */
-size_t run_pad0(const struct run_state *st, enum runner_side side);
 
 /* ---- run-sweep.c ------------------------------------------------------- */
 
@@ -380,21 +432,6 @@ const char *run_hooks_log(const struct run_state *st);
 void run_hooks_release(struct run_state *st, struct bench_state *b);
 
 /* ---- run-manifest.c ---------------------------------------------------- */
-
-/* Append a line to mb's notes (benches[].notes). */
-int run_manifest_note(struct manifest_bench *mb, const char *text, struct plumb_err *err);
-
-/* The verdict of bench b's result ar as the manifest will record it (hot code included). */
-int run_bench_judge(struct run_state *st, const struct bench_state *b,
-		    const struct analysis_result *ar, struct stats_judgement *jd,
-		    struct plumb_err *err);
-
-/* *slot = a copy of s (NULL: none); PLUMB_EINTERNAL when memory runs out. */
-int run_set(char **slot, const char *s, struct plumb_err *err);
-
-/* The analysis result of metric in a (after analysis_finish()), or NULL. */
-struct analysis_result;
-const struct analysis_result *run_find_result(const struct analysis *a, const char *metric);
 
 /* Everything the manifest records once the rounds are done. */
 int run_manifest_record(struct run_state *st, struct manifest *m,
@@ -432,11 +469,5 @@ void run_gbench_release(struct run_state *st);
 
 /* PLUMB_EINPUT when cfg's run would make a manifest larger than a bundle holds. */
 int run_check_capacity(const struct plumb_config *cfg, struct plumb_err *err);
-
-/* Tell the caller of st's run of ev (runner/event.h). */
-struct runner_event;
-void run_tell(const struct run_state *st, const struct runner_event *ev);
-
-#define RUN_TELL(st, ...) run_tell((st), &(const struct runner_event){ __VA_ARGS__ })
 
 #endif

@@ -2,9 +2,9 @@
  * runner/run-manifest.c: the record of a measured run: the manifest
  * filled from the build result, the host facts, the configuration and
  * every benchmark's analysis (summaries, verdict, counters, hot code,
- * checksums, steady state, notes).
+ * checksums, steady state, notes).  The verdict and the hot code are
+ * judged as the sweep judges them (run-judge.c).
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +20,9 @@
 #include "formats/manifest.h"
 #include "formats/manifest-rule.h"
 #include "runner/elfsym.h"
-#include "runner/host.h"
+#include "runner/host-json.h"
 #include "runner/perf.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
 #include "stats/rule.h"
@@ -31,13 +31,6 @@
 #include "common/banned.h"
 
 /* ---- the manifest ------------------------------------------------------------ */
-
-int run_set(char **slot, const char *s, struct plumb_err *err)
-{
-	if (manifest_set_str(slot, s) < 0)
-		return plumb_err_oom(err, "manifest");
-	return 0;
-}
 
 static int fill_commit(struct manifest_commit *c, const struct checkout_side *s,
 		       struct plumb_err *err)
@@ -120,16 +113,6 @@ static int fill_variants(struct run_state *st, struct manifest *m, struct plumb_
 	return 0;
 }
 
-const struct analysis_result *run_find_result(const struct analysis *a, const char *metric)
-{
-	for (size_t i = 0; i < analysis_count(a); i++) {
-		const struct analysis_result *r = analysis_get(a, i);
-		if (strcmp(r->metric, metric) == 0)
-			return r;
-	}
-	return NULL;
-}
-
 /* The median index of the first kept sample over the settled rounds. */
 static double steady_start(const struct analysis_result *ar)
 {
@@ -156,33 +139,8 @@ static double steady_start(const struct analysis_result *ar)
 	return med;
 }
 
-int run_manifest_note(struct manifest_bench *mb, const char *text, struct plumb_err *err)
-{
-	return manifest_add_note(mb, text) < 0 ? plumb_err_oom(err, "manifest") : 0;
-}
-
 static const char *bench_warmup_policy(const struct config_bench *cb, char *buf, size_t size);
 static const char *warmup_policy(const struct plumb_config *cfg, char *buf, size_t size);
-
-/* One compared hot symbol into mb->hot (room reserved), once. */
-static int add_hot(struct manifest_bench *mb, const struct runner_hot *h, struct plumb_err *err)
-{
-	struct manifest_hot_cmp *hc;
-	int r;
-
-	for (size_t k = 0; k < mb->hot.n_symbols; k++)
-		if (strcmp(mb->hot.symbols[k].name, h->symbol) == 0)
-			return 0;
-	hc = &mb->hot.symbols[mb->hot.n_symbols++];
-	if (!(hc->name = strdup(h->symbol)))
-		return plumb_err_oom(err, "manifest");
-	hc->identical = h->cmp.verdict == HOTCODE_IDENTICAL;
-	if ((r = run_set(&hc->verdict, hotcode_verdict_name(h->cmp.verdict), err)) < 0)
-		return r;
-	if (!hc->identical)
-		mb->hot.identical = 0;
-	return 0;
-}
 
 /* benches[].profile, and the remarks on it: no profile, or named symbols never sampled. */
 static int fill_profile(const struct bench_state *b, struct manifest_bench *mb, struct plumb_err *err)
@@ -225,75 +183,6 @@ static int fill_profile(const struct bench_state *b, struct manifest_bench *mb, 
 			return r;
 	}
 	return 0;
-}
-
-/* benches[].hot: the symbols this benchmark names, then the rest of the
- * hot set its profile found (hot = auto, run-profile.c). */
-static int fill_hot(struct run_state *st, const struct bench_state *b, struct manifest_bench *mb,
-		    struct plumb_err *err)
-{
-	const struct config_bench *cb = b->cb;
-	const struct runner_result *br = &st->build;
-	int r;
-
-	mb->hot.identical = 1;
-	mb->hot.symbols = calloc(cb->nhot + b->nauto + 1, sizeof(*mb->hot.symbols));
-	if (!mb->hot.symbols)
-		return plumb_err_oom(err, "manifest");
-	for (size_t k = 0; k < cb->nhot; k++)
-		for (size_t h = 0; h < br->nhot; h++)
-			if (strcmp(br->hot[h].symbol, cb->hot[k]) == 0 &&
-			    (r = add_hot(mb, &br->hot[h], err)) < 0)
-				return r;
-	for (size_t h = 0; h < b->nauto; h++)
-		if ((r = add_hot(mb, &b->auto_hot[h], err)) < 0)
-			return r;
-	mb->hot.present = mb->hot.n_symbols > 0;
-	return 0;
-}
-
-/* The verdict of result ar under the run's rule, with mb's hot-code identity. */
-static int judge(struct run_state *st, const struct manifest_bench *mb,
-		 const struct analysis_result *ar, struct stats_judgement *jd,
-		 struct plumb_err *err)
-{
-	struct stats_rule rule;
-
-	if (stats_rule_select(st->cfg->verdict.rule, 0, &rule) < 0)
-		return plumb_err_set(err, PLUMB_EINTERNAL, "verdict.rule: %s", st->cfg->verdict.rule);
-	if (st->cfg->verdict.confidence > 0)
-		rule.confidence = st->cfg->verdict.confidence;
-	/* The sweep judges after every step and stops at the first verdict: each
-	 * look gets an even share of 1 - confidence (Bonferroni), so that a false
-	 * call over the whole sweep stays within it.  The level used is the one
-	 * the bundle records, and every re-judgement uses it. */
-	if (rule.kind == STATS_RULE_SHIFT)
-		rule.confidence = stats_confidence_per_look(rule.confidence, config_sweep_looks(st->cfg));
-	rule.min_effect = st->cfg->verdict.min_effect;
-	if (analysis_judge(ar, &rule, manifest_bench_hot(mb), manifest_bench_work(mb), jd) < 0)
-		return errno == ENOMEM ? plumb_err_oom(err, "verdict")
-				       : plumb_err_set(err, PLUMB_EINTERNAL, "benchmark %s: %s",
-						       mb->name, jd->why);
-	return 0;
-}
-
-int run_bench_judge(struct run_state *st, const struct bench_state *b,
-		    const struct analysis_result *ar, struct stats_judgement *jd,
-		    struct plumb_err *err)
-{
-	struct manifest scratch;
-	struct manifest_bench *mb;
-	int r;
-
-	manifest_init(&scratch);
-	mb = manifest_add_bench(&scratch, b->cb->name, err);
-	r = mb ? fill_hot(st, b, mb, err) : PLUMB_EINTERNAL;
-	if (r == 0)
-		r = run_set(&mb->work, run_work_name(b->work), err);
-	if (r == 0)
-		r = judge(st, mb, ar, jd, err);
-	manifest_release(&scratch);
-	return r;
 }
 
 static int fill_bench(struct run_state *st, struct bench_state *b, struct manifest *m,
@@ -376,7 +265,7 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 			}
 		}
 	}
-	if ((r = fill_hot(st, b, mb, err)) < 0 || (r = fill_profile(b, mb, err)) < 0)
+	if ((r = run_bench_hot(&st->build, b, mb, err)) < 0 || (r = fill_profile(b, mb, err)) < 0)
 		return r;
 	/* Whether the sides did the same work (run-work.c), which the shift
 	 * rule reads with the hot code's identity. */
@@ -386,7 +275,8 @@ static int fill_bench(struct run_state *st, struct bench_state *b, struct manife
 	/* The verdict, with the hot code's identity: stats/rule.h. */
 	{
 		struct stats_judgement jd;
-		if ((r = judge(st, mb, ar, &jd, err)) < 0 || (r = manifest_record_judgement(mb, &jd, err)) < 0)
+		if ((r = run_judge(st->cfg, mb, ar, &jd, err)) < 0 ||
+		    (r = manifest_record_judgement(mb, &jd, err)) < 0)
 			return r;
 	}
 	/* The checksum oracle. */

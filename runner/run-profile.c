@@ -7,7 +7,7 @@
  * either side's hot set is compared, base pad 0 against candidate pad 0
  * (runner/hotcode.h).  The verdict's hot-code identity is that of this
  * whole set together with the symbols bench.NAME.hot names
- * (run-manifest.c).  A run without warmup runs, or on a kernel that
+ * (run-judge.c).  A run without warmup runs, or on a kernel that
  * refuses the sampling event, has no profile, and says why.
  */
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/config.h"
+#include "runner/build-internal.h"
 #include "runner/elfsym.h"
 #include "runner/run-internal.h"
 #include "common/banned.h"

@@ -41,7 +41,7 @@
 #include "formats/manifest.h"
 #include "runner/cmdline.h"
 #include "runner/host-probe.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "common/banned.h"
 

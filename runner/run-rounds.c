@@ -3,14 +3,15 @@
  * set-up (command per variant, environment, analysis), warmup runs and
  * the seeded interleaved rounds, one run of one benchmark on one variant,
  * and every value it yields recorded twice: a row of samples.tsv and a
- * row of the benchmark's analysis.  Failures follow run.h's rules.
+ * row of the benchmark's analysis (run_record(), run-common.c).  Failures
+ * follow run.h's rules (run_bench_fail(), run-common.c).
  *
  * Isolation (DESIGN §5.3): every benchmark process gets the same explicit
- * environment (the run.env names with plumb's values, plus PLUMB_SAMPLES_FD
- * in samples mode: the same variables with the same sizes in every
- * variant), the same working folder (the one plumb was started in), and an
- * argument vector whose only variant-dependent part, the artifact path, has
- * the same length in every variant.
+ * environment (run_bench_env(): the run.env names with plumb's values, plus
+ * PLUMB_SAMPLES_FD in samples mode: the same variables with the same sizes
+ * in every variant), the same working folder (the one plumb was started
+ * in), and an argument vector whose only variant-dependent part, the
+ * artifact path, has the same length in every variant.
  */
 #include <assert.h>
 #include <errno.h>
@@ -23,27 +24,20 @@
 #include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/err.h"
-#include "common/units.h"
 #include "formats/bundle.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
 #include "formats/samples.h"
+#include "runner/build-variant.h"
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
 #include "runner/host.h"
 #include "runner/measure.h"
 #include "runner/perf.h"
-#include "runner/run.h"
-#include "runner/failed.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
 #include "common/banned.h"
-
-static enum samples_side tsv_side(const struct runner_variant *v)
-{
-	return v->control ? SAMPLES_CONTROL : v->side == RUNNER_BASE ? SAMPLES_BASE
-								     : SAMPLES_CANDIDATE;
-}
 
 /* samples.tsv's writer output: counted, so that the run stops before it
  * makes a member larger than a bundle may hold. */
@@ -58,41 +52,6 @@ int run_tsv_write(void *ctx, const void *data, size_t len, struct plumb_err *err
 				     "lower run.rounds or the benchmarks' iterations",
 				     (unsigned long long)BUNDLE_MAX_MEMBER);
 	return samples_write_stdio(st->tsv, data, len, err);
-}
-
-/* A samples.tsv side is the analysis side of the same number. */
-_Static_assert((int)SAMPLES_BASE == (int)ANALYSIS_BASE &&
-	       (int)SAMPLES_CANDIDATE == (int)ANALYSIS_CANDIDATE &&
-	       (int)SAMPLES_CONTROL == (int)ANALYSIS_CONTROL,
-	       "enum samples_side and enum analysis_side number the sides alike");
-
-int run_record(struct run_state *st, struct bench_state *b, const struct runner_variant *v,
-		  unsigned round, uint64_t iter, const char *metric, double value,
-		  struct plumb_err *err)
-{
-	struct samples_row row;
-	int r;
-
-	memset(&row, 0, sizeof(row));
-	row.bench = b->cb->name;
-	row.bench_len = strlen(b->cb->name);
-	row.side = tsv_side(v);
-	row.pad = v->pad;
-	row.round = round;
-	row.iter = iter;
-	row.metric = metric;
-	row.metric_len = strlen(metric);
-	row.value = value;
-	if (st->writer.rows >= SAMPLES_DEFAULT_MAX_ROWS)
-		return plumb_err_set(err, PLUMB_EINPUT,
-				     "samples.tsv: more than %llu rows, more than a bundle may hold; "
-				     "lower run.rounds or the benchmarks' iterations",
-				     (unsigned long long)SAMPLES_DEFAULT_MAX_ROWS);
-	if ((r = samples_writer_row(&st->writer, &row, err)) < 0)
-		return r;
-	return analysis_add(b->an, row.bench, row.bench_len, metric, row.metric_len,
-			    (enum analysis_side)row.side, v->pad, round,
-			    iter == SAMPLES_ITER_NONE ? ANALYSIS_ITER_NONE : iter, value, err);
 }
 
 int run_labels(struct run_state *st, struct plumb_err *err)
@@ -110,98 +69,6 @@ int run_labels(struct run_state *st, struct plumb_err *err)
 			return plumb_err_oom(err, "run");
 		st->nlabels = i + 1;
 	}
-	return 0;
-}
-
-/* "base/2 (b02)" */
-void run_variant_label(const struct run_state *st, size_t vi, char *out, size_t size)
-{
-	snprintf(out, size, "%s (%s)", st->labels[vi], st->build.variants[vi].id);
-}
-
-int run_bench_log(struct run_state *st, struct bench_state *b, size_t vi, const char *when,
-		  const struct measure_result *m, struct plumb_err *err)
-{
-	struct bench_log *lg = &b->logs[vi];
-	const struct buf *e = &m->proc.err_mem;
-	struct buf head;
-	char what[PLUMB_ERR_MAX], took[UNITS_MAX];
-	FILE *f;
-	int r = 0;
-
-	if (lg->full || (e->len == 0 && !m->failed))
-		return 0;
-	f = fopen(lg->path, "ae");
-	if (!f)
-		return plumb_err_errno(err, PLUMB_EIO, errno, lg->path, "open");
-	lg->used = 1;
-	buf_init(&head, 4096);
-	if (m->failed)
-		snprintf(what, sizeof(what), "%s", m->why);
-	else
-		snprintf(what, sizeof(what), "exit status 0");
-	units_value((double)m->proc.wall_ns, UNITS_TIME_NS, 1, took);
-	if (buf_printf(&head, "plumb: %s, %s (%s): %s, %s\n", b->cb->name, st->labels[vi],
-		       when, what, took) < 0) {
-		r = buf_err(err, lg->path);
-	} else if (lg->bytes + head.len + e->len > BENCH_LOG_BUDGET) {
-		fprintf(f, "plumb: further standard error of this variant is not kept (budget %llu bytes)\n",
-			(unsigned long long)BENCH_LOG_BUDGET);
-		lg->full = 1;
-	} else {
-		fwrite(head.data, 1, head.len, f);
-		if (e->len) {
-			fwrite(e->data, 1, e->len, f);
-			if (e->data[e->len - 1] != '\n')
-				fputc('\n', f);
-		}
-		lg->bytes += head.len + e->len + 1;
-	}
-	buf_release(&head);
-	if (fclose(f) != 0 && r == 0)
-		r = plumb_err_errno(err, PLUMB_EIO, errno, lg->path, "write");
-	return r;
-}
-
-/*
- * A failed run: without --keep-going, the error (and the stderr tail in the
- * result); with it, the benchmark's failure text.
- */
-int run_bench_fail(struct run_state *st, struct bench_state *b, size_t vi,
-		   const char *when, const char *why, const struct measure_result *m,
-		   struct plumb_err *err)
-{
-	char label[96];
-	char *text, *quote = NULL, *kept = NULL;
-
-	run_variant_label(st, vi, label, sizeof(label));
-	text = buf_strdupf("%s failed in %s: %s", label, when, why);
-	if (!text)
-		return plumb_err_oom(err, "failure");
-	/* The variant's whole log kept, this run's standard error quoted. */
-	failed_evidence(st->build.run_dir, b->logs[vi].path, m ? m->proc.err_mem.data : NULL,
-			m ? m->proc.err_mem.len : 0, "its standard error", &quote, &kept);
-	if (quote) {
-		free(st->res->stderr_tail);
-		st->res->stderr_tail = quote;
-	}
-	if (!st->cfg->keep_going) {
-		plumb_err_set(err, PLUMB_EBENCH, "benchmark %s: %s; nothing was published%s%s",
-			      b->cb->name, text, kept ? "; log: " : "", kept ? kept : "");
-		free(text);
-		free(kept);
-		return PLUMB_EBENCH;
-	}
-	b->failure = text;
-	if (b->logs[vi].used) {
-		char fid[CONFIG_BENCH_FILE_ID_MAX + 1];
-		config_bench_file_id(b->cb->name, fid);
-		b->failure_log = buf_strdupf("logs/bench-%s-%s.log", fid, st->build.variants[vi].id);
-	}
-	st->res->failures++;
-	RUN_TELL(st, .kind = RUNNER_EV_BENCH_FAILED, .subject = b->cb->name, .text = text,
-		 .label = kept);
-	free(kept);
 	return 0;
 }
 
@@ -437,27 +304,6 @@ static void replan(struct run_state *st, uint64_t skipped)
 }
 
 /* ---- set-up ------------------------------------------------------------------ */
-
-int run_bench_env(const struct plumb_config *cfg, const struct config_bench *cb,
-		  struct envlist *env, struct plumb_err *err)
-{
-	int r;
-
-	if ((r = envlist_init(env, err)) < 0)
-		return r;
-	for (size_t i = 0; i < cfg->run.nenv; i++) {
-		const char *v = getenv(cfg->run.env[i]);
-		if (v && (r = envlist_set(env, cfg->run.env[i], v, err)) < 0)
-			return r;
-	}
-	if (cb && cb->mode == CONFIG_MODE_SAMPLES) {
-		char fd[16];
-		snprintf(fd, sizeof(fd), "%d", SAMPLES_FD);
-		if ((r = envlist_set(env, "PLUMB_SAMPLES_FD", fd, err)) < 0)
-			return r;
-	}
-	return 0;
-}
 
 static void opts_for(const struct config_bench *cb, struct analysis_opts *o)
 {

@@ -54,7 +54,7 @@
 #include "formats/manifest.h"
 #include "formats/samples.h"
 #include "runner/build.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
 #include "stats/rule.h"
@@ -134,7 +134,7 @@ static int judge_all(struct run_state *st, struct run_sweep_bench *out, size_t *
 				ar = analysis_get(rr.an[bi], k);
 		if (!ar)
 			continue;
-		if ((r = run_bench_judge(st, &st->benches[bi], ar, &jd, err)) < 0)
+		if ((r = run_bench_judge(st->cfg, &st->build, &st->benches[bi], ar, &jd, err)) < 0)
 			break;
 		out[bi].verdict = jd.verdict;
 		why = stats_undecided(&jd);

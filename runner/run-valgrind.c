@@ -40,7 +40,7 @@
 #include "runner/cmdline.h"
 #include "runner/envlist.h"
 #include "runner/measure.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
 #include "common/banned.h"

@@ -42,9 +42,9 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "formats/config.h"
-#include "runner/build.h"
+#include "runner/build-types.h"
 #include "runner/cachegrind.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "runner/run-internal.h"
 #include "stats/analysis.h"
 #include "stats/rule.h"
@@ -101,21 +101,11 @@ static int not_shown(struct bench_state *b, const char *why, struct plumb_err *e
 				    "(%s): the timing decides", why), err);
 }
 
-size_t run_pad0(const struct run_state *st, enum runner_side side)
-{
-	size_t vi = 0;
-
-	while (vi + 1 < st->build.nvariants &&
-	       !(st->build.variants[vi].side == side && st->build.variants[vi].pad == 0 &&
-		 !st->build.variants[vi].control))
-		vi++;
-	return vi;
-}
-
 /* One counted run of pad 0 of each side under valgrind. */
 static int counted_runs(struct run_state *st, struct bench_state *b, struct plumb_err *err)
 {
-	size_t v[2] = { run_pad0(st, RUNNER_BASE), run_pad0(st, RUNNER_CANDIDATE) };
+	size_t v[2] = { run_pad0(&st->build, RUNNER_BASE),
+			run_pad0(&st->build, RUNNER_CANDIDATE) };
 	double ir[2];
 	char why[PLUMB_ERR_MAX + 64];
 	int r;
@@ -170,7 +160,7 @@ static int prove(struct run_state *st, struct bench_state *b, struct plumb_err *
 	 * identical hot code. */
 	if (!ar)
 		return 0;
-	if ((r = run_bench_judge(st, b, ar, &jd, err)) < 0)
+	if ((r = run_bench_judge(st->cfg, &st->build, b, ar, &jd, err)) < 0)
 		return r;
 	if (!jd.hot_remark)
 		return 0;
@@ -210,7 +200,7 @@ int run_work_prove(struct run_state *st, struct plumb_err *err)
 		if (st->sweep.final && b->work != STATS_WORK_UNKNOWN) {
 			const struct analysis_result *ar = run_find_result(b->an, metric_name(b->metric));
 			struct stats_judgement jd;
-			if (ar && (r = run_bench_judge(st, b, ar, &jd, err)) < 0)
+			if (ar && (r = run_bench_judge(st->cfg, &st->build, b, ar, &jd, err)) < 0)
 				return r;
 			if (ar)
 				st->sweep.final[bi].verdict = jd.verdict;
@@ -219,7 +209,3 @@ int run_work_prove(struct run_state *st, struct plumb_err *err)
 	return 0;
 }
 
-const char *run_work_name(enum stats_work w)
-{
-	return w == STATS_WORK_SAME ? "same" : w == STATS_WORK_DIFFERENT ? "different" : NULL;
-}

@@ -12,7 +12,9 @@
  * This file is the stage in order (output, counters, host facts, builds,
  * benchmarks, record, bundle); the rounds are in run-rounds.c, the
  * checksum oracle in run-checksum.c, the manifest record in
- * run-manifest.c, the capacity estimate in run-capacity.c.
+ * run-manifest.c, the capacity estimate in run-capacity.c, and the small
+ * steps every part takes (events, labels, values, failures) in
+ * run-common.c, below them all.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,11 +39,6 @@
 #include "runner/run.h"
 #include "runner/run-internal.h"
 #include "common/banned.h"
-
-void run_tell(const struct run_state *st, const struct runner_event *ev)
-{
-	runner_event_send(st->opts->event, st->opts->ctx, ev);
-}
 
 int runner_default_output(const char *base, const char *candidate, int64_t unix_time,
 			  struct buf *out)
@@ -214,8 +211,8 @@ int run_begin(struct run_state *st, const struct plumb_config *cfg,
 		return r;
 
 	/* The counters, once: needed now if a metric depends on them. */
-	st->counters = perf_probe(perf_hw_events, PERF_NCOUNTERS, st->counters_reason,
-				  sizeof(st->counters_reason));
+	st->counters = perf_probe(perf_hw_events, PERF_NCOUNTERS, host_perf_paranoid(),
+				  st->counters_reason, sizeof(st->counters_reason));
 	if ((r = run_valgrind_plan(st, err)) < 0)
 		return r;
 

@@ -17,7 +17,8 @@
 #include "common/escape.h"
 #include "common/units.h"
 #include "formats/jsonio.h"
-#include "runner/host.h"
+#include "runner/host-check.h"
+#include "runner/host-json.h"
 #include "views/host.h"
 #include "common/banned.h"
 

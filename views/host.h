@@ -1,8 +1,8 @@
 /*
  * views/host.h: what `plumb host` prints, from the facts and findings of
- * runner/host.h: an aligned table, the readiness findings, or one JSON
- * object (keys in docs/host-facts.md) written by the one JSON writer
- * (formats/jsonio.h), reals exact.
+ * runner/host-types.h and runner/host-check.h: an aligned table, the
+ * readiness findings, or one JSON object (keys in docs/host-facts.md)
+ * written by the one JSON writer (formats/jsonio.h), reals exact.
  *
  * Ownership: the facts and findings are borrowed; text is appended to the
  * caller's struct buf.

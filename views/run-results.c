@@ -14,7 +14,7 @@
 #include "common/units.h"
 #include "formats/manifest.h"
 #include "views/run-results.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "common/banned.h"
 
 void results_format_value(double v, int is_time, char *out, size_t size)

@@ -22,7 +22,7 @@
 #include "views/progress.h"
 #include "views/run-results.h"
 #include "runner/range.h"
-#include "runner/run.h"
+#include "runner/run-types.h"
 #include "common/banned.h"
 
 void runview_init(struct runview *v)

@@ -15,6 +15,8 @@
 #include "common/fileio.h"
 #include "common/utf8.h"
 #include "runner/host.h"
+#include "runner/host-check.h"
+#include "runner/host-json.h"
 #include "runner/host-parse.h"
 #include "runner/host-probe.h"
 #include "common/banned.h"

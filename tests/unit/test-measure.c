@@ -17,6 +17,7 @@
 #include "tests/unit/unit.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "runner/host.h"
 #include "runner/measure.h"
 #include "runner/perf.h"
 #include "runner/schedule.h"
@@ -446,14 +447,17 @@ PLUMB_TEST(perf_unavailable_has_reason)
 		{ "bogus", PERF_TYPE_MAX + 7, 0 } };
 	char reason[512];
 
-	assert_int_equal(perf_probe(bogus, 1, reason, sizeof(reason)), 0);
+	assert_int_equal(perf_probe(bogus, 1, HOST_NA, reason, sizeof(reason)), 0);
 	assert_non_null(strstr(reason, "perf_event_open(bogus): "));
 	assert_true(strlen(reason) > strlen("perf_event_open(bogus): "));
+	/* An unknown paranoid level is not named. */
+	assert_null(strstr(reason, "perf_event_paranoid"));
 }
 
 PLUMB_TEST(perf_reason_reads_paranoid_under_sysroot)
 {
-	/* The paranoid level in the reason is the one under PLUMB_SYSROOT, as
+	/* The paranoid level in the reason, as plumb run reads it for the
+	 * probe (host_perf_paranoid()), is the one under PLUMB_SYSROOT, as
 	 * every other host fact, not the live machine's. */
 	static const struct perf_event_desc bogus[] = {
 		{ "bogus", PERF_TYPE_MAX + 7, 0 } };
@@ -472,7 +476,7 @@ PLUMB_TEST(perf_reason_reads_paranoid_under_sysroot)
 	fputs("-7\n", f);
 	fclose(f);
 	assert_int_equal(setenv("PLUMB_SYSROOT", root, 1), 0);
-	assert_int_equal(perf_probe(bogus, 1, reason, sizeof(reason)), 0);
+	assert_int_equal(perf_probe(bogus, 1, host_perf_paranoid(), reason, sizeof(reason)), 0);
 	unsetenv("PLUMB_SYSROOT");
 	assert_non_null(strstr(reason, "; perf_event_paranoid is -7"));
 	unlink(path);
@@ -491,7 +495,8 @@ PLUMB_TEST(perf_hardware_counters)
 	struct measure_spec spec;
 	struct measure_result res;
 	struct plumb_err err;
-	int avail = perf_probe(perf_hw_events, PERF_NCOUNTERS, reason, sizeof(reason));
+	int avail = perf_probe(perf_hw_events, PERF_NCOUNTERS, host_perf_paranoid(), reason,
+			       sizeof(reason));
 
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = argv;
@@ -530,7 +535,7 @@ PLUMB_TEST(perf_software_counter_on_child)
 	struct plumb_err err;
 
 	/* Software events exist wherever perf_event_open does. */
-	if (!perf_probe(clock_ev, 1, reason, sizeof(reason)))
+	if (!perf_probe(clock_ev, 1, host_perf_paranoid(), reason, sizeof(reason)))
 		fail_msg("software counters unavailable: %s", reason);
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = argv;

@@ -13,7 +13,7 @@
 #include "common/err.h"
 #include "common/units.h"
 #include "formats/config.h"
-#include "runner/build.h"
+#include "runner/build-types.h"
 #include "runner/buildcache.h"
 #include "runner/event.h"
 #include "views/build-summary.h"
