@@ -13,6 +13,7 @@
 #include "archive/db-impl.h"
 #include "common/cleanup.h"
 #include "common/clock.h"
+#include "common/units.h"
 #include "common/banned.h"
 
 _Static_assert(DB_OK == SQLITE_OK && DB_ERROR == SQLITE_ERROR && DB_INTERNAL == SQLITE_INTERNAL &&
@@ -172,8 +173,9 @@ void db_bind_int64(struct db_stmt *s, int i, int64_t v)
 void db_bind_double(struct db_stmt *s, int i, double v)
 {
 	if (s->db->backend == DB_POSTGRES) {
-		char t[40];
-		snprintf(t, sizeof(t), "%.17g", v);
+		char t[UNITS_MAX];
+
+		units_as_read(v, t);   /* every digit; "nan", "inf" as float8 reads them */
 		dbpg_bind(s, i, OID_FLOAT8, t);
 		return;
 	}

@@ -14,6 +14,7 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "common/banned.h"
 
 static void side_init(struct ingest_side *s)
@@ -132,8 +133,12 @@ static int pads_json(const struct ingest_side *s, struct buf *out)
 		if (!isfinite(s->pads[i])) {
 			if (buf_printf(out, "%snull", i ? "," : "") < 0)
 				return -1;
-		} else if (buf_printf(out, "%s%.17g", i ? "," : "", s->pads[i]) < 0) {
-			return -1;
+		} else {
+			char v[UNITS_EXACT_MAX];
+
+			units_exact(s->pads[i], UNITS_EXACT_PLAIN, v);
+			if (buf_printf(out, "%s%s", i ? "," : "", v) < 0)
+				return -1;
 		}
 	}
 	return buf_addch(out, ']');

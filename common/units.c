@@ -241,6 +241,16 @@ static int shortest_g(double v, char out[UNITS_EXACT_MAX])
 	return n;
 }
 
+void units_as_read(double v, char out[UNITS_MAX])
+{
+	if (isnan(v))
+		snprintf(out, UNITS_MAX, "nan");
+	else if (isinf(v))
+		snprintf(out, UNITS_MAX, "%sinf", v < 0 ? "-" : "");
+	else
+		units_exact(v, UNITS_EXACT_PLAIN, out);
+}
+
 int units_exact(double v, enum units_exact_form form, char out[UNITS_EXACT_MAX])
 {
 	int n = -1;

@@ -21,7 +21,10 @@
  *   a change          a ratio as a signed percentage ("+11.8%", "−3.05%",
  *                     with the minus sign U+2212; units_change);
  *   a p-value         two significant digits ("0.0022", "0.31"; units_p);
- *   a load average    two decimals ("1.25"; units_load).
+ *   a load average    two decimals ("1.25"; units_load);
+ *   a value a message names, as read: every digit it has ("0.1",
+ *                     "1e+300", "nan"; units_as_read), the form of
+ *                     units_exact() with words for what JSON cannot hold.
  *
  * Ownership: every function writes into a caller's array; nothing here
  * allocates.
@@ -71,6 +74,9 @@ void units_p(double p, char out[UNITS_MAX]);
 
 /* A load average: "1.25"; "n/a" for NAN. */
 void units_load(double l, char out[UNITS_MAX]);
+
+/* A value as read, for a message about it: "0.1", "-3", "nan", "inf", "-inf". */
+void units_as_read(double v, char out[UNITS_MAX]);
 
 /*
  * The short form of the end-of-run summary: fixed decimals per unit

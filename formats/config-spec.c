@@ -21,6 +21,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/bundle.h"
 #include "formats/config.h"
 #include "formats/manifest.h"
@@ -30,6 +31,7 @@ int config_value_text(const json_t *v, struct buf *out)
 {
 	size_t i;
 	const json_t *e;
+	char t[UNITS_EXACT_MAX];
 
 	switch (json_typeof(v)) {
 	case JSON_NULL:
@@ -39,7 +41,8 @@ int config_value_text(const json_t *v, struct buf *out)
 	case JSON_INTEGER:
 		return buf_printf(out, "%lld", (long long)json_integer_value(v));
 	case JSON_REAL:
-		return buf_printf(out, "%.17g", json_real_value(v));
+		units_exact(json_real_value(v), UNITS_EXACT_PLAIN, t);
+		return buf_addstr(out, t);
 	case JSON_TRUE:
 		return buf_addstr(out, "true");
 	case JSON_FALSE:

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/import-internal.h"
 #include "common/banned.h"
 
@@ -153,7 +154,10 @@ static int read_bench(struct import_walk *w, const json_t *b)
 	has_rep = rc == 0;
 	if (has_rep && (rep < 0 || rep != floor(rep) || rep >= 999999)) {
 		size_t old = jsonio_path_key(&w->path, "repetition_index");
-		rc = import_fail(w, "expected a whole number from 0 to 999998, not %g", rep);
+		char v[UNITS_MAX];
+
+		units_as_read(rep, v);
+		rc = import_fail(w, "expected a whole number from 0 to 999998, not %s", v);
 		jsonio_path_restore(&w->path, old);
 		return rc;
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/import-internal.h"
 #include "formats/jsonio.h"
 #include "common/banned.h"
@@ -106,6 +107,7 @@ int import_check_facts(struct import_walk *w, const json_t *src, const struct im
 	for (size_t i = 0; i < n; i++) {
 		const json_t *v = map[i].src ? json_object_get(src, map[i].src) : NULL;
 		const char *want = NULL;
+		char least[UNITS_MAX], read[UNITS_MAX];
 		size_t old;
 		int rc;
 
@@ -123,13 +125,14 @@ int import_check_facts(struct import_walk *w, const json_t *src, const struct im
 		if (!want)
 			continue;
 		old = jsonio_path_key(&w->path, map[i].src);
+		units_as_read(map[i].min, least);
+		units_as_read(json_number_value(v), read);
 		if (map[i].type == JSON_STRING)
 			rc = import_fail(w, "expected %s, found %s", want, jsonio_type_name(v));
 		else if (json_is_number(v))
-			rc = import_fail(w, "expected %s of at least %g, not %g", want, map[i].min,
-					 json_number_value(v));
+			rc = import_fail(w, "expected %s of at least %s, not %s", want, least, read);
 		else
-			rc = import_fail(w, "expected %s of at least %g, found %s", want, map[i].min,
+			rc = import_fail(w, "expected %s of at least %s, found %s", want, least,
 					 jsonio_type_name(v));
 		jsonio_path_restore(&w->path, old);
 		return rc;
@@ -203,8 +206,12 @@ struct import_series *import_series_of(struct import_walk *w, struct import_entr
 
 int import_value(struct import_walk *w, struct import_series *s, uint32_t r, double v)
 {
-	if (!isfinite(v) || v < 0)
-		return import_fail(w, "expected a finite number of at least 0, not %g", v);
+	char read[UNITS_MAX];
+
+	if (!isfinite(v) || v < 0) {
+		units_as_read(v, read);
+		return import_fail(w, "expected a finite number of at least 0, not %s", read);
+	}
 	if (w->values >= IMPORT_MAX_VALUES)
 		return import_fail(w, "more than %zu values (the limit of an imported file)",
 				   IMPORT_MAX_VALUES);

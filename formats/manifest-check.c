@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/manifest.h"
 #include "formats/manifest-internal.h"
 #include "formats/manifest-range.h"
@@ -275,6 +276,7 @@ static int check_side(size_t bi, const char *side, const struct manifest_side_st
 		      struct plumb_err *err)
 {
 	double lo, hi;
+	char a[UNITS_MAX], b[UNITS_MAX];
 	size_t i;
 
 	if (s->n_pads == 0 || !s->pads)
@@ -297,15 +299,20 @@ static int check_side(size_t bi, const char *side, const struct manifest_side_st
 	if (!isfinite(s->max))
 		return bad(err, "benches[%zu].sides.%s.max: %s", bi, side,
 			   isnan(s->max) ? "missing required field" : "not a finite number");
+	units_as_read(s->min, a);
+	units_as_read(lo, b);
 	if (s->min != lo)
-		return bad(err, "benches[%zu].sides.%s.min: %.17g is not the smallest pad median (%.17g)",
-			   bi, side, s->min, lo);
+		return bad(err, "benches[%zu].sides.%s.min: %s is not the smallest pad median (%s)",
+			   bi, side, a, b);
+	units_as_read(s->max, a);
+	units_as_read(hi, b);
 	if (s->max != hi)
-		return bad(err, "benches[%zu].sides.%s.max: %.17g is not the largest pad median (%.17g)",
-			   bi, side, s->max, hi);
+		return bad(err, "benches[%zu].sides.%s.max: %s is not the largest pad median (%s)",
+			   bi, side, a, b);
+	units_as_read(s->center, a);
 	if (s->center < s->min || s->center > s->max)
-		return bad(err, "benches[%zu].sides.%s.center: %.17g is outside [min, max]",
-			   bi, side, s->center);
+		return bad(err, "benches[%zu].sides.%s.center: %s is outside [min, max]",
+			   bi, side, a);
 	if (!finite_or_absent(s->spread) || (!isnan(s->spread) && s->spread < 0))
 		return bad(err, "benches[%zu].sides.%s.spread: not a finite number >= 0", bi, side);
 	if (s->rounds < -1)

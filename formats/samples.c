@@ -608,10 +608,14 @@ int samples_writer_row(struct samples_writer *w, const struct samples_row *row,
 				     "out of range", (unsigned long long)w->rows + 1,
 				     row->pad > SAMPLES_PAD_MAX ? "pad" :
 				     row->round > SAMPLES_ROUND_MAX ? "round" : "iter");
-	if (samples_format_value(row->value, val, sizeof(val)) < 0)
+	if (samples_format_value(row->value, val, sizeof(val)) < 0) {
+		char v[UNITS_MAX];
+
+		units_as_read(row->value, v);
 		return plumb_err_set(err, PLUMB_EINPUT, "samples.tsv: row %llu: column 'value': "
-				     "%s value %g", (unsigned long long)w->rows + 1,
-				     isfinite(row->value) ? "negative" : "not a finite", row->value);
+				     "%s value %s", (unsigned long long)w->rows + 1,
+				     isfinite(row->value) ? "negative" : "not a finite", v);
+	}
 	if (!w->header_done) {
 		if (writer_add(w, SAMPLES_HEADER "\n", sizeof(SAMPLES_HEADER), err) < 0)
 			return w->failed;

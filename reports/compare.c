@@ -469,7 +469,7 @@ static int bench_notes(struct report *r, struct report_bench *b,
 		char share[UNITS_MAX];
 
 		buf_init(&t, REPORT_NOTE_MAX);
-		units_percent(mb->profile.coverage, share);
+		units_level(mb->profile.coverage, share);
 		buf_printf(&t, "hot set from the profile (%s of the samples):", share);
 		for (int s = 0; s < 2; s++) {
 			const struct manifest_profile_side *ps = s ? &mb->profile.candidate : &mb->profile.base;

@@ -338,15 +338,18 @@ static int trend_changes_and_commits(struct buf *out, const struct trend_point *
 
 	for (size_t i = 1; i < n; i++) {
 		double x;
+		char size[UNITS_MAX];
+
 		if (!p[i].change)
 			continue;
 		x = (trend_x(i - 1, n, dx, left, w) + trend_x(i, n, dx, left, w)) / 2;
+		units_change(p[i].change_ratio, size);
 		rc |= buf_printf(out, "<line class=\"changeline %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-				 "y2=\"%.1f\"/><text class=\"changelabel %s\" x=\"%.1f\" y=\"%.1f\">%s%s %+.1f%%</text>",
+				 "y2=\"%.1f\"/><text class=\"changelabel %s\" x=\"%.1f\" y=\"%.1f\">%s%s %s</text>",
 				 p[i].change > 0 ? "up" : "down", x, y0 - 4, x, y1,
 				 p[i].change > 0 ? "up" : "down", x, y0 - 8,
 				 p[i].change > 0 ? "\u25b2" : "\u25bc", p[i].change_host ? " host" : "",
-				 (p[i].change_ratio - 1) * 100);
+				 size);
 	}
 	for (size_t i = 0; i < n;) {
 		size_t j = i, k;
@@ -621,7 +624,7 @@ int svg_rounds(struct buf *out, const struct report *r, const struct report_benc
 	double lo, hi, H, pw = W - LEFT - RIGHT, yb, step, loadmax = 0;
 	size_t nr, first, shown;
 	struct units_scale sc;
-	char num[UNITS_MAX];
+	char num[UNITS_MAX], most[UNITS_MAX];
 	int rc = 0, load = 0, ordered;
 
 	round_sides(r, b, &rs);
@@ -694,17 +697,21 @@ int svg_rounds(struct buf *out, const struct report *r, const struct report_benc
 				 LEFT - 8, y0 + RLOAD / 2 + 3);
 		for (size_t j = 0; j < m->run.n_conditions && j < shown; j++) {
 			double l = m->run.conditions[j].load[0], h;
+			char lt[UNITS_MAX];
+
 			if (isnan(l))
 				continue;
 			h = loadmax > 0 ? l / loadmax * RLOAD : 0;
+			units_load(l, lt);
 			rc |= buf_printf(out, "<rect class=\"load\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-					 "height=\"%.1f\"><title>round %zu: load %.2f</title></rect>",
+					 "height=\"%.1f\"><title>round %zu: load %s</title></rect>",
 					 LEFT + (double)j / (double)shown * pw + 1, y0 + RLOAD - h,
 					 pw / (double)shown - 2 > 1 ? pw / (double)shown - 2 : 1, h,
-					 j + first, l);
+					 j + first, lt);
 		}
-		rc |= buf_printf(out, "<text class=\"vlabel\" x=\"%.1f\" y=\"%.1f\">%.2f</text>",
-				 W - RIGHT, y0 - 2, loadmax);
+		units_load(loadmax, most);
+		rc |= buf_printf(out, "<text class=\"vlabel\" x=\"%.1f\" y=\"%.1f\">%s</text>",
+				 W - RIGHT, y0 - 2, most);
 	}
 	rc |= axis_zero_note(out, &a, W - RIGHT, H - 4, "end");
 	rc |= buf_addstr(out, "</svg>");

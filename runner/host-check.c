@@ -175,13 +175,17 @@ int host_check_run(const struct host_facts *hf, struct host_check *hc,
 
 	if (hf->has_load && hf->logical_cpus != HOST_NA && hf->logical_cpus > 0) {
 		double limit = (double)hf->logical_cpus / 4.0;
+		char now[UNITS_MAX], most[UNITS_MAX];
+
 		if (limit < 1.0)
 			limit = 1.0;
+		units_load(hf->load[0], now);
+		units_load(limit, most);
 		if (hf->load[0] >= limit)
 			bad |= add(hc, "load", HOST_WARNING,
 				   "wait for other jobs to finish, or run when the machine is idle",
-				   "the load average is %.2f, high for %lld CPUs (limit %.2f)",
-				   hf->load[0], hf->logical_cpus, limit);
+				   "the load average is %s, high for %lld CPUs (limit %s)",
+				   now, hf->logical_cpus, most);
 	}
 
 	if (hf->perf_cycles && strcmp(hf->perf_cycles, "not supported") == 0)

@@ -41,6 +41,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "formats/config.h"
 #include "runner/build-types.h"
 #include "runner/cachegrind.h"
@@ -65,18 +66,25 @@ static int set_work(struct bench_state *b, enum stats_work w, char *note, struct
 static int compare(struct bench_state *b, double base, double cand, const char *how,
 		   struct plumb_err *err)
 {
-	double rel;
+	char nb[UNITS_MAX], nc[UNITS_MAX], apart[UNITS_MAX], limit[UNITS_MAX];
 	int same;
 
 	if (!(base > 0) || !isfinite(base) || !isfinite(cand))
 		return 0;   /* nothing counted: no proof */
-	rel = (cand - base) / base;
-	same = fabs(rel) <= STATS_SAME_WORK;
+	same = fabs((cand - base) / base) <= STATS_SAME_WORK;
+	units_whole(base, nb);
+	units_whole(cand, nc);
+	/* Within the limit the difference is a few instructions: say how many. */
+	if (same)
+		units_whole(fabs(cand - base), apart);
+	else
+		units_change(cand / base, apart);
+	units_level(STATS_SAME_WORK, limit);
 	return set_work(b, same ? STATS_WORK_SAME : STATS_WORK_DIFFERENT,
-			buf_strdupf("%s work: %.0f instructions on the base, %.0f on the candidate "
-				    "(%+.4f%%, %s %g%%), %s", same ? "the same" : "different", base,
-				    cand, rel * 100, same ? "within" : "beyond", STATS_SAME_WORK * 100,
-				    how), err);
+			buf_strdupf("%s work: %s instructions on the base, %s on the candidate "
+				    "(%s%s, %s %s), %s", same ? "the same" : "different", nb, nc, apart,
+				    !same ? "" : cand < base ? " fewer" : " more", same ? "within" : "beyond",
+				    limit, how), err);
 }
 
 /* The instructions of both sides from the counts the rounds recorded: 1 when they decided. */

@@ -47,6 +47,7 @@
 #include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/err.h"
+#include "common/units.h"
 #include "sys/contain.h"
 #include "sys/proc.h"
 #include "common/banned.h"
@@ -858,10 +859,13 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res,
 void proc_describe(const struct proc_result *res, uint64_t timeout_ns,
 		   char *out, size_t size)
 {
+	char after[UNITS_MAX];
+
+	units_seconds((double)timeout_ns / 1e9, after);
 	if (res->spawn_errno)
 		snprintf(out, size, "%s", res->spawn_error);
 	else if (res->timed_out)
-		snprintf(out, size, "timed out after %.1f s%s", (double)timeout_ns / 1e9,
+		snprintf(out, size, "timed out after %s%s", after,
 			 res->killed ? " (killed after the grace period)" : "");
 	else if (res->oom_kills && !res->exited && res->signo == SIGKILL)
 		snprintf(out, size, "killed by SIGKILL: out of memory? (the kernel's OOM killer "

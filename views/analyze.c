@@ -233,10 +233,10 @@ static void judgement_text(struct out *out, const struct analysis_result *res)
 		return;
 	}
 	units_level(ru->confidence, level);
+	units_as_read(ru->noise_factor, c);
 	if (margin)
-		oprintf(out, "  rule     margin v%d (pad intervals at %s, noise factor %g; "
-			"a range is the union of its pads' intervals)\n", ru->version, level,
-			ru->noise_factor);
+		oprintf(out, "  rule     margin v%d (pad intervals at %s, noise factor %s; "
+			"a range is the union of its pads' intervals)\n", ru->version, level, c);
 	else
 		oprintf(out, "  rule     overlap v%d (ranges of the pad medians)\n", ru->version);
 	if (jd->has_ratio) {

@@ -51,7 +51,7 @@ test_expect_success 'a build past build.timeout exits 4, and leaves no process b
 	write_conf proj/slow.conf build.timeout=1 \
 		"build.command=sleep 3171.$MARK & sleep 3172.$MARK; make" &&
 	test_expect_code 4 run_build -c proj/slow.conf 2>err &&
-	test_grep "the build timed out: timed out after 1.0 s" err &&
+	test_grep "the build timed out: timed out after 1.00 s" err &&
 	leftovers
 '
 
@@ -59,7 +59,7 @@ test_expect_success 'a build that ignores SIGTERM is killed after the grace peri
 	write_conf proj/stubborn.conf build.timeout=1 \
 		"build.command=trap \"\" TERM; sleep 3173.$MARK; make" &&
 	test_expect_code 4 run_build -c proj/stubborn.conf 2>err &&
-	test_grep "timed out after 1.0 s (killed after the grace period)" err &&
+	test_grep "timed out after 1.00 s (killed after the grace period)" err &&
 	leftovers
 '
 

@@ -34,7 +34,7 @@ test_expect_success 'a timeout: exit 5, and no process left' '
 	run_conf proj/slow.conf bench.b.timeout=1 \
 		"bench.b.command=case {artifact} in */k00/*) sleep 3191.$MARK;; esac; {artifact}" &&
 	test_expect_code 5 run_plumb -c proj/slow.conf -o out/slow.plumb >stdout 2>err &&
-	test_grep "benchmark b: control/0 (k00) failed in round 1: timed out after 1.0 s" err &&
+	test_grep "benchmark b: control/0 (k00) failed in round 1: timed out after 1.00 s" err &&
 	! pgrep -f "sleep 3191\.$MARK([^0-9]|$)" &&
 	no_bundle out
 '

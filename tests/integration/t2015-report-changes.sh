@@ -74,7 +74,7 @@ test_expect_success 'the HTML trend: ranges, the change point, commits printed, 
 	plumb report --trend b0 --archive-dir R --format html -o r3.html &&
 	test $(grep -o "<rect class=\"range new\"" r3.html | wc -l) = 120 &&
 	test $(grep -o "<line class=\"changeline up\"" r3.html | wc -l) = 1 &&
-	test_grep "<text class=\"changelabel up\"[^>]*>[^<]* +\(9\.[5-9]\|10\.[0-5]\)%</text>" r3.html &&
+	test_grep "<text class=\"changelabel up\"[^>]*>[^<]* +\(9\.[5-9][0-9]*\|10\.[0-5]\)%</text>" r3.html &&
 	# One bracket and one label per commit at most; the commits either side named.
 	test $(grep -o "<line class=\"commitgroup\"" r3.html | wc -l) = 40 &&
 	test_grep "<title>3 nights of one commit</title>" r3.html &&

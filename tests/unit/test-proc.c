@@ -229,7 +229,7 @@ PLUMB_TEST(proc_timeout_terms_the_group)
 	assert_true(res.wall_ns >= 200000000ull);
 	assert_true(res.wall_ns < 3000000000ull);
 	proc_describe(&res, 200000000ull, what, sizeof(what));
-	assert_non_null(strstr(what, "timed out after 0.2 s"));
+	assert_non_null(strstr(what, "timed out after 0.20 s"));
 	proc_result_release(&res);
 }
 

@@ -137,6 +137,14 @@ PLUMB_TEST(reports_units_pick_a_unit_and_four_digits)
 	assert_string_equal(s, "0.31");
 	units_p(NAN, s);
 	assert_string_equal(s, "n/a");
+	units_as_read(0.1, s);
+	assert_string_equal(s, "0.1");
+	units_as_read(-3, s);
+	assert_string_equal(s, "-3");
+	units_as_read(-INFINITY, s);
+	assert_string_equal(s, "-inf");
+	units_as_read(NAN, s);
+	assert_string_equal(s, "nan");
 	units_load(1.254, s);
 	assert_string_equal(s, "1.25");
 	units_load(12, s);
