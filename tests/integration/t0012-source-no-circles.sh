@@ -36,6 +36,8 @@ all_arrows() {
 	for o in "$TEST_BUILDDIR/$d"/*.o; do
 		test -f "$o" || continue
 		m=$(basename "$o" .o) && m=${m#libplumb_a-}
+		# An object left from a source since removed is not a file.
+		test -f "$TEST_SRCDIR/$d/$m.c" || continue
 		nm -P "$o" | awk -v m="$m" '
 			$2 == "U" { print "U", m, $1; next }
 			$2 ~ /^[TDBRCVWG]$/ { print "D", m, $1 }'
