@@ -523,6 +523,15 @@ json_t *jsonio_real(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+json_t *jsonio_plain(double v)
+{
+	char t[UNITS_EXACT_MAX];
+
+	if (units_exact(v, UNITS_EXACT_PLAIN, t) < 0)
+		return json_null();
+	return strpbrk(t, ".eE") ? json_real(v) : json_integer(strtoll(t, NULL, 10));
+}
+
 json_t *jsonio_text(const char *t)
 {
 	json_t *v;

@@ -97,6 +97,13 @@ json_t *jsonio_str(const char *s);
 /* v as a JSON real; null when it is NAN or infinite (unknown). */
 json_t *jsonio_real(double v);
 
+/*
+ * v as the JSON number units_exact()'s plain form writes (an integer when
+ * it has neither '.' nor an exponent, else a real), so a number read from
+ * such text is written back as it was; null when it is NAN or infinite.
+ */
+json_t *jsonio_plain(double v);
+
 /* JSON text parsed (any value); the text as a string when it does not parse; null for NULL. */
 json_t *jsonio_text(const char *t);
 

@@ -810,6 +810,20 @@ PLUMB_TEST(jsonio_builders_make_unknowns_null)
 	v = jsonio_text("[1, oops");
 	assert_string_equal(json_string_value(v), "[1, oops");
 	json_decref(v);
+	/* A number as units_exact()'s plain form writes it: whole below 2^53 an integer, else a real. */
+	v = jsonio_plain(95);
+	assert_true(json_is_integer(v) && json_integer_value(v) == 95);
+	json_decref(v);
+	v = jsonio_plain(-0.0);
+	assert_true(json_is_integer(v) && json_integer_value(v) == 0);
+	json_decref(v);
+	v = jsonio_plain(0.25);
+	assert_true(json_is_real(v) && json_real_value(v) == 0.25);
+	json_decref(v);
+	v = jsonio_plain(1e300);
+	assert_true(json_is_real(v) && json_real_value(v) == 1e300);
+	json_decref(v);
+	assert_true(json_is_null(jsonio_plain(NAN)));
 	/* jsonio_set takes v whatever happens; a NULL value or object fails. */
 	assert_int_equal(jsonio_set(o, "a", json_string("x")), 0);
 	assert_int_equal(jsonio_set(o, "b", json_real(1.5)), 0);
