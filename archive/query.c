@@ -1,6 +1,6 @@
 /*
  * archive/query.c: list, show and trend as SQL over the index, filling
- * the structs of query.h (the trend: a JSON model).  The statements are written for the indexes of
+ * the structs of query.h.  The statements are written for the indexes of
  * archive/schema.c; bench/archive.sh times them on 100,000 bundles.
  */
 #include <ctype.h>
@@ -14,35 +14,8 @@
 #include "archive/store.h"
 #include "common/buf.h"
 #include "common/err.h"
-#include "formats/jsonio.h"
 #include "formats/manifest.h"
 #include "common/banned.h"
-
-/* A numeric column as a JSON number (integer when stored as one), or null. */
-static json_t *col_num(struct db_stmt *s, int i)
-{
-	switch (db_column_type(s, i)) {
-	case DB_INTEGER:
-		return json_integer(db_column_int64(s, i));
-	case DB_FLOAT: {
-		double d = db_column_double(s, i);
-		return isfinite(d) ? json_real(d) : json_null();
-	}
-	default:
-		return json_null();
-	}
-}
-
-/* An epoch-seconds column as an RFC 3339 string, or null. */
-static json_t *col_time(struct db_stmt *s, int i)
-{
-	char t[MANIFEST_TIME_MAX];
-
-	if (db_column_type(s, i) == DB_NULL ||
-	    manifest_time_format(db_column_int64(s, i), t) < 0)
-		return json_null();
-	return json_string(t);
-}
 
 /* Lower-case hex prefix [lo, lo "g") bounds; -1 when s is not hex. */
 static int hex_range(const char *s, char *lo, char *hi, size_t size)
@@ -716,18 +689,134 @@ static int trend_project(struct store *st, const char *bench, const char *q_proj
 	return r;
 }
 
-int query_trend(struct store *st, const struct query_trend *q, json_t **out,
+/*
+ * The numbers of a JSON array of numbers and nulls ("[1.5, null, 2]", a
+ * null as NAN), at most max, in out; *nulls set when one was null.  0 when
+ * t is not such an array.
+ */
+static size_t pads_of(const char *t, double *out, size_t max, int *nulls)
+{
+	size_t k = 0;
+	char *end;
+
+	*nulls = 0;
+	if (!t || *t != '[')
+		return 0;
+	t++;
+	for (;;) {
+		while (*t == ' ')
+			t++;
+		if (*t == ']')
+			return k;
+		if (k == max)
+			return 0;
+		if (strncmp(t, "null", 4) == 0) {
+			out[k++] = NAN;
+			*nulls = 1;
+			t += 4;
+		} else {
+			out[k] = strtod(t, &end);
+			if (end == t || !isfinite(out[k]))
+				return 0;
+			k++;
+			t = end;
+		}
+		while (*t == ' ')
+			t++;
+		if (*t == ',')
+			t++;
+		else if (*t != ']')
+			return 0;
+	}
+}
+
+/*
+ * The pad medians of column i (JSON text as stored) in a new array *v of
+ * *n; *v NULL when the column is NULL or not such an array.  -1: no memory.
+ */
+static int pads_col(struct db_stmt *s, int i, double **v, size_t *n)
+{
+	const char *t = db_column_text(s, i);
+	size_t max = 1;
+	int nulls;
+
+	*v = NULL;
+	*n = 0;
+	if (!t || *t != '[')
+		return 0;
+	for (const char *c = t; *c; c++)
+		max += *c == ',';
+	if (!(*v = malloc(max * sizeof(**v))))
+		return -1;
+	*n = pads_of(t, *v, max, &nulls);
+	if (*n == 0 && t[1 + strspn(t + 1, " ")] != ']') {
+		free(*v);    /* not an array of numbers: none recorded */
+		*v = NULL;
+	}
+	return 0;
+}
+
+static void trend_point_release(struct query_trend_point *p)
+{
+	free(p->bundle);
+	free(p->ref);
+	free(p->commit);
+	free(p->time);
+	free(p->verdict);
+	free(p->pads);
+	free(p->base_commit);
+	free(p->base_pads);
+	free(p->created);
+}
+
+void query_trend_release(struct query_trend_result *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		trend_point_release(&t->points[i]);
+	free(t->points);
+	free(t->bench);
+	free(t->project);
+	free(t->metric);
+	free(t->host);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Row s of the trend's statement in p (zeroed first); -1 when memory ran out. */
+static int trend_point_of(struct db_stmt *s, struct query_trend_point *p)
+{
+	int oom = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->bundle = query_col_text(s, 0, &oom);
+	p->ref = query_col_text(s, 1, &oom);
+	p->commit = query_col_text(s, 2, &oom);
+	p->time = query_col_time(s, 3, &oom);
+	p->center = col_double(s, 4);
+	p->min = col_double(s, 5);
+	p->max = col_double(s, 6);
+	p->spread = col_double(s, 7);
+	p->ratio = col_double(s, 8);
+	p->verdict = query_col_text(s, 9, &oom);
+	p->base_center = col_double(s, 10);
+	p->noise = col_double(s, 11);
+	oom |= pads_col(s, 12, &p->pads, &p->npads) < 0;
+	p->base_commit = query_col_text(s, 13, &oom);
+	oom |= pads_col(s, 14, &p->base_pads, &p->nbase_pads) < 0;
+	p->created = query_col_time(s, 15, &oom);
+	return oom ? -1 : 0;
+}
+
+int query_trend(struct store *st, const struct query_trend *q, struct query_trend_result *out,
 		struct plumb_err *err)
 {
 	char fp[256] = "";
 	char *metric = NULL, *project = NULL;
 	int64_t host = 0;
 	struct db_stmt *s = NULL;
-	json_t *o = NULL, *pts = NULL;
-	size_t n;
+	size_t cap = 0;
 	int found, rc, r = 0;
 
-	*out = NULL;
+	memset(out, 0, sizeof(*out));
 	if ((r = trend_project(st, q->bench, q->project, &project, err)) < 0)
 		return r;
 	if (q->host) {
@@ -761,8 +850,10 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		if (rc == DB_ROW)
 			snprintf(fp, sizeof(fp), "%s", db_column_text(h, 0));
 		db_finalize(h);
-		if (rc != DB_ROW && rc != DB_DONE)
+		if (rc != DB_ROW && rc != DB_DONE) {
+			free(project);
 			return store_db_err(st, rc, "read host", err);
+		}
 	}
 	if (q->metric) {
 		metric = strdup(q->metric);
@@ -803,27 +894,18 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		db_bind_text(s, 3, metric);
 	db_bind_int64(s, 4, q->last > 0 ? q->last : INT64_MAX);   /* no limit (PostgreSQL refuses -1) */
 	db_bind_text(s, 5, *project ? project : NULL);
-	pts = json_array();
-	if (!pts) {
-		r = plumb_err_oom(err, "trend");
-		goto done;
-	}
 	while ((rc = db_step(s)) == DB_ROW) {
-		json_t *p = json_object();
-		if (!p || json_array_append_new(pts, p) != 0 ||
-		    jsonio_set(p, "bundle", jsonio_str(db_column_text(s, 0))) |
-		    jsonio_set(p, "ref", jsonio_str(db_column_text(s, 1))) |
-		    jsonio_set(p, "commit", jsonio_str(db_column_text(s, 2))) |
-		    jsonio_set(p, "time", col_time(s, 3)) |
-		    jsonio_set(p, "center", col_num(s, 4)) | jsonio_set(p, "min", col_num(s, 5)) |
-		    jsonio_set(p, "max", col_num(s, 6)) | jsonio_set(p, "spread", col_num(s, 7)) |
-		    jsonio_set(p, "ratio", col_num(s, 8)) |
-		    jsonio_set(p, "verdict", jsonio_str(db_column_text(s, 9))) |
-		    jsonio_set(p, "base_center", col_num(s, 10)) | jsonio_set(p, "noise", col_num(s, 11)) |
-		    jsonio_set(p, "pads", jsonio_text(db_column_text(s, 12))) |
-		    jsonio_set(p, "base_commit", jsonio_str(db_column_text(s, 13))) |
-		    jsonio_set(p, "base_pads", jsonio_text(db_column_text(s, 14))) |
-		    jsonio_set(p, "created", col_time(s, 15))) {
+		if (out->n == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct query_trend_point *g = realloc(out->points, nc * sizeof(*g));
+			if (!g) {
+				r = plumb_err_oom(err, "trend");
+				goto done;
+			}
+			out->points = g;
+			cap = nc;
+		}
+		if (trend_point_of(s, &out->points[out->n++]) < 0) {
 			r = plumb_err_oom(err, "trend");
 			goto done;
 		}
@@ -832,66 +914,30 @@ int query_trend(struct store *st, const struct query_trend *q, json_t **out,
 		r = store_db_err(st, rc, "trend", err);
 		goto done;
 	}
-	n = json_array_size(pts);
-	for (size_t i = 0; i < n / 2; i++) {
-		json_t *a = json_incref(json_array_get(pts, i));
-		json_t *b = json_incref(json_array_get(pts, n - 1 - i));
-		json_array_set_new(pts, i, b);
-		json_array_set_new(pts, n - 1 - i, a);
+	for (size_t i = 0; i < out->n / 2; i++) {
+		struct query_trend_point t = out->points[i];
+		out->points[i] = out->points[out->n - 1 - i];
+		out->points[out->n - 1 - i] = t;
 	}
-	o = json_object();
-	if (!o) {
+	out->bench = strdup(q->bench);
+	out->host = strdup(fp);
+	if (!out->bench || !out->host) {
 		r = plumb_err_oom(err, "trend");
 		goto done;
 	}
-	if (jsonio_set(o, "bench", json_string(q->bench)) |
-	    jsonio_set(o, "project", *project ? json_string(project) : json_null()) |
-	    jsonio_set(o, "metric", metric ? json_string(metric) : json_null()) |
-	    jsonio_set(o, "host", json_string(fp)) | jsonio_set(o, "points", pts)) {
-		pts = NULL;
-		r = plumb_err_oom(err, "trend");
-		goto done;
+	if (*project) {
+		out->project = project;
+		project = NULL;
 	}
-	pts = NULL;
-	*out = o;
-	o = NULL;
+	out->metric = metric;
+	metric = NULL;
 done:
 	db_finalize(s);
-	json_decref(pts);
-	json_decref(o);
 	free(metric);
 	free(project);
+	if (r < 0)
+		query_trend_release(out);
 	return r;
-}
-
-/* The numbers of a JSON array of numbers ("[1.5, 2]"), at most max; 0 when it is not one. */
-static size_t pads_of(const char *t, double *out, size_t max)
-{
-	size_t k = 0;
-	char *end;
-
-	if (!t || *t != '[')
-		return 0;
-	t++;
-	for (;;) {
-		while (*t == ' ')
-			t++;
-		if (*t == ']')
-			return k;
-		if (k == max)
-			return 0;
-		out[k] = strtod(t, &end);
-		if (end == t || !isfinite(out[k]))
-			return 0;
-		k++;
-		t = end;
-		while (*t == ' ')
-			t++;
-		if (*t == ',')
-			t++;
-		else if (*t != ']')
-			return 0;
-	}
 }
 
 /* Empty sr for the next series (the arrays kept). */
@@ -971,7 +1017,7 @@ int query_each_series(struct store *st, const char *host, const char *project, c
 	while ((rc = db_step(s)) == DB_ROW) {
 		const char *name = db_column_text(s, 0), *metric = db_column_text(s, 1);
 		struct query_night *q;
-		int oom = 0;
+		int oom = 0, nulls;
 
 		if (!name)
 			continue;
@@ -1018,11 +1064,15 @@ int query_each_series(struct store *st, const char *host, const char *project, c
 			pcap = nc;
 		}
 		q->pad0 = sr.npads;
-		q->npads = pads_of(db_column_text(s, 8), sr.pads + sr.npads,
-				   QUERY_PADS_MAX);
+		q->npads = pads_of(db_column_text(s, 8), sr.pads + sr.npads, QUERY_PADS_MAX, &nulls);
+		if (nulls)
+			q->npads = 0;
 		sr.npads += q->npads;
 		q->base_pad0 = sr.npads;
-		q->base_npads = pads_of(db_column_text(s, 11), sr.pads + sr.npads, QUERY_PADS_MAX);
+		q->base_npads = pads_of(db_column_text(s, 11), sr.pads + sr.npads, QUERY_PADS_MAX,
+				       &nulls);
+		if (nulls)
+			q->base_npads = 0;
 		sr.npads += q->base_npads;
 		if (oom || !sr.bench) {
 			r = plumb_err_oom(err, "changes");

@@ -1,14 +1,14 @@
 /*
  * archive/query.h: the read side of the archive: list, show, trend, and
- * host lookups.  list and show fill plain structs (below) that
- * views/archive.h renders as text and, for --json, as the JSON documented
- * in docs/plumb.1; a misspelt field is a compile error, not a silent
- * default.  The trend is still a JSON model: reports/trend.c adds its
- * change points to it, and report --trend and the site read it.
+ * host lookups.  list, show and trend fill plain structs (below) that
+ * views/archive.h and reports/trend.h render as text and, for --json, as
+ * the JSON documented in docs/plumb.1; a misspelt field is a compile
+ * error, not a silent default.
  *
- * Ownership: every string and array of struct query_summaries and struct
- * query_detail is the struct's own, freed by query_summaries_release() and
- * query_detail_release() (both take a zeroed struct, and leave one); a
+ * Ownership: every string and array of struct query_summaries, struct
+ * query_detail and struct query_trend_result is the struct's own, freed by
+ * query_summaries_release(), query_detail_release() and
+ * query_trend_release() (each takes a zeroed struct, and leaves one); a
  * json_t returned through *out belongs to the caller (json_decref); the
  * filter structs only borrow their strings.
  */
@@ -148,12 +148,40 @@ struct query_trend {
 	                         more: PLUMB_EARG, naming them) */
 };
 
+/* One point of a trend: one bundle's candidate; a string is NULL and a number NAN when unknown. */
+struct query_trend_point {
+	char *bundle, *ref, *commit;
+	char *time;                    /* the candidate's commit time (else the bundle's), RFC 3339 */
+	double center, min, max, spread, ratio;
+	char *verdict;
+	double base_center, noise;
+	double *pads;                  /* the candidate's pad medians (NAN: null), NULL: none recorded */
+	size_t npads;
+	char *base_commit;
+	double *base_pads;             /* the base's pad medians, the same way */
+	size_t nbase_pads;
+	char *created;                 /* RFC 3339 */
+};
+
+/* One benchmark's series on one host, oldest first. */
+struct query_trend_result {
+	char *bench;
+	char *project;                 /* NULL: results without one */
+	char *metric;
+	char *host;                    /* its fingerprint */
+	struct query_trend_point *points;
+	size_t n;
+};
+
 /*
  * The series of one benchmark on one host: candidate center and range per
- * bundle, in candidate commit time order (oldest first).
+ * bundle, in candidate commit time order (oldest first), in *out (zeroed
+ * first).
  */
-int query_trend(struct store *st, const struct query_trend *q, json_t **out,
+int query_trend(struct store *st, const struct query_trend *q, struct query_trend_result *out,
 		struct plumb_err *err);
+
+void query_trend_release(struct query_trend_result *t);
 
 /* A day ("2026-03-01", its start in UTC) or an RFC 3339 UTC time; -1 when neither. */
 int query_parse_since(const char *s, int64_t *out);

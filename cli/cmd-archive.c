@@ -224,22 +224,24 @@ static int read_show(struct store *st, const void *arg, json_t **json, int *text
 static int read_trend(struct store *st, const void *arg, json_t **json, int *text,
 		      struct plumb_err *err)
 {
-	const struct query_trend *q = arg;
-	json_t *models, *v = NULL;
-	int r = trend_query_classes(st, q, &models, err);
+	struct trend_series *s = NULL;
+	struct trend_classes c;
+	size_t n = 0;
+	int r = trend_query_classes(st, arg, &c, err);
 
-	for (size_t i = 0; r == 0 && i < json_array_size(models); i++)
-		r = trend_add_changes(json_array_get(models, i), err);
-	if (r == 0 && json_array_size(models) == 1)
-		v = json_incref(json_array_get(models, 0));
-	else if (r == 0 && !(v = json_pack("{s:s, s:O}", "bench", q->bench, "classes", models)))
+	if (r == 0 && !(s = calloc(c.n, sizeof(*s))))
 		r = plumb_err_oom(err, "trend");
-	json_decref(models);
+	for (; r == 0 && n < c.n; n++)
+		if ((r = trend_series_find(&c.v[n], &s[n], err)) < 0)
+			break;
 	if (r == 0 && opt_json)
-		*json = json_incref(v);
+		*json = view_trend_json(s, n);
 	else if (r == 0)
-		*text = view_trend(&view_text, v);
-	json_decref(v);
+		*text = view_trend(&view_text, s, n);
+	for (size_t i = 0; i < n; i++)
+		trend_series_release(&s[i]);
+	free(s);
+	trend_classes_release(&c);
 	return r;
 }
 

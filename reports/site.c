@@ -252,20 +252,27 @@ static int nav(struct buf *out, const char *fp, const char *host_file)
 }
 
 /*
- * A series' row for the class page and the index: {bench, metric, file,
- * points, latest (its last point), changes}.
+ * A series' row for the class page and the index: {bench, project, metric,
+ * file, points, latest (its last point: verdict, center, ratio, created,
+ * commit), changes}.
  */
-static json_t *series_row(const json_t *model, const char *file)
+static json_t *series_row(const struct trend_series *s, const char *file)
 {
-	const json_t *pts = json_object_get(model, "points");
-	size_t n = json_array_size(pts);
+	const struct query_trend_point *p = s->n ? &s->t->points[s->n - 1] : NULL;
+	json_t *latest = p ? json_object() : NULL;
 
-	return json_pack("{s:s?, s:s?, s:s?, s:s, s:I, s:O?, s:O}",
-			 "bench", jsonio_get_str(model, "bench", NULL),
-			 "project", jsonio_get_str(model, "project", NULL),
-			 "metric", jsonio_get_str(model, "metric", NULL), "file", file, "points", (json_int_t)n,
-			 "latest", n ? json_array_get(pts, n - 1) : NULL,
-			 "changes", json_object_get(model, "changes"));
+	if (p && (!latest || jsonio_set(latest, "verdict", jsonio_str(p->verdict)) |
+				     jsonio_set(latest, "center", jsonio_real(p->center)) |
+				     jsonio_set(latest, "ratio", jsonio_real(p->ratio)) |
+				     jsonio_set(latest, "created", jsonio_str(p->created)) |
+				     jsonio_set(latest, "commit", jsonio_str(p->commit)))) {
+		json_decref(latest);
+		return NULL;
+	}
+	return json_pack("{s:s?, s:s?, s:s?, s:s, s:I, s:o?, s:O}",
+			 "bench", s->t->bench, "project", s->t->project, "metric", s->t->metric,
+			 "file", file, "points", (json_int_t)s->n, "latest", latest,
+			 "changes", s->changes);
 }
 
 /*
@@ -516,7 +523,9 @@ static int write_class(struct store *st, const json_t *h, const char *host_file,
 		const json_t *pb = json_array_get(names, i);
 		const char *bench = jsonio_get_str(pb, "bench", NULL), *project = jsonio_get_str(pb, "project", NULL);
 		struct query_trend q = { bench, NULL, fp, 0, project ? project : "" };
-		json_t *model = NULL, *row;
+		struct query_trend_result t;
+		struct trend_series ts;
+		json_t *row = NULL;
 		char file[128];
 
 		if (cleanup_signal_pending()) {
@@ -527,15 +536,16 @@ static int write_class(struct store *st, const json_t *h, const char *host_file,
 			r = plumb_err_oom(err, "archive index");
 			break;
 		}
-		if ((r = query_trend(st, &q, &model, err)) == 0 &&
-		    (r = trend_add_changes(model, err)) == 0) {
+		if ((r = query_trend(st, &q, &t, err)) < 0)
+			break;
+		if ((r = trend_series_find(&t, &ts, err)) == 0) {
 			buf_reset(&page);
-			r = trend_render_page(model, buf_cstr(&top), &page, err);
+			if ((r = trend_render_page(&t, buf_cstr(&top), &page, err)) == 0)
+				r = put_page(dir, file, &page, err);
+			row = r == 0 ? series_row(&ts, file) : NULL;
+			trend_series_release(&ts);
 		}
-		if (r == 0)
-			r = put_page(dir, file, &page, err);
-		row = r == 0 ? series_row(model, file) : NULL;
-		json_decref(model);
+		query_trend_release(&t);
 		if (r == 0 && (!row || json_array_append_new(rows, row)))
 			r = plumb_err_oom(err, "archive index");
 		if (r == 0) {

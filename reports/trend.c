@@ -36,221 +36,70 @@ static enum metric_id metric_of(const char *name)
 	return METRIC_CYCLES;   /* unknown: shown as a plain count */
 }
 
-/* The numbers of e's array k into v (at most QUERY_PADS_MAX); 0 unless all are numbers. */
-static size_t pads_of(const json_t *e, const char *k, double *v)
+/* n pad medians v as the change points use them: none unless all are known and at most QUERY_PADS_MAX. */
+static size_t pads_usable(const double *v, size_t n)
 {
-	const json_t *pads = json_object_get(e, k);
-	size_t n = json_array_size(pads);
-
-	if (!json_is_array(pads) || n > QUERY_PADS_MAX)
+	if (!v || n > QUERY_PADS_MAX)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
-		const json_t *x = json_array_get(pads, i);
-		if (!json_is_number(x))
+	for (size_t i = 0; i < n; i++)
+		if (isnan(v[i]))
 			return 0;
-		v[i] = json_number_value(x);
-	}
 	return n;
 }
 
-/*
- * The observations of the points pts (objects as query_trend() makes
- * them): *obs and the pad medians they point into, *store, both malloc'd.
- */
-static int observations(const json_t *pts, struct changes_obs **obs, double **store,
+/* The observations of the points of t in *obs (malloc'd), pointing into t. */
+static int observations(const struct query_trend_result *t, struct changes_obs **obs,
 			struct plumb_err *err)
 {
-	size_t n = json_array_size(pts), total = 0;
-	double *v;
-
-	for (size_t i = 0; i < n; i++) {
-		const json_t *e = json_array_get(pts, i);
-		total += json_array_size(json_object_get(e, "pads")) +
-			 json_array_size(json_object_get(e, "base_pads"));
-	}
-	*obs = calloc(n ? n : 1, sizeof(**obs));
-	*store = v = malloc((total ? total : 1) * sizeof(*v));
-	if (!*obs || !v) {
-		free(*obs);
-		free(v);
-		*obs = NULL;
-		*store = NULL;
+	*obs = calloc(t->n ? t->n : 1, sizeof(**obs));
+	if (!*obs)
 		return plumb_err_oom(err, "trend");
-	}
-	for (size_t i = 0; i < n; i++) {
-		const json_t *e = json_array_get(pts, i);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct query_trend_point *e = &t->points[i];
 		struct changes_obs *o = &(*obs)[i];
-		o->pads = v;
-		v += o->npads = pads_of(e, "pads", v);
-		o->base_pads = v;
-		v += o->nbase = pads_of(e, "base_pads", v);
-		o->center = jsonio_get_num(e, "center");
-		o->min = jsonio_get_num(e, "min");
-		o->max = jsonio_get_num(e, "max");
-		o->base_center = jsonio_get_num(e, "base_center");
-		o->ratio = jsonio_get_num(e, "ratio");
-		o->commit = jsonio_get_str(e, "commit", NULL);
-		o->base_commit = jsonio_get_str(e, "base_commit", NULL);
+		o->pads = e->pads;
+		o->npads = pads_usable(e->pads, e->npads);
+		o->base_pads = e->base_pads;
+		o->nbase = pads_usable(e->base_pads, e->nbase_pads);
+		o->center = e->center;
+		o->min = e->min;
+		o->max = e->max;
+		o->base_center = e->base_center;
+		o->ratio = e->ratio;
+		o->commit = e->commit;
+		o->base_commit = e->base_commit;
 	}
 	return 0;
 }
 
-static void ref_of(const json_t *e, struct changes_ref *r)
+static void ref_of(const struct query_trend_point *e, struct changes_ref *r)
 {
-	r->commit = jsonio_get_str(e, "commit", NULL);
-	r->time = jsonio_get_str(e, "time", NULL);
-	r->bundle = jsonio_get_str(e, "bundle", NULL);
+	r->commit = e->commit;
+	r->time = e->time;
+	r->bundle = e->bundle;
 }
 
-/* What series_changes() found in a series. */
-struct series_found {
-	json_t *changes;            /* the change points, each with its "index" */
-	double noise;               /* a night's noise (NAN: too few nights) */
-	enum changes_series series; /* the series they were found on */
-	const char *base;           /* WITHIN: the base every night measured (borrowed from pts) */
-	size_t host;                /* how many of them moved no code (changes_is_host()) */
-};
-
-/*
- * The change points of the points pts (an array of objects) and the
- * series they were found on, in *f; p (NULL: not wanted) gets the marks.
- */
-static int series_changes(const json_t *pts, struct trend_point *p, struct series_found *f,
-			  struct plumb_err *err)
-{
-	size_t n = json_array_size(pts), nc = 0;
-	struct changes_obs *obs = NULL;
-	struct cp_night *x = NULL;
-	struct cp_change *c = NULL;
-	double *store = NULL;
-	int r = 0;
-
-	memset(f, 0, sizeof(*f));
-	f->noise = NAN;
-	if (!(f->changes = json_array()))
-		return plumb_err_oom(err, "trend");
-	if (n == 0)
-		return 0;
-	if ((r = observations(pts, &obs, &store, err)) < 0)
-		goto done;
-	if (!(x = malloc(n * sizeof(*x)))) {
-		r = plumb_err_oom(err, "trend");
-		goto done;
-	}
-	f->series = changes_series_of(obs, n, &f->base);
-	for (size_t i = 0; i < n; i++)
-		x[i] = changes_night(&obs[i], f->series);
-	if ((r = changes_find(x, n, &c, &nc, &f->noise, err)) < 0)
-		goto done;
-	for (size_t i = 0; i < nc; i++) {
-		struct changes_ref before, after;
-		size_t k = c[i].at;
-		json_t *o;
-
-		while (k-- > 0 && !isfinite(x[k].level))
-			;
-		ref_of(json_array_get(pts, k), &before);
-		ref_of(json_array_get(pts, c[i].at), &after);
-		o = changes_object(&c[i], &before, &after, f->series);
-		if (!o || json_object_set_new(o, "index", json_integer((json_int_t)c[i].at)) ||
-		    json_array_append_new(f->changes, o)) {
-			r = plumb_err_oom(err, "trend");
-			goto done;
-		}
-		f->host += changes_is_host(&before, &after);
-		if (p) {
-			p[c[i].at].change = c[i].after > c[i].before ? 1 : -1;
-			p[c[i].at].change_ratio = c[i].ratio;
-			p[c[i].at].change_host = changes_is_host(&before, &after);
-		}
-	}
-done:
-	if (r < 0) {
-		json_decref(f->changes);
-		f->changes = NULL;
-	}
-	free(obs);
-	free(store);
-	free(x);
-	free(c);
-	return r;
-}
-
-/* Set the members every model of a series carries: series, series_base, noise, changes. */
-static int set_found(json_t *o, const struct series_found *f)
-{
-	return json_object_set_new(o, "series", json_string(changes_series_name(f->series))) ||
-	       json_object_set_new(o, "series_base", f->base ? json_string(f->base) : json_null()) ||
-	       json_object_set_new(o, "noise", isnan(f->noise) ? json_null() : json_real(f->noise)) ||
-	       json_object_set(o, "changes", f->changes);
-}
-
-int trend_add_changes(json_t *model, struct plumb_err *err)
-{
-	json_t *pts = json_object_get(model, "points");
-	struct series_found f;
-	int r;
-
-	if (!json_is_object(model) || !json_is_array(pts))
-		return plumb_err_set(err, PLUMB_EINPUT, "trend: expected an object with a points array");
-	if ((r = series_changes(pts, NULL, &f, err)) < 0)
-		return r;
-	for (size_t i = 0; i < json_array_size(f.changes); i++) {
-		const json_t *c = json_array_get(f.changes, i);
-		json_t *e = json_array_get(pts, (size_t)json_integer_value(json_object_get(c, "index")));
-		if (json_object_set(e, "change", json_object_get(c, "direction")))
-			r = -1;
-	}
-	if (r < 0 || set_found(model, &f))
-		r = plumb_err_oom(err, "trend");
-	json_decref(f.changes);
-	return r;
-}
-
-int trend_fail_on_parse(const char *s, enum report_fail_on *out)
-{
-	if (strcmp(s, "change") == 0) {
-		*out = REPORT_FAIL_CHANGE;
-		return 0;
-	}
-	return report_fail_on_parse(s, out);
-}
-
-/* The points of model, with the shifts marked; *out is malloc'd. */
-static int points_of(const json_t *model, struct trend_point **out, size_t *n,
+/* The points of t with the shifts marked, in s->p (calloc'd). */
+static int points_of(const struct query_trend_result *t, struct trend_series *s,
 		     struct plumb_err *err)
 {
-	const json_t *pts = json_object_get(model, "points");
-	struct trend_point *p;
-	size_t count;
+	struct trend_point *p = calloc(t->n ? t->n : 1, sizeof(*p));
 
-	*out = NULL;
-	*n = 0;
-	if (!json_is_object(model) || !json_is_array(pts))
-		return plumb_err_set(err, PLUMB_EINPUT, "trend: expected an object with a points array");
-	count = json_array_size(pts);
-	if (count == 0)
-		return 0;
-	p = calloc(count, sizeof(*p));
 	if (!p)
 		return plumb_err_oom(err, "trend");
-	for (size_t i = 0; i < count; i++) {
-		const json_t *e = json_array_get(pts, i);
-		if (!json_is_object(e)) {
-			free(p);
-			return plumb_err_set(err, PLUMB_EINPUT, "trend: points[%zu]: expected an object", i);
-		}
-		p[i].bundle = jsonio_get_str(e, "bundle", NULL);
-		p[i].ref = jsonio_get_str(e, "ref", NULL);
-		p[i].commit = jsonio_get_str(e, "commit", NULL);
-		p[i].time = jsonio_get_str(e, "time", NULL);
-		p[i].created = jsonio_get_str(e, "created", NULL);
-		p[i].verdict = jsonio_get_str(e, "verdict", NULL);
-		p[i].center = jsonio_get_num(e, "center");
-		p[i].min = jsonio_get_num(e, "min");
-		p[i].max = jsonio_get_num(e, "max");
-		p[i].spread = jsonio_get_num(e, "spread");
-		p[i].ratio = jsonio_get_num(e, "ratio");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct query_trend_point *e = &t->points[i];
+		p[i].bundle = e->bundle;
+		p[i].ref = e->ref;
+		p[i].commit = e->commit;
+		p[i].time = e->time;
+		p[i].created = e->created;
+		p[i].verdict = e->verdict;
+		p[i].center = e->center;
+		p[i].min = e->min;
+		p[i].max = e->max;
+		p[i].spread = e->spread;
+		p[i].ratio = e->ratio;
 		if (isnan(p[i].min) || isnan(p[i].max))
 			p[i].min = p[i].max = NAN;
 		/* Compare with the last point that had a range. */
@@ -262,9 +111,89 @@ static int points_of(const json_t *model, struct trend_point **out, size_t *n,
 			break;
 		}
 	}
-	*out = p;
-	*n = count;
+	s->p = p;
+	s->n = t->n;
 	return 0;
+}
+
+void trend_series_release(struct trend_series *s)
+{
+	free(s->p);
+	json_decref(s->changes);
+	memset(s, 0, sizeof(*s));
+}
+
+int trend_series_find(const struct query_trend_result *t, struct trend_series *s,
+		      struct plumb_err *err)
+{
+	size_t n = t->n, nc = 0;
+	struct changes_obs *obs = NULL;
+	struct cp_night *x = NULL;
+	struct cp_change *c = NULL;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->noise = NAN;
+	if (!(s->changes = json_array()))
+		return plumb_err_oom(err, "trend");
+	if ((r = points_of(t, s, err)) < 0 || n == 0)
+		goto done;
+	if ((r = observations(t, &obs, err)) < 0)
+		goto done;
+	if (!(x = malloc(n * sizeof(*x)))) {
+		r = plumb_err_oom(err, "trend");
+		goto done;
+	}
+	s->series = changes_series_of(obs, n, &s->base);
+	for (size_t i = 0; i < n; i++)
+		x[i] = changes_night(&obs[i], s->series);
+	if ((r = changes_find(x, n, &c, &nc, &s->noise, err)) < 0)
+		goto done;
+	for (size_t i = 0; i < nc; i++) {
+		struct changes_ref before, after;
+		size_t k = c[i].at;
+		json_t *o;
+
+		while (k-- > 0 && !isfinite(x[k].level))
+			;
+		ref_of(&t->points[k], &before);
+		ref_of(&t->points[c[i].at], &after);
+		o = changes_object(&c[i], &before, &after, s->series);
+		if (!o || json_object_set_new(o, "index", json_integer((json_int_t)c[i].at)) ||
+		    json_array_append_new(s->changes, o)) {
+			r = plumb_err_oom(err, "trend");
+			goto done;
+		}
+		s->host += changes_is_host(&before, &after);
+		s->p[c[i].at].change = c[i].after > c[i].before ? 1 : -1;
+		s->p[c[i].at].change_ratio = c[i].ratio;
+		s->p[c[i].at].change_host = changes_is_host(&before, &after);
+	}
+done:
+	if (r < 0)
+		trend_series_release(s);
+	free(obs);
+	free(x);
+	free(c);
+	return r;
+}
+
+int trend_json_found(json_t *o, const struct trend_series *s)
+{
+	return json_object_set_new(o, "series", json_string(changes_series_name(s->series))) ||
+	       json_object_set_new(o, "series_base", s->base ? json_string(s->base) : json_null()) ||
+	       json_object_set_new(o, "noise", isnan(s->noise) ? json_null() : json_real(s->noise)) ||
+	       json_object_set(o, "changes", s->changes) ? -1 : 0;
+}
+
+int trend_fail_on_parse(const char *s, enum report_fail_on *out)
+{
+	if (strcmp(s, "change") == 0) {
+		*out = REPORT_FAIL_CHANGE;
+		return 0;
+	}
+	return report_fail_on_parse(s, out);
 }
 
 static const char *shift_word(int s)
@@ -369,7 +298,7 @@ static int change_rows(const json_t *changes, const struct change_row *f, struct
 }
 
 /* Which series the change points were found on, as a sentence escaped by esc. */
-static int series_sentence(const struct series_found *f, struct buf *out,
+static int series_sentence(const struct trend_series *f, struct buf *out,
 			   int (*esc)(struct buf *out, const char *s))
 {
 	char base[16];
@@ -388,7 +317,7 @@ static int series_sentence(const struct series_found *f, struct buf *out,
 }
 
 /* The change point lines of the text view. */
-static int text_changes(const struct series_found *f, struct buf *out)
+static int text_changes(const struct trend_series *f, struct buf *out)
 {
 	static const struct change_row row = { "  %-4s %s  between ", " and ", ", commits ", "\n",
 					       esc_text, NULL };
@@ -401,18 +330,19 @@ static int text_changes(const struct series_found *f, struct buf *out)
 	return rc;
 }
 
-static int text(const json_t *model, const struct trend_point *p, size_t n,
-		enum metric_id m, const struct series_found *f, struct buf *out)
+static int text(const struct trend_series *f, enum metric_id m, struct buf *out)
 {
+	const struct trend_point *p = f->p;
+	size_t n = f->n;
 	struct table t;
 	int rc = 0;
 
 	rc |= buf_addstr(out, "plumb report --trend ");
-	rc |= esc_text(out, jsonio_get_str(model, "bench", NULL));
+	rc |= esc_text(out, f->t->bench);
 	rc |= buf_addstr(out, ": metric ");
-	rc |= esc_text(out, jsonio_get_str(model, "metric", "?"));
+	rc |= esc_text(out, f->t->metric ? f->t->metric : "?");
 	rc |= buf_addstr(out, ", host ");
-	rc |= esc_text(out, jsonio_get_str(model, "host", "?"));
+	rc |= esc_text(out, f->t->host ? f->t->host : "?");
 	rc |= buf_printf(out, ", %zu point%s\n\n", n, n == 1 ? "" : "s");
 	table_init(&t, 8, NULL);
 	table_row(&t, "time", "commit", "ref", "center", "range", "spread", "verdict", "shift");
@@ -454,19 +384,20 @@ static int text(const json_t *model, const struct trend_point *p, size_t n,
 	return rc ? -1 : 0;
 }
 
-static int markdown(const json_t *model, const struct trend_point *p, size_t n,
-		    enum metric_id m, const struct series_found *f, struct buf *out)
+static int markdown(const struct trend_series *f, enum metric_id m, struct buf *out)
 {
+	const struct trend_point *p = f->p;
+	size_t n = f->n;
 	static const struct change_row md_row = { "| %s | %s | ", " | ", " | ", " |\n", esc_md, NULL };
 	char c[UNITS_MAX], r[256], s[UNITS_MAX];
 	int rc = 0;
 
 	rc |= buf_addstr(out, "## plumb trend: ");
-	rc |= esc_md(out, jsonio_get_str(model, "bench", NULL));
+	rc |= esc_md(out, f->t->bench);
 	rc |= buf_addstr(out, "\n\nMetric ");
-	rc |= esc_md(out, jsonio_get_str(model, "metric", "?"));
+	rc |= esc_md(out, f->t->metric ? f->t->metric : "?");
 	rc |= buf_addstr(out, ", host ");
-	rc |= esc_md(out, jsonio_get_str(model, "host", "?"));
+	rc |= esc_md(out, f->t->host ? f->t->host : "?");
 	rc |= buf_printf(out, ", %zu point%s, %zu shift%s (a range wholly above or below the "
 			 "previous one).\n\n", n, n == 1 ? "" : "s", count_shifts(p, n),
 			 count_shifts(p, n) == 1 ? "" : "s");
@@ -503,9 +434,10 @@ static int markdown(const json_t *model, const struct trend_point *p, size_t n,
 }
 
 /* The JSON trend object (docs/report-json.md); NULL when memory ran out. */
-static json_t *json_model(const json_t *model, const struct trend_point *p, size_t n,
-			  const struct series_found *f)
+static json_t *json_model(const struct trend_series *f)
 {
+	const struct trend_point *p = f->p;
+	size_t n = f->n;
 	json_t *o = json_object(), *a = json_array();
 	int bad = !o || !a;
 
@@ -533,14 +465,14 @@ static json_t *json_model(const json_t *model, const struct trend_point *p, size
 	if (!bad) {
 		bad |= json_object_set_new(o, "format", json_string("plumb-trend"));
 		bad |= json_object_set_new(o, "version", json_integer(TREND_JSON_VERSION));
-		bad |= json_object_set_new(o, "bench", jsonio_str(jsonio_get_str(model, "bench", NULL)));
-		bad |= json_object_set_new(o, "project", jsonio_str(jsonio_get_str(model, "project", NULL)));
-		bad |= json_object_set_new(o, "metric", jsonio_str(jsonio_get_str(model, "metric", NULL)));
-		bad |= json_object_set_new(o, "host", jsonio_str(jsonio_get_str(model, "host", NULL)));
+		bad |= json_object_set_new(o, "bench", jsonio_str(f->t->bench));
+		bad |= json_object_set_new(o, "project", jsonio_str(f->t->project));
+		bad |= json_object_set_new(o, "metric", jsonio_str(f->t->metric));
+		bad |= json_object_set_new(o, "host", jsonio_str(f->t->host));
 		bad |= json_object_set_new(o, "shifts", json_integer((json_int_t)count_shifts(p, n)));
 		bad |= json_object_set_new(o, "points", a);
 		a = NULL;
-		bad |= set_found(o, f);
+		bad |= trend_json_found(o, f);
 	}
 	json_decref(a);
 	if (bad) {
@@ -558,10 +490,11 @@ struct html_part {
 	size_t index;        /* the section's number on its page */
 };
 
-static int html(const json_t *model, const struct trend_point *p, size_t n,
-		enum metric_id m, const struct series_found *f, const struct html_part *part,
+static int html(const struct trend_series *f, enum metric_id m, const struct html_part *part,
 		struct buf *out)
 {
+	const struct trend_point *p = f->p;
+	size_t n = f->n;
 	static const struct change_row html_row = {
 		"<tr class=\"differs\"><td>%s</td><td class=\"num\">%s</td><td class=\"num\">",
 		"</td><td class=\"num\">", "</td><td class=\"key\">", "</td></tr>\n", esc_html, html_commit
@@ -569,24 +502,24 @@ static int html(const json_t *model, const struct trend_point *p, size_t n,
 	char title[300], c[UNITS_MAX], r[256], s[UNITS_MAX];
 	int rc = 0;
 
-	snprintf(title, sizeof(title), "plumb trend: %s", jsonio_get_str(model, "bench", NULL));
+	snprintf(title, sizeof(title), "plumb trend: %s", f->t->bench);
 	utf8_cut(title);
 	if (part->page)
 		rc |= html_begin(out, title);
 	if (part->nav)
 		rc |= buf_addstr(out, part->nav);
 	rc |= buf_printf(out, "<header>\n<%s>plumb trend: ", part->heading);
-	rc |= esc_html(out, jsonio_get_str(model, "bench", NULL));
+	rc |= esc_html(out, f->t->bench);
 	rc |= buf_printf(out, "</%s>\n<p class=\"meta\">Metric ", part->heading);
-	rc |= esc_html(out, jsonio_get_str(model, "metric", "?"));
+	rc |= esc_html(out, f->t->metric ? f->t->metric : "?");
 	rc |= buf_addstr(out, ", host ");
-	rc |= esc_html(out, jsonio_get_str(model, "host", "?"));
+	rc |= esc_html(out, f->t->host ? f->t->host : "?");
 	rc |= buf_printf(out, ", %zu point%s, <strong>%zu shift%s</strong>: a range wholly above "
 			 "(\u25b2) or below (\u25bc) the previous one.</p>\n</header>\n",
 			 n, n == 1 ? "" : "s", count_shifts(p, n), count_shifts(p, n) == 1 ? "" : "s");
 	rc |= buf_printf(out, "<section class=\"bench\" id=\"bench-%zu\">\n<figure class=\"chart\">",
 			 part->index);
-	rc |= svg_trend(out, jsonio_get_str(model, "bench", NULL), m, p, n, part->index);
+	rc |= svg_trend(out, f->t->bench, m, p, n, part->index);
 	rc |= buf_addstr(out, "</figure>\n</section>\n");
 	/* The verdict second, on a phone's first screen without scrolling. */
 	rc |= buf_addstr(out, "<section class=\"points\"><div class=\"scroll\"><table class=\"benches\">\n"
@@ -656,50 +589,39 @@ static const struct html_part page_whole = { 1, NULL, "h1", 0 };
  * Render one series in format under part (HTML); the JSON object goes to
  * *jout when jout is given, else it is written to out.
  */
-static int render_one(const json_t *model, enum report_format format, enum report_fail_on fail_on,
-		      const struct html_part *part, struct buf *out, json_t **jout,
-		      struct report_result *rr, struct plumb_err *err)
+static int render_one(const struct query_trend_result *t, enum report_format format,
+		      enum report_fail_on fail_on, const struct html_part *part, struct buf *out,
+		      json_t **jout, struct report_result *rr, struct plumb_err *err)
 {
-	struct series_found f;
-	struct trend_point *p;
+	struct trend_series f;
 	enum metric_id m;
+	size_t nc;
 	json_t *j;
-	size_t n;
 	int rc;
 
 	memset(rr, 0, sizeof(*rr));
-	if ((rc = points_of(model, &p, &n, err)) < 0)
+	if ((rc = trend_series_find(t, &f, err)) < 0)
 		return rc;
-	if ((rc = series_changes(json_object_get(model, "points"), p, &f, err)) < 0) {
-		free(p);
-		return rc;
-	}
-	rr->failon_matched = (size_t)trend_gate(p, n, fail_on, rr->message, sizeof(rr->message));
+	nc = json_array_size(f.changes);
+	rr->failon_matched = (size_t)trend_gate(f.p, f.n, fail_on, rr->message, sizeof(rr->message));
 	snprintf(rr->summary, sizeof(rr->summary), "%zu point%s, %zu shift%s, %zu change point%s%s "
-		 "(on the %s series)", n, n == 1 ? "" : "s", count_shifts(p, n),
-		 count_shifts(p, n) == 1 ? "" : "s", json_array_size(f.changes),
-		 json_array_size(f.changes) == 1 ? "" : "s", f.host ? ", of the host not gated" : "",
-		 changes_series_name(f.series));
-	if (!jsonio_get_str(model, "bench", NULL)) {
-		free(p);
-		json_decref(f.changes);
-		return plumb_err_set(err, PLUMB_EINPUT, "trend: bench: expected a string");
-	}
-	m = metric_of(jsonio_get_str(model, "metric", NULL));
+		 "(on the %s series)", f.n, f.n == 1 ? "" : "s", count_shifts(f.p, f.n),
+		 count_shifts(f.p, f.n) == 1 ? "" : "s", nc, nc == 1 ? "" : "s",
+		 f.host ? ", of the host not gated" : "", changes_series_name(f.series));
+	m = metric_of(t->metric);
 	switch (format) {
 	case REPORT_TEXT:
-		rc = text(model, p, n, m, &f, out);
+		rc = text(&f, m, out);
 		break;
 	case REPORT_MARKDOWN:
-		rc = markdown(model, p, n, m, &f, out);
+		rc = markdown(&f, m, out);
 		break;
 	case REPORT_HTML:
-		rc = html(model, p, n, m, &f, part, out);
+		rc = html(&f, m, part, out);
 		break;
 	case REPORT_JSON:
-		j = json_model(model, p, n, &f);
-		free(p);
-		json_decref(f.changes);
+		j = json_model(&f);
+		trend_series_release(&f);
 		if (!j)
 			return plumb_err_oom(err, "trend");
 		if (jout) {
@@ -711,55 +633,52 @@ static int render_one(const json_t *model, enum report_format format, enum repor
 		return rc;
 	case REPORT_CSV:
 	case REPORT_BMF:
-		free(p);
-		json_decref(f.changes);
+		trend_series_release(&f);
 		return plumb_err_set(err, PLUMB_EARG, "trend: --format %s exports a bundle's report, "
 				     "not a trend", report_format_name(format));
 	}
-	free(p);
-	json_decref(f.changes);
+	trend_series_release(&f);
 	if (rc)
 		return buf_err(err, "trend");
 	return 0;
 }
 
-int trend_render_model(const json_t *model, enum report_format format,
+int trend_render_model(const struct query_trend_result *t, enum report_format format,
 		       struct buf *out, struct plumb_err *err)
 {
 	struct report_result rr;
 
-	return trend_render_gated(model, format, REPORT_FAIL_NEVER, out, &rr, err);
+	return trend_render_gated(t, format, REPORT_FAIL_NEVER, out, &rr, err);
 }
 
-int trend_render_gated(const json_t *model, enum report_format format,
+int trend_render_gated(const struct query_trend_result *t, enum report_format format,
 		       enum report_fail_on fail_on, struct buf *out,
 		       struct report_result *rr, struct plumb_err *err)
 {
-	return render_one(model, format, fail_on, &page_whole, out, NULL, rr, err);
+	return render_one(t, format, fail_on, &page_whole, out, NULL, rr, err);
 }
 
-int trend_render_page(const json_t *model, const char *nav, struct buf *out,
+int trend_render_page(const struct query_trend_result *t, const char *nav, struct buf *out,
 		      struct plumb_err *err)
 {
 	const struct html_part part = { 1, nav, "h1", 0 };
 	struct report_result rr;
 
-	return render_one(model, REPORT_HTML, REPORT_FAIL_NEVER, &part, out, NULL, &rr, err);
+	return render_one(t, REPORT_HTML, REPORT_FAIL_NEVER, &part, out, NULL, &rr, err);
 }
 
 /*
- * The series of one benchmark on several host classes (models, one
- * query_trend() object each), one after the other: a table or chart per
- * class, never one series through two.  The gate matches when any class's
- * latest point does.
+ * The series of one benchmark on several host classes (c, one query_trend()
+ * result each), one after the other: a table or chart per class, never one
+ * series through two.  The gate matches when any class's latest point does.
  */
-static int render_classes(const char *bench, const json_t *models, enum report_format format,
-			  enum report_fail_on fail_on, struct buf *out, struct report_result *rr,
-			  struct plumb_err *err)
+static int render_classes(const char *bench, const struct trend_classes *c,
+			  enum report_format format, enum report_fail_on fail_on, struct buf *out,
+			  struct report_result *rr, struct plumb_err *err)
 {
 	static const char what[] = "one series each: results of different host classes are never "
 				   "put in one series";
-	size_t k = json_array_size(models);
+	size_t k = c->n;
 	json_t *arr = format == REPORT_JSON ? json_array() : NULL, *o = NULL;
 	char title[300];
 	int rc = 0, r = 0;
@@ -785,7 +704,7 @@ static int render_classes(const char *bench, const json_t *models, enum report_f
 		rc |= buf_printf(out, "\n\n%zu host classes, %s.\n\n", k, what);
 	}
 	for (size_t i = 0; r == 0 && i < k; i++) {
-		const json_t *model = json_array_get(models, i);
+		const struct query_trend_result *t = &c->v[i];
 		const struct html_part part = { 0, NULL, "h2", i };
 		struct report_result one;
 		json_t *j = NULL;
@@ -794,7 +713,7 @@ static int render_classes(const char *bench, const json_t *models, enum report_f
 			rc |= buf_printf(out, "<section class=\"hostclass\" id=\"class-%zu\">\n", i);
 		else if (i > 0 && format != REPORT_JSON)
 			rc |= buf_addstr(out, "\n");
-		r = render_one(model, format, fail_on, &part, out, format == REPORT_JSON ? &j : NULL,
+		r = render_one(t, format, fail_on, &part, out, format == REPORT_JSON ? &j : NULL,
 			       &one, err);
 		if (r == 0 && j && json_array_append_new(arr, j))
 			r = plumb_err_oom(err, "trend");
@@ -803,7 +722,7 @@ static int render_classes(const char *bench, const json_t *models, enum report_f
 		if (r == 0 && one.failon_matched) {
 			if (!rr->failon_matched)
 				snprintf(rr->message, sizeof(rr->message), "host %.40s: %.900s",
-					 jsonio_get_str(model, "host", "?"), one.message);
+					 t->host ? t->host : "?", one.message);
 			rr->failon_matched += one.failon_matched;
 		}
 	}
@@ -827,47 +746,49 @@ static int render_classes(const char *bench, const json_t *models, enum report_f
 	return r;
 }
 
-int trend_query_classes(struct store *st, const struct query_trend *q, json_t **out,
+void trend_classes_release(struct trend_classes *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		query_trend_release(&c->v[i]);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+int trend_query_classes(struct store *st, const struct query_trend *q, struct trend_classes *out,
 			struct plumb_err *err)
 {
 	struct query_trend one = *q;
-	json_t *classes = NULL, *models, *model = NULL;
+	json_t *classes = NULL;
+	size_t k;
 	int r = 0;
 
-	*out = NULL;
-	if (!(models = json_array()))
-		return plumb_err_oom(err, "trend");
+	memset(out, 0, sizeof(*out));
 	/* Without a host: every class that measured it, each its own series. */
-	if (!q->host && (r = hosts_of_bench(st, q->bench, q->metric, q->project, &classes, err)) < 0) {
-		json_decref(models);
+	if (!q->host && (r = hosts_of_bench(st, q->bench, q->metric, q->project, &classes, err)) < 0)
 		return r;
+	k = json_array_size(classes) > 1 ? json_array_size(classes) : 1;
+	if (!(out->v = calloc(k, sizeof(*out->v)))) {
+		json_decref(classes);
+		return plumb_err_oom(err, "trend");
 	}
-	if (json_array_size(classes) > 1) {
-		for (size_t i = 0; r == 0 && i < json_array_size(classes); i++) {
+	for (size_t i = 0; r == 0 && i < k; i++) {
+		if (k > 1)
 			one.host = json_string_value(json_array_get(classes, i));
-			if ((r = query_trend(st, &one, &model, err)) == 0 &&
-			    json_array_append_new(models, model))
-				r = plumb_err_oom(err, "trend");
-			model = NULL;
-		}
-	} else if ((r = query_trend(st, q, &model, err)) == 0 && json_array_append_new(models, model)) {
-		r = plumb_err_oom(err, "trend");
+		if ((r = query_trend(st, &one, &out->v[i], err)) == 0)
+			out->n++;
 	}
 	json_decref(classes);
-	if (r < 0) {
-		json_decref(models);
-		return r;
-	}
-	*out = models;
-	return 0;
+	if (r < 0)
+		trend_classes_release(out);
+	return r;
 }
 
 int trend_render(const struct trend_opts *o, struct buf *out, struct report_result *rr,
 		 struct plumb_err *err)
 {
 	struct query_trend q = { o->bench, NULL, o->host, o->last, o->project };
+	struct trend_classes c;
 	struct store st;
-	json_t *models = NULL;
 	char *dir = NULL;
 	int rc;
 
@@ -877,12 +798,14 @@ int trend_render(const struct trend_opts *o, struct buf *out, struct report_resu
 	free(dir);
 	if (rc < 0)
 		return rc;
-	rc = trend_query_classes(&st, &q, &models, err);
+	rc = trend_query_classes(&st, &q, &c, err);
 	store_close(&st);
-	if (rc == 0 && json_array_size(models) > 1)
-		rc = render_classes(o->bench, models, o->format, o->fail_on, out, rr, err);
-	else if (rc == 0)
-		rc = trend_render_gated(json_array_get(models, 0), o->format, o->fail_on, out, rr, err);
-	json_decref(models);
+	if (rc < 0)
+		return rc;
+	if (c.n > 1)
+		rc = render_classes(o->bench, &c, o->format, o->fail_on, out, rr, err);
+	else
+		rc = trend_render_gated(&c.v[0], o->format, o->fail_on, out, rr, err);
+	trend_classes_release(&c);
 	return rc;
 }

@@ -14,7 +14,9 @@
 
 #include <jansson.h>
 
+#include "archive/query.h"
 #include "archive/store.h"
+#include "reports/changes.h"
 #include "reports/model.h"
 
 struct buf;
@@ -44,15 +46,50 @@ struct trend_opts {
 int trend_render(const struct trend_opts *o, struct buf *out,
 		 struct report_result *rr, struct plumb_err *err);
 
+/* One series per host class (trend_query_classes()), each the caller's. */
+struct trend_classes {
+	struct query_trend_result *v;
+	size_t n;                     /* at least 1 */
+};
+
 /*
  * The series of q->bench: without q->host, one per host class that
- * measured it (most results first), else the one of q->host; a JSON array
- * of query_trend() models (one or more) in *out, owned by the caller.
- * Results of two classes are never one series.
+ * measured it (most results first), else the one of q->host, in *out
+ * (zeroed first), released by trend_classes_release().  Results of two
+ * classes are never one series.
  */
-struct query_trend;
-int trend_query_classes(struct store *st, const struct query_trend *q, json_t **out,
+int trend_query_classes(struct store *st, const struct query_trend *q, struct trend_classes *out,
 			struct plumb_err *err);
+
+void trend_classes_release(struct trend_classes *c);
+
+/*
+ * A series with its shifts and change points (docs/changes.md), found by
+ * trend_series_find(); p and changes are its own (trend_series_release()),
+ * t and base are borrowed from the series queried.
+ */
+struct trend_series {
+	const struct query_trend_result *t;
+	struct trend_point *p;        /* t->n points: shift, change marks */
+	size_t n;
+	json_t *changes;              /* the change points, oldest first, each with its "index" */
+	double noise;                 /* a night's noise (NAN: too few nights) */
+	enum changes_series series;   /* the series they were found on */
+	const char *base;             /* CHANGES_WITHIN: the base every night measured, else NULL */
+	size_t host;                  /* how many of them moved no code (changes_is_host()) */
+};
+
+int trend_series_find(const struct query_trend_result *t, struct trend_series *s,
+		      struct plumb_err *err);
+
+void trend_series_release(struct trend_series *s);
+
+/*
+ * Set the members every JSON of a series carries, in this order: "series"
+ * (its name), "series_base" (or null), "noise" (or null), "changes"; -1
+ * when memory ran out.
+ */
+int trend_json_found(json_t *o, const struct trend_series *s);
 
 /*
  * The gate of a series: nonzero when one of its latest CHANGES_LATEST
@@ -74,33 +111,19 @@ void trend_change_size(const json_t *c, char *out, size_t size);
 /* --fail-on of a trend: slower, any, noisy (report_fail_on_parse()) or change; -1 else. */
 int trend_fail_on_parse(const char *s, enum report_fail_on *out);
 
-/*
- * Find the change points of a model query_trend() returned and add them:
- * "changes" (docs/changes.md, oldest first), "noise", "series" (the
- * series they were found on, "within-night" or "level"), "series_base"
- * (the base of a within-night series, else null), and each first point
- * after one its "change" ("up" or "down").
- */
-int trend_add_changes(json_t *model, struct plumb_err *err);
-
-/*
- * Render a series already queried: model is the object query_trend()
- * returns ({bench, metric, host, points: [{bundle, ref, commit, time,
- * center, min, max, spread, ratio, verdict, base_center, noise}]}).
- * A model that does not have that shape is PLUMB_EINPUT.
- */
-int trend_render_model(const json_t *model, enum report_format format,
+/* Render a series already queried (query_trend()) in format. */
+int trend_render_model(const struct query_trend_result *t, enum report_format format,
 		       struct buf *out, struct plumb_err *err);
 
 /*
  * The HTML page of a series already queried, with nav (raw HTML the
  * caller built and escaped: links to other pages) first in its body.
  */
-int trend_render_page(const json_t *model, const char *nav, struct buf *out,
+int trend_render_page(const struct query_trend_result *t, const char *nav, struct buf *out,
 		      struct plumb_err *err);
 
 /* The same, gated: *rr as trend_render() fills it. */
-int trend_render_gated(const json_t *model, enum report_format format,
+int trend_render_gated(const struct query_trend_result *t, enum report_format format,
 		       enum report_fail_on fail_on, struct buf *out,
 		       struct report_result *rr, struct plumb_err *err);
 

@@ -228,69 +228,155 @@ int view_archived(struct buf *out, const struct query_detail *b)
 }
 
 /* The note under a series' table: which series its change points were found on. */
-static int series_note(struct buf *out, const json_t *t)
+static int series_note(struct buf *out, const struct trend_series *s)
 {
+	const char *name = changes_series_name(s->series);
 	char base[13];
 
-	if (!json_is_string(json_object_get(t, "series")))
-		return 0;
-	if (!json_is_string(json_object_get(t, "series_base")))
-		return buf_addstr(out, "change points on the ") | esc_text(out, jsonio_get_str(t, "series", "-")) |
+	if (!s->base)
+		return buf_addstr(out, "change points on the ") | esc_text(out, name) |
 		       buf_addstr(out, " series: the candidate's level (the nights were not all "
 				  "measured against one base)\n");
-	snprintf(base, sizeof(base), "%s", jsonio_get_str(t, "series_base", "-"));
-	return buf_addstr(out, "change points on the ") | esc_text(out, jsonio_get_str(t, "series", "-")) |
+	snprintf(base, sizeof(base), "%s", s->base);
+	return buf_addstr(out, "change points on the ") | esc_text(out, name) |
 	       buf_addstr(out, " series: candidate / base ") | esc_text(out, base) |
 	       buf_addstr(out, " of the same job, so a drift of the host cancels\n");
 }
 
-int view_trend(struct buf *out, const json_t *t)
+/* One series: a heading, one line per point, the change points. */
+static int view_series(struct buf *out, const struct trend_series *s)
 {
 	/* The widths the columns had when they were fixed. */
 	static const size_t min[] = { 20, 12, 12, 12, 12, 12, 12, 0 };
-	const json_t *pts = json_object_get(t, "points"), *classes = json_object_get(t, "classes");
-	enum units_dim dim = dim_of(jsonio_get_str(t, "metric", NULL));
-	size_t i, n = json_array_size(pts);
+	const struct query_trend_result *t = s->t;
+	enum units_dim dim = dim_of(t->metric);
 	struct table tb;
-	json_t *p;
 	int bad;
 
-	if (json_is_array(classes)) {
-		bad = buf_addstr(out, "bench ") | esc_text(out, jsonio_get_str(t, "bench", "-")) |
-		      buf_printf(out, ": %zu host classes, one series each\n", json_array_size(classes));
-		json_array_foreach(classes, i, p)
-			bad |= buf_addch(out, '\n') | view_trend(out, p);
-		return bad;
-	}
-	bad = buf_addstr(out, "bench ") | esc_text(out, jsonio_get_str(t, "bench", "-")) |
-	      buf_addstr(out, ", metric ") | esc_text(out, jsonio_get_str(t, "metric", "-")) |
-	      buf_addstr(out, ", host ") | esc_text(out, jsonio_get_str(t, "host", "-")) |
-	      buf_printf(out, ": %zu point%s\n", n, n == 1 ? "" : "s");
-	if (n == 0)
+	bad = buf_addstr(out, "bench ") | esc_text(out, dash(t->bench)) |
+	      buf_addstr(out, ", metric ") | esc_text(out, dash(t->metric)) |
+	      buf_addstr(out, ", host ") | esc_text(out, dash(t->host)) |
+	      buf_printf(out, ": %zu point%s\n", t->n, t->n == 1 ? "" : "s");
+	if (t->n == 0)
 		return bad;
 	table_init(&tb, 8, "llrrrlll");
 	tb.min = min;
 	table_row(&tb, "TIME", "COMMIT", "CENTER", "MIN", "MAX", "VERDICT", "BUNDLE", NULL);
-	json_array_foreach(pts, i, p) {
+	for (size_t i = 0; i < t->n; i++) {
+		const struct query_trend_point *p = &t->points[i];
 		char commit[13], id[13], c[UNITS_MAX], lo[UNITS_MAX], hi[UNITS_MAX];
-		const char *change = jsonio_get_str(p, "change", NULL);
 
-		table_cell(&tb, jsonio_get_str(p, "time", "-"));
-		table_cell(&tb, head12(jsonio_get_str(p, "commit", NULL), commit));
-		table_cell(&tb, value(jsonio_get_num(p, "center"), dim, NULL, c));
-		table_cell(&tb, value(jsonio_get_num(p, "min"), dim, NULL, lo));
-		table_cell(&tb, value(jsonio_get_num(p, "max"), dim, NULL, hi));
-		table_cell(&tb, jsonio_get_str(p, "verdict", "-"));
-		table_cell(&tb, head12(jsonio_get_str(p, "bundle", NULL), id));
-		if (change)
-			table_cellf(&tb, "change %s", change);
+		table_cell(&tb, dash(p->time));
+		table_cell(&tb, head12(p->commit, commit));
+		table_cell(&tb, value(p->center, dim, NULL, c));
+		table_cell(&tb, value(p->min, dim, NULL, lo));
+		table_cell(&tb, value(p->max, dim, NULL, hi));
+		table_cell(&tb, dash(p->verdict));
+		table_cell(&tb, head12(p->bundle, id));
+		if (s->p[i].change)
+			table_cellf(&tb, "change %s", s->p[i].change > 0 ? "up" : "down");
 		else
 			table_cell(&tb, NULL);
 		table_end_row(&tb, NULL);
 	}
 	bad |= table_render(&tb, out);
 	table_release(&tb);
-	return bad | series_note(out, t) | view_change_lines(out, json_object_get(t, "changes"), 0);
+	return bad | series_note(out, s) | view_change_lines(out, s->changes, 0);
+}
+
+int view_trend(struct buf *out, const struct trend_series *s, size_t n)
+{
+	int bad = 0;
+
+	if (n == 1)
+		return view_series(out, s);
+	bad = buf_addstr(out, "bench ") | esc_text(out, dash(n ? s->t->bench : NULL)) |
+	      buf_printf(out, ": %zu host classes, one series each\n", n);
+	for (size_t i = 0; i < n; i++)
+		bad |= buf_addch(out, '\n') | view_series(out, &s[i]);
+	return bad;
+}
+
+/* n pad medians as the index holds them (jsonio_plain()); null when v is NULL, NULL: no memory. */
+static json_t *pads_json(const double *v, size_t n)
+{
+	json_t *a = v ? json_array() : json_null();
+
+	for (size_t i = 0; v && a && i < n; i++)
+		if (json_array_append_new(a, jsonio_plain(v[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* One series as `archive trend --json` prints it (docs/plumb.1); NULL when memory ran out. */
+static json_t *series_json(const struct trend_series *s)
+{
+	const struct query_trend_result *t = s->t;
+	json_t *o = json_object(), *a = json_array();
+	int bad = !o || !a;
+
+	for (size_t i = 0; !bad && i < t->n; i++) {
+		const struct query_trend_point *p = &t->points[i];
+		json_t *e = json_object();
+
+		bad |= json_array_append_new(a, e) != 0;
+		if (bad)
+			break;
+		bad |= jsonio_set(e, "bundle", jsonio_str(p->bundle)) |
+		       jsonio_set(e, "ref", jsonio_str(p->ref)) |
+		       jsonio_set(e, "commit", jsonio_str(p->commit)) |
+		       jsonio_set(e, "time", jsonio_str(p->time)) |
+		       jsonio_set(e, "center", jsonio_real(p->center)) |
+		       jsonio_set(e, "min", jsonio_real(p->min)) |
+		       jsonio_set(e, "max", jsonio_real(p->max)) |
+		       jsonio_set(e, "spread", jsonio_real(p->spread)) |
+		       jsonio_set(e, "ratio", jsonio_real(p->ratio)) |
+		       jsonio_set(e, "verdict", jsonio_str(p->verdict)) |
+		       jsonio_set(e, "base_center", jsonio_real(p->base_center)) |
+		       jsonio_set(e, "noise", jsonio_real(p->noise)) |
+		       jsonio_set(e, "pads", pads_json(p->pads, p->npads)) |
+		       jsonio_set(e, "base_commit", jsonio_str(p->base_commit)) |
+		       jsonio_set(e, "base_pads", pads_json(p->base_pads, p->nbase_pads)) |
+		       jsonio_set(e, "created", jsonio_str(p->created));
+		if (s->p[i].change)
+			bad |= jsonio_set(e, "change", json_string(s->p[i].change > 0 ? "up" : "down"));
+	}
+	if (!bad)
+		bad |= jsonio_set(o, "bench", jsonio_str(t->bench)) |
+		       jsonio_set(o, "project", jsonio_str(t->project)) |
+		       jsonio_set(o, "metric", jsonio_str(t->metric)) |
+		       jsonio_set(o, "host", jsonio_str(t->host)) |
+		       jsonio_set(o, "points", json_incref(a)) | trend_json_found(o, s);
+	json_decref(a);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *view_trend_json(const struct trend_series *s, size_t n)
+{
+	json_t *o, *classes;
+
+	if (n == 1)
+		return series_json(s);
+	if (!(classes = json_array()))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (json_array_append_new(classes, series_json(&s[i]))) {
+			json_decref(classes);
+			return NULL;
+		}
+	o = json_object();
+	if (!o || jsonio_set(o, "bench", jsonio_str(n ? s->t->bench : NULL)) |
+		  jsonio_set(o, "classes", classes)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 int view_change_lines(struct buf *out, const json_t *changes, int with)

@@ -2,8 +2,8 @@
  * views/archive.h: the archive's results as text and as the JSON --json
  * prints (docs/plumb.1): list and show from the structs of
  * archive/query.h, baselines from archive/baseline.h, the trend, change
- * points and host classes from the models of reports/trend.h,
- * reports/changes.h and reports/hostclass.h.  Text and JSON are made from
+ * points and host classes from the series of reports/trend.h and the
+ * models of reports/changes.h and reports/hostclass.h.  Text and JSON are made from
  * the same result, so they say the same thing.
  *
  * Ownership: the results are borrowed.  The text views append to the
@@ -24,6 +24,7 @@ struct query_detail;
 struct baseline_entries;
 struct baseline_detail;
 struct baseline_change;
+struct trend_series;
 
 /* A table of bundles, one line each, with a header (nothing when empty). */
 int view_list(struct buf *out, const struct query_summaries *l);
@@ -41,8 +42,14 @@ json_t *view_baselines_json(const struct baseline_entries *l);
 int view_baseline(struct buf *out, const struct baseline_detail *b);
 json_t *view_baseline_json(const struct baseline_detail *b);
 
-/* A trend: a heading naming bench, metric and host, then one line per point; {bench, classes}: each in turn. */
-int view_trend(struct buf *out, const json_t *trend);
+/*
+ * A trend of n series (one per host class, reports/trend.h): a heading
+ * naming bench, metric and host, one line per point, the change points;
+ * with two or more, a line naming the bench first and each in turn.  The
+ * JSON: one series' object, or {bench, classes: [one per series]}.
+ */
+int view_trend(struct buf *out, const struct trend_series *s, size_t n);
+json_t *view_trend_json(const struct trend_series *s, size_t n);
 
 /* Columns of view_change_lines() beyond the change's own. */
 #define VIEW_CHANGE_BENCH 1

@@ -28,7 +28,9 @@
 #include "common/err.h"
 #include "common/url.h"
 #include "common/fileio.h"
+#include "formats/jsonio.h"
 #include "formats/manifest.h"
+#include "reports/trend.h"
 #include "views/archive.h"
 #include "common/banned.h"
 
@@ -445,12 +447,12 @@ PLUMB_TEST(archive_insert_list_show)
 PLUMB_TEST(archive_trend_orders_and_picks_host)
 {
 	static const char *const x[] = { "x", NULL };
+	struct query_trend_result t;
 	struct ingest_record rec;
 	struct query_trend q;
 	struct plumb_err err;
 	struct store st;
 	char dir[64];
-	json_t *t, *pts;
 
 	open_fresh(&st, dir);
 	plumb_err_clear(&err);
@@ -467,36 +469,98 @@ PLUMB_TEST(archive_trend_orders_and_picks_host)
 	memset(&q, 0, sizeof(q));
 	q.bench = "x";
 	assert_int_equal(query_trend(&st, &q, &t, &err), 0);
-	assert_string_equal(json_string_value(json_object_get(t, "host")), "fp-main");
-	assert_string_equal(json_string_value(json_object_get(t, "metric")), "wall");
-	pts = json_object_get(t, "points");
-	assert_int_equal(json_array_size(pts), 5);
-	for (size_t i = 0; i < 5; i++)
-		assert_true(json_real_value(json_object_get(json_array_get(pts, i), "center")) ==
-			    100.0 * (double)(i + 1));
-	json_decref(t);
+	assert_string_equal(t.bench, "x");
+	assert_string_equal(t.host, "fp-main");
+	assert_string_equal(t.metric, "wall");
+	assert_null(t.project);
+	assert_int_equal(t.n, 5);
+	for (size_t i = 0; i < 5; i++) {
+		const struct query_trend_point *p = &t.points[i];
+		assert_true(p->center == 100.0 * (double)(i + 1));
+		assert_true(p->min == p->center - 5 && p->max == p->center + 5);
+		assert_true(p->ratio == p->center / 100);
+		assert_string_equal(p->verdict, "placement");
+		assert_string_equal(p->ref, "main");
+		assert_non_null(p->bundle);
+		assert_non_null(p->time);
+		assert_non_null(p->created);
+		assert_int_equal(p->npads, 2);
+		assert_true(p->pads[0] == p->center - 5 && p->pads[1] == p->center + 5);
+		assert_string_equal(p->base_commit, "1111111111111111111111111111111111111111");
+		assert_null(p->base_pads);
+		assert_true(isnan(p->base_center) || p->base_center == 100);
+	}
+	query_trend_release(&t);
+	assert_null(t.points);
 
 	q.last = 2;
 	assert_int_equal(query_trend(&st, &q, &t, &err), 0);
-	pts = json_object_get(t, "points");
-	assert_int_equal(json_array_size(pts), 2);
-	assert_true(json_real_value(json_object_get(json_array_get(pts, 0), "center")) == 400.0);
-	assert_true(json_real_value(json_object_get(json_array_get(pts, 1), "center")) == 500.0);
-	json_decref(t);
+	assert_int_equal(t.n, 2);
+	assert_true(t.points[0].center == 400.0);
+	assert_true(t.points[1].center == 500.0);
+	query_trend_release(&t);
 
 	q.last = 0;
 	q.host = "fp-r";
 	assert_int_equal(query_trend(&st, &q, &t, &err), 0);
-	assert_int_equal(json_array_size(json_object_get(t, "points")), 2);
-	json_decref(t);
+	assert_int_equal(t.n, 2);
+	assert_string_equal(t.host, "fp-rare");
+	query_trend_release(&t);
 
 	q.host = NULL;
 	q.metric = "cycles";
 	assert_int_equal(query_trend(&st, &q, &t, &err), PLUMB_EINPUT);
+	assert_null(t.points);
 	q.metric = NULL;
 	q.bench = "nope";
 	assert_int_equal(query_trend(&st, &q, &t, &err), PLUMB_EINPUT);
 	assert_non_null(strstr(err.msg, "nope"));
+	store_close(&st);
+	rm_tree(dir);
+}
+
+/*
+ * The pad medians of a trend read back as the index stores them: a whole
+ * number stays an integer in `archive trend --json`, an unknown one is
+ * null there and NAN in the struct; no pads recorded is null.
+ */
+PLUMB_TEST(archive_trend_pads_read_back_as_stored)
+{
+	static const char *const x[] = { "x", NULL };
+	struct query_trend_result t;
+	struct trend_series ts;
+	struct ingest_record rec;
+	struct query_trend q;
+	struct plumb_err err;
+	struct store st;
+	struct buf out;
+	char dir[64];
+	json_t *j;
+
+	open_fresh(&st, dir);
+	plumb_err_clear(&err);
+	make_record(&rec, 0x300, "fp", 100, x, 100);
+	rec.benches[0].cand.pads[0] = 94;
+	rec.benches[0].cand.pads[1] = NAN;
+	insert(&st, &rec);
+	memset(&q, 0, sizeof(q));
+	q.bench = "x";
+	assert_int_equal(query_trend(&st, &q, &t, &err), 0);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(t.points[0].npads, 2);
+	assert_true(t.points[0].pads[0] == 94 && isnan(t.points[0].pads[1]));
+	assert_int_equal(trend_series_find(&t, &ts, &err), 0);
+	j = view_trend_json(&ts, 1);
+	assert_non_null(j);
+	buf_init(&out, 1 << 16);
+	assert_int_equal(jsonio_dump(j, &out, &err), 0);
+	assert_non_null(strstr(buf_cstr(&out), "\"pads\": [94, null],"));
+	assert_non_null(strstr(buf_cstr(&out), "\"base_pads\": null,"));
+	assert_non_null(strstr(buf_cstr(&out), "\"center\": 100.0,"));
+	json_decref(j);
+	trend_series_release(&ts);
+	query_trend_release(&t);
+	buf_release(&out);
 	store_close(&st);
 	rm_tree(dir);
 }

@@ -113,38 +113,65 @@ PLUMB_TEST(changes_same_commit_either_side_is_the_host)
 }
 
 /*
- * A model of one commit whose host drifts 10% against one base: its
+ * A series of one commit whose host drifts 10% against one base: its
  * change points are looked for on the within-night ratio, which does not
  * move, and the JSON says which series it was.
  */
 PLUMB_TEST(changes_trend_model_says_which_series)
 {
-	json_t *model = json_pack("{s:s, s:s, s:s, s:[]}", "bench", "b0", "metric", "wall",
-				  "host", "5ca1", "points");
-	json_t *pts = json_object_get(model, "points");
+	static char commit[] = "fb82883f", base_id[] = "b0";
+	struct query_trend_point pts[40];
+	double pads[40][4], base_pads[40][4];
+	struct query_trend_result t = { .bench = "b0", .metric = "wall", .host = "5ca1",
+					.points = pts, .n = 40 };
+	struct trend_series s;
 	struct plumb_err err;
+	json_t *o;
 
 	plumb_err_clear(&err);
+	memset(pts, 0, sizeof(pts));
 	for (int i = 0; i < 40; i++) {
 		double h = i < 20 ? 1.0 : 1.1, w = 1 + 0.001 * (i % 3);
-		json_t *e = json_pack("{s:s, s:s, s:f, s:[f,f,f,f], s:[f,f,f,f]}", "commit", "fb82883f",
-				      "base_commit", "b0", "center", 110 * h * w,
-				      "pads", 109 * h * w, 110 * h * w, 111 * h * w, 110 * h * w,
-				      "base_pads", 99 * h, 100 * h, 101 * h, 100 * h);
-		assert_int_equal(json_array_append_new(pts, e), 0);
+		struct query_trend_point *p = &pts[i];
+		p->commit = commit;
+		p->base_commit = base_id;
+		p->center = 110 * h * w;
+		p->min = p->max = p->spread = p->ratio = p->base_center = p->noise = NAN;
+		pads[i][0] = 109 * h * w, pads[i][1] = 110 * h * w;
+		pads[i][2] = 111 * h * w, pads[i][3] = 110 * h * w;
+		base_pads[i][0] = 99 * h, base_pads[i][1] = 100 * h;
+		base_pads[i][2] = 101 * h, base_pads[i][3] = 100 * h;
+		p->pads = pads[i], p->npads = 4;
+		p->base_pads = base_pads[i], p->nbase_pads = 4;
 	}
-	assert_int_equal(trend_add_changes(model, &err), 0);
-	assert_string_equal(json_string_value(json_object_get(model, "series")), "within-night");
-	assert_string_equal(json_string_value(json_object_get(model, "series_base")), "b0");
-	assert_int_equal(json_array_size(json_object_get(model, "changes")), 0);
+	assert_int_equal(trend_series_find(&t, &s, &err), 0);
+	assert_int_equal(s.series, CHANGES_WITHIN);
+	assert_string_equal(s.base, "b0");
+	assert_int_equal(json_array_size(s.changes), 0);
+	o = json_object();
+	assert_non_null(o);
+	assert_int_equal(trend_json_found(o, &s), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "series")), "within-night");
+	assert_string_equal(json_string_value(json_object_get(o, "series_base")), "b0");
+	json_decref(o);
+	trend_series_release(&s);
 	/* The same nights with no base: the level moves 10%, the host's change (one commit). */
-	for (size_t i = 0; i < json_array_size(pts); i++)
-		json_object_del(json_array_get(pts, i), "base_commit");
-	assert_int_equal(trend_add_changes(model, &err), 0);
-	assert_string_equal(json_string_value(json_object_get(model, "series")), "level");
-	assert_true(json_is_null(json_object_get(model, "series_base")));
-	assert_int_equal(json_array_size(json_object_get(model, "changes")), 1);
-	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(json_object_get(model, "changes"), 0), "cause")), "host");
-	json_decref(model);
+	for (size_t i = 0; i < 40; i++)
+		pts[i].base_commit = NULL;
+	assert_int_equal(trend_series_find(&t, &s, &err), 0);
+	assert_int_equal(s.series, CHANGES_LEVEL);
+	assert_null(s.base);
+	assert_int_equal(json_array_size(s.changes), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(s.changes, 0), "cause")),
+			    "host");
+	assert_int_equal(s.host, 1);
+	assert_int_equal(s.p[20].change, 1);
+	assert_true(s.p[20].change_host);
+	o = json_object();
+	assert_non_null(o);
+	assert_int_equal(trend_json_found(o, &s), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "series")), "level");
+	assert_true(json_is_null(json_object_get(o, "series_base")));
+	json_decref(o);
+	trend_series_release(&s);
 }
