@@ -598,13 +598,11 @@ int query_show(struct store *st, const char *prefix, struct query_detail *out,
 }
 
 /*
- * The first column of the first row of sql, with ?1 = a, ?2 = b and ?3 = c
- * (NULL when c is NULL): as an integer in *iv or a copied string in *sv.
- */
-/*
- * The first row's first column of sql, whose parameters are ?1 = a, ?2 =
- * b, ?3 = c and, when sql names it, ?4 = the project (d, NULL matching
- * rows without one: `project IS ?4`).
+ * The first column of the first row of sql, as an integer in *iv or a
+ * copied string in *sv; *found says whether there was a row.  Its
+ * parameters are ?1 = a, ?2 = b, ?3 = c (NULL when c is NULL) and, when
+ * sql names it, ?4 = the project (d, NULL matching rows without one:
+ * `project IS ?4`).
  */
 static int pick_in(struct store *st, const char *sql, const char *a, int64_t b, const char *c,
 		   const char *d, int *found, int64_t *iv, char **sv, struct plumb_err *err)
