@@ -161,9 +161,9 @@ const struct plumb_cmd cmd_audit = {
 		"at the recorded commits and only when a trusted key signed the bundle or\n"
 		"with --trust-commands (else its commands are printed and it exits 3),\n"
 		"writes a new bundle and says per benchmark whether the new center lies in\n"
-		"the recorded range and the verdict is the same, and whether the hosts are\n"
-		"comparable: exit 0 reproduced, 1 not reproduced, 3 not comparable or not\n"
-		"verifiable.",
+		"the recorded range (an instruction count within 0.01% of it) and the\n"
+		"verdict is the same, and whether the hosts are comparable: exit 0\n"
+		"reproduced, 1 not reproduced, 3 not comparable or not verifiable.",
 	.opts = audit_opts,
 	.exec = audit_exec,
 };
