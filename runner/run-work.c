@@ -75,16 +75,20 @@ static int compare(struct bench_state *b, double base, double cand, const char *
 	units_whole(base, nb);
 	units_whole(cand, nc);
 	/* Within the limit the difference is a few instructions: say how many. */
-	if (same)
-		units_whole(fabs(cand - base), apart);
-	else
+	if (!same) {
 		units_change(cand / base, apart);
+	} else if (cand == base) {
+		snprintf(apart, sizeof(apart), "equal");
+	} else {
+		units_whole(fabs(cand - base), apart);
+		snprintf(apart + strlen(apart), sizeof(apart) - strlen(apart), " %s",
+			 cand < base ? "fewer" : "more");
+	}
 	units_level(STATS_SAME_WORK, limit);
 	return set_work(b, same ? STATS_WORK_SAME : STATS_WORK_DIFFERENT,
 			buf_strdupf("%s work: %s instructions on the base, %s on the candidate "
-				    "(%s%s, %s %s), %s", same ? "the same" : "different", nb, nc, apart,
-				    !same ? "" : cand < base ? " fewer" : " more", same ? "within" : "beyond",
-				    limit, how), err);
+				    "(%s, %s %s), %s", same ? "the same" : "different", nb, nc, apart,
+				    same ? "within" : "beyond", limit, how), err);
 }
 
 /* The instructions of both sides from the counts the rounds recorded: 1 when they decided. */
